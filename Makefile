@@ -1,0 +1,75 @@
+# Developer commands. The README documents `make run` and `make test`; the rest
+# are for working on the project. GNU make.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+ADDR   ?= 127.0.0.1:8000
+ARGS   ?=
+
+.PHONY: help venv run test test-browser check fmt bench messages clean
+
+help:
+	@echo "make run     set up (.venv, install, migrate, load presets) and serve http://$(ADDR)"
+	@echo "make test    run the whole test suite (extra pytest arguments: ARGS='...')"
+	@echo "make test-browser  only the real-browser tests (tests/browser; needs Chromium)"
+	@echo "make check   ruff lint, ruff format check, mypy"
+	@echo "make fmt     ruff format + ruff check --fix"
+	@echo "make bench   run the benchmarks (python -m benchmarks)"
+	@echo "make messages  update and compile locale/ translations (needs GNU gettext)"
+
+# The virtual environment is created once; the editable install is redone only
+# when pyproject.toml is newer than the stamp, so repeated runs are fast.
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --disable-pip-version-check -e '.[dev]'
+	@touch $@
+
+venv: $(STAMP)
+
+run: $(STAMP)
+	DJANGO_DEBUG=1 $(PY) manage.py migrate --noinput
+	DJANGO_DEBUG=1 $(PY) manage.py load_presets
+	@echo
+	@echo "Open http://$(ADDR)"
+	@echo
+	DJANGO_DEBUG=1 $(PY) manage.py runserver $(ADDR)
+
+# pytest exits with 5 when it collected no tests: treat that as a failure.
+# The browser tests (tests/browser) run whenever Chromium is found (/usr/bin/chromium
+# or $$CHROMIUM) and are skipped, with one line saying why, when it isn't or when
+# SKIP_BROWSER_TESTS=1. Their screenshots go to test-artifacts/screenshots/.
+test: $(STAMP)
+	@set +e; $(PY) -m pytest $(ARGS); rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests (exit 5) -- failing." >&2; exit 1; fi; \
+	exit $$rc
+
+test-browser:
+	@$(MAKE) --no-print-directory test ARGS='tests/browser $(ARGS)'
+
+# mypy's django-stubs plugin imports the settings, which refuse the development
+# key when DEBUG is off; allow it for the type check only.
+check: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	DJANGO_ALLOW_INSECURE_KEY=1 $(PY) -m mypy rules scorer mahjong_site
+
+fmt: $(STAMP)
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
+
+bench: $(STAMP)
+	$(PY) -m benchmarks $(ARGS)
+
+messages: $(STAMP)
+	DJANGO_DEBUG=1 $(PY) manage.py makemessages -l zh_Hans --no-obsolete --add-location file
+	DJANGO_DEBUG=1 $(PY) manage.py compilemessages --ignore=$(VENV)
+
+clean:
+	rm -rf $(VENV) staticfiles test-artifacts .pytest_cache .mypy_cache .ruff_cache *.egg-info

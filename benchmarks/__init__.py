@@ -1,0 +1,1 @@
+"""Benchmarks: scripts that print medians, never timed tests (see docs/performance.md)."""

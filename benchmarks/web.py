@@ -1,0 +1,113 @@
+"""python -m benchmarks.web: server time of the table's pages through the Django test client.
+
+Targets (issue 4): the scoring preview <= 15 ms median; the session page with
+300 recorded rounds <= 40 ms median.  Runs on its own SQLite file so it never
+touches a real database; prints medians, never asserts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+
+def _setup(db: Path) -> None:
+    os.environ["DATABASE_URL"] = f"sqlite:///{db}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_site.settings")
+    os.environ.setdefault("DJANGO_ALLOW_INSECURE_KEY", "1")
+    os.environ.setdefault("DJANGO_STATIC_MANIFEST", "0")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def median_ms(fn: Callable[[], object], rounds: int) -> float:
+    fn()  # warm
+    samples = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - t0) * 1000)
+    return statistics.median(samples)
+
+
+WIN = {"kind": "win", "mode": "tiles", "winner": 1, "discarder": 2,
+       "hand": {"concealed": "111m222m333m456p7z", "win_tile": "7z"}}  # fmt: skip
+
+
+def preview_case(session: object) -> tuple[str, dict[str, str]]:
+    """A full winning hand as the picker posts it (state format: scorer/views/record.py)."""
+    from django.urls import reverse
+
+    code = session.code  # type: ignore[attr-defined]
+    state = {
+        "token": str(uuid.uuid4()), "kind": "win", "winner": "1", "discarder": "2", "dealer": "0",
+        "wind": "E", "mode": "tiles", "hand": "111222333m456p7z", "win_tile": "7z", "melds": "",
+        "tool": "", "flags": "", "flowers": "0", "fans": "", "tap": "",
+    }  # fmt: skip
+    return reverse("scorer:preview", args=[code]), state
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.web")
+    ap.add_argument("--rounds", type=int, default=300, help="rounds recorded in the session")
+    ap.add_argument("--repeat", type=int, default=30)
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        _setup(Path(tmp) / "bench.sqlite3")
+        from django.test import Client
+        from django.urls import reverse
+
+        from scorer.models import GameSession
+
+        s = GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"])
+        t0 = time.perf_counter()
+        for i in range(args.rounds):
+            entry = dict(WIN, winner=i % 4, discarder=(i + 1) % 4)
+            s.record_round(uuid.uuid4(), entry)
+        print(
+            f"# web benchmarks (Django test client, SQLite file; Python {sys.version.split()[0]})"
+        )
+        print(f"- recorded {args.rounds} rounds in {time.perf_counter() - t0:.1f} s")
+        c = Client(HTTP_HOST="localhost")
+        pages = {
+            "session page": reverse("scorer:session", args=[s.code]),
+            "tallies partial (htmx)": reverse("scorer:tallies", args=[s.code]),
+            "ledger": reverse("scorer:ledger", args=[s.code]),
+            "record page": reverse("scorer:record", args=[s.code]),
+        }
+        for name, url in pages.items():
+            headers = {"HTTP_HX_REQUEST": "true"} if "htmx" in name else {}
+            ms = median_ms(lambda url=url, headers=headers: c.get(url, **headers), args.repeat)
+            print(f"- {name} with {args.rounds} rounds: median {ms:.1f} ms")
+        etag_url = pages["tallies partial (htmx)"]
+        etag = c.get(etag_url, HTTP_HX_REQUEST="true").get("ETag", "")
+        ms = median_ms(
+            lambda: c.get(etag_url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=etag), args.repeat
+        )
+        print(f"- tallies poll answered 304 (nothing changed): median {ms:.2f} ms")
+        url, data = preview_case(s)
+        page = c.post(url, data, HTTP_HX_REQUEST="true").content.decode()
+        assert "一色三节高" in page, "the preview did not score the hand"
+        ms = median_ms(lambda: c.post(url, data, HTTP_HX_REQUEST="true"), args.repeat)
+        print(
+            f"- scoring preview (htmx POST, full winning hand, {args.rounds} rounds): median {ms:.1f} ms"
+        )
+        data_13 = dict(data, hand="111222333m456p", win_tile="7z")
+        ms = median_ms(lambda: c.post(url, data_13, HTTP_HX_REQUEST="true"), args.repeat)
+        print(f"- preview of a hand one tile short (waits): median {ms:.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

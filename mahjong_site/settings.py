@@ -1,0 +1,217 @@
+"""Settings for the mahjong scorer site.
+
+Everything that differs between a laptop, the test suite and a real deployment
+comes from environment variables (see README.md, "Environment variables"):
+
+* ``DJANGO_DEBUG``          -- "1" turns DEBUG on. Default: off. ``make run`` sets it.
+* ``DJANGO_SECRET_KEY``     -- required when DEBUG is off.
+* ``DJANGO_ALLOWED_HOSTS``  -- comma-separated; default "localhost,127.0.0.1,[::1]".
+* ``DATABASE_URL``          -- default ``sqlite:///<project>/db.sqlite3``.
+* ``DJANGO_HTTPS``          -- "1" when served over HTTPS: secure cookies, HSTS, redirect.
+* ``DJANGO_CSRF_TRUSTED_ORIGINS`` -- comma-separated origins, e.g. "https://mj.example.org".
+* ``DJANGO_STATIC_MANIFEST`` -- "1"/"0": hashed, compressed static files (needs
+  ``collectstatic``). Default: on when DEBUG is off.
+* ``DJANGO_ALLOW_INSECURE_KEY`` -- "1" lets DEBUG-off runs use the development key.
+  Only the test suite sets it (mahjong_site/pytest_plugin.py); never set it in production.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_flag(name: str, default: bool = False) -> bool:
+    """Read a boolean environment variable ("1", "true", "yes", "on" are true)."""
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    """Read a comma-separated environment variable into a list without blanks."""
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+# --------------------------------------------------------------------------- core
+
+# Off unless explicitly asked for: a forgotten variable must never expose
+# debug pages. `make run` sets DJANGO_DEBUG=1 for local development.
+DEBUG = env_flag("DJANGO_DEBUG", default=False)
+
+INSECURE_DEV_SECRET_KEY = "django-insecure-dev-only-key-do-not-use-in-production"
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "").strip() or INSECURE_DEV_SECRET_KEY
+
+if (
+    not DEBUG
+    and SECRET_KEY == INSECURE_DEV_SECRET_KEY
+    and not env_flag("DJANGO_ALLOW_INSECURE_KEY")
+):
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY is not set (or is the built-in development key) while DEBUG is off. "
+        "Set DJANGO_SECRET_KEY to a long random value for production, e.g. "
+        '`python -c "import secrets; print(secrets.token_urlsafe(50))"`, '
+        "or set DJANGO_DEBUG=1 for local development."
+    )
+
+# Django's test setup adds "testserver" itself; DEBUG also allows localhost.
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    # Before staticfiles so `runserver` also serves static files through WhiteNoise.
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    # SimpleAppConfig: the partials loader is configured explicitly in TEMPLATES
+    # below instead of the default app config rewriting TEMPLATES at start-up.
+    "template_partials.apps.SimpleAppConfig",
+    "scorer",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "mahjong_site.urls"
+WSGI_APPLICATION = "mahjong_site.wsgi.application"
+ASGI_APPLICATION = "mahjong_site.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.template.context_processors.static",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+            # django-template-partials: "page.html#partial-name" loading, wrapped
+            # around Django's cached loader (what its default app config would do).
+            "loaders": [
+                (
+                    "template_partials.loader.Loader",
+                    [
+                        (
+                            "django.template.loaders.cached.Loader",
+                            [
+                                "django.template.loaders.filesystem.Loader",
+                                "django.template.loaders.app_directories.Loader",
+                            ],
+                        )
+                    ],
+                )
+            ],
+            "builtins": ["template_partials.templatetags.partials"],
+        },
+    },
+]
+
+# --------------------------------------------------------------------------- database
+
+DATABASES = {
+    "default": dj_database_url.config(
+        env="DATABASE_URL",
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+        conn_max_age=60,
+        conn_health_checks=True,
+    )
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# --------------------------------------------------------------------------- i18n
+
+# Chinese first. Template msgids are English; the Chinese text lives in
+# locale/zh_Hans/LC_MESSAGES/django.po, with the compiled django.mo committed.
+LANGUAGE_CODE = "zh-hans"
+LANGUAGES = [
+    ("zh-hans", _("Simplified Chinese")),
+    ("en", _("English")),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = "Asia/Shanghai"
+USE_TZ = True
+
+# --------------------------------------------------------------------------- static files
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+
+# Hashed + compressed files need `manage.py collectstatic` first, so they are used
+# only when DEBUG is off (deployments); development and the test suite (which sets
+# DJANGO_STATIC_MANIFEST=0) use the plain storage and serve from the finders.
+STATIC_MANIFEST = env_flag("DJANGO_STATIC_MANIFEST", default=not DEBUG)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if STATIC_MANIFEST
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        )
+    },
+}
+# Without a manifest nothing has been collected into STATIC_ROOT: WhiteNoise
+# serves straight from the finders (static/ and the apps' static dirs) and
+# re-scans them per request, as in development.
+WHITENOISE_USE_FINDERS = DEBUG or not STATIC_MANIFEST
+WHITENOISE_AUTOREFRESH = WHITENOISE_USE_FINDERS
+
+# --------------------------------------------------------------------------- security
+
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+
+# HTTPS-only hardening is behind its own flag rather than tied to DEBUG: the app
+# is often run on a LAN at a mahjong table over plain http://192.168.x.y:8000,
+# where secure-only cookies would silently break the CSRF cookie and sessions.
+# Set DJANGO_HTTPS=1 when the site is served over HTTPS.
+if env_flag("DJANGO_HTTPS"):
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = env_flag("DJANGO_SSL_REDIRECT", default=True)
+    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    # Joining the browsers' HSTS preload list is a hard-to-undo decision for the
+    # whole domain, so it is not made here (hence check security.W021 is silenced).
+    SECURE_HSTS_PRELOAD = False
+    SILENCED_SYSTEM_CHECKS = ["security.W021"]
+    # Behind a TLS-terminating proxy that sets X-Forwarded-Proto (and strips it
+    # from clients), set DJANGO_BEHIND_PROXY=1.
+    if env_flag("DJANGO_BEHIND_PROXY"):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

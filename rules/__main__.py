@@ -1,0 +1,72 @@
+"""Command line: `python -m rules score|waits --ruleset ID < in.jsonl > out.jsonl`.
+
+One situation per input line, one result per output line in the same order;
+a bad line gives an error result for that line and the others still run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from rules import REGISTRY, score, waits
+
+
+def _run(kind: str, ruleset: str | None, fin: Any, fout: Any) -> int:
+    fn = score if kind == "score" else waits
+    bad = 0
+    for lineno, line in enumerate(fin, 1):
+        if not line.strip():
+            continue
+        try:
+            sit = json.loads(line)
+        except json.JSONDecodeError as e:
+            bad += 1
+            result = {
+                "id": None,
+                "ok": False,
+                "error": {
+                    "code": "bad_input",
+                    "message": f"line {lineno} is not valid JSON: {e.msg}",
+                    "message_zh": f"第 {lineno} 行不是合法的 JSON",
+                },
+            }
+        else:
+            result = fn(sit, ruleset)
+            if not result["ok"]:
+                bad += 1
+        fout.write(json.dumps(result, ensure_ascii=False) + "\n")
+    fout.flush()
+    return bad
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m rules", description="Mahjong rule engine (JSON lines in, out)."
+    )
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    for name, what in (
+        ("score", "score situations"),
+        ("waits", "list the waits of hands one tile short"),
+    ):
+        p = sub.add_parser(name, help=what)
+        p.add_argument(
+            "--ruleset",
+            help="ruleset id; overrides each situation's 'ruleset' ("
+            + ", ".join(sorted(REGISTRY))
+            + ")",
+        )
+    sub.add_parser("rulesets", help="list the rulesets and their parameters as JSON")
+    args = parser.parse_args(argv)
+    if args.cmd == "rulesets":
+        print(json.dumps([r.describe() for r in REGISTRY.values()], ensure_ascii=False, indent=2))
+        return 0
+    _run(args.cmd, args.ruleset, sys.stdin, sys.stdout)
+    # Errors are results, not failures: the exit code stays 0 so a batch is never cut short.
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

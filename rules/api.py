@@ -1,0 +1,52 @@
+"""score() and waits(): the one code path behind the CLI, the web app and the tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.errors import RuleError
+from rules.hand import parse_situation
+from rules.registry import get_ruleset
+from rules.tiles import tile_str
+
+
+def _ruleset_id(situation: Any, ruleset: str | None) -> Any:
+    if not isinstance(situation, dict):
+        raise RuleError(
+            "bad_input", "a situation must be a JSON object", "局面必须是一个 JSON 对象"
+        )
+    if ruleset is not None:
+        return ruleset
+    return situation.get("ruleset")
+
+
+def _sid(situation: Any) -> Any:
+    return situation.get("id") if isinstance(situation, dict) else None
+
+
+def score(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
+    """Score one situation (see the situation spec); never raises on bad input."""
+    sid = _sid(situation)
+    try:
+        rs = get_ruleset(_ruleset_id(situation, ruleset))
+        params = rs.resolve_params(situation.get("params") if isinstance(situation, dict) else None)
+        hand = parse_situation(situation, need_win_tile=True)
+        body = rs.score_hand(hand, params)
+    except RuleError as e:
+        return e.to_dict(sid)
+    result: dict[str, Any] = {"id": sid, "ok": True, "ruleset": rs.id}
+    result.update(body)
+    return result
+
+
+def waits(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
+    """The tile kinds that complete a hand one tile short; never raises on bad input."""
+    sid = _sid(situation)
+    try:
+        rs = get_ruleset(_ruleset_id(situation, ruleset))
+        params = rs.resolve_params(situation.get("params") if isinstance(situation, dict) else None)
+        hand = parse_situation(situation, need_win_tile=False)
+        tiles = rs.wait_tiles(hand, params)
+    except RuleError as e:
+        return e.to_dict(sid)
+    return {"id": sid, "ok": True, "ruleset": rs.id, "waits": [tile_str(t) for t in tiles]}

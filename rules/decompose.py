@@ -1,0 +1,135 @@
+"""The one decomposition layer every ruleset reads.
+
+Rulesets say which winning forms they accept with a `Forms` flags object;
+this module answers "is it a win", "every way it is one" and "what does it
+wait for" for a Hand, with wild tiles resolved into ordinary tiles, and
+caches the answers per (tiles, forms) so that a fan table scoring one hand
+many ways, or a preview re-scored after every tap, cuts the hand once.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rules import shapes
+from rules.hand import Hand
+from rules.shapes import Decomposition
+
+
+@dataclass(frozen=True, slots=True)
+class Forms:
+    """Which winning forms a ruleset accepts.  Four sets and a pair always."""
+
+    seven_pairs: bool = True
+    seven_pairs_quads: bool = True  # four of a kind may be two of the seven pairs
+    thirteen_orphans: bool = False
+    honors_knitted: bool = False  # 全不靠
+    seven_honors_knitted: bool = False  # 七星不靠
+    knitted_straight: bool = False  # 组合龙 + a set + the pair
+
+
+def is_win_counts(
+    counts: bytes, wilds: int, n_melds: int, forms: Forms, caps: tuple[int, ...] | None = None
+) -> bool:
+    if shapes.is_standard_win(counts, wilds, caps):
+        return True
+    if n_melds == 0:
+        if forms.seven_pairs and shapes.is_seven_pairs(counts, wilds, forms.seven_pairs_quads):
+            return True
+        if forms.thirteen_orphans and shapes.is_thirteen_orphans(counts, wilds):
+            return True
+        if forms.honors_knitted and shapes.is_knitted(counts, wilds, False):
+            return True
+        if forms.seven_honors_knitted and shapes.is_knitted(counts, wilds, True):
+            return True
+    return (
+        forms.knitted_straight and n_melds <= 1 and shapes.is_knitted_straight(counts, wilds, caps)
+    )
+
+
+@lru_cache(maxsize=4096)
+def decompositions_counts(
+    counts: bytes, wilds: int, n_melds: int, forms: Forms, caps: tuple[int, ...] | None = None
+) -> tuple[Decomposition, ...]:
+    out: list[Decomposition] = list(shapes.standard_decompositions(counts, wilds, caps))
+    if n_melds == 0:
+        if forms.seven_pairs:
+            out += shapes.seven_pairs_decompositions(counts, wilds, forms.seven_pairs_quads)
+        if forms.thirteen_orphans:
+            out += shapes.thirteen_orphans_decompositions(counts, wilds)
+        if forms.honors_knitted:
+            out += shapes.knitted_decompositions(counts, wilds, False)
+        if forms.seven_honors_knitted:
+            out += shapes.knitted_decompositions(counts, wilds, True)
+    if forms.knitted_straight and n_melds <= 1:
+        out += shapes.knitted_straight_decompositions(counts, wilds, caps)
+    return tuple(out)
+
+
+def is_win(hand: Hand, forms: Forms) -> bool:
+    return is_win_counts(hand.counts, hand.wilds, len(hand.melds), forms, hand.caps)
+
+
+def decompositions(hand: Hand, forms: Forms) -> tuple[Decomposition, ...]:
+    """Every way the hand's concealed tiles (win tile included) form a winning shape."""
+    return decompositions_counts(hand.counts, hand.wilds, len(hand.melds), forms, hand.caps)
+
+
+def waits_counts(
+    counts: bytes,
+    wilds: int,
+    held: bytes,
+    wild_kinds: frozenset[int],
+    n_melds: int,
+    forms: Forms,
+    caps: tuple[int, ...] | None = None,
+) -> list[int]:
+    """Tile kinds that complete a hand one tile short, in tile order.
+
+    A kind the hand already holds four of (concealed and melds) is no wait.
+    A wild kind is a wait when one more wild tile completes the hand.
+    """
+    if (sum(counts) + wilds) % 3 != 1:
+        return []
+    out = shapes.standard_waits(counts, wilds, caps)
+    extra: set[int] = set()
+    if n_melds == 0 and forms.seven_pairs:
+        extra.update(shapes.seven_pairs_waits(counts, wilds, forms.seven_pairs_quads))
+    others = n_melds == 0 and (
+        forms.thirteen_orphans or forms.honors_knitted or forms.seven_honors_knitted
+    )
+    if others or (forms.knitted_straight and n_melds <= 1):
+        buf = bytearray(counts)
+        for t in range(34):
+            if counts[t] >= (caps[t] if caps else 4):
+                continue
+            buf[t] += 1
+            if is_win_counts(bytes(buf), wilds, n_melds, forms, caps):
+                extra.add(t)
+            buf[t] -= 1
+    if extra:
+        out = sorted(extra.union(out))
+    if n_melds:
+        completes = bool(out)
+        out = [t for t in out if held[t] < 4]
+    else:
+        completes = bool(out)  # without melds the tables already refuse a fifth copy
+    if wild_kinds:
+        # A wild tile drawn can stand for any kind a natural tile could (the caps
+        # bind both alike), so it completes the hand exactly when something does.
+        for w in wild_kinds:
+            if w in out:
+                out.remove(w)
+        if completes:
+            for w in wild_kinds:
+                if held[w] < 4:
+                    insort(out, w)
+    return out
+
+
+def waits(hand: Hand, forms: Forms) -> list[int]:
+    """Waits of a hand built without a win tile (parse_situation(need_win_tile=False))."""
+    caps = tuple(4 - m for m in hand.meld_counts) if hand.melds else None
+    return waits_counts(hand.counts, hand.wilds, hand.held, hand.wild, len(hand.melds), forms, caps)

@@ -1,0 +1,75 @@
+"""The `generic` ruleset: winning shapes only, no fans.
+
+It exists so the engine core can be used and tested on its own: `win` says
+whether the tiles form four sets (any number, given the melds) and a pair,
+or seven pairs when `seven_pairs` is on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules import decompose
+from rules.decompose import Forms
+from rules.hand import Hand
+from rules.registry import Param, Ruleset, register
+from rules.shapes import Decomposition
+from rules.tiles import tile_str
+
+MAX_LISTED = 50  # decompositions listed in a result; the count is always exact
+
+
+def decomposition_dict(d: Decomposition) -> dict[str, Any]:
+    return {
+        "form": d.form,
+        "groups": [[g.kind, tile_str(g.tile)] for g in d.groups],
+        "wild_as": [tile_str(t) for t in d.wild_as],
+    }
+
+
+class Generic(Ruleset):
+    id = "generic"
+    name_zh = "通用胡牌型"
+    name_en = "Generic winning shapes"
+    params = (
+        Param(
+            "seven_pairs",
+            "bool",
+            True,
+            "七对",
+            "Seven pairs",
+            "七个对子也算和牌（四张相同算两对）",
+            "Seven pairs win too (four of a kind counts as two pairs)",
+        ),
+    )
+
+    def forms(self, params: Mapping[str, Any]) -> Forms:
+        return Forms(seven_pairs=bool(params["seven_pairs"]))
+
+    def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+        forms = self.forms(params)
+        decs = decompose.decompositions(hand, forms)
+        win = bool(decs)
+        if win:
+            note = f"{len(decs)} way(s) to form a winning shape"
+            note_zh = f"共有 {len(decs)} 种组成和牌的方式"
+        else:
+            sp = forms.seven_pairs
+            note = "the tiles do not form four sets and a pair" + (" or seven pairs" if sp else "")
+            note_zh = "这手牌组不成四副面子加一对将" + ("，也不是七对" if sp else "")
+        return {
+            "win": win,
+            "fans": [],
+            "total": 0,
+            "decompositions": [decomposition_dict(d) for d in decs[:MAX_LISTED]],
+            "decomposition_count": len(decs),
+            "notes": [note],
+            "notes_zh": [note_zh],
+        }
+
+    def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
+        return decompose.waits(hand, self.forms(params))
+
+
+register(Generic())

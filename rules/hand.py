@@ -1,0 +1,405 @@
+"""The frozen hand model built from a situation dict, and its validation.
+
+A Hand is built once per situation and never changes, so everything derived
+from it (natural-tile counts, wild count, caps from declared melds) is
+computed here once and every fan function of every ruleset reads the same
+values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from operator import add
+from typing import Any, NamedTuple
+
+from rules.errors import RuleError
+from rules.tiles import FLOWER_BASE, N_KINDS, parse_tile, parse_tiles, tile_str, tile_zh, tiles_str
+
+MELD_TYPES = ("chi", "pung", "kong")
+FLAGS = (
+    "self_drawn",
+    "after_kong",
+    "robbing_kong",
+    "last_tile",
+    "fourth_tile",
+    "heavenly",
+    "earthly",
+)
+_WIND_ALIASES = {
+    "E": "E",
+    "S": "S",
+    "W": "W",
+    "N": "N",
+    "东": "E",
+    "東": "E",
+    "南": "S",
+    "西": "W",
+    "北": "N",
+}
+_CLAIMED = ("left", "across", "right", None)
+
+
+class Meld(NamedTuple):
+    type: str  # chi / pung / kong
+    tiles: tuple[int, ...]  # sorted
+    exposed: bool = True
+    claimed_from: str | None = None
+    added: bool = False
+
+    @property
+    def tile(self) -> int:
+        """The lowest tile: what identifies the set."""
+        return self.tiles[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "type": self.type,
+            "tiles": [tile_str(t) for t in self.tiles],
+            "exposed": self.exposed,
+            "claimed_from": self.claimed_from,
+        }
+        if self.added:
+            d["added"] = True
+        return d
+
+
+class Table(NamedTuple):
+    players: int
+    dealer: int
+    winner: int | None
+    discarder: int | None
+
+
+class Hand(NamedTuple):
+    """One situation, validated.  `counts` and `wilds` are what shape checks read."""
+
+    concealed: tuple[int, ...]  # sorted, without the win tile
+    melds: tuple[Meld, ...]
+    win_tile: int | None
+    self_drawn: bool
+    after_kong: bool
+    robbing_kong: bool
+    last_tile: bool
+    fourth_tile: bool
+    heavenly: bool
+    earthly: bool
+    seat_wind: str
+    prevalent_wind: str
+    flowers: int
+    wild: frozenset[int]
+    table: Table | None
+    extra: Mapping[str, Any]
+    # derived
+    counts: bytes  # natural (non-wild) concealed tiles, win tile included, per kind
+    wilds: int  # wild tiles among concealed + win tile
+    held: bytes  # every physical tile of the hand per kind: concealed, win tile, melds
+    meld_counts: bytes  # copies per kind inside declared melds
+
+    @property
+    def caps(self) -> tuple[int, ...] | None:
+        """Per-kind limit for what wild tiles may stand for, or None when no meld binds it."""
+        if not self.wilds or not self.melds:
+            return None
+        return tuple(4 - m for m in self.meld_counts)
+
+    @property
+    def all_concealed(self) -> tuple[int, ...]:
+        """Concealed tiles with the win tile: the tiles a decomposition covers."""
+        if self.win_tile is None:
+            return self.concealed
+        return tuple(sorted((*self.concealed, self.win_tile)))
+
+    def describe(self) -> str:
+        parts = [tiles_str(self.concealed)]
+        for m in self.melds:
+            parts.append(
+                ("[" if m.exposed else "(") + tiles_str(m.tiles) + ("]" if m.exposed else ")")
+            )
+        if self.win_tile is not None:
+            parts.append("+" + tile_str(self.win_tile))
+        return " ".join(parts)
+
+
+def _bool(d: Mapping[str, Any], key: str) -> bool:
+    v = d.get(key, False)
+    if v is None:
+        return False
+    if not isinstance(v, bool):
+        raise RuleError(
+            "bad_input", f"'{key}' must be true or false, not {v!r}", f"“{key}”只能是 true 或 false"
+        )
+    return v
+
+
+def _wind(d: Mapping[str, Any], key: str) -> str:
+    v = d.get(key) or "E"
+    if v in _WIND_ALIASES:
+        return _WIND_ALIASES[v]
+    r = (
+        _WIND_ALIASES.get(v.strip().upper()) or _WIND_ALIASES.get(v.strip())
+        if isinstance(v, str)
+        else None
+    )
+    if r is None:
+        raise RuleError(
+            "bad_input",
+            f"'{key}' must be one of E, S, W, N, not {v!r}",
+            f"“{key}”只能是 E、S、W、N（东南西北）之一",
+        )
+    return r
+
+
+def _int(v: Any, key: str, lo: int, hi: int) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise RuleError(
+            "bad_input",
+            f"'{key}' must be a whole number from {lo} to {hi}, not {v!r}",
+            f"“{key}”必须是 {lo} 到 {hi} 之间的整数",
+        )
+    return v
+
+
+def _zh_list(tiles: tuple[int, ...]) -> str:
+    return " ".join(tile_zh(t) for t in tiles)
+
+
+def _parse_meld(raw: Any, index: int) -> Meld:
+    if not isinstance(raw, Mapping):
+        raise RuleError(
+            "illegal_meld",
+            f"meld {index + 1} must be an object with 'type' and 'tiles'",
+            f"第 {index + 1} 副副露必须包含 type 和 tiles",
+        )
+    mtype = raw.get("type")
+    if mtype not in MELD_TYPES:
+        raise RuleError(
+            "illegal_meld",
+            f"meld {index + 1}: type must be chi, pung or kong, not {mtype!r}",
+            f"第 {index + 1} 副副露：类型只能是吃(chi)、碰(pung)或杠(kong)",
+        )
+    tiles = tuple(sorted(parse_tiles(raw.get("tiles", []))))
+    if any(t >= FLOWER_BASE for t in tiles):
+        raise RuleError(
+            "illegal_meld",
+            f"meld {index + 1}: flowers cannot be melded",
+            f"第 {index + 1} 副副露：花牌不能组成副露",
+        )
+    exposed = raw.get("exposed", True)
+    if not isinstance(exposed, bool):
+        raise RuleError(
+            "bad_input",
+            f"meld {index + 1}: 'exposed' must be true or false",
+            f"第 {index + 1} 副副露：exposed 只能是 true 或 false",
+        )
+    claimed = raw.get("claimed_from")
+    if claimed not in _CLAIMED:
+        raise RuleError(
+            "bad_input",
+            f"meld {index + 1}: claimed_from must be left, across, right or null",
+            f"第 {index + 1} 副副露：claimed_from 只能是 left、across、right 或 null",
+        )
+    added = raw.get("added", False)
+    if not isinstance(added, bool):
+        raise RuleError(
+            "bad_input",
+            f"meld {index + 1}: 'added' must be true or false",
+            f"第 {index + 1} 副副露：added 只能是 true 或 false",
+        )
+    if mtype == "chi":
+        ok = (
+            len(tiles) == 3
+            and tiles[0] < 27
+            and tiles[0] // 9 == tiles[2] // 9
+            and (tiles[1] == tiles[0] + 1 and tiles[2] == tiles[0] + 2)
+        )
+        if not ok:
+            raise RuleError(
+                "illegal_meld",
+                f"meld {index + 1}: a chi is three consecutive tiles of one suit, not {tiles_str(tiles)}",
+                f"第 {index + 1} 副副露：吃必须是同一花色的三张顺子，而不是 {_zh_list(tiles)}",
+            )
+    else:
+        size = 3 if mtype == "pung" else 4
+        if len(tiles) != size or len(set(tiles)) != 1:
+            name_en, name_zh = ("pung", "碰") if size == 3 else ("kong", "杠")
+            raise RuleError(
+                "illegal_meld",
+                f"meld {index + 1}: a {name_en} is {size} identical tiles, not {tiles_str(tiles)}",
+                f"第 {index + 1} 副副露：{name_zh}必须是 {size} 张相同的牌，而不是 {_zh_list(tiles)}",
+            )
+    if not exposed and mtype != "kong":
+        raise RuleError(
+            "illegal_meld",
+            f"meld {index + 1}: only a kong can be declared concealed; keep concealed sets among the concealed tiles",
+            f"第 {index + 1} 副副露：只有暗杠可以不亮出；暗刻、暗顺请放在手牌里",
+        )
+    if added and mtype != "kong":
+        raise RuleError(
+            "illegal_meld",
+            f"meld {index + 1}: only a kong can be an added kong",
+            f"第 {index + 1} 副副露：只有杠才能是加杠",
+        )
+    return Meld(mtype, tiles, exposed if mtype == "kong" else True, claimed, added)
+
+
+_NO_MELDS = bytes(N_KINDS)
+_NO_WILD: frozenset[int] = frozenset()
+_KNOWN = frozenset(
+    {"id", "ruleset", "params", "concealed", "melds", "win_tile", "seat_wind", "prevalent_wind",
+     "flowers", "wild", "table", "expected", *FLAGS}
+)  # fmt: skip
+
+
+def parse_situation(sit: Any, need_win_tile: bool = True) -> Hand:
+    """Validate a situation dict and build its Hand; RuleError on any problem.
+
+    need_win_tile=False is the waits form: the hand is one tile short and a
+    win_tile, if present, is ignored.
+    """
+    if not isinstance(sit, Mapping):
+        raise RuleError(
+            "bad_input", "a situation must be a JSON object", "局面必须是一个 JSON 对象"
+        )
+    concealed = parse_tiles(sit.get("concealed", []))
+    if concealed and max(concealed) >= FLOWER_BASE:
+        raise RuleError(
+            "bad_tile",
+            "flowers are not part of the concealed hand: give their number in 'flowers'",
+            "花牌不算手牌：请在 flowers 里填花的张数",
+        )
+    raw_melds = sit.get("melds") or []
+    if not isinstance(raw_melds, list):
+        raise RuleError("illegal_meld", "'melds' must be a list", "melds 必须是列表")
+    melds = tuple(_parse_meld(m, i) for i, m in enumerate(raw_melds))
+    if len(melds) > 4:
+        raise RuleError("wrong_tile_count", "a hand has at most 4 melds", "一手牌最多 4 副副露")
+    win_tile: int | None = None
+    if need_win_tile:
+        if sit.get("win_tile") in (None, ""):
+            raise RuleError(
+                "wrong_tile_count", "the winning tile 'win_tile' is missing", "缺少和牌张 win_tile"
+            )
+        win_tile = parse_tile(sit["win_tile"])
+        if win_tile >= FLOWER_BASE:
+            raise RuleError("bad_tile", "a flower cannot be the winning tile", "花牌不能当和牌张")
+    wild_raw = sit.get("wild")
+    wild = frozenset(parse_tiles(wild_raw)) if wild_raw else _NO_WILD
+    if wild and max(wild) >= FLOWER_BASE:
+        raise RuleError("bad_tile", "flowers cannot be wild tiles here", "花牌不能作癞子")
+
+    # Tile count: 3 per meld (a kong's 4th tile is its replacement draw), and the
+    # standing tiles, win tile included, make 3n + 2.
+    n_hand = len(concealed) + (1 if win_tile is not None else 0)
+    expected = 14 - 3 * len(melds) - (0 if need_win_tile else 1)
+    if n_hand != expected:
+        what = "with the winning tile " if need_win_tile else ""
+        raise RuleError(
+            "wrong_tile_count",
+            f"{len(melds)} meld(s) need {expected} concealed tiles {what}but there are {n_hand}",
+            f"{len(melds)} 副副露时手牌{'（含和牌张）' if need_win_tile else ''}应为 {expected} 张，现在是 {n_hand} 张",
+        )
+
+    standing = [0] * N_KINDS
+    for t in concealed:
+        standing[t] += 1
+    if win_tile is not None:
+        standing[win_tile] += 1
+    if melds:
+        meld_counts = [0] * N_KINDS
+        for m in melds:
+            for t in m.tiles:
+                meld_counts[t] += 1
+        held = list(map(add, standing, meld_counts))
+    else:
+        meld_counts = held = standing
+    if max(held) > 4:
+        t = next(t for t in range(N_KINDS) if held[t] > 4)
+        raise RuleError(
+            "too_many_copies",
+            f"there are {held[t]} copies of {tile_str(t)}; a set has only 4",
+            f"{tile_zh(t)}出现了 {held[t]} 张，一副牌只有 4 张",
+        )
+    wilds = 0
+    counts = standing
+    if wild:
+        counts = list(standing)
+        for w in wild:
+            wilds += counts[w]
+            counts[w] = 0
+
+    flowers = _int(sit.get("flowers", 0) or 0, "flowers", 0, 8)
+    self_drawn, after_kong, robbing, last, fourth, heavenly, earthly = (
+        _bool(sit, k) for k in FLAGS
+    )
+    table = _parse_table(sit.get("table"), self_drawn)
+    return Hand(
+        tuple(sorted(concealed)),
+        melds,
+        win_tile,
+        self_drawn,
+        after_kong,
+        robbing,
+        last,
+        fourth,
+        heavenly,
+        earthly,
+        _wind(sit, "seat_wind"),
+        _wind(sit, "prevalent_wind"),
+        flowers,
+        wild,
+        table,
+        {k: v for k, v in sit.items() if k not in _KNOWN},
+        bytes(counts),
+        wilds,
+        bytes(held),
+        bytes(meld_counts) if melds else _NO_MELDS,
+    )
+
+
+def _parse_table(raw: Any, self_drawn: bool) -> Table | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping):
+        raise RuleError(
+            "bad_table",
+            "'table' must be an object with players, dealer, winner, discarder",
+            "table 必须包含 players、dealer、winner、discarder",
+        )
+    players = raw.get("players", 4)
+    if isinstance(players, bool) or players not in (2, 3, 4):
+        raise RuleError(
+            "bad_table", f"'players' must be 2, 3 or 4, not {players!r}", "人数只能是 2、3 或 4"
+        )
+
+    def seat(key: str, required: bool) -> int | None:
+        v = raw.get(key)
+        if v is None:
+            if required:
+                raise RuleError("bad_table", f"table: '{key}' is missing", f"table 缺少 {key}")
+            return None
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < players:
+            raise RuleError(
+                "bad_table",
+                f"table: '{key}' must be a seat from 0 to {players - 1}, not {v!r}",
+                f"table：{key} 必须是 0 到 {players - 1} 的座位号",
+            )
+        return v
+
+    dealer = seat("dealer", False) or 0
+    winner = seat("winner", False)
+    discarder = seat("discarder", False)
+    if self_drawn and discarder is not None:
+        raise RuleError("bad_table", "a self-drawn win has no discarder", "自摸没有放炮的人")
+    if not self_drawn and winner is not None and discarder is None:
+        raise RuleError(
+            "bad_table",
+            "a win on a discard needs the discarder's seat",
+            "点炮和牌需要填放炮者的座位",
+        )
+    if winner is not None and discarder == winner:
+        raise RuleError("bad_table", "the winner cannot be the discarder", "和牌者不能是放炮者")
+    return Table(players=players, dealer=dealer, winner=winner, discarder=discarder)
+
+
+# parse_situation unpacks the flags in FLAGS order.
+assert Hand._fields[3 : 3 + len(FLAGS)] == FLAGS

@@ -1,0 +1,606 @@
+"""Winning shapes: exact win checks, decompositions and waits, wild tiles included.
+
+Everything works on a list of 34 counts of *natural* tiles (wild tiles taken
+out) plus the number of wild tiles.  The hand is cut into its four suits;
+each suit's pattern is solved once and remembered:
+
+* ``suit_need(pattern)`` is the least number of wild tiles that turn the
+  pattern into sets only, and into sets plus the pair.  A hand wins when the
+  suits' needs, with the pair in one of them, add up to no more than the
+  hand's wild tiles.  That is exact, not greedy: the table entry is a
+  minimum over every way of cutting the pattern, and wild tiles left over
+  always come in threes (tile counts force it) that stand for a pung of a
+  kind the hand does not touch, of which 14 tiles leave at least 20.
+* ``suit_decompositions(pattern, budget)`` lists every way the pattern plus
+  exactly k wild tiles forms sets (and the pair), for every k up to the
+  budget, with what each wild tile stands for.
+
+The four-copies rule binds what wild tiles stand for: a kind's natural
+tiles, the tiles wild ones stand for and the copies in declared melds never
+exceed four.  Declared melds enter as per-kind caps (4 minus the copies in
+melds); without melds every cap is 4 and the tables are shared by all hands.
+
+Seed 004's greedy wildcard method (replace one tile of a broken chow, then
+one of a pair ...) misses hands such as 1122345m111222z + 1 wild; the exact
+tables here do not, and the tests keep those hands as regressions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations, combinations_with_replacement, product
+from typing import NamedTuple
+
+from rules.tiles import HONORS, ORPHANS
+
+INF = 99
+_SUITS = ((0, 9), (9, 18), (18, 27), (27, 34))
+FULL_CAPS = (4,) * 34
+
+
+class Group(NamedTuple):
+    """One part of a decomposition.
+
+    kind: 'chow' (tile = lowest), 'pung', 'pair', 'single' (one tile of a
+    13-orphans or knitted hand) or 'knit' (tile, tile+3, tile+6 of a
+    knitted straight).
+    """
+
+    kind: str
+    tile: int
+
+
+class Decomposition(NamedTuple):
+    """One way the concealed tiles (win tile included) form a winning shape.
+
+    form: 'standard' (sets + pair), 'seven_pairs', 'thirteen_orphans',
+    'honors_knitted' (全不靠), 'seven_honors_knitted' (七星不靠) or
+    'knitted_straight' (组合龙 + a set + the pair).
+    wild_as: the kinds the wild tiles stand for, sorted; rulesets read it
+    for 软胡/硬胡, 德国 (every 精 standing for itself) and the like.
+    """
+
+    form: str
+    groups: tuple[Group, ...]
+    wild_as: tuple[int, ...] = ()
+
+
+# ---------------------------------------------------------------------------
+# per-suit solving
+
+
+def _solve_need(c: bytes, caps: bytes, pair: bool) -> int:
+    """Least wild tiles to cut c (one suit) into sets (+ the pair if `pair`)."""
+    n = len(c)
+    honor = n == 7
+    memo: dict[tuple[int, int, int, bool], int] = {}
+
+    def go(i: int, a: int, b: int, need_pair: bool) -> int:
+        # a: chows begun at i-1 (need i and i+1); b: chows begun at i-2 (need i)
+        if i == n:
+            return INF if need_pair else 0
+        key = (i, a, b, need_pair)
+        if key in memo:
+            return memo[key]
+        best = INF
+        ci = c[i]
+        cap = caps[i]
+        max_s = 0 if honor or i > n - 3 else 4
+        for u in (0, 1):
+            for q in (0, 1) if need_pair else (0,):
+                base = a + b + 3 * u + 2 * q
+                for s in range(max_s + 1):
+                    needed = base + s
+                    if needed > cap:
+                        break
+                    if needed < ci:
+                        continue
+                    r = go(i + 1, s, a, need_pair and not q)
+                    if r < INF and needed - ci + r < best:
+                        best = needed - ci + r
+        memo[key] = best
+        return best
+
+    return go(0, 0, 0, pair)
+
+
+_FULL_CAP_BYTES = {9: bytes([4] * 9), 7: bytes([4] * 7)}
+# pattern -> (need without pair, need with pair minus need without pair).  The
+# second item is a difference so that the hot path adds four numbers and
+# takes one min; INF entries stay correct because the difference cancels.
+_NEED: dict[bytes, tuple[int, int]] = {}
+_NEED_CAPPED: dict[tuple[bytes, bytes], tuple[int, int]] = {}
+
+
+def suit_need(key: bytes, caps: bytes | None = None) -> tuple[int, int]:
+    """(need without pair, extra need when the pair is here) for one suit pattern."""
+    if caps is None or caps == _FULL_CAP_BYTES[len(key)]:
+        r = _NEED.get(key)
+        if r is None:
+            full = _FULL_CAP_BYTES[len(key)]
+            n0 = _solve_need(key, full, False)
+            r = _NEED[key] = (n0, _solve_need(key, full, True) - n0)
+        return r
+    ck = (key, caps)
+    r = _NEED_CAPPED.get(ck)
+    if r is None:
+        n0 = _solve_need(key, caps, False)
+        r = _NEED_CAPPED[ck] = (n0, _solve_need(key, caps, True) - n0)
+    return r
+
+
+_Part = tuple[tuple[Group, ...], tuple[int, ...]]
+
+
+def _solve_enum(c: bytes, caps: bytes, off: int, pair: bool, budget: int) -> list[list[_Part]]:
+    """Every cut of c plus exactly k wild tiles (k = 0..budget), bucketed by k."""
+    n = len(c)
+    honor = n == 7
+    memo: dict[
+        tuple[int, int, int, bool, int], list[tuple[int, tuple[Group, ...], tuple[int, ...]]]
+    ] = {}
+
+    def go(
+        i: int, a: int, b: int, need_pair: bool, left: int
+    ) -> list[tuple[int, tuple[Group, ...], tuple[int, ...]]]:
+        if i == n:
+            return [] if need_pair else [(0, (), ())]
+        key = (i, a, b, need_pair, left)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        out: list[tuple[int, tuple[Group, ...], tuple[int, ...]]] = []
+        ci = c[i]
+        cap = caps[i]
+        t = off + i
+        max_s = 0 if honor or i > n - 3 else 4
+        for u in (0, 1):
+            for q in (0, 1) if need_pair else (0,):
+                base = a + b + 3 * u + 2 * q
+                for s in range(max_s + 1):
+                    needed = base + s
+                    if needed > cap:
+                        break
+                    fill = needed - ci
+                    if fill < 0:
+                        continue
+                    if fill > left:
+                        break
+                    here = (
+                        ((Group("pung", t),) if u else ())
+                        + ((Group("pair", t),) if q else ())
+                        + (Group("chow", t),) * s
+                    )
+                    wild_here = (t,) * fill
+                    for used, groups, wild in go(i + 1, s, a, need_pair and not q, left - fill):
+                        out.append((used + fill, here + groups, wild_here + wild))
+        memo[key] = out
+        return out
+
+    buckets: list[list[_Part]] = [[] for _ in range(budget + 1)]
+    for used, groups, wild in go(0, 0, 0, pair, budget):
+        buckets[used].append((groups, wild))
+    return buckets
+
+
+_ENUM: dict[tuple[bytes, bytes, int, bool, int], tuple[tuple[int, list[_Part]], ...]] = {}
+
+
+def suit_decompositions(
+    key: bytes, caps: bytes, off: int, pair: bool, budget: int
+) -> tuple[tuple[int, list[_Part]], ...]:
+    """(k, cuts using exactly k wild tiles) for every k <= budget that has cuts, k ascending."""
+    ck = (key, caps, off, pair, budget)
+    r = _ENUM.get(ck)
+    if r is None:
+        buckets = _solve_enum(key, caps, off, pair, budget)
+        r = _ENUM[ck] = tuple((k, parts) for k, parts in enumerate(buckets) if parts)
+    return r
+
+
+# ---------------------------------------------------------------------------
+# standard form: sets + pair
+
+
+def _keys(counts: bytes) -> tuple[bytes, bytes, bytes, bytes]:
+    return (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
+
+
+def _cap_keys(caps: Sequence[int] | None) -> tuple[bytes | None, ...]:
+    if caps is None:
+        return (None, None, None, None)
+    return (bytes(caps[0:9]), bytes(caps[9:18]), bytes(caps[18:27]), bytes(caps[27:34]))
+
+
+def standard_need(counts: bytes, caps: Sequence[int] | None = None) -> int:
+    """Least wild tiles that complete `counts` into sets plus one pair."""
+    ks = _keys(counts)
+    cks = _cap_keys(caps)
+    needs = [suit_need(k, ck) for k, ck in zip(ks, cks, strict=True)]
+    return sum(n[0] for n in needs) + min(n[1] for n in needs)
+
+
+def is_standard_win(counts: bytes, wilds: int = 0, caps: Sequence[int] | None = None) -> bool:
+    """Sets + pair from `counts` natural tiles and `wilds` wild tiles (any number of sets).
+
+    The hot path of the engine (waits, previews, brute checks call it many
+    times), hence bytes input and the inlined table look-ups.
+    """
+    if caps is None:
+        get = _NEED.get
+        k = counts[0:9]
+        a = get(k) or suit_need(k)
+        k = counts[9:18]
+        b = get(k) or suit_need(k)
+        k = counts[18:27]
+        c = get(k) or suit_need(k)
+        k = counts[27:34]
+        d = get(k) or suit_need(k)
+        m = a[0] + b[0] + c[0] + d[0] + min(a[1], b[1], c[1], d[1])
+    else:
+        m = standard_need(counts, caps)
+    # Left-over wild tiles must come in threes (a pung of an untouched kind).
+    return m <= wilds and (wilds - m) % 3 == 0
+
+
+def standard_decompositions(
+    counts: bytes, wilds: int = 0, caps: Sequence[int] | None = None
+) -> list[Decomposition]:
+    """Every cut into sets + pair using all `wilds` wild tiles, with what they stand for."""
+    if (sum(counts) + wilds) % 3 != 2:
+        return []
+    ks = _keys(counts)
+    cap_b = tuple(
+        bytes(caps[lo:hi]) if caps is not None else _FULL_CAP_BYTES[hi - lo] for lo, hi in _SUITS
+    )
+    cks = tuple(None if caps is None else cb for cb in cap_b)
+    needs = [suit_need(k, ck) for k, ck in zip(ks, cks, strict=True)]
+    out: list[Decomposition] = []
+    s0 = sum(n[0] for n in needs)
+    for pair_suit in range(4):
+        if s0 + needs[pair_suit][1] > wilds:
+            continue
+        t0 = suit_decompositions(ks[0], cap_b[0], 0, pair_suit == 0, wilds)
+        t1 = suit_decompositions(ks[1], cap_b[1], 9, pair_suit == 1, wilds)
+        t2 = suit_decompositions(ks[2], cap_b[2], 18, pair_suit == 2, wilds)
+        last = dict(suit_decompositions(ks[3], cap_b[3], 27, pair_suit == 3, wilds))
+        for k0, p0 in t0:
+            for k1, p1 in t1:
+                if k0 + k1 > wilds:
+                    break
+                for k2, p2 in t2:
+                    p3 = last.get(wilds - k0 - k1 - k2)
+                    if p3 is None:
+                        continue
+                    # Parts list their wild tiles in tile order and suits come in
+                    # tile order, so the concatenation is already sorted.
+                    for (g0, w0), (g1, w1), (g2, w2), (g3, w3) in product(p0, p1, p2, p3):
+                        out.append(Decomposition("standard", g0 + g1 + g2 + g3, w0 + w1 + w2 + w3))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# seven pairs
+
+
+_ODD = bytes(i & 1 for i in range(256))  # translate table: count -> 1 when odd
+
+
+def seven_pairs_need(counts: bytes, quads: bool = True) -> int:
+    """Wild tiles needed for seven pairs; INF when impossible.
+
+    With `quads`, four of a kind is two pairs (most rulesets); without, every
+    pair must be a different kind.
+    """
+    if not quads and max(counts) > 2:
+        return INF
+    return counts.translate(_ODD).count(1)
+
+
+def is_seven_pairs(counts: bytes, wilds: int = 0, quads: bool = True) -> bool:
+    if sum(counts) + wilds != 14:
+        return False
+    return seven_pairs_need(counts, quads) <= wilds
+
+
+def seven_pairs_decompositions(
+    counts: bytes, wilds: int = 0, quads: bool = True, caps: Sequence[int] | None = None
+) -> list[Decomposition]:
+    if not is_seven_pairs(counts, wilds, quads):
+        return []
+    caps = caps or FULL_CAPS
+    pairs: list[int] = []
+    wild_fixed: list[int] = []
+    for t, c in enumerate(counts):
+        if c:
+            pairs.extend([t] * ((c + 1) // 2))
+            if c & 1:
+                wild_fixed.append(t)
+    free = (wilds - len(wild_fixed)) // 2
+    if free == 0:
+        return [
+            Decomposition("seven_pairs", tuple(Group("pair", t) for t in pairs), tuple(wild_fixed))
+        ]
+    have = [0] * 34
+    for t in pairs:
+        have[t] += 2
+    out = []
+    for extra in combinations_with_replacement(range(34), free):
+        ok = True
+        tally = list(have)
+        for t in extra:
+            tally[t] += 2
+            if tally[t] > caps[t] or (not quads and tally[t] > 2):
+                ok = False
+                break
+        if ok:
+            allp = sorted(pairs + list(extra))
+            out.append(
+                Decomposition(
+                    "seven_pairs",
+                    tuple(Group("pair", t) for t in allp),
+                    tuple(sorted(wild_fixed + [t for t in extra for _ in (0, 1)])),
+                )
+            )
+    return out
+
+
+def seven_pairs_waits(counts: bytes, wilds: int = 0, quads: bool = True) -> list[int]:
+    """Kinds t for which counts + t is seven pairs (13 tiles in hand, no melds).
+
+    Adding t flips one kind between odd and even, so the answer follows from
+    the number of odd kinds alone; most hands are refused without a loop.
+    """
+    if sum(counts) + wilds != 13:
+        return []
+    singles = seven_pairs_need(counts, quads)
+    odd_ok = singles - 1 <= wilds
+    even_ok = singles + 1 <= wilds
+    if not (odd_ok or even_ok):
+        return []
+    out = []
+    for t in range(34):
+        c = counts[t]
+        if c & 1:
+            if odd_ok and (quads or c == 1):
+                out.append(t)
+        elif even_ok and c < 4 and (quads or c == 0):
+            out.append(t)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# thirteen orphans 十三幺
+
+
+def is_thirteen_orphans(counts: Sequence[int], wilds: int = 0) -> bool:
+    if sum(counts) + wilds != 14:
+        return False
+    pairs = 0
+    for t in range(34):
+        c = counts[t]
+        if c:
+            if t not in _ORPHAN_SET or c > 2:
+                return False
+            if c == 2:
+                pairs += 1
+    return pairs <= 1
+
+
+_ORPHAN_SET = frozenset(ORPHANS)
+
+
+def thirteen_orphans_decompositions(counts: Sequence[int], wilds: int = 0) -> list[Decomposition]:
+    if not is_thirteen_orphans(counts, wilds):
+        return []
+    missing = [t for t in ORPHANS if counts[t] == 0]
+    pair = [t for t in ORPHANS if counts[t] == 2]
+    options = pair if pair else list(ORPHANS)
+    out = []
+    for p in options:
+        wild_as = list(missing) + ([] if pair else [p])
+        groups = tuple(Group("pair" if t == p else "single", t) for t in ORPHANS)
+        out.append(Decomposition("thirteen_orphans", groups, tuple(sorted(wild_as))))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# knitted forms: 全不靠, 七星不靠, 组合龙
+
+# The six ways to give 147 / 258 / 369 to the three suits.
+KNIT_PATTERNS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        sorted(
+            9 * suit + start + 3 * j
+            for suit, start in zip(perm, (0, 1, 2), strict=True)
+            for j in range(3)
+        )
+    )
+    for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+)
+
+
+def _knit_groups(pattern: tuple[int, ...]) -> tuple[Group, ...]:
+    return tuple(Group("knit", t) for t in pattern if t % 9 < 3)
+
+
+def knitted_decompositions(
+    counts: Sequence[int], wilds: int = 0, seven_honors: bool = False
+) -> list[Decomposition]:
+    """全不靠 (14 different tiles out of one knitted pattern's 9 and the 7 honors)
+    or, with `seven_honors`, 七星不靠 (all 7 honors among them)."""
+    if sum(counts) + wilds != 14 or any(c > 1 for c in counts):
+        return []
+    form = "seven_honors_knitted" if seven_honors else "honors_knitted"
+    out = []
+    present = {t for t in range(34) if counts[t]}
+    for pat in KNIT_PATTERNS:
+        allowed = set(pat) | set(HONORS)
+        if not present <= allowed:
+            continue
+        free = [t for t in sorted(allowed) if t not in present]
+        must = [t for t in HONORS if t not in present] if seven_honors else []
+        if len(must) > wilds:
+            continue
+        rest = [t for t in free if t not in must]
+        for extra in combinations(rest, wilds - len(must)):
+            tiles = sorted(present | set(must) | set(extra))
+            out.append(
+                Decomposition(
+                    form,
+                    tuple(Group("single", t) for t in tiles),
+                    tuple(sorted(must + list(extra))),
+                )
+            )
+    return out
+
+
+def is_knitted(counts: Sequence[int], wilds: int = 0, seven_honors: bool = False) -> bool:
+    if sum(counts) + wilds != 14 or any(c > 1 for c in counts):
+        return False
+    present = [t for t in range(34) if counts[t]]
+    for pat in KNIT_PATTERNS:
+        allowed = set(pat) | set(HONORS)
+        if all(t in allowed for t in present):
+            if not seven_honors:
+                return True
+            if sum(1 for t in HONORS if not counts[t]) <= wilds:
+                return True
+    return False
+
+
+def knitted_straight_decompositions(
+    counts: Sequence[int], wilds: int = 0, caps: Sequence[int] | None = None
+) -> list[Decomposition]:
+    """组合龙: the nine tiles of one knitted pattern plus sets and the pair from the rest.
+
+    With declared melds the rest is smaller (MCR allows one exposed set);
+    tile counts decide how many sets remain.
+    """
+    caps = caps or FULL_CAPS
+    out: list[Decomposition] = []
+    for pat in KNIT_PATTERNS:
+        rest = list(counts)
+        wild_used: list[int] = []
+        for t in pat:
+            if rest[t]:
+                rest[t] -= 1
+            else:
+                wild_used.append(t)
+        left = wilds - len(wild_used)
+        if left < 0:
+            continue
+        sub_caps = list(caps)
+        for t in pat:
+            sub_caps[t] -= 1
+        if min(sub_caps) < 0:
+            continue
+        for d in standard_decompositions(bytes(rest), left, sub_caps):
+            out.append(
+                Decomposition(
+                    "knitted_straight",
+                    _knit_groups(pat) + d.groups,
+                    tuple(sorted(wild_used + list(d.wild_as))),
+                )
+            )
+    return out
+
+
+def is_knitted_straight(
+    counts: Sequence[int], wilds: int = 0, caps: Sequence[int] | None = None
+) -> bool:
+    caps = caps or FULL_CAPS
+    for pat in KNIT_PATTERNS:
+        rest = list(counts)
+        missing = 0
+        for t in pat:
+            if rest[t]:
+                rest[t] -= 1
+            else:
+                missing += 1
+        if missing > wilds:
+            continue
+        sub_caps = list(caps)
+        for t in pat:
+            sub_caps[t] -= 1
+        if min(sub_caps) < 0:
+            continue
+        if is_standard_win(bytes(rest), wilds - missing, sub_caps):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------
+# waits
+
+
+_ADD: dict[tuple[bytes, bytes | None], tuple[tuple[int, int], ...]] = {}
+
+
+def _suit_add(key: bytes, caps: bytes | None) -> tuple[tuple[int, int], ...]:
+    """For each kind j of the suit: the suit's needs after one more tile j."""
+    ck = (key, caps)
+    r = _ADD.get(ck)
+    if r is None:
+        rows = []
+        for j in range(len(key)):
+            if key[j] >= (caps[j] if caps is not None else 4):
+                rows.append((INF, 0))
+            else:
+                k2 = bytearray(key)
+                k2[j] += 1
+                rows.append(suit_need(bytes(k2), caps))
+        r = _ADD[ck] = tuple(rows)
+    return r
+
+
+_MAX_T = 14
+_MIN_T = -8  # pair differences are negative, so budgets can be too
+# (suit, pattern, caps, best pair elsewhere) -> for each budget T in _MIN_T.._MAX_T
+# the kinds whose addition completes the suit within T wild tiles.
+_WAIT_ROWS: dict[tuple[int, bytes, bytes | None, int], tuple[tuple[int, ...], ...]] = {}
+
+
+def _wait_rows(x: int, key: bytes, caps: bytes | None, other: int) -> tuple[tuple[int, ...], ...]:
+    ck = (x, key, caps, other)
+    r = _WAIT_ROWS.get(ck)
+    if r is None:
+        off = _SUITS[x][0]
+        vals = [(a0 + min(a1, other), off + j) for j, (a0, a1) in enumerate(_suit_add(key, caps))]
+        r = _WAIT_ROWS[ck] = tuple(
+            tuple(t for v, t in vals if v <= budget) for budget in range(_MIN_T, _MAX_T + 1)
+        )
+    return r
+
+
+def standard_waits(counts: bytes, wilds: int = 0, caps: Sequence[int] | None = None) -> list[int]:
+    """Kinds t for which counts + t is sets + pair with `wilds` wild tiles, in tile order.
+
+    Only the natural tile kinds: the caller decides about wild kinds and
+    about kinds the hand already holds four of.  Once the tile count fits,
+    every completion needs a number of wild tiles congruent to `wilds`
+    mod 3, so a kind is a wait exactly when its least need is <= wilds.
+    """
+    if (sum(counts) + wilds) % 3 != 1:
+        return []
+    ks = _keys(counts)
+    if caps is None:
+        cks: tuple[bytes | None, ...] = (None, None, None, None)
+        get = _NEED.get
+        needs = [get(k) or suit_need(k) for k in ks]
+    else:
+        cks = _cap_keys(caps)
+        needs = [suit_need(k, ck) for k, ck in zip(ks, cks, strict=True)]
+    s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
+    d0, d1, d2, d3 = needs[0][1], needs[1][1], needs[2][1], needs[3][1]
+    others = (min(d1, d2, d3), min(d0, d2, d3), min(d0, d1, d3), min(d0, d1, d2))
+    out: list[int] = []
+    rows_get = _WAIT_ROWS.get
+    for x in range(4):
+        budget = wilds - s0 + needs[x][0]
+        if budget < _MIN_T:
+            continue
+        k = ks[x]
+        rows = rows_get((x, k, cks[x], others[x])) or _wait_rows(x, k, cks[x], others[x])
+        out += rows[(budget if budget <= _MAX_T else _MAX_T) - _MIN_T]
+    return out

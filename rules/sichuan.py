@@ -1,0 +1,543 @@
+"""四川麻将 (Sichuan mahjong, 血战到底 and 成都五元): hand scoring only.
+
+108 tiles (万筒条, no honors, no flowers), no chi, 缺门 (a winning hand holds
+at most two suits).  Two fan tables:
+
+* ``xuezhan`` (seed 002, QQ 四川麻将): "只按最大番算", only the largest
+  pattern counts; 根, 杠上花, 杠上炮, 抢杠 (and 海底捞 when on) add one 番
+  each.  Money is base x 2^(番 - 1).
+* ``chengdu`` (seed 000, 成麻五元算账一览表): the shape (平胡 0, 对子胡 1,
+  暗七对 2, 龙七对 3, 将对 3, 金钩钓 2) plus 清一色 2 plus one 番 per 杠/根
+  and per 杠上花/杠上炮/抢杠/海底捞.  Money is base x 2^番.
+
+Round settlement (刮风下雨, 查花猪, 查大叫, the 血战 order) is not done here;
+see docs/rules/sichuan.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from rules import decompose
+from rules.decompose import Forms
+from rules.errors import RuleError
+from rules.hand import Hand
+from rules.registry import Param, Preset, Ruleset, register
+from rules.shapes import Decomposition
+from rules.tiles import tile_str, tile_zh
+
+FORMS = Forms(seven_pairs=True, seven_pairs_quads=True)
+SUIT_ZH = ("万", "筒", "条")
+SUIT_EN = ("characters", "dots", "bamboo")
+
+
+class FanDef(NamedTuple):
+    id: int
+    zh: str
+    en: str
+    rule_zh: str
+    rule_en: str
+
+
+FANS: dict[int, FanDef] = {
+    f.id: f
+    for f in (
+        FanDef(1, "平胡", "Basic win", "四坎牌加一对将", "four sets and a pair"),
+        FanDef(2, "对对胡", "All pungs", "除将外全是刻子（碰、杠）", "every set is a pung or kong"),
+        FanDef(3, "清一色", "Full flush", "全部是一门花色", "all tiles of one suit"),
+        FanDef(
+            4,
+            "带幺九",
+            "Terminals in every set",
+            "每副面子和将都带 1 或 9",
+            "every set and the pair hold a 1 or a 9",
+        ),
+        FanDef(5, "七对", "Seven pairs", "七个对子，没有碰杠", "seven pairs, nothing melded"),
+        FanDef(6, "清对", "Pure all pungs", "清一色的对对胡", "all pungs in one suit"),
+        FanDef(
+            7,
+            "将对",
+            "All 2-5-8 pungs",
+            "全是二、五、八的对对胡",
+            "all pungs and the pair of 2, 5 or 8",
+        ),
+        FanDef(
+            8,
+            "龙七对",
+            "Dragon seven pairs",
+            "七对中有四张相同的牌（计番时减 1 根）",
+            "seven pairs with four of a kind (one 根 is used up)",
+        ),
+        FanDef(9, "清七对", "Pure seven pairs", "清一色的七对", "seven pairs in one suit"),
+        FanDef(
+            10,
+            "清幺九",
+            "Pure terminals",
+            "清一色的带幺九",
+            "terminals in every set, one suit",
+        ),
+        FanDef(11, "天胡", "Heavenly hand", "庄家起手就胡", "the dealer wins on his deal"),
+        FanDef(
+            12,
+            "地胡",
+            "Earthly hand",
+            "闲家第一轮摸牌就胡",
+            "a non-dealer wins on his first draw",
+        ),
+        FanDef(
+            13,
+            "清龙七对",
+            "Pure dragon seven pairs",
+            "清一色的龙七对（计番时减 1 根）",
+            "dragon seven pairs in one suit (one 根 used up)",
+        ),
+        FanDef(
+            14,
+            "金钩钓",
+            "Golden hook",
+            "四副都已碰/杠，单吊一张将（大单吊）",
+            "all four sets melded, waiting on the pair alone",
+        ),
+        FanDef(15, "根", "Root", "四张相同的牌", "four of a kind"),
+        FanDef(
+            16, "杠上花", "Win after a kong", "杠后补牌自摸", "self-drawn on a kong replacement"
+        ),
+        FanDef(
+            17,
+            "杠上炮",
+            "Win on a kong discard",
+            "别人杠后打出的牌点炮",
+            "won on the discard made right after a kong",
+        ),
+        FanDef(18, "抢杠", "Robbing the kong", "抢别人加杠的牌", "won on a tile added to a kong"),
+        FanDef(19, "海底捞", "Last tile", "最后一张牌自摸", "self-drawn on the wall's last tile"),
+    )
+}
+
+# Points of each pattern fan per table.  xuezhan: "只按最大番算" (seed 002).
+XUEZHAN_POINTS = {1: 1, 2: 2, 3: 3, 4: 3, 5: 3, 6: 4, 7: 4, 8: 5, 9: 5, 10: 5, 11: 6, 12: 6, 13: 6}
+# chengdu shape fans (one of them) + 清一色 2 on top (seed 000).
+CHENGDU_SHAPE = {1: 0, 2: 1, 5: 2, 8: 3, 7: 3, 14: 2}
+CHENGDU_NAMES = {2: ("对子胡", "All pungs"), 5: ("暗七对", "Seven pairs")}
+CHENGDU_FLUSH = 2
+
+
+def suit(t: int) -> int:
+    return t // 9
+
+
+def rank(t: int) -> int:
+    return t % 9 + 1
+
+
+def _fan(fid: int, points: int, count: int = 1, table: str = "xuezhan") -> dict[str, Any]:
+    f = FANS[fid]
+    zh, en = f.zh, f.en
+    if table == "chengdu" and fid in CHENGDU_NAMES:
+        zh, en = CHENGDU_NAMES[fid]
+    return {"id": fid, "name_zh": zh, "name_en": en, "points": points, "count": count}
+
+
+def _total(fans: list[dict[str, Any]]) -> int:
+    return sum(f["points"] * f["count"] for f in fans)
+
+
+class Shape(NamedTuple):
+    """What one decomposition is, independent of the fan table."""
+
+    seven_pairs: bool
+    quads_in_pairs: int  # four-of-a-kind used as two of the seven pairs
+    all_pungs: bool
+    all_258: bool
+    terminals: bool  # every set and the pair hold a 1 or 9
+    golden_hook: bool
+
+
+def read_shape(hand: Hand, d: Decomposition) -> Shape:
+    if d.form == "seven_pairs":
+        pairs = [g.tile for g in d.groups]
+        quads = sum(1 for t in set(pairs) if pairs.count(t) == 2)
+        return Shape(True, quads, False, False, False, False)
+    sets: list[tuple[str, int]] = [(g.kind, g.tile) for g in d.groups]
+    sets += [("pung", m.tile) for m in hand.melds]
+    all_pungs = all(k != "chow" for k, _ in sets)
+    tiles_258 = all(rank(t) in (2, 5, 8) for k, t in sets) and all_pungs
+
+    def has_19(kind: str, t: int) -> bool:
+        if kind == "chow":
+            return rank(t) in (1, 7)
+        return rank(t) in (1, 9)
+
+    terminals = all(has_19(k, t) for k, t in sets)
+    golden = len(hand.melds) == 4
+    return Shape(False, 0, all_pungs, tiles_258, terminals, golden)
+
+
+class Sichuan(Ruleset):
+    id = "sichuan"
+    name_zh = "四川麻将"
+    name_en = "Sichuan mahjong"
+    tiles = tuple(range(27))
+    table_play = False
+    params = (
+        Param(
+            "fan_table",
+            "choice",
+            "xuezhan",
+            "番表",
+            "Fan table",
+            "xuezhan：血战到底番表，只按最大番算；chengdu：成都五元，牌型番加清一色、根",
+            "xuezhan: 血战 table, only the largest pattern; chengdu: shape + flush + roots added",
+            choices=("xuezhan", "chengdu"),
+        ),
+        Param(
+            "kong_counts_as_gen",
+            "bool",
+            False,
+            "杠算根",
+            "A kong counts as a root",
+            "开（亮）出的杠也算 1 根；关闭时只有不作杠的四张相同牌算根",
+            "A declared kong is a 根 too; off: only four of a kind not declared as a kong",
+        ),
+        Param(
+            "money",
+            "choice",
+            "pow_fan_minus_1",
+            "倍数算法",
+            "Multiplier",
+            "pow_fan_minus_1：倍数 = 2^(番-1)；pow_fan：倍数 = 2^番（成都，平胡 0 番）",
+            "pow_fan_minus_1: 2^(fans-1); pow_fan: 2^fans (Chengdu, basic win is 0 fans)",
+            choices=("pow_fan_minus_1", "pow_fan"),
+        ),
+        Param(
+            "base",
+            "int",
+            6,
+            "底分",
+            "Base stake",
+            "基本分，乘以倍数得到每家输赢",
+            "Base points, times the multiplier is what one payer pays",
+            min=0,
+            max=100000,
+        ),
+        Param(
+            "cap_fans",
+            "int",
+            0,
+            "封顶番数",
+            "Cap (fans)",
+            "算钱时最多按多少番算；0 表示不封顶",
+            "The most fans money is counted on; 0 means no cap",
+            min=0,
+            max=30,
+        ),
+        Param(
+            "self_draw",
+            "choice",
+            "add_base",
+            "自摸",
+            "Self-drawn bonus",
+            "add_base：自摸加底（每家多付一个底）；add_fan：自摸加番；none：不加",
+            "add_base: each payer adds one base; add_fan: one more fan; none: nothing",
+            choices=("add_base", "add_fan", "none"),
+        ),
+        Param(
+            "last_tile_fan",
+            "bool",
+            False,
+            "海底捞加番",
+            "Last-tile fan",
+            "最后一张牌自摸加 1 番（有些地区兴）",
+            "A self-draw on the wall's last tile adds one fan (some places)",
+        ),
+        Param(
+            "robbing_kong_fan",
+            "bool",
+            True,
+            "抢杠加番",
+            "Robbing-kong fan",
+            "抢杠胡加 1 番",
+            "Robbing a kong adds one fan",
+        ),
+    )
+    presets = (
+        Preset("xuezhan", "血战到底", "Blood battle (血战到底)", {}),
+        Preset(
+            "chengdu",
+            "成都五元",
+            "Chengdu five-yuan",
+            {
+                "fan_table": "chengdu",
+                "kong_counts_as_gen": True,
+                "money": "pow_fan",
+                "base": 5,
+                "self_draw": "add_base",
+            },
+        ),
+    )
+
+    # --- validation ---------------------------------------------------------------
+
+    def check(self, hand: Hand, need_win: bool = True) -> None:
+        honors = [t for t in range(27, 34) if hand.held[t]]
+        if honors:
+            raise RuleError(
+                "bad_tile",
+                f"Sichuan mahjong plays with 108 tiles (characters, dots, bamboo); "
+                f"{tile_str(honors[0])} is not one of them",
+                f"四川麻将只用万、筒、条 108 张牌，没有{tile_zh(honors[0])}这样的字牌",
+            )
+        if hand.flowers:
+            raise RuleError(
+                "bad_tile",
+                "Sichuan mahjong has no flowers",
+                "四川麻将没有花牌",
+            )
+        if hand.wild:
+            raise RuleError(
+                "bad_input", "Sichuan mahjong has no wild tiles", "四川麻将没有癞子（百搭）"
+            )
+        for i, m in enumerate(hand.melds):
+            if m.type == "chi":
+                raise RuleError(
+                    "illegal_meld",
+                    f"meld {i + 1}: Sichuan mahjong has no chi (chow claims)",
+                    f"第 {i + 1} 副副露：四川麻将不可以吃",
+                )
+
+    def suits(self, hand: Hand) -> list[int]:
+        return [s for s in range(3) if any(hand.held[9 * s : 9 * s + 9])]
+
+    # --- scoring -------------------------------------------------------------------
+
+    def pattern_fans(
+        self, hand: Hand, shape: Shape, flush: bool, table: str
+    ) -> list[dict[str, Any]]:
+        """The pattern part: one fan in xuezhan, shape (+ 清一色) in chengdu."""
+        if table == "xuezhan":
+            cands: list[int] = [1]
+            if shape.seven_pairs:
+                if shape.quads_in_pairs:
+                    cands.append(13 if flush else 8)
+                else:
+                    cands.append(9 if flush else 5)
+            else:
+                if shape.all_pungs:
+                    cands.append(6 if flush else 2)
+                    if shape.all_258:
+                        cands.append(7)
+                if shape.terminals:
+                    cands.append(10 if flush else 4)
+            if flush:
+                cands.append(3)
+            if hand.heavenly:
+                cands.append(11)
+            if hand.earthly:
+                cands.append(12)
+            best = max(cands, key=lambda f: (XUEZHAN_POINTS[f], f))
+            return [_fan(best, XUEZHAN_POINTS[best])]
+        # chengdu
+        shapes = [1]
+        if shape.seven_pairs:
+            shapes.append(8 if shape.quads_in_pairs else 5)
+        elif shape.all_pungs:
+            shapes.append(2)
+            if shape.all_258:
+                shapes.append(7)
+            if shape.golden_hook:
+                shapes.append(14)
+        best = max(shapes, key=lambda f: (CHENGDU_SHAPE[f], f))
+        out = [_fan(best, CHENGDU_SHAPE[best], table="chengdu")]
+        if flush:
+            out.append(_fan(3, CHENGDU_FLUSH, table="chengdu"))
+        return out
+
+    def gen_count(self, hand: Hand, params: Mapping[str, Any]) -> int:
+        kongs = {m.tile for m in hand.melds if m.type == "kong"}
+        n = 0
+        for t in range(27):
+            if hand.held[t] == 4 and (t not in kongs or params["kong_counts_as_gen"]):
+                n += 1
+        return n
+
+    def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+        self.check(hand)
+        suits = self.suits(hand)
+        if len(suits) == 3:
+            raise RuleError(
+                "not_a_win",
+                f"{hand.describe()} holds all three suits: a winning hand must lack one suit "
+                "(缺门); a player holding three suits is a 花猪 (flower pig) and cannot win",
+                "这手牌万、筒、条三门都有，不能胡：四川麻将必须缺一门才能胡，"
+                "手上拿着三门牌的是花猪",
+            )
+        decs = decompose.decompositions(hand, FORMS)
+        if not decs:
+            raise RuleError(
+                "not_a_win",
+                f"{hand.describe()} is not a winning hand: it does not form four sets and a pair "
+                "or seven pairs",
+                "这手牌不能胡：组不成四副面子加一对将，也不是七对",
+            )
+        table = params["fan_table"]
+        flush = len(suits) == 1
+        gen = self.gen_count(hand, params)
+        best: tuple[int, list[dict[str, Any]], Decomposition] | None = None
+        for d in decs:
+            shape = read_shape(hand, d)
+            fans = self.pattern_fans(hand, shape, flush, table)
+            g = gen
+            if any(f["id"] in (8, 13) for f in fans):
+                g -= 1  # 龙七对 "减1根"
+            if g > 0:
+                fans.append(_fan(15, 1, g))
+            fans += self.extra_fans(hand, params)
+            tot = _total(fans)
+            if best is None or tot > best[0]:
+                best = (tot, fans, d)
+        assert best is not None
+        total, fans, dec = best
+        eff, capped = self.effective(total, params)
+        value = self.money(eff, params)
+        notes, notes_zh = self.explain(hand, params, fans, dec, total, eff, capped, value)
+        out: dict[str, Any] = {
+            "win": True,
+            "fans": fans,
+            "total": total,
+            "multiplier": self.multiplier(eff, params),
+            "value": value,
+            "notes": notes,
+            "notes_zh": notes_zh,
+        }
+        if hand.table is not None:
+            out.update(self.payments(hand, params, total, value))
+        return out
+
+    def extra_fans(self, hand: Hand, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        out = []
+        if hand.after_kong:
+            out.append(_fan(16 if hand.self_drawn else 17, 1))
+        if hand.robbing_kong and params["robbing_kong_fan"]:
+            out.append(_fan(18, 1))
+        if hand.last_tile and hand.self_drawn and params["last_tile_fan"]:
+            out.append(_fan(19, 1))
+        return out
+
+    @staticmethod
+    def effective(fans: int, params: Mapping[str, Any]) -> tuple[int, bool]:
+        cap = int(params["cap_fans"])
+        if cap and fans > cap:
+            return cap, True
+        return fans, False
+
+    @staticmethod
+    def multiplier(fans: int, params: Mapping[str, Any]) -> int:
+        if params["money"] == "pow_fan":
+            return 2**fans
+        return 2 ** max(fans - 1, 0)
+
+    def money(self, fans: int, params: Mapping[str, Any]) -> int:
+        return int(params["base"]) * self.multiplier(fans, params)
+
+    def self_drawn_amount(self, total: int, value: int, params: Mapping[str, Any]) -> int:
+        mode = params["self_draw"]
+        if mode == "add_base":
+            return value + int(params["base"])
+        if mode == "add_fan":
+            return self.money(self.effective(total + 1, params)[0], params)
+        return value
+
+    def payments(
+        self, hand: Hand, params: Mapping[str, Any], total: int, value: int
+    ) -> dict[str, Any]:
+        t = hand.table
+        assert t is not None
+        if t.winner is None:
+            raise RuleError("bad_table", "table: 'winner' is missing", "table 缺少和牌者 winner")
+        deltas = [0] * t.players
+        payments = []
+        if hand.self_drawn:
+            amount = self.self_drawn_amount(total, value, params)
+            payers = [s for s in range(t.players) if s != t.winner]
+        else:
+            amount = value
+            payers = [t.discarder] if t.discarder is not None else []
+        for seat in payers:
+            payments.append({"from": seat, "to": t.winner, "amount": amount})
+            deltas[seat] -= amount
+            deltas[t.winner] += amount
+        return {"payments": payments, "deltas": deltas}
+
+    def explain(
+        self,
+        hand: Hand,
+        params: Mapping[str, Any],
+        fans: list[dict[str, Any]],
+        dec: Decomposition,
+        total: int,
+        eff: int,
+        capped: bool,
+        value: int,
+    ) -> tuple[list[str], list[str]]:
+        en: list[str] = []
+        zh: list[str] = []
+        if dec.form == "seven_pairs":
+            zh.append("按七对计番")
+            en.append("read as seven pairs")
+        else:
+            names_zh = {"chow": "顺", "pung": "刻", "pair": "将"}
+            parts_zh = [tile_zh(g.tile) + names_zh[g.kind] for g in dec.groups]
+            parts_en = [f"{g.kind} {tile_str(g.tile)}" for g in dec.groups]
+            for m in hand.melds:
+                parts_zh.append(tile_zh(m.tile) + ("杠" if m.type == "kong" else "碰"))
+                parts_en.append(f"{m.type} {tile_str(m.tile)}")
+            zh.append("按 " + "、".join(parts_zh) + " 计番")
+            en.append("read as " + ", ".join(parts_en))
+        for f in fans:
+            d = FANS[f["id"]]
+            n = f["count"]
+            times_zh = f" ×{n}" if n > 1 else ""
+            times_en = f" x{n}" if n > 1 else ""
+            zh.append(f"{f['name_zh']}{times_zh}：{f['points'] * n} 番，{d.rule_zh}")
+            en.append(f"{f['name_en']}{times_en}: {f['points'] * n} fan(s), {d.rule_en}")
+        if any(f["id"] in (8, 13) for f in fans):
+            zh.append("龙七对已用掉一个根（减 1 根）")
+            en.append("dragon seven pairs uses up one root (one 根 less)")
+        if params["fan_table"] == "xuezhan":
+            zh.append("牌型番只按最大番算，不重复计算")
+            en.append("only the largest pattern counts; patterns do not add up")
+        if capped:
+            zh.append(f"共 {total} 番，封顶按 {eff} 番算")
+            en.append(f"{total} fans, capped at {eff}")
+        mult = self.multiplier(eff, params)
+        formula = "2^番" if params["money"] == "pow_fan" else "2^(番-1)"
+        zh.append(f"倍数 {formula} = {mult}，底分 {params['base']}，每家 {value}")
+        en.append(f"multiplier {mult}, base {params['base']}: {value} per payer")
+        if hand.self_drawn:
+            amount = self.self_drawn_amount(total, value, params)
+            mode = params["self_draw"]
+            if mode == "add_base":
+                zh.append(f"自摸加底：每家付 {amount}")
+                en.append(f"self-drawn, one more base: each other player pays {amount}")
+            elif mode == "add_fan":
+                zh.append(f"自摸加番：每家付 {amount}")
+                en.append(f"self-drawn, one more fan: each other player pays {amount}")
+            else:
+                zh.append(f"自摸：每家付 {amount}")
+                en.append(f"self-drawn: each other player pays {amount}")
+        else:
+            zh.append(f"点炮：放炮者付 {value}")
+            en.append(f"won on a discard: the discarder pays {value}")
+        return en, zh
+
+    def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
+        self.check(hand)
+        if len(self.suits(hand)) == 3:
+            return []
+        return decompose.waits(hand, FORMS)
+
+
+register(Sichuan())
+
+__all__ = ["FANS", "Sichuan"]

@@ -1,0 +1,255 @@
+"""Tile kinds, the mpsz notation and Chinese names.
+
+Tiles are small ints so that a hand is a list of 34 counts (plus flowers):
+    0..8 = 1m..9m (万), 9..17 = 1p..9p (筒), 18..26 = 1s..9s (条),
+    27..33 = 1z..7z (东南西北白发中), 34..41 = 1f..8f (春夏秋冬梅兰竹菊).
+Ints keep the hot paths (per-suit table look-ups) free of string work; the
+notation is only used at the edges (parsing input, printing output).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from rules.errors import RuleError
+
+N_KINDS = 34  # playing tile kinds; flowers are not part of a hand's shape
+N_ALL = 42
+SUITS = "mpsz"
+FLOWER_BASE = 34
+
+HONORS = range(27, 34)
+WINDS = range(27, 31)
+DRAGONS = range(31, 34)
+TERMINALS = (0, 8, 9, 17, 18, 26)
+ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+
+_NUM_ZH = "一二三四五六七八九"
+_SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
+_HONOR_ZH = "东南西北白发中"
+_FLOWER_ZH = "春夏秋冬梅兰竹菊"
+_HONOR_EN = ("East", "South", "West", "North", "White", "Green", "Red")
+_SUIT_EN = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
+_FLOWER_EN = ("Spring", "Summer", "Autumn", "Winter", "Plum", "Orchid", "Bamboo", "Chrysanthemum")
+
+WIND_LETTERS = "ESWN"
+
+
+def tile_str(t: int) -> str:
+    """The mpsz code of one tile, e.g. 0 -> '1m', 33 -> '7z', 34 -> '1f'."""
+    if 0 <= t < 27:
+        return f"{t % 9 + 1}{SUITS[t // 9]}"
+    if 27 <= t < 34:
+        return f"{t - 26}z"
+    if 34 <= t < N_ALL:
+        return f"{t - 33}f"
+    raise ValueError(f"not a tile index: {t}")
+
+
+def tile_zh(t: int) -> str:
+    """Chinese name as players say it: 一万, 五筒, 九条, 东, 白, 春."""
+    if 0 <= t < 27:
+        return _NUM_ZH[t % 9] + _SUIT_ZH[SUITS[t // 9]]
+    if 27 <= t < 34:
+        return _HONOR_ZH[t - 27]
+    if 34 <= t < N_ALL:
+        return _FLOWER_ZH[t - 34]
+    raise ValueError(f"not a tile index: {t}")
+
+
+def tile_en(t: int) -> str:
+    if 0 <= t < 27:
+        return f"{t % 9 + 1} {_SUIT_EN[SUITS[t // 9]]}"
+    if 27 <= t < 34:
+        return _HONOR_EN[t - 27]
+    if 34 <= t < N_ALL:
+        return _FLOWER_EN[t - 34]
+    raise ValueError(f"not a tile index: {t}")
+
+
+# Chinese aliases accepted on input: 万/萬, 筒/饼/餅, 条/條/索, 發, 红中 ...
+_ZH_ALIASES: dict[str, int] = {}
+for _i, _n in enumerate(_NUM_ZH):
+    for _suit, _names in (("m", "万萬"), ("p", "筒饼餅"), ("s", "条條索")):
+        for _ch in _names:
+            _ZH_ALIASES[_n + _ch] = _i + 9 * SUITS.index(_suit)
+for _i, _n in enumerate(_HONOR_ZH):
+    _ZH_ALIASES[_n] = 27 + _i
+    _ZH_ALIASES[_n + "风"] = 27 + _i
+for _alias, _t in (
+    ("東", 27),
+    ("西", 29),
+    ("發", 32),
+    ("红中", 33),
+    ("紅中", 33),
+    ("白板", 31),
+    ("发财", 32),
+    ("發財", 32),
+    ("東风", 27),
+    ("東風", 27),
+    ("南風", 28),
+    ("西風", 29),
+    ("北風", 30),
+):
+    _ZH_ALIASES[_alias] = _t
+for _i, _n in enumerate(_FLOWER_ZH):
+    _ZH_ALIASES[_n] = 34 + _i
+for _k in [k for k in _ZH_ALIASES if k.endswith("风") and k[0] in "白发中"]:
+    del _ZH_ALIASES[_k]
+
+_CODE_RE = re.compile(r"^([1-9])([mpszf])$")
+_COMPACT_RE = re.compile(r"([0-9]+)([mpszf])")
+
+
+def _code_to_tile(digit: int, suit: str, raw: str) -> int:
+    if suit in "mps":
+        return 9 * "mps".index(suit) + digit - 1
+    if suit == "z":
+        if digit > 7:
+            raise RuleError(
+                "bad_tile",
+                f"'{raw}' is not a tile: honors are 1z..7z",
+                f"“{raw}”不是一张牌：字牌只有 1z..7z",
+            )
+        return 26 + digit
+    if digit > 8:
+        raise RuleError(
+            "bad_tile",
+            f"'{raw}' is not a tile: flowers are 1f..8f",
+            f"“{raw}”不是一张牌：花牌只有 1f..8f",
+        )
+    return 33 + digit
+
+
+_CODES: dict[str, int] = {}
+for _t in range(N_ALL):
+    _code = tile_str(_t)
+    _CODES[_code] = _CODES[_code.upper()] = _t
+
+
+def parse_tile(raw: object) -> int:
+    """One tile from '5m', '5M', '五万' or '中'; a RuleError('bad_tile') otherwise."""
+    t = _CODES.get(raw) if isinstance(raw, str) else None
+    if t is not None:
+        return t
+    if not isinstance(raw, str):
+        raise RuleError(
+            "bad_tile",
+            f"a tile must be a string like '5m', not {raw!r}",
+            f"牌要写成“5m”这样的字符串，而不是 {raw!r}",
+        )
+    s = raw.strip()
+    m = _CODE_RE.match(s.lower())
+    if m:
+        return _code_to_tile(int(m.group(1)), m.group(2), s)
+    if s in _ZH_ALIASES:
+        return _ZH_ALIASES[s]
+    raise RuleError(
+        "bad_tile",
+        f"'{raw}' is not a tile (use 1m..9m, 1p..9p, 1s..9s, 1z..7z, 1f..8f)",
+        f"“{raw}”不是一张牌（可用 1m..9m、1p..9p、1s..9s、1z..7z、1f..8f）",
+    )
+
+
+def parse_tiles(raw: object) -> list[int]:
+    """A list of tiles from a list of codes or a compact string such as '123m456p11z'.
+
+    The compact form also takes Chinese names separated by spaces or commas
+    ('一万 二万 三万'), since that is how players read a hand aloud.
+    """
+    if isinstance(raw, str):
+        s = raw.replace(" ", "").replace(",", "").replace("，", "")
+        if not s:
+            return []
+        if s[0].isdigit():
+            fast = _parse_compact(s)
+            if fast is not None:
+                return fast
+            pos = 0
+            out: list[int] = []
+            for m in _COMPACT_RE.finditer(s.lower()):
+                if m.start() != pos:
+                    break
+                for d in m.group(1):
+                    if d == "0":
+                        raise RuleError(
+                            "bad_tile",
+                            f"'0{m.group(2)}' is not a tile (red fives are not used)",
+                            f"“0{m.group(2)}”不是一张牌",
+                        )
+                    out.append(_code_to_tile(int(d), m.group(2), d + m.group(2)))
+                pos = m.end()
+            if pos == len(s):
+                return out
+            raise RuleError(
+                "bad_tile",
+                f"cannot read tiles '{raw}' (write them like '123m456p11z')",
+                f"看不懂这串牌“{raw}”（请写成“123m456p11z”）",
+            )
+        parts = re.split(r"[\s,，、]+", raw.strip())
+        return [parse_tile(p) for p in parts if p]
+    if isinstance(raw, (list, tuple)):
+        try:
+            return [_CODES[x] for x in raw]
+        except (KeyError, TypeError):
+            return [parse_tile(x) for x in raw]
+    raise RuleError(
+        "bad_tile",
+        f"tiles must be a list or a string like '123m', not {type(raw).__name__}",
+        "牌必须是列表或“123m”这样的字符串",
+    )
+
+
+def _parse_compact(s: str) -> list[int] | None:
+    """'123m45p' the quick way; None sends odd input to the careful path for its message."""
+    out: list[int] = []
+    digits: list[str] = []
+    for ch in s:
+        if "1" <= ch <= "9":
+            digits.append(ch)
+        elif digits and ch in "mpszf":
+            for d in digits:
+                t = _CODES.get(d + ch)
+                if t is None:
+                    return None
+                out.append(t)
+            digits = []
+        else:
+            return None
+    return out if not digits else None
+
+
+def tiles_str(tiles: Iterable[int]) -> str:
+    """Compact mpsz form, grouped by suit in tile order: [0,1,2,27,27] -> '123m11z'."""
+    out = []
+    ts = sorted(tiles)
+    for suit_i, suit in enumerate("mpszf"):
+        digits = []
+        for t in ts:
+            if suit_i < 3 and t // 9 == suit_i and t < 27:
+                digits.append(str(t % 9 + 1))
+            elif suit == "z" and 27 <= t < 34:
+                digits.append(str(t - 26))
+            elif suit == "f" and t >= 34:
+                digits.append(str(t - 33))
+        if digits:
+            out.append("".join(digits) + suit)
+    return "".join(out)
+
+
+def tile_list(tiles: Iterable[int]) -> list[str]:
+    return [tile_str(t) for t in sorted(tiles)]
+
+
+def is_honor(t: int) -> bool:
+    return 27 <= t < 34
+
+
+def is_terminal(t: int) -> bool:
+    return t < 27 and t % 9 in (0, 8)
+
+
+def suit_of(t: int) -> int:
+    """0 m, 1 p, 2 s, 3 z (honors), 4 flowers."""
+    return 4 if t >= 34 else t // 9

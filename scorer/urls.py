@@ -1,0 +1,24 @@
+from django.urls import path
+
+from scorer import views
+from scorer.views import api, record, session
+
+app_name = "scorer"
+
+urlpatterns = [
+    path("", session.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("s/new", session.create, name="create"),
+    path("s/<str:code>/", session.detail, name="session"),
+    path("s/<str:code>/tallies", session.tallies, name="tallies"),
+    path("s/<str:code>/qr.svg", session.qr, name="qr"),
+    path("s/<str:code>/undo", session.undo, name="undo"),
+    path("s/<str:code>/ledger", session.ledger, name="ledger"),
+    path("s/<str:code>/rounds/<int:number>/", session.round_detail, name="round"),
+    path("s/<str:code>/record", record.record, name="record"),
+    path("s/<str:code>/record/preview", record.preview, name="preview"),
+    path("s/<str:code>/record/confirm", record.confirm, name="confirm"),
+    path("s/<str:code>/rounds/<int:number>/edit", record.edit, name="edit"),
+    path("api/score", api.score, name="api_score"),
+    path("api/sessions/<str:code>", api.session, name="api_session"),
+]

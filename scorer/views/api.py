@@ -1,0 +1,80 @@
+"""The JSON API: score one situation (docs/situation.md) and read a session's totals."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from typing import Any
+
+from django.http import Http404, HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST, require_safe
+
+from rules import RuleError
+from rules import score as score_situation
+from scorer.access import session_or_404
+
+JSON_OPTIONS = {"ensure_ascii": False}  # Chinese stays readable in the answers
+CENT = Decimal("0.01")
+
+
+def _json(body: dict[str, Any], status: int = 200) -> JsonResponse:
+    return JsonResponse(body, status=status, json_dumps_params=JSON_OPTIONS)
+
+
+@csrf_exempt  # a JSON endpoint for scripts and other apps: no cookies, no session involved
+@require_POST
+def score(request: HttpRequest) -> JsonResponse:
+    """One situation in, one result out: 200 when it scored, 400 with the error otherwise."""
+    try:
+        situation = json.loads(request.body)
+    except (ValueError, RecursionError):  # bad JSON, bad UTF-8, absurd nesting
+        error = RuleError("bad_input", "the body is not valid JSON", "请求内容不是有效的 JSON")
+        return _json(error.to_dict(), status=400)
+    if not isinstance(situation, dict):
+        error = RuleError(
+            "bad_input",
+            "the body must be one situation: a JSON object",
+            "请求内容必须是一个局面（JSON 对象）",
+        )
+        return _json(error.to_dict(), status=400)
+    result = score_situation(situation)
+    return _json(result, status=200 if result.get("ok") else 400)
+
+
+@require_safe
+def session(request: HttpRequest, code: str) -> JsonResponse:
+    """A session's standing: players, totals (and money), rounds, the next hand."""
+    try:
+        s = session_or_404(code)
+    except Http404:
+        return _json(
+            {
+                "ok": False,
+                "error": {
+                    "code": "not_found",
+                    "message": "no session with this code",
+                    "message_zh": "没有这个牌局",
+                },
+            },
+            status=404,
+        )
+    rounds = s.standing_rounds()
+    totals = s.tallies(rounds)
+    dealer, wind = s.next_position(rounds)
+    per_point = s.money_per_point
+    return _json(
+        {
+            "code": s.code,
+            "ruleset": s.ruleset,
+            "players": list(s.players),
+            "totals": totals,
+            # Strings ("12.50"): exact decimals, not floats.
+            "money": None
+            if per_point is None
+            else [str((t * per_point).quantize(CENT)) for t in totals],
+            "rounds": len(rounds),
+            "version": s.version,
+            "next": {"dealer": dealer, "prevalent_wind": wind},
+        }
+    )

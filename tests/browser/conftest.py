@@ -1,0 +1,212 @@
+"""Real-browser tests: Playwright (sync API) driving Debian's Chromium against
+pytest-django's ``live_server``.
+
+How it fits together
+--------------------
+* **Chromium.** Never Playwright's own download (``playwright install`` is not
+  needed and cannot reach its server here): we launch the system browser via
+  ``executable_path`` -- ``$CHROMIUM`` if set, else ``/usr/bin/chromium``, else
+  ``chromium`` on ``PATH``. Install it with ``apt-get install chromium``.
+* **Skipping.** Without a Chromium, or with ``SKIP_BROWSER_TESTS=1``, every test
+  marked ``browser`` (the marker is registered in pyproject.toml) is skipped and
+  the reason is printed once at the end of the run. Mark browser tests with
+  ``pytestmark = pytest.mark.browser`` (a test using ``page``/``second_page``/
+  ``browser`` gets the marker anyway).
+* **The server.** Use pytest-django's ``live_server`` fixture (a real HTTP
+  server in a thread of this process). It pulls in ``transactional_db`` by
+  itself: the server thread must see the rows a test creates, so the test
+  cannot sit inside a rolled-back transaction; the tables are flushed after
+  each test instead. Static files (CSS, ``{% htmx_script %}``) are served by
+  the live server's ``StaticFilesHandler`` straight from the staticfiles
+  finders -- no ``collectstatic`` needed.
+* **The asyncio catch.** Playwright's sync API keeps an asyncio loop *running*
+  in the main thread for as long as it is started, and Django refuses ORM calls
+  from a thread with a running loop (``SynchronousOnlyOperation``). So:
+  browser tests are moved to the end of the run (no other test ever runs next
+  to a live Playwright), and while Playwright is up ``DJANGO_ALLOW_ASYNC_UNSAFE``
+  is set so the test code and pytest-django's flush/teardown may use the
+  database. The live server thread has no loop and is unaffected.
+* **Pages.** ``page`` / ``second_page`` are fresh, independent browser contexts
+  (own cookies, own session) emulating a 360x740 phone, zh-CN, touch. When a
+  test fails, each of its pages is saved as ``<test>-<page>-FAILED.png``.
+* **Helpers** (tests/browser/helpers.py): ``snap`` saves full-page screenshots
+  under ``test-artifacts/screenshots/`` (git-ignored); ``assert_no_horizontal_scroll``
+  and ``assert_touch_targets`` check the phone layout.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Generator, Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+
+from tests.browser.helpers import snap
+
+NO_CHROMIUM = (
+    "browser tests skipped: no Chromium found (apt-get install chromium, or set CHROMIUM=/path)"
+)
+SKIP_REQUESTED = "browser tests skipped: SKIP_BROWSER_TESTS=1 is set"
+
+# Known to work on a closed network: without the background-networking flags
+# Chromium keeps dialling Google's services and gets refused.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",  # CI runs as root
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",  # containers often have a tiny /dev/shm
+]
+
+# A mid-range Android phone: 360x740 CSS pixels at 2x.
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 360, "height": 740},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+    "locale": "zh-CN",
+}
+
+# Each Playwright action/assertion waits at most this long (default 30 s):
+# a page on localhost that takes longer is a failure, not something to wait for.
+TIMEOUT_MS = 5_000
+
+# Tests that use these fixtures count as browser tests even if unmarked.
+BROWSER_FIXTURES = {"_playwright", "browser", "page", "second_page"}
+
+_skip_key = pytest.StashKey[str]()
+_call_failed_key = pytest.StashKey[bool]()
+
+
+def find_chromium() -> str | None:
+    """The Chromium executable to drive, or None when there is none."""
+    explicit = os.environ.get("CHROMIUM", "").strip()
+    # An explicit $CHROMIUM is the only candidate: a typo must not fall back silently.
+    candidates = [explicit] if explicit else ["/usr/bin/chromium", shutil.which("chromium")]
+    for path in candidates:
+        if path and os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    return None
+
+
+def _skip_reason() -> str | None:
+    if os.environ.get("SKIP_BROWSER_TESTS", "").strip().lower() in {"1", "true", "yes", "on"}:
+        return SKIP_REQUESTED
+    if find_chromium() is None:
+        return NO_CHROMIUM
+    return None
+
+
+# --------------------------------------------------------------------------- hooks
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
+    browser_items = [item for item in items if item.get_closest_marker("browser")]
+    if not browser_items:
+        return
+    reason = _skip_reason()
+    if reason:
+        config.stash[_skip_key] = reason
+        for item in browser_items:
+            item.add_marker(pytest.mark.skip(reason=reason))
+        return
+    # Run them last: Playwright's running asyncio loop (see the module docstring)
+    # must never overlap a non-browser test.
+    others = [item for item in items if not item.get_closest_marker("browser")]
+    items[:] = others + browser_items
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config
+) -> None:
+    reason = config.stash.get(_skip_key, None)
+    if reason:
+        terminalreporter.write_line(reason, yellow=True, bold=True)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    # Remember whether the test body failed, for the page fixtures' teardown.
+    report = yield
+    if report.when == "call":
+        item.stash[_call_failed_key] = report.failed
+    return report
+
+
+# --------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="session")
+def _playwright(django_db_setup: None) -> Iterator[Playwright]:
+    """Playwright's sync API, started once per run.
+
+    Depends on ``django_db_setup`` so the test database is torn down only after
+    Playwright (and its running asyncio loop) has stopped.
+    """
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    pw = sync_playwright().start()
+    try:
+        yield pw
+    finally:
+        pw.stop()
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture(scope="session")
+def browser(_playwright: Playwright) -> Iterator[Browser]:
+    """One headless Chromium for the whole run (the system one, see find_chromium)."""
+    executable = find_chromium()
+    if executable is None:  # the collection hook skips first; this is a safety net
+        pytest.skip(NO_CHROMIUM)
+    browser = _playwright.chromium.launch(
+        executable_path=executable, headless=True, args=CHROMIUM_ARGS
+    )
+    try:
+        yield browser
+    finally:
+        browser.close()
+
+
+def _phone(browser: Browser, request: pytest.FixtureRequest, name: str) -> Iterator[Page]:
+    context = browser.new_context(**PHONE)
+    context.set_default_timeout(TIMEOUT_MS)
+    context.set_default_navigation_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        # On failure keep what the phone showed: screenshots/<test>-<name>-FAILED.png
+        if request.node.stash.get(_call_failed_key, False):
+            try:
+                snap(page, f"{name}-FAILED")
+            except Exception as exc:  # a crashed page must not hide the real failure
+                print(f"(no failure screenshot for {name}: {exc})")
+        context.close()
+
+
+@pytest.fixture
+def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A page in a fresh context (own cookies and storage) on a 360x740 zh-CN phone."""
+    yield from _phone(browser, request, "page")
+
+
+@pytest.fixture
+def second_page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A second, independent phone (its own context) for multi-player tests."""
+    yield from _phone(browser, request, "second_page")

@@ -1,0 +1,72 @@
+"""Helpers for the browser tests: screenshots and phone-layout checks.
+
+Import them in a test module: ``from tests.browser.helpers import snap, ...``.
+(Kept out of conftest.py: pytest advises against importing conftest modules.)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from playwright.sync_api import Page
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOT_DIR = ROOT / "test-artifacts" / "screenshots"
+
+
+def _current_test_name() -> str:
+    # "tests/browser/test_smoke.py::test_home[x] (call)" -> "test_home-x"
+    current = os.environ.get("PYTEST_CURRENT_TEST", "test").split("::")[-1].split(" ")[0]
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", current).strip("-")
+
+
+def snap(page: Page, name: str, *, full_page: bool = True) -> Path:
+    """Save a screenshot as test-artifacts/screenshots/<test>-<name>.png.
+
+    The whole page by default; ``full_page=False`` keeps only what the phone's
+    screen shows at its current scroll position (sticky bars where they sit).
+    """
+    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-")
+    path = SCREENSHOT_DIR / f"{_current_test_name()}-{safe}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+def assert_no_horizontal_scroll(page: Page) -> None:
+    """The page must fit the viewport's width: nothing sticks out sideways."""
+    widths = page.evaluate(
+        "() => ({scroll: document.documentElement.scrollWidth,"
+        " client: document.documentElement.clientWidth})"
+    )
+    assert widths["scroll"] <= widths["client"], (
+        f"horizontal scroll: content is {widths['scroll']}px wide "
+        f"in a {widths['client']}px viewport"
+    )
+
+
+def assert_touch_targets(page: Page, selector: str, min_px: float = 44) -> None:
+    """Every visible element matching ``selector`` is at least ``min_px`` CSS px
+    tall and wide.
+
+    44 px is the default (Apple's HIG, WCAG 2.5.5 AAA): use it for buttons,
+    inputs, tiles and navigation links. Links inside running text cannot be
+    44 px tall without wrecking the line height; don't select them here, or
+    pass ``min_px=24`` (WCAG 2.5.8 AA) for them explicitly. Half a pixel of
+    slack absorbs sub-pixel rounding (2.75rem = 44px may measure 43.99).
+    """
+    too_small = []
+    locator = page.locator(selector)
+    for i in range(locator.count()):
+        element = locator.nth(i)
+        if not element.is_visible():
+            continue
+        box = element.bounding_box()
+        if box is None:
+            continue
+        if box["width"] < min_px - 0.5 or box["height"] < min_px - 0.5:
+            label = element.evaluate("e => e.outerHTML.replace(/\\s+/g, ' ').slice(0, 120)")
+            too_small.append(f"{box['width']:.1f}x{box['height']:.1f}px: {label}")
+    assert not too_small, f"touch targets under {min_px}px ({selector}):\n" + "\n".join(too_small)

@@ -1,0 +1,67 @@
+"""Smoke test in a real browser: the home page on a 360x740 phone, in Chinese
+and (after the language switch) in English, with its CSS and htmx loaded."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, snap
+
+pytestmark = pytest.mark.browser
+
+
+def test_home_on_a_phone_then_english(page: Page, live_server: LiveServer) -> None:
+    static_responses: dict[str, int] = {}
+    page.on(
+        "response",
+        lambda r: static_responses.__setitem__(r.url, r.status) if "/static/" in r.url else None,
+    )
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    page.goto(live_server.url + "/")
+
+    # Chinese first (the context's locale is zh-CN).
+    expect(page).to_have_title("麻将计分")
+    expect(page.locator("h1")).to_have_text("麻将计分")
+    assert page.locator("html").get_attribute("lang") == "zh-hans"
+
+    # Static files came from the live server: the stylesheet applied, htmx ran.
+    assert static_responses, "no /static/ request was made"
+    assert all(status == 200 for status in static_responses.values()), static_responses
+    assert any(url.endswith(".css") for url in static_responses), static_responses
+    assert any("htmx" in url for url in static_responses), static_responses
+    assert page.evaluate("typeof htmx") == "object"
+    # site.css sets button { min-height: 2.75rem }: 44px only if the CSS loaded.
+    assert (
+        page.locator(".lang-switch button").first.evaluate("b => getComputedStyle(b).minHeight")
+        == "44px"
+    )
+
+    assert_no_horizontal_scroll(page)
+    assert_touch_targets(page, ".lang-switch button")
+    snap(page, "zh")
+
+    # The language form: a real POST with the CSRF token, then a redirect back.
+    page.locator('.lang-switch button[value="en"]').click()
+    expect(page.locator("h1")).to_have_text("Mahjong Scorer")
+    expect(page).to_have_title("Mahjong Scorer")
+    assert page.locator("html").get_attribute("lang") == "en"
+    expect(page.locator('.lang-switch button[value="en"]')).to_be_disabled()
+    assert_no_horizontal_scroll(page)
+    snap(page, "en")
+
+    assert not errors, errors
+
+
+def test_language_is_per_phone(page: Page, second_page: Page, live_server: LiveServer) -> None:
+    """Two phones at one table: switching one to English leaves the other Chinese."""
+    page.goto(live_server.url + "/")
+    second_page.goto(live_server.url + "/")
+    page.locator('.lang-switch button[value="en"]').click()
+    expect(page.locator("h1")).to_have_text("Mahjong Scorer")
+
+    second_page.reload()
+    expect(second_page.locator("h1")).to_have_text("麻将计分")

@@ -1,0 +1,64 @@
+"""`python -m rules score|waits` as the spec describes: JSON lines in, same order out."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "spec"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rules", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_score_lines_in_order_with_a_bad_line() -> None:
+    lines = (FIXTURES / "generic-wild.jsonl").read_text(encoding="utf-8").splitlines()[:5]
+    stdin = "\n".join(
+        [lines[0], "{not json", lines[1], '{"id": "x", "concealed": "9z"}', *lines[2:]]
+    )
+    p = run("score", "--ruleset", "generic", stdin=stdin + "\n")
+    assert p.returncode == 0, p.stderr
+    out = [json.loads(x) for x in p.stdout.splitlines()]
+    assert len(out) == 7
+    expected_ids = [json.loads(lines[0])["id"], None, json.loads(lines[1])["id"], "x"]
+    expected_ids += [json.loads(x)["id"] for x in lines[2:]]
+    assert [r["id"] for r in out] == expected_ids
+    assert out[1]["error"]["code"] == "bad_input"
+    assert out[3]["error"]["code"] == "bad_tile"
+    for r, line in zip([out[0], out[2], *out[4:]], lines, strict=True):
+        assert r["ok"] and r["win"] is json.loads(line)["expected"]["win"]
+
+
+def test_waits_command() -> None:
+    lines = (FIXTURES / "generic-wild.jsonl").read_text(encoding="utf-8").splitlines()
+    p = run("waits", "--ruleset", "generic", stdin="\n".join(lines) + "\n")
+    assert p.returncode == 0, p.stderr
+    out = [json.loads(x) for x in p.stdout.splitlines()]
+    assert [r["waits"] for r in out] == [json.loads(x)["expected"]["waits"] for x in lines]
+    assert all(set(r) == {"id", "ok", "ruleset", "waits"} for r in out)
+
+
+def test_ruleset_from_each_line_when_no_flag() -> None:
+    p = run(
+        "score",
+        stdin='{"ruleset": "generic", "concealed": "123m456p789s1122z", "win_tile": "2z"}\n',
+    )
+    assert json.loads(p.stdout)["win"] is True
+
+
+def test_rulesets_listing() -> None:
+    p = run("rulesets", stdin="")
+    listing = json.loads(p.stdout)
+    generic = next(r for r in listing if r["id"] == "generic")
+    assert generic["params"][0]["name"] == "seven_pairs"
+    assert generic["params"][0]["default"] is True

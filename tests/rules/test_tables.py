@@ -1,0 +1,85 @@
+"""The per-suit tables against a brute force over the suit alone.
+
+The whole-hand properties live in test_bruteforce.py; this checks the table
+entries themselves, exhaustively for every pattern of up to 5 tiles.
+"""
+
+from functools import cache
+from itertools import combinations_with_replacement, product
+
+from rules.shapes import INF, suit_need
+
+
+@cache
+def plain_sets(c: tuple[int, ...], pair: bool, honor: bool) -> bool:
+    """c splits into sets (and exactly one pair if `pair`)."""
+    i = next((j for j, x in enumerate(c) if x), None)
+    if i is None:
+        return not pair
+    lst = list(c)
+    if pair and lst[i] >= 2:
+        lst[i] -= 2
+        if plain_sets(tuple(lst), False, honor):
+            return True
+        lst[i] += 2
+    if lst[i] >= 3:
+        lst[i] -= 3
+        if plain_sets(tuple(lst), pair, honor):
+            return True
+        lst[i] += 3
+    if not honor and i + 2 < len(lst) and lst[i + 1] and lst[i + 2]:
+        lst[i] -= 1
+        lst[i + 1] -= 1
+        lst[i + 2] -= 1
+        if plain_sets(tuple(lst), pair, honor):
+            return True
+    return False
+
+
+MAX_K = 6
+
+
+def brute_need(c: tuple[int, ...], pair: bool) -> int:
+    """Least wild count up to MAX_K, else INF."""
+    n = len(c)
+    for k in range(0, MAX_K + 1):
+        for add in combinations_with_replacement(range(n), k):
+            full = list(c)
+            for t in add:
+                full[t] += 1
+            if max(full) <= 4 and plain_sets(tuple(full), pair, n == 7):
+                return k
+    return INF
+
+
+def same(table: int, brute: int) -> bool:
+    return table == brute if brute <= MAX_K else table > MAX_K
+
+
+def patterns(n: int, most: int) -> list[tuple[int, ...]]:
+    return [p for p in product(range(5), repeat=n) if sum(p) <= most]
+
+
+def test_suit_need_matches_brute_force_suits() -> None:
+    checked = 0
+    for p in patterns(9, 5):
+        n0, d = suit_need(bytes(p))
+        assert same(n0, brute_need(p, False)), p
+        assert same(n0 + d, brute_need(p, True)), p
+        checked += 1
+    assert checked == 1993  # C(14, 5) minus the nine with a digit 5
+
+
+def test_suit_need_matches_brute_force_honors() -> None:
+    for p in patterns(7, 6):
+        n0, d = suit_need(bytes(p))
+        assert same(n0, brute_need(p, False)), p
+        assert same(n0 + d, brute_need(p, True)), p
+
+
+def test_caps_bind_the_table() -> None:
+    # 1m pung declared: a wild cannot make 11m into 111m, so 11m + 1 wild sets-only fails
+    caps = bytes([1, 4, 4, 4, 4, 4, 4, 4, 4])
+    key = bytes([0, 0, 0, 0, 0, 0, 0, 0, 0])
+    assert suit_need(key, caps) == (0, 2)
+    assert suit_need(bytes([1, 0, 0, 0, 0, 0, 0, 0, 0]), caps)[0] == 2  # 1m + 23m from wilds

@@ -1,0 +1,164 @@
+"""The JSON API: POST /api/score (one situation) and GET /api/sessions/<code>."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from rules import score
+from scorer.models import GameSession
+
+pytestmark = pytest.mark.django_db
+
+SITUATION = {
+    "id": "t1",
+    "ruleset": "mcr",
+    "concealed": "111m222m333m456p7z",
+    "win_tile": "7z",
+    "table": {"players": 4, "dealer": 0, "winner": 1, "discarder": 2},
+}
+WIN = {
+    "kind": "win",
+    "mode": "tiles",
+    "winner": 1,
+    "discarder": 2,
+    "hand": {"concealed": "111m222m333m456p7z", "win_tile": "7z"},
+}
+
+
+def post(client: Client, body: Any, raw: bool = False) -> Any:
+    data = body if raw else json.dumps(body)
+    return client.post(reverse("scorer:api_score"), data, content_type="application/json")
+
+
+# --------------------------------------------------------------------------- /api/score
+
+
+def test_score_a_situation(client: Client) -> None:
+    response = post(client, SITUATION)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    body = response.json()
+    assert body == score(SITUATION)  # the engine's answer, as it is
+    assert body["ok"] is True and body["win"] is True and body["id"] == "t1"
+    assert {f["name_zh"] for f in body["fans"]} >= {"一色三节高"}
+    assert body["deltas"] == [-8, 69, -53, -8]
+
+
+def test_score_keeps_chinese_readable(client: Client) -> None:
+    response = post(client, SITUATION)
+    assert "一色三节高".encode() in response.content
+
+
+def test_score_a_hand_that_does_not_win_is_still_a_result(client: Client) -> None:
+    situation = {"ruleset": "mcr", "concealed": "123m456p789s1123z", "win_tile": "4z"}
+    response = post(client, situation)
+    body = response.json()
+    assert body == score(situation)
+    assert response.status_code == (200 if body["ok"] else 400)
+
+
+@pytest.mark.parametrize(
+    ("situation", "code"),
+    [
+        ({**SITUATION, "concealed": "111m222m333m456p9x"}, "bad_tile"),
+        ({**SITUATION, "concealed": "1111m222m333m456p", "win_tile": "1m"}, "too_many_copies"),
+        ({**SITUATION, "ruleset": "nope"}, "unknown_ruleset"),
+        ({**SITUATION, "params": {"min_fans": 99}}, "bad_param"),
+    ],
+)
+def test_score_engine_errors_are_400(client: Client, situation: dict[str, Any], code: str) -> None:
+    response = post(client, situation)
+    assert response.status_code == 400
+    body = response.json()
+    assert body == score(situation)
+    assert body["ok"] is False and body["error"]["code"] == code
+    assert body["error"]["message"] and body["error"]["message_zh"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"", b"{", b"not json", b"\xff\xfe\x00garbage", b"[" * 100_000],
+)
+def test_score_invalid_json_is_400(client: Client, body: bytes) -> None:
+    response = post(client, body, raw=True)
+    assert response.status_code == 400
+    assert response.json() == {
+        "id": None,
+        "ok": False,
+        "error": {
+            "code": "bad_input",
+            "message": "the body is not valid JSON",
+            "message_zh": "请求内容不是有效的 JSON",
+        },
+    }
+
+
+@pytest.mark.parametrize("body", [[SITUATION], "a string", 42, None, True])
+def test_score_needs_one_object(client: Client, body: Any) -> None:
+    response = post(client, body)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "bad_input"
+    assert "object" in error["message"]
+
+
+def test_score_is_post_only(client: Client) -> None:
+    assert client.get(reverse("scorer:api_score")).status_code == 405
+
+
+def test_score_needs_no_csrf_token() -> None:
+    client = Client(enforce_csrf_checks=True)
+    assert post(client, SITUATION).status_code == 200
+
+
+# --------------------------------------------------------------------------- /api/sessions/<code>
+
+
+def test_session_json(client: Client) -> None:
+    s = GameSession.objects.create(
+        ruleset="mcr", players=["甲", "乙", "丙", "丁"], money_per_point=Decimal("0.5")
+    )
+    s.record_round(uuid.uuid4(), WIN)
+    s.record_round(uuid.uuid4(), WIN)
+    s.undo_last("x")
+    s.refresh_from_db()
+    response = client.get(reverse("scorer:api_session", args=[s.code]))
+    assert response.status_code == 200
+    assert response.json() == {
+        "code": s.code,
+        "ruleset": "mcr",
+        "players": ["甲", "乙", "丙", "丁"],
+        "totals": [-8, 69, -53, -8],
+        "money": ["-4.00", "34.50", "-26.50", "-4.00"],
+        "rounds": 1,
+        "version": 3,
+        "next": {"dealer": 1, "prevalent_wind": "E"},
+    }
+
+
+def test_session_json_without_money_or_rounds(client: Client) -> None:
+    s = GameSession.objects.create(ruleset="mcr", players=["a", "b", "c", "d"], first_dealer=2)
+    body = client.get(reverse("scorer:api_session", args=[s.code])).json()
+    assert body["money"] is None
+    assert body["totals"] == [0, 0, 0, 0] and body["rounds"] == 0 and body["version"] == 0
+    assert body["next"] == {"dealer": 2, "prevalent_wind": "E"}
+
+
+def test_session_json_unknown_code_is_404_json(client: Client) -> None:
+    response = client.get(reverse("scorer:api_session", args=["nosuchcode"]))
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    body = response.json()
+    assert body["ok"] is False and body["error"]["code"] == "not_found"
+
+
+def test_session_json_is_read_only(client: Client) -> None:
+    s = GameSession.objects.create(ruleset="mcr", players=["a", "b", "c", "d"])
+    assert client.post(reverse("scorer:api_session", args=[s.code])).status_code == 405

@@ -1,0 +1,110 @@
+"""The session page and the ledger cost the same number of queries however long the game."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from scorer.models import GameSession
+
+pytestmark = pytest.mark.django_db
+
+HAND = {"concealed": "111m222m333m456p7z", "win_tile": "7z"}
+
+
+def session_with(rounds: int) -> GameSession:
+    """`rounds` rounds, with an undone one and a corrected one mixed in once there are enough."""
+    s = GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"])
+    for i in range(rounds):
+        winner = i % 4
+        entry = {
+            "kind": "win",
+            "mode": "tiles",
+            "winner": winner,
+            "discarder": (winner + 1) % 4,
+            "hand": HAND,
+        }
+        s.record_round(uuid.uuid4(), entry)
+    if rounds > 2:
+        s.undo_last("x")
+        first = s.rounds.get(number=1)
+        assert first.current is not None
+        first.revise({**first.current.entry, "discarder": None}, author="y")
+    s.refresh_from_db()
+    return s
+
+
+# Sessions and rounds with their current versions.  The ledger loads a round's
+# fans and payments only when its row is opened: ROUND_PART_QUERIES each time.
+SESSION_PAGE_QUERIES = 2
+LEDGER_QUERIES = 2
+# The session, the round with its current version, that version's transfers.
+ROUND_PART_QUERIES = 3
+
+
+@pytest.mark.parametrize("rounds", [1, 30])
+def test_session_page_queries(client: Client, django_assert_num_queries: Any, rounds: int) -> None:
+    s = session_with(rounds)
+    with django_assert_num_queries(SESSION_PAGE_QUERIES):
+        response = client.get(reverse("scorer:session", args=[s.code]))
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("rounds", [1, 30])
+def test_tallies_queries(client: Client, django_assert_num_queries: Any, rounds: int) -> None:
+    s = session_with(rounds)
+    with django_assert_num_queries(SESSION_PAGE_QUERIES):
+        response = client.get(reverse("scorer:tallies", args=[s.code]), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("rounds", [1, 30])
+@pytest.mark.parametrize("undone", ["0", "1"])
+def test_ledger_queries(
+    client: Client, django_assert_num_queries: Any, rounds: int, undone: str
+) -> None:
+    s = session_with(rounds)
+    with django_assert_num_queries(LEDGER_QUERIES):
+        response = client.get(reverse("scorer:ledger", args=[s.code]), {"undone": undone})
+    assert response.status_code == 200
+    assert response.content.decode().count('class="ledger-round') == (
+        rounds - (1 if rounds > 2 and undone == "0" else 0)
+    )
+
+
+@pytest.mark.parametrize("rounds", [1, 30])
+def test_ledger_round_part_queries(
+    client: Client, django_assert_num_queries: Any, rounds: int
+) -> None:
+    s = session_with(rounds)
+    page = client.get(reverse("scorer:ledger", args=[s.code]), {"undone": "1"}).content.decode()
+    for number in (1, rounds):  # the first (corrected) and the last (undone once enough)
+        url = reverse("scorer:round", args=[s.code, number])
+        assert f'hx-get="{url}?part=current"' in page
+        with django_assert_num_queries(ROUND_PART_QUERIES):
+            response = client.get(url, {"part": "current"}, HTTP_HX_REQUEST="true")
+        assert response.status_code == 200
+        assert 'class="revision' in response.content.decode()
+
+
+@pytest.mark.parametrize("rounds", [1, 30])
+def test_tallies_with_previous_totals_queries(
+    client: Client, django_assert_num_queries: Any, rounds: int
+) -> None:
+    s = session_with(rounds)
+    url = reverse("scorer:tallies", args=[s.code])
+    with django_assert_num_queries(SESSION_PAGE_QUERIES):
+        response = client.get(url, {"was": "1,2,3,4"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("rounds", [1, 30])
+def test_api_session_queries(client: Client, django_assert_num_queries: Any, rounds: int) -> None:
+    s = session_with(rounds)
+    with django_assert_num_queries(SESSION_PAGE_QUERIES):
+        response = client.get(reverse("scorer:api_session", args=[s.code]))
+    assert response.status_code == 200

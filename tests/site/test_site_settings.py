@@ -1,0 +1,118 @@
+"""The settings refuse an unsafe production configuration and accept a safe one.
+
+Each case runs in a subprocess because the settings module is evaluated once
+per process, from the environment.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+PRINT_SETTINGS = (
+    "import json, django; django.setup(); from django.conf import settings as s; "
+    "print(json.dumps({'debug': s.DEBUG, 'hosts': s.ALLOWED_HOSTS, "
+    "'secure_cookie': s.SESSION_COOKIE_SECURE, "
+    "'static': s.STORAGES['staticfiles']['BACKEND']}))"
+)
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The current environment without any DJANGO_* variable, plus ``extra``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    env["DJANGO_SETTINGS_MODULE"] = "mahjong_site.settings"
+    env.update(extra)
+    return env
+
+
+def run_python(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def real_key() -> str:
+    return secrets.token_urlsafe(50)
+
+
+def test_refuses_missing_secret_key_when_debug_is_off() -> None:
+    result = run_python(["-c", PRINT_SETTINGS], clean_env())
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "DJANGO_SECRET_KEY is not set" in result.stderr
+
+
+def test_refuses_the_development_key_when_debug_is_off() -> None:
+    env = clean_env(DJANGO_DEBUG="0", DJANGO_SECRET_KEY=settings.INSECURE_DEV_SECRET_KEY)
+    result = run_python(["-c", PRINT_SETTINGS], env)
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY is not set" in result.stderr
+
+
+def test_starts_with_a_real_key() -> None:
+    result = run_python(["-c", PRINT_SETTINGS], clean_env(DJANGO_SECRET_KEY=real_key()))
+    assert result.returncode == 0, result.stderr
+    values = json.loads(result.stdout)
+    assert values["debug"] is False
+    assert values["hosts"] == ["localhost", "127.0.0.1", "[::1]"]
+    # Production default: hashed, compressed static files (after collectstatic).
+    assert values["static"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    # Plain-http LAN use keeps working unless DJANGO_HTTPS=1.
+    assert values["secure_cookie"] is False
+
+
+def test_debug_mode_needs_no_key() -> None:
+    result = run_python(["-c", PRINT_SETTINGS], clean_env(DJANGO_DEBUG="1"))
+    assert result.returncode == 0, result.stderr
+    values = json.loads(result.stdout)
+    assert values["debug"] is True
+    assert values["static"] == "django.contrib.staticfiles.storage.StaticFilesStorage"
+
+
+def test_allowed_hosts_from_environment() -> None:
+    env = clean_env(
+        DJANGO_SECRET_KEY=real_key(),
+        DJANGO_ALLOWED_HOSTS=" mj.example.org, 192.168.1.20 ,,",
+        DJANGO_HTTPS="1",
+    )
+    result = run_python(["-c", PRINT_SETTINGS], env)
+    assert result.returncode == 0, result.stderr
+    values = json.loads(result.stdout)
+    assert values["hosts"] == ["mj.example.org", "192.168.1.20"]
+    assert values["secure_cookie"] is True
+
+
+def test_deploy_check_is_clean_over_https() -> None:
+    env = clean_env(DJANGO_SECRET_KEY=real_key(), DJANGO_HTTPS="1")
+    result = run_python(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], env)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_test_suite_runs_like_production() -> None:
+    # pytest-django forces DEBUG off; the suite is allowed only the dev key.
+    assert settings.DEBUG is False
+    assert settings.LANGUAGE_CODE == "zh-hans"
+    assert [code for code, _name in settings.LANGUAGES] == ["zh-hans", "en"]
+    assert settings.TIME_ZONE == "Asia/Shanghai"
+    assert settings.USE_TZ is True
+
+
+@pytest.mark.parametrize("app", ["django_htmx", "template_partials", "scorer"])
+def test_apps_installed(app: str) -> None:
+    from django.apps import apps
+
+    assert apps.is_installed(app)
