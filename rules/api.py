@@ -50,3 +50,21 @@ def waits(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
     except RuleError as e:
         return e.to_dict(sid)
     return {"id": sid, "ok": True, "ruleset": rs.id, "waits": [tile_str(t) for t in tiles]}
+
+
+def settle(rnd: Any, ruleset: str | None = None) -> dict[str, Any]:
+    """Settle one whole round given as ordered events; never raises on bad input.
+
+    The round form is the ruleset's (for 四川: docs/rules/sichuan.md, "Round
+    settlement").  The result has every transfer with its reason and the deltas.
+    """
+    sid = _sid(rnd)
+    try:
+        rs = get_ruleset(_ruleset_id(rnd, ruleset))
+        params = rs.resolve_params(rnd.get("params"))
+        body = rs.settle_round(rnd, params)
+    except RuleError as e:
+        return e.to_dict(sid)
+    result: dict[str, Any] = {"id": sid, "ok": True, "ruleset": rs.id}
+    result.update(body)
+    return result

@@ -20,6 +20,8 @@ ERROR_CODES: dict[str, str] = {
     "unknown_ruleset": "no ruleset with that id",
     "bad_param": "an unknown ruleset parameter or a value out of its range",
     "bad_table": "the table (players, dealer, winner, discarder) is inconsistent",
+    "bad_event": "a round's event list is inconsistent (a player already out, an unknown event, "
+    "an event after the round ended)",
 }
 
 

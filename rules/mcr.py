@@ -1254,7 +1254,7 @@ class Mcr(Ruleset):
         ),
     )
 
-    def fan_catalog(self) -> list[dict[str, Any]]:
+    def fan_catalog(self, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         return [
             {"id": f.id, "name_zh": f.zh, "name_en": f.en, "points": f.points}
             for f in sorted(FANS.values(), key=lambda f: f.id)

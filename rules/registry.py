@@ -149,7 +149,7 @@ class Ruleset:
 
     players: ClassVar[tuple[int, ...]] = (4,)  # allowed table sizes
 
-    def fan_catalog(self) -> list[dict[str, Any]]:
+    def fan_catalog(self, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         """The fans a player can pick in quick entry: id, names, points."""
         return []
 
@@ -179,6 +179,15 @@ class Ruleset:
         if not winners or dealer in winners:
             return dealer
         return (dealer + 1) % players
+
+    def settle_round(self, rnd: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
+        """Transfers of one whole round given as ordered events (rulesets where money
+        moves during the round, such as 四川 刮风下雨 and 血战到底)."""
+        raise RuleError(
+            "bad_input",
+            f"ruleset '{self.id}' settles one win at a time: use score()",
+            f"“{self.name_zh}”不按整局事件结算，请用 score()",
+        )
 
     def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
         raise NotImplementedError

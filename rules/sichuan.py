@@ -10,19 +10,19 @@ at most two suits).  Two fan tables:
   暗七对 2, 龙七对 3, 将对 3, 金钩钓 2) plus 清一色 2 plus one 番 per 杠/根
   and per 杠上花/杠上炮/抢杠/海底捞.  Money is base x 2^番.
 
-Round settlement (刮风下雨, 查花猪, 查大叫, the 血战 order) is not done here;
-see docs/rules/sichuan.md.
+Whole rounds (刮风下雨, 一炮多响, 杠上炮, 查花猪, 查大叫, the 血战 order) are
+settled event by event in rules/sichuan_round.py; see docs/rules/sichuan.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from rules import decompose
 from rules.decompose import Forms
 from rules.errors import RuleError
-from rules.hand import Hand
+from rules.hand import Hand, Table
 from rules.registry import Param, Preset, Ruleset, register
 from rules.shapes import Decomposition
 from rules.tiles import tile_str, tile_zh
@@ -180,6 +180,7 @@ class Sichuan(Ruleset):
     name_en = "Sichuan mahjong"
     tiles = tuple(range(27))
     table_play = False
+    players = (4,)
     params = (
         Param(
             "fan_table",
@@ -259,6 +260,81 @@ class Sichuan(Ruleset):
             "Robbing-kong fan",
             "抢杠胡加 1 番",
             "Robbing a kong adds one fan",
+        ),
+        Param(
+            "blood_battle",
+            "bool",
+            True,
+            "血战到底",
+            "Blood battle (血战到底)",
+            "一家和牌后其余玩家继续打，直到三家和牌或流局；关闭时第一次和牌（可一炮多响）就结束",
+            "After a win the others play on until three have won or the wall ends; "
+            "off: the first win (one discard may have several winners) ends the round",
+        ),
+        Param(
+            "kong_exposed",
+            "int",
+            1,
+            "直杠倍数",
+            "Exposed kong (× base)",
+            "直杠：引杠者（打出第四张的人）付几倍底分；有的棋牌室是 2",
+            "Exposed kong: the player who discarded the fourth tile pays this many bases",
+            min=0,
+            max=16,
+        ),
+        Param(
+            "kong_added",
+            "int",
+            1,
+            "面下杠倍数",
+            "Added kong (× base)",
+            "面下杠：其他未和牌的玩家每人付几倍底分",
+            "Added kong: every other player still in pays this many bases",
+            min=0,
+            max=16,
+        ),
+        Param(
+            "kong_concealed",
+            "int",
+            2,
+            "暗杠倍数",
+            "Concealed kong (× base)",
+            "暗杠（下雨）：其他未和牌的玩家每人付几倍底分",
+            "Concealed kong: every other player still in pays this many bases",
+            min=0,
+            max=16,
+        ),
+        Param(
+            "kong_handover",
+            "bool",
+            True,
+            "杠上炮转杠钱",
+            "杠上炮 hands over the kong money",
+            "杠上炮时，放炮者还要把刚才这个杠收的钱转给和牌者（一炮多响每家一份）",
+            "On 杠上炮 the discarder also hands the winner what his kong just earned "
+            "(each winner a share when several win)",
+        ),
+        Param(
+            "pig_multiplier",
+            "int",
+            16,
+            "花猪倍数",
+            "Flower pig (× base)",
+            "流局查花猪：手上还有三门牌的玩家赔给每个非花猪玩家几倍底分",
+            "At the wall's end a player still holding three suits pays every other "
+            "non-pig player this many bases",
+            min=0,
+            max=256,
+        ),
+        Param(
+            "refund_kongs",
+            "bool",
+            True,
+            "无叫退杠钱",
+            "Not ready returns kong money",
+            "流局时没听牌（含花猪）的玩家退回这一局刮风下雨所得",
+            "At the wall's end a player who is not ready (a pig included) returns "
+            "the kong money he collected this round",
         ),
     )
     presets = (
@@ -415,12 +491,24 @@ class Sichuan(Ruleset):
         return out
 
     def extra_fans(self, hand: Hand, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return self._flag_fans(
+            hand.self_drawn, hand.after_kong, hand.robbing_kong, hand.last_tile, params
+        )
+
+    @staticmethod
+    def _flag_fans(
+        self_drawn: bool,
+        after_kong: bool,
+        robbing_kong: bool,
+        last_tile: bool,
+        params: Mapping[str, Any],
+    ) -> list[dict[str, Any]]:
         out = []
-        if hand.after_kong:
-            out.append(_fan(16 if hand.self_drawn else 17, 1))
-        if hand.robbing_kong and params["robbing_kong_fan"]:
+        if after_kong:
+            out.append(_fan(16 if self_drawn else 17, 1))
+        if robbing_kong and params["robbing_kong_fan"]:
             out.append(_fan(18, 1))
-        if hand.last_tile and hand.self_drawn and params["last_tile_fan"]:
+        if last_tile and self_drawn and params["last_tile_fan"]:
             out.append(_fan(19, 1))
         return out
 
@@ -530,6 +618,138 @@ class Sichuan(Ruleset):
             zh.append(f"点炮：放炮者付 {value}")
             en.append(f"won on a discard: the discarder pays {value}")
         return en, zh
+
+    # --- whole rounds and quick entry ------------------------------------------------
+
+    def settle_round(self, rnd: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
+        from rules.sichuan_round import settle_round
+
+        return settle_round(self, rnd, params)
+
+    def fan_catalog(self, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Patterns and 根 a player can pick; 杠上花/炮, 抢杠, 海底捞 come from the flags."""
+        table = (params or self.defaults)["fan_table"]
+        if table == "xuezhan":
+            ids = [i for i in XUEZHAN_POINTS]
+            pts = dict(XUEZHAN_POINTS)
+        else:
+            ids = [*CHENGDU_SHAPE, 3]
+            pts = {**CHENGDU_SHAPE, 3: CHENGDU_FLUSH}
+        out = []
+        for fid in sorted(ids) + [15]:
+            f = _fan(fid, pts.get(fid, 1), table=table)
+            del f["count"]
+            f["max"] = 4 if fid == 15 else 1
+            f["group"] = "extra" if fid == 15 else "pattern"
+            out.append(f)
+        return out
+
+    def quick_result(
+        self,
+        raw: Any,
+        params: Mapping[str, Any],
+        self_drawn: bool,
+        after_kong: bool = False,
+        robbing_kong: bool = False,
+        last_tile: bool = False,
+    ) -> dict[str, Any]:
+        """A win from picked fans: one pattern (平胡 when none), 根 ×n, flags as for tiles."""
+        table = params["fan_table"]
+        catalog = {f["id"]: f for f in self.fan_catalog(params)}
+        if not isinstance(raw, Mapping):
+            raise RuleError("bad_input", "fans must be an object", "番种格式不对")
+        picked: dict[int, int] = {}
+        for k, v in raw.items():
+            try:
+                fid, n = int(k), int(v)
+            except (TypeError, ValueError):
+                raise RuleError(
+                    "bad_input", "fan counts must be whole numbers", "番数必须是整数"
+                ) from None
+            if fid not in catalog:
+                raise RuleError(
+                    "bad_input",
+                    f"fan {fid} cannot be picked in this fan table",
+                    f"这个番表里没有第 {fid} 号番",
+                )
+            if not 0 <= n <= catalog[fid]["max"]:
+                raise RuleError(
+                    "bad_input",
+                    f"{catalog[fid]['name_en']} can be picked at most {catalog[fid]['max']} time(s)",
+                    f"{catalog[fid]['name_zh']}最多选 {catalog[fid]['max']} 次",
+                )
+            if n:
+                picked[fid] = n
+        shapes = [f for f in picked if catalog[f]["group"] == "pattern" and f != 3]
+        if table == "xuezhan":
+            shapes = [f for f in picked if catalog[f]["group"] == "pattern"]
+        if len(shapes) > 1:
+            names = "、".join(catalog[f]["name_zh"] for f in shapes)
+            raise RuleError(
+                "bad_input",
+                "pick one pattern only: patterns do not add up",
+                f"牌型只能选一个（{names} 不能同时算）",
+            )
+        if not shapes:
+            picked[1] = 1
+        fans = [_fan(fid, catalog[fid]["points"], n, table) for fid, n in sorted(picked.items())]
+        fans += self._flag_fans(self_drawn, after_kong, robbing_kong, last_tile, params)
+        total = _total(fans)
+        eff, capped = self.effective(total, params)
+        value = self.money(eff, params)
+        zh = [f"{f['name_zh']}{' ×' + str(f['count']) if f['count'] > 1 else ''}："
+              f"{f['points'] * f['count']} 番" for f in fans]  # fmt: skip
+        en = [f"{f['name_en']}{' x' + str(f['count']) if f['count'] > 1 else ''}: "
+              f"{f['points'] * f['count']} fan(s)" for f in fans]  # fmt: skip
+        zh.append("直接选番")
+        en.append("fans picked from the list")
+        if capped:
+            zh.append(f"共 {total} 番，封顶按 {eff} 番算")
+            en.append(f"{total} fans, capped at {eff}")
+        return {
+            "win": True,
+            "fans": fans,
+            "total": total,
+            "multiplier": self.multiplier(eff, params),
+            "value": value,
+            "notes": en,
+            "notes_zh": zh,
+        }
+
+    def quick_score(
+        self,
+        fans: Mapping[int, int],
+        flowers: int,
+        table: Table,
+        self_drawn: bool,
+        params: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        res = self.quick_result(fans, params, self_drawn)
+        deltas = [0] * table.players
+        payments = []
+        if table.winner is not None:
+            if self_drawn:
+                amount = self.self_drawn_amount(res["total"], res["value"], params)
+                payers = [s for s in range(table.players) if s != table.winner]
+            else:
+                amount = res["value"]
+                payers = [table.discarder] if table.discarder is not None else []
+            for seat in payers:
+                payments.append({"from": seat, "to": table.winner, "amount": amount})
+                deltas[seat] -= amount
+                deltas[table.winner] += amount
+        return {**res, "payments": payments, "deltas": deltas}
+
+    def next_dealer(
+        self, dealer: int, players: int, winners: Sequence[int], params: Mapping[str, Any]
+    ) -> int:
+        """血战: "每局投骰" (dice every round), so the proposal is simply the next seat;
+        otherwise the first winner deals and a drawn round keeps the dealer."""
+        if params["blood_battle"]:
+            return (dealer + 1) % players
+        if not winners:
+            return dealer
+        return winners[0]
 
     def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
         self.check(hand)
