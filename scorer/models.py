@@ -106,8 +106,17 @@ class GameSession(models.Model):
                 if done is not None:
                     return done  # the same form confirmed twice: already recorded
                 scored = score_entry(session, entry)
+                open_round = scored.kind == "round" and not scored.result.get("finished")
+                if scored.kind == "round" and session.round_in_progress() is not None:
+                    raise RuleError(
+                        "bad_event",
+                        "a round is still in progress: finish it first",
+                        "还有一局没打完：请先记完这一局",
+                    )
                 number = (session.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
-                rnd = Round.objects.create(session=session, number=number, token=token)
+                rnd = Round.objects.create(
+                    session=session, number=number, token=token, in_progress=open_round
+                )
                 rnd.add_revision(scored, author)
                 session.bump()
                 return rnd
@@ -129,15 +138,149 @@ class GameSession(models.Model):
             if last is None or (expected is not None and last.number != expected):
                 return None
             last.status = Round.UNDONE
+            last.in_progress = False
             last.undone_at = timezone.now()
             last.undone_by = author[:80]
-            last.save(update_fields=["status", "undone_at", "undone_by"])
+            last.save(update_fields=["status", "in_progress", "undone_at", "undone_by"])
+            session.bump()
+            return last
+
+    # -- rounds played as events (四川: kongs pay at once, 血战 goes on after a win) --
+
+    def round_in_progress(self) -> Round | None:
+        return (
+            self.rounds.filter(status=Round.ACTIVE, in_progress=True)
+            .select_related("current")
+            .first()
+        )
+
+    def add_event(
+        self,
+        token: uuid.UUID,
+        event: Mapping[str, Any],
+        author: str = "",
+        expected: int | None = None,
+        join_last_win: bool = False,
+        position: Mapping[str, Any] | None = None,
+    ) -> Round:
+        """Add one event (a kong, a win, the wall's end) to the round in progress, or
+        start a round with it; the whole round is settled again, all or nothing.
+
+        Raises RuleError (nothing saved) when the round with this event does not
+        settle.  `expected` is how many events the phone saw in the round: two
+        phones adding the same kong at once would record it twice, so under the
+        session lock the second finds a different count and is refused.
+        `join_last_win` adds the winners of `event` to the last win (一炮多响:
+        several players win on one discard).  `position` (dealer, prevalent_wind)
+        is used when the event starts a new round.
+        """
+        try:
+            with transaction.atomic():
+                session = GameSession.objects.select_for_update().get(pk=self.pk)
+                if RoundRevision.objects.filter(round__session=session, token=token).exists():
+                    # The same form confirmed twice (double tap, retry): already added.
+                    return session.rounds.get(revisions__token=token)
+                rnd = session.round_in_progress()
+                events: list[Any] = []
+                if rnd is not None and rnd.current is not None:
+                    events = list(rnd.current.entry.get("events") or [])
+                if expected is not None and expected != len(events):
+                    raise RuleError(
+                        "bad_event",
+                        "the round changed on another phone meanwhile: look again, then add",
+                        "这一局刚被别的手机改过了：请看一下最新情况再记",
+                    )
+                events = _with_event(events, dict(event), join_last_win)
+                if rnd is None:
+                    entry: dict[str, Any] = {"kind": "round", **(position or {}), "events": events}
+                    scored = score_entry(session, entry)
+                    number = (session.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
+                    rnd = Round.objects.create(session=session, number=number, token=token)
+                else:
+                    entry = {
+                        "kind": "round",
+                        "dealer": rnd.current.dealer if rnd.current else None,
+                        "prevalent_wind": rnd.current.prevalent_wind if rnd.current else None,
+                        "events": events,
+                    }
+                    scored = score_entry(session, entry)
+                rnd.add_revision(scored, author, token=token)
+                finished = bool(scored.result.get("finished"))
+                if rnd.in_progress == finished:
+                    rnd.in_progress = not finished
+                    rnd.save(update_fields=["in_progress"])
+                session.bump()
+                return rnd
+        except IntegrityError:
+            # (round, token): a concurrent confirm of the same form won the race.
+            return self.rounds.get(revisions__token=token)
+
+    def undo_last_event(self, author: str = "", expected: int | None = None) -> Round | None:
+        """Take back the last event of the last round played as events.
+
+        The round keeps every earlier version (a new revision without the event);
+        taking back its only event undoes the round.  A finished round whose last
+        event is taken back is open again.  `expected`: the number of events the
+        phone saw, so two phones tapping at once take back one event, not two.
+        """
+        with transaction.atomic():
+            session = GameSession.objects.select_for_update().get(pk=self.pk)
+            last = (
+                session.rounds.filter(status=Round.ACTIVE)
+                .select_related("current")
+                .order_by("-number")
+                .first()
+            )
+            if last is None or last.current is None or last.current.kind != RoundRevision.ROUND:
+                return None
+            events = list(last.current.entry.get("events") or [])
+            if expected is not None and expected != len(events):
+                return None
+            if len(events) <= 1:
+                last.status = Round.UNDONE
+                last.in_progress = False
+                last.undone_at = timezone.now()
+                last.undone_by = author[:80]
+                last.save(update_fields=["status", "in_progress", "undone_at", "undone_by"])
+            else:
+                entry = {
+                    "kind": "round",
+                    "dealer": last.current.dealer,
+                    "prevalent_wind": last.current.prevalent_wind,
+                    "events": events[:-1],
+                }
+                last.add_revision(score_entry(session, entry), author)
+                if not last.in_progress:
+                    last.in_progress = True
+                    last.save(update_fields=["in_progress"])
             session.bump()
             return last
 
     def bump(self) -> None:
         GameSession.objects.filter(pk=self.pk).update(version=models.F("version") + 1)
         self.refresh_from_db(fields=["version"])
+
+
+def _with_event(events: list[Any], event: dict[str, Any], join_last_win: bool) -> list[Any]:
+    """The event list with `event` added, or merged into the last win (一炮多响)."""
+    if not join_last_win:
+        return [*events, event]
+    last = events[-1] if events else None
+    if (
+        not isinstance(last, Mapping)
+        or last.get("type") != "win"
+        or event.get("type") != "win"
+        or last.get("discarder") is None
+        or last.get("discarder") != event.get("discarder")
+    ):
+        raise RuleError(
+            "bad_event",
+            "only a win on the same discard can join the last win (一炮多响)",
+            "只有和同一张炮的玩家才能并入上一次和牌（一炮多响）",
+        )
+    merged = dict(last)
+    merged["winners"] = [*last.get("winners", []), *event.get("winners", [])]
+    return [*events[:-1], merged]
 
 
 class Round(models.Model):
@@ -155,10 +298,21 @@ class Round(models.Model):
     current = models.ForeignKey(
         "RoundRevision", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # A round played as events (四川) is open until its last win or the wall's end;
+    # its kong and win money already counts in the tallies.
+    in_progress = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["number"]
         constraints = [
+            # Two phones starting a round at once (each adding a first kong) would
+            # otherwise open two rounds; the session lock orders them and this
+            # constraint is the last word.
+            models.UniqueConstraint(
+                fields=["session"],
+                condition=models.Q(in_progress=True),
+                name="one_round_in_progress_per_session",
+            ),
             models.UniqueConstraint(
                 fields=["session", "number"], name="round_number_once_per_session"
             ),
@@ -172,12 +326,15 @@ class Round(models.Model):
     def __str__(self) -> str:
         return f"{self.session.code} #{self.number}"
 
-    def add_revision(self, scored: ScoredEntry, author: str = "") -> RoundRevision:
+    def add_revision(
+        self, scored: ScoredEntry, author: str = "", token: uuid.UUID | None = None
+    ) -> RoundRevision:
         """A new version of this round becomes current; the old ones stay."""
         number = (self.revisions.aggregate(n=Max("number"))["n"] or 0) + 1
         rev = RoundRevision.objects.create(
             round=self,
             number=number,
+            token=token,
             author=author[:80],
             kind=scored.kind,
             dealer=scored.dealer,
@@ -221,13 +378,15 @@ class Round(models.Model):
 
 
 class RoundRevision(models.Model):
-    WIN, DRAW = "win", "draw"
+    WIN, DRAW, ROUND = "win", "draw", "round"
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="revisions")
     number = models.PositiveIntegerField()
+    # The one-time token of the event form that made this version (rounds played as events).
+    token = models.UUIDField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     author = models.CharField(max_length=80, blank=True)
-    kind = models.CharField(max_length=8, choices=[(WIN, WIN), (DRAW, DRAW)])
+    kind = models.CharField(max_length=8, choices=[(WIN, WIN), (DRAW, DRAW), (ROUND, ROUND)])
     dealer = models.PositiveSmallIntegerField()
     prevalent_wind = models.CharField(max_length=1, default="E")
     winners = models.JSONField(default=list)
@@ -241,6 +400,8 @@ class RoundRevision(models.Model):
             models.UniqueConstraint(
                 fields=["round", "number"], name="revision_number_once_per_round"
             ),
+            # A double tap on an event's 确认 carries the same token: added once.
+            models.UniqueConstraint(fields=["round", "token"], name="event_added_once_per_form"),
         ]
 
     def __str__(self) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rules import RuleError, score
+from rules import RuleError, score, settle
 from rules.hand import Table
 from rules.registry import get_ruleset
 
@@ -23,7 +23,7 @@ WINDS = ("E", "S", "W", "N")
 
 @dataclass(frozen=True)
 class ScoredEntry:
-    kind: str  # win / draw
+    kind: str  # win / draw / round (a round played as events)
     dealer: int
     prevalent_wind: str
     winners: list[int]
@@ -117,7 +117,7 @@ def situation_for(session: GameSession, entry: Mapping[str, Any]) -> dict[str, A
 class Evaluation:
     """The engine's answer for an entry, legal win or not: what the preview shows."""
 
-    kind: str  # win / draw
+    kind: str  # win / draw / round
     dealer: int
     prevalent_wind: str
     winners: list[int]
@@ -149,6 +149,8 @@ def evaluate(session: GameSession, entry: Mapping[str, Any]) -> Evaluation:
         return Evaluation("draw", dealer, wind, [], {"kind": "draw", "dealer": dealer, "prevalent_wind": wind},
                           {"win": False, "fans": [], "total": 0, "notes": ["drawn hand: nobody pays"],
                            "notes_zh": ["荒庄：不计分"], "deltas": [0] * n, "payments": []})  # fmt: skip
+    if kind == "round":
+        return evaluate_events(session, entry.get("events"), dealer, wind)
     if kind != "win":
         raise RuleError("bad_input", "a round is a win or a draw", "每一局要么和牌，要么荒庄")
     winner, discarder = _winner_discarder(entry, n)
@@ -189,6 +191,30 @@ def evaluate(session: GameSession, entry: Mapping[str, Any]) -> Evaluation:
     return Evaluation("win", dealer, wind, [winner], normalized, result)
 
 
+def evaluate_events(session: GameSession, events: Any, dealer: int, wind: str) -> Evaluation:
+    """Settle a round played as events (四川 刮风下雨, 血战): RuleError when it cannot be.
+
+    An unfinished round (the wall not yet ended, fewer than three winners)
+    settles too: the money of its kongs and wins has already moved at the table.
+    """
+    if not isinstance(events, list):
+        raise RuleError("bad_input", "'events' must be a list", "事件列表格式不对")
+    result = settle(
+        {
+            "ruleset": session.ruleset,
+            "params": dict(session.params),
+            "players": session.n_players,
+            "dealer": dealer,
+            "events": events,
+        }
+    )
+    if not result["ok"]:
+        err = result["error"]
+        raise RuleError(err["code"], err["message"], err.get("message_zh"))
+    normalized = {"kind": "round", "dealer": dealer, "prevalent_wind": wind, "events": events}
+    return Evaluation("round", dealer, wind, list(result["out"]), normalized, result)
+
+
 def score_entry(session: GameSession, entry: Mapping[str, Any]) -> ScoredEntry:
     """Score one round's entry for this session; RuleError when it does not score."""
     ev = evaluate(session, entry)
@@ -198,6 +224,17 @@ def score_entry(session: GameSession, entry: Mapping[str, Any]) -> ScoredEntry:
         return ScoredEntry(
             "draw", ev.dealer, ev.prevalent_wind, [], ev.entry, kept_draw, [0] * n, []
         )
+    if ev.kind == "round":
+        res = ev.result
+        kept_round = {k: res[k] for k in ("events", "out", "finished", "notes", "notes_zh")}
+        transfers = [
+            {"from": t["from"], "to": t["to"], "amount": t["amount"], "reason": t["reason"]}
+            for t in res["transfers"]
+        ]
+        return ScoredEntry(
+            "round", ev.dealer, ev.prevalent_wind, ev.winners, ev.entry, kept_round,
+            list(res["deltas"]), transfers,
+        )  # fmt: skip
     result = ev.result
     err = refusal(result)
     if err is not None:
