@@ -226,7 +226,9 @@ def score_entry(session: GameSession, entry: Mapping[str, Any]) -> ScoredEntry:
         )
     if ev.kind == "round":
         res = ev.result
-        kept_round = {k: res[k] for k in ("events", "out", "finished", "notes", "notes_zh")}
+        kept_round = {
+            k: res[k] for k in ("events", "transfers", "out", "finished", "notes", "notes_zh")
+        }
         transfers = [
             {"from": t["from"], "to": t["to"], "amount": t["amount"], "reason": t["reason"]}
             for t in res["transfers"]
