@@ -405,8 +405,8 @@ def _win(
                              ("last_tile", last_tile)):  # fmt: skip
                 if on:
                     sit[flag] = True
-            hand = parse_situation(sit, need_win_tile=True)
             try:
+                hand = parse_situation(sit, need_win_tile=True)
                 res = rs.score_hand(hand, params)
             except RuleError as e:
                 raise RuleError(e.code, f"{we}: {e.message}", f"{wz}：{e.message_zh}") from None
@@ -420,7 +420,10 @@ def _win(
                     f"{wz}：一炮多响时各家和的是同一张牌",
                 )
         elif "fans" in w:
-            res = rs.quick_result(w["fans"], params, self_drawn, after_kong, robbing, last_tile)
+            try:
+                res = rs.quick_result(w["fans"], params, self_drawn, after_kong, robbing, last_tile)
+            except RuleError as e:
+                raise RuleError(e.code, f"{we}: {e.message}", f"{wz}：{e.message_zh}") from None
             entry_mode = "quick"
             held = None
         else:
@@ -447,12 +450,14 @@ def _win(
     handover = None
     if after_kong and not self_drawn and params["kong_handover"]:
         assert d is not None
-        kong = next((k for k in reversed(kongs) if k.player == d), None)
-        if kong is None:
+        # "剛才所杠牌": the kong is the event right before this win, declared by the
+        # discarder; an older kong (or one already handed over) is not 杠上炮.
+        kong = kongs[-1] if kongs and kongs[-1].event == i - 1 else None
+        if kong is None or kong.player != d:
             raise _err(
                 f"{where}: 杠上炮 is a win on the discard right after the discarder's kong, "
-                f"but seat {d} has declared no kong this round",
-                f"{where_zh}：杠上炮要放炮者刚杠过牌，可是 {d} 号位这一局没有杠",
+                f"but the event before it is not a kong by seat {d}",
+                f"{where_zh}：杠上炮要放炮者刚杠过牌，可是上一个事件不是 {d} 号位的杠",
             )
         got = sum(a for _, a in kong.received)
         for s in seats:
