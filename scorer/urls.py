@@ -20,5 +20,6 @@ urlpatterns = [
     path("s/<str:code>/record/confirm", record.confirm, name="confirm"),
     path("s/<str:code>/rounds/<int:number>/edit", record.edit, name="edit"),
     path("api/score", api.score, name="api_score"),
+    path("api/settle", api.settle, name="api_settle"),
     path("api/sessions/<str:code>", api.session, name="api_session"),
 ]

@@ -1,4 +1,5 @@
-"""The JSON API: score one situation (docs/situation.md) and read a session's totals."""
+"""The JSON API: score one situation (docs/situation.md), settle one round of events
+(docs/rules/sichuan.md, "Round settlement") and read a session's totals."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from rules import RuleError
 from rules import score as score_situation
+from rules import settle as settle_round
 from scorer.access import session_or_404
 
 JSON_OPTIONS = {"ensure_ascii": False}  # Chinese stays readable in the answers
@@ -39,6 +41,27 @@ def score(request: HttpRequest) -> JsonResponse:
         )
         return _json(error.to_dict(), status=400)
     result = score_situation(situation)
+    return _json(result, status=200 if result.get("ok") else 400)
+
+
+@csrf_exempt  # like /api/score: for scripts and other apps, no cookies involved
+@require_POST
+def settle(request: HttpRequest) -> JsonResponse:
+    """One round (its ordered events) in, every transfer out: 200 when it settled,
+    400 with the error otherwise (bad JSON, or the engine's error for the round)."""
+    try:
+        rnd = json.loads(request.body)
+    except (ValueError, RecursionError):  # bad JSON, bad UTF-8, absurd nesting
+        error = RuleError("bad_input", "the body is not valid JSON", "请求内容不是有效的 JSON")
+        return _json(error.to_dict(), status=400)
+    if not isinstance(rnd, dict):
+        error = RuleError(
+            "bad_input",
+            "the body must be one round: a JSON object with 'events'",
+            "请求内容必须是一局（带 events 的 JSON 对象）",
+        )
+        return _json(error.to_dict(), status=400)
+    result = settle_round(rnd)
     return _json(result, status=200 if result.get("ok") else 400)
 
 
