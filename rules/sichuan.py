@@ -179,7 +179,7 @@ class Sichuan(Ruleset):
     name_zh = "四川麻将"
     name_en = "Sichuan mahjong"
     tiles = tuple(range(27))
-    table_play = False
+    table_play = True
     players = (4,)
     params = (
         Param(

@@ -13,6 +13,7 @@ urlpatterns = [
     path("s/<str:code>/tallies", session.tallies, name="tallies"),
     path("s/<str:code>/qr.svg", session.qr, name="qr"),
     path("s/<str:code>/undo", session.undo, name="undo"),
+    path("s/<str:code>/undo-event", session.undo_event, name="undo_event"),
     path("s/<str:code>/ledger", session.ledger, name="ledger"),
     path("s/<str:code>/rounds/<int:number>/", session.round_detail, name="round"),
     path("s/<str:code>/record", record.record, name="record"),

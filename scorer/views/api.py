@@ -67,7 +67,11 @@ def settle(request: HttpRequest) -> JsonResponse:
 
 @require_safe
 def session(request: HttpRequest, code: str) -> JsonResponse:
-    """A session's standing: players, totals (and money), rounds, the next hand."""
+    """A session's standing: players, totals (and money), rounds, the next hand;
+    for rulesets played as events (四川) also the round in progress."""
+    from rules import REGISTRY
+    from scorer.templatetags.scorer_events import ruleset_plays_events
+
     try:
         s = session_or_404(code)
     except Http404:
@@ -86,18 +90,34 @@ def session(request: HttpRequest, code: str) -> JsonResponse:
     totals = s.tallies(rounds)
     dealer, wind = s.next_position(rounds)
     per_point = s.money_per_point
-    return _json(
-        {
-            "code": s.code,
-            "ruleset": s.ruleset,
-            "players": list(s.players),
-            "totals": totals,
-            # Strings ("12.50"): exact decimals, not floats.
-            "money": None
-            if per_point is None
-            else [str((t * per_point).quantize(CENT)) for t in totals],
-            "rounds": len(rounds),
-            "version": s.version,
-            "next": {"dealer": dealer, "prevalent_wind": wind},
-        }
-    )
+    body: dict[str, Any] = {
+        "code": s.code,
+        "ruleset": s.ruleset,
+        "players": list(s.players),
+        "totals": totals,
+        # Strings ("12.50"): exact decimals, not floats.
+        "money": None
+        if per_point is None
+        else [str((t * per_point).quantize(CENT)) for t in totals],
+        "rounds": len(rounds),
+        "version": s.version,
+        "next": {"dealer": dealer, "prevalent_wind": wind},
+    }
+    if ruleset_plays_events(REGISTRY.get(s.ruleset)):
+        # 四川: the round being played (its money is already in the totals), or null.
+        live = next((r for r in rounds if r.in_progress and r.current is not None), None)
+        body["round_in_progress"] = None
+        if live is not None and live.current is not None:
+            rev = live.current
+            result = rev.result if isinstance(rev.result, dict) else {}
+            entry = rev.entry if isinstance(rev.entry, dict) else {}
+            body["round_in_progress"] = {
+                "number": live.number,
+                "dealer": rev.dealer,
+                "prevalent_wind": rev.prevalent_wind,
+                "events": len(entry.get("events") or []),
+                "out": list(result.get("out") or []),
+                "finished": False,
+                "deltas": list(rev.deltas),
+            }
+    return _json(body)

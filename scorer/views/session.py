@@ -33,8 +33,10 @@ from rules.tiles import parse_tiles, tile_zh
 from scorer.access import round_or_404, session_or_404
 from scorer.models import GameSession, Round, RoundRevision
 from scorer.scoring import seat_wind
+from scorer.templatetags.scorer_events import ruleset_plays_events
 from scorer.templatetags.scorer_format import sign_class, signed_text
 from scorer.views import _BROWSERS, _DEVICES, HtmxHttpRequest, author_of
+from scorer.views.events import change, describe, join_names
 
 NAME_MAX = 16  # a player's name: short enough for a seat card on a phone
 
@@ -57,6 +59,14 @@ CHOICE_LABELS = {
     "never": gettext_lazy("Never: the deal always passes on"),
     "dealer_wins": gettext_lazy("When the dealer wins"),
     "dealer_wins_or_draw": gettext_lazy("When the dealer wins or nobody wins"),
+    # 四川麻将: the fan table, how fans become money, the self-draw bonus.
+    "xuezhan": gettext_lazy("Blood battle: the largest pattern only"),
+    "chengdu": gettext_lazy("Chengdu: shape + flush + roots"),
+    "pow_fan_minus_1": gettext_lazy("2^(fans − 1): a basic win is 1 fan"),
+    "pow_fan": gettext_lazy("2^fans: a basic win is 0 fans (Chengdu)"),
+    "add_base": gettext_lazy("Each payer adds one base"),
+    "add_fan": gettext_lazy("One more fan"),
+    "none": gettext_lazy("Nothing extra"),
 }
 # The words of `author_of`'s labels ("iPhone WeChat", "phone") that have a name
 # in the reader's language; the rest (brands) read the same in both.
@@ -132,10 +142,25 @@ def etag_of(session: GameSession) -> str:
 # --------------------------------------------------------------------------- start a session
 
 
+def _names_its_choices(p: Param, help_text: str) -> bool:
+    """A choice's help that only explains its raw values ("xuezhan：…；chengdu：…").
+
+    Once every value has a label in words, the options say it better and the
+    help would show the raw values beside them.
+    """
+    return (
+        p.type == "choice"
+        and all(c in CHOICE_LABELS for c in p.choices)
+        and any(f"{c}：" in help_text or f"{c}:" in help_text for c in p.choices)
+    )
+
+
 def _param_field(p: Param) -> forms.Field:
     """A form field for a ruleset parameter; its value is checked by the ruleset itself."""
     label = by_language(p.label_zh, p.label_en)
     help_text = by_language(p.help_zh, p.help_en)
+    if _names_its_choices(p, help_text):
+        help_text = ""
     field: forms.Field
     if p.type == "bool":
         field = forms.BooleanField(required=False, initial=p.default)
@@ -352,6 +377,13 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
     dealer, wind = session.next_position(rounds)
     names = list(session.players)
     n = len(names)
+    # A round played as events (四川): the last one, whose last event can be taken
+    # back, and the round in progress, which the page shows event by event.
+    events_round = _events_round(rounds[-1], names) if rounds else None
+    live = events_round if events_round is not None and events_round["in_progress"] else None
+    if live is not None:
+        # The seats sit as they do in the round being played, not the next one.
+        dealer, wind = live["dealer_seat"], live["wind_code"]
     per_point = session.money_per_point
     seats = []
     for seat, (name, total) in enumerate(zip(names, totals, strict=True)):
@@ -366,11 +398,15 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
                 "money": money,
                 "sign": sign_class(total),
                 "changed": was is not None and was[seat] != total,
+                "out": live is not None and seat in live["out"],
             }
         )
     etag = etag_of(session)
     return {
         "session": session,
+        "plays_events": ruleset_plays_events(REGISTRY.get(session.ruleset)),
+        "live": live,
+        "undo_event": events_round,
         "seats": seats,
         # The next poll sends these back: the answer then marks what moved.
         "poll_vals": json.dumps({"was": ",".join(str(t) for t in totals)}),
@@ -381,6 +417,34 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
         "etag": etag,
         # Sent back by htmx with every poll: an unchanged session answers 304.
         "poll_headers": json.dumps({"If-None-Match": etag}),
+    }
+
+
+def _events_round(rnd: Round, names: Sequence[str]) -> dict[str, Any] | None:
+    """A round played as events, as the session page shows it; None for a round recorded whole.
+
+    `count` is the number of events the page shows: taking back the last one
+    sends it, so that two phones tapping at once take back one event.
+    """
+    rev = rnd.current
+    if rev is None or rev.kind != RoundRevision.ROUND:
+        return None
+    entry = rev.entry if isinstance(rev.entry, dict) else {}
+    result = rev.result if isinstance(rev.result, dict) else {}
+    events = describe(result, names)
+    out = [s for s in result.get("out") or [] if isinstance(s, int)]
+    return {
+        "number": rnd.number,
+        "in_progress": rnd.in_progress,
+        "dealer_seat": rev.dealer,
+        "wind_code": rev.prevalent_wind,
+        "dealer": seat_name(names, rev.dealer),
+        "wind": WIND_NAMES.get(rev.prevalent_wind, rev.prevalent_wind),
+        "events": events,
+        "count": len(entry.get("events") or []),
+        "last": events[-1]["text"] if events else "",
+        "out": out,
+        "out_names": join_names([seat_name(names, s) for s in out]),
     }
 
 
@@ -464,6 +528,60 @@ def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return HttpResponseRedirect(url)
 
 
+@require_POST
+def undo_event(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """Take back the last event of the last round played as events (四川), if the
+    page showed that round with that many events."""
+    session = session_or_404(code)
+    names = list(session.players)
+    last = (
+        session.rounds.filter(status=Round.ACTIVE)
+        .select_related("current")
+        .order_by("-number")
+        .first()
+    )
+    shown = _events_round(last, names) if last is not None else None
+    if last is None or shown is None or not shown["count"]:
+        messages.info(request, gettext("There is no event to take back."))
+    elif request.POST.get("round") != str(last.number) or request.POST.get("events") != str(
+        shown["count"]
+    ):
+        # Another phone added or took back an event since this page was loaded:
+        # "the last event" is now one nobody here has looked at.
+        messages.warning(request, _changed_meanwhile(last.number))
+    else:
+        # expected: re-checked under the session lock (two phones tapping at once).
+        rnd = session.undo_last_event(author=author_of(request), expected=shown["count"])
+        if rnd is None:
+            messages.warning(request, _changed_meanwhile(last.number))
+        elif rnd.status == Round.UNDONE:
+            messages.success(
+                request,
+                gettext(
+                    "Took back “%(event)s”, the only event of round %(number)s: the round "
+                    "is undone. It stays in the ledger, struck through."
+                )
+                % {"event": shown["last"], "number": rnd.number},
+            )
+        else:
+            messages.success(
+                request,
+                gettext("Took back the last event of round %(number)s: “%(event)s”.")
+                % {"event": shown["last"], "number": rnd.number},
+            )
+    url = reverse("scorer:session", args=[session.code])
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    return HttpResponseRedirect(url)
+
+
+def _changed_meanwhile(number: int) -> str:
+    return gettext(
+        "Nothing was taken back: round %(number)s changed on another phone meanwhile. "
+        "Check the events and try again."
+    ) % {"number": number}
+
+
 # --------------------------------------------------------------------------- ledger and rounds
 
 
@@ -532,6 +650,8 @@ def _revision(rev: RoundRevision, names: Sequence[str]) -> dict[str, Any]:
         for f in result.get("fans") or []
     ]
     hand = entry.get("hand") if isinstance(entry.get("hand"), dict) else None
+    if rev.kind == RoundRevision.ROUND:
+        return _events_revision(rev, names, entry, result)
     return {
         "pk": rev.pk,
         "number": rev.number,
@@ -563,6 +683,35 @@ def _revision(rev: RoundRevision, names: Sequence[str]) -> dict[str, Any]:
     }
 
 
+def _events_revision(
+    rev: RoundRevision, names: Sequence[str], entry: dict[str, Any], result: dict[str, Any]
+) -> dict[str, Any]:
+    """One version of a round played as events: every event with its transfers and reasons."""
+    return {
+        "pk": rev.pk,
+        "number": rev.number,
+        "author": author_label(rev.author),
+        "created_at": rev.created_at,
+        "events_round": True,
+        "win": False,
+        "dealer": seat_name(names, rev.dealer),
+        "wind": WIND_NAMES.get(rev.prevalent_wind, rev.prevalent_wind),
+        "winners": [seat_name(names, w) for w in rev.winners],
+        "winner_names": join_names([seat_name(names, w) for w in rev.winners]),
+        "finished": bool(result.get("finished")),
+        "events": describe(result, names),
+        "event_list": entry.get("events") or [],
+        "result": result,
+        "notes": result.get("notes_zh" if is_zh() else "notes") or [],
+        # Each event lists its own transfers (with reasons): none listed apart.
+        "transfers": [],
+        "deltas": [
+            {"name": seat_name(names, seat), "value": d, "sign": sign_class(d)}
+            for seat, d in enumerate(rev.deltas)
+        ],
+    }
+
+
 @require_safe
 def ledger(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Every round: deltas and running sums; undone rounds struck through (2 queries).
@@ -587,6 +736,8 @@ def ledger(request: HtmxHttpRequest, code: str) -> HttpResponse:
             "current_id",
             "current__deltas",
             "n_revisions",
+            "in_progress",
+            "current__kind",
         )
     )
     # Each row links to its round: this plus its number, one reverse() for the page.
@@ -594,7 +745,17 @@ def ledger(request: HtmxHttpRequest, code: str) -> HttpResponse:
     running = [0] * n
     rows = []
     undone_count = 0
-    for number, status, undone_by, undone_at, current_id, deltas, n_revisions in rounds:
+    for (
+        number,
+        status,
+        undone_by,
+        undone_at,
+        current_id,
+        deltas,
+        n_revisions,
+        live,
+        kind,
+    ) in rounds:
         standing = status == Round.ACTIVE
         if not standing:
             undone_count += 1
@@ -610,7 +771,9 @@ def ledger(request: HtmxHttpRequest, code: str) -> HttpResponse:
                 "standing": standing,
                 "undone_by": author_label(undone_by),
                 "undone_at": undone_at,
-                "revised": n_revisions > 1,
+                # A round played as events has a version per event: not a correction.
+                "revised": n_revisions > 1 and kind != RoundRevision.ROUND,
+                "in_progress": live and standing,
                 "has_detail": current_id is not None,
                 # (points, running total) per seat: {% ledger_cells %} shows them.
                 "cells": list(zip(deltas, running, strict=False)),
@@ -658,6 +821,16 @@ def round_detail(request: HtmxHttpRequest, code: str, number: int) -> HttpRespon
         _revision(rev, names)
         for rev in rnd.revisions.prefetch_related("transfers").order_by("-number")
     ]
+    # A round played as events: each version says which event it added or took back.
+    for newer, older in zip(revisions, [*revisions[1:], None], strict=True):
+        if newer.get("events_round"):
+            newer["change"] = change(
+                older["event_list"] if older and older.get("events_round") else [],
+                newer["event_list"],
+                names,
+                older["result"] if older else None,
+                newer["result"],
+            )
     current = next((r for r in revisions if r["pk"] == rnd.current_id), None)
     numbers = set(
         session.rounds.filter(number__in=[number - 1, number + 1]).values_list("number", flat=True)

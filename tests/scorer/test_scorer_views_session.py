@@ -104,7 +104,7 @@ def test_home_is_the_start_form_in_chinese(client: Client) -> None:
 def test_home_only_offers_table_rulesets(client: Client) -> None:
     page = html(client.get("/"))
     offered = re.findall(r'<option value="([^"]+)"[^>]*>[^<]*</option>', page.split("name_0")[0])
-    assert offered == [rs.id for rs in REGISTRY.values() if rs.table_play] == ["mcr"]
+    assert offered == [rs.id for rs in REGISTRY.values() if rs.table_play] == ["mcr", "sichuan"]
     assert 'value="generic"' not in page
 
 

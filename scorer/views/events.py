@@ -1,0 +1,294 @@
+"""Rounds played as events (四川 刮风下雨, 血战到底), in plain words.
+
+A round played as events keeps the engine's settlement in its current
+revision's `result`: one report per event (a kong, a win, the wall's end) and
+every transfer with the index of its event and its reason in both languages.
+The session page, the ledger and a round's page show them from here; nothing
+is computed but words: the amounts are the engine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.translation import get_language, gettext, ngettext
+
+from rules import RuleError
+from rules.tiles import parse_tile, tile_en, tile_zh
+from scorer.templatetags.scorer_format import sign_class
+
+# Transfers whose reason the event's own line already says (甲 暗杠, 丙 自摸):
+# the session page shows them without a label; the others (杠上炮转杠钱,
+# 查花猪, 查大叫, 退杠钱) carry theirs.
+SELF_EXPLAINED = frozenset(
+    {"kong_exposed", "kong_added", "kong_concealed", "win_discard", "win_self_drawn"}
+)
+
+
+def _zh() -> bool:
+    return (get_language() or "").lower().startswith("zh")
+
+
+def _pick(zh: Any, en: Any) -> str:
+    return str((zh if _zh() else en) or "")
+
+
+def _name(names: Sequence[str], seat: Any) -> str:
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
+        return names[seat]
+    return f"#{seat}"
+
+
+def join_names(items: Sequence[str]) -> str:
+    """乙、丙、丁 / 乙, 丙, 丁."""
+    return ("、" if _zh() else ", ").join(items)
+
+
+def _tile(raw: Any) -> str:
+    try:
+        t = parse_tile(raw)
+    except RuleError:
+        return str(raw)
+    return tile_zh(t) if _zh() else tile_en(t)
+
+
+def fans_text(total: Any) -> str:
+    n = total if isinstance(total, int) and not isinstance(total, bool) else 0
+    return ngettext("%(n)s fan", "%(n)s fans", n) % {"n": n}
+
+
+def winner_fans(winner: Mapping[str, Any]) -> str:
+    """清七对 根 ×2 7番: the fans a winner was paid for, and their total."""
+    parts = []
+    for f in winner.get("fans") or []:
+        if not isinstance(f, Mapping):
+            continue
+        name = _pick(f.get("name_zh"), f.get("name_en"))
+        count = f.get("count", 1)
+        parts.append(f"{name} ×{count}" if isinstance(count, int) and count > 1 else name)
+    parts.append(fans_text(winner.get("total")))
+    return " ".join(p for p in parts if p)
+
+
+def _winners(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return [w for w in report.get("winners") or [] if isinstance(w, Mapping)]
+
+
+def headline(report: Mapping[str, Any], names: Sequence[str]) -> str:
+    """One event in a line: 甲 暗杠 · 五万 / 丙 和牌，甲 放炮 清七对 5番 / 流局."""
+    kind = report.get("type")
+    if kind == "kong":
+        player = _name(names, report.get("player"))
+        how = report.get("kong")
+        if how == "exposed":
+            text = gettext("%(player)s: exposed kong on %(discarder)s's discard") % {
+                "player": player,
+                "discarder": _name(names, report.get("discarder")),
+            }
+        elif how == "added":
+            text = gettext("%(player)s: added kong") % {"player": player}
+        else:
+            text = gettext("%(player)s: concealed kong") % {"player": player}
+        if report.get("tile"):
+            text += " · " + _tile(report["tile"])
+        if report.get("void"):
+            text += " · " + gettext("robbed, so it pays nothing")
+        return text
+    if kind == "win":
+        winners = _winners(report)
+        who = join_names([_name(names, w.get("seat")) for w in winners])
+        discarder = report.get("discarder")
+        if discarder is None:
+            text = gettext("%(winner)s wins, self-drawn") % {"winner": who}
+        elif len(winners) > 1:
+            text = gettext("%(winners)s win on %(discarder)s's discard (several winners)") % {
+                "winners": who,
+                "discarder": _name(names, discarder),
+            }
+        else:
+            text = gettext("%(winner)s wins on %(discarder)s's discard") % {
+                "winner": who,
+                "discarder": _name(names, discarder),
+            }
+        if len(winners) == 1:
+            text += " · " + winner_fans(winners[0])
+        return text
+    if kind == "wall_end":
+        return gettext("The wall has run out (流局)")
+    return str(kind or "?")
+
+
+def _details(report: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """What one line cannot hold: each winner's fans when several won, who is ready at the wall's end."""
+    lines: list[str] = []
+    if report.get("type") == "win":
+        winners = _winners(report)
+        if len(winners) > 1:
+            lines += [f"{_name(names, w.get('seat'))} {winner_fans(w)}" for w in winners]
+    elif report.get("type") == "wall_end":
+        for check in report.get("checks") or []:
+            if not isinstance(check, Mapping):
+                continue
+            player = _name(names, check.get("seat"))
+            status = check.get("status")
+            if status == "pig":
+                lines.append(
+                    gettext("%(player)s: flower pig (still holds three suits)") % {"player": player}
+                )
+            elif status == "ready":
+                lines.append(
+                    gettext("%(player)s: ready (best wait %(tile)s, %(fans)s)")
+                    % {
+                        "player": player,
+                        "tile": _tile(check.get("claim_tile")),
+                        "fans": fans_text(check.get("claim_fans")),
+                    }
+                )
+            else:
+                lines.append(gettext("%(player)s: not ready") % {"player": player})
+    return lines
+
+
+def _actor(report: Mapping[str, Any]) -> Any:
+    """Who the event's own payments go to: the konging player, the one winner."""
+    if report.get("type") == "kong":
+        return report.get("player")
+    winners = _winners(report)
+    if report.get("type") == "win" and len(winners) == 1:
+        return winners[0].get("seat")
+    return None
+
+
+def _reason(t: Mapping[str, Any]) -> tuple[str, str]:
+    return str(t.get("reason_zh") or t.get("reason") or ""), str(
+        t.get("reason_en") or t.get("reason") or ""
+    )
+
+
+def payment_lines(
+    transfers: Sequence[Mapping[str, Any]], names: Sequence[str], actor: Any = None
+) -> list[dict[str, str]]:
+    """One event's transfers, grouped as they are said at the table.
+
+    "乙、丙、丁 各付 12" (three pay the konging player the same), "甲 → 丙 96",
+    "甲 → 乙、丙、丁 各 12" (one returns his kong money to three).  Each line
+    has its reason's label unless the event's own line says it already.
+    """
+    # (reason, payee, amount) -> payers, in the engine's order.
+    to_one: dict[tuple[str, Any, Any], list[Any]] = {}
+    for t in transfers:
+        to_one.setdefault((str(t.get("reason", "")), t.get("to"), t.get("amount")), []).append(
+            t.get("from")
+        )
+    # Single payers paying several payees the same: (reason, payer, amount) -> payees.
+    groups: list[tuple[str, list[Any], list[Any], Any]] = []
+    from_one: dict[tuple[str, Any, Any], list[Any]] = {}
+    for (reason, payee, amount), payers in to_one.items():
+        if len(payers) == 1:
+            key = (reason, payers[0], amount)
+            if key in from_one:
+                from_one[key].append(payee)
+                continue
+            from_one[key] = [payee]
+            groups.append((reason, payers, from_one[key], amount))
+        else:
+            groups.append((reason, payers, [payee], amount))
+    labels = {str(t.get("reason", "")): _reason(t) for t in transfers}
+    lines = []
+    for reason, payers, payees, amount in groups:
+        who = join_names([_name(names, s) for s in payers])
+        whom = join_names([_name(names, s) for s in payees])
+        if len(payers) == 1 and len(payees) == 1:
+            text = f"{who} → {whom} {amount}"
+        elif len(payees) == 1 and payees[0] == actor:
+            text = gettext("%(payers)s pay %(amount)s each") % {"payers": who, "amount": amount}
+        else:
+            text = gettext("%(payers)s → %(payees)s, %(amount)s each") % {
+                "payers": who,
+                "payees": whom,
+                "amount": amount,
+            }
+        zh, en = labels.get(reason, ("", ""))
+        label = "" if reason in SELF_EXPLAINED else _pick(zh, en)
+        lines.append({"reason": label, "text": text})
+    return lines
+
+
+def describe(result: Any, names: Sequence[str]) -> list[dict[str, Any]]:
+    """Every event of a round played as events, in order, ready to show.
+
+    Each: number (from 1), type, text (one line), lines (details), payments
+    (grouped, for the session page), transfers (each one, with its reason in
+    both languages, for the ledger and the round's page), void (a robbed kong),
+    running (each seat's points in the round so far, after this event).
+    """
+    if not isinstance(result, Mapping):
+        return []
+    reports = [r for r in result.get("events") or [] if isinstance(r, Mapping)]
+    by_event: dict[Any, list[Mapping[str, Any]]] = {}
+    for t in result.get("transfers") or []:
+        if isinstance(t, Mapping):
+            by_event.setdefault(t.get("event"), []).append(t)
+    out = []
+    running = [0] * len(names)
+    for i, report in enumerate(reports):
+        index = report.get("index", i)
+        transfers = by_event.get(index, [])
+        deltas = report.get("deltas")
+        if isinstance(deltas, list) and len(deltas) == len(running):
+            running = [a + int(b) for a, b in zip(running, deltas, strict=True)]
+        out.append(
+            {
+                "number": index + 1 if isinstance(index, int) else i + 1,
+                "type": report.get("type"),
+                "text": headline(report, names),
+                "lines": _details(report, names),
+                "payments": payment_lines(transfers, names, _actor(report)),
+                "transfers": [
+                    {
+                        "from": _name(names, t.get("from")),
+                        "to": _name(names, t.get("to")),
+                        "amount": t.get("amount"),
+                        "reason_zh": _reason(t)[0],
+                        "reason_en": _reason(t)[1],
+                    }
+                    for t in transfers
+                ],
+                "void": bool(report.get("void")),
+                # Each seat's points in this round once this event is paid.
+                "running": [
+                    {"name": _name(names, seat), "value": v, "sign": sign_class(v)}
+                    for seat, v in enumerate(running)
+                ],
+            }
+        )
+    return out
+
+
+def change(
+    before: Any, after: Any, names: Sequence[str], before_result: Any, after_result: Any
+) -> str:
+    """What one version of a round changed from the one before it, in a line.
+
+    `before`/`after`: the two versions' event lists (entries); the words of an
+    event come from the version that has it.
+    """
+    old = list(before) if isinstance(before, list) else []
+    new = list(after) if isinstance(after, list) else []
+    if len(new) > len(old):
+        described = describe(after_result, names)
+        added = [e["text"] for e in described[len(old) :]]
+        return gettext("Added: %(event)s") % {"event": "; ".join(added)}
+    if len(new) < len(old):
+        described = describe(before_result, names)
+        taken = [e["text"] for e in described[len(new) :]]
+        return gettext("Taken back: %(event)s") % {"event": "; ".join(taken)}
+    if new != old and new:
+        described = describe(after_result, names)
+        last = described[-1]["text"] if described else ""
+        return gettext("Changed: %(event)s") % {"event": last}
+    return ""
+
+
+__all__ = ["change", "describe", "fans_text", "headline", "join_names", "payment_lines"]
