@@ -29,6 +29,11 @@ State format (hidden inputs, all plain strings):
     fans        quick entry: "id:count,...", e.g. "48:1,59:2"
     author      who records (kept in a cookie for next time)
     base        edit only: the revision number the form was opened on
+
+A session whose ruleset settles whole rounds (四川) records one event at a time
+(a kong, a win, the wall's end) on the same page and URLs: see "rounds played
+as events" below for its extra state.  `GET record?kind=win|kong|wall_end`
+opens the form on that event.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from django.contrib import messages
+from django.db.models import Max
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -51,8 +57,8 @@ from rules import RuleError, waits
 from rules.registry import Ruleset, get_ruleset
 from rules.tiles import N_KINDS, parse_tile, parse_tiles, tile_en, tile_str, tile_zh, tiles_str
 from scorer.access import round_or_404, session_or_404
-from scorer.models import GameSession, Round
-from scorer.scoring import WINDS, evaluate, refusal, seat_wind
+from scorer.models import GameSession, Round, RoundRevision, _with_event
+from scorer.scoring import WINDS, evaluate, evaluate_events, refusal, seat_wind
 from scorer.views import HtmxHttpRequest, author_of
 
 HAND_SIZE = 14  # a kong counts 3 here, as in the situation format
@@ -263,6 +269,16 @@ class Pick:
         return self.discarder == "self"
 
     @property
+    def hand_size(self) -> int:
+        """Tiles in a complete hand, a kong counting 3 (a standing hand shown at the
+        wall's end has one fewer and no win tile)."""
+        return HAND_SIZE
+
+    @property
+    def uses_win_tile(self) -> bool:
+        return True
+
+    @property
     def n_tiles(self) -> int:
         return len(self.concealed) + (self.win_tile is not None) + 3 * len(self.melds)
 
@@ -385,14 +401,17 @@ class Pick:
         if t not in rs.tiles or t >= N_KINDS:
             return gettext("This ruleset does not use %(tile)s.") % {"tile": _tile_name(t)}
         tool, self.tool = self.tool, ""  # a tool acts on one tap
-        if tool == "win":
+        if tool == "win" and self.uses_win_tile:
             return self._make_win_tile(t)
         if tool in MELD_TYPES:
             return self._add_meld(tool, t)
-        if self.n_tiles >= HAND_SIZE:
+        if self.n_tiles >= self.hand_size:
             return gettext("The hand is complete: tap a tile of the hand to take it back first.")
         if self.held(t) >= 4:
             return _all_four(t)
+        if not self.uses_win_tile:
+            self.concealed = sorted((*self.concealed, t))
+            return ""
         if self.win_tile is not None:
             self.concealed = sorted((*self.concealed, self.win_tile))
         self.win_tile = t  # the last tile added is the win tile
@@ -435,7 +454,7 @@ class Pick:
             ) % {"tile": _tile_name(t)}
         if len(self.melds) >= 4:
             return gettext("A hand has at most four melds.")
-        if self.n_tiles + 3 > HAND_SIZE:
+        if self.n_tiles + 3 > self.hand_size:
             return gettext("No room for another meld: take tiles back first.")
         for k in sorted(set(tiles)):
             if self.held(k) + tiles.count(k) > 4:
@@ -631,6 +650,7 @@ def _context(
         "fan_groups": fan_groups,
         "result": _outcome(session, p),
         "default_author": author_of(request),
+        "events_mode": False,
     }
 
 
@@ -693,6 +713,9 @@ def _editing(request: HtmxHttpRequest, session: GameSession) -> Round | None:
 def record(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The record page; a POST is a tap from a browser without JavaScript."""
     session = session_or_404(code)
+    rs = get_ruleset(session.ruleset)
+    if plays_events(rs):
+        return _record_event(request, session, rs)
     if request.method == "POST":
         p, message = _posted(request, session)
         return _render(request, session, p, message)
@@ -705,6 +728,9 @@ def record(request: HtmxHttpRequest, code: str) -> HttpResponse:
 def preview(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Apply one tap and show the live result (htmx: the form's inside). Saves nothing."""
     session = session_or_404(code)
+    rs = get_ruleset(session.ruleset)
+    if plays_events(rs) and "round" not in request.POST:
+        return _preview_event(request, session, rs)
     editing = _editing(request, session)
     p, message = _posted(request, session)
     response = _render(request, session, p, message, editing)
@@ -722,6 +748,8 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Record the round the form shows, once."""
     session = session_or_404(code)
     rs = get_ruleset(session.ruleset)
+    if plays_events(rs):
+        return _confirm_event(request, session, rs)
     p = Pick.from_post(request.POST, session, rs)
     # htmx swaps only 2xx answers, so a refusal it must show comes back as 200.
     refused = 200 if request.htmx else 400
@@ -743,8 +771,6 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
         rnd = session.record_round(token, p.entry(), _author(request, p))
     except RuleError as e:
         return _render(request, session, p, _error_text(e), status=refused)
-    # Imported here to keep this change to confirm's own lines; may move to the top.
-
     messages.success(request, gettext("Round %(number)s recorded.") % {"number": rnd.number})
     return _done(request, reverse("scorer:session", args=[session.code]), p)
 
@@ -756,6 +782,19 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
     rnd = round_or_404(session, number)
     if rnd.current is None:
         raise Http404("this round has no version to correct")
+    if rnd.current.kind == RoundRevision.ROUND:
+        # A round played as events is changed an event at a time (take back the
+        # last one on the table page, add it again), never re-entered whole here.
+        messages.info(
+            request,
+            gettext(
+                "Round %(number)s was recorded event by event and cannot be corrected as a "
+                "whole. To change its last event, take it back on this page and add it again."
+            )
+            % {"number": rnd.number},
+        )
+        url = reverse("scorer:session", args=[session.code])
+        return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
     if request.method == "GET":
         p = Pick.from_entry(rnd.current.entry, rnd)
         p.author = _remembered(request)
@@ -788,4 +827,693 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         rnd.revise(entry, _author(request, p))
     except RuleError as e:
         return _render(request, session, p, _error_text(e), rnd, status=refused)
+    return _done(request, done, p)
+
+
+# ================================================================ rounds played as events
+#
+# A ruleset that settles whole rounds (四川: kongs pay at once, 血战到底 goes on
+# after a win) is recorded one event at a time: this page then adds ONE event (a
+# kong, a win, the wall's end) to the round in progress, or starts a round with
+# it.  The state travels the same way (hidden inputs, one tap per post); besides
+# the fields above it has:
+#
+#     kind        "win" | "kong" | "wall_end"
+#     expected    how many events the round had when the form was opened
+#     join        "1": these winners join the last win (一炮多响, same discarder)
+#     player      kong: who declared it; discarder: from whom (直杠 only)
+#     kong        "exposed" 直杠 | "added" 面下杠 | "concealed" 暗杠
+#     kong_tile   kong: the tile, optional
+#     seat        wall end: whose standing hand the picker shows (its tiles
+#                 travel in hand / melds, the other hands in wall_<seat> as
+#                 "123m55p pung:7s", tiles then melds)
+#
+# Every number shown comes from the engine: the round's events plus this one,
+# settled whole (scoring.evaluate_events), and this event's own transfers.
+
+EVENT_KINDS = ("win", "kong", "wall_end")
+KONG_KINDS = ("exposed", "added", "concealed")
+EVENT_FLAGS = ("after_kong", "robbing_kong", "last_tile")
+EVENT_MELDS = ("pung", "kong", "concealed_kong", "added_kong")  # no chi in 四川
+STANDING_SIZE = HAND_SIZE - 1  # a hand shown at the wall's end: no win tile
+
+
+def plays_events(rs: Ruleset) -> bool:
+    """Rounds of this ruleset are recorded event by event: it settles whole rounds."""
+    return type(rs).settle_round is not Ruleset.settle_round
+
+
+@dataclass(frozen=True)
+class RoundNow:
+    """The round in progress as the event form sees it, or the round an event would start."""
+
+    rnd: Round | None
+    number: int
+    events: list[Any]
+    out: tuple[int, ...]  # seats that have won, in the order they won
+    dealer: int
+    wind: str
+
+    @property
+    def count(self) -> int:
+        return len(self.events)
+
+    def last_discard_win(self) -> Mapping[str, Any] | None:
+        """The last event when it is a win on a discard: more winners may join it."""
+        last = self.events[-1] if self.events else None
+        if isinstance(last, Mapping) and last.get("type") == "win":
+            d = last.get("discarder")
+            if isinstance(d, int) and not isinstance(d, bool):
+                return last
+        return None
+
+
+def _round_now(session: GameSession) -> RoundNow:
+    rnd = session.round_in_progress()
+    if rnd is not None and rnd.current is not None:
+        rev = rnd.current
+        events = list(rev.entry.get("events") or [])
+        out = tuple(int(s) for s in rev.result.get("out") or [])
+        return RoundNow(rnd, rnd.number, events, out, rev.dealer, rev.prevalent_wind)
+    dealer, wind = _next_position(session)
+    number = (session.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
+    return RoundNow(None, number, [], (), dealer, wind)
+
+
+def _hand_code(concealed: list[int], melds: list[tuple[str, int]]) -> str:
+    parts = [tiles_str(concealed)] if concealed else []
+    return " ".join([*parts, *(f"{m}:{tile_str(t)}" for m, t in melds)])
+
+
+def _read_hand(raw: str, usable: set[int]) -> tuple[list[int], list[tuple[str, int]]]:
+    """A hand as _hand_code writes it; what cannot be read is left out."""
+    concealed: list[int] = []
+    melds: list[tuple[str, int]] = []
+    for token in raw.split():
+        mtype, sep, code = token.partition(":")
+        try:
+            if sep:
+                t = parse_tile(code)
+                if mtype in EVENT_MELDS and t in usable:
+                    melds.append((mtype, t))
+            else:
+                concealed += [t for t in parse_tiles(token) if t in usable]
+        except RuleError:
+            continue
+    return sorted(concealed), melds[:4]
+
+
+@dataclass
+class EventPick(Pick):
+    """The event form's state: Pick's hand and seats, plus the event's own fields."""
+
+    expected: int = 0
+    join: bool = False
+    player: int | None = None
+    kong: str = ""
+    kong_tile: int | None = None
+    seat: int | None = None
+    wall: dict[int, tuple[list[int], list[tuple[str, int]]]] = field(default_factory=dict)
+    # From the round in progress, not from the form:
+    names: tuple[str, ...] = ()
+    out: tuple[int, ...] = ()
+    join_from: int | None = None  # the last win's discarder, when more winners may join it
+    in_progress: bool = False
+    fan_max: dict[int, int] = field(default_factory=dict)
+
+    # -- reading ---------------------------------------------------------
+
+    @classmethod
+    def fresh_event(cls, session: GameSession, rs: Ruleset, now: RoundNow, kind: str) -> EventPick:
+        p = cls(token=str(uuid.uuid4()), dealer=now.dealer, wind=now.wind)
+        p._know(session, rs, now)
+        p.kind = kind if kind in EVENT_KINDS else "win"
+        p.expected = now.count
+        if p.kind == "wall_end":
+            p._switch_seat(p.first_in_play())
+        return p
+
+    @classmethod
+    def read(
+        cls, data: Mapping[str, str], session: GameSession, rs: Ruleset, now: RoundNow
+    ) -> EventPick:
+        """The state the form sent, checked against the round as it is now."""
+        p = cls.from_post(data, session, rs)
+        assert isinstance(p, EventPick)
+        p._know(session, rs, now)
+        n = session.n_players
+        usable = set(rs.tiles)
+        kind = data.get("kind", "")
+        p.kind = kind if kind in EVENT_KINDS else "win"
+        p.melds = [(m, t) for m, t in p.melds if m in EVENT_MELDS]
+        p.flags = {f for f in p.flags if f in EVENT_FLAGS}
+        if p.tool not in p.tools():
+            p.tool = ""
+        p.fans = {f: min(c, p.fan_max[f]) for f, c in p.fans.items() if f in p.fan_max}
+        p.flowers = 0
+        p.expected = _int(data.get("expected"), 0, 10_000) or 0
+        p.player = _int(data.get("player"), 0, n - 1)
+        p.kong = data.get("kong", "") if data.get("kong", "") in KONG_KINDS else ""
+        try:
+            code = data.get("kong_tile", "")
+            p.kong_tile = parse_tile(code) if code else None
+        except RuleError:
+            p.kong_tile = None
+        if p.kong_tile not in usable:
+            p.kong_tile = None
+        p.join = data.get("join") == "1" and p.join_from is not None
+        if p.join:
+            p.discarder, p.flags = str(p.join_from), set()
+        if p.kind == "kong":
+            # The kong's discarder, whoever the (unused) winner field still names.
+            d = _int(data.get("discarder"), 0, n - 1)
+            p.discarder = "" if d is None or d == p.player else str(d)
+        for s in range(n):
+            raw = data.get(f"wall_{s}")
+            if raw and s not in p.out:
+                p.wall[s] = _read_hand(raw, usable)
+        if p.kind == "wall_end":
+            if p.win_tile is not None:
+                p.concealed, p.win_tile = sorted((*p.concealed, p.win_tile)), None
+            p.seat = _int(data.get("seat"), 0, n - 1)
+            if p.seat is None or p.seat in p.out:
+                p._switch_seat(p.first_in_play())
+            else:
+                p.wall.pop(p.seat, None)  # its tiles came in hand / melds
+        return p
+
+    def _know(self, session: GameSession, rs: Ruleset, now: RoundNow) -> None:
+        """What the form takes from the round in progress rather than from the post."""
+        self.names = tuple(session.players)
+        self.out = now.out
+        self.in_progress = now.rnd is not None
+        if self.in_progress:
+            self.dealer, self.wind = now.dealer, now.wind
+        last = now.last_discard_win()
+        self.join_from = None if last is None else int(last["discarder"])
+        self.fan_max = {
+            f["id"]: int(f.get("max", 1)) for f in rs.fan_catalog(session.resolved_params())
+        }
+
+    # -- derived ---------------------------------------------------------
+
+    @property
+    def hand_size(self) -> int:
+        return STANDING_SIZE if self.kind == "wall_end" else HAND_SIZE
+
+    @property
+    def uses_win_tile(self) -> bool:
+        return self.kind != "wall_end"
+
+    def tools(self) -> tuple[str, ...]:
+        return EVENT_MELDS if self.kind == "wall_end" else (*EVENT_MELDS, "win")
+
+    def in_play(self) -> list[int]:
+        return [s for s in range(len(self.names)) if s not in self.out]
+
+    def first_in_play(self) -> int | None:
+        return next(iter(self.in_play()), None)
+
+    def hand_of(self, seat: int) -> tuple[list[int], list[tuple[str, int]]]:
+        """A standing hand at the wall's end: the picker's for the seat it shows."""
+        if seat == self.seat:
+            return self.concealed, self.melds
+        return self.wall.get(seat, ([], []))
+
+    def held(self, t: int) -> int:
+        """Copies of t already shown: at the wall's end, in every hand laid down."""
+        n = super().held(t)
+        if self.kind == "wall_end":
+            for s, (concealed, melds) in self.wall.items():
+                if s != self.seat:
+                    n += concealed.count(t)
+                    n += sum((_meld_tiles(m, low) or []).count(t) for m, low in melds)
+        return n
+
+    def event_flags(self) -> set[str]:
+        """The flags that apply: 抢杠 only on a discard, 海底捞 only self-drawn."""
+        flags = set(self.flags)
+        if self.self_drawn:
+            flags.discard("robbing_kong")
+        elif self.discarder:
+            flags.discard("last_tile")
+        return flags
+
+    def winner_hand(self) -> dict[str, Any]:
+        h: dict[str, Any] = {"concealed": tiles_str(self.concealed)}
+        if self.win_tile is not None:
+            h["win_tile"] = tile_str(self.win_tile)
+        if self.melds:
+            h["melds"] = [_meld_dict(mtype, low) for mtype, low in self.melds]
+        return h
+
+    def event(self) -> tuple[dict[str, Any] | None, str]:
+        """The event this form adds, or None and what is still missing."""
+        if self.kind == "kong":
+            if self.player is None:
+                return None, gettext("Who declared the kong?")
+            if not self.kong:
+                return None, gettext("Which kong: exposed, added or concealed?")
+            ev: dict[str, Any] = {"type": "kong", "player": self.player, "kong": self.kong}
+            if self.kong == "exposed":
+                if not self.discarder:
+                    return None, gettext("Whose discard made the exposed kong?")
+                ev["discarder"] = int(self.discarder)
+            if self.kong_tile is not None:
+                ev["tile"] = tile_str(self.kong_tile)
+            return ev, ""
+        if self.kind == "wall_end":
+            hands: list[dict[str, Any]] = []
+            missing: list[str] = []
+            for s in self.in_play():
+                concealed, melds = self.hand_of(s)
+                if len(concealed) + 3 * len(melds) != STANDING_SIZE:
+                    missing.append(self.names[s])
+                    continue
+                h: dict[str, Any] = {"seat": s, "concealed": tiles_str(concealed)}
+                if melds:
+                    h["melds"] = [_meld_dict(m, t) for m, t in melds]
+                hands.append(h)
+            if missing:
+                return None, gettext(
+                    "Enter the hand of every player still in (13 tiles each): %(names)s."
+                ) % {"names": "、".join(missing) if _is_zh() else ", ".join(missing)}
+            return {"type": "wall_end", "hands": hands}, ""
+        if self.winner is None:
+            return None, gettext("Who won? Choose the winner.")
+        if not self.discarder:
+            return None, gettext("Self-drawn, or who discarded the winning tile?")
+        if self.mode == "quick":
+            if not self.fans:
+                return None, gettext("Pick the fans of the hand.")
+            winner: dict[str, Any] = {
+                "seat": self.winner,
+                "fans": {str(k): v for k, v in sorted(self.fans.items())},
+            }
+        else:
+            winner = {"seat": self.winner, "hand": self.winner_hand()}
+        if self.join:
+            return {"type": "win", "discarder": self.join_from, "winners": [winner]}, ""
+        flags = self.event_flags()
+        return {
+            "type": "win",
+            "discarder": None if self.self_drawn else int(self.discarder),
+            "after_kong": "after_kong" in flags,
+            "robbing_kong": "robbing_kong" in flags,
+            "last_tile": "last_tile" in flags,
+            "winners": [winner],
+        }, ""
+
+    def hidden(self) -> dict[str, str]:
+        h = super().hidden()
+        del h["flowers"], h["base"]
+        h.update(
+            {
+                "kind": self.kind,
+                "wind": self.wind,
+                "expected": str(self.expected),
+                "join": "1" if self.join else "",
+                "player": "" if self.player is None else str(self.player),
+                "kong": self.kong,
+                "kong_tile": "" if self.kong_tile is None else tile_str(self.kong_tile),
+                "seat": "" if self.seat is None else str(self.seat),
+            }
+        )
+        if self.in_progress:
+            h["dealer"] = str(self.dealer)  # the round's own; else the select sends it
+        for s in self.in_play():
+            if s != self.seat and s in self.wall:
+                h[f"wall_{s}"] = _hand_code(*self.wall[s])
+        return h
+
+    # -- taps ------------------------------------------------------------
+
+    def _switch_seat(self, seat: int | None) -> None:
+        if self.seat is not None:
+            self.wall[self.seat] = (self.concealed, self.melds)
+        self.seat = seat
+        self.concealed, self.melds = self.wall.pop(seat, ([], [])) if seat is not None else ([], [])
+        self.win_tile, self.tool = None, ""
+
+    def apply(self, tap: str, n_players: int, rs: Ruleset) -> str:
+        verb, _, arg = tap.partition(":")
+        seat = _int(arg, 0, n_players - 1)
+        if verb == "kind":
+            if arg in EVENT_KINDS and arg != self.kind:
+                self.kind = arg
+                self.concealed, self.win_tile, self.melds, self.tool = [], None, [], ""
+                self.wall, self.seat = {}, None
+                if arg == "wall_end":
+                    self._switch_seat(self.first_in_play())
+                if arg == "kong" and self.discarder == "self":
+                    self.discarder = ""
+            return ""
+        if seat is not None and seat in self.out and verb in ("winner", "player", "seat", "from"):
+            return gettext("%(name)s has already won and is out of this round.") % {
+                "name": self.names[seat]
+            }
+        if verb == "player" and seat is not None:
+            self.player = seat
+            if self.discarder == str(seat):
+                self.discarder = ""
+            return ""
+        if verb == "kong" and arg in KONG_KINDS:
+            self.kong = arg
+            return ""
+        if verb == "from" and self.kind == "kong":
+            if seat is None:
+                return ""
+            if seat == self.player:
+                return gettext("An exposed kong is made with another player's discard.")
+            self.discarder = str(seat)
+            return ""
+        if verb == "tile" and self.kind == "kong":
+            try:
+                t = parse_tile(arg)
+            except RuleError as e:
+                return _error_text(e)
+            if t not in rs.tiles:
+                return gettext("This ruleset does not use %(tile)s.") % {"tile": _tile_name(t)}
+            self.kong_tile = None if self.kong_tile == t else t
+            return ""
+        if verb == "seat" and seat is not None:
+            if self.kind == "wall_end" and seat != self.seat:
+                self._switch_seat(seat)
+            return ""
+        if verb == "join":
+            if arg == "on" and self.join_from is not None:
+                self.join, self.discarder, self.flags = True, str(self.join_from), set()
+                if self.winner == self.join_from:
+                    self.winner = None
+            elif arg == "off":
+                self.join = False
+            return ""
+        if verb == "winner" and seat is not None and self.join and seat == self.join_from:
+            return gettext("The winner cannot also be the discarder.")
+        if verb == "from" and self.join and arg != str(self.join_from):
+            self.join = False  # another discarder: not the last win's discard after all
+        if verb == "flag":
+            if arg in EVENT_FLAGS and not self.join:
+                self.flags ^= {arg}
+            return ""
+        if verb == "tool":
+            if arg in self.tools():
+                self.tool = "" if self.tool == arg else arg
+            return ""
+        if verb == "fan":
+            fid, _, sign = arg.partition(":")
+            f = _int(fid, 0, 10_000)
+            if f in self.fan_max and sign in ("+", "-"):
+                assert f is not None
+                count = min(self.fan_max[f], self.fans.get(f, 0) + (1 if sign == "+" else -1))
+                if count > 0:
+                    self.fans[f] = count
+                else:
+                    self.fans.pop(f, None)
+            return ""
+        if verb == "flowers":
+            return ""
+        return super().apply(tap, n_players, rs)
+
+
+# ---------------------------------------------------------------- the event's preview
+
+
+def _transfer_rows(names: list[str], transfers: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    zh = _is_zh()
+    return [
+        {"from": names[t["from"]], "to": names[t["to"]], "amount": t["amount"],
+         "reason": t.get("reason_zh" if zh else "reason_en", "")}
+        for t in transfers
+    ]  # fmt: skip
+
+
+def _standing_waits(session: GameSession, p: EventPick, out: dict[str, Any]) -> None:
+    """The shown hand is complete but others are not: its waits, from the engine."""
+    sit = {"ruleset": session.ruleset, "params": dict(session.params),
+           "concealed": tiles_str(p.concealed),
+           "melds": [_meld_dict(m, t) for m, t in p.melds]}  # fmt: skip
+    w = waits(sit)
+    if not w["ok"]:
+        e = w["error"]
+        out["message"] = e["message_zh"] if _is_zh() else e["message"]
+        return
+    out["waits"] = [FACES[parse_tile(c)] for c in w["waits"]]
+    out["waits_tap"] = False
+
+
+def _event_outcome(session: GameSession, p: EventPick, now: RoundNow) -> dict[str, Any]:
+    """The live result of adding this event: its own payments, fans, checks; never saves."""
+    out: dict[str, Any] = {"message": "", "hint": "", "fans": [], "total": None, "amount": None,
+                           "seats": [], "transfers": [], "checks": {}, "waits": None,
+                           "waits_tap": True, "can_confirm": False,
+                           "stale": p.expected != now.count}  # fmt: skip
+    if p.kind == "win" and p.mode == "tiles":
+        if p.n_tiles < HAND_SIZE - 1:
+            n = HAND_SIZE - p.n_tiles
+            out["hint"] = ngettext(
+                "Tap the tiles of the winning hand: %(n)s more.",
+                "Tap the tiles of the winning hand: %(n)s more.",
+                n,
+            ) % {"n": n}
+            return out
+        if p.n_tiles == HAND_SIZE - 1:
+            return _waits(session, p, out)
+        if p.win_tile is None:
+            out["hint"] = gettext("Choose the winning tile.")
+            return out
+    event, missing = p.event()
+    if event is None:
+        out["hint"] = missing
+        if p.kind == "wall_end" and p.n_tiles == STANDING_SIZE:
+            _standing_waits(session, p, out)
+        elif p.kind == "wall_end":
+            n = STANDING_SIZE - p.n_tiles
+            out["hint"] = ngettext(
+                "Tap the tiles of %(name)s's hand: %(n)s more.",
+                "Tap the tiles of %(name)s's hand: %(n)s more.",
+                n,
+            ) % {"n": n, "name": p.names[p.seat] if p.seat is not None else ""}
+        return out
+    try:
+        # The list add_event would settle: the same merge for 一炮多响.
+        events = _with_event(list(now.events), event, p.join)
+        result = evaluate_events(session, events, p.dealer, p.wind).result
+    except RuleError as e:
+        out["message"] = _error_text(e)
+        return out
+    i = len(events) - 1
+    report = result["events"][i]
+    mine = [t for t in result["transfers"]
+            if t["event"] == i and (not p.join or t["to"] == p.winner)]  # fmt: skip
+    names = list(session.players)
+    deltas = [0] * session.n_players
+    for t in mine:
+        deltas[t["from"]] -= t["amount"]
+        deltas[t["to"]] += t["amount"]
+    out["seats"] = [
+        {"name": names[s], "delta": _signed(d), "sign": (d > 0) - (d < 0)}
+        for s, d in enumerate(deltas)
+    ]
+    out["transfers"] = _transfer_rows(names, mine)
+    if report["type"] == "win":
+        won = next(w for w in report["winners"] if w["seat"] == p.winner)
+        out["fans"], out["total"], out["amount"] = won["fans"], won["total"], won["amount"]
+    elif report["type"] == "wall_end":
+        out["checks"] = {
+            c["seat"]: {**c, "waits": [FACES[parse_tile(w)] for w in c["waits"]]}
+            for c in report["checks"]
+        }
+    out["can_confirm"] = True
+    return out
+
+
+def _event_context(
+    request: HtmxHttpRequest, session: GameSession, p: EventPick, now: RoundNow, message: str = ""
+) -> dict[str, Any]:
+    rs = get_ruleset(session.ruleset)
+    result = _event_outcome(session, p, now)
+    seats = [
+        {"seat": s, "name": name, "dealer": s == p.dealer, "out": s in p.out,
+         "winner": s == p.winner, "discarder": p.discarder == str(s), "player": s == p.player}
+        for s, name in enumerate(session.players)
+    ]  # fmt: skip
+    rows: list[list[dict[str, Any]]] = [[], [], []]
+    for t in rs.tiles:
+        if t < 27:
+            here = Pick.held(p, t)  # the badge: copies in the hand shown
+            if p.kind == "kong":
+                rows[t // 9].append({"face": FACES[t], "held": 0, "dim": False,
+                                     "on": t == p.kong_tile})  # fmt: skip
+            else:
+                rows[t // 9].append({"face": FACES[t], "held": here, "dim": p.held(t) >= 4,
+                                     "on": False})  # fmt: skip
+    melds = [
+        {"i": i, "type": mtype, "tiles": [FACES[t] for t in _meld_tiles(mtype, low) or []]}
+        for i, (mtype, low) in enumerate(p.melds)
+    ]
+    standing = sorted((*p.concealed, *([] if p.win_tile is None else [p.win_tile])))
+    complete = p.n_tiles == p.hand_size and p.uses_win_tile
+    catalog = rs.fan_catalog(session.resolved_params()) if p.mode == "quick" else []
+    patterns = [
+        {**f, "count": p.fans.get(f["id"], 0)} for f in catalog if f.get("group") != "extra"
+    ]
+    extras = [{**f, "count": p.fans.get(f["id"], 0)} for f in catalog if f.get("group") == "extra"]
+    patterns.sort(key=lambda f: (f["points"], f["id"]))
+    flags = [f for f in EVENT_FLAGS
+             if not ((f == "robbing_kong" and p.self_drawn)
+                     or (f == "last_tile" and p.discarder and not p.self_drawn))]  # fmt: skip
+    live = p.event_flags()
+    wall_seats = []
+    for s in range(session.n_players):
+        concealed, wall_melds = p.hand_of(s)
+        size = len(concealed) + 3 * len(wall_melds)
+        check = result["checks"].get(s)
+        wall_seats.append({"seat": s, "name": session.players[s], "out": s in p.out,
+                           "active": s == p.seat, "n": size, "complete": size == STANDING_SIZE,
+                           "check": check})  # fmt: skip
+    checks = [
+        {**result["checks"][s], "name": session.players[s]}
+        for s in p.in_play()
+        if s in result["checks"]
+    ]
+    last = now.last_discard_win()
+    join_offer = None
+    if p.kind == "win" and last is not None and p.join_from is not None:
+        join_offer = {
+            "from": session.players[p.join_from],
+            "winners": "、".join(session.players[w["seat"]] for w in last.get("winners") or []
+                                if isinstance(w, Mapping) and isinstance(w.get("seat"), int)
+                                and 0 <= w["seat"] < session.n_players),
+        }  # fmt: skip
+    tap = request.POST.get("tap") if request.method == "POST" else None
+    picking = (p.kind == "win" and p.mode == "tiles") or p.kind == "wall_end"
+    return {
+        "session": session,
+        "ruleset": rs,
+        "events_mode": True,
+        "state": p,
+        "hidden": p.hidden(),
+        "editing": None,
+        "post_url": reverse("scorer:record", args=[session.code]),
+        "confirm_url": reverse("scorer:confirm", args=[session.code]),
+        "tap_message": message,
+        "now": now,
+        "seats": seats,
+        "others": [s for s in seats if not s["winner"]],
+        "kong_from": [s for s in seats if not s["player"]],
+        "wall_seats": wall_seats,
+        "dealer_name": session.players[p.dealer],
+        "where_open": request.method == "POST" and tap is None and "confirm" not in request.POST,
+        "grid": [r for r in rows if r],
+        "picking": picking,
+        "hand_tiles": [FACES[t] for t in (p.concealed if complete else standing)],
+        "win_face": FACES[p.win_tile] if complete and p.win_tile is not None else None,
+        "melds": melds,
+        "n_tiles": p.n_tiles,
+        "hand_slots": range(max(0, p.hand_size - p.n_tiles)),
+        "hand_size": p.hand_size,
+        "event_flags": [(f, f in live) for f in flags],
+        "quick_available": bool(rs.fan_catalog()),
+        "patterns": patterns,
+        "extras": extras,
+        "checks": checks,
+        "join_offer": join_offer,
+        "result": result,
+        "default_author": author_of(request),
+    }
+
+
+def _render_event(
+    request: HtmxHttpRequest,
+    session: GameSession,
+    p: EventPick,
+    now: RoundNow,
+    message: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    template = "scorer/record.html#form" if request.htmx else "scorer/record.html"
+    ctx = _event_context(request, session, p, now, message)
+    if message and message == ctx["result"]["message"]:
+        ctx["tap_message"] = ""  # a refused confirm: the preview says it already
+    return render(request, template, ctx, status=status)
+
+
+def _posted_event(
+    request: HtmxHttpRequest, session: GameSession, rs: Ruleset, now: RoundNow
+) -> tuple[EventPick, str]:
+    p = EventPick.read(request.POST, session, rs, now)
+    if not p.author:
+        p.author = _remembered(request)
+    message = p.apply(request.POST.get("tap", ""), session.n_players, rs)
+    return p, message
+
+
+def _record_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -> HttpResponse:
+    now = _round_now(session)
+    if request.method == "POST":
+        p, message = _posted_event(request, session, rs, now)
+        return _render_event(request, session, p, now, message)
+    p = EventPick.fresh_event(session, rs, now, request.GET.get("kind", ""))
+    p.author = _remembered(request)
+    return _render_event(request, session, p, now)
+
+
+def _preview_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -> HttpResponse:
+    now = _round_now(session)
+    p, message = _posted_event(request, session, rs, now)
+    response = _render_event(request, session, p, now, message)
+    completed = request.POST.get("tap", "").startswith("tile:") and p.n_tiles == p.hand_size
+    if (
+        completed
+        and not message
+        and p.kind != "kong"
+        and (p.kind == "wall_end" or p.mode == "tiles")
+    ):
+        response["HX-Reswap"] = "innerHTML show:.pk-live:top"
+    return response
+
+
+def _confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -> HttpResponse:
+    """Add the event the form shows to the round in progress (or start one with it), once."""
+    refused = 200 if request.htmx else 400
+    done = reverse("scorer:session", args=[session.code])
+    now = _round_now(session)
+    p = EventPick.read(request.POST, session, rs, now)
+    try:
+        token = uuid.UUID(p.token)
+    except ValueError:
+        p.token = str(uuid.uuid4())
+        msg = gettext("This form had expired. Check the round and confirm again.")
+        return _render_event(request, session, p, now, msg, status=refused)
+    if RoundRevision.objects.filter(round__session=session, token=token).exists():
+        # A double tap, or a retry after a lost answer: the event is already in.
+        return _done(request, done, p)
+    event, missing = p.event()
+    if event is None:
+        return _render_event(request, session, p, now, missing, status=refused)
+    position = None if now.rnd is not None else {"dealer": p.dealer, "prevalent_wind": p.wind}
+    try:
+        rnd = session.add_event(
+            token,
+            event,
+            _author(request, p),
+            expected=p.expected,
+            join_last_win=p.join,
+            position=position,
+        )
+    except RuleError as e:
+        now = _round_now(session)
+        if p.expected != now.count:
+            # Another phone added an event meanwhile: show the round as it is now;
+            # the next confirm, made knowing it, goes through.
+            p = EventPick.read(
+                {**request.POST.dict(), "expected": str(now.count)}, session, rs, now
+            )
+        return _render_event(request, session, p, now, _error_text(e), status=refused)
+    if rnd.in_progress:
+        msg = gettext("Added to round %(number)s.") % {"number": rnd.number}
+    else:
+        msg = gettext("Round %(number)s is over.") % {"number": rnd.number}
+    messages.success(request, msg)
     return _done(request, done, p)

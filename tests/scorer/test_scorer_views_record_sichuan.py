@@ -1,0 +1,699 @@
+"""The record page for a ruleset played as events (四川麻将): one kong, win or wall's end at a time.
+
+The tests drive the page like a phone (read the form's state back from the
+page, add one tap, post it) and check what confirm left in the database.  Every
+expected amount is worked out here from the seed rules (base 6: 直杠 1× from
+the discarder, 暗杠 2× from each player still in, a discard win pays
+base × 2^(番-1), 自摸 adds one base) or from the engine's single-hand
+`rules.score`, never read back from the page.
+
+The new strings are English msgids until locale/pending/record_sichuan.po is
+merged, so the Chinese pages are checked by data and markup, not by wording.
+"""
+
+from __future__ import annotations
+
+import html as htmllib
+import re
+import uuid
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+from rules import score, waits
+from rules.registry import get_ruleset
+from rules.tiles import parse_tiles, tile_str
+from scorer.models import GameSession, Round, RoundRevision
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["甲", "乙", "丙", "丁"]
+HTMX = {"HTTP_HX_REQUEST": "true"}
+DEFAULTS = get_ruleset("sichuan").defaults
+BASE = int(DEFAULTS["base"])  # 6
+# 对对胡 in 筒/条: 2 番 → 12 on a discard.
+PUNGS = {"concealed": "111222p333s4455s", "win_tile": "5s"}
+# 清七对 in 万: 5 番 → 96 on a discard.
+PURE_PAIRS = {"concealed": "1122334466778m", "win_tile": "8m"}
+
+
+def sichuan() -> GameSession:
+    return GameSession.objects.create(ruleset="sichuan", players=list(NAMES))
+
+
+def hand_value(hand: dict[str, Any], self_drawn: bool = False, **flags: bool) -> int:
+    r = score({"ruleset": "sichuan", **hand, "self_drawn": self_drawn, **flags})
+    assert r["ok"] and r["win"], r
+    return int(r["value"])
+
+
+def discard_value(fans: int) -> int:
+    """ "胡牌時收取放炮者 底分×2^(番-1)" (seed 002)."""
+    return BASE * 2 ** (fans - 1)
+
+
+def win_event(seat: int, discarder: int | None, hand: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "win", "discarder": discarder, "winners": [{"seat": seat, "hand": hand}]}
+
+
+def kong_event(player: int, kind: str, discarder: int | None = None) -> dict[str, Any]:
+    ev: dict[str, Any] = {"type": "kong", "player": player, "kong": kind}
+    if discarder is not None:
+        ev["discarder"] = discarder
+    return ev
+
+
+# ------------------------------------------------------------------ reading the page
+
+_HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
+
+
+def state_of(page: str) -> dict[str, str]:
+    """What the browser would post next: the hidden inputs, the dealer select, the author."""
+    data = {k: htmllib.unescape(v) for k, v in _HIDDEN.findall(page) if k != "csrfmiddlewaretoken"}
+    m = re.search(r'<select name="dealer">.*?<option value="([^"]*)" selected', page, re.S)
+    if m:
+        data["dealer"] = m.group(1)
+    m = re.search(r'<input type="text" name="author" value="([^"]*)"', page)
+    data["author"] = htmllib.unescape(m.group(1)) if m else ""
+    return data
+
+
+def tap_message(page: str) -> str:
+    m = re.search(r'<p class="pk-msg pk-msg-tap" role="alert">(.*?)</p>', page, re.S)
+    return htmllib.unescape(m.group(1)) if m else ""
+
+
+def result_message(page: str) -> str:
+    m = re.search(r'<p class="pk-msg pk-msg-result" role="alert">(.*?)</p>', page, re.S)
+    return htmllib.unescape(m.group(1)) if m else ""
+
+
+def confirm_enabled(page: str) -> bool:
+    m = re.search(r'<button type="submit" class="pk-confirm"[^>]*>', page, re.S)
+    assert m, "no confirm button"
+    return re.search(r"\sdisabled[\s>]", m.group(0)) is None
+
+
+def button(page: str, value: str) -> str:
+    m = re.search(rf'<button[^>]*value="{re.escape(value)}"[^>]*>', page)
+    assert m, f"no button {value}"
+    return m.group(0)
+
+
+def disabled(page: str, value: str) -> bool:
+    return re.search(r"\sdisabled[\s>]", button(page, value)) is not None
+
+
+def pressed(page: str, value: str) -> bool:
+    return 'aria-pressed="true"' in button(page, value)
+
+
+def transfers(page: str) -> list[tuple[str, str, int]]:
+    """This event's payments as the preview lists them: (payer, payee, amount)."""
+    return [(a, b, n) for a, b, n, _ in transfers_with_reasons(page)]
+
+
+def transfers_with_reasons(page: str) -> list[tuple[str, str, int, str]]:
+    rows = re.findall(
+        r'<span class="ev-who">(.*?) → (.*?)</span> <b>(\d+)</b> <small>(.*?)</small>', page
+    )
+    return [(a, b, int(n), htmllib.unescape(r)) for a, b, n, r in rows]
+
+
+def checks(page: str) -> list[tuple[str, str]]:
+    """The wall's end statuses the preview shows: (name, pig | not_ready | ready)."""
+    rows = re.findall(r'<li class="ev-(\w+)">\s*<span class="ev-check-name">(.*?)</span>', page)
+    return [(name, status) for status, name in rows]
+
+
+class Phone:
+    """One phone at the table with the record page open."""
+
+    def __init__(self, client: Client, session: GameSession, kind: str = "") -> None:
+        self.client = client
+        self.session = session
+        code = session.code
+        self.page_url = reverse("scorer:record", args=[code])
+        self.preview_url = reverse("scorer:preview", args=[code])
+        self.confirm_url = reverse("scorer:confirm", args=[code])
+        response = client.get(self.page_url + (f"?kind={kind}" if kind else ""))
+        assert response.status_code == 200
+        self.page = response.content.decode()
+        self.state = state_of(self.page)
+
+    def tap(self, *taps: str) -> str:
+        for t in taps:
+            response = self.client.post(self.preview_url, {**self.state, "tap": t}, **HTMX)
+            assert response.status_code == 200, response.status_code
+            self.page = response.content.decode()
+            self.state = state_of(self.page)
+        return self.page
+
+    def tiles(self, tiles: str) -> str:
+        return self.tap(*(f"tile:{tile_str(t)}" for t in parse_tiles(tiles)))
+
+    def confirm(self, htmx: bool = False, **extra: str) -> Any:
+        headers = HTMX if htmx else {}
+        return self.client.post(
+            self.confirm_url, {**self.state, "confirm": "1", **extra}, **headers
+        )
+
+
+@pytest.fixture
+def session() -> GameSession:
+    return sichuan()
+
+
+@pytest.fixture
+def en_client() -> Client:
+    c = Client()
+    c.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return c
+
+
+def revisions() -> int:
+    return RoundRevision.objects.count()
+
+
+# ------------------------------------------------------------------ the page
+
+
+def test_the_kind_row_offers_win_kong_and_wall_end(client: Client, session: GameSession) -> None:
+    page = Phone(client, session).page
+    for kind in ("kind:win", "kind:kong", "kind:wall_end"):
+        assert button(page, kind)
+    assert 'value="kind:draw"' not in page
+    assert pressed(page, "kind:win")
+    # No chi in 四川, no honor tiles, no flowers: three rows of nine.
+    assert 'value="tool:chi"' not in page and 'value="tile:1z"' not in page
+    assert page.count('name="tap" value="tile:') == 27
+    assert "flowers:+" not in page
+
+
+@pytest.mark.parametrize("kind", ["win", "kong", "wall_end"])
+def test_get_kind_preselects_the_event(client: Client, session: GameSession, kind: str) -> None:
+    phone = Phone(client, session, kind=kind)
+    assert phone.state["kind"] == kind and pressed(phone.page, f"kind:{kind}")
+    assert phone.state["expected"] == "0"
+
+
+def test_an_unknown_kind_falls_back_to_a_win(client: Client, session: GameSession) -> None:
+    assert Phone(client, session, kind="draw").state["kind"] == "win"
+
+
+def test_honors_are_refused_on_the_picker(client: Client, session: GameSession) -> None:
+    phone = Phone(client, session)
+    page = phone.tap("tile:1z")
+    assert tap_message(page) and phone.state["hand"] == "" and phone.state["win_tile"] == ""
+    phone.tap("tool:chi")
+    assert phone.state["tool"] == ""
+
+
+def test_no_javascript_taps_post_to_the_page(client: Client, session: GameSession) -> None:
+    phone = Phone(client, session, kind="kong")
+    response = client.post(phone.page_url, {**phone.state, "tap": "player:1"})
+    page = response.content.decode()
+    assert response.status_code == 200 and "<html" in page
+    assert state_of(page)["player"] == "1" and state_of(page)["kind"] == "kong"
+
+
+def test_mcr_sessions_keep_the_win_or_draw_form(client: Client) -> None:
+    mcr = GameSession.objects.create(ruleset="mcr", players=list(NAMES))
+    page = client.get(reverse("scorer:record", args=[mcr.code])).content.decode()
+    assert 'value="kind:draw"' in page and 'value="tool:chi"' in page
+    assert 'value="kind:kong"' not in page and "ev-result" not in page
+    assert 'name="expected"' not in page
+    page = client.get(reverse("scorer:record", args=[mcr.code]) + "?kind=kong").content.decode()
+    assert 'value="kind:kong"' not in page
+    # A draw confirms through the MCR path exactly as before.
+    state = state_of(page)
+    state["wind"] = "E"
+    client.post(reverse("scorer:preview", args=[mcr.code]), {**state, "tap": "kind:draw"}, **HTMX)
+    state["kind"] = "draw"
+    response = client.post(reverse("scorer:confirm", args=[mcr.code]), {**state, "confirm": "1"})
+    assert response.status_code == 302
+    assert Round.objects.get().current.kind == RoundRevision.DRAW  # type: ignore[union-attr]
+
+
+# ------------------------------------------------------------------ kongs
+
+
+def test_exposed_kong_preview_then_confirm(client: Client, session: GameSession) -> None:
+    phone = Phone(client, session, kind="kong")
+    page = phone.tap("player:0")
+    assert not confirm_enabled(page)  # which kong?
+    page = phone.tap("kong:exposed")
+    assert not confirm_enabled(page) and 'value="from:1"' in page  # from whom?
+    assert 'value="from:0"' not in page  # not from himself
+    page = phone.tap("from:1", "tile:5m")
+    amount = BASE * int(DEFAULTS["kong_exposed"])  # "直杠,立刻收取引杠者1倍點數"
+    assert transfers(page) == [("乙", "甲", amount)]
+    assert confirm_enabled(page) and phone.state["kong_tile"] == "5m"
+    assert pressed(page, "tile:5m")
+    response = phone.confirm(author="小王")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("scorer:session", args=[session.code])
+    assert session.tallies() == [amount, -amount, 0, 0]
+    rnd = session.round_in_progress()
+    assert rnd is not None and rnd.current is not None and rnd.current.author == "小王"
+    assert rnd.current.entry["events"] == [
+        {"type": "kong", "player": 0, "kong": "exposed", "discarder": 1, "tile": "5m"}
+    ]
+    assert str(rnd.current.token) == phone.state["token"]
+
+
+def test_concealed_kong_every_player_still_in_pays(client: Client, session: GameSession) -> None:
+    phone = Phone(client, session, kind="kong")
+    page = phone.tap("player:2", "kong:concealed")
+    each = BASE * int(DEFAULTS["kong_concealed"])  # "下雨立刻收取其他未胡者2倍點數"
+    assert sorted(transfers(page)) == sorted((n, "丙", each) for n in ("甲", "乙", "丁"))
+    assert 'value="from:1"' not in page  # no 引杠 row for a concealed kong
+    response = phone.confirm(htmx=True)
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == reverse("scorer:session", args=[session.code])
+    assert session.tallies() == [-each, -each, 3 * each, -each]
+
+
+def test_a_kong_tile_tap_toggles(client: Client, session: GameSession) -> None:
+    phone = Phone(client, session, kind="kong")
+    phone.tap("tile:7p")
+    assert phone.state["kong_tile"] == "7p"
+    phone.tap("tile:7p")
+    assert phone.state["kong_tile"] == ""
+
+
+def test_a_winner_left_from_a_win_does_not_bother_a_kong(
+    client: Client, session: GameSession
+) -> None:
+    phone = Phone(client, session)
+    phone.tap("winner:1", "kind:kong", "player:0", "kong:exposed", "from:1", "kong:exposed")
+    assert phone.state["discarder"] == "1"
+    assert transfers(phone.page) == [("乙", "甲", BASE * int(DEFAULTS["kong_exposed"]))]
+
+
+def test_an_exposed_kong_needs_its_discarder(client: Client, session: GameSession) -> None:
+    phone = Phone(client, session, kind="kong")
+    phone.tap("player:1", "kong:exposed")
+    page = phone.tap("from:1")  # his own discard
+    assert tap_message(page) and phone.state["discarder"] == ""
+    response = phone.confirm()
+    assert response.status_code == 400 and tap_message(response.content.decode())
+    assert revisions() == 0
+
+
+# ------------------------------------------------------------------ wins
+
+
+def test_a_win_by_tiles_shows_fans_and_pays(client: Client, session: GameSession) -> None:
+    phone = Phone(client, session)
+    phone.tap("winner:1", "from:2")
+    page = phone.tiles(PUNGS["concealed"] + PUNGS["win_tile"])
+    value = hand_value(PUNGS)
+    assert value == discard_value(2)  # 对对胡, 2 番
+    assert "对对胡" in page and "All pungs" in page
+    assert re.search(r'class="pk-pts pk-total">2<', page)
+    assert transfers(page) == [("丙", "乙", value)]
+    assert confirm_enabled(page)
+    assert phone.confirm().status_code == 302
+    assert session.tallies() == [0, value, -value, 0]
+    rnd = Round.objects.get()
+    assert rnd.in_progress and rnd.current is not None and rnd.current.winners == [1]
+    ev = rnd.current.entry["events"][0]
+    assert ev["winners"] == [
+        {"seat": 1, "hand": {"concealed": "111222p3334455s", "win_tile": "5s"}}
+    ]
+    assert ev["discarder"] == 2 and ev["after_kong"] is False
+
+
+def test_a_self_drawn_win_with_melds(client: Client, session: GameSession) -> None:
+    phone = Phone(client, session)
+    phone.tap("winner:0", "from:self", "tool:pung", "tile:5s", "tool:concealed_kong", "tile:7s")
+    assert phone.state["melds"] == "pung:5s concealed_kong:7s"
+    page = phone.tiles("11p22p3s3s3s2p")
+    hand = {"concealed": "1122p333s", "win_tile": "2p",
+            "melds": [{"type": "pung", "tiles": "555s", "exposed": True},
+                      {"type": "kong", "tiles": "7777s", "exposed": False}]}  # fmt: skip
+    each = hand_value(hand, self_drawn=True) + BASE  # 自摸加底
+    assert sorted(transfers(page)) == sorted((n, "甲", each) for n in ("乙", "丙", "丁"))
+    assert phone.confirm().status_code == 302
+    assert session.tallies() == [3 * each, -each, -each, -each]
+
+
+def test_waits_when_one_tile_short(client: Client, session: GameSession) -> None:
+    phone = Phone(client, session)
+    page = phone.tiles("123456789m1234m")
+    want = waits({"ruleset": "sichuan", "concealed": "123456789m1234m"})["waits"]
+    shown = re.findall(r'<div class="pk-waits">(.*?)</div>', page, re.S)
+    assert shown and re.findall(r'value="tile:(\w+)"', shown[0]) == want
+    assert not confirm_enabled(page)
+
+
+def test_a_flower_pig_cannot_win(client: Client, session: GameSession) -> None:
+    phone = Phone(client, session)
+    phone.tap("winner:1", "from:2")
+    page = phone.tiles("123m456p789s1122m3m")
+    assert "花猪" in result_message(page) and not confirm_enabled(page)
+    response = phone.confirm()
+    assert response.status_code == 400 and "花猪" in response.content.decode()
+    assert revisions() == 0
+
+
+def test_a_win_by_quick_entry(client: Client, session: GameSession) -> None:
+    phone = Phone(client, session)
+    phone.tap("winner:2", "from:0", "mode:quick")
+    page = phone.page
+    assert "清一色" in page and "根" in page and button(page, "fan:15:+")
+    assert not confirm_enabled(page)
+    page = phone.tap("fan:3:+", "fan:15:+", "fan:15:+")
+    assert phone.state["fans"] == "3:1,15:2"
+    assert button(page, "fan:3:-")  # tapping the pattern again takes it back
+    total = 3 + 2  # 清一色 3 番, 根 ×2
+    assert re.search(rf'class="pk-pts pk-total">{total}<', page)
+    assert transfers(page) == [("甲", "丙", discard_value(total))]
+    assert phone.confirm().status_code == 302
+    assert session.tallies() == [-discard_value(total), 0, discard_value(total), 0]
+    ev = Round.objects.get().current.entry["events"][0]  # type: ignore[union-attr]
+    assert ev["winners"] == [{"seat": 2, "fans": {"3": 1, "15": 2}}]
+
+
+def test_quick_entry_respects_the_catalog_limits(client: Client, session: GameSession) -> None:
+    phone = Phone(client, session)
+    phone.tap("mode:quick", *["fan:15:+"] * 6, "fan:3:+", "fan:3:+", "fan:999:+")
+    assert phone.state["fans"] == "3:1,15:4"  # 根 at most 4, a pattern once, no unknown fan
+    assert disabled(phone.page, "fan:15:+")
+    phone.tap("fan:3:-")
+    assert phone.state["fans"] == "15:4"
+
+
+def test_win_on_a_kong_discard_hands_the_kong_money_over(
+    client: Client, session: GameSession
+) -> None:
+    kong = BASE * int(DEFAULTS["kong_exposed"])
+    session.add_event(uuid.uuid4(), kong_event(1, "exposed", discarder=2))
+    phone = Phone(client, session)
+    assert phone.state["expected"] == "1"
+    phone.tap("winner:0", "from:1", "flag:after_kong")
+    page = phone.tiles(PUNGS["concealed"] + PUNGS["win_tile"])
+    value = hand_value(PUNGS, after_kong=True)  # 杠上炮 +1 番
+    assert value == discard_value(3)
+    assert sorted(transfers(page)) == sorted([("乙", "甲", value), ("乙", "甲", kong)])
+    assert phone.confirm().status_code == 302
+    assert session.tallies() == [value + kong, kong - value - kong, -kong, 0]
+
+
+def test_flags_that_do_not_apply_are_not_offered(client: Client, session: GameSession) -> None:
+    phone = Phone(client, session)
+    page = phone.tap("winner:0", "from:self")
+    assert 'value="flag:robbing_kong"' not in page and 'value="flag:last_tile"' in page
+    page = phone.tap("from:2")
+    assert 'value="flag:robbing_kong"' in page and 'value="flag:last_tile"' not in page
+
+
+# ------------------------------------------------------------------ 一炮多响
+
+
+def test_join_the_last_win_on_the_same_discard(client: Client, session: GameSession) -> None:
+    first = {"concealed": "111222333p4499m", "win_tile": "9m"}
+    second = {"concealed": "123456789p1178m", "win_tile": "9m"}
+    session.add_event(uuid.uuid4(), win_event(3, 0, first))
+    phone = Phone(client, session)
+    assert 'value="join:on"' in phone.page
+    assert disabled(phone.page, "winner:3")  # out: already won
+    page = phone.tap("join:on")
+    assert phone.state["join"] == "1" and phone.state["discarder"] == "0"
+    assert pressed(page, "join:off") and 'value="flag:after_kong"' not in page
+    phone.tap("winner:2")
+    page = phone.tiles(second["concealed"] + second["win_tile"])
+    assert transfers(page) == [("甲", "丙", hand_value(second))]  # only the new winner's
+    assert phone.confirm().status_code == 302
+    rnd = Round.objects.get()
+    assert rnd.current is not None
+    events = rnd.current.entry["events"]
+    assert len(events) == 1 and [w["seat"] for w in events[0]["winners"]] == [3, 2]
+    a, b = hand_value(first), hand_value(second)
+    assert session.tallies() == [-a - b, 0, b, a]
+
+
+def test_no_join_offer_after_a_self_drawn_win(client: Client, session: GameSession) -> None:
+    session.add_event(uuid.uuid4(), win_event(3, None, PUNGS))
+    phone = Phone(client, session)
+    assert 'value="join:on"' not in phone.page
+    phone.tap("join:on")
+    assert phone.state["join"] == ""
+
+
+def test_another_discarder_leaves_the_join(client: Client, session: GameSession) -> None:
+    session.add_event(uuid.uuid4(), win_event(3, 0, PUNGS))
+    phone = Phone(client, session)
+    phone.tap("join:on", "from:1")
+    assert phone.state["join"] == "" and phone.state["discarder"] == "1"
+
+
+# ------------------------------------------------------------------ the wall's end
+
+PIG = "123m456p789s1239m"  # three suits: 花猪
+READY = "123456789m1234m"  # waits on 1m 4m (and 2m 3m?): ready
+NOT_READY = "12345678p13579s"  # not ready
+
+
+def test_wall_end_preview_statuses_and_confirm(client: Client, session: GameSession) -> None:
+    session.add_event(uuid.uuid4(), win_event(3, 0, PUNGS))
+    phone = Phone(client, session, kind="wall_end")
+    page = phone.page
+    assert phone.state["seat"] == "0" and disabled(page, "seat:3")  # 丁 has won
+    assert 'value="tool:win"' not in page and not confirm_enabled(page)
+    page = phone.tiles(PIG)
+    assert phone.state["hand"] == tiles_str_sorted(PIG) and phone.state["win_tile"] == ""
+    assert "13/13" in page and not confirm_enabled(page)
+    # This hand alone: its waits from the engine (a 花猪 has none).
+    assert re.search(r'<div class="pk-waits">.*?class="ev-none"', page, re.S)
+    page = phone.tap("tile:5s")  # a 14th tile does not fit a standing hand
+    assert tap_message(page) and phone.state["hand"] == tiles_str_sorted(PIG)
+    phone.tap("seat:1")
+    assert phone.state["seat"] == "1" and phone.state["hand"] == ""
+    assert phone.state["wall_0"] == tiles_str_sorted(PIG)
+    page = phone.tiles(READY)
+    assert not confirm_enabled(page) and not checks(page)
+    phone.tap("seat:2")
+    page = phone.tiles(NOT_READY)
+    assert checks(page) == [("甲", "pig"), ("乙", "ready"), ("丙", "not_ready")]
+    assert confirm_enabled(page)
+    ready = waits({"ruleset": "sichuan", "concealed": READY})["waits"]
+    claim = max(hand_value({"concealed": READY, "win_tile": t}) for t in ready)
+    assert re.search(rf'class="ev-claim">[^<]*\b{claim}\b', page)
+    pig = BASE * int(DEFAULTS["pig_multiplier"])  # "花豬賠給非花豬玩家16倍點數"
+    assert sorted(transfers(page)) == sorted(
+        [("甲", "乙", pig), ("甲", "丙", pig), ("丙", "乙", claim)]
+    )
+    # Going back to a seat shows its hand again; nothing is lost on the way.
+    phone.tap("seat:0")
+    assert phone.state["hand"] == tiles_str_sorted(PIG)
+    assert phone.state["wall_1"] == tiles_str_sorted(READY)
+    assert phone.confirm().status_code == 302
+    v = hand_value(PUNGS)
+    assert session.tallies() == [-v - 2 * pig, pig + claim, pig - claim, v]
+    rnd = Round.objects.get()
+    assert not rnd.in_progress and session.round_in_progress() is None
+    assert rnd.current is not None and len(rnd.current.entry["events"]) == 2
+
+
+def test_wall_end_with_melds_counts_them_as_three(client: Client, session: GameSession) -> None:
+    phone = Phone(client, session, kind="wall_end")
+    phone.tap("tool:pung", "tile:9m", "tool:kong", "tile:5p")
+    page = phone.tiles("1234567m")
+    assert "13/13" in page and phone.state["melds"] == "pung:9m kong:5p"
+    phone.tap("seat:1")
+    assert phone.state["wall_0"] == "1234567m pung:9m kong:5p"
+
+
+def test_a_wall_end_kong_refund(client: Client, session: GameSession) -> None:
+    """A player without a 叫 at the wall's end returns his kong money (退杠钱)."""
+    each = BASE * int(DEFAULTS["kong_concealed"])
+    session.add_event(uuid.uuid4(), kong_event(2, "concealed"))
+    phone = Phone(client, session, kind="wall_end")
+    for seat, hand in ((0, READY), (1, "123456789p1234p"), (2, NOT_READY), (3, "11223355779m99m")):
+        phone.tap(f"seat:{seat}")
+        if seat == 2:
+            phone.tap("tool:concealed_kong", "tile:9s")  # the kong he declared
+            phone.tiles("1234567p135s")
+        else:
+            phone.tiles(hand)
+    page = phone.page
+    assert dict(checks(page))["丙"] == "not_ready"
+    refunds = [t[:3] for t in transfers_with_reasons(page) if "退杠钱" in t[3]]
+    assert sorted(refunds) == sorted(("丙", n, each) for n in ("甲", "乙", "丁"))
+    before = session.tallies()
+    assert phone.confirm().status_code == 302
+    after = session.tallies()
+    assert after[2] <= before[2] - 3 * each and sum(after) == 0
+
+
+def tiles_str_sorted(tiles: str) -> str:
+    from rules.tiles import tiles_str
+
+    return tiles_str(sorted(parse_tiles(tiles)))
+
+
+# ------------------------------------------------------------------ refusals
+
+
+def test_players_already_out_cannot_be_picked(client: Client, session: GameSession) -> None:
+    session.add_event(uuid.uuid4(), win_event(3, 0, PUNGS))
+    phone = Phone(client, session)
+    assert disabled(phone.page, "winner:3") and disabled(phone.page, "from:3")
+    page = phone.tap("winner:3")
+    assert tap_message(page) and phone.state["winner"] == ""
+    phone.tap("kind:kong")
+    assert disabled(phone.page, "player:3")
+    page = phone.tap("player:3")
+    assert tap_message(page) and phone.state["player"] == ""
+    page = phone.tap("kind:wall_end", "seat:3")
+    assert tap_message(page) and phone.state["seat"] == "0"
+    # A form that says otherwise anyway (an old page, a crafted post) is refused.
+    before = (session.tallies(), revisions())
+    forged = {"kind": "kong", "player": "3", "kong": "concealed"}
+    response = phone.confirm(**forged)
+    assert response.status_code == 400 and result_message(response.content.decode())
+    response = phone.confirm(htmx=True, kind="win", winner="1", discarder="3", mode="quick",
+                             fans="3:1")  # fmt: skip
+    assert response.status_code == 200 and "HX-Redirect" not in response
+    assert result_message(response.content.decode())
+    assert (session.tallies(), revisions()) == before
+
+
+def test_a_stale_form_is_refused_then_confirms_knowingly(
+    client: Client, session: GameSession
+) -> None:
+    phone = Phone(client, session, kind="kong")
+    phone.tap("player:0", "kong:concealed")
+    # Meanwhile another phone records a kong by 乙.
+    session.add_event(uuid.uuid4(), kong_event(1, "concealed"), expected=0)
+    page = phone.tap("player:0")
+    assert 'class="pk-msg ev-stale"' in page
+    response = phone.confirm()
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "别的手机" in tap_message(page)
+    each = BASE * int(DEFAULTS["kong_concealed"])
+    assert session.tallies() == [-each, 3 * each, -each, -each] and revisions() == 1
+    phone.state = state_of(page)
+    assert phone.state["expected"] == "1" and "ev-stale" not in page
+    assert phone.confirm().status_code == 302
+    assert session.tallies() == [2 * each, 2 * each, -2 * each, -2 * each]
+
+
+def test_double_confirm_records_once(client: Client, session: GameSession) -> None:
+    phone = Phone(client, session, kind="kong")
+    phone.tap("player:1", "kong:concealed")
+    other = Client()  # a second phone posting the very same form
+    assert phone.confirm().status_code == 302
+    assert phone.confirm(htmx=True)["HX-Redirect"]
+    assert other.post(phone.confirm_url, {**phone.state, "confirm": "1"}).status_code == 302
+    each = BASE * int(DEFAULTS["kong_concealed"])
+    assert session.tallies() == [-each, 3 * each, -each, -each]
+    assert Round.objects.count() == 1 and revisions() == 1
+
+
+def test_double_confirm_of_the_event_that_ends_the_round(
+    client: Client, session: GameSession
+) -> None:
+    session.add_event(uuid.uuid4(), win_event(3, 0, PUNGS))
+    session.add_event(uuid.uuid4(), win_event(2, 0, PURE_PAIRS))
+    phone = Phone(client, session)
+    phone.tap("winner:1", "from:self", "mode:quick", "fan:1:+")
+    assert phone.confirm().status_code == 302
+    assert session.round_in_progress() is None
+    tallies = session.tallies()
+    assert phone.confirm().status_code == 302  # not a new round started by the same form
+    assert session.tallies() == tallies and Round.objects.count() == 1 and revisions() == 3
+
+
+def test_an_expired_token_gets_a_fresh_one(client: Client, session: GameSession) -> None:
+    phone = Phone(client, session, kind="kong")
+    phone.tap("player:1", "kong:concealed")
+    response = phone.confirm(token="not-a-uuid")
+    assert response.status_code == 400 and tap_message(response.content.decode())
+    assert state_of(response.content.decode())["token"] != "not-a-uuid"
+    assert revisions() == 0
+
+
+# ------------------------------------------------------------------ rounds and dealers
+
+
+def test_a_new_round_takes_the_dealer_from_the_form(client: Client, session: GameSession) -> None:
+    phone = Phone(client, session, kind="kong")
+    assert '<select name="dealer">' in phone.page
+    phone.state["dealer"] = "2"
+    phone.tap("player:1", "kong:concealed")
+    assert phone.confirm().status_code == 302
+    rnd = Round.objects.get()
+    assert rnd.current is not None and rnd.current.dealer == 2
+    # The round in progress keeps its dealer: no select, one line.
+    page = Phone(client, session).page
+    assert '<select name="dealer">' not in page and 'class="ev-round"' in page
+    assert state_of(page)["dealer"] == "2" and state_of(page)["expected"] == "1"
+
+
+def test_after_the_round_ends_the_next_event_starts_a_new_round(
+    client: Client, session: GameSession
+) -> None:
+    session.add_event(uuid.uuid4(), win_event(3, 0, PUNGS))
+    session.add_event(uuid.uuid4(), win_event(2, 0, PURE_PAIRS))
+    session.add_event(
+        uuid.uuid4(), win_event(1, 0, {"concealed": "123456789s1122s", "win_tile": "2s"})
+    )
+    phone = Phone(client, session, kind="kong")
+    assert phone.state["expected"] == "0" and not disabled(phone.page, "player:3")
+    phone.tap("player:3", "kong:concealed")
+    assert phone.confirm().status_code == 302
+    assert [r.number for r in Round.objects.order_by("number")] == [1, 2]
+    assert session.round_in_progress() == Round.objects.get(number=2)
+
+
+# ------------------------------------------------------------------ corrections
+
+
+def test_edit_of_a_round_played_as_events_redirects(client: Client, session: GameSession) -> None:
+    rnd = session.add_event(uuid.uuid4(), kong_event(1, "concealed"))
+    url = reverse("scorer:edit", args=[session.code, rnd.number])
+    response = client.get(url)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("scorer:session", args=[session.code])
+    response = client.post(url, {"confirm": "1"}, **HTMX)
+    assert response["HX-Redirect"] == reverse("scorer:session", args=[session.code])
+    assert revisions() == 1
+
+
+def test_edit_of_a_whole_win_in_a_sichuan_session_still_opens(
+    client: Client, session: GameSession
+) -> None:
+    entry = {"kind": "win", "mode": "tiles", "winner": 1, "discarder": 2, "hand": PUNGS}
+    rnd = session.record_round(uuid.uuid4(), entry)
+    response = client.get(reverse("scorer:edit", args=[session.code, rnd.number]))
+    assert response.status_code == 200 and 'name="round"' in response.content.decode()
+
+
+# ------------------------------------------------------------------ language
+
+
+def test_english_labels_and_reasons(en_client: Client, session: GameSession) -> None:
+    phone = Phone(en_client, session, kind="kong")
+    page = phone.page
+    assert '<html lang="en">' in page
+    assert ">Kong<" in page and ">Wall end<" in page and ">Exposed kong<" in page
+    page = phone.tap("player:0", "kong:exposed", "from:1")
+    assert "Exposed kong (刮风)" in page
+    session.add_event(uuid.uuid4(), win_event(3, 0, PUNGS))
+    page = Phone(en_client, session).page
+    assert re.search(r'value="winner:3"[^>]*disabled>丁<small class="ev-note">Won</small>', page)
+
+
+def test_chinese_reasons_by_default(client: Client, session: GameSession) -> None:
+    phone = Phone(client, session, kind="kong")
+    assert '<html lang="zh-hans">' in phone.page
+    page = phone.tap("player:0", "kong:concealed")
+    assert "下雨（暗杠）" in page and ">暗杠<" in page
