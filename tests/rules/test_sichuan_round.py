@@ -870,6 +870,18 @@ def test_spec_rounds_through_the_cli() -> None:
     ]
 
 
+def test_doc_example_is_current() -> None:
+    # docs/rules/sichuan.md, "A full example": the round and the result shown there.
+    doc = (ROOT / "docs" / "rules" / "sichuan.md").read_text(encoding="utf-8")
+    part = doc[doc.index("### A full example") :]
+    blocks = re.findall(r"```json\n(.*?)```", part, flags=re.S)
+    round_, shown = json.loads(blocks[0]), json.loads(blocks[1])
+    r = settle(round_)
+    assert r == shown
+    # The deltas worked out by hand in the text below the example.
+    assert r["deltas"] == [12, -192, 108, 72]
+
+
 # --- property tests -----------------------------------------------------------------------
 
 SUIT = "mps"
