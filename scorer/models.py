@@ -215,13 +215,16 @@ class GameSession(models.Model):
             # (round, token): a concurrent confirm of the same form won the race.
             return self.rounds.get(revisions__token=token)
 
-    def undo_last_event(self, author: str = "", expected: int | None = None) -> Round | None:
+    def undo_last_event(
+        self, author: str = "", expected: int | None = None, expected_round: int | None = None
+    ) -> Round | None:
         """Take back the last event of the last round played as events.
 
         The round keeps every earlier version (a new revision without the event);
         taking back its only event undoes the round.  A finished round whose last
         event is taken back is open again.  `expected`: the number of events the
-        phone saw, so two phones tapping at once take back one event, not two.
+        phone saw (and `expected_round` the round number), so two phones tapping at
+        once take back one event, not two, and never one of another round.
         """
         with transaction.atomic():
             session = GameSession.objects.select_for_update().get(pk=self.pk)
@@ -233,6 +236,8 @@ class GameSession(models.Model):
             )
             if last is None or last.current is None or last.current.kind != RoundRevision.ROUND:
                 return None
+            if expected_round is not None and last.number != expected_round:
+                return None  # another phone finished or undid that round meanwhile
             events = list(last.current.entry.get("events") or [])
             if expected is not None and expected != len(events):
                 return None

@@ -551,7 +551,9 @@ def undo_event(request: HtmxHttpRequest, code: str) -> HttpResponse:
         messages.warning(request, _changed_meanwhile(last.number))
     else:
         # expected: re-checked under the session lock (two phones tapping at once).
-        rnd = session.undo_last_event(author=author_of(request), expected=shown["count"])
+        rnd = session.undo_last_event(
+            author=author_of(request), expected=shown["count"], expected_round=last.number
+        )
         if rnd is None:
             messages.warning(request, _changed_meanwhile(last.number))
         elif rnd.status == Round.UNDONE:

@@ -49,7 +49,7 @@ def test_registered_with_presets() -> None:
     rs = REGISTRY["sichuan"]
     assert [p.id for p in rs.presets] == ["xuezhan", "chengdu"]
     assert rs.preset("") is not None and rs.preset("").id == "xuezhan"  # type: ignore[union-attr]
-    assert rs.table_play is False
+    assert rs.table_play is True  # rounds are played as events (rules/sichuan_round.py)
     assert rs.tiles == tuple(range(27))
 
 

@@ -153,8 +153,9 @@ def test_undo_last_event_keeps_history_and_reopens() -> None:
     r.refresh_from_db()
     assert r.in_progress and r.revisions.count() == 5
     assert s.tallies() == [-12 - 12 - 96, 36, -12 + 96, -12 + 12]
-    # A stale phone (it saw 4 events) takes back nothing more.
+    # A stale phone (it saw 4 events) takes back nothing more, nor one of another round.
     assert s.undo_last_event("乙", expected=4) is None
+    assert s.undo_last_event("乙", expected=3, expected_round=2) is None
     assert len(r.revisions.last().entry["events"]) == 3  # type: ignore[union-attr]
 
 
