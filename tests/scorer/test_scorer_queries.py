@@ -6,7 +6,9 @@ import uuid
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scorer.models import GameSession
@@ -108,3 +110,37 @@ def test_api_session_queries(client: Client, django_assert_num_queries: Any, rou
     with django_assert_num_queries(SESSION_PAGE_QUERIES):
         response = client.get(reverse("scorer:api_session", args=[s.code]))
     assert response.status_code == 200
+
+
+# --- 四川: rounds played as events, one of them still in progress -------------------
+
+SICHUAN_WIN = {"concealed": "1122334466778m", "win_tile": "8m"}
+
+
+def sichuan_with(rounds: int) -> GameSession:
+    """`rounds` finished 血战 rounds (a kong, then three wins each) and one in progress."""
+    s = GameSession.objects.create(ruleset="sichuan", players=["甲", "乙", "丙", "丁"])
+    for _ in range(rounds):
+        s.add_event(uuid.uuid4(), {"type": "kong", "player": 1, "kong": "concealed"})
+        for seat in (1, 2, 3):
+            ev = {"type": "win", "discarder": 0, "winners": [{"seat": seat, "fans": {"3": 1}}]}
+            s.add_event(uuid.uuid4(), ev)
+    s.add_event(uuid.uuid4(), {"type": "kong", "player": 2, "kong": "exposed", "discarder": 0})
+    s.add_event(uuid.uuid4(), {"type": "win", "discarder": 0, "winners": [
+        {"seat": 3, "hand": SICHUAN_WIN}]})  # fmt: skip
+    assert s.round_in_progress() is not None
+    s.refresh_from_db()
+    return s
+
+
+@pytest.mark.parametrize("view", ["scorer:session", "scorer:tallies", "scorer:ledger"])
+def test_sichuan_pages_queries(client: Client, view: str) -> None:
+    """The round in progress and the events of finished rounds add no per-round queries."""
+    counts = []
+    for rounds in (1, 20):
+        s = sichuan_with(rounds)
+        with CaptureQueriesContext(connection) as ctx:
+            response = client.get(reverse(view, args=[s.code]), HTTP_HX_REQUEST="true")
+        assert response.status_code == 200
+        counts.append(len(ctx.captured_queries))
+    assert counts[0] == counts[1] <= 4, counts
