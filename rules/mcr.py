@@ -1314,7 +1314,12 @@ class Mcr(Ruleset):
         return out
 
     def next_dealer(
-        self, dealer: int, players: int, winners: Sequence[int], params: Mapping[str, Any]
+        self,
+        dealer: int,
+        players: int,
+        winners: Sequence[int],
+        params: Mapping[str, Any],
+        discarder: int | None = None,
     ) -> int:
         rule = params["dealer_repeat"]
         if rule == "dealer_wins_or_draw" and (not winners or dealer in winners):

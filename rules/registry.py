@@ -169,9 +169,15 @@ class Ruleset:
         )
 
     def next_dealer(
-        self, dealer: int, players: int, winners: Sequence[int], params: Mapping[str, Any]
+        self,
+        dealer: int,
+        players: int,
+        winners: Sequence[int],
+        params: Mapping[str, Any],
+        discarder: int | None = None,
     ) -> int:
-        """Who deals the next hand; `winners` is empty for a drawn hand.
+        """Who deals the next hand; `winners` is empty for a drawn hand, `discarder`
+        is who dealt in the (first) winning discard, None when self-drawn or unknown.
 
         The default is 连庄: the dealer keeps the deal when he wins or nobody
         does, otherwise the next seat deals.

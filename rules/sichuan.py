@@ -741,15 +741,21 @@ class Sichuan(Ruleset):
         return {**res, "payments": payments, "deltas": deltas}
 
     def next_dealer(
-        self, dealer: int, players: int, winners: Sequence[int], params: Mapping[str, Any]
+        self,
+        dealer: int,
+        players: int,
+        winners: Sequence[int],
+        params: Mapping[str, Any],
+        discarder: int | None = None,
     ) -> int:
-        """血战: "每局投骰" (dice every round), so the proposal is simply the next seat;
-        otherwise the first winner deals and a drawn round keeps the dealer."""
+        """血战: "每局投骰" (dice every round), so the proposal is simply the next seat.
+        Otherwise "點炮者坐莊,流局則連莊" (seed 001/002): the player who dealt in deals;
+        after a self-draw, which has no 点炮者, the winner deals."""
         if params["blood_battle"]:
             return (dealer + 1) % players
         if not winners:
             return dealer
-        return winners[0]
+        return discarder if discarder is not None else winners[0]
 
     def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
         self.check(hand)

@@ -81,7 +81,11 @@ class GameSession(models.Model):
         last = rounds[-1].current
         rs = get_ruleset(self.ruleset)
         dealer = rs.next_dealer(
-            last.dealer, self.n_players, list(last.winners), self.resolved_params()
+            last.dealer,
+            self.n_players,
+            list(last.winners),
+            self.resolved_params(),
+            discarder=_first_discarder(last.entry),
         )
         wind = last.prevalent_wind
         if dealer != last.dealer and dealer == self.first_dealer:
@@ -264,6 +268,18 @@ class GameSession(models.Model):
     def bump(self) -> None:
         GameSession.objects.filter(pk=self.pk).update(version=models.F("version") + 1)
         self.refresh_from_db(fields=["version"])
+
+
+def _first_discarder(entry: Mapping[str, Any]) -> int | None:
+    """Who dealt in the round's first winning discard (None: self-drawn, a draw)."""
+    if entry.get("kind") == "win":
+        d = entry.get("discarder")
+        return d if isinstance(d, int) else None
+    for ev in entry.get("events") or []:
+        if isinstance(ev, Mapping) and ev.get("type") == "win":
+            d = ev.get("discarder")
+            return d if isinstance(d, int) else None
+    return None
 
 
 def _with_event(events: list[Any], event: dict[str, Any], join_last_win: bool) -> list[Any]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -404,3 +405,23 @@ def test_payments_sum_to_zero(
     assert len(r["deltas"]) == players
     assert r["deltas"][winner] == sum(p["amount"] for p in r["payments"])
     assert all(p["amount"] >= r["value"] for p in r["payments"])
+
+
+# --- who deals next ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("blood", "winners", "discarder", "expected"),
+    [
+        (True, [2], 1, 1),  # 血战: "每局投骰" — the proposal is just the next seat
+        (True, [], None, 1),
+        (False, [2], 3, 3),  # "點炮者坐莊": the player who dealt in deals
+        (False, [2, 3], 1, 1),  # 一炮多响: still the one who dealt in
+        (False, [2], None, 2),  # self-drawn: no 点炮者, the winner deals
+        (False, [], None, 0),  # "流局則連莊"
+    ],
+)
+def test_next_dealer(blood: bool, winners: list[int], discarder: int | None, expected: int) -> None:
+    rs = REGISTRY["sichuan"]
+    params = rs.resolve_params({"blood_battle": blood})
+    assert rs.next_dealer(0, 4, winners, params, discarder=discarder) == expected

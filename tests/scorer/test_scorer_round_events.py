@@ -214,3 +214,10 @@ def test_wall_end_settles_pigs_and_closes_the_round() -> None:
     claims = [hand_value({"concealed": "123456789m1234m", "win_tile": t}) for t in ready]
     claim = max(claims)
     assert s.tallies() == [-12 - 96 * 2, 96 + claim, 96 - claim, 12]
+
+
+def test_without_blood_battle_the_player_who_dealt_in_deals_next() -> None:
+    s = sichuan(params={"blood_battle": False})
+    r = s.add_event(uuid.uuid4(), win(3, 2, PUNGS))
+    assert not r.in_progress  # the first win ends the round
+    assert s.next_position() == (2, "E")  # "點炮者坐莊"
