@@ -543,9 +543,20 @@ class Sichuan(Ruleset):
         assert t is not None
         if t.winner is None:
             raise RuleError("bad_table", "table: 'winner' is missing", "table 缺少和牌者 winner")
+        return self.table_payments(t, hand.self_drawn, total, value, params)
+
+    def table_payments(
+        self, t: Table, self_drawn: bool, total: int, value: int, params: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """One win on its own: the discarder pays, or every other seat on a self-draw.
+
+        (A whole 血战 round, where players who have won stop paying, is settled by
+        rules/sichuan_round.py instead.)"""
         deltas = [0] * t.players
-        payments = []
-        if hand.self_drawn:
+        payments: list[dict[str, Any]] = []
+        if t.winner is None:
+            return {"payments": payments, "deltas": deltas}
+        if self_drawn:
             amount = self.self_drawn_amount(total, value, params)
             payers = [s for s in range(t.players) if s != t.winner]
         else:
@@ -725,20 +736,7 @@ class Sichuan(Ruleset):
         params: Mapping[str, Any],
     ) -> dict[str, Any]:
         res = self.quick_result(fans, params, self_drawn)
-        deltas = [0] * table.players
-        payments = []
-        if table.winner is not None:
-            if self_drawn:
-                amount = self.self_drawn_amount(res["total"], res["value"], params)
-                payers = [s for s in range(table.players) if s != table.winner]
-            else:
-                amount = res["value"]
-                payers = [table.discarder] if table.discarder is not None else []
-            for seat in payers:
-                payments.append({"from": seat, "to": table.winner, "amount": amount})
-                deltas[seat] -= amount
-                deltas[table.winner] += amount
-        return {**res, "payments": payments, "deltas": deltas}
+        return {**res, **self.table_payments(table, self_drawn, res["total"], res["value"], params)}
 
     def next_dealer(
         self,
