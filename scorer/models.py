@@ -20,6 +20,7 @@ from django.utils import timezone
 from rules import RuleError
 from rules.registry import get_ruleset
 from scorer.scoring import ScoredEntry, score_entry
+from scorer.templatetags.scorer_events import ruleset_plays_events
 
 WINDS = ("E", "S", "W", "N")
 
@@ -73,7 +74,8 @@ class GameSession(models.Model):
         """(dealer, prevalent wind) proposed for the next round; the form may override it.
 
         The dealer follows the ruleset (连庄 or not); the wind moves on when the
-        deal comes back round the table to the first dealer.
+        deal comes back round the table to the first dealer.  A ruleset played
+        as events (四川) has no wind tiles and no 圈风: its rounds stay "E".
         """
         rounds = rounds if rounds is not None else self.standing_rounds()
         if not rounds or rounds[-1].current is None:
@@ -87,6 +89,8 @@ class GameSession(models.Model):
             self.resolved_params(),
             discarder=_first_discarder(last.entry),
         )
+        if ruleset_plays_events(rs):
+            return dealer, "E"
         wind = last.prevalent_wind
         if dealer != last.dealer and dealer == self.first_dealer:
             wind = WINDS[(WINDS.index(wind) + 1) % 4]

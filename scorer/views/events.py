@@ -25,6 +25,10 @@ SELF_EXPLAINED = frozenset(
     {"kong_exposed", "kong_added", "kong_concealed", "win_discard", "win_self_drawn"}
 )
 
+# The pages say 听牌 / 没听牌 for readiness (the wall's end's preview, the event
+# lines): a reason the engine words with another term (无叫) is said the same way.
+REASON_ZH = {"kong_refund": "退杠钱（没听牌）"}
+
 
 def _zh() -> bool:
     return (get_language() or "").lower().startswith("zh")
@@ -160,10 +164,11 @@ def _actor(report: Mapping[str, Any]) -> Any:
     return None
 
 
-def _reason(t: Mapping[str, Any]) -> tuple[str, str]:
-    return str(t.get("reason_zh") or t.get("reason") or ""), str(
-        t.get("reason_en") or t.get("reason") or ""
-    )
+def reason_labels(t: Mapping[str, Any]) -> tuple[str, str]:
+    """A transfer's reason in Chinese and English, as the pages say it."""
+    key = str(t.get("reason") or "")
+    zh = REASON_ZH.get(key) or t.get("reason_zh") or key
+    return str(zh), str(t.get("reason_en") or key)
 
 
 def payment_lines(
@@ -194,7 +199,7 @@ def payment_lines(
             groups.append((reason, payers, from_one[key], amount))
         else:
             groups.append((reason, payers, [payee], amount))
-    labels = {str(t.get("reason", "")): _reason(t) for t in transfers}
+    labels = {str(t.get("reason", "")): reason_labels(t) for t in transfers}
     lines = []
     for reason, payers, payees, amount in groups:
         who = join_names([_name(names, s) for s in payers])
@@ -250,8 +255,8 @@ def describe(result: Any, names: Sequence[str]) -> list[dict[str, Any]]:
                         "from": _name(names, t.get("from")),
                         "to": _name(names, t.get("to")),
                         "amount": t.get("amount"),
-                        "reason_zh": _reason(t)[0],
-                        "reason_en": _reason(t)[1],
+                        "reason_zh": reason_labels(t)[0],
+                        "reason_en": reason_labels(t)[1],
                     }
                     for t in transfers
                 ],
@@ -291,4 +296,12 @@ def change(
     return ""
 
 
-__all__ = ["change", "describe", "fans_text", "headline", "join_names", "payment_lines"]
+__all__ = [
+    "change",
+    "describe",
+    "fans_text",
+    "headline",
+    "join_names",
+    "payment_lines",
+    "reason_labels",
+]

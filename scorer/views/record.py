@@ -41,7 +41,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import quote, unquote
 
 from django.contrib import messages
@@ -59,7 +59,9 @@ from rules.tiles import N_KINDS, parse_tile, parse_tiles, tile_en, tile_str, til
 from scorer.access import round_or_404, session_or_404
 from scorer.models import GameSession, Round, RoundRevision, _with_event
 from scorer.scoring import WINDS, evaluate, evaluate_events, refusal, seat_wind
+from scorer.templatetags.scorer_events import ruleset_plays_events
 from scorer.views import HtmxHttpRequest, author_of
+from scorer.views.events import reason_labels
 
 HAND_SIZE = 14  # a kong counts 3 here, as in the situation format
 MELD_TYPES = ("chi", "pung", "kong", "concealed_kong", "added_kong")
@@ -164,6 +166,9 @@ class Pick:
     fans: dict[int, int] = field(default_factory=dict)
     author: str = ""
     base: int | None = None
+    # The prevalent wind of every round, when the ruleset has none to choose (四川):
+    # the form then neither shows nor carries one.
+    FIXED_WIND: ClassVar[str | None] = None
 
     # -- reading ---------------------------------------------------------
 
@@ -177,7 +182,7 @@ class Pick:
         """The state the form sent; anything unreadable falls back to empty, never an error."""
         n = session.n_players
         dealer = _int(data.get("dealer"), 0, n - 1)
-        wind = data.get("wind", "")
+        wind = cls.FIXED_WIND or data.get("wind", "")
         if dealer is None or wind not in WINDS:
             proposed = _next_position(session)
             dealer = proposed[0] if dealer is None else dealer
@@ -408,7 +413,7 @@ class Pick:
         if self.n_tiles >= self.hand_size:
             return gettext("The hand is complete: tap a tile of the hand to take it back first.")
         if self.held(t) >= 4:
-            return _all_four(t)
+            return self._all_four(t)
         if not self.uses_win_tile:
             self.concealed = sorted((*self.concealed, t))
             return ""
@@ -458,15 +463,15 @@ class Pick:
             return gettext("No room for another meld: take tiles back first.")
         for k in sorted(set(tiles)):
             if self.held(k) + tiles.count(k) > 4:
-                return _all_four(k)
+                return self._all_four(k, tiles.count(k))
         self.melds.append((mtype, t))
         return ""
 
-
-def _all_four(t: int) -> str:
-    return gettext("There are only four %(tile)s: all of them are in the hand already.") % {
-        "tile": _tile_name(t)
-    }
+    def _all_four(self, t: int, adding: int = 1) -> str:
+        """Why `adding` more copies of t do not fit: the hand holds them all already."""
+        return gettext("There are only four %(tile)s: all of them are in the hand already.") % {
+            "tile": _tile_name(t)
+        }
 
 
 def _meld_tiles(mtype: str, t: int) -> list[int] | None:
@@ -835,8 +840,9 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
 # A ruleset that settles whole rounds (四川: kongs pay at once, 血战到底 goes on
 # after a win) is recorded one event at a time: this page then adds ONE event (a
 # kong, a win, the wall's end) to the round in progress, or starts a round with
-# it.  The state travels the same way (hidden inputs, one tap per post); besides
-# the fields above it has:
+# it.  The state travels the same way (hidden inputs, one tap per post), without
+# `wind` (四川 has no 圈风: every round is stored "E"); besides the fields above
+# it has:
 #
 #     kind        "win" | "kong" | "wall_end"
 #     expected    how many events the round had when the form was opened
@@ -849,7 +855,9 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
 #                 "123m55p pung:7s", tiles then melds)
 #
 # Every number shown comes from the engine: the round's events plus this one,
-# settled whole (scoring.evaluate_events), and this event's own transfers.
+# settled whole (scoring.evaluate_events), and this event's own transfers.  The
+# picker counts the tiles of the hands already shown in the round (the earlier
+# winners', see shown_in_round) as the engine does, so it offers no fifth copy.
 
 EVENT_KINDS = ("win", "kong", "wall_end")
 KONG_KINDS = ("exposed", "added", "concealed")
@@ -859,8 +867,8 @@ STANDING_SIZE = HAND_SIZE - 1  # a hand shown at the wall's end: no win tile
 
 
 def plays_events(rs: Ruleset) -> bool:
-    """Rounds of this ruleset are recorded event by event: it settles whole rounds."""
-    return type(rs).settle_round is not Ruleset.settle_round
+    """Rounds of this ruleset are recorded event by event (the pages' own check)."""
+    return ruleset_plays_events(rs)
 
 
 @dataclass(frozen=True)
@@ -898,6 +906,51 @@ def _round_now(session: GameSession) -> RoundNow:
     dealer, wind = _next_position(session)
     number = (session.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
     return RoundNow(None, number, [], (), dealer, wind)
+
+
+def _hand_tiles(hand: Mapping[str, Any]) -> tuple[list[int], int | None]:
+    """A winner's hand as an event stores it: (its tiles but the win tile, the win tile)."""
+    tiles = list(parse_tiles(hand.get("concealed") or ""))
+    for m in hand.get("melds") or []:
+        if isinstance(m, Mapping):
+            tiles += parse_tiles(m.get("tiles") or "")
+    w = hand.get("win_tile")
+    return tiles, parse_tile(w) if w else None
+
+
+def shown_in_round(events: list[Any]) -> tuple[tuple[int, ...], int | None]:
+    """Copies of each tile kind in the hands of the round's winners so far, and
+    the tile of the last win on a discard (None if there is none).
+
+    Every winner's hand is tiles of its own, melds included, except the discard
+    several players win on (一炮多响): one tile, counted once, as the engine
+    counts it.  A winner entered by his fans alone shows no tiles.
+    """
+    seen = [0] * N_KINDS
+    shared: int | None = None
+    for i, ev in enumerate(events):
+        if not isinstance(ev, Mapping) or ev.get("type") != "win":
+            continue
+        win_tiles: set[int] = set()
+        for w in ev.get("winners") or []:
+            hand = w.get("hand") if isinstance(w, Mapping) else None
+            if not isinstance(hand, Mapping):
+                continue
+            try:
+                tiles, win = _hand_tiles(hand)
+            except (RuleError, TypeError):
+                continue  # a hand this page cannot read: the engine still checks it
+            for t in tiles:
+                if t < N_KINDS:
+                    seen[t] += 1
+            if win is not None and win < N_KINDS:
+                win_tiles.add(win)
+        for t in win_tiles:
+            seen[t] += 1
+        discarder = ev.get("discarder")
+        if i == len(events) - 1 and isinstance(discarder, int) and len(win_tiles) == 1:
+            shared = next(iter(win_tiles))
+    return tuple(seen), shared
 
 
 def _hand_code(concealed: list[int], melds: list[tuple[str, int]]) -> str:
@@ -940,12 +993,18 @@ class EventPick(Pick):
     join_from: int | None = None  # the last win's discarder, when more winners may join it
     in_progress: bool = False
     fan_max: dict[int, int] = field(default_factory=dict)
+    # Copies of each tile kind in the hands of this round's earlier winners, and
+    # the last win's discard when more winners may join it (see shown_in_round).
+    shown: tuple[int, ...] = ()
+    shared_tile: int | None = None
+
+    FIXED_WIND: ClassVar[str | None] = "E"  # 四川: no wind tiles, no 圈风
 
     # -- reading ---------------------------------------------------------
 
     @classmethod
     def fresh_event(cls, session: GameSession, rs: Ruleset, now: RoundNow, kind: str) -> EventPick:
-        p = cls(token=str(uuid.uuid4()), dealer=now.dealer, wind=now.wind)
+        p = cls(token=str(uuid.uuid4()), dealer=now.dealer, wind=cls.FIXED_WIND or now.wind)
         p._know(session, rs, now)
         p.kind = kind if kind in EVENT_KINDS else "win"
         p.expected = now.count
@@ -1011,6 +1070,7 @@ class EventPick(Pick):
             self.dealer, self.wind = now.dealer, now.wind
         last = now.last_discard_win()
         self.join_from = None if last is None else int(last["discarder"])
+        self.shown, self.shared_tile = shown_in_round(now.events)
         self.fan_max = {
             f["id"]: int(f.get("max", 1)) for f in rs.fan_catalog(session.resolved_params())
         }
@@ -1041,14 +1101,32 @@ class EventPick(Pick):
         return self.wall.get(seat, ([], []))
 
     def held(self, t: int) -> int:
-        """Copies of t already shown: at the wall's end, in every hand laid down."""
+        """Copies of t already shown: in this hand, in the round's earlier winners'
+        hands and, at the wall's end, in every hand laid down.
+
+        A winner joining the last win (一炮多响) wins on the very tile its winners
+        won on: that one discard is his own win tile, not another copy.
+        """
         n = super().held(t)
+        if self.kind == "kong":
+            return n
+        if 0 <= t < len(self.shown):
+            n += self.shown[t]
+            if self.join and t == self.shared_tile:
+                n -= 1
         if self.kind == "wall_end":
             for s, (concealed, melds) in self.wall.items():
                 if s != self.seat:
                     n += concealed.count(t)
                     n += sum((_meld_tiles(m, low) or []).count(t) for m, low in melds)
         return n
+
+    def _all_four(self, t: int, adding: int = 1) -> str:
+        if Pick.held(self, t) + adding > 4:  # this hand alone has no room for them
+            return super()._all_four(t, adding)
+        return gettext(
+            "There are only four %(tile)s: the others are in hands already shown in this round."
+        ) % {"tile": _tile_name(t)}
 
     def event_flags(self) -> set[str]:
         """The flags that apply: 抢杠 only on a discard, 海底捞 only self-drawn."""
@@ -1130,7 +1208,6 @@ class EventPick(Pick):
         h.update(
             {
                 "kind": self.kind,
-                "wind": self.wind,
                 "expected": str(self.expected),
                 "join": "1" if self.join else "",
                 "player": "" if self.player is None else str(self.player),
@@ -1240,10 +1317,10 @@ class EventPick(Pick):
 
 
 def _transfer_rows(names: list[str], transfers: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    zh = _is_zh()
+    i = 0 if _is_zh() else 1
     return [
         {"from": names[t["from"]], "to": names[t["to"]], "amount": t["amount"],
-         "reason": t.get("reason_zh" if zh else "reason_en", "")}
+         "reason": reason_labels(t)[i]}
         for t in transfers
     ]  # fmt: skip
 

@@ -378,9 +378,12 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
     names = list(session.players)
     n = len(names)
     # A round played as events (四川): the last one, whose last event can be taken
-    # back, and the round in progress, which the page shows event by event.
+    # back, and the round in progress, which the page shows event by event.  Once
+    # over, the last round stays (folded) until the next one starts: the table
+    # checks what was just recorded and what 撤销上一步 would take back.
     events_round = _events_round(rounds[-1], names) if rounds else None
     live = events_round if events_round is not None and events_round["in_progress"] else None
+    finished = events_round if events_round is not None and live is None else None
     if live is not None:
         # The seats sit as they do in the round being played, not the next one.
         dealer, wind = live["dealer_seat"], live["wind_code"]
@@ -406,6 +409,7 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
         "session": session,
         "plays_events": ruleset_plays_events(REGISTRY.get(session.ruleset)),
         "live": live,
+        "finished_round": finished if finished is not None and finished["events"] else None,
         "undo_event": events_round,
         "seats": seats,
         # The next poll sends these back: the answer then marks what moved.
@@ -441,6 +445,10 @@ def _events_round(rnd: Round, names: Sequence[str]) -> dict[str, Any] | None:
         "dealer": seat_name(names, rev.dealer),
         "wind": WIND_NAMES.get(rev.prevalent_wind, rev.prevalent_wind),
         "events": events,
+        "deltas": [
+            {"name": seat_name(names, seat), "value": d, "sign": sign_class(d)}
+            for seat, d in enumerate(rev.deltas)
+        ],
         "count": len(entry.get("events") or []),
         "last": events[-1]["text"] if events else "",
         "out": out,
@@ -635,8 +643,14 @@ def _hand(hand: dict[str, Any] | None) -> dict[str, Any] | None:
     }
 
 
-def _revision(rev: RoundRevision, names: Sequence[str]) -> dict[str, Any]:
-    """One version of a round, ready to show (its transfers must be prefetched)."""
+def _revision(
+    rev: RoundRevision, names: Sequence[str], number: int, winds: bool = True
+) -> dict[str, Any]:
+    """One version of a round, ready to show (its transfers must be prefetched).
+
+    `number`: the round's; `winds`: False for a ruleset played as events (四川 has
+    no 圈风), whose rounds are said by number and dealer.
+    """
     entry = rev.entry if isinstance(rev.entry, dict) else {}
     result = rev.result if isinstance(rev.result, dict) else {}
     discarder = entry.get("discarder")
@@ -652,16 +666,18 @@ def _revision(rev: RoundRevision, names: Sequence[str]) -> dict[str, Any]:
         for f in result.get("fans") or []
     ]
     hand = entry.get("hand") if isinstance(entry.get("hand"), dict) else None
+    wind = WIND_NAMES.get(rev.prevalent_wind, rev.prevalent_wind) if winds else ""
     if rev.kind == RoundRevision.ROUND:
-        return _events_revision(rev, names, entry, result)
+        return {**_events_revision(rev, names, entry, result), "round": number, "wind": wind}
     return {
         "pk": rev.pk,
         "number": rev.number,
         "author": author_label(rev.author),
         "created_at": rev.created_at,
         "win": win,
+        "round": number,
         "dealer": seat_name(names, rev.dealer),
-        "wind": WIND_NAMES.get(rev.prevalent_wind, rev.prevalent_wind),
+        "wind": wind,
         "winners": [seat_name(names, w) for w in rev.winners],
         "discarder": None if discarder is None else seat_name(names, discarder),
         "self_drawn": win and discarder is None,
@@ -697,7 +713,6 @@ def _events_revision(
         "events_round": True,
         "win": False,
         "dealer": seat_name(names, rev.dealer),
-        "wind": WIND_NAMES.get(rev.prevalent_wind, rev.prevalent_wind),
         "winners": [seat_name(names, w) for w in rev.winners],
         "winner_names": join_names([seat_name(names, w) for w in rev.winners]),
         "finished": bool(result.get("finished")),
@@ -811,16 +826,17 @@ def round_detail(request: HtmxHttpRequest, code: str, number: int) -> HttpRespon
     rnd = round_or_404(session, number)
     names = list(session.players)
     standing = rnd.status == Round.ACTIVE
+    winds = not ruleset_plays_events(REGISTRY.get(session.ruleset))
     if request.GET.get("part") == "current":
         if rnd.current is None:
             return HttpResponse("")
         return render(
             request,
             "scorer/round.html#revision",
-            {"rev": _revision(rnd.current, names), "standing": standing},
+            {"rev": _revision(rnd.current, names, rnd.number, winds), "standing": standing},
         )
     revisions = [
-        _revision(rev, names)
+        _revision(rev, names, rnd.number, winds)
         for rev in rnd.revisions.prefetch_related("transfers").order_by("-number")
     ]
     # A round played as events: each version says which event it added or took back.

@@ -55,6 +55,8 @@ LI_PIG = "135m124578p7s"
 LI_NOT_READY = "1357m124578p"
 # 赵六: 33 44 55m 44 55 66p 7p → waits 4p (平胡) and 7p (七对).
 ZHAO_READY = "334455m4455667p"
+# The 退杠钱 of a player not ready, as the pages say it (听牌 / 没听牌 throughout).
+REFUND_ZH = "退杠钱（没听牌）"
 
 
 # --------------------------------------------------------------------------- helpers
@@ -275,6 +277,8 @@ def test_sichuan_blood_battle_round(page: Page, second_page: Page, live_server: 
 
     live = page.locator("#tallies .live-round")
     expect(page.locator("#tallies .round-info .live-head")).to_have_text("第 1 局 · 进行中")
+    # 四川 has no 圈风: the round is said by its number and dealer, no "东风圈".
+    expect(page.locator("#tallies .round-info .next-hand")).to_have_text("庄家 李四")
     expect(live.locator("h2")).to_have_text("第 1 局到目前为止")
     events = live.locator(".events > li")
     expect(events.locator(".ev-text")).to_have_text(["李四 暗杠 · 九筒"])
@@ -374,6 +378,9 @@ def test_sichuan_blood_battle_round(page: Page, second_page: Page, live_server: 
     expect(seat_button(page, "自摸或放炮者", PLAYERS[LI])).to_have_attribute("aria-pressed", "true")
     expect(page.get_by_role("button", name="自摸", exact=True)).to_be_disabled()
     press(seat_button(page, "和牌者", PLAYERS[ZHANG]))
+    # The four 五条 of 王五's 直杠 are in a hand already shown this round: none is left.
+    expect(grid_tile(page, WANG_KONG_TILE)).to_have_class(re.compile(r"\bpk-dim\b"))
+    expect(grid_tile(page, WIN_TILE)).not_to_have_class(re.compile(r"\bpk-dim\b"))
     tap_tiles(page, [*codes(ZHANG_CONCEALED), WIN_TILE], 0, 14)
     rows = result.locator(".pk-fans tbody tr")
     expect(rows.locator(".pk-zh")).to_have_text(["对对胡"])
@@ -465,7 +472,8 @@ def test_sichuan_blood_battle_round(page: Page, second_page: Page, live_server: 
     expect(wall_seats.nth(LI)).to_contain_text("花猪")
     expect(wall_seats.nth(ZHAO)).to_contain_text("听牌")
     # 查花猪: 16 × 6 to the one non-pig still in; 退杠钱: 李四 returns his 暗杠's 12 to each payer.
-    refunds = [(LI, s, concealed_kong, "退杠钱（无叫）") for s in (ZHANG, WANG, ZHAO)]
+    # One term for readiness on every page: 没听牌 (the engine's label says 无叫).
+    refunds = [(LI, s, concealed_kong, REFUND_ZH) for s in (ZHANG, WANG, ZHAO)]
     expect_transfers(page, [(LI, ZHAO, pig, "查花猪"), *refunds])
     expect_preview_deltas(page, [12, -(pig + 36), 12, pig + 12])
     check_phone_layout(page)
@@ -544,12 +552,41 @@ def test_sichuan_blood_battle_round(page: Page, second_page: Page, live_server: 
     expect(page.locator("#tallies .live-round")).to_have_count(0)
     expect(page.locator("#tallies .out-mark")).to_have_count(0)
     expect(page.locator("#tallies .round-info")).to_contain_text("已打 1 局")
+    expect(page.locator("#tallies .round-info .next-hand")).to_have_text("下一局：庄家 王五")
+    expect(page.locator("#tallies")).not_to_contain_text("风圈")
+    # The round just over stays, folded, until the next one starts: its four events,
+    # the last of them what 撤销上一步 would take back.
+    last = page.locator("#tallies .last-round")
+    expect(last).to_have_count(1)
+    expect(last).not_to_have_attribute("open", "")
+    expect(last.locator("summary")).to_have_text("上一局（第 1 局）")
+    expect(last.locator(".events > li")).to_have_count(4)
+    expect(last.locator(".events > li").nth(3)).not_to_be_visible()
+    last.locator("summary").click()
+    last_events = last.locator(".events > li")
+    expect(last_events.nth(3)).to_be_visible()
+    expect(last_events.locator(".ev-text")).to_have_text(
+        [
+            "李四 暗杠 · 九筒",
+            "王五 直杠，赵六 点杠 · 五条",
+            "王五、张三 和牌，李四 放炮（一炮多响）",
+            "流局",
+        ]
+    )
+    expect(last_events.nth(3).locator(".ev-line")).to_have_text(
+        ["李四 没听牌", "赵六 听牌（和七筒最大，3 番）"]
+    )
+    expect(last.locator(".last-round-deltas")).to_have_text(
+        "本局得失 " + " · ".join(f"{n} {signed(d)}" for n, d in zip(PLAYERS, final, strict=True))
+    )
+    expect(page.locator("#tallies .undo-event form")).to_contain_text("第 1 局")
     # 血战: "每局投骰", the next seat is proposed to deal.
     expect(seats.nth(WANG)).to_have_class(re.compile(r"\bis-dealer\b"))
     assert_no_horizontal_scroll(page)
     snap(page, "session-round-over")
     expect_totals(second_page, final, timeout=POLL_MS)
     expect(second_page.locator("#tallies .live-round")).to_have_count(0, timeout=POLL_MS)
+    expect(second_page.locator("#tallies .last-round summary")).to_have_text("上一局（第 1 局）")
     assert_same_document(second_page)
     snap(second_page, "second-phone-round-over")
 
@@ -578,10 +615,13 @@ def test_sichuan_blood_battle_round(page: Page, second_page: Page, live_server: 
         expect(item.locator(".ev-move")).to_have_text(
             f"{PLAYERS[t['from']]} → {PLAYERS[t['to']]} {t['amount']}"
         )
-        expect(item.locator(".ev-why [lang=zh-Hans]")).to_have_text(t["reason_zh"])
+        expect(item.locator(".ev-why [lang=zh-Hans]")).to_have_text(
+            REFUND_ZH if t["reason"] == "kong_refund" else t["reason_zh"]
+        )
     expect(detail.locator(".round-events > li").nth(3).locator(".ev-line")).to_have_text(
-        ["李四 没叫", "赵六 有叫（最大叫 七筒，3 番）"]
+        ["李四 没听牌", "赵六 听牌（和七筒最大，3 番）"]
     )
+    expect(detail.locator(".meta")).to_have_text("第 1 局 · 庄家 李四")
     assert_no_horizontal_scroll(page)
     snap(page, "ledger-round")
     assert not errors, errors

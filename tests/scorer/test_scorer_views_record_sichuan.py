@@ -453,6 +453,127 @@ def test_another_discarder_leaves_the_join(client: Client, session: GameSession)
     assert phone.state["join"] == "" and phone.state["discarder"] == "1"
 
 
+# ------------------------------------------------------------------ tiles shown in earlier hands
+
+
+def grid_classes(page: str, code: str) -> list[str]:
+    """The classes of a tile of the picker's grid (pk-dim: no copy of it is left)."""
+    m = re.search(rf'<button type="submit" name="tap" value="tile:{code}" id="g-{code}" '
+                  r'class="([^"]*)"', page)  # fmt: skip
+    assert m, f"no grid tile {code}"
+    return m.group(1).split()
+
+
+def grid_badge(page: str, code: str) -> int:
+    """The badge of a grid tile: copies of it in the hand being entered."""
+    m = re.search(rf'id="g-{code}"[^>]*>.*?</button>', page, re.S)
+    assert m, f"no grid tile {code}"
+    badge = re.search(r'<span class="pk-held" aria-hidden="true">(\d+)</span>', m.group(0))
+    return int(badge.group(1)) if badge else 0
+
+
+# 丁's 对对胡 with an exposed pung of 二筒: 1p ×3, 2p ×3 (the meld), 3s ×3, 4s ×2, 5s ×3.
+MELDED = {
+    "concealed": "111p333s4455s",
+    "win_tile": "5s",
+    "melds": [{"type": "pung", "tiles": "222p", "exposed": True}],
+}
+
+
+def test_tiles_in_an_earlier_winners_hand_count_on_the_picker(
+    en_client: Client, session: GameSession
+) -> None:
+    session.add_event(uuid.uuid4(), win_event(3, 0, MELDED))
+    phone = Phone(en_client, session)
+    page = phone.tap("winner:1", "from:self")
+    # Three copies shown (2p in 丁's pung, 5s with his win tile): one left, not dimmed yet.
+    for code in ("1p", "2p", "3s", "5s"):
+        assert "pk-dim" not in grid_classes(page, code) and grid_badge(page, code) == 0
+    page = phone.tap("tile:2p")
+    # The fourth 二筒 is in this hand now: the badge counts this hand, the grid all four.
+    assert phone.state["win_tile"] == "2p" and grid_badge(page, "2p") == 1
+    assert "pk-dim" in grid_classes(page, "2p")
+    page = phone.tap("tile:2p")  # a fifth 二筒
+    assert tap_message(page) == (
+        "There are only four 2 Dots: the others are in hands already shown in this round."
+    )
+    assert phone.state["hand"] == "" and phone.state["win_tile"] == "2p"
+    # A meld needs as many copies left: a pung of 一筒 would make six.
+    page = phone.tap("tool:pung", "tile:1p")
+    assert "already shown in this round" in tap_message(page) and phone.state["melds"] == ""
+    # Tiles nobody has shown stay free: four 九万 go in.
+    phone.tap("tile:9m", "tile:9m", "tile:9m", "tile:9m")
+    assert phone.state["hand"].count("9") + phone.state["win_tile"].count("9") == 4
+    page = phone.tap("tile:9m")
+    assert tap_message(page) == (
+        "There are only four 9 Characters: all of them are in the hand already."
+    )
+
+
+def test_a_kong_in_an_earlier_winners_melds_leaves_no_copy(
+    client: Client, session: GameSession
+) -> None:
+    kong_hand = {
+        "concealed": "123456789p6p",
+        "win_tile": "6p",
+        "melds": [{"type": "kong", "tiles": "9999m", "exposed": False}],
+    }
+    session.add_event(uuid.uuid4(), win_event(2, None, kong_hand))
+    phone = Phone(client, session)
+    page = phone.tap("winner:0", "from:1")
+    assert "pk-dim" in grid_classes(page, "9m")
+    page = phone.tap("tile:9m")
+    assert tap_message(page) and phone.state["win_tile"] == "" and phone.state["hand"] == ""
+    # 六筒: 丙 shows two (one his win tile); two are left for this hand.
+    page = phone.tap("tile:6p", "tile:6p")
+    assert "pk-dim" in grid_classes(page, "6p")
+    assert tap_message(phone.tap("tile:6p"))
+
+
+def test_joining_a_win_shares_its_discard_not_another_copy(
+    client: Client, session: GameSession
+) -> None:
+    first = {"concealed": "111222333p4499m", "win_tile": "9m"}  # 九万: two in hand + the discard
+    session.add_event(uuid.uuid4(), win_event(3, 0, first))
+    joiner = {"concealed": "123456789s111s9m", "win_tile": "9m"}
+    phone = Phone(client, session)
+    phone.tap("join:on", "winner:2")
+    # The discard 丁 won on is this hand's win tile too: one 九万 left besides it.
+    page = phone.tap("tile:9m", "tile:9m")
+    assert grid_badge(page, "9m") == 2 and "pk-dim" in grid_classes(page, "9m")
+    page = phone.tap("tile:9m")
+    assert tap_message(page) and grid_badge(page, "9m") == 2
+    phone.tap("hand:9m", "hand:win")  # take both back, then enter the hand
+    page = phone.tiles(joiner["concealed"] + joiner["win_tile"])
+    assert phone.state["win_tile"] == "9m" and confirm_enabled(page)
+    # The engine counts the shared discard once too: four 九万 in all, accepted.
+    assert phone.confirm().status_code == 302
+    events = Round.objects.get().current.entry["events"]  # type: ignore[union-attr]
+    assert [w["seat"] for w in events[0]["winners"]] == [3, 2]
+    assert events[0]["winners"][1]["hand"] == {
+        "concealed": tiles_str_sorted(joiner["concealed"]),
+        "win_tile": "9m",
+    }
+
+
+def test_a_win_on_another_discard_counts_every_copy(client: Client, session: GameSession) -> None:
+    first = {"concealed": "111222333p4499m", "win_tile": "9m"}
+    session.add_event(uuid.uuid4(), win_event(3, 0, first))
+    phone = Phone(client, session)
+    phone.tap("winner:2", "from:1")  # not the same discard: a tile of its own
+    page = phone.tap("tile:9m")
+    assert "pk-dim" in grid_classes(page, "9m")
+    assert tap_message(phone.tap("tile:9m")) and grid_badge(phone.page, "9m") == 1
+
+
+def test_the_wall_end_counts_the_winners_hands_too(client: Client, session: GameSession) -> None:
+    session.add_event(uuid.uuid4(), win_event(3, 0, MELDED))
+    phone = Phone(client, session, kind="wall_end")
+    page = phone.tap("tile:5s")
+    assert "pk-dim" in grid_classes(page, "5s")
+    assert tap_message(phone.tap("tile:5s")) and phone.state["hand"] == "5s"
+
+
 # ------------------------------------------------------------------ the wall's end
 
 PIG = "123m456p789s1239m"  # three suits: 花猪
@@ -652,6 +773,30 @@ def test_after_the_round_ends_the_next_event_starts_a_new_round(
     assert phone.confirm().status_code == 302
     assert [r.number for r in Round.objects.order_by("number")] == [1, 2]
     assert session.round_in_progress() == Round.objects.get(number=2)
+
+
+def test_no_wind_travels_with_the_form_and_rounds_stay_east(
+    client: Client, session: GameSession
+) -> None:
+    """四川 has no wind tiles and no 圈风: the form carries no wind, every round is "E"."""
+    # Round 1 dealt by 丁: 血战 proposes the next seat, 甲, the first dealer again --
+    # where a game with winds would move on to the South round.
+    first_round = {"dealer": 3, "prevalent_wind": "E"}
+    session.add_event(uuid.uuid4(), win_event(3, 0, PUNGS), position=first_round)
+    session.add_event(uuid.uuid4(), win_event(2, 0, PURE_PAIRS))
+    session.add_event(
+        uuid.uuid4(), win_event(1, 0, {"concealed": "123456789s1122s", "win_tile": "2s"})
+    )
+    assert session.next_position() == (0, "E")
+    phone = Phone(client, session, kind="kong")
+    assert "wind" not in phone.state and 'name="wind"' not in phone.page
+    phone.tap("player:1", "kong:concealed")
+    assert "wind" not in phone.state
+    # A form that sends one anyway (an old page) does not bring it in.
+    assert phone.confirm(wind="S").status_code == 302
+    rnd = Round.objects.get(number=2)
+    assert rnd.current is not None and rnd.current.prevalent_wind == "E"
+    assert rnd.current.dealer == 0
 
 
 # ------------------------------------------------------------------ corrections

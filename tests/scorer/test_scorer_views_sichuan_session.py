@@ -23,6 +23,7 @@ from django.urls import reverse
 
 from rules import REGISTRY, score, waits
 from rules.sichuan_round import REASONS
+from rules.tiles import parse_tile, tile_zh
 from scorer.models import GameSession, Round
 from scorer.templatetags.scorer_format import signed_text
 
@@ -36,6 +37,7 @@ PURE_PAIRS = {"concealed": "1122334466778m", "win_tile": "8m"}
 PUNGS = {"concealed": "111222p333s4455s", "win_tile": "5s"}
 STRAIGHT = {"concealed": "123456789s1122s", "win_tile": "2s"}
 RULES = REGISTRY["sichuan"]
+REFUND_ZH = "退杠钱（没听牌）"
 
 
 # --------------------------------------------------------------------------- helpers
@@ -88,6 +90,20 @@ def payments_shown(page: str) -> list[str]:
             r'<span class="ev-pay">(.*?)</span>(?=<span class="ev-pay">|\s*</li>)', page, re.S
         )
     ]
+
+
+def fans_said(hand: dict[str, Any]) -> str:
+    """A discard win's fans as the engine scores them: "Full flush Root 4 fans"."""
+    r = score({"ruleset": "sichuan", **hand})
+    names = [f["name_en"] + (f" ×{f['count']}" if f["count"] > 1 else "") for f in r["fans"]]
+    return " ".join([*names, f"{r['total']} fans"])
+
+
+def last_round(page: str) -> str:
+    """The folded round just over on the session page (its <details>)."""
+    m = re.search(r'<details class="last-round">.*?</details>', page, re.S)
+    assert m, "no last round shown"
+    return m.group(0)
 
 
 def seat_cards(page: str) -> list[str]:
@@ -256,9 +272,9 @@ def test_session_page_offers_kong_win_and_wall_end(en_client: Client) -> None:
     for kind in ("kong", "win", "wall_end"):
         assert f'href="{record}?kind={kind}"' in page
     assert "Record a kong" in page and "Record a win" in page and "The wall ran out" in page
-    # No round yet: the next round's start is proposed, nothing to take back.
-    assert "Next hand: East round, dealer 甲" in page
-    assert 'class="live-round"' not in page
+    # No round yet: the next round's start is proposed (no 圈风 in 四川), nothing to take back.
+    assert "Next hand: dealer 甲" in text_of(page) and "East round" not in text_of(page)
+    assert 'class="live-round"' not in page and 'class="last-round"' not in page
     assert reverse("scorer:undo_event", args=[s.code]) not in page
 
 
@@ -321,14 +337,15 @@ def test_the_round_in_progress_is_dealt_by_its_own_dealer(en_client: Client) -> 
     page = html(en_client.get(reverse("scorer:session", args=[s.code])))
     cards = seat_cards(page)
     assert ["is-dealer" in c for c in cards] == [False, False, True, False]
-    assert "East round, dealer 丙" in text_of(page) and "Next hand" not in page
+    assert "Round 1 · in progress Dealer 丙" in text_of(page) and "Next hand" not in page
+    assert "East round" not in text_of(page)
     # Finished: the next round is proposed (血战: the next seat deals).
     add(s, win(3, 0, PUNGS))
     add(s, win(1, 0, PURE_PAIRS))
     add(s, win(2, 0, STRAIGHT))
     page = html(en_client.get(reverse("scorer:session", args=[s.code])))
     assert 'class="live-round"' not in page
-    assert "Next hand: East round, dealer 丁" in text_of(page)
+    assert "Next hand: dealer 丁" in text_of(page) and "East round" not in text_of(page)
 
 
 def test_wall_end_lines_pigs_not_ready_and_refunds(en_client: Client) -> None:
@@ -361,14 +378,76 @@ def test_wall_end_lines_pigs_not_ready_and_refunds(en_client: Client) -> None:
         ("甲", "乙", str(pig), *REASONS["pig"]),
         ("甲", "丙", str(pig), *REASONS["pig"]),
         ("丙", "乙", str(claim), *REASONS["not_ready"]),
-        # 甲 has no 叫: his 暗杠 money goes back to the three who paid it.
-        ("甲", "乙", str(kong_each), *REASONS["kong_refund"]),
-        ("甲", "丙", str(kong_each), *REASONS["kong_refund"]),
-        ("甲", "丁", str(kong_each), *REASONS["kong_refund"]),
+        # 甲 is not ready (a 花猪): his 暗杠 money goes back to the three who paid it,
+        # said with the pages' one term for readiness (没听牌, not the engine's 无叫).
+        ("甲", "乙", str(kong_each), REFUND_ZH, REASONS["kong_refund"][1]),
+        ("甲", "丙", str(kong_each), REFUND_ZH, REASONS["kong_refund"][1]),
+        ("甲", "丁", str(kong_each), REFUND_ZH, REASONS["kong_refund"][1]),
     ]
-    # On the session page the same, grouped and labelled.
+    # On the session page the same, grouped and labelled, in the round just over.
     s_page = html(en_client.get(reverse("scorer:session", args=[s.code])))
     assert 'class="live-round"' not in s_page  # the round is over
+    last = last_round(s_page)
+    assert events_shown(last)[-1] == "The wall has run out (流局)"
+    assert "丙: not ready" in text_of(last) and "乙: ready (best wait" in text_of(last)
+    assert f"甲 → 乙, 丙, 丁, {kong_each} each" in payments_shown(last)[-1]
+
+
+def test_a_finished_round_stays_folded_until_the_next_one_starts(en_client: Client) -> None:
+    s = sichuan()
+    add(s, kong(1, "concealed"))
+    add(s, win(3, 0, PUNGS))
+    add(s, win(2, 0, PURE_PAIRS))
+    add(s, win(1, 0, STRAIGHT))  # the third winner: the round is over
+    assert s.round_in_progress() is None
+    page = html(en_client.get(reverse("scorer:session", args=[s.code])))
+    assert 'class="live-round"' not in page
+    last = last_round(page)  # folded: <details> without "open"
+    assert text_of(re.search(r"<summary>(.*?)</summary>", last, re.S)[1]) == "Last round (round 1)"
+    assert events_shown(last) == [
+        "乙: concealed kong",
+        f"丁 wins on 甲's discard · {fans_said(PUNGS)}",
+        f"丙 wins on 甲's discard · {fans_said(PURE_PAIRS)}",
+        f"乙 wins on 甲's discard · {fans_said(STRAIGHT)}",
+    ]
+    each = 2 * BASE
+    a, b, c = hand_value(PUNGS), hand_value(PURE_PAIRS), hand_value(STRAIGHT)
+    assert payments_shown(last) == [
+        f"甲, 丙, 丁 pay {each} each",
+        f"甲 → 丁 {a}",
+        f"甲 → 丙 {b}",
+        f"甲 → 乙 {c}",
+    ]
+    # The round's points, which are the totals after one round.
+    deltas = [-each - a - b - c, 3 * each + c, -each + b, -each + a]
+    assert s.tallies() == deltas
+    shown = re.search(r'<p class="last-round-deltas">(.*?)</p>', last, re.S)
+    assert shown and text_of(shown[1]) == "Points this round " + " · ".join(
+        f"{n} {signed_text(d)}" for n, d in zip(NAMES, deltas, strict=True)
+    )
+    # What 撤销上一步 would take back is the last event listed.
+    box = re.search(r'<details class="undo-box undo-event">.*?</details>', page, re.S)
+    assert box and undo_form(page) == {"round": "1", "events": "4"}
+    assert f"round 1: “{events_shown(last)[-1]}”" in text_of(box[0])
+    # The next round starts: only it is shown.
+    add(s, kong(0, "concealed"))
+    page = html(en_client.get(reverse("scorer:session", args=[s.code])))
+    assert 'class="last-round"' not in page and 'class="live-round"' in page
+    assert events_shown(page) == ["甲: concealed kong"]
+
+
+def test_taking_back_from_the_round_just_over_shows_it_in_progress_again(
+    en_client: Client,
+) -> None:
+    s = sichuan()
+    add(s, win(3, 0, PUNGS))
+    add(s, win(2, 0, PURE_PAIRS))
+    add(s, win(1, 0, STRAIGHT))
+    url = reverse("scorer:undo_event", args=[s.code])
+    page = html(en_client.post(url, {"round": "1", "events": "3"}, follow=True))
+    assert 'class="last-round"' not in page
+    live = re.search(r'<section class="live-round".*?</section>', page, re.S)
+    assert live and len(events_shown(live[0])) == 2
 
 
 # --------------------------------------------------------------------------- polling
@@ -394,6 +473,25 @@ def test_polling_answers_304_then_200_after_another_phone_adds_an_event(client: 
     assert payments_shown(fragment)[-1] == f"甲 → 丙 {value}"
     # The totals that moved flash: 甲 paid, 丙 was paid.
     assert ["changed" in c for c in seat_cards(fragment)] == [True, False, True, False]
+    assert client.get(url, HTTP_IF_NONE_MATCH=again["ETag"]).status_code == 304
+
+
+def test_polling_shows_the_round_just_over_and_answers_304_while_it_stays(
+    client: Client,
+) -> None:
+    s = sichuan()
+    add(s, win(3, 0, PUNGS))
+    add(s, win(2, 0, PURE_PAIRS))
+    url = reverse("scorer:tallies", args=[s.code])
+    first = client.get(url)
+    etag = first["ETag"]
+    assert 'class="live-round"' in html(first)
+    add(s, win(1, 0, STRAIGHT), author="another phone")  # the round is over
+    again = client.get(url, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 200 and again["ETag"] != etag
+    fragment = html(again)
+    assert 'class="live-round"' not in fragment
+    assert "上一局（第 1 局）" in last_round(fragment) and len(events_shown(fragment)) == 3
     assert client.get(url, HTTP_IF_NONE_MATCH=again["ETag"]).status_code == 304
 
 
@@ -477,7 +575,8 @@ def test_taking_back_the_only_event_undoes_the_round(en_client: Client) -> None:
     assert rnd.status == Round.UNDONE and not rnd.in_progress
     assert s.tallies() == [0, 0, 0, 0]
     assert 'class="live-round"' not in page and "undo-event" not in page
-    assert "Next hand: East round, dealer 甲" in text_of(page)
+    assert 'class="last-round"' not in page  # an undone round is not shown as the last one
+    assert "Next hand: dealer 甲" in text_of(page)
 
 
 def test_taking_back_the_last_win_reopens_a_finished_round(en_client: Client) -> None:
@@ -635,6 +734,55 @@ def test_the_pages_render_in_chinese_too(client: Client) -> None:
         assert '<html lang="zh-hans">' in html(response)
     page = html(client.get(reverse("scorer:round", args=[s.code, 1])))
     assert REASONS["kong_concealed"][0] in page and REASONS["win_discard"][0] in page
+
+
+def test_chinese_pages_say_ting_pai_and_no_prevalent_wind(client: Client) -> None:
+    """One term for readiness (听牌 / 没听牌 / 花猪) and no 圈风 on any 四川 page."""
+    s = sichuan()
+    s.add_event(uuid.uuid4(), kong(0, "concealed"), position={"dealer": 2, "prevalent_wind": "E"})
+    page = text_of(html(client.get(reverse("scorer:session", args=[s.code]))))
+    assert "第 1 局 · 进行中 庄家 丙" in page and "风圈" not in page
+    add(s, win(3, 1, PUNGS))
+    hands = [
+        {"seat": 0, "concealed": "123m456p789s1239m"},  # three suits: 花猪
+        {"seat": 1, "concealed": "123456789m1234m"},  # ready
+        {"seat": 2, "concealed": "12345678p13579s"},  # not ready
+    ]
+    add(s, {"type": "wall_end", "hands": hands})
+    ready = waits({"ruleset": "sichuan", "concealed": "123456789m1234m"})["waits"]
+    best = max(ready, key=lambda t: hand_value({"concealed": "123456789m1234m", "win_tile": t}))
+    best_fans = score({"ruleset": "sichuan", "concealed": "123456789m1234m", "win_tile": best})
+    ready_line = f"乙 听牌（和{tile_zh(parse_tile(best))}最大，{best_fans['total']} 番）"
+    session_page = html(client.get(reverse("scorer:session", args=[s.code])))
+    last = text_of(last_round(session_page))
+    detail = text_of(
+        html(client.get(reverse("scorer:round", args=[s.code, 1]), {"part": "current"}))
+    )
+    round_page = text_of(html(client.get(reverse("scorer:round", args=[s.code, 1]))))
+    assert "下一局：庄家 丁" in text_of(session_page) and "上一局（第 1 局）" in last
+    for shown in (last, detail, round_page):
+        assert "甲 花猪（手上还有三门牌）" in shown
+        assert ready_line in shown and "丙 没听牌" in shown
+        assert "有叫" not in shown and "没叫" not in shown and "无叫" not in shown
+        assert REFUND_ZH in shown
+    for shown in (detail, round_page):
+        assert "第 1 局 · 庄家 丙" in shown and "风圈" not in shown
+    assert "风圈" not in text_of(session_page)
+
+
+def test_mcr_pages_keep_the_prevalent_wind(client: Client) -> None:
+    mcr = GameSession.objects.create(ruleset="mcr", players=list(NAMES))
+    entry = {"kind": "win", "mode": "tiles", "winner": 1, "discarder": 2,
+             "hand": {"concealed": "111m222m333m456p7z", "win_tile": "7z"}}  # fmt: skip
+    mcr.record_round(uuid.uuid4(), entry)
+    assert "下一局：东风圈，庄家" in text_of(
+        html(client.get(reverse("scorer:session", args=[mcr.code])))
+    )
+    detail = html(client.get(reverse("scorer:round", args=[mcr.code, 1]), {"part": "current"}))
+    assert "东风圈，庄家 甲" in text_of(detail)
+    assert "东风圈，庄家 甲" in text_of(
+        html(client.get(reverse("scorer:round", args=[mcr.code, 1])))
+    )
 
 
 # --------------------------------------------------------------------------- the JSON API
