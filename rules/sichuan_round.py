@@ -47,7 +47,7 @@ REASONS: dict[str, tuple[str, str]] = {
     "kong_handover": ("杠上炮转杠钱", "Kong money handed over (杠上炮)"),
     "pig": ("查花猪", "Flower pig (查花猪)"),
     "not_ready": ("查大叫", "Not ready (查大叫)"),
-    "kong_refund": ("退杠钱（无叫）", "Kong money returned (not ready)"),
+    "kong_refund": ("退杠钱（没听牌）", "Kong money returned (not ready)"),
 }
 KONG_ZH = {"exposed": "直杠", "added": "面下杠", "concealed": "暗杠"}
 

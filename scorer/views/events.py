@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.translation import get_language, gettext, ngettext
 
 from rules import RuleError
+from rules.sichuan_round import REASONS
 from rules.tiles import parse_tile, tile_en, tile_zh
 from scorer.templatetags.scorer_format import sign_class
 
@@ -24,10 +25,6 @@ from scorer.templatetags.scorer_format import sign_class
 SELF_EXPLAINED = frozenset(
     {"kong_exposed", "kong_added", "kong_concealed", "win_discard", "win_self_drawn"}
 )
-
-# The pages say 听牌 / 没听牌 for readiness (the wall's end's preview, the event
-# lines): a reason the engine words with another term (无叫) is said the same way.
-REASON_ZH = {"kong_refund": "退杠钱（没听牌）"}
 
 
 def _zh() -> bool:
@@ -165,10 +162,13 @@ def _actor(report: Mapping[str, Any]) -> Any:
 
 
 def reason_labels(t: Mapping[str, Any]) -> tuple[str, str]:
-    """A transfer's reason in Chinese and English, as the pages say it."""
+    """A transfer's reason in Chinese and English, as the pages say it.
+
+    The engine's current wording by reason code, so a round stored before a
+    label changed reads like the others; the stored words for unknown codes."""
     key = str(t.get("reason") or "")
-    zh = REASON_ZH.get(key) or t.get("reason_zh") or key
-    return str(zh), str(t.get("reason_en") or key)
+    zh, en = REASONS.get(key, (t.get("reason_zh") or key, t.get("reason_en") or key))
+    return str(zh), str(en)
 
 
 def payment_lines(

@@ -472,7 +472,7 @@ def test_sichuan_blood_battle_round(page: Page, second_page: Page, live_server: 
     expect(wall_seats.nth(LI)).to_contain_text("花猪")
     expect(wall_seats.nth(ZHAO)).to_contain_text("听牌")
     # 查花猪: 16 × 6 to the one non-pig still in; 退杠钱: 李四 returns his 暗杠's 12 to each payer.
-    # One term for readiness on every page: 没听牌 (the engine's label says 无叫).
+    # One term for readiness on every page: 没听牌.
     refunds = [(LI, s, concealed_kong, REFUND_ZH) for s in (ZHANG, WANG, ZHAO)]
     expect_transfers(page, [(LI, ZHAO, pig, "查花猪"), *refunds])
     expect_preview_deltas(page, [12, -(pig + 36), 12, pig + 12])

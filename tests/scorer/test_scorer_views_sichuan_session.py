@@ -379,7 +379,7 @@ def test_wall_end_lines_pigs_not_ready_and_refunds(en_client: Client) -> None:
         ("甲", "丙", str(pig), *REASONS["pig"]),
         ("丙", "乙", str(claim), *REASONS["not_ready"]),
         # 甲 is not ready (a 花猪): his 暗杠 money goes back to the three who paid it,
-        # said with the pages' one term for readiness (没听牌, not the engine's 无叫).
+        # said with the one term for readiness (没听牌).
         ("甲", "乙", str(kong_each), REFUND_ZH, REASONS["kong_refund"][1]),
         ("甲", "丙", str(kong_each), REFUND_ZH, REASONS["kong_refund"][1]),
         ("甲", "丁", str(kong_each), REFUND_ZH, REASONS["kong_refund"][1]),
