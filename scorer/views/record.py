@@ -497,25 +497,34 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else (f"\u2212{-n}" if n < 0 else "0")
 
 
+def _unfinished_hand(session: GameSession, p: Pick, out: dict[str, Any]) -> dict[str, Any] | None:
+    """`out` with what the winning hand still lacks (tiles, the win tile, its waits
+    when one tile short), or None when the hand is complete."""
+    if p.n_tiles < HAND_SIZE - 1:
+        n = HAND_SIZE - p.n_tiles
+        out["hint"] = ngettext(
+            "Tap the tiles of the winning hand: %(n)s more.",
+            "Tap the tiles of the winning hand: %(n)s more.",
+            n,
+        ) % {"n": n}
+        return out
+    if p.n_tiles == HAND_SIZE - 1:
+        return _waits(session, p, out)
+    if p.win_tile is None:
+        out["hint"] = gettext("Choose the winning tile.")
+        return out
+    return None
+
+
 def _outcome(session: GameSession, p: Pick) -> dict[str, Any]:
     """The live result: fans, total, payments, waits, or what is still missing; never saves."""
     out: dict[str, Any] = {"message": "", "hint": "", "fans": [], "total": None, "win": False,
                            "seats": [], "payments": [], "waits": None, "can_confirm": False}  # fmt: skip
     if p.kind == "win":
         if p.mode == "tiles":
-            if p.n_tiles < HAND_SIZE - 1:
-                n = HAND_SIZE - p.n_tiles
-                out["hint"] = ngettext(
-                    "Tap the tiles of the winning hand: %(n)s more.",
-                    "Tap the tiles of the winning hand: %(n)s more.",
-                    n,
-                ) % {"n": n}
-                return out
-            if p.n_tiles == HAND_SIZE - 1:
-                return _waits(session, p, out)
-            if p.win_tile is None:
-                out["hint"] = gettext("Choose the winning tile.")
-                return out
+            unfinished = _unfinished_hand(session, p, out)
+            if unfinished is not None:
+                return unfinished
         elif not p.fans:
             out["hint"] = gettext("Pick the fans of the hand.")
             return out
@@ -1346,19 +1355,9 @@ def _event_outcome(session: GameSession, p: EventPick, now: RoundNow) -> dict[st
                            "waits_tap": True, "can_confirm": False,
                            "stale": p.expected != now.count}  # fmt: skip
     if p.kind == "win" and p.mode == "tiles":
-        if p.n_tiles < HAND_SIZE - 1:
-            n = HAND_SIZE - p.n_tiles
-            out["hint"] = ngettext(
-                "Tap the tiles of the winning hand: %(n)s more.",
-                "Tap the tiles of the winning hand: %(n)s more.",
-                n,
-            ) % {"n": n}
-            return out
-        if p.n_tiles == HAND_SIZE - 1:
-            return _waits(session, p, out)
-        if p.win_tile is None:
-            out["hint"] = gettext("Choose the winning tile.")
-            return out
+        unfinished = _unfinished_hand(session, p, out)
+        if unfinished is not None:
+            return unfinished
     event, missing = p.event()
     if event is None:
         out["hint"] = missing
