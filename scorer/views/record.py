@@ -5,7 +5,11 @@ and every tap is a `<button name="tap" value="...">`: with htmx the form posts
 to `preview`, which applies the tap and answers with the form's inside again
 (fans, total, payments, waits, messages); without JavaScript the same buttons
 post the form to the record (or edit) page, which does the same and renders
-the whole page.  Nothing is scored here: every number on the page comes from
+the whole page.  A tap made while the previous answer is still on its way is
+queued in the browser (static/js/taps.js) and sent with the state that answer
+brings, so quick taps on a slow network are not lost; taps are values
+("tile:5m"), read against the state they arrive with.  Nothing is scored here:
+every number on the page comes from
 the engine through scorer.scoring (`evaluate`, `situation_for`), the same
 path `GameSession.record_round` and `Round.revise` take, and nothing is saved
 before 确认.

@@ -1,0 +1,53 @@
+"""Quick taps on a slow connection are all kept, in order (static/js/taps.js).
+
+Every tap posts the picker form and the answer replaces the form's inside.
+With chess-room Wi-Fi latency a player taps again before the answer is back;
+without the tap queue htmx kept only the last waiting request and dropped it
+when its button was replaced: 8 quick taps became 5 tiles.  Here the network
+is slowed to 300 ms per request (Chrome DevTools Protocol) and the tiles are
+tapped 100 ms apart, far faster than the answers come back.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from rules.tiles import parse_tiles, tile_zh
+from scorer.models import GameSession
+from tests.browser.test_table_flow import PLAYERS, grid_tile
+
+pytestmark = pytest.mark.browser
+
+LATENCY_MS = 300
+TAP_GAP_MS = 100
+
+
+def slow_network(page: Page) -> None:
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": LATENCY_MS, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+
+
+@pytest.mark.parametrize("ruleset", ["mcr", "sichuan"])
+def test_quick_taps_on_a_slow_network_are_all_kept(
+    page: Page, live_server: LiveServer, ruleset: str
+) -> None:
+    session = GameSession.objects.create(ruleset=ruleset, players=list(PLAYERS), first_dealer=0)
+    page.goto(f"{live_server.url}/s/{session.code}/record")
+    expect(page.locator(".pk-hand-count")).to_have_text("0 / 14 张")
+    slow_network(page)
+    taps = ["1m", "9m", "2m", "5p", "5p", "3m", "7p", "8p"]
+    for code in taps:
+        grid_tile(page, code).click(no_wait_after=True)
+        page.wait_for_timeout(TAP_GAP_MS)
+    # Every tap arrives, however long the answers take; the hand is kept sorted.
+    expect(page.locator(".pk-hand-count")).to_have_text(f"{len(taps)} / 14 张", timeout=15_000)
+    expected = [tile_zh(t) for t in sorted(parse_tiles("".join(taps)))]
+    tiles = page.locator(".pk-hand-tiles .pk-tile")
+    expect(tiles).to_have_count(len(taps))
+    assert [tiles.nth(i).get_attribute("aria-label") for i in range(len(taps))] == expected
