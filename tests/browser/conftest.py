@@ -38,6 +38,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
+import time
 from collections.abc import Generator, Iterator
 from typing import Any
 
@@ -198,6 +200,21 @@ def _phone(browser: Browser, request: pytest.FixtureRequest, name: str) -> Itera
             except Exception as exc:  # a crashed page must not hide the real failure
                 print(f"(no failure screenshot for {name}: {exc})")
         context.close()
+        _wait_for_request_threads()
+
+
+def _wait_for_request_threads(timeout: float = 5.0) -> None:
+    """Let the live server finish the requests the closed page left in flight.
+
+    Each request runs in its own daemon thread; one still closing its database
+    connection while the next test flushes the tables (or after the server has
+    stopped sharing the in-memory SQLite connection) raised "DatabaseWrapper
+    objects created in a thread can only be used in that same thread".
+    """
+    deadline = time.monotonic() + timeout
+    for t in threading.enumerate():
+        if t is not threading.current_thread() and "process_request_thread" in t.name:
+            t.join(max(0.0, deadline - time.monotonic()))
 
 
 @pytest.fixture
