@@ -164,42 +164,43 @@ def _zh_list(tiles: tuple[int, ...]) -> str:
 
 
 def _parse_meld(raw: Any, index: int) -> Meld:
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):
         raise RuleError(
             "illegal_meld",
             f"meld {index + 1} must be an object with 'type' and 'tiles'",
             f"第 {index + 1} 副副露必须包含 type 和 tiles",
         )
-    mtype = raw.get("type")
+    get = raw.get
+    mtype = get("type")
     if mtype not in MELD_TYPES:
         raise RuleError(
             "illegal_meld",
             f"meld {index + 1}: type must be chi, pung or kong, not {mtype!r}",
             f"第 {index + 1} 副副露：类型只能是吃(chi)、碰(pung)或杠(kong)",
         )
-    tiles = tuple(sorted(parse_tiles(raw.get("tiles", []))))
-    if any(t >= FLOWER_BASE for t in tiles):
+    tiles = tuple(sorted(parse_tiles(get("tiles", []))))
+    if tiles and tiles[-1] >= FLOWER_BASE:
         raise RuleError(
             "illegal_meld",
             f"meld {index + 1}: flowers cannot be melded",
             f"第 {index + 1} 副副露：花牌不能组成副露",
         )
-    exposed = raw.get("exposed", True)
-    if not isinstance(exposed, bool):
+    exposed = get("exposed", True)
+    if exposed is not True and exposed is not False:
         raise RuleError(
             "bad_input",
             f"meld {index + 1}: 'exposed' must be true or false",
             f"第 {index + 1} 副副露：exposed 只能是 true 或 false",
         )
-    claimed = raw.get("claimed_from")
+    claimed = get("claimed_from")
     if claimed not in _CLAIMED:
         raise RuleError(
             "bad_input",
             f"meld {index + 1}: claimed_from must be left, across, right or null",
             f"第 {index + 1} 副副露：claimed_from 只能是 left、across、right 或 null",
         )
-    added = raw.get("added", False)
-    if not isinstance(added, bool):
+    added = get("added", False)
+    if added is not True and added is not False:
         raise RuleError(
             "bad_input",
             f"meld {index + 1}: 'added' must be true or false",
@@ -220,7 +221,7 @@ def _parse_meld(raw: Any, index: int) -> Meld:
             )
     else:
         size = 3 if mtype == "pung" else 4
-        if len(tiles) != size or len(set(tiles)) != 1:
+        if len(tiles) != size or tiles[0] != tiles[-1]:  # sorted: all equal
             name_en, name_zh = ("pung", "碰") if size == 3 else ("kong", "杠")
             raise RuleError(
                 "illegal_meld",
@@ -255,34 +256,40 @@ def parse_situation(sit: Any, need_win_tile: bool = True) -> Hand:
 
     need_win_tile=False is the waits form: the hand is one tile short and a
     win_tile, if present, is ignored.
+
+    The checks run in a fixed order (the first problem is the one reported);
+    the common well-formed input takes the short way through each of them.
     """
-    if not isinstance(sit, Mapping):
+    if type(sit) is not dict and not isinstance(sit, Mapping):
         raise RuleError(
             "bad_input", "a situation must be a JSON object", "局面必须是一个 JSON 对象"
         )
-    concealed = parse_tiles(sit.get("concealed", []))
+    get = sit.get
+    concealed = parse_tiles(get("concealed", []))
     if concealed and max(concealed) >= FLOWER_BASE:
         raise RuleError(
             "bad_tile",
             "flowers are not part of the concealed hand: give their number in 'flowers'",
             "花牌不算手牌：请在 flowers 里填花的张数",
         )
-    raw_melds = sit.get("melds") or []
+    raw_melds = get("melds") or []
     if not isinstance(raw_melds, list):
         raise RuleError("illegal_meld", "'melds' must be a list", "melds 必须是列表")
-    melds = tuple(_parse_meld(m, i) for i, m in enumerate(raw_melds))
-    if len(melds) > 4:
+    melds = tuple([_parse_meld(m, i) for i, m in enumerate(raw_melds)]) if raw_melds else ()
+    n_melds = len(melds)
+    if n_melds > 4:
         raise RuleError("wrong_tile_count", "a hand has at most 4 melds", "一手牌最多 4 副副露")
     win_tile: int | None = None
     if need_win_tile:
-        if sit.get("win_tile") in (None, ""):
+        raw_win = get("win_tile")
+        if raw_win in (None, ""):
             raise RuleError(
                 "wrong_tile_count", "the winning tile 'win_tile' is missing", "缺少和牌张 win_tile"
             )
-        win_tile = parse_tile(sit["win_tile"])
+        win_tile = parse_tile(raw_win)
         if win_tile >= FLOWER_BASE:
             raise RuleError("bad_tile", "a flower cannot be the winning tile", "花牌不能当和牌张")
-    wild_raw = sit.get("wild")
+    wild_raw = get("wild")
     wild = frozenset(parse_tiles(wild_raw)) if wild_raw else _NO_WILD
     if wild and max(wild) >= FLOWER_BASE:
         raise RuleError("bad_tile", "flowers cannot be wild tiles here", "花牌不能作癞子")
@@ -290,13 +297,13 @@ def parse_situation(sit: Any, need_win_tile: bool = True) -> Hand:
     # Tile count: 3 per meld (a kong's 4th tile is its replacement draw), and the
     # standing tiles, win tile included, make 3n + 2.
     n_hand = len(concealed) + (1 if win_tile is not None else 0)
-    expected = 14 - 3 * len(melds) - (0 if need_win_tile else 1)
+    expected = 14 - 3 * n_melds - (0 if need_win_tile else 1)
     if n_hand != expected:
         what = "with the winning tile " if need_win_tile else ""
         raise RuleError(
             "wrong_tile_count",
-            f"{len(melds)} meld(s) need {expected} concealed tiles {what}but there are {n_hand}",
-            f"{len(melds)} 副副露时手牌{'（含和牌张）' if need_win_tile else ''}应为 {expected} 张，现在是 {n_hand} 张",
+            f"{n_melds} meld(s) need {expected} concealed tiles {what}but there are {n_hand}",
+            f"{n_melds} 副副露时手牌{'（含和牌张）' if need_win_tile else ''}应为 {expected} 张，现在是 {n_hand} 张",
         )
 
     standing = [0] * N_KINDS
@@ -327,33 +334,50 @@ def parse_situation(sit: Any, need_win_tile: bool = True) -> Hand:
             wilds += counts[w]
             counts[w] = 0
 
-    flowers = _int(sit.get("flowers", 0) or 0, "flowers", 0, 8)
-    self_drawn, after_kong, robbing, last, fourth, heavenly, earthly = (
-        _bool(sit, k) for k in FLAGS
+    flowers = get("flowers", 0)
+    if flowers.__class__ is not int or not 0 <= flowers <= 8:
+        flowers = _int(flowers or 0, "flowers", 0, 8)
+    # The seven flags: true/false (or null/missing for false); anything else is
+    # reported by _bool, flag by flag in FLAGS order.
+    flags: list[Any] = list(map(get, FLAGS))
+    kinds = set(map(type, flags))
+    if not kinds <= _FLAG_TYPES:
+        flags = [_bool(sit, k) for k in FLAGS]
+    elif _NONE_TYPE in kinds:
+        flags = [v is True for v in flags]
+    self_drawn: bool = flags[0]
+    raw_table = get("table")
+    table = None if raw_table is None else _parse_table(raw_table, self_drawn)
+    seat = get("seat_wind")
+    seat = (seat.__class__ is str and _WIND_ALIASES.get(seat)) or _wind(sit, "seat_wind")
+    prevalent = get("prevalent_wind")
+    prevalent = (prevalent.__class__ is str and _WIND_ALIASES.get(prevalent)) or _wind(
+        sit, "prevalent_wind"
     )
-    table = _parse_table(sit.get("table"), self_drawn)
-    return Hand(
-        tuple(sorted(concealed)),
-        melds,
-        win_tile,
-        self_drawn,
-        after_kong,
-        robbing,
-        last,
-        fourth,
-        heavenly,
-        earthly,
-        _wind(sit, "seat_wind"),
-        _wind(sit, "prevalent_wind"),
-        flowers,
-        wild,
-        table,
-        {k: v for k, v in sit.items() if k not in _KNOWN},
-        bytes(counts),
-        wilds,
-        bytes(held),
-        bytes(meld_counts) if melds else _NO_MELDS,
+    return _new_hand(
+        Hand,
+        (
+            tuple(sorted(concealed)),
+            melds,
+            win_tile,
+            *flags,
+            seat,
+            prevalent,
+            flowers,
+            wild,
+            table,
+            {} if _KNOWN.issuperset(sit) else {k: v for k, v in sit.items() if k not in _KNOWN},
+            bytes(counts),
+            wilds,
+            bytes(held),
+            bytes(meld_counts) if melds else _NO_MELDS,
+        ),
     )
+
+
+_FLAG_TYPES = frozenset({bool, type(None)})
+_NONE_TYPE = type(None)
+_new_hand = tuple.__new__
 
 
 def _parse_table(raw: Any, self_drawn: bool) -> Table | None:

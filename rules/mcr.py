@@ -332,6 +332,9 @@ class Cut:
         "pack_trait",
         "position",
         "kongs",
+        "own_fans",
+        "hidden_pungs",
+        "read_as",
     )
     packs: tuple[Pack, ...]
     chows: list[int]
@@ -342,6 +345,11 @@ class Cut:
     pack_trait: int
     position: int  # where the win tile sits: 77 edge, 78 closed, 79 single, 0
     kongs: tuple[int, int]  # melded, concealed
+    # regular cuts only: the CUT fans that read the sets alone (21, 31, 55, 59, 63) as
+    # (fan id, count) pairs, and the concealed pungs self-drawn / on a discard
+    own_fans: tuple[tuple[int, int], ...]
+    hidden_pungs: tuple[int, int]
+    read_as: tuple[str, str] | None  # the note naming the sets (_read_as), once asked for
 
     def __init__(self, packs: tuple[Pack, ...], win: int, regular: bool) -> None:
         self.packs = packs
@@ -372,8 +380,12 @@ class Cut:
         self.chow_fans = {}
         self.pung_fans = {}
         self.pack_trait = 0
+        self.own_fans = ()
+        self.hidden_pungs = (0, 0)
+        self.read_as = None
         if regular:
             self._relations()
+            self._own(win)
 
     def _relations(self) -> None:
         mids = self.chows
@@ -397,6 +409,31 @@ class Cut:
         self.pung_fans = fans
         self.pack_trait = _pack_trait(self.packs)
 
+    def _own(self, w: int) -> None:
+        """What the sets alone decide: their CUT fans (as CUT_FANS reads them) and the
+        concealed pungs (not kongs), self-drawn and on a discard, where a pung the
+        discard completed counts as melded (unless the win tile can sit in a chow)."""
+        own: list[tuple[int, int]] = []
+        if self.pack_trait:
+            own.append((self.pack_trait, 1))  # 21 / 31 / 55
+        dragons = sum(1 for p in self.pungs if p.tile >= 31) - 2 * self.pung_fans.get(54, 0)
+        if dragons > 0:
+            own.append((59, dragons))
+        if len(self.chows) == 4 and self.pair is not None and self.pair < 27:
+            own.append((63, 1))
+        self.own_fans = tuple(own)
+        hidden = sum(1 for p in self.pungs if p.kind == "pung" and not p.melded)
+        on_discard = hidden
+        in_chow = any(
+            p.standing and p.kind == "chow" and abs(p.tile - w) <= 1 and suit(p.tile) == suit(w)
+            for p in self.packs
+        )
+        if not in_chow:
+            on_discard -= sum(
+                1 for p in self.pungs if p.tile == w and p.kind == "pung" and not p.melded
+            )
+        self.hidden_pungs = (hidden, on_discard)
+
 
 class Ctx:
     """One way of reading the hand; fan functions are pure functions of it.
@@ -409,7 +446,8 @@ class Ctx:
 
     __slots__ = (
         "r", "form", "packs", "unique_wait", "extra", "chows", "pungs", "pair",
-        "kong_table", "chow_fans", "pung_fans", "pack_trait", "wait_position",
+        "kong_table", "chow_fans", "pung_fans", "pack_trait", "wait_position", "own_fans",
+        "cut",
     )  # fmt: skip
     r: Reading
     form: str
@@ -424,6 +462,8 @@ class Ctx:
     pung_fans: dict[int, int]
     pack_trait: int
     wait_position: int
+    own_fans: tuple[tuple[int, int], ...]
+    cut: Cut
 
     def __init__(
         self,
@@ -452,25 +492,17 @@ class Ctx:
             unique_wait = r.unique_wait()
         self.unique_wait = bool(unique_wait)
         self.wait_position = pos if unique_wait else 0
+        self.own_fans = cut.own_fans
+        self.cut = cut
         if form == "regular":
             mk, ck = cut.kongs
-            self.kong_table = kong_fans(_concealed_pungs(self, r), mk, ck, r.mixed_kong_fan)
+            hidden = cut.hidden_pungs[0 if r.hand.self_drawn else 1]
+            self.kong_table = _kong_table(hidden, mk, ck, r.mixed_kong_fan)
         else:
             self.kong_table = {}
 
 
-def _concealed_pungs(c: Ctx, r: Reading) -> int:
-    """Concealed pungs (not kongs); one completed by a discard counts as melded."""
-    n = sum(1 for p in c.pungs if p.kind == "pung" and not p.melded)
-    if not r.hand.self_drawn:
-        w = r.win
-        in_chow = any(
-            p.standing and p.kind == "chow" and abs(p.tile - w) <= 1 and suit(p.tile) == suit(w)
-            for p in c.packs
-        )
-        if not in_chow:
-            n -= sum(1 for p in c.pungs if p.tile == w and p.kind == "pung" and not p.melded)
-    return n
+_kong_table = lru_cache(maxsize=256)(kong_fans)  # shared tables: read, never changed
 
 
 def _pack_trait(packs: Sequence[Pack]) -> int:
@@ -700,14 +732,33 @@ def score_ctx(c: Ctx, hand_raw: Mapping[int, int] | None = None) -> Scored:
         # which reads them one by one); taking the tables whole is the same, faster.
         raw.update(c.chow_fans)
         raw.update(c.pung_fans)
-        raw.update(c.kong_table)
-        fids: tuple[int, ...] = _REGULAR_OWN_FANS
+        kt = c.kong_table
+        raw.update(kt)
+        # The rest of CUT_FANS (_REGULAR_OWN_FANS), the same tests: those of the sets
+        # alone come worked out with the cut, the others read the flags and winds.
+        raw.update(c.own_fans)
+        pungs = c.pungs
+        if pungs:
+            if len(pungs) == 4 and 5 not in kt and 12 not in kt:
+                raw[48] = 1
+            r = c.r
+            prevalent = r.prevalent
+            seat = r.seat
+            for p in pungs:
+                if p.tile == prevalent:
+                    raw[60] = 1
+                if p.tile == seat:
+                    raw[61] = 1
+            n = _pung_fan_count(c)
+            if n > 0:
+                raw[73] = n
+        if c.wait_position:
+            raw[c.wait_position] = 1  # 77 / 78 / 79
     else:
-        fids = FORM_CUT_FANS.get(c.form, ())
-    for fid in fids:
-        n = CUT_FANS[fid](c)
-        if n > 0:
-            raw[fid] = n
+        for fid in FORM_CUT_FANS.get(c.form, ()):
+            n = CUT_FANS[fid](c)
+            if n > 0:
+                raw[fid] = n
     for fid, n in c.extra.items():
         if n > 0:
             raw[fid] = raw.get(fid, 0) + n
@@ -719,12 +770,16 @@ def score_ctx(c: Ctx, hand_raw: Mapping[int, int] | None = None) -> Scored:
 
 
 def hand_fans(c: Ctx) -> dict[int, int]:
-    out = {}
-    for fid in FORM_HAND_FANS[c.form]:
-        n = HAND_FANS[fid](c)
-        if n > 0:
-            out[fid] = n
-    return out
+    """The HAND fans of the Ctx's form: the reading's, kept to those the form is scored with."""
+    every = c.r.hand_raw()
+    if c.form == "regular":
+        return dict(every)
+    keep = _FORM_HAND_SETS[c.form]
+    return {fid: n for fid, n in every.items() if fid in keep}
+
+
+_FORM_HAND_SETS = {form: frozenset(fids) for form, fids in FORM_HAND_FANS.items()}
+assert _FORM_HAND_SETS["regular"] == frozenset(HAND_FANS)
 
 
 # ---------------------------------------------------------------------------
@@ -787,6 +842,7 @@ class Reading:
     tile_trait: int
     rank_fan: int
     hogs: int
+    tile_fans: tuple[tuple[int, int], ...]
 
     def __init__(self, hand: Hand, params: Mapping[str, Any]) -> None:
         if hand.wild:
@@ -851,7 +907,37 @@ class Reading:
             self.tile_trait,
             self.rank_fan,
             self.hogs,
+            self.tile_fans,
         ) = tile_facts(merged, kongs)
+        self._hand_raw: dict[int, int] | None = None
+
+    def hand_raw(self) -> dict[int, int]:
+        """Every HAND fan (`HAND_FANS`) of this hand, worked out once: the tile facts'
+        fans (cached with them) and those of the flags.  Shared: do not change it."""
+        out = self._hand_raw
+        if out is None:
+            out = self._hand_raw = dict(self.tile_fans)
+            sd = self.hand.self_drawn
+            last = self.wall_last
+            kong = self.kong
+            n_melded = self.n_melded
+            if last:
+                out[44 if sd else 45] = 1
+            if kong:
+                out[46 if sd else 47] = 1
+            if sd:
+                if n_melded == 0:
+                    out[56] = 1
+                if not last and not kong:
+                    out[80] = 1
+            else:
+                if n_melded == 4:
+                    out[52] = 1
+                if n_melded == 0:
+                    out[62] = 1
+            if self.fourth:
+                out[58] = 1
+        return out
 
     def unique_wait(self) -> bool:
         return unique_wait(self.standing, self.fixed, self.win, self.n_fixed)
@@ -868,6 +954,8 @@ class Reading:
 
     def special(self) -> Scored | None:
         s = self.standing
+        if not _may_be_special(s, self.n_fixed, self.win):
+            return None
         if self.n_fixed == 0:
             if shapes.is_seven_pairs(s, 0, quads=True):
                 if _seven_shifted(s, suit(self.win)):
@@ -995,7 +1083,7 @@ class Reading:
         for cut in regular_cuts(self.standing, self.fixed_packs, self.win):
             c = Ctx(self, "regular", cut, None)
             if hand_raw is None:
-                hand_raw = hand_fans(c)
+                hand_raw = self.hand_raw()  # score_ctx copies it
             out.append(score_ctx(c, hand_raw))
         return out
 
@@ -1038,8 +1126,11 @@ def unique_wait(standing: bytes, fixed: bytes, win: int, n_fixed: int) -> bool:
 @lru_cache(maxsize=8192)
 def tile_facts(
     merged: bytes, kongs: int
-) -> tuple[list[int], int, bool, int, bool, bool, bool, bool, int, int, int]:
-    """What the tiles alone decide (suits, ranks, tile traits, 四归一), from per-tile bit masks."""
+) -> tuple[
+    list[int], int, bool, int, bool, bool, bool, bool, int, int, int, tuple[tuple[int, int], ...]
+]:
+    """What the tiles alone decide (suits, ranks, tile traits, 四归一), from per-tile bit masks,
+    and the HAND fans that read only these facts, as (fan id, count) pairs."""
     tiles = [t for t in range(34) if merged[t]]
     every = _ALL_BITS
     some = 0
@@ -1060,18 +1151,67 @@ def tile_facts(
         trait = 18
     else:
         trait = 0
+    flush = (22 if no_honors else 49) if voided == 2 else 0
+    all_types = voided == 0 and bool(some & _WIND) and bool(some & _DRAGON)
+    green = bool(every & _GREEN)
+    reversible = bool(every & _REVERSIBLE)
+    rank_fan = _rank_fan(tiles)
+    hogs = merged.count(4) - kongs
+    # the fans of HAND_FANS that read these facts alone (the same tests, id by id)
+    fans: list[tuple[int, int]] = []
+    if green:
+        fans.append((3, 1))
+    if trait:
+        fans.append((trait, 1))  # 8 / 11 / 18
+    if flush:
+        fans.append((flush, 1))  # 22 / 49
+    if rank_fan:
+        fans.append((rank_fan, 1))  # 25 / 26 / 27 / 36 / 37
+    if reversible:
+        fans.append((40, 1))
+    if all_types:
+        fans.append((51, 1))
+    if hogs > 0:
+        fans.append((64, hogs))
+    if all_simples:
+        fans.append((68, 1))
+    if voided != 2 and voided > 0:
+        fans.append((75, voided))
+    if no_honors:
+        fans.append((76, 1))
     return (
         tiles,
         voided,
         no_honors,
-        (22 if no_honors else 49) if voided == 2 else 0,
-        voided == 0 and bool(some & _WIND) and bool(some & _DRAGON),
+        flush,
+        all_types,
         all_simples,
-        bool(every & _GREEN),
-        bool(every & _REVERSIBLE),
+        green,
+        reversible,
         trait,
-        _rank_fan(tiles),
-        merged.count(4) - kongs,
+        rank_fan,
+        hogs,
+        tuple(fans),
+    )
+
+
+@lru_cache(maxsize=8192)
+def _may_be_special(s: bytes, n_fixed: int, w: int) -> bool:
+    """False when no special form can fit these tiles (most hands): `special()` skips them.
+
+    A loose test, cached per hand shape: every hand a special form takes passes it.
+    """
+    if n_fixed > 1:
+        return False
+    if _knit_pattern_of(s) is not None:  # 组合龙 (with one meld, the only form left)
+        return True
+    if n_fixed:
+        return False
+    return (
+        shapes.is_seven_pairs(s, 0, quads=True)
+        or shapes.is_knitted(s, 0, False)
+        or shapes.is_thirteen_orphans(s, 0)
+        or (w < 27 and sum(s[9 * suit(w) : 9 * suit(w) + 9]) == 14)  # 九莲宝灯: one suit
     )
 
 
@@ -1213,7 +1353,8 @@ class Mcr(Ruleset):
                 "seven pairs, thirteen orphans or a knitted hand",
                 "这手牌不能和：组不成四副面子加一对将、七对、十三幺或全不靠类牌型",
             )
-        fans = [_fan_dict(fid, n) for fid, n in sorted(best.fans.items())]
+        items = sorted(best.fans.items())
+        fans = [{**_FAN_DICTS[fid], "count": n} for fid, n in items]
         fan_total = best.total
         flower_pts = hand.flowers * int(params["flower_points"])
         if hand.flowers:
@@ -1221,7 +1362,7 @@ class Mcr(Ruleset):
         total = fan_total + flower_pts
         need = int(params["min_fans"])
         win = fan_total >= need
-        notes, notes_zh = _explain(best, hand, params, fan_total, need)
+        notes, notes_zh = _explain(best, hand, params, fan_total, need, items)
         out: dict[str, Any] = {
             "win": win,
             "fans": fans,
@@ -1352,6 +1493,13 @@ def _fan_dict(fid: int, n: int) -> dict[str, Any]:
     return {"id": fid, "name_zh": f.zh, "name_en": f.en, "points": f.points, "count": n}
 
 
+# A fan's entry in a result without its count (the key order of _fan_dict).
+_FAN_DICTS = {
+    fid: {"id": fid, "name_zh": f.zh, "name_en": f.en, "points": f.points}
+    for fid, f in FANS.items()
+}
+
+
 _PACK_NAMES_ZH = {"chow": "顺", "pung": "刻", "kong": "杠", "pair": "将"}
 
 
@@ -1369,26 +1517,84 @@ _NOTE_ZH = {f.id: f"{f.zh}：{f.points} 番，{f.rule_zh}" for f in FANS.values(
 _NOTE_EN = {f.id: f"{f.en}: {f.points}, {f.rule_en}" for f in FANS.values()}
 
 
-def _explain(
-    best: Scored, hand: Hand, params: Mapping[str, Any], fan_total: int, need: int
-) -> tuple[list[str], list[str]]:
+@lru_cache(maxsize=1024)
+def _fan_note(fid: int, n: int) -> tuple[str, str]:
+    """The note of a fan counted n times: (Chinese, English)."""
+    if n == 1:
+        return _NOTE_ZH[fid], _NOTE_EN[fid]
+    f = FANS[fid]
+    return (
+        f"{f.zh} ×{n}：{f.points * n} 番，{f.rule_zh}",
+        f"{f.en} ×{n}: {f.points * n}, {f.rule_en}",
+    )
+
+
+@lru_cache(maxsize=1024)
+def _excluded_note(fid: int, by: int) -> tuple[str, str]:
+    """Why a fan is not counted: (Chinese, English)."""
+    return (
+        f"不计{FANS[fid].zh}：已计{FANS[by].zh}",
+        f"{FANS[fid].en} not counted: included in {FANS[by].en}",
+    )
+
+
+def _read_as(packs: tuple[Pack, ...]) -> tuple[str, str]:
+    """The sets a regular reading is scored with: (Chinese, English)."""
+    return (
+        "按 " + "、".join(_pack_zh(p) for p in packs) + " 计番",
+        "read as " + ", ".join(_pack_en(p) for p in packs),
+    )
+
+
+@lru_cache(maxsize=8192)
+def _static_notes(
+    read_as: tuple[str, str] | None,
+    items: tuple[tuple[int, int], ...],
+    excluded: tuple[tuple[int, int], ...],
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The notes that depend on the reading alone: its sets (`_read_as`, None for a
+    special form), its fans (id, count) and the fans it does not count (id, by):
+    (English, Chinese)."""
     en: list[str] = []
     zh: list[str] = []
+    if read_as is not None:
+        z, e = read_as
+        zh.append(z)
+        en.append(e)
+    for fid, n in items:
+        z, e = _fan_note(fid, n)
+        zh.append(z)
+        en.append(e)
+    for fid, by in excluded:
+        z, e = _excluded_note(fid, by)
+        zh.append(z)
+        en.append(e)
+    return tuple(en), tuple(zh)
+
+
+def _explain(
+    best: Scored,
+    hand: Hand,
+    params: Mapping[str, Any],
+    fan_total: int,
+    need: int,
+    items: Sequence[tuple[int, int]] | None = None,
+) -> tuple[list[str], list[str]]:
+    """The notes, English and Chinese; `items` is sorted(best.fans.items()) when known."""
     c = best.ctx
+    read_as = None
     if c.form == "regular":
-        zh.append("按 " + "、".join(_pack_zh(p) for p in c.packs) + " 计番")
-        en.append("read as " + ", ".join(_pack_en(p) for p in c.packs))
-    for fid, n in sorted(best.fans.items()):
-        if n == 1:
-            zh.append(_NOTE_ZH[fid])
-            en.append(_NOTE_EN[fid])
-        else:
-            f = FANS[fid]
-            zh.append(f"{f.zh} ×{n}：{f.points * n} 番，{f.rule_zh}")
-            en.append(f"{f.en} ×{n}: {f.points * n}, {f.rule_en}")
-    for fid, by in sorted(best.excluded.items()):
-        zh.append(f"不计{FANS[fid].zh}：已计{FANS[by].zh}")
-        en.append(f"{FANS[fid].en} not counted: included in {FANS[by].en}")
+        cut = c.cut
+        read_as = cut.read_as
+        if read_as is None:
+            read_as = cut.read_as = _read_as(cut.packs)
+    en_notes, zh_notes = _static_notes(
+        read_as,
+        tuple(items if items is not None else sorted(best.fans.items())),
+        tuple(sorted(best.excluded.items())) if best.excluded else (),
+    )
+    en = list(en_notes)
+    zh = list(zh_notes)
     if hand.flowers:
         zh.append(
             f"花牌 {hand.flowers} 张：另加 {hand.flowers * int(params['flower_points'])} 分，不计入起和番"
