@@ -1,0 +1,59 @@
+"""The fast paths of MCR scoring agree with the fan functions that define the fans.
+
+`hand_fans` reads the HAND fans from cached tile facts, and `score_ctx` works out
+the fans of the sets alone once per cut; the small pure functions in `HAND_FANS`
+and `CUT_FANS` (the fan table) stay the definition.  Checked on every form and
+every cut of generated situations that reach all 81 fans, with both values of
+`mixed_kong_fan`, so a fan changed in one place and not the other fails here.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rules import mcr
+from rules.hand import parse_situation
+from rules.registry import get_ruleset
+from tests.rules import mcr_oracle as mo
+
+SITUATIONS = mo.generate_situations(1500, 23)
+
+
+@pytest.fixture(scope="module")
+def params() -> dict:
+    return dict(get_ruleset("mcr").defaults)
+
+
+def test_hand_fans_match_the_fan_functions(params: dict) -> None:
+    checked = 0
+    for s in SITUATIONS:
+        reading = mcr.Reading(parse_situation(s), params)
+        for form, fids in mcr.FORM_HAND_FANS.items():
+            c = mcr.Ctx(reading, form)
+            by_definition = {fid: v for fid in fids if (v := mcr.HAND_FANS[fid](c)) > 0}
+            assert mcr.hand_fans(c) == by_definition, (s["id"], form)
+            checked += 1
+    assert checked >= len(SITUATIONS)
+
+
+def test_cut_fans_match_the_fan_functions(params: dict) -> None:
+    checked = 0
+    for i, s in enumerate(SITUATIONS):
+        hand = parse_situation(s)
+        p = params if i % 2 else {**params, "mixed_kong_fan": False}
+        reading = mcr.Reading(hand, p)
+        for cut in mcr.regular_cuts(reading.standing, reading.fixed_packs, reading.win):
+            c = mcr.Ctx(reading, "regular", cut, None)
+            hidden = cut.hidden_pungs[0 if hand.self_drawn else 1]
+            assert c.kong_table == mcr.kong_fans(hidden, *cut.kongs, reading.mixed_kong_fan)
+            by_definition = dict(mcr.hand_fans(c))
+            by_definition.update(c.chow_fans)
+            by_definition.update(c.pung_fans)
+            by_definition.update(c.kong_table)
+            for fid in mcr._REGULAR_OWN_FANS:
+                if (v := mcr.CUT_FANS[fid](c)) > 0:
+                    by_definition[fid] = v
+            scored = mcr.score_ctx(c)
+            assert mcr.apply_exclusions(by_definition) == (scored.fans, scored.excluded), s["id"]
+            checked += 1
+    assert checked > 0
