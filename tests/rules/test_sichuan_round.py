@@ -16,8 +16,6 @@ import copy
 import json
 import random
 import re
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import REGISTRY, score, settle, waits
+from tests.rules.test_cli import run as run_rules_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "tests" / "fixtures" / "spec" / "sichuan-rounds.jsonl"
@@ -810,23 +809,11 @@ def test_seed000_chengdu_round_with_kongs() -> None:
 # --- the command line ---------------------------------------------------------------------
 
 
-def run_cli(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rules", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
-
-
 def test_cli_settle_lines_in_order() -> None:
     good = {"id": "a", "events": [K(1, "exposed", 2), W(2, Q(0))]}
     wrong = {"id": "b", "events": [W(2, Q(0)), K(0, "concealed")]}
     stdin = "\n".join([json.dumps(good), "{oops", json.dumps(wrong), "", json.dumps(good)]) + "\n"
-    p = run_cli("settle", "--ruleset", "sichuan", stdin=stdin)
+    p = run_rules_cli("settle", "--ruleset", "sichuan", stdin=stdin)
     assert p.returncode == 0, p.stderr
     out = [json.loads(x) for x in p.stdout.splitlines()]
     assert [r["id"] for r in out] == ["a", None, "b", "a"]
@@ -837,7 +824,9 @@ def test_cli_settle_lines_in_order() -> None:
 
 
 def test_cli_settle_ruleset_from_each_line() -> None:
-    p = run_cli("settle", stdin=json.dumps(rnd([K(0, "concealed")]), ensure_ascii=False) + "\n")
+    p = run_rules_cli(
+        "settle", stdin=json.dumps(rnd([K(0, "concealed")]), ensure_ascii=False) + "\n"
+    )
     assert json.loads(p.stdout)["deltas"] == [36, -12, -12, -12]
 
 
@@ -862,7 +851,7 @@ def test_spec_rounds(example: dict[str, Any]) -> None:
 def test_spec_rounds_through_the_cli() -> None:
     examples = spec_rounds()
     assert len(examples) >= 8
-    p = run_cli("settle", stdin=SPEC.read_text(encoding="utf-8"))
+    p = run_rules_cli("settle", stdin=SPEC.read_text(encoding="utf-8"))
     assert p.returncode == 0, p.stderr
     out = [json.loads(x) for x in p.stdout.splitlines()]
     assert [(r["id"], r["deltas"]) for r in out] == [

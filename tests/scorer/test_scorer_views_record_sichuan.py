@@ -27,6 +27,12 @@ from rules import score, waits
 from rules.registry import get_ruleset
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession, Round, RoundRevision
+from tests.scorer.test_scorer_views_record import (
+    _HIDDEN,
+    confirm_enabled,
+    result_message,
+    tap_message,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -68,8 +74,6 @@ def kong_event(player: int, kind: str, discarder: int | None = None) -> dict[str
 
 # ------------------------------------------------------------------ reading the page
 
-_HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
-
 
 def state_of(page: str) -> dict[str, str]:
     """What the browser would post next: the hidden inputs, the dealer select, the author."""
@@ -80,22 +84,6 @@ def state_of(page: str) -> dict[str, str]:
     m = re.search(r'<input type="text" name="author" value="([^"]*)"', page)
     data["author"] = htmllib.unescape(m.group(1)) if m else ""
     return data
-
-
-def tap_message(page: str) -> str:
-    m = re.search(r'<p class="pk-msg pk-msg-tap" role="alert">(.*?)</p>', page, re.S)
-    return htmllib.unescape(m.group(1)) if m else ""
-
-
-def result_message(page: str) -> str:
-    m = re.search(r'<p class="pk-msg pk-msg-result" role="alert">(.*?)</p>', page, re.S)
-    return htmllib.unescape(m.group(1)) if m else ""
-
-
-def confirm_enabled(page: str) -> bool:
-    m = re.search(r'<button type="submit" class="pk-confirm"[^>]*>', page, re.S)
-    assert m, "no confirm button"
-    return re.search(r"\sdisabled[\s>]", m.group(0)) is None
 
 
 def button(page: str, value: str) -> str:
