@@ -23,7 +23,8 @@ Seed sentences each rule rests on are quoted beside the code and in the doc.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -89,12 +90,12 @@ class _Ledger:
             }
         )
 
-    def deltas(self, event: int | None = None) -> list[int]:
+    def deltas(self, first: int = 0) -> list[int]:
+        """Money per seat from the transfers made since transfer number `first`."""
         d = [0] * self.players
-        for t in self.transfers:
-            if event is None or t["event"] == event:
-                d[t["from"]] -= t["amount"]
-                d[t["to"]] += t["amount"]
+        for t in self.transfers[first:]:
+            d[t["from"]] -= t["amount"]
+            d[t["to"]] += t["amount"]
         return d
 
 
@@ -130,33 +131,11 @@ def settle_round(rs: Sichuan, rnd: Mapping[str, Any], params: Mapping[str, Any])
     events = rnd.get("events")
     if not isinstance(events, list) or not events:
         raise _err("a round needs a non-empty list 'events'", "这一局还没有任何事件（events）")
-    base = int(params["base"])
-    ledger = _Ledger(players)
-    out: list[int] = []  # winners in the order they won
-    kongs: list[_Kong] = []
-    finished = False
+    state = _Round(rs, params, _Ledger(players), _robbed_kongs(events))
     reports: list[dict[str, Any]] = []
-    notes: list[str] = []
-    notes_zh: list[str] = []
-
-    # 抢杠: "玩家面下杠時,他家可以搶杠而胡,刮風下雨無效" (seed 002). A robbed
-    # added kong recorded just before the robbing win pays nothing.
-    robbed: set[int] = set()
+    finished = False
     for i, ev in enumerate(events):
-        if (
-            isinstance(ev, Mapping)
-            and ev.get("type") == "win"
-            and ev.get("robbing_kong") is True
-            and i > 0
-            and isinstance(events[i - 1], Mapping)
-            and events[i - 1].get("type") == "kong"
-            and events[i - 1].get("kong") == "added"
-            and events[i - 1].get("player") == ev.get("discarder")
-        ):
-            robbed.add(i - 1)
-
-    for i, ev in enumerate(events):
-        where, where_zh = f"event {i + 1}", f"第 {i + 1} 个事件"
+        where, where_zh = _where(i)
         if not isinstance(ev, Mapping):
             raise _err(f"{where} must be an object", f"{where_zh}格式不对")
         etype = ev.get("type")
@@ -170,414 +149,405 @@ def settle_round(rs: Sichuan, rnd: Mapping[str, Any], params: Mapping[str, Any])
                 f"{where}: the round is already over",
                 f"{where_zh}：这一局已经结束，不能再记事件",
             )
-        in_play = [s for s in range(players) if s not in out]
+        first_transfer = len(state.ledger.transfers)
         if etype == "kong":
-            reports.append(
-                _kong(
-                    rs,
-                    ev,
-                    i,
-                    where,
-                    where_zh,
-                    players,
-                    in_play,
-                    base,
-                    params,
-                    ledger,
-                    kongs,
-                    robbed,
-                )  # fmt: skip
-            )
+            report = state.kong(ev, i)
         elif etype == "win":
-            report = _win(rs, ev, i, where, where_zh, players, in_play, params, ledger, kongs)
-            reports.append(report)
-            out.extend(w["seat"] for w in report["winners"])
-            if not params["blood_battle"] or len(out) >= players - 1:
-                finished = True
+            report = state.win(ev, i)
+            finished = not params["blood_battle"] or len(state.out) >= players - 1
         else:
-            reports.append(
-                _wall_end(
-                    rs, ev, i, where, where_zh, players, in_play, base, params, ledger, kongs
-                )  # fmt: skip
-            )
+            report = state.wall_end(ev, i)
             finished = True
-        reports[-1]["deltas"] = ledger.deltas(i)
+        report["deltas"] = state.ledger.deltas(first_transfer)
+        reports.append(report)
 
-    _check_copies(reports)
-    deltas = ledger.deltas()
+    state.check_copies()
+    deltas = state.ledger.deltas()
     assert sum(deltas) == 0, deltas
+    notes: list[str] = []
+    notes_zh: list[str] = []
     if not finished:
         notes.append("the round is not over yet: add the next win or the wall's end")
         notes_zh.append("这一局还没结束：继续记和牌，或记流局")
     return {
         "players": players,
         "events": reports,
-        "transfers": ledger.transfers,
+        "transfers": state.ledger.transfers,
         "deltas": deltas,
-        "out": out,
+        "out": state.out,
         "finished": finished,
         "notes": notes,
         "notes_zh": notes_zh,
     }
 
 
-def _check_copies(reports: Sequence[dict[str, Any]]) -> None:
-    """No tile kind more than four times across every hand shown in the round.
+def _where(i: int) -> tuple[str, str]:
+    return f"event {i + 1}", f"第 {i + 1} 个事件"
 
-    Winners' hands and the hands shown at the wall's end are different physical
-    tiles, except the one discard several players win on (一炮多响), counted once.
-    """
-    seen = [0] * 27
-    for rep in reports:
-        if rep["type"] == "win":
-            for res in rep["winners"]:
-                for t, n in enumerate(res.pop("_held")):
-                    seen[t] += n
-            if rep.get("_win_tile") is not None and len(rep["winners"]) > 1:
-                seen[rep.pop("_win_tile")] -= (
-                    sum(1 for r in rep["winners"] if r["mode"] == "tiles") - 1
+
+def _robbed_kongs(events: Sequence[Any]) -> set[int]:
+    """抢杠: "玩家面下杠時,他家可以搶杠而胡,刮風下雨無效" (seed 002). A robbed added
+    kong recorded just before the robbing win pays nothing: the indexes of those kongs."""
+    robbed: set[int] = set()
+    for i, ev in enumerate(events):
+        if (
+            isinstance(ev, Mapping)
+            and ev.get("type") == "win"
+            and ev.get("robbing_kong") is True
+            and i > 0
+            and isinstance(events[i - 1], Mapping)
+            and events[i - 1].get("type") == "kong"
+            and events[i - 1].get("kong") == "added"
+            and events[i - 1].get("player") == ev.get("discarder")
+        ):
+            robbed.add(i - 1)
+    return robbed
+
+
+@contextmanager
+def _at(where: str, where_zh: str) -> Iterator[None]:
+    """Errors from a hand carry the event and seat they come from."""
+    try:
+        yield
+    except RuleError as e:
+        raise RuleError(e.code, f"{where}: {e.message}", f"{where_zh}：{e.message_zh}") from None
+
+
+def _hand_situation(hand: Any, where: str, where_zh: str) -> dict[str, Any]:
+    """A shown hand as a situation; its own ruleset, params and table don't apply."""
+    if not isinstance(hand, Mapping):
+        raise _err(f"{where}: the hand must be an object", f"{where_zh}：手牌格式不对")
+    return {k: v for k, v in hand.items() if k not in ("ruleset", "params", "table")}
+
+
+@dataclass
+class _Round:
+    """What the replay knows after each event: money moved, who is out, the kongs
+    that may be handed over or returned, and the tiles shown so far."""
+
+    rs: Sichuan
+    params: Mapping[str, Any]
+    ledger: _Ledger
+    robbed: set[int]
+    out: list[int] = field(default_factory=list)  # winners in the order they won
+    kongs: list[_Kong] = field(default_factory=list)
+    seen: list[int] = field(default_factory=lambda: [0] * 27)  # tiles of every hand shown
+
+    @property
+    def players(self) -> int:
+        return self.ledger.players
+
+    @property
+    def base(self) -> int:
+        return int(self.params["base"])
+
+    @property
+    def in_play(self) -> list[int]:
+        return [s for s in range(self.players) if s not in self.out]
+
+    def seat(self, raw: Any, what_en: str, what_zh: str, i: int) -> int:
+        return _seat(raw, what_en, what_zh, self.players, *_where(i))
+
+    def show(self, held: bytes) -> None:
+        for t, n in enumerate(held[:27]):
+            self.seen[t] += n
+
+    def check_copies(self) -> None:
+        """No tile kind more than four times across every hand shown in the round.
+
+        Winners' hands and the hands shown at the wall's end are different physical
+        tiles, except the one discard several players win on (一炮多响), counted once.
+        """
+        for t, n in enumerate(self.seen):
+            if n > 4:
+                raise RuleError(
+                    "too_many_copies",
+                    f"the hands of this round hold {n} copies of {tile_str(t)}; a set has only 4",
+                    f"这一局各家的牌里{tile_zh(t)}共有 {n} 张，一副牌只有 4 张",
                 )
-            rep.pop("_win_tile", None)
-        elif rep["type"] == "wall_end":
-            for held in rep.pop("_held"):
-                for t, n in enumerate(held):
-                    seen[t] += n
-    for t, n in enumerate(seen):
-        if n > 4:
-            raise RuleError(
-                "too_many_copies",
-                f"the hands of this round hold {n} copies of {tile_str(t)}; a set has only 4",
-                f"这一局各家的牌里{tile_zh(t)}共有 {n} 张，一副牌只有 4 张",
-            )
 
+    # -- 刮风下雨 ---------------------------------------------------------------------
 
-def _kong(
-    rs: Sichuan,
-    ev: Mapping[str, Any],
-    i: int,
-    where: str,
-    where_zh: str,
-    players: int,
-    in_play: Sequence[int],
-    base: int,
-    params: Mapping[str, Any],
-    ledger: _Ledger,
-    kongs: list[_Kong],
-    robbed: set[int],
-) -> dict[str, Any]:
-    p = _seat(ev.get("player"), "player", "杠牌者", players, where, where_zh)
-    if p not in in_play:
-        raise _err(
-            f"{where}: seat {p} has already won and cannot declare a kong",
-            f"{where_zh}：{p} 号位已经和牌出局，不能再杠",
-        )
-    kind = ev.get("kong")
-    if kind not in KONG_KINDS:
-        raise _err(
-            f"{where}: 'kong' must be exposed, added or concealed",
-            f"{where_zh}：杠的种类只能是直杠（exposed）、面下杠（added）或暗杠（concealed）",
-        )
-    tile = ev.get("tile")
-    report: dict[str, Any] = {"index": i, "type": "kong", "player": p, "kong": kind}
-    if tile not in (None, ""):
-        t = parse_tile(tile)
-        if t >= 27:
-            raise RuleError(
-                "bad_tile",
-                f"{where}: Sichuan has no {tile_str(t)}",
-                f"{where_zh}：四川麻将没有这张牌",
-            )
-        report["tile"] = tile_str(t)
-    robbed_now = _bool(ev, "robbed", where, where_zh) or i in robbed
-    if robbed_now:
-        if kind != "added":
+    def kong(self, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+        where, where_zh = _where(i)
+        in_play = self.in_play
+        p = self.seat(ev.get("player"), "player", "杠牌者", i)
+        if p not in in_play:
             raise _err(
-                f"{where}: only an added kong (面下杠) can be robbed",
-                f"{where_zh}：只有面下杠可以被抢杠",
+                f"{where}: seat {p} has already won and cannot declare a kong",
+                f"{where_zh}：{p} 号位已经和牌出局，不能再杠",
             )
-        report["void"] = True
-        report["note"] = "robbed (抢杠): the kong pays nothing"
-        report["note_zh"] = "被抢杠：刮风下雨无效"
+        kind = ev.get("kong")
+        if kind not in KONG_KINDS:
+            raise _err(
+                f"{where}: 'kong' must be exposed, added or concealed",
+                f"{where_zh}：杠的种类只能是直杠（exposed）、面下杠（added）或暗杠（concealed）",
+            )
+        tile = ev.get("tile")
+        report: dict[str, Any] = {"index": i, "type": "kong", "player": p, "kong": kind}
+        if tile not in (None, ""):
+            t = parse_tile(tile)
+            if t >= 27:
+                raise RuleError(
+                    "bad_tile",
+                    f"{where}: Sichuan has no {tile_str(t)}",
+                    f"{where_zh}：四川麻将没有这张牌",
+                )
+            report["tile"] = tile_str(t)
+        if _bool(ev, "robbed", where, where_zh) or i in self.robbed:
+            if kind != "added":
+                raise _err(
+                    f"{where}: only an added kong (面下杠) can be robbed",
+                    f"{where_zh}：只有面下杠可以被抢杠",
+                )
+            report["void"] = True
+            report["note"] = "robbed (抢杠): the kong pays nothing"
+            report["note_zh"] = "被抢杠：刮风下雨无效"
+            return report
+        record = _Kong(i, p, kind)
+        if kind == "exposed":
+            # "直杠,立刻收取引杠者1倍點數" (seed 002).
+            d = self.seat(ev.get("discarder"), "discarder", "引杠者", i)
+            if d == p:
+                raise _err(
+                    f"{where}: an exposed kong is claimed from another player's discard",
+                    f"{where_zh}：直杠的第四张牌必须是别人打出的",
+                )
+            if d not in in_play:
+                raise _err(
+                    f"{where}: seat {d} has already won and discards nothing",
+                    f"{where_zh}：{d} 号位已经和牌出局，不会再打牌",
+                )
+            payers = [d]
+            amount = self.base * int(self.params["kong_exposed"])
+            report["discarder"] = d
+        else:
+            # "面下杠,立刻收取其他未胡者1倍點數"; "下雨立刻收取其他未胡者2倍點數" (seed 002).
+            payers = [s for s in in_play if s != p]
+            key = "kong_added" if kind == "added" else "kong_concealed"
+            amount = self.base * int(self.params[key])
+        for s in payers:
+            self.ledger.pay(i, s, p, amount, f"kong_{kind}")
+            if amount > 0:
+                record.received.append((s, amount))
+        self.kongs.append(record)
         return report
-    record = _Kong(i, p, kind)
-    if kind == "exposed":
-        # "直杠,立刻收取引杠者1倍點數" (seed 002).
-        d = _seat(ev.get("discarder"), "discarder", "引杠者", players, where, where_zh)
-        if d == p:
+
+    # -- wins ---------------------------------------------------------------------------
+
+    def win(self, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+        where, where_zh = _where(i)
+        rs, params, in_play = self.rs, self.params, self.in_play
+        raw_d = ev.get("discarder")
+        self_drawn = raw_d is None
+        d = None if self_drawn else self.seat(raw_d, "discarder", "放炮者", i)
+        after_kong = _bool(ev, "after_kong", where, where_zh)
+        robbing = _bool(ev, "robbing_kong", where, where_zh)
+        last_tile = _bool(ev, "last_tile", where, where_zh)
+        if robbing and self_drawn:
             raise _err(
-                f"{where}: an exposed kong is claimed from another player's discard",
-                f"{where_zh}：直杠的第四张牌必须是别人打出的",
+                f"{where}: robbing a kong is a win on the konging player's tile: "
+                "give him as 'discarder'",
+                f"{where_zh}：抢杠要写明被抢杠的人（放炮者）",
             )
-        if d not in in_play:
+        if d is not None and d not in in_play:
             raise _err(
                 f"{where}: seat {d} has already won and discards nothing",
                 f"{where_zh}：{d} 号位已经和牌出局，不会再打牌",
             )
-        payers = [d]
-        amount = base * int(params["kong_exposed"])
-        report["discarder"] = d
-    else:
-        # "面下杠,立刻收取其他未胡者1倍點數"; "下雨立刻收取其他未胡者2倍點數" (seed 002).
-        payers = [s for s in in_play if s != p]
-        amount = base * int(params["kong_added" if kind == "added" else "kong_concealed"])
-    for s in payers:
-        ledger.pay(i, s, p, amount, f"kong_{kind}")
-        if amount > 0:
-            record.received.append((s, amount))
-    kongs.append(record)
-    return report
-
-
-def _hand_situation(
-    hand: Any, params: Mapping[str, Any], where: str, where_zh: str
-) -> dict[str, Any]:
-    if not isinstance(hand, Mapping):
-        raise _err(f"{where}: the hand must be an object", f"{where_zh}：手牌格式不对")
-    sit = {k: v for k, v in hand.items() if k not in ("ruleset", "params", "table")}
-    sit["ruleset"] = "sichuan"
-    sit["params"] = dict(params)
-    return sit
-
-
-def _win(
-    rs: Sichuan,
-    ev: Mapping[str, Any],
-    i: int,
-    where: str,
-    where_zh: str,
-    players: int,
-    in_play: Sequence[int],
-    params: Mapping[str, Any],
-    ledger: _Ledger,
-    kongs: list[_Kong],
-) -> dict[str, Any]:
-    raw_d = ev.get("discarder")
-    self_drawn = raw_d is None
-    d = None if self_drawn else _seat(raw_d, "discarder", "放炮者", players, where, where_zh)
-    after_kong = _bool(ev, "after_kong", where, where_zh)
-    robbing = _bool(ev, "robbing_kong", where, where_zh)
-    last_tile = _bool(ev, "last_tile", where, where_zh)
-    if robbing and self_drawn:
-        raise _err(
-            f"{where}: robbing a kong is a win on the konging player's tile: give him as 'discarder'",
-            f"{where_zh}：抢杠要写明被抢杠的人（放炮者）",
-        )
-    if d is not None and d not in in_play:
-        raise _err(
-            f"{where}: seat {d} has already won and discards nothing",
-            f"{where_zh}：{d} 号位已经和牌出局，不会再打牌",
-        )
-    raw_winners = ev.get("winners")
-    if not isinstance(raw_winners, list) or not raw_winners:
-        raise _err(f"{where}: a win needs a list 'winners'", f"{where_zh}：请选择和牌者")
-    if self_drawn and len(raw_winners) > 1:
-        raise _err(
-            f"{where}: only one player can win on his own draw",
-            f"{where_zh}：自摸只能有一个和牌者",
-        )
-    seats: list[int] = []
-    for w in raw_winners:
-        if not isinstance(w, Mapping):
-            raise _err(f"{where}: each winner must be an object", f"{where_zh}：和牌者格式不对")
-        s = _seat(w.get("seat"), "seat", "和牌者", players, where, where_zh)
-        if s in seats:
-            raise _err(f"{where}: seat {s} is listed twice", f"{where_zh}：{s} 号位重复了")
-        if s not in in_play:
+        raw_winners = ev.get("winners")
+        if not isinstance(raw_winners, list) or not raw_winners:
+            raise _err(f"{where}: a win needs a list 'winners'", f"{where_zh}：请选择和牌者")
+        if self_drawn and len(raw_winners) > 1:
             raise _err(
-                f"{where}: seat {s} has already won",
-                f"{where_zh}：{s} 号位已经和过牌出局了",
+                f"{where}: only one player can win on his own draw",
+                f"{where_zh}：自摸只能有一个和牌者",
             )
-        if s == d:
-            raise _err(
-                f"{where}: the discarder cannot win on his own discard",
-                f"{where_zh}：放炮者不能和自己打的牌",
-            )
-        seats.append(s)
-    results: list[dict[str, Any]] = []
-    win_tile_seen: int | None = None
-    for w, s in zip(raw_winners, seats, strict=True):
-        wz = f"{where_zh}（{s} 号位）"
-        we = f"{where} (seat {s})"
-        if "hand" in w and w["hand"] is not None:
-            sit = _hand_situation(w["hand"], params, we, wz)
-            sit.update(self_drawn=self_drawn)
-            for flag, on in (("after_kong", after_kong), ("robbing_kong", robbing),
-                             ("last_tile", last_tile)):  # fmt: skip
-                if on:
-                    sit[flag] = True
-            try:
-                hand = parse_situation(sit, need_win_tile=True)
-                res = rs.score_hand(hand, params)
-            except RuleError as e:
-                raise RuleError(e.code, f"{we}: {e.message}", f"{wz}：{e.message_zh}") from None
-            entry_mode = "tiles"
-            held: bytes | None = hand.held[:27]
-            if win_tile_seen is None:
-                win_tile_seen = hand.win_tile
-            elif hand.win_tile != win_tile_seen:
+        seats: list[int] = []
+        for w in raw_winners:
+            if not isinstance(w, Mapping):
+                raise _err(f"{where}: each winner must be an object", f"{where_zh}：和牌者格式不对")
+            s = self.seat(w.get("seat"), "seat", "和牌者", i)
+            if s in seats:
+                raise _err(f"{where}: seat {s} is listed twice", f"{where_zh}：{s} 号位重复了")
+            if s not in in_play:
                 raise _err(
-                    f"{we}: players winning on one discard win on the same tile",
-                    f"{wz}：一炮多响时各家和的是同一张牌",
+                    f"{where}: seat {s} has already won",
+                    f"{where_zh}：{s} 号位已经和过牌出局了",
                 )
-        elif "fans" in w:
-            try:
-                res = rs.quick_result(w["fans"], params, self_drawn, after_kong, robbing, last_tile)
-            except RuleError as e:
-                raise RuleError(e.code, f"{we}: {e.message}", f"{wz}：{e.message_zh}") from None
-            entry_mode = "quick"
-            held = None
-        else:
-            raise _err(
-                f"{we}: give the winning 'hand' or the 'fans'",
-                f"{wz}：请填和牌的牌，或直接选番",
-            )
-        value = int(res["value"])
-        if self_drawn:
-            amount = rs.self_drawn_amount(int(res["total"]), value, params)
-            payers = [p for p in in_play if p != s]
-            reason = "win_self_drawn"
-        else:
-            amount = value
-            assert d is not None
-            payers = [d]
-            reason = "win_discard"
-        for p in payers:
-            ledger.pay(i, p, s, amount, reason, fans=res["total"])
-        kept = {k: res[k] for k in ("fans", "total", "multiplier", "value", "notes", "notes_zh")}
-        results.append({"seat": s, "mode": entry_mode, "amount": amount, "payers": payers, **kept,
-                        "_held": held or bytes(27)})  # fmt: skip
-    # 杠上炮: "如果為杠上炮,還要將剛才所杠牌所得,轉給胡牌家(如果1炮多響則胡家給多份)" (seed 002).
-    handover = None
-    if after_kong and not self_drawn and params["kong_handover"]:
-        assert d is not None
-        # "剛才所杠牌": the kong is the event right before this win, declared by the
-        # discarder; an older kong (or one already handed over) is not 杠上炮.
-        kong = kongs[-1] if kongs and kongs[-1].event == i - 1 else None
-        if kong is None or kong.player != d:
-            raise _err(
-                f"{where}: 杠上炮 is a win on the discard right after the discarder's kong, "
-                f"but the event before it is not a kong by seat {d}",
-                f"{where_zh}：杠上炮要放炮者刚杠过牌，可是上一个事件不是 {d} 号位的杠",
-            )
-        got = sum(a for _, a in kong.received)
-        for s in seats:
-            ledger.pay(i, d, s, got, "kong_handover", kong_event=kong.event)
-        kong.handed_over = True
-        handover = {"kong_event": kong.event, "amount": got}
-    report: dict[str, Any] = {
-        "index": i,
-        "type": "win",
-        "discarder": d,
-        "self_drawn": self_drawn,
-        "after_kong": after_kong,
-        "robbing_kong": robbing,
-        "last_tile": last_tile,
-        "winners": results,
-        "_win_tile": win_tile_seen,
-    }
-    if handover:
-        report["handover"] = handover
-    return report
-
-
-def _wall_end(
-    rs: Sichuan,
-    ev: Mapping[str, Any],
-    i: int,
-    where: str,
-    where_zh: str,
-    players: int,
-    in_play: Sequence[int],
-    base: int,
-    params: Mapping[str, Any],
-    ledger: _Ledger,
-    kongs: list[_Kong],
-) -> dict[str, Any]:
-    raw = ev.get("hands")
-    if not isinstance(raw, list):
-        raise _err(
-            f"{where}: the wall's end needs the hands of the players still in ('hands')",
-            f"{where_zh}：流局要填还没和牌的玩家的手牌",
-        )
-    hands: dict[int, Any] = {}
-    for h in raw:
-        if not isinstance(h, Mapping):
-            raise _err(f"{where}: each hand must be an object", f"{where_zh}：手牌格式不对")
-        s = _seat(h.get("seat"), "seat", "座位", players, where, where_zh)
-        if s not in in_play:
-            raise _err(
-                f"{where}: seat {s} has already won; only players still in show their hands",
-                f"{where_zh}：{s} 号位已经和牌出局，不用查叫",
-            )
-        if s in hands:
-            raise _err(f"{where}: seat {s} is listed twice", f"{where_zh}：{s} 号位重复了")
-        hands[s] = h
-    missing = [s for s in in_play if s not in hands]
-    if missing:
-        raise _err(
-            f"{where}: the hands of seat(s) {', '.join(map(str, missing))} are missing",
-            f"{where_zh}：还缺 {'、'.join(f'{s} 号位' for s in missing)}的手牌",
-        )
-    checks: dict[int, dict[str, Any]] = {}
-    helds: list[bytes] = []
-    for s in in_play:
-        we, wz = f"{where} (seat {s})", f"{where_zh}（{s} 号位）"
-        sit = _hand_situation(hands[s], params, we, wz)
-        sit.pop("win_tile", None)
-        try:
-            hand = parse_situation(sit, need_win_tile=False)
-            rs.check(hand)
-        except RuleError as e:
-            raise RuleError(e.code, f"{we}: {e.message}", f"{wz}：{e.message_zh}") from None
-        helds.append(hand.held[:27])
-        suits = rs.suits(hand)
-        if len(suits) == 3:
-            checks[s] = {"seat": s, "status": "pig", "waits": [], "claim": 0}
-            continue
-        ws = rs.wait_tiles(hand, params)
-        if not ws:
-            checks[s] = {"seat": s, "status": "not_ready", "waits": [], "claim": 0}
-            continue
-        # "賠給聽牌的玩家最大的可能番(大叫)" (seed 002): the most this hand could
-        # win on a discard, over all its waits.
-        best = None
-        for t in ws:
-            won = parse_situation({**sit, "win_tile": tile_str(t)}, need_win_tile=True)
-            r = rs.score_hand(won, params)
-            key = (int(r["value"]), int(r["total"]))
-            if best is None or key > best[0]:
-                best = (key, t, r)
-        assert best is not None
-        (claim, fans), tile, _r = best
-        checks[s] = {
-            "seat": s,
-            "status": "ready",
-            "waits": [tile_str(t) for t in ws],
-            "claim": claim,
-            "claim_fans": fans,
-            "claim_tile": tile_str(tile),
+            if s == d:
+                raise _err(
+                    f"{where}: the discarder cannot win on his own discard",
+                    f"{where_zh}：放炮者不能和自己打的牌",
+                )
+            seats.append(s)
+        results: list[dict[str, Any]] = []
+        win_tile: int | None = None  # the one discard (or draw) every tiles winner won on
+        for w, s in zip(raw_winners, seats, strict=True):
+            we, wz = f"{where} (seat {s})", f"{where_zh}（{s} 号位）"
+            if "hand" in w and w["hand"] is not None:
+                sit = _hand_situation(w["hand"], we, wz)
+                sit["self_drawn"] = self_drawn
+                for flag, on in (("after_kong", after_kong), ("robbing_kong", robbing),
+                                 ("last_tile", last_tile)):  # fmt: skip
+                    if on:
+                        sit[flag] = True
+                with _at(we, wz):
+                    hand = parse_situation(sit, need_win_tile=True)
+                    res = rs.score_hand(hand, params)
+                mode = "tiles"
+                self.show(hand.held)
+                if win_tile is None:
+                    win_tile = hand.win_tile
+                elif hand.win_tile != win_tile:
+                    raise _err(
+                        f"{we}: players winning on one discard win on the same tile",
+                        f"{wz}：一炮多响时各家和的是同一张牌",
+                    )
+                else:
+                    self.seen[win_tile] -= 1  # one physical tile, already counted
+            elif "fans" in w:
+                with _at(we, wz):
+                    res = rs.quick_result(
+                        w["fans"], params, self_drawn, after_kong, robbing, last_tile
+                    )
+                mode = "quick"
+            else:
+                raise _err(
+                    f"{we}: give the winning 'hand' or the 'fans'",
+                    f"{wz}：请填和牌的牌，或直接选番",
+                )
+            value = int(res["value"])
+            if self_drawn:
+                amount = rs.self_drawn_amount(int(res["total"]), value, params)
+                payers = [p for p in in_play if p != s]
+                reason = "win_self_drawn"
+            else:
+                assert d is not None
+                amount, payers, reason = value, [d], "win_discard"
+            for p in payers:
+                self.ledger.pay(i, p, s, amount, reason, fans=res["total"])
+            kept = {
+                k: res[k] for k in ("fans", "total", "multiplier", "value", "notes", "notes_zh")
+            }
+            results.append({"seat": s, "mode": mode, "amount": amount, "payers": payers, **kept})
+        report: dict[str, Any] = {
+            "index": i,
+            "type": "win",
+            "discarder": d,
+            "self_drawn": self_drawn,
+            "after_kong": after_kong,
+            "robbing_kong": robbing,
+            "last_tile": last_tile,
+            "winners": results,
         }
-    pigs = [s for s in in_play if checks[s]["status"] == "pig"]
-    not_pigs = [s for s in in_play if checks[s]["status"] != "pig"]
-    ready = [s for s in in_play if checks[s]["status"] == "ready"]
-    unready = [s for s in in_play if checks[s]["status"] == "not_ready"]
-    # Step 1, 查花猪: "花豬賠給非花豬玩家16倍點數" (seed 002).
-    pig_amount = base * int(params["pig_multiplier"])
-    for p in pigs:
-        for s in not_pigs:
-            ledger.pay(i, p, s, pig_amount, "pig")
-    # Step 2, 查大叫: "沒聽牌的玩家(花豬不用)賠給聽牌的玩家最大的可能番(大叫)" (seed 002).
-    for p in unready:
-        for s in ready:
-            ledger.pay(i, p, s, checks[s]["claim"], "not_ready")
-    # "並退回所有刮風下雨所得" / "如果流局的時候玩家還沒有叫牌,則必須退回全部刮風下雨所得":
-    # every player without a 叫 (a 花猪 has none) returns his kong money to whoever paid it.
-    if params["refund_kongs"]:
-        for k in kongs:
-            if k.player in pigs + unready and not k.handed_over:
-                for payer, amount in k.received:
-                    ledger.pay(i, k.player, payer, amount, "kong_refund", kong_event=k.event)
-    return {"index": i, "type": "wall_end", "checks": [checks[s] for s in in_play], "_held": helds}
+        # 杠上炮: "如果為杠上炮,還要將剛才所杠牌所得,轉給胡牌家(如果1炮多響則胡家給多份)" (seed 002).
+        if after_kong and not self_drawn and params["kong_handover"]:
+            assert d is not None
+            # "剛才所杠牌": the kong is the event right before this win, declared by the
+            # discarder; an older kong (or one already handed over) is not 杠上炮.
+            kong = self.kongs[-1] if self.kongs and self.kongs[-1].event == i - 1 else None
+            if kong is None or kong.player != d:
+                raise _err(
+                    f"{where}: 杠上炮 is a win on the discard right after the discarder's kong, "
+                    f"but the event before it is not a kong by seat {d}",
+                    f"{where_zh}：杠上炮要放炮者刚杠过牌，可是上一个事件不是 {d} 号位的杠",
+                )
+            got = sum(a for _, a in kong.received)
+            for s in seats:
+                self.ledger.pay(i, d, s, got, "kong_handover", kong_event=kong.event)
+            kong.handed_over = True
+            report["handover"] = {"kong_event": kong.event, "amount": got}
+        self.out.extend(seats)
+        return report
+
+    # -- 流局: 查花猪, 查大叫 --------------------------------------------------------------
+
+    def wall_end(self, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+        where, where_zh = _where(i)
+        rs, params, in_play = self.rs, self.params, self.in_play
+        raw = ev.get("hands")
+        if not isinstance(raw, list):
+            raise _err(
+                f"{where}: the wall's end needs the hands of the players still in ('hands')",
+                f"{where_zh}：流局要填还没和牌的玩家的手牌",
+            )
+        hands: dict[int, Any] = {}
+        for h in raw:
+            if not isinstance(h, Mapping):
+                raise _err(f"{where}: each hand must be an object", f"{where_zh}：手牌格式不对")
+            s = self.seat(h.get("seat"), "seat", "座位", i)
+            if s not in in_play:
+                raise _err(
+                    f"{where}: seat {s} has already won; only players still in show their hands",
+                    f"{where_zh}：{s} 号位已经和牌出局，不用查叫",
+                )
+            if s in hands:
+                raise _err(f"{where}: seat {s} is listed twice", f"{where_zh}：{s} 号位重复了")
+            hands[s] = h
+        missing = [s for s in in_play if s not in hands]
+        if missing:
+            raise _err(
+                f"{where}: the hands of seat(s) {', '.join(map(str, missing))} are missing",
+                f"{where_zh}：还缺 {'、'.join(f'{s} 号位' for s in missing)}的手牌",
+            )
+        checks: dict[int, dict[str, Any]] = {}
+        for s in in_play:
+            we, wz = f"{where} (seat {s})", f"{where_zh}（{s} 号位）"
+            sit = _hand_situation(hands[s], we, wz)
+            with _at(we, wz):
+                hand = parse_situation(sit, need_win_tile=False)
+                rs.check(hand)
+            self.show(hand.held)
+            if len(rs.suits(hand)) == 3:
+                checks[s] = {"seat": s, "status": "pig", "waits": [], "claim": 0}
+                continue
+            ws = rs.wait_tiles(hand, params)
+            if not ws:
+                checks[s] = {"seat": s, "status": "not_ready", "waits": [], "claim": 0}
+                continue
+            # "賠給聽牌的玩家最大的可能番(大叫)" (seed 002): the most this hand could
+            # win on a discard, over all its waits.
+            best: tuple[tuple[int, int], int] | None = None
+            for t in ws:
+                won = parse_situation({**sit, "win_tile": tile_str(t)}, need_win_tile=True)
+                r = rs.score_hand(won, params)
+                key = (int(r["value"]), int(r["total"]))
+                if best is None or key > best[0]:
+                    best = (key, t)
+            assert best is not None
+            (claim, fans), tile = best
+            checks[s] = {
+                "seat": s,
+                "status": "ready",
+                "waits": [tile_str(t) for t in ws],
+                "claim": claim,
+                "claim_fans": fans,
+                "claim_tile": tile_str(tile),
+            }
+        pigs = [s for s in in_play if checks[s]["status"] == "pig"]
+        not_pigs = [s for s in in_play if checks[s]["status"] != "pig"]
+        ready = [s for s in in_play if checks[s]["status"] == "ready"]
+        unready = [s for s in in_play if checks[s]["status"] == "not_ready"]
+        # Step 1, 查花猪: "花豬賠給非花豬玩家16倍點數" (seed 002).
+        pig_amount = self.base * int(params["pig_multiplier"])
+        for p in pigs:
+            for s in not_pigs:
+                self.ledger.pay(i, p, s, pig_amount, "pig")
+        # Step 2, 查大叫: "沒聽牌的玩家(花豬不用)賠給聽牌的玩家最大的可能番(大叫)" (seed 002).
+        for p in unready:
+            for s in ready:
+                self.ledger.pay(i, p, s, checks[s]["claim"], "not_ready")
+        # "並退回所有刮風下雨所得" / "如果流局的時候玩家還沒有叫牌,則必須退回全部刮風下雨所得":
+        # every player without a 叫 (a 花猪 has none) returns his kong money to whoever paid it.
+        if params["refund_kongs"]:
+            for k in self.kongs:
+                if k.player in pigs + unready and not k.handed_over:
+                    for payer, amount in k.received:
+                        self.ledger.pay(
+                            i, k.player, payer, amount, "kong_refund", kong_event=k.event
+                        )
+        return {"index": i, "type": "wall_end", "checks": [checks[s] for s in in_play]}
 
 
 __all__ = ["EVENT_TYPES", "KONG_KINDS", "REASONS", "settle_round"]
