@@ -354,8 +354,7 @@ def parse_situation(sit: Any, need_win_tile: bool = True) -> Hand:
     prevalent = (prevalent.__class__ is str and _WIND_ALIASES.get(prevalent)) or _wind(
         sit, "prevalent_wind"
     )
-    return _new_hand(
-        Hand,
+    return Hand._make(
         (
             tuple(sorted(concealed)),
             melds,
@@ -371,13 +370,12 @@ def parse_situation(sit: Any, need_win_tile: bool = True) -> Hand:
             wilds,
             bytes(held),
             bytes(meld_counts) if melds else _NO_MELDS,
-        ),
+        )
     )
 
 
 _FLAG_TYPES = frozenset({bool, type(None)})
 _NONE_TYPE = type(None)
-_new_hand = tuple.__new__
 
 
 def _parse_table(raw: Any, self_drawn: bool) -> Table | None:

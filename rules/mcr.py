@@ -1354,7 +1354,7 @@ class Mcr(Ruleset):
                 "这手牌不能和：组不成四副面子加一对将、七对、十三幺或全不靠类牌型",
             )
         items = sorted(best.fans.items())
-        fans = [{**_FAN_DICTS[fid], "count": n} for fid, n in items]
+        fans = [_fan_dict(fid, n) for fid, n in items]
         fan_total = best.total
         flower_pts = hand.flowers * int(params["flower_points"])
         if hand.flowers:
@@ -1488,16 +1488,15 @@ class Mcr(Ruleset):
         )
 
 
-def _fan_dict(fid: int, n: int) -> dict[str, Any]:
-    f = FANS[fid]
-    return {"id": fid, "name_zh": f.zh, "name_en": f.en, "points": f.points, "count": n}
-
-
-# A fan's entry in a result without its count (the key order of _fan_dict).
+# A fan's entry in a result, prebuilt without its count.
 _FAN_DICTS = {
     fid: {"id": fid, "name_zh": f.zh, "name_en": f.en, "points": f.points}
     for fid, f in FANS.items()
 }
+
+
+def _fan_dict(fid: int, n: int) -> dict[str, Any]:
+    return {**_FAN_DICTS[fid], "count": n}
 
 
 _PACK_NAMES_ZH = {"chow": "顺", "pung": "刻", "kong": "杠", "pair": "将"}
@@ -1517,7 +1516,6 @@ _NOTE_ZH = {f.id: f"{f.zh}：{f.points} 番，{f.rule_zh}" for f in FANS.values(
 _NOTE_EN = {f.id: f"{f.en}: {f.points}, {f.rule_en}" for f in FANS.values()}
 
 
-@lru_cache(maxsize=1024)
 def _fan_note(fid: int, n: int) -> tuple[str, str]:
     """The note of a fan counted n times: (Chinese, English)."""
     if n == 1:
@@ -1529,7 +1527,6 @@ def _fan_note(fid: int, n: int) -> tuple[str, str]:
     )
 
 
-@lru_cache(maxsize=1024)
 def _excluded_note(fid: int, by: int) -> tuple[str, str]:
     """Why a fan is not counted: (Chinese, English)."""
     return (
