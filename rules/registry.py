@@ -139,6 +139,10 @@ class Ruleset:
     # --- table play: what a scoring session needs besides scoring one hand -----
 
     table_play: ClassVar[bool] = False  # can a table session be played with this ruleset?
+    # Are its rounds recorded event by event (a kong, a win, the wall's end, each
+    # moving money at once: 四川 刮风下雨, 血战) rather than whole?  Such a ruleset
+    # settles its rounds with `settle_round`.
+    plays_events: ClassVar[bool] = False
     presets: ClassVar[tuple[Preset, ...]] = ()  # the first is the default
 
     def preset(self, preset_id: Any) -> Preset | None:

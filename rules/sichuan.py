@@ -180,6 +180,7 @@ class Sichuan(Ruleset):
     name_en = "Sichuan mahjong"
     tiles = tuple(range(27))
     table_play = True
+    plays_events = True
     players = (4,)
     params = (
         Param(
@@ -188,8 +189,9 @@ class Sichuan(Ruleset):
             "xuezhan",
             "番表",
             "Fan table",
-            "xuezhan：血战到底番表，只按最大番算；chengdu：成都五元，牌型番加清一色、根",
-            "xuezhan: 血战 table, only the largest pattern; chengdu: shape + flush + roots added",
+            "血战到底只按最大的番算；成都五元把牌型番、清一色和根加在一起",
+            "Blood battle counts only the largest pattern; Chengdu adds the shape, the flush "
+            "and the roots together",
             choices=("xuezhan", "chengdu"),
         ),
         Param(
@@ -207,8 +209,9 @@ class Sichuan(Ruleset):
             "pow_fan_minus_1",
             "倍数算法",
             "Multiplier",
-            "pow_fan_minus_1：倍数 = 2^(番-1)；pow_fan：倍数 = 2^番（成都，平胡 0 番）",
-            "pow_fan_minus_1: 2^(fans-1); pow_fan: 2^fans (Chengdu, basic win is 0 fans)",
+            "倍数是 2 的（番数减 1）次方，平胡 1 番；或 2 的番数次方，平胡 0 番（成都）",
+            "The multiplier is 2 to the power of (fans − 1), a basic win being 1 fan; or 2 to "
+            "the power of the fans, a basic win being 0 fans (Chengdu)",
             choices=("pow_fan_minus_1", "pow_fan"),
         ),
         Param(
@@ -239,8 +242,9 @@ class Sichuan(Ruleset):
             "add_base",
             "自摸",
             "Self-drawn bonus",
-            "add_base：自摸加底（每家多付一个底）；add_fan：自摸加番；none：不加",
-            "add_base: each payer adds one base; add_fan: one more fan; none: nothing",
+            "自摸时每家多付一个底，或者多算一番，或者不加",
+            "On a self-draw each payer adds one base, or the win counts one more fan, or "
+            "nothing is added",
             choices=("add_base", "add_fan", "none"),
         ),
         Param(

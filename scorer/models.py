@@ -20,7 +20,6 @@ from django.utils import timezone
 from rules import RuleError
 from rules.registry import get_ruleset
 from scorer.scoring import ScoredEntry, score_entry
-from scorer.templatetags.scorer_events import ruleset_plays_events
 
 WINDS = ("E", "S", "W", "N")
 
@@ -50,6 +49,11 @@ class GameSession(models.Model):
     @property
     def n_players(self) -> int:
         return len(self.players)
+
+    @property
+    def plays_events(self) -> bool:
+        """Whether this session's rounds are recorded event by event (四川)."""
+        return get_ruleset(self.ruleset).plays_events
 
     def resolved_params(self) -> Mapping[str, Any]:
         return get_ruleset(self.ruleset).resolve_params(self.params)
@@ -89,7 +93,7 @@ class GameSession(models.Model):
             self.resolved_params(),
             discarder=_first_discarder(last.entry),
         )
-        if ruleset_plays_events(rs):
+        if rs.plays_events:
             return dealer, "E"
         wind = last.prevalent_wind
         if dealer != last.dealer and dealer == self.first_dealer:
@@ -113,14 +117,16 @@ class GameSession(models.Model):
                 done = session.rounds.filter(token=token).first()
                 if done is not None:
                     return done  # the same form confirmed twice: already recorded
-                scored = score_entry(session, entry)
-                open_round = scored.kind == "round" and not scored.result.get("finished")
-                if scored.kind == "round" and session.round_in_progress() is not None:
+                # The cheap check first: no scoring for a round that cannot start.
+                starts_round = isinstance(entry, Mapping) and entry.get("kind") == "round"
+                if starts_round and session.round_in_progress() is not None:
                     raise RuleError(
                         "bad_event",
                         "a round is still in progress: finish it first",
                         "还有一局没打完：请先记完这一局",
                     )
+                scored = score_entry(session, entry)
+                open_round = scored.kind == "round" and not scored.result.get("finished")
                 number = (session.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
                 rnd = Round.objects.create(
                     session=session, number=number, token=token, in_progress=open_round
@@ -145,11 +151,7 @@ class GameSession(models.Model):
             last = session.rounds.filter(status=Round.ACTIVE).order_by("-number").first()
             if last is None or (expected is not None and last.number != expected):
                 return None
-            last.status = Round.UNDONE
-            last.in_progress = False
-            last.undone_at = timezone.now()
-            last.undone_by = author[:80]
-            last.save(update_fields=["status", "in_progress", "undone_at", "undone_by"])
+            last.mark_undone(author)
             session.bump()
             return last
 
@@ -185,13 +187,19 @@ class GameSession(models.Model):
         try:
             with transaction.atomic():
                 session = GameSession.objects.select_for_update().get(pk=self.pk)
-                if RoundRevision.objects.filter(round__session=session, token=token).exists():
+                done = session.rounds.filter(revisions__token=token).first()
+                if done is not None:
                     # The same form confirmed twice (double tap, retry): already added.
-                    return session.rounds.get(revisions__token=token)
+                    return done
                 rnd = session.round_in_progress()
                 events: list[Any] = []
+                where: Mapping[str, Any] = position or {}
                 if rnd is not None and rnd.current is not None:
                     events = list(rnd.current.entry.get("events") or [])
+                    where = {
+                        "dealer": rnd.current.dealer,
+                        "prevalent_wind": rnd.current.prevalent_wind,
+                    }
                 if expected is not None and expected != len(events):
                     raise RuleError(
                         "bad_event",
@@ -199,19 +207,10 @@ class GameSession(models.Model):
                         "这一局刚被别的手机改过了：请看一下最新情况再记",
                     )
                 events = _with_event(events, dict(event), join_last_win)
+                scored = score_entry(session, {"kind": "round", **where, "events": events})
                 if rnd is None:
-                    entry: dict[str, Any] = {"kind": "round", **(position or {}), "events": events}
-                    scored = score_entry(session, entry)
                     number = (session.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
                     rnd = Round.objects.create(session=session, number=number, token=token)
-                else:
-                    entry = {
-                        "kind": "round",
-                        "dealer": rnd.current.dealer if rnd.current else None,
-                        "prevalent_wind": rnd.current.prevalent_wind if rnd.current else None,
-                        "events": events,
-                    }
-                    scored = score_entry(session, entry)
                 rnd.add_revision(scored, author, token=token)
                 finished = bool(scored.result.get("finished"))
                 if rnd.in_progress == finished:
@@ -250,11 +249,7 @@ class GameSession(models.Model):
             if expected is not None and expected != len(events):
                 return None
             if len(events) <= 1:
-                last.status = Round.UNDONE
-                last.in_progress = False
-                last.undone_at = timezone.now()
-                last.undone_by = author[:80]
-                last.save(update_fields=["status", "in_progress", "undone_at", "undone_by"])
+                last.mark_undone(author)
             else:
                 entry = {
                     "kind": "round",
@@ -350,6 +345,14 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.session.code} #{self.number}"
+
+    def mark_undone(self, author: str = "") -> None:
+        """Undo this round: it stays in the ledger's history, struck through (who, when)."""
+        self.status = Round.UNDONE
+        self.in_progress = False
+        self.undone_at = timezone.now()
+        self.undone_by = author[:80]
+        self.save(update_fields=["status", "in_progress", "undone_at", "undone_by"])
 
     def add_revision(
         self, scored: ScoredEntry, author: str = "", token: uuid.UUID | None = None

@@ -2,15 +2,43 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from django.http import HttpRequest, JsonResponse
+from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 from django_htmx.middleware import HtmxDetails
+
+from rules.tiles import tile_en, tile_zh
 
 
 class HtmxHttpRequest(HttpRequest):
     """A request as the views see it: django-htmx's middleware adds `request.htmx`."""
 
     htmx: HtmxDetails
+
+
+def is_zh() -> bool:
+    """Whether the reader reads Chinese (the active language is zh-*)."""
+    return (get_language() or "").lower().startswith("zh")
+
+
+def by_language(zh: Any, en: Any) -> str:
+    """The engine's texts come in both languages: pick the active one ("" for none)."""
+    return str((zh if is_zh() else en) or "")
+
+
+def seat_name(names: Sequence[str], seat: Any) -> str:
+    """The player in that seat; "#seat" for anything that is not a seat (a bool is not)."""
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
+        return names[seat]
+    return f"#{seat}"
+
+
+def tile_name(t: int) -> str:
+    """A tile as the reader calls it: 五万 / 5 Characters."""
+    return tile_zh(t) if is_zh() else tile_en(t)
 
 
 # (what to look for in the User-Agent, what to call it), first match wins.

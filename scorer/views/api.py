@@ -15,6 +15,7 @@ from rules import RuleError
 from rules import score as score_situation
 from rules import settle as settle_round
 from scorer.access import session_or_404
+from scorer.models import Round, RoundRevision
 
 JSON_OPTIONS = {"ensure_ascii": False}  # Chinese stays readable in the answers
 CENT = Decimal("0.01")
@@ -65,13 +66,25 @@ def settle(request: HttpRequest) -> JsonResponse:
     return _json(result, status=200 if result.get("ok") else 400)
 
 
+def _round_in_progress(rnd: Round, rev: RoundRevision) -> dict[str, Any]:
+    """The round being played as the API shows it: `rev` is its current version."""
+    result = rev.result if isinstance(rev.result, dict) else {}
+    entry = rev.entry if isinstance(rev.entry, dict) else {}
+    return {
+        "number": rnd.number,
+        "dealer": rev.dealer,
+        "prevalent_wind": rev.prevalent_wind,
+        "events": len(entry.get("events") or []),
+        "out": list(result.get("out") or []),
+        "finished": False,  # a round in progress is never finished (the field stays for clients)
+        "deltas": list(rev.deltas),
+    }
+
+
 @require_safe
 def session(request: HttpRequest, code: str) -> JsonResponse:
     """A session's standing: players, totals (and money), rounds, the next hand;
     for rulesets played as events (四川) also the round in progress."""
-    from rules import REGISTRY
-    from scorer.templatetags.scorer_events import ruleset_plays_events
-
     try:
         s = session_or_404(code)
     except Http404:
@@ -103,21 +116,8 @@ def session(request: HttpRequest, code: str) -> JsonResponse:
         "version": s.version,
         "next": {"dealer": dealer, "prevalent_wind": wind},
     }
-    if ruleset_plays_events(REGISTRY.get(s.ruleset)):
+    if s.plays_events:
         # 四川: the round being played (its money is already in the totals), or null.
-        live = next((r for r in rounds if r.in_progress and r.current is not None), None)
-        body["round_in_progress"] = None
-        if live is not None and live.current is not None:
-            rev = live.current
-            result = rev.result if isinstance(rev.result, dict) else {}
-            entry = rev.entry if isinstance(rev.entry, dict) else {}
-            body["round_in_progress"] = {
-                "number": live.number,
-                "dealer": rev.dealer,
-                "prevalent_wind": rev.prevalent_wind,
-                "events": len(entry.get("events") or []),
-                "out": list(result.get("out") or []),
-                "finished": False,
-                "deltas": list(rev.deltas),
-            }
+        live = next(((r, r.current) for r in rounds if r.in_progress and r.current), None)
+        body["round_in_progress"] = None if live is None else _round_in_progress(*live)
     return _json(body)

@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import gettext, ngettext
 
 from rules import RuleError
 from rules.sichuan_round import REASONS
-from rules.tiles import parse_tile, tile_en, tile_zh
+from rules.tiles import parse_tile
 from scorer.templatetags.scorer_format import sign_class
+from scorer.views import by_language, is_zh, seat_name, tile_name
 
 # Transfers whose reason the event's own line already says (甲 暗杠, 丙 自摸):
 # the session page shows them without a label; the others (杠上炮转杠钱,
@@ -27,23 +28,9 @@ SELF_EXPLAINED = frozenset(
 )
 
 
-def _zh() -> bool:
-    return (get_language() or "").lower().startswith("zh")
-
-
-def _pick(zh: Any, en: Any) -> str:
-    return str((zh if _zh() else en) or "")
-
-
-def _name(names: Sequence[str], seat: Any) -> str:
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(names):
-        return names[seat]
-    return f"#{seat}"
-
-
 def join_names(items: Sequence[str]) -> str:
     """乙、丙、丁 / 乙, 丙, 丁."""
-    return ("、" if _zh() else ", ").join(items)
+    return ("、" if is_zh() else ", ").join(items)
 
 
 def _tile(raw: Any) -> str:
@@ -51,7 +38,7 @@ def _tile(raw: Any) -> str:
         t = parse_tile(raw)
     except RuleError:
         return str(raw)
-    return tile_zh(t) if _zh() else tile_en(t)
+    return tile_name(t)
 
 
 def fans_text(total: Any) -> str:
@@ -65,7 +52,7 @@ def winner_fans(winner: Mapping[str, Any]) -> str:
     for f in winner.get("fans") or []:
         if not isinstance(f, Mapping):
             continue
-        name = _pick(f.get("name_zh"), f.get("name_en"))
+        name = by_language(f.get("name_zh"), f.get("name_en"))
         count = f.get("count", 1)
         parts.append(f"{name} ×{count}" if isinstance(count, int) and count > 1 else name)
     parts.append(fans_text(winner.get("total")))
@@ -80,12 +67,12 @@ def headline(report: Mapping[str, Any], names: Sequence[str]) -> str:
     """One event in a line: 甲 暗杠 · 五万 / 丙 和牌，甲 放炮 清七对 5番 / 流局."""
     kind = report.get("type")
     if kind == "kong":
-        player = _name(names, report.get("player"))
+        player = seat_name(names, report.get("player"))
         how = report.get("kong")
         if how == "exposed":
             text = gettext("%(player)s: exposed kong on %(discarder)s's discard") % {
                 "player": player,
-                "discarder": _name(names, report.get("discarder")),
+                "discarder": seat_name(names, report.get("discarder")),
             }
         elif how == "added":
             text = gettext("%(player)s: added kong") % {"player": player}
@@ -98,19 +85,19 @@ def headline(report: Mapping[str, Any], names: Sequence[str]) -> str:
         return text
     if kind == "win":
         winners = _winners(report)
-        who = join_names([_name(names, w.get("seat")) for w in winners])
+        who = join_names([seat_name(names, w.get("seat")) for w in winners])
         discarder = report.get("discarder")
         if discarder is None:
             text = gettext("%(winner)s wins, self-drawn") % {"winner": who}
         elif len(winners) > 1:
             text = gettext("%(winners)s win on %(discarder)s's discard (several winners)") % {
                 "winners": who,
-                "discarder": _name(names, discarder),
+                "discarder": seat_name(names, discarder),
             }
         else:
             text = gettext("%(winner)s wins on %(discarder)s's discard") % {
                 "winner": who,
-                "discarder": _name(names, discarder),
+                "discarder": seat_name(names, discarder),
             }
         if len(winners) == 1:
             text += " · " + winner_fans(winners[0])
@@ -126,12 +113,12 @@ def _details(report: Mapping[str, Any], names: Sequence[str]) -> list[str]:
     if report.get("type") == "win":
         winners = _winners(report)
         if len(winners) > 1:
-            lines += [f"{_name(names, w.get('seat'))} {winner_fans(w)}" for w in winners]
+            lines += [f"{seat_name(names, w.get('seat'))} {winner_fans(w)}" for w in winners]
     elif report.get("type") == "wall_end":
         for check in report.get("checks") or []:
             if not isinstance(check, Mapping):
                 continue
-            player = _name(names, check.get("seat"))
+            player = seat_name(names, check.get("seat"))
             status = check.get("status")
             if status == "pig":
                 lines.append(
@@ -202,8 +189,8 @@ def payment_lines(
     labels = {str(t.get("reason", "")): reason_labels(t) for t in transfers}
     lines = []
     for reason, payers, payees, amount in groups:
-        who = join_names([_name(names, s) for s in payers])
-        whom = join_names([_name(names, s) for s in payees])
+        who = join_names([seat_name(names, s) for s in payers])
+        whom = join_names([seat_name(names, s) for s in payees])
         if len(payers) == 1 and len(payees) == 1:
             text = f"{who} → {whom} {amount}"
         elif len(payees) == 1 and payees[0] == actor:
@@ -215,9 +202,21 @@ def payment_lines(
                 "amount": amount,
             }
         zh, en = labels.get(reason, ("", ""))
-        label = "" if reason in SELF_EXPLAINED else _pick(zh, en)
+        label = "" if reason in SELF_EXPLAINED else by_language(zh, en)
         lines.append({"reason": label, "text": text})
     return lines
+
+
+def _transfer(t: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """One transfer as the ledger and the round's page list it: who, whom, how much, why."""
+    zh, en = reason_labels(t)
+    return {
+        "from": seat_name(names, t.get("from")),
+        "to": seat_name(names, t.get("to")),
+        "amount": t.get("amount"),
+        "reason_zh": zh,
+        "reason_en": en,
+    }
 
 
 def describe(result: Any, names: Sequence[str]) -> list[dict[str, Any]]:
@@ -250,20 +249,11 @@ def describe(result: Any, names: Sequence[str]) -> list[dict[str, Any]]:
                 "text": headline(report, names),
                 "lines": _details(report, names),
                 "payments": payment_lines(transfers, names, _actor(report)),
-                "transfers": [
-                    {
-                        "from": _name(names, t.get("from")),
-                        "to": _name(names, t.get("to")),
-                        "amount": t.get("amount"),
-                        "reason_zh": reason_labels(t)[0],
-                        "reason_en": reason_labels(t)[1],
-                    }
-                    for t in transfers
-                ],
+                "transfers": [_transfer(t, names) for t in transfers],
                 "void": bool(report.get("void")),
                 # Each seat's points in this round once this event is paid.
                 "running": [
-                    {"name": _name(names, seat), "value": v, "sign": sign_class(v)}
+                    {"name": seat_name(names, seat), "value": v, "sign": sign_class(v)}
                     for seat, v in enumerate(running)
                 ],
             }
@@ -272,26 +262,27 @@ def describe(result: Any, names: Sequence[str]) -> list[dict[str, Any]]:
 
 
 def change(
-    before: Any, after: Any, names: Sequence[str], before_result: Any, after_result: Any
+    before: Any,
+    after: Any,
+    old_events: Sequence[Mapping[str, Any]],
+    new_events: Sequence[Mapping[str, Any]],
 ) -> str:
     """What one version of a round changed from the one before it, in a line.
 
-    `before`/`after`: the two versions' event lists (entries); the words of an
+    `before`/`after`: the two versions' event lists (entries); `old_events`/
+    `new_events`: the same versions as `describe` gave them.  The words of an
     event come from the version that has it.
     """
     old = list(before) if isinstance(before, list) else []
     new = list(after) if isinstance(after, list) else []
     if len(new) > len(old):
-        described = describe(after_result, names)
-        added = [e["text"] for e in described[len(old) :]]
+        added = [e["text"] for e in new_events[len(old) :]]
         return gettext("Added: %(event)s") % {"event": "; ".join(added)}
     if len(new) < len(old):
-        described = describe(before_result, names)
-        taken = [e["text"] for e in described[len(new) :]]
+        taken = [e["text"] for e in old_events[len(new) :]]
         return gettext("Taken back: %(event)s") % {"event": "; ".join(taken)}
     if new != old and new:
-        described = describe(after_result, names)
-        last = described[-1]["text"] if described else ""
+        last = new_events[-1]["text"] if new_events else ""
         return gettext("Changed: %(event)s") % {"event": last}
     return ""
 

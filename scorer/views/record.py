@@ -53,7 +53,7 @@ from django.db.models import Max
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -63,8 +63,7 @@ from rules.tiles import N_KINDS, parse_tile, parse_tiles, tile_en, tile_str, til
 from scorer.access import round_or_404, session_or_404
 from scorer.models import GameSession, Round, RoundRevision, _with_event
 from scorer.scoring import WINDS, evaluate, evaluate_events, refusal, seat_wind
-from scorer.templatetags.scorer_events import ruleset_plays_events
-from scorer.views import HtmxHttpRequest, author_of
+from scorer.views import HtmxHttpRequest, author_of, is_zh, tile_name
 from scorer.views.events import reason_labels
 
 HAND_SIZE = 14  # a kong counts 3 here, as in the situation format
@@ -82,22 +81,14 @@ _NUM_ZH = "一二三四五六七八九"
 _SUIT_ZH = "万筒条"
 
 
-def _is_zh() -> bool:
-    return (get_language() or "").startswith("zh")
-
-
-def _tile_name(t: int) -> str:
-    return tile_zh(t) if _is_zh() else tile_en(t)
-
-
 def _wind_name(w: str) -> str:
     t = 27 + WINDS.index(w)
-    return tile_zh(t) if _is_zh() else tile_en(t)
+    return tile_zh(t) if is_zh() else tile_en(t)
 
 
 def _error_text(e: RuleError) -> str:
     """The engine's message in the reader's language."""
-    return e.message_zh if _is_zh() else e.message
+    return e.message_zh if is_zh() else e.message
 
 
 # ---------------------------------------------------------------- tile faces
@@ -117,7 +108,7 @@ class Face:
 
     @property
     def name(self) -> str:
-        return self.zh if _is_zh() else self.en
+        return self.zh if is_zh() else self.en
 
 
 def _face(t: int) -> Face:
@@ -408,7 +399,7 @@ class Pick:
         except RuleError as e:
             return _error_text(e)
         if t not in rs.tiles or t >= N_KINDS:
-            return gettext("This ruleset does not use %(tile)s.") % {"tile": _tile_name(t)}
+            return gettext("This ruleset does not use %(tile)s.") % {"tile": tile_name(t)}
         tool, self.tool = self.tool, ""  # a tool acts on one tap
         if tool == "win" and self.uses_win_tile:
             return self._make_win_tile(t)
@@ -447,7 +438,7 @@ class Pick:
         if self.win_tile == t:
             return ""
         if t not in self.concealed:
-            return gettext("%(tile)s is not in the hand.") % {"tile": _tile_name(t)}
+            return gettext("%(tile)s is not in the hand.") % {"tile": tile_name(t)}
         self.concealed.remove(t)
         if self.win_tile is not None:
             self.concealed = sorted((*self.concealed, self.win_tile))
@@ -460,7 +451,7 @@ class Pick:
             return gettext(
                 "%(tile)s cannot start a chi: tap the lowest of three tiles in a row of one suit, "
                 "1 to 7."
-            ) % {"tile": _tile_name(t)}
+            ) % {"tile": tile_name(t)}
         if len(self.melds) >= 4:
             return gettext("A hand has at most four melds.")
         if self.n_tiles + 3 > self.hand_size:
@@ -474,7 +465,7 @@ class Pick:
     def _all_four(self, t: int, adding: int = 1) -> str:
         """Why `adding` more copies of t do not fit: the hand holds them all already."""
         return gettext("There are only four %(tile)s: all of them are in the hand already.") % {
-            "tile": _tile_name(t)
+            "tile": tile_name(t)
         }
 
 
@@ -548,7 +539,7 @@ def _outcome(session: GameSession, p: Pick) -> dict[str, Any]:
     out["total"] = result.get("total")
     out["win"] = bool(result.get("win"))
     if ev.kind == "draw":
-        notes = result.get("notes_zh" if _is_zh() else "notes") or [""]
+        notes = result.get("notes_zh" if is_zh() else "notes") or [""]
         out["hint"] = notes[-1]
         out["can_confirm"] = True
     elif (err := refusal(result)) is not None:
@@ -577,7 +568,7 @@ def _waits(session: GameSession, p: Pick, out: dict[str, Any]) -> dict[str, Any]
     w = waits(sit)
     if not w["ok"]:
         e = w["error"]
-        out["message"] = e["message_zh"] if _is_zh() else e["message"]
+        out["message"] = e["message_zh"] if is_zh() else e["message"]
         return out
     out["waits"] = [FACES[parse_tile(c)] for c in w["waits"]]
     out["hint"] = (
@@ -732,7 +723,7 @@ def record(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The record page; a POST is a tap from a browser without JavaScript."""
     session = session_or_404(code)
     rs = get_ruleset(session.ruleset)
-    if plays_events(rs):
+    if rs.plays_events:
         return _record_event(request, session, rs)
     if request.method == "POST":
         p, message = _posted(request, session)
@@ -747,7 +738,7 @@ def preview(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Apply one tap and show the live result (htmx: the form's inside). Saves nothing."""
     session = session_or_404(code)
     rs = get_ruleset(session.ruleset)
-    if plays_events(rs) and "round" not in request.POST:
+    if rs.plays_events and "round" not in request.POST:
         return _preview_event(request, session, rs)
     editing = _editing(request, session)
     p, message = _posted(request, session)
@@ -766,7 +757,7 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Record the round the form shows, once."""
     session = session_or_404(code)
     rs = get_ruleset(session.ruleset)
-    if plays_events(rs):
+    if rs.plays_events:
         return _confirm_event(request, session, rs)
     p = Pick.from_post(request.POST, session, rs)
     # htmx swaps only 2xx answers, so a refusal it must show comes back as 200.
@@ -877,11 +868,6 @@ KONG_KINDS = ("exposed", "added", "concealed")
 EVENT_FLAGS = ("after_kong", "robbing_kong", "last_tile")
 EVENT_MELDS = ("pung", "kong", "concealed_kong", "added_kong")  # no chi in 四川
 STANDING_SIZE = HAND_SIZE - 1  # a hand shown at the wall's end: no win tile
-
-
-def plays_events(rs: Ruleset) -> bool:
-    """Rounds of this ruleset are recorded event by event (the pages' own check)."""
-    return ruleset_plays_events(rs)
 
 
 @dataclass(frozen=True)
@@ -1139,7 +1125,7 @@ class EventPick(Pick):
             return super()._all_four(t, adding)
         return gettext(
             "There are only four %(tile)s: the others are in hands already shown in this round."
-        ) % {"tile": _tile_name(t)}
+        ) % {"tile": tile_name(t)}
 
     def event_flags(self) -> set[str]:
         """The flags that apply: 抢杠 only on a discard, 海底捞 only self-drawn."""
@@ -1188,7 +1174,7 @@ class EventPick(Pick):
             if missing:
                 return None, gettext(
                     "Enter the hand of every player still in (13 tiles each): %(names)s."
-                ) % {"names": "、".join(missing) if _is_zh() else ", ".join(missing)}
+                ) % {"names": "、".join(missing) if is_zh() else ", ".join(missing)}
             return {"type": "wall_end", "hands": hands}, ""
         if self.winner is None:
             return None, gettext("Who won? Choose the winner.")
@@ -1283,7 +1269,7 @@ class EventPick(Pick):
             except RuleError as e:
                 return _error_text(e)
             if t not in rs.tiles:
-                return gettext("This ruleset does not use %(tile)s.") % {"tile": _tile_name(t)}
+                return gettext("This ruleset does not use %(tile)s.") % {"tile": tile_name(t)}
             self.kong_tile = None if self.kong_tile == t else t
             return ""
         if verb == "seat" and seat is not None:
@@ -1330,7 +1316,7 @@ class EventPick(Pick):
 
 
 def _transfer_rows(names: list[str], transfers: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    i = 0 if _is_zh() else 1
+    i = 0 if is_zh() else 1
     return [
         {"from": names[t["from"]], "to": names[t["to"]], "amount": t["amount"],
          "reason": reason_labels(t)[i]}
@@ -1346,7 +1332,7 @@ def _standing_waits(session: GameSession, p: EventPick, out: dict[str, Any]) -> 
     w = waits(sit)
     if not w["ok"]:
         e = w["error"]
-        out["message"] = e["message_zh"] if _is_zh() else e["message"]
+        out["message"] = e["message_zh"] if is_zh() else e["message"]
         return
     out["waits"] = [FACES[parse_tile(c)] for c in w["waits"]]
     out["waits_tap"] = False

@@ -18,7 +18,7 @@ import qrcode
 import qrcode.image.svg
 from django import forms
 from django.contrib import messages
-from django.db.models import Count
+from django.db.models import Count, Prefetch
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -31,11 +31,18 @@ from rules import REGISTRY, RuleError
 from rules.registry import Param, Ruleset
 from rules.tiles import parse_tiles, tile_zh
 from scorer.access import round_or_404, session_or_404
-from scorer.models import GameSession, Round, RoundRevision
+from scorer.models import GameSession, Round, RoundRevision, Transfer
 from scorer.scoring import seat_wind
-from scorer.templatetags.scorer_events import ruleset_plays_events
 from scorer.templatetags.scorer_format import sign_class, signed_text
-from scorer.views import _BROWSERS, _DEVICES, HtmxHttpRequest, author_of
+from scorer.views import (
+    _BROWSERS,
+    _DEVICES,
+    HtmxHttpRequest,
+    author_of,
+    by_language,
+    is_zh,
+    seat_name,
+)
 from scorer.views.events import change, describe, join_names
 
 NAME_MAX = 16  # a player's name: short enough for a seat card on a phone
@@ -88,15 +95,6 @@ MELD_NAMES = {
 # --------------------------------------------------------------------------- helpers
 
 
-def is_zh() -> bool:
-    return (get_language() or "").lower().startswith("zh")
-
-
-def by_language(zh: str, en: str) -> str:
-    """The engine's texts come in both languages: pick the active one."""
-    return zh if is_zh() else en
-
-
 def error_text(error: RuleError) -> str:
     return by_language(error.message_zh, error.message)
 
@@ -128,12 +126,6 @@ def author_label(author: str | None) -> str:
     return " ".join(str(DEVICE_WORDS.get(w, w)) for w in words)
 
 
-def seat_name(names: Sequence[str], seat: Any) -> str:
-    if isinstance(seat, int) and 0 <= seat < len(names):
-        return names[seat]
-    return f"#{seat}"
-
-
 def etag_of(session: GameSession) -> str:
     """The tallies' ETag: every change bumps the version; the language changes the words."""
     return f'"{session.version}-{get_language()}"'
@@ -142,25 +134,10 @@ def etag_of(session: GameSession) -> str:
 # --------------------------------------------------------------------------- start a session
 
 
-def _names_its_choices(p: Param, help_text: str) -> bool:
-    """A choice's help that only explains its raw values ("xuezhan：…；chengdu：…").
-
-    Once every value has a label in words, the options say it better and the
-    help would show the raw values beside them.
-    """
-    return (
-        p.type == "choice"
-        and all(c in CHOICE_LABELS for c in p.choices)
-        and any(f"{c}：" in help_text or f"{c}:" in help_text for c in p.choices)
-    )
-
-
 def _param_field(p: Param) -> forms.Field:
     """A form field for a ruleset parameter; its value is checked by the ruleset itself."""
     label = by_language(p.label_zh, p.label_en)
     help_text = by_language(p.help_zh, p.help_en)
-    if _names_its_choices(p, help_text):
-        help_text = ""
     field: forms.Field
     if p.type == "bool":
         field = forms.BooleanField(required=False, initial=p.default)
@@ -407,7 +384,7 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
     etag = etag_of(session)
     return {
         "session": session,
-        "plays_events": ruleset_plays_events(REGISTRY.get(session.ruleset)),
+        "plays_events": session.plays_events,
         "live": live,
         "finished_round": finished if finished is not None and finished["events"] else None,
         "undo_event": events_round,
@@ -443,7 +420,6 @@ def _events_round(rnd: Round, names: Sequence[str]) -> dict[str, Any] | None:
         "dealer_seat": rev.dealer,
         "wind_code": rev.prevalent_wind,
         "dealer": seat_name(names, rev.dealer),
-        "wind": WIND_NAMES.get(rev.prevalent_wind, rev.prevalent_wind),
         "events": events,
         "deltas": [
             {"name": seat_name(names, seat), "value": d, "sign": sign_class(d)}
@@ -653,6 +629,24 @@ def _revision(
     """
     entry = rev.entry if isinstance(rev.entry, dict) else {}
     result = rev.result if isinstance(rev.result, dict) else {}
+    # What every version says, whole round or events.
+    common = {
+        "pk": rev.pk,
+        "number": rev.number,
+        "author": author_label(rev.author),
+        "created_at": rev.created_at,
+        "round": number,
+        "dealer": seat_name(names, rev.dealer),
+        "wind": WIND_NAMES.get(rev.prevalent_wind, rev.prevalent_wind) if winds else "",
+        "winners": [seat_name(names, w) for w in rev.winners],
+        "notes": result.get("notes_zh" if is_zh() else "notes") or [],
+        "deltas": [
+            {"name": seat_name(names, seat), "value": d, "sign": sign_class(d)}
+            for seat, d in enumerate(rev.deltas)
+        ],
+    }
+    if rev.kind == RoundRevision.ROUND:
+        return {**common, **_events_revision(rev, names, entry, result)}
     discarder = entry.get("discarder")
     win = rev.kind == RoundRevision.WIN
     fans = [
@@ -666,26 +660,15 @@ def _revision(
         for f in result.get("fans") or []
     ]
     hand = entry.get("hand") if isinstance(entry.get("hand"), dict) else None
-    wind = WIND_NAMES.get(rev.prevalent_wind, rev.prevalent_wind) if winds else ""
-    if rev.kind == RoundRevision.ROUND:
-        return {**_events_revision(rev, names, entry, result), "round": number, "wind": wind}
     return {
-        "pk": rev.pk,
-        "number": rev.number,
-        "author": author_label(rev.author),
-        "created_at": rev.created_at,
+        **common,
         "win": win,
-        "round": number,
-        "dealer": seat_name(names, rev.dealer),
-        "wind": wind,
-        "winners": [seat_name(names, w) for w in rev.winners],
         "discarder": None if discarder is None else seat_name(names, discarder),
         "self_drawn": win and discarder is None,
         "quick": entry.get("mode") == "quick",
         "hand": _hand(hand),
         "fans": fans,
         "total": result.get("total", 0),
-        "notes": result.get("notes_zh" if is_zh() else "notes") or [],
         "transfers": [
             {
                 "from": seat_name(names, t.from_seat),
@@ -694,38 +677,22 @@ def _revision(
             }
             for t in rev.transfers.all()
         ],
-        "deltas": [
-            {"name": seat_name(names, seat), "value": d, "sign": sign_class(d)}
-            for seat, d in enumerate(rev.deltas)
-        ],
     }
 
 
 def _events_revision(
     rev: RoundRevision, names: Sequence[str], entry: dict[str, Any], result: dict[str, Any]
 ) -> dict[str, Any]:
-    """One version of a round played as events: every event with its transfers and reasons."""
+    """What a version of a round played as events adds: every event with its transfers and reasons."""
     return {
-        "pk": rev.pk,
-        "number": rev.number,
-        "author": author_label(rev.author),
-        "created_at": rev.created_at,
         "events_round": True,
         "win": False,
-        "dealer": seat_name(names, rev.dealer),
-        "winners": [seat_name(names, w) for w in rev.winners],
         "winner_names": join_names([seat_name(names, w) for w in rev.winners]),
         "finished": bool(result.get("finished")),
         "events": describe(result, names),
         "event_list": entry.get("events") or [],
-        "result": result,
-        "notes": result.get("notes_zh" if is_zh() else "notes") or [],
         # Each event lists its own transfers (with reasons): none listed apart.
         "transfers": [],
-        "deltas": [
-            {"name": seat_name(names, seat), "value": d, "sign": sign_class(d)}
-            for seat, d in enumerate(rev.deltas)
-        ],
     }
 
 
@@ -826,7 +793,7 @@ def round_detail(request: HtmxHttpRequest, code: str, number: int) -> HttpRespon
     rnd = round_or_404(session, number)
     names = list(session.players)
     standing = rnd.status == Round.ACTIVE
-    winds = not ruleset_plays_events(REGISTRY.get(session.ruleset))
+    winds = not session.plays_events
     if request.GET.get("part") == "current":
         if rnd.current is None:
             return HttpResponse("")
@@ -835,19 +802,24 @@ def round_detail(request: HtmxHttpRequest, code: str, number: int) -> HttpRespon
             "scorer/round.html#revision",
             {"rev": _revision(rnd.current, names, rnd.number, winds), "standing": standing},
         )
+    # A version played as events lists its own transfers (from its result): only
+    # the others read the Transfer rows.
+    transfers = Prefetch(
+        "transfers", queryset=Transfer.objects.exclude(revision__kind=RoundRevision.ROUND)
+    )
     revisions = [
         _revision(rev, names, rnd.number, winds)
-        for rev in rnd.revisions.prefetch_related("transfers").order_by("-number")
+        for rev in rnd.revisions.prefetch_related(transfers).order_by("-number")
     ]
     # A round played as events: each version says which event it added or took back.
     for newer, older in zip(revisions, [*revisions[1:], None], strict=True):
         if newer.get("events_round"):
+            was = older if older and older.get("events_round") else None
             newer["change"] = change(
-                older["event_list"] if older and older.get("events_round") else [],
+                was["event_list"] if was else [],
                 newer["event_list"],
-                names,
-                older["result"] if older else None,
-                newer["result"],
+                was["events"] if was else [],
+                newer["events"],
             )
     current = next((r for r in revisions if r["pk"] == rnd.current_id), None)
     numbers = set(
