@@ -695,9 +695,10 @@ class Sichuan(Ruleset):
                 )
             if n:
                 picked[fid] = n
-        shapes = [f for f in picked if catalog[f]["group"] == "pattern" and f != 3]
-        if table == "xuezhan":
-            shapes = [f for f in picked if catalog[f]["group"] == "pattern"]
+        # One pattern; in chengdu 清一色 (3) adds to the shape instead of being one.
+        shapes = [
+            f for f in picked if catalog[f]["group"] == "pattern" and (table == "xuezhan" or f != 3)
+        ]
         if len(shapes) > 1:
             names = "、".join(catalog[f]["name_zh"] for f in shapes)
             raise RuleError(
