@@ -64,7 +64,7 @@ from scorer.access import round_or_404, session_or_404
 from scorer.models import GameSession, Round, RoundRevision, _with_event
 from scorer.scoring import WINDS, evaluate, evaluate_events, refusal, seat_wind
 from scorer.views import HtmxHttpRequest, author_of, is_zh, tile_name
-from scorer.views.events import reason_labels
+from scorer.views.events import join_names, reason_labels
 
 HAND_SIZE = 14  # a kong counts 3 here, as in the situation format
 MELD_TYPES = ("chi", "pung", "kong", "concealed_kong", "added_kong")
@@ -298,13 +298,18 @@ class Pick:
             flags.discard("after_kong")
         return flags
 
-    def hand(self) -> dict[str, Any]:
-        """The `hand` of a tiles entry: the situation's tile fields (see docs/situation.md)."""
+    def _tiles_hand(self) -> dict[str, Any]:
+        """The hand's tiles as the situation has them: concealed, win tile, melds."""
         h: dict[str, Any] = {"concealed": tiles_str(self.concealed)}
         if self.win_tile is not None:
             h["win_tile"] = tile_str(self.win_tile)
         if self.melds:
             h["melds"] = [_meld_dict(mtype, low) for mtype, low in self.melds]
+        return h
+
+    def hand(self) -> dict[str, Any]:
+        """The `hand` of a tiles entry: the situation's tile fields (see docs/situation.md)."""
+        h = self._tiles_hand()
         for f in FLAGS:
             if f in self.live_flags():
                 h[f] = True
@@ -492,6 +497,14 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else (f"\u2212{-n}" if n < 0 else "0")
 
 
+def _seat_rows(names: list[str], deltas: list[int]) -> list[dict[str, Any]]:
+    """Each seat's name and what it wins or pays, signed."""
+    return [
+        {"name": names[s], "delta": _signed(d), "sign": (d > 0) - (d < 0)}
+        for s, d in enumerate(deltas)
+    ]
+
+
 def _unfinished_hand(session: GameSession, p: Pick, out: dict[str, Any]) -> dict[str, Any] | None:
     """`out` with what the winning hand still lacks (tiles, the win tile, its waits
     when one tile short), or None when the hand is complete."""
@@ -548,10 +561,7 @@ def _outcome(session: GameSession, p: Pick) -> dict[str, Any]:
         out["can_confirm"] = True
     names = session.players
     deltas = result.get("deltas") or [0] * session.n_players
-    out["seats"] = [
-        {"name": names[s], "delta": _signed(d), "sign": (d > 0) - (d < 0)}
-        for s, d in enumerate(deltas)
-    ]
+    out["seats"] = _seat_rows(names, deltas)
     out["payments"] = [
         {"from": names[x["from"]], "to": names[x["to"]], "amount": x["amount"]}
         for x in result.get("payments", [])
@@ -561,7 +571,7 @@ def _outcome(session: GameSession, p: Pick) -> dict[str, Any]:
 
 def _waits(session: GameSession, p: Pick, out: dict[str, Any]) -> dict[str, Any]:
     """One tile short: the engine's waits, shown as tiles to tap."""
-    hand = p.hand()
+    hand = p._tiles_hand()
     tiles = sorted((*p.concealed, *([p.win_tile] if p.win_tile is not None else [])))
     sit = {"ruleset": session.ruleset, "params": dict(session.params),
            "concealed": tiles_str(tiles), "melds": hand.get("melds", [])}  # fmt: skip
@@ -577,6 +587,25 @@ def _waits(session: GameSession, p: Pick, out: dict[str, Any]) -> dict[str, Any]
         else gettext("No tile completes this hand.")
     )
     return out
+
+
+def _hand_view(p: Pick) -> dict[str, Any]:
+    """The hand as the page shows it: its tiles, its melds and its empty places."""
+    standing = sorted((*p.concealed, *([] if p.win_tile is None else [p.win_tile])))
+    complete = p.n_tiles == p.hand_size
+    melds = [
+        {"i": i, "type": mtype, "tiles": [FACES[t] for t in _meld_tiles(mtype, low) or []]}
+        for i, (mtype, low) in enumerate(p.melds)
+    ]
+    return {
+        # The win tile stands apart once the hand is complete; before, it is just the last tile.
+        "hand_tiles": [FACES[t] for t in (p.concealed if complete else standing)],
+        "win_face": FACES[p.win_tile] if complete and p.win_tile is not None else None,
+        "melds": melds,
+        "n_tiles": p.n_tiles,
+        "hand_slots": range(max(0, p.hand_size - p.n_tiles)),  # the hand's empty places
+        "hand_size": p.hand_size,
+    }
 
 
 def _context(
@@ -601,12 +630,6 @@ def _context(
             rows[min(t // 9, 3)].append(
                 {"face": FACES[t], "held": held, "dim": held >= 4 or (p.tool == "chi" and (t >= 27 or t % 9 > 6))}
             )  # fmt: skip
-    melds = [
-        {"i": i, "type": mtype, "tiles": [FACES[t] for t in _meld_tiles(mtype, low) or []]}
-        for i, (mtype, low) in enumerate(p.melds)
-    ]
-    standing = sorted((*p.concealed, *([] if p.win_tile is None else [p.win_tile])))
-    complete = p.n_tiles == HAND_SIZE
     catalog = rs.fan_catalog() if p.mode == "quick" else []
     groups: dict[int, list[dict[str, Any]]] = {}
     for fan in catalog:
@@ -646,13 +669,7 @@ def _context(
         # A select changed (htmx posts the form with no tap): keep dealer and wind open.
         "where_open": request.method == "POST" and tap is None and "confirm" not in request.POST,
         "grid": [r for r in rows if r],
-        # The win tile stands apart once the hand is complete; before, it is just the last tile.
-        "hand_tiles": [FACES[t] for t in (p.concealed if complete else standing)],
-        "win_face": FACES[p.win_tile] if complete and p.win_tile is not None else None,
-        "melds": melds,
-        "n_tiles": p.n_tiles,
-        "hand_slots": range(max(0, HAND_SIZE - p.n_tiles)),  # the hand's empty places
-        "hand_size": HAND_SIZE,
+        **_hand_view(p),
         "flags": [(f, f in live) for f in flags],
         "uses_flowers": "flower_points" in rs.defaults,
         "quick_available": bool(rs.fan_catalog()),
@@ -991,6 +1008,7 @@ class EventPick(Pick):
     out: tuple[int, ...] = ()
     join_from: int | None = None  # the last win's discarder, when more winners may join it
     in_progress: bool = False
+    catalog: list[dict[str, Any]] = field(default_factory=list)  # the fans quick entry offers
     fan_max: dict[int, int] = field(default_factory=dict)
     # Copies of each tile kind in the hands of this round's earlier winners, and
     # the last win's discard when more winners may join it (see shown_in_round).
@@ -1070,9 +1088,8 @@ class EventPick(Pick):
         last = now.last_discard_win()
         self.join_from = None if last is None else int(last["discarder"])
         self.shown, self.shared_tile = shown_in_round(now.events)
-        self.fan_max = {
-            f["id"]: int(f.get("max", 1)) for f in rs.fan_catalog(session.resolved_params())
-        }
+        self.catalog = rs.fan_catalog(session.resolved_params())
+        self.fan_max = {f["id"]: int(f.get("max", 1)) for f in self.catalog}
 
     # -- derived ---------------------------------------------------------
 
@@ -1127,22 +1144,17 @@ class EventPick(Pick):
             "There are only four %(tile)s: the others are in hands already shown in this round."
         ) % {"tile": tile_name(t)}
 
-    def event_flags(self) -> set[str]:
-        """The flags that apply: 抢杠 only on a discard, 海底捞 only self-drawn."""
-        flags = set(self.flags)
+    def offered_flags(self) -> list[str]:
+        """The flags that can apply: 抢杠 only on a discard, 海底捞 only self-drawn."""
         if self.self_drawn:
-            flags.discard("robbing_kong")
-        elif self.discarder:
-            flags.discard("last_tile")
-        return flags
+            return [f for f in EVENT_FLAGS if f != "robbing_kong"]
+        if self.discarder:
+            return [f for f in EVENT_FLAGS if f != "last_tile"]
+        return list(EVENT_FLAGS)
 
-    def winner_hand(self) -> dict[str, Any]:
-        h: dict[str, Any] = {"concealed": tiles_str(self.concealed)}
-        if self.win_tile is not None:
-            h["win_tile"] = tile_str(self.win_tile)
-        if self.melds:
-            h["melds"] = [_meld_dict(mtype, low) for mtype, low in self.melds]
-        return h
+    def event_flags(self) -> set[str]:
+        """The flags that apply: those set among the ones offered."""
+        return {f for f in self.offered_flags() if f in self.flags}
 
     def event(self) -> tuple[dict[str, Any] | None, str]:
         """The event this form adds, or None and what is still missing."""
@@ -1174,7 +1186,7 @@ class EventPick(Pick):
             if missing:
                 return None, gettext(
                     "Enter the hand of every player still in (13 tiles each): %(names)s."
-                ) % {"names": "、".join(missing) if is_zh() else ", ".join(missing)}
+                ) % {"names": join_names(missing)}
             return {"type": "wall_end", "hands": hands}, ""
         if self.winner is None:
             return None, gettext("Who won? Choose the winner.")
@@ -1188,7 +1200,7 @@ class EventPick(Pick):
                 "fans": {str(k): v for k, v in sorted(self.fans.items())},
             }
         else:
-            winner = {"seat": self.winner, "hand": self.winner_hand()}
+            winner = {"seat": self.winner, "hand": self._tiles_hand()}
         if self.join:
             return {"type": "win", "discarder": self.join_from, "winners": [winner]}, ""
         flags = self.event_flags()
@@ -1324,20 +1336,6 @@ def _transfer_rows(names: list[str], transfers: list[Mapping[str, Any]]) -> list
     ]  # fmt: skip
 
 
-def _standing_waits(session: GameSession, p: EventPick, out: dict[str, Any]) -> None:
-    """The shown hand is complete but others are not: its waits, from the engine."""
-    sit = {"ruleset": session.ruleset, "params": dict(session.params),
-           "concealed": tiles_str(p.concealed),
-           "melds": [_meld_dict(m, t) for m, t in p.melds]}  # fmt: skip
-    w = waits(sit)
-    if not w["ok"]:
-        e = w["error"]
-        out["message"] = e["message_zh"] if is_zh() else e["message"]
-        return
-    out["waits"] = [FACES[parse_tile(c)] for c in w["waits"]]
-    out["waits_tap"] = False
-
-
 def _event_outcome(session: GameSession, p: EventPick, now: RoundNow) -> dict[str, Any]:
     """The live result of adding this event: its own payments, fans, checks; never saves."""
     out: dict[str, Any] = {"message": "", "hint": "", "fans": [], "total": None, "amount": None,
@@ -1352,7 +1350,9 @@ def _event_outcome(session: GameSession, p: EventPick, now: RoundNow) -> dict[st
     if event is None:
         out["hint"] = missing
         if p.kind == "wall_end" and p.n_tiles == STANDING_SIZE:
-            _standing_waits(session, p, out)
+            # The shown hand is complete but others are not: its waits, not to tap.
+            _waits(session, p, out)
+            out["hint"], out["waits_tap"] = missing, False
         elif p.kind == "wall_end":
             n = STANDING_SIZE - p.n_tiles
             out["hint"] = ngettext(
@@ -1377,10 +1377,7 @@ def _event_outcome(session: GameSession, p: EventPick, now: RoundNow) -> dict[st
     for t in mine:
         deltas[t["from"]] -= t["amount"]
         deltas[t["to"]] += t["amount"]
-    out["seats"] = [
-        {"name": names[s], "delta": _signed(d), "sign": (d > 0) - (d < 0)}
-        for s, d in enumerate(deltas)
-    ]
+    out["seats"] = _seat_rows(names, deltas)
     out["transfers"] = _transfer_rows(names, mine)
     if report["type"] == "win":
         won = next(w for w in report["winners"] if w["seat"] == p.winner)
@@ -1407,28 +1404,19 @@ def _event_context(
     rows: list[list[dict[str, Any]]] = [[], [], []]
     for t in rs.tiles:
         if t < 27:
-            here = Pick.held(p, t)  # the badge: copies in the hand shown
             if p.kind == "kong":
                 rows[t // 9].append({"face": FACES[t], "held": 0, "dim": False,
                                      "on": t == p.kong_tile})  # fmt: skip
             else:
+                here = Pick.held(p, t)  # the badge: copies in the hand shown
                 rows[t // 9].append({"face": FACES[t], "held": here, "dim": p.held(t) >= 4,
                                      "on": False})  # fmt: skip
-    melds = [
-        {"i": i, "type": mtype, "tiles": [FACES[t] for t in _meld_tiles(mtype, low) or []]}
-        for i, (mtype, low) in enumerate(p.melds)
-    ]
-    standing = sorted((*p.concealed, *([] if p.win_tile is None else [p.win_tile])))
-    complete = p.n_tiles == p.hand_size and p.uses_win_tile
-    catalog = rs.fan_catalog(session.resolved_params()) if p.mode == "quick" else []
+    catalog = p.catalog if p.mode == "quick" else []
     patterns = [
         {**f, "count": p.fans.get(f["id"], 0)} for f in catalog if f.get("group") != "extra"
     ]
     extras = [{**f, "count": p.fans.get(f["id"], 0)} for f in catalog if f.get("group") == "extra"]
     patterns.sort(key=lambda f: (f["points"], f["id"]))
-    flags = [f for f in EVENT_FLAGS
-             if not ((f == "robbing_kong" and p.self_drawn)
-                     or (f == "last_tile" and p.discarder and not p.self_drawn))]  # fmt: skip
     live = p.event_flags()
     wall_seats = []
     for s in range(session.n_players):
@@ -1448,9 +1436,9 @@ def _event_context(
     if p.kind == "win" and last is not None and p.join_from is not None:
         join_offer = {
             "from": session.players[p.join_from],
-            "winners": "、".join(session.players[w["seat"]] for w in last.get("winners") or []
-                                if isinstance(w, Mapping) and isinstance(w.get("seat"), int)
-                                and 0 <= w["seat"] < session.n_players),
+            "winners": join_names([session.players[w["seat"]] for w in last.get("winners") or []
+                                   if isinstance(w, Mapping) and isinstance(w.get("seat"), int)
+                                   and 0 <= w["seat"] < session.n_players]),
         }  # fmt: skip
     tap = request.POST.get("tap") if request.method == "POST" else None
     picking = (p.kind == "win" and p.mode == "tiles") or p.kind == "wall_end"
@@ -1473,14 +1461,9 @@ def _event_context(
         "where_open": request.method == "POST" and tap is None and "confirm" not in request.POST,
         "grid": [r for r in rows if r],
         "picking": picking,
-        "hand_tiles": [FACES[t] for t in (p.concealed if complete else standing)],
-        "win_face": FACES[p.win_tile] if complete and p.win_tile is not None else None,
-        "melds": melds,
-        "n_tiles": p.n_tiles,
-        "hand_slots": range(max(0, p.hand_size - p.n_tiles)),
-        "hand_size": p.hand_size,
-        "event_flags": [(f, f in live) for f in flags],
-        "quick_available": bool(rs.fan_catalog()),
+        **_hand_view(p),
+        "event_flags": [(f, f in live) for f in p.offered_flags()],
+        "quick_available": bool(p.catalog),
         "patterns": patterns,
         "extras": extras,
         "checks": checks,
