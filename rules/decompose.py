@@ -68,10 +68,6 @@ def decompositions_counts(
     return tuple(out)
 
 
-def is_win(hand: Hand, forms: Forms) -> bool:
-    return is_win_counts(hand.counts, hand.wilds, len(hand.melds), forms, hand.caps)
-
-
 def decompositions(hand: Hand, forms: Forms) -> tuple[Decomposition, ...]:
     """Every way the hand's concealed tiles (win tile included) form a winning shape."""
     return decompositions_counts(hand.counts, hand.wilds, len(hand.melds), forms, hand.caps)

@@ -28,12 +28,21 @@ ERROR_CODES: dict[str, str] = {
 class RuleError(Exception):
     """An input problem with a stable code and a message in English and Chinese."""
 
-    def __init__(self, code: str, message: str, message_zh: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        message_zh: str | None = None,
+        detail: dict[str, Any] | None = None,
+    ) -> None:
         assert code in ERROR_CODES, code
         super().__init__(message)
         self.code = code
         self.message = message
         self.message_zh = message_zh or message
+        # What was worked out before the refusal (a hand's fans below the
+        # minimum): a preview shows it; the error object leaves it out.
+        self.detail = detail
 
     def to_dict(self, sid: Any = None) -> dict[str, Any]:
         return {

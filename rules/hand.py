@@ -102,13 +102,6 @@ class Hand(NamedTuple):
             return None
         return tuple(4 - m for m in self.meld_counts)
 
-    @property
-    def all_concealed(self) -> tuple[int, ...]:
-        """Concealed tiles with the win tile: the tiles a decomposition covers."""
-        if self.win_tile is None:
-            return self.concealed
-        return tuple(sorted((*self.concealed, self.win_tile)))
-
     def describe(self) -> str:
         parts = [tiles_str(self.concealed)]
         for m in self.melds:

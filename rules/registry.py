@@ -15,6 +15,9 @@ from typing import Any, ClassVar, NamedTuple
 
 from rules.errors import RuleError
 from rules.hand import Hand, Table
+from rules.table import TableSpec, describe_table
+
+WINDS = ("E", "S", "W", "N")
 
 
 @dataclass(frozen=True)
@@ -29,10 +32,19 @@ class Param:
     min: float | None = None
     max: float | None = None
     choices: tuple[str, ...] = ()
+    # (zh, en) words for each of `choices`, in the same order: what a form shows.
+    choice_labels: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         assert self.type in ("bool", "int", "float", "choice"), self.type
+        assert not self.choice_labels or len(self.choice_labels) == len(self.choices), self.name
         self.validate(self.default)  # a bad default is a programming error
+
+    def choice_label(self, value: str) -> tuple[str, str]:
+        """A choice in words (zh, en); the value itself when it has none."""
+        if value in self.choices and self.choice_labels:
+            return self.choice_labels[self.choices.index(value)]
+        return value, value
 
     def validate(self, value: Any) -> Any:
         """The value if it fits this parameter, else RuleError('bad_param')."""
@@ -80,6 +92,8 @@ class Param:
             d["max"] = self.max
         if self.choices:
             d["choices"] = list(self.choices)
+        if self.choice_labels:
+            d["choice_labels"] = [list(pair) for pair in self.choice_labels]
         return d
 
 
@@ -104,7 +118,6 @@ class Ruleset:
     name_zh: ClassVar[str]
     name_en: ClassVar[str]
     params: ClassVar[tuple[Param, ...]] = ()
-    tiles: ClassVar[tuple[int, ...]] = tuple(range(34))  # the tiles this ruleset plays with
 
     @property
     def defaults(self) -> Mapping[str, Any]:
@@ -139,10 +152,9 @@ class Ruleset:
     # --- table play: what a scoring session needs besides scoring one hand -----
 
     table_play: ClassVar[bool] = False  # can a table session be played with this ruleset?
-    # Are its rounds recorded event by event (a kong, a win, the wall's end, each
-    # moving money at once: 四川 刮风下雨, 血战) rather than whole?  Such a ruleset
-    # settles its rounds with `settle_round`.
-    plays_events: ClassVar[bool] = False
+    # What a table offers (tiles, chi, 圈风, wild tiles, flags, events, per-seat
+    # inputs, labels): see rules/table.py.  `table(params)` may vary it by parameter.
+    table_spec: ClassVar[TableSpec] = TableSpec()
     presets: ClassVar[tuple[Preset, ...]] = ()  # the first is the default
 
     def preset(self, preset_id: Any) -> Preset | None:
@@ -172,6 +184,72 @@ class Ruleset:
             f"“{self.name_zh}”不支持直接选番",
         )
 
+    def table(self, params: Mapping[str, Any] | None = None) -> TableSpec:
+        """What a table with these parameter values offers (the declaration, by default)."""
+        return self.table_spec
+
+    # TEMPORARY (until scorer/ reads table()): the two facts the views still ask for.
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        return self.table().tiles
+
+    @property
+    def plays_events(self) -> bool:
+        return self.table().stepwise
+
+    def next_position(
+        self,
+        last_dealer: int,
+        last_wind: str,
+        first_dealer: int,
+        players: int,
+        winners: Sequence[int],
+        params: Mapping[str, Any],
+        discarder: int | None = None,
+    ) -> tuple[int, str]:
+        """(dealer, prevalent wind) of the next round after one dealt by `last_dealer`.
+
+        The dealer follows `next_dealer`; the wind moves on when the deal comes
+        back round to the first dealer, on a table that has a 圈风 (otherwise every
+        round is "E").
+        """
+        dealer = self.next_dealer(last_dealer, players, winners, params, discarder=discarder)
+        if not self.table(params).prevalent_wind:
+            return dealer, "E"
+        wind = last_wind if last_wind in WINDS else "E"
+        if dealer != last_dealer and dealer == first_dealer:
+            wind = WINDS[(WINDS.index(wind) + 1) % 4]
+        return dealer, wind
+
+    def with_event(
+        self,
+        events: Sequence[Any],
+        event: Mapping[str, Any],
+        params: Mapping[str, Any],
+        join_last_win: bool = False,
+    ) -> list[Any]:
+        """The round's event list with `event` added, or its winners joined to the
+        last win (一炮多响: several players win on one discard), where the table allows it."""
+        if not join_last_win:
+            return [*events, dict(event)]
+        last = events[-1] if events else None
+        if (
+            not self.table(params).multi_win
+            or not isinstance(last, Mapping)
+            or last.get("type") != "win"
+            or event.get("type") != "win"
+            or last.get("discarder") is None
+            or last.get("discarder") != event.get("discarder")
+        ):
+            raise RuleError(
+                "bad_event",
+                "only a win on the same discard can join the last win (一炮多响)",
+                "只有和同一张炮的玩家才能并入上一次和牌（一炮多响）",
+            )
+        merged = dict(last)
+        merged["winners"] = [*last.get("winners", []), *event.get("winners", [])]
+        return [*events[:-1], merged]
+
     def next_dealer(
         self,
         dealer: int,
@@ -191,12 +269,25 @@ class Ruleset:
         return (dealer + 1) % players
 
     def settle_round(self, rnd: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
-        """Transfers of one whole round given as ordered events (rulesets where money
-        moves during the round, such as 四川 刮风下雨 and 血战到底)."""
+        """Transfers of one whole round given as ordered events.
+
+        The default (rules/round.py) settles the events the table declares: wins
+        scored with `score_hand` / `quick_score`, draws, and kongs paid at once
+        by `kong_payments`.  A ruleset with rounds of its own kind overrides it.
+        """
+        from rules.round import settle_events  # round.py builds on this module
+
+        return settle_events(self, rnd, params)
+
+    def kong_payments(
+        self, kind: str, player: int, discarder: int | None, in_play: Sequence[int],
+        params: Mapping[str, Any],
+    ) -> list[tuple[int, int]]:  # fmt: skip
+        """(payer, amount) pairs for a kong paid at once; the default table has no kong money."""
         raise RuleError(
-            "bad_input",
-            f"ruleset '{self.id}' settles one win at a time: use score()",
-            f"“{self.name_zh}”不按整局事件结算，请用 score()",
+            "bad_event",
+            f"ruleset '{self.id}' has no kong payments",
+            f"“{self.name_zh}”的杠不单独算钱",
         )
 
     def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -206,12 +297,19 @@ class Ruleset:
         raise NotImplementedError
 
     def describe(self) -> dict[str, Any]:
-        return {
+        d: dict[str, Any] = {
             "id": self.id,
             "name_zh": self.name_zh,
             "name_en": self.name_en,
             "params": [p.to_dict() for p in self.params],
         }
+        if self.table_play:
+            d["table"] = describe_table(self.table(self.defaults))
+            d["presets"] = [
+                {"id": p.id, "name_zh": p.name_zh, "name_en": p.name_en, "params": dict(p.params)}
+                for p in self.presets
+            ]
+        return d
 
 
 REGISTRY: dict[str, Ruleset] = {}

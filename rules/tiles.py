@@ -20,9 +20,6 @@ SUITS = "mpsz"
 FLOWER_BASE = 34
 
 HONORS = range(27, 34)
-WINDS = range(27, 31)
-DRAGONS = range(31, 34)
-TERMINALS = (0, 8, 9, 17, 18, 26)
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 _NUM_ZH = "一二三四五六七八九"
@@ -32,8 +29,6 @@ _FLOWER_ZH = "春夏秋冬梅兰竹菊"
 _HONOR_EN = ("East", "South", "West", "North", "White", "Green", "Red")
 _SUIT_EN = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
 _FLOWER_EN = ("Spring", "Summer", "Autumn", "Winter", "Plum", "Orchid", "Bamboo", "Chrysanthemum")
-
-WIND_LETTERS = "ESWN"
 
 
 def tile_str(t: int) -> str:
@@ -236,20 +231,3 @@ def tiles_str(tiles: Iterable[int]) -> str:
         if digits:
             out.append("".join(digits) + suit)
     return "".join(out)
-
-
-def tile_list(tiles: Iterable[int]) -> list[str]:
-    return [tile_str(t) for t in sorted(tiles)]
-
-
-def is_honor(t: int) -> bool:
-    return 27 <= t < 34
-
-
-def is_terminal(t: int) -> bool:
-    return t < 27 and t % 9 in (0, 8)
-
-
-def suit_of(t: int) -> int:
-    """0 m, 1 p, 2 s, 3 z (honors), 4 flowers."""
-    return 4 if t >= 34 else t // 9

@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext, ngettext
 
 from rules import RuleError
-from rules.sichuan_round import REASONS
+from rules.rulesets.sichuan.round import REASONS
 from rules.tiles import parse_tile
 from scorer.templatetags.scorer_format import sign_class
 from scorer.views import by_language, is_zh, seat_name, tile_name

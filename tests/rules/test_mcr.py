@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from rules import score
-from rules.mcr import FAN_FUNCS
-from rules.mcr_fans import FANS, SEED_EXCLUDES
+from rules.rulesets.mcr.fans import FANS, SEED_EXCLUDES
+from rules.rulesets.mcr.scoring import FAN_FUNCS
 
 try:
     from tests.rules import mcr_oracle as mo

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules import mcr
 from rules.hand import parse_situation
 from rules.registry import get_ruleset
+from rules.rulesets.mcr import scoring as mcr
 from tests.rules import mcr_oracle as mo
 
 SITUATIONS = mo.generate_situations(1500, 23)

@@ -662,7 +662,8 @@ def test_error_messages_name_the_event_and_seat() -> None:
             "bad_param",
         ),
         ({"ruleset": "sichuan", "params": {"nope": 1}, "events": [K(1, "concealed")]}, "bad_param"),
-        ({"ruleset": "mcr", "events": [K(1, "concealed")]}, "bad_input"),
+        # 国标 settles rounds too, but its table has no kong events.
+        ({"ruleset": "mcr", "events": [K(1, "concealed")]}, "bad_event"),
         ({"ruleset": "nope", "events": [K(1, "concealed")]}, "unknown_ruleset"),
         ([K(1, "concealed")], "bad_input"),
     ],

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from rules import REGISTRY
-from rules.mcr import Mcr
+from rules.rulesets.mcr.scoring import Mcr
 from scorer.models import GameSession, Round
 from scorer.templatetags.scorer_format import signed_text
 from scorer.views.session import author_label

@@ -22,7 +22,7 @@ from django.test import Client
 from django.urls import reverse
 
 from rules import REGISTRY, score, waits
-from rules.sichuan_round import REASONS
+from rules.rulesets.sichuan.round import REASONS
 from rules.tiles import parse_tile, tile_zh
 from scorer.models import GameSession, Round
 from scorer.templatetags.scorer_format import signed_text

@@ -11,7 +11,7 @@ at most two suits).  Two fan tables:
   and per 杠上花/杠上炮/抢杠/海底捞.  Money is base x 2^番.
 
 Whole rounds (刮风下雨, 一炮多响, 杠上炮, 查花猪, 查大叫, the 血战 order) are
-settled event by event in rules/sichuan_round.py; see docs/rules/sichuan.md.
+settled event by event in rules/rulesets/sichuan/round.py; see docs/rules/sichuan.md.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from rules import decompose
 from rules.decompose import Forms
 from rules.errors import RuleError
 from rules.hand import Hand, Table
-from rules.registry import Param, Preset, Ruleset, register
+from rules.registry import Param, Preset, Ruleset
 from rules.shapes import Decomposition
 from rules.tiles import tile_str, tile_zh
 
@@ -178,9 +178,7 @@ class Sichuan(Ruleset):
     id = "sichuan"
     name_zh = "四川麻将"
     name_en = "Sichuan mahjong"
-    tiles = tuple(range(27))
     table_play = True
-    plays_events = True
     players = (4,)
     params = (
         Param(
@@ -193,6 +191,10 @@ class Sichuan(Ruleset):
             "Blood battle counts only the largest pattern; Chengdu adds the shape, the flush "
             "and the roots together",
             choices=("xuezhan", "chengdu"),
+            choice_labels=(
+                ("血战：只算最大牌型", "Blood battle: the largest pattern only"),
+                ("成都：牌型 + 清一色 + 根", "Chengdu: shape + flush + roots"),
+            ),
         ),
         Param(
             "kong_counts_as_gen",
@@ -213,6 +215,10 @@ class Sichuan(Ruleset):
             "The multiplier is 2 to the power of (fans − 1), a basic win being 1 fan; or 2 to "
             "the power of the fans, a basic win being 0 fans (Chengdu)",
             choices=("pow_fan_minus_1", "pow_fan"),
+            choice_labels=(
+                ("2^(番−1)：平胡 1 番", "2^(fans − 1): a basic win is 1 fan"),
+                ("2^番：平胡 0 番（成都）", "2^fans: a basic win is 0 fans (Chengdu)"),
+            ),
         ),
         Param(
             "base",
@@ -246,6 +252,11 @@ class Sichuan(Ruleset):
             "On a self-draw each payer adds one base, or the win counts one more fan, or "
             "nothing is added",
             choices=("add_base", "add_fan", "none"),
+            choice_labels=(
+                ("自摸加底：每家多付一个底", "Each payer adds one base"),
+                ("自摸加一番", "One more fan"),
+                ("不加", "Nothing extra"),
+            ),
         ),
         Param(
             "last_tile_fan",
@@ -555,7 +566,7 @@ class Sichuan(Ruleset):
         """One win on its own: the discarder pays, or every other seat on a self-draw.
 
         (A whole 血战 round, where players who have won stop paying, is settled by
-        rules/sichuan_round.py instead.)"""
+        rules/rulesets/sichuan/round.py instead.)"""
         deltas = [0] * t.players
         payments: list[dict[str, Any]] = []
         if t.winner is None:
@@ -635,11 +646,6 @@ class Sichuan(Ruleset):
         return en, zh
 
     # --- whole rounds and quick entry ------------------------------------------------
-
-    def settle_round(self, rnd: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
-        from rules.sichuan_round import settle_round
-
-        return settle_round(self, rnd, params)
 
     def fan_catalog(self, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         """Patterns and 根 a player can pick; 杠上花/炮, 抢杠, 海底捞 come from the flags."""
@@ -766,7 +772,5 @@ class Sichuan(Ruleset):
             return []
         return decompose.waits(hand, FORMS)
 
-
-register(Sichuan())
 
 __all__ = ["FANS", "Sichuan"]

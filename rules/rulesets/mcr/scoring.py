@@ -13,7 +13,7 @@ How a hand is scored (docs/rules/mcr.md has the rulebook text behind each step):
    with 套算一次 (account once) and 不得相同 (no repeats) are worked out once in
    the context (`chow_fans`, `pung_fans`), because they are a property of all
    the sets together, not of one fan.
-4. The 不计 table (`rules.mcr_fans.FANS[*].excludes`) is applied as data, from
+4. The 不计 table (`rules.rulesets.mcr.fans.FANS[*].excludes`) is applied as data, from
    the highest fan down: a fan that is itself excluded excludes nothing.
 5. The cut that scores highest is kept (ties as the reference calculator breaks
    them, so results match PyMahjongGB hand for hand).
@@ -32,8 +32,9 @@ from rules import shapes
 from rules.decompose import Forms, decompositions_counts, waits_counts
 from rules.errors import RuleError
 from rules.hand import Hand, Table
-from rules.mcr_fans import FANS
-from rules.registry import Param, Preset, Ruleset, register
+from rules.registry import Param, Preset, Ruleset
+from rules.rulesets.mcr.fans import FANS, TABLE
+from rules.table import TableSpec, WinFlag
 from rules.tiles import tile_str, tile_zh
 
 # ---------------------------------------------------------------------------
@@ -692,11 +693,7 @@ FORM_CUT_FANS: dict[str, tuple[int, ...]] = {
     "knitted_straight": (60, 61, 77, 78, 79),
 }
 
-_PARTIAL = {f.id: set(f.partial) for f in FANS.values()}
-_EXCLUDES = {f.id: tuple(x for x in f.excludes if x not in _PARTIAL[f.id]) for f in FANS.values()}
-_EXCLUDE_SETS = {fid: frozenset(x) for fid, x in _EXCLUDES.items()}
-_RANK = {fid: (-f.points, fid) for fid, f in FANS.items()}
-_POINTS = {fid: f.points for fid, f in FANS.items()}
+_POINTS = TABLE.points
 
 
 class Scored(NamedTuple):
@@ -707,19 +704,8 @@ class Scored(NamedTuple):
 
 
 def apply_exclusions(raw: Mapping[int, int]) -> tuple[dict[int, int], dict[int, int]]:
-    """The rulebook's 不计 lists, as data: from the highest fan down, a fan that
-    is itself excluded excludes nothing."""
-    excluded: dict[int, int] = {}
-    present = raw.keys()
-    for fid in sorted(raw, key=_RANK.__getitem__):
-        if fid not in excluded:
-            for x in _EXCLUDE_SETS[fid] & present:
-                if x not in excluded:
-                    excluded[x] = fid
-    if not excluded:
-        return dict(raw) or {43: 1}, excluded
-    fans = {fid: n for fid, n in raw.items() if fid not in excluded}
-    return fans or {43: 1}, excluded
+    """The rulebook's 不计 lists, as data (rules.fans.FanTable.apply_exclusions)."""
+    return TABLE.apply_exclusions(raw)
 
 
 def score_ctx(c: Ctx, hand_raw: Mapping[int, int] | None = None) -> Scored:
@@ -1329,6 +1315,11 @@ class Mcr(Ruleset):
             "Competition rules pass the deal every hand; a room may let the dealer keep it "
             "when he wins, or when he wins or nobody does",
             choices=("never", "dealer_wins", "dealer_wins_or_draw"),
+            choice_labels=(
+                ("不连庄（每局换庄）", "Never: the deal always passes on"),
+                ("庄家和牌连庄", "When the dealer wins"),
+                ("庄家和牌或荒庄连庄", "When the dealer wins or nobody wins"),
+            ),
         ),
         Param(
             "base",
@@ -1379,6 +1370,15 @@ class Mcr(Ruleset):
         return out
 
     table_play = True
+    table_spec = TableSpec(
+        flowers=8,
+        flags=(
+            WinFlag("after_kong", "杠上开花", "Win after a kong", when="self_drawn"),
+            WinFlag("robbing_kong", "抢杠和", "Robbing the kong", when="discard"),
+            WinFlag("last_tile", "海底", "Last tile"),
+            WinFlag("fourth_tile", "和绝张", "Last of its kind"),
+        ),
+    )
     presets = (
         Preset("competition", "比赛规则", "Competition", {}),
         Preset(
@@ -1624,7 +1624,5 @@ def _payments(self_drawn: bool, t: Table, total: int, base: int, win: bool) -> d
             deltas[t.winner] += amount
     return {"payments": payments, "deltas": deltas}
 
-
-register(Mcr())
 
 __all__ = ["FAN_FUNCS", "Ctx", "Mcr", "Reading", "best_reading", "score_ctx"]

@@ -13,7 +13,7 @@ from typing import Any
 from rules import decompose
 from rules.decompose import Forms
 from rules.hand import Hand
-from rules.registry import Param, Ruleset, register
+from rules.registry import Param, Ruleset
 from rules.shapes import Decomposition
 from rules.tiles import tile_str
 
@@ -72,4 +72,4 @@ class Generic(Ruleset):
         return decompose.waits(hand, self.forms(params))
 
 
-register(Generic())
+RULESET = Generic()

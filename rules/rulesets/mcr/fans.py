@@ -26,19 +26,7 @@ How to apply it (this reproduces PyMahjongGB):
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-
-class FanDef(NamedTuple):
-    id: int
-    zh: str
-    en: str
-    points: int
-    excludes: tuple[int, ...]
-    partial: tuple[int, ...]
-    rule_zh: str
-    rule_en: str
-
+from rules.fans import FanDef, FanTable
 
 _F = FanDef
 
@@ -390,6 +378,8 @@ _TABLE: tuple[FanDef, ...] = (
 # fmt: on
 
 FANS: dict[int, FanDef] = {f.id: f for f in _TABLE}
+# 43 无番和 stands when nothing else counts.
+TABLE = FanTable(_TABLE, fallback=43)
 
 # The seed's literal 不计 lists (seed 002, cleaned; see docs/rules/mcr.md, Sources).
 SEED_EXCLUDES: dict[int, tuple[int, ...]] = {

@@ -26,14 +26,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.errors import RuleError
 from rules.hand import parse_situation
+from rules.rulesets.sichuan.scoring import Sichuan
 from rules.tiles import parse_tile, tile_str, tile_zh
-
-if TYPE_CHECKING:
-    from rules.sichuan import Sichuan
 
 KONG_KINDS = ("exposed", "added", "concealed")
 EVENT_TYPES = ("kong", "win", "wall_end")

@@ -1,0 +1,332 @@
+"""A round as its ordered events, settled: the one path every table ruleset records through.
+
+    {"ruleset": "mcr", "params": {...}, "players": 4, "dealer": 0,
+     "prevalent_wind": "E", "turned": "5m",
+     "events": [
+       {"type": "kong", "player": 1, "kong": "exposed", "discarder": 2, "tile": "7p"},
+       {"type": "win", "discarder": 0, "after_kong": false, ...,
+        "winners": [{"seat": 2, "hand": {"concealed": "...", "win_tile": "...", ...}}]},
+       {"type": "draw"}
+     ]}
+
+A ruleset whose money moves only at the win has rounds of one event (a win or
+a draw); one whose kongs pay at once has kong events before it.  Each event
+moves money at once; the result lists every transfer with its event and
+reason, the deltas per event and in all, who is out and whether the round is
+over.  A ruleset with round rules of its own (四川 血战, 查大叫) overrides
+`Ruleset.settle_round` and answers in the same form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rules.errors import RuleError
+from rules.hand import FLAGS, Table, parse_situation
+from rules.table import KONG_KINDS, TableSpec
+from rules.tiles import N_KINDS, parse_tile, tile_str, tile_zh
+
+if TYPE_CHECKING:
+    from rules.registry import Ruleset
+
+WINDS = ("E", "S", "W", "N")
+DRAW_NOTES = (["drawn hand: nobody pays"], ["荒庄：不计分"])
+
+
+def seat_wind(seat: int, dealer: int, players: int) -> str:
+    """The dealer sits East; the others follow in play order."""
+    return WINDS[(seat - dealer) % players]
+
+
+def _err(message: str, message_zh: str) -> RuleError:
+    return RuleError("bad_event", message, message_zh)
+
+
+def _where(i: int) -> tuple[str, str]:
+    return f"event {i + 1}", f"第 {i + 1} 个事件"
+
+
+def _seat(raw: Any, players: int, what: str, what_zh: str, i: int, required: bool = True) -> Any:
+    where, where_zh = _where(i)
+    if raw is None and not required:
+        return None
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < players:
+        raise RuleError(
+            "bad_table",
+            f"{where}: '{what}' must be a seat from 0 to {players - 1}, not {raw!r}",
+            f"{where_zh}：{what_zh}必须是 0 到 {players - 1} 的座位号",
+        )
+    return raw
+
+
+@dataclass
+class Ledger:
+    """Every transfer of a round, in order, with the event it belongs to and why."""
+
+    players: int
+    reasons: Mapping[str, tuple[str, str]]
+    transfers: list[dict[str, Any]] = field(default_factory=list)
+
+    def pay(self, frm: int, to: int, amount: int, reason: str, event: int) -> None:
+        if amount <= 0 or frm == to:
+            return
+        zh, en = self.reasons.get(reason, (reason, reason))
+        self.transfers.append(
+            {"event": event, "from": frm, "to": to, "amount": amount, "reason": reason,
+             "reason_zh": zh, "reason_en": en}
+        )  # fmt: skip
+
+    def deltas(self, first: int = 0) -> list[int]:
+        d = [0] * self.players
+        for t in self.transfers[first:]:
+            d[t["from"]] -= t["amount"]
+            d[t["to"]] += t["amount"]
+        return d
+
+
+@dataclass
+class RoundState:
+    """What the events of one round have done so far."""
+
+    rs: Ruleset
+    params: Mapping[str, Any]
+    spec: TableSpec
+    players: int
+    dealer: int
+    prevalent_wind: str
+    wild: tuple[int, ...]
+    ledger: Ledger
+    out: list[int] = field(default_factory=list)  # seats that have won, in order
+    shown: list[int] = field(default_factory=lambda: [0] * N_KINDS)
+
+    @property
+    def in_play(self) -> list[int]:
+        return [s for s in range(self.players) if s not in self.out]
+
+
+def settle_events(rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
+    """Replay a round's events; RuleError on the first bad one (nothing is half-settled)."""
+    players = rnd.get("players", 4)
+    if isinstance(players, bool) or players not in rs.players:
+        allowed = "、".join(str(n) for n in rs.players)
+        raise RuleError(
+            "bad_table",
+            f"'players' must be one of {', '.join(str(n) for n in rs.players)}",
+            f"人数必须是 {allowed}",
+        )
+    dealer = rnd.get("dealer", 0)
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+        raise RuleError("bad_table", "'dealer' must be a seat number", "庄家必须是座位号")
+    wind = rnd.get("prevalent_wind", "E")
+    if wind not in WINDS:
+        raise RuleError("bad_input", "the round wind must be E, S, W or N", "圈风只能是东南西北")
+    events = rnd.get("events")
+    if not isinstance(events, list) or not events:
+        raise _err("a round needs a non-empty list 'events'", "这一局还没有任何事件（events）")
+    spec = rs.table(params)
+    state = RoundState(
+        rs, params, spec, players, dealer, wind, spec.wilds.kinds(rnd.get("turned")),
+        Ledger(players, spec.reasons),
+    )  # fmt: skip
+    kinds = spec.event_ids
+    reports: list[dict[str, Any]] = []
+    finished = False
+    for i, ev in enumerate(events):
+        where, where_zh = _where(i)
+        if not isinstance(ev, Mapping):
+            raise _err(f"{where} must be an object", f"{where_zh}格式不对")
+        etype = ev.get("type")
+        if etype not in kinds:
+            raise _err(
+                f"{where}: unknown type {etype!r} ({', '.join(kinds)})",
+                f"{where_zh}：这种规则没有这类事件（{'、'.join(e.zh for e in spec.events)}）",
+            )
+        if finished:
+            raise _err(
+                f"{where}: the round is already over", f"{where_zh}：这一局已经结束，不能再记事件"
+            )
+        first = len(state.ledger.transfers)
+        if etype == "win":
+            report = _win(state, ev, i)
+            finished = not spec.continues_after_win or len(state.out) >= players - 1
+        elif etype == "kong":
+            report = _kong(state, ev, i)
+        else:  # draw, wall_end: nobody wins, nothing shown
+            report = {"type": etype, "index": i, "notes": DRAW_NOTES[0], "notes_zh": DRAW_NOTES[1]}
+            finished = True
+        report["deltas"] = state.ledger.deltas(first)
+        reports.append(report)
+    deltas = state.ledger.deltas()
+    assert sum(deltas) == 0, deltas
+    notes: list[str] = []
+    notes_zh: list[str] = []
+    if not finished:
+        notes.append("the round is not over yet: add the next event")
+        notes_zh.append("这一局还没结束：继续记下一件事")
+    return {
+        "players": players,
+        "events": reports,
+        "transfers": state.ledger.transfers,
+        "deltas": deltas,
+        "out": state.out,
+        "finished": finished,
+        "notes": notes,
+        "notes_zh": notes_zh,
+    }
+
+
+def _kong(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+    where, where_zh = _where(i)
+    player = _seat(ev.get("player"), state.players, "player", "杠牌的人", i)
+    kind = ev.get("kong")
+    if kind not in KONG_KINDS:
+        raise _err(
+            f"{where}: 'kong' must be exposed, added or concealed", f"{where_zh}：杠的种类不对"
+        )
+    if player in state.out:
+        raise _err(f"{where}: seat {player} has already won", f"{where_zh}：这位玩家已经和牌了")
+    discarder = None
+    if kind == "exposed":
+        discarder = _seat(ev.get("discarder"), state.players, "discarder", "放杠的人", i)
+        if discarder == player:
+            raise _err(
+                f"{where}: a kong is not made on one's own discard", f"{where_zh}：不能杠自己打的牌"
+            )
+    report: dict[str, Any] = {"type": "kong", "index": i, "player": player, "kong": kind}
+    if discarder is not None:
+        report["discarder"] = discarder
+    if ev.get("tile") not in (None, ""):
+        t = parse_tile(ev["tile"])
+        if t not in state.spec.tiles:
+            raise RuleError(
+                "bad_tile",
+                f"{where}: this table has no {tile_str(t)}",
+                f"{where_zh}：这桌牌里没有{tile_zh(t)}",
+            )
+        report["tile"] = tile_str(t)
+    in_play = state.in_play
+    for payer, amount in state.rs.kong_payments(kind, player, discarder, in_play, state.params):
+        state.ledger.pay(payer, player, amount, f"kong_{kind}", i)
+    return report
+
+
+def _flags(ev: Mapping[str, Any], hand: Mapping[str, Any]) -> dict[str, bool]:
+    """The win's flags: set on the event (one for every winner) or in the hand."""
+    return {f: True for f in FLAGS if ev.get(f) is True or hand.get(f) is True}
+
+
+def _win(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+    where, where_zh = _where(i)
+    n = state.players
+    discarder = _seat(ev.get("discarder"), n, "discarder", "放炮者", i, required=False)
+    winners = ev.get("winners")
+    if not isinstance(winners, list) or not winners:
+        raise _err(f"{where}: a win needs 'winners'", f"{where_zh}：和牌要有和牌者（winners）")
+    if len(winners) > 1 and (discarder is None or not state.spec.multi_win):
+        raise _err(
+            f"{where}: only one player wins here",
+            f"{where_zh}：{'自摸只能一家和' if discarder is None else '这种规则一炮只能一家和'}",
+        )
+    if discarder is not None and discarder in state.out:
+        raise _err(f"{where}: the discarder has already won", f"{where_zh}：放炮的人已经和牌了")
+    self_drawn = discarder is None
+    seen_win_tiles: set[int] = set()
+    reports = []
+    for w in winners:
+        if not isinstance(w, Mapping):
+            raise _err(f"{where}: each winner must be an object", f"{where_zh}：和牌者格式不对")
+        seat = _seat(w.get("seat"), n, "seat", "和牌者", i)
+        if seat == discarder:
+            raise RuleError("bad_table", "the winner cannot be the discarder", "和牌者不能是放炮者")
+        if seat in state.out:
+            raise _err(f"{where}: seat {seat} has already won", f"{where_zh}：这位玩家已经和牌了")
+        table = Table(n, state.dealer, seat, discarder)
+        if "fans" in w:
+            result = _quick(state, w, table, self_drawn)
+        else:
+            result = _scored(state, ev, w, seat, table, self_drawn, seen_win_tiles)
+        if not result.get("win"):
+            notes = result.get("notes") or ["not a legal win"]
+            notes_zh = result.get("notes_zh") or ["不能和牌"]
+            raise RuleError("not_a_win", notes[-1], notes_zh[-1], detail=result)
+        reason = "win"
+        for p in result.get("payments") or []:
+            state.ledger.pay(p["from"], p["to"], p["amount"], reason, i)
+        state.out.append(seat)
+        reports.append(
+            {"seat": seat, **{k: result[k] for k in ("fans", "total", "notes", "notes_zh")
+                              if k in result},
+             "result": result}
+        )  # fmt: skip
+    return {"type": "win", "index": i, "discarder": discarder, "winners": reports}
+
+
+def _quick(
+    state: RoundState, w: Mapping[str, Any], table: Table, self_drawn: bool
+) -> dict[str, Any]:
+    raw = w.get("fans") or {}
+    if not isinstance(raw, Mapping):
+        raise RuleError("bad_input", "fans must be an object", "番种格式不对")
+    try:
+        fans = {int(k): int(v) for k, v in raw.items()}
+        flowers = int(w.get("flowers") or 0)
+    except (TypeError, ValueError):
+        raise RuleError("bad_input", "fan counts must be whole numbers", "番数必须是整数") from None
+    return state.rs.quick_score(fans, flowers, table, self_drawn, state.params)
+
+
+def _scored(
+    state: RoundState,
+    ev: Mapping[str, Any],
+    w: Mapping[str, Any],
+    seat: int,
+    table: Table,
+    self_drawn: bool,
+    seen_win_tiles: set[int],
+) -> dict[str, Any]:
+    hand = w.get("hand")
+    if not isinstance(hand, Mapping):
+        raise RuleError("bad_input", "the winning hand is missing", "请先选好和牌的牌")
+    sit: dict[str, Any] = {
+        **hand,
+        **_flags(ev, hand),
+        "self_drawn": self_drawn,
+        "seat_wind": seat_wind(seat, state.dealer, state.players),
+        "prevalent_wind": state.prevalent_wind,
+        "table": {"players": table.players, "dealer": table.dealer, "winner": seat,
+                  "discarder": table.discarder},
+    }  # fmt: skip
+    if state.wild and "wild" not in hand:
+        sit["wild"] = tiles_codes(state.wild)
+    parsed = parse_situation(sit, need_win_tile=True)
+    _count_shown(state, parsed.held, parsed.win_tile, seen_win_tiles)
+    return state.rs.score_hand(parsed, state.params)
+
+
+def _count_shown(
+    state: RoundState, held: bytes, win_tile: int | None, seen_win_tiles: set[int]
+) -> None:
+    """No tile kind shows more than four copies over the round's hands (the discard
+    several players win on is one tile, counted once)."""
+    for t in range(N_KINDS):
+        extra = held[t]
+        if t == win_tile and t in seen_win_tiles:
+            extra -= 1
+        state.shown[t] += extra
+        if state.shown[t] > 4:
+            raise RuleError(
+                "too_many_copies",
+                f"the hands of this round show more than four {tile_str(t)}",
+                f"这一局的牌里{tile_zh(t)}超过了四张",
+            )
+    if win_tile is not None:
+        seen_win_tiles.add(win_tile)
+
+
+def tiles_codes(tiles: Sequence[int]) -> list[str]:
+    return [tile_str(t) for t in tiles]
+
+
+__all__ = ["DRAW_NOTES", "Ledger", "RoundState", "seat_wind", "settle_events"]

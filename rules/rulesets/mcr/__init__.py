@@ -1,0 +1,9 @@
+"""国标麻将 (MCR, Chinese Official Mahjong): the 81 fans with their 不计 exclusions.
+
+`fans.py` is the fan table as data, `scoring.py` reads a hand and scores it;
+docs/rules/mcr.md has every decision with the seed text it rests on.
+"""
+
+from rules.rulesets.mcr.scoring import Mcr
+
+RULESET = Mcr()

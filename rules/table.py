@@ -1,0 +1,243 @@
+"""What a table offers, declared by the ruleset: the web app renders it and names no ruleset.
+
+A ruleset's `table(params)` answers with one `TableSpec`: the tiles in play,
+whether chi is allowed and the prevalent wind counts, the wild tiles (none,
+fixed kinds, or derived from a tile turned up at the start of the round), the
+flags a win may carry, the kinds of event a round is made of, the counts
+entered for each player, and the words for all of them in Chinese and English.
+Pages and forms are built from this alone, so a new ruleset needs no view,
+template or form of its own (docs/engine.md, "Adding a ruleset").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from rules.errors import RuleError
+from rules.tiles import N_KINDS, parse_tile, tile_str
+
+ALL_TILES = tuple(range(N_KINDS))
+SUITED_TILES = tuple(range(27))
+MELD_TOOLS = ("chi", "pung", "kong", "concealed_kong", "added_kong")
+EVENT_KINDS = ("win", "draw", "kong", "wall_end")
+KONG_KINDS = ("exposed", "added", "concealed")
+
+
+def _frozen(d: Mapping[str, tuple[str, str]]) -> Mapping[str, tuple[str, str]]:
+    return MappingProxyType(dict(d))
+
+
+@dataclass(frozen=True)
+class WinFlag:
+    """A flag a win may carry (the situation's flag of the same name).
+
+    `when`: the wins it can apply to ("any", "self_drawn", "discard").  The
+    label may depend on how the win came: `self_drawn` / `discard` are
+    (zh, en) pairs used then (杠上开花 / 杠上炮 for one `after_kong`).
+    """
+
+    id: str
+    zh: str
+    en: str
+    when: str = "any"
+    self_drawn: tuple[str, str] | None = None
+    discard: tuple[str, str] | None = None
+
+    def __post_init__(self) -> None:
+        assert self.when in ("any", "self_drawn", "discard"), self.when
+
+    def applies(self, self_drawn: bool | None) -> bool:
+        """Whether the flag can apply to this win (None: not known yet)."""
+        if self_drawn is None or self.when == "any":
+            return True
+        return self.when == ("self_drawn" if self_drawn else "discard")
+
+    def label(self, self_drawn: bool | None) -> tuple[str, str]:
+        if self_drawn is True and self.self_drawn:
+            return self.self_drawn
+        if self_drawn is False and self.discard:
+            return self.discard
+        return self.zh, self.en
+
+
+@dataclass(frozen=True)
+class EventKind:
+    """A kind of event a round is made of: win, draw (nobody wins, nothing
+    shown), kong (paid at once) or wall_end (the wall runs out and the players
+    still in show their standing hands)."""
+
+    id: str
+    zh: str
+    en: str
+
+    def __post_init__(self) -> None:
+        assert self.id in EVENT_KINDS, self.id
+
+
+@dataclass(frozen=True)
+class SeatInput:
+    """A whole number entered for each player with a win (开口 count, 炮子, 精 held …).
+
+    The round's win event carries them as `"seat_inputs": {"<id>": [n0, n1, …]}`.
+    """
+
+    id: str
+    zh: str
+    en: str
+    min: int = 0
+    max: int = 9
+    default: int = 0
+    help_zh: str = ""
+    help_en: str = ""
+
+
+@dataclass(frozen=True)
+class Wilds:
+    """The wild tiles (癞子 / 百搭 / 精 / 混儿) of a table.
+
+    mode "none"; "fixed": `tiles` are wild in every round; "turned": a tile is
+    turned up at the start of each round and the kind `turned_rule` names is
+    wild: "next" (the next kind: 9 → 1 in a suit, 东南西北 round, 白发中 round)
+    or "same" (the turned kind itself).
+    """
+
+    mode: str = "none"
+    tiles: tuple[int, ...] = ()
+    turned_rule: str = "next"
+
+    def __post_init__(self) -> None:
+        assert self.mode in ("none", "fixed", "turned"), self.mode
+        assert self.turned_rule in ("next", "same"), self.turned_rule
+
+    def kinds(self, turned: Any = None) -> tuple[int, ...]:
+        """The wild kinds of one round; RuleError when the turned tile is needed and bad."""
+        if self.mode == "none":
+            return ()
+        if self.mode == "fixed":
+            return self.tiles
+        if turned in (None, ""):
+            raise RuleError(
+                "bad_input",
+                "turn up the tile that decides the wild tiles first ('turned')",
+                "请先选翻出的牌（定癞子）",
+            )
+        t = parse_tile(turned)
+        if t >= N_KINDS:
+            raise RuleError(
+                "bad_tile", "a flower cannot decide the wild tiles", "花牌不能用来定癞子"
+            )
+        return (next_kind(t) if self.turned_rule == "next" else t,)
+
+
+def next_kind(t: int) -> int:
+    """The kind after t: 9 → 1 within a suit, 东 → 南 → 西 → 北 → 东, 白 → 发 → 中 → 白."""
+    if t < 27:
+        return t - t % 9 + (t % 9 + 1) % 9
+    if t < 31:
+        return 27 + (t - 27 + 1) % 4
+    return 31 + (t - 31 + 1) % 3
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """Everything a table needs to know of a ruleset besides scoring."""
+
+    tiles: tuple[int, ...] = ALL_TILES
+    chi: bool = True
+    prevalent_wind: bool = True  # a 圈风 moves round the table
+    flowers: int = 0  # the most flowers a hand may show (0: no flowers)
+    wilds: Wilds = Wilds()
+    flags: tuple[WinFlag, ...] = ()
+    events: tuple[EventKind, ...] = (
+        EventKind("win", "和牌", "Win"),
+        EventKind("draw", "荒庄", "Drawn hand"),
+    )
+    multi_win: bool = False  # 一炮多响: several players may win on one discard
+    continues_after_win: bool = False  # 血战: the others play on after a win
+    seat_inputs: tuple[SeatInput, ...] = ()
+    # (zh, en) labels of the meld tools where the ruleset calls them otherwise.
+    meld_labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # Transfer reason code -> (zh, en), as the ledger prints it.
+    reasons: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        ids = [e.id for e in self.events]
+        assert "win" in ids, "every table has wins"
+        object.__setattr__(self, "meld_labels", _frozen(self.meld_labels))
+        object.__setattr__(self, "reasons", _frozen({**DEFAULT_REASONS, **self.reasons}))
+
+    @property
+    def event_ids(self) -> tuple[str, ...]:
+        return tuple(e.id for e in self.events)
+
+    @property
+    def stepwise(self) -> bool:
+        """Whether money moves before a round ends (a kong pays at once, 血战 goes
+        on after a win): the table then records a round event by event."""
+        return self.continues_after_win or any(e.id in ("kong", "wall_end") for e in self.events)
+
+    @property
+    def melds(self) -> tuple[str, ...]:
+        return MELD_TOOLS if self.chi else MELD_TOOLS[1:]
+
+    @property
+    def has_honors(self) -> bool:
+        return any(t >= 27 for t in self.tiles)
+
+    def event(self, kind: str) -> EventKind | None:
+        return next((e for e in self.events if e.id == kind), None)
+
+    def flag(self, flag_id: str) -> WinFlag | None:
+        return next((f for f in self.flags if f.id == flag_id), None)
+
+    def reason(self, code: str) -> tuple[str, str]:
+        return self.reasons.get(code, (code, code))
+
+
+DEFAULT_REASONS = {
+    "win": ("和牌", "Win"),
+    "win_discard": ("点炮", "Won on a discard"),
+    "win_self_drawn": ("自摸", "Self-drawn"),
+    "kong_exposed": ("明杠", "Exposed kong"),
+    "kong_added": ("加杠", "Added kong"),
+    "kong_concealed": ("暗杠", "Concealed kong"),
+}
+
+
+def describe_table(spec: TableSpec) -> dict[str, Any]:
+    """The declaration as JSON (CLI `rulesets`, the API)."""
+    return {
+        "tiles": [tile_str(t) for t in spec.tiles],
+        "chi": spec.chi,
+        "prevalent_wind": spec.prevalent_wind,
+        "flowers": spec.flowers,
+        "wilds": {
+            "mode": spec.wilds.mode,
+            "tiles": [tile_str(t) for t in spec.wilds.tiles],
+            "turned_rule": spec.wilds.turned_rule,
+        },
+        "flags": [{"id": f.id, "zh": f.zh, "en": f.en, "when": f.when} for f in spec.flags],
+        "events": [{"id": e.id, "zh": e.zh, "en": e.en} for e in spec.events],
+        "multi_win": spec.multi_win,
+        "continues_after_win": spec.continues_after_win,
+        "seat_inputs": [
+            {"id": s.id, "zh": s.zh, "en": s.en, "min": s.min, "max": s.max}
+            for s in spec.seat_inputs
+        ],
+        "reasons": {k: list(v) for k, v in spec.reasons.items()},
+    }
+
+
+__all__ = [
+    "EventKind",
+    "KONG_KINDS",
+    "SeatInput",
+    "TableSpec",
+    "Wilds",
+    "WinFlag",
+    "describe_table",
+    "next_kind",
+]
