@@ -33,7 +33,9 @@ class GameSession(models.Model):
     code = models.CharField(max_length=32, unique=True, default=new_code, editable=False)
     ruleset = models.CharField(max_length=32)
     preset = models.CharField(max_length=32, blank=True)  # the preset the values started from
-    params = models.JSONField(default=dict, blank=True)  # overrides of the ruleset's defaults
+    # Every parameter's value, resolved when the session started: a later change of
+    # a default or of a room's configuration never changes a recorded round.
+    params = models.JSONField(default=dict, blank=True)
     players = models.JSONField()  # seat -> name, seats in play order
     first_dealer = models.PositiveSmallIntegerField(default=0)
     money_per_point = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
@@ -56,7 +58,15 @@ class GameSession(models.Model):
         return get_ruleset(self.ruleset).plays_events
 
     def resolved_params(self) -> Mapping[str, Any]:
-        return get_ruleset(self.ruleset).resolve_params(self.params)
+        """The values this session plays with: its own, checked.
+
+        A parameter added to the ruleset after the session started takes its
+        default (the ruleset's behaviour before it had one); one since removed is
+        dropped.
+        """
+        rs = get_ruleset(self.ruleset)
+        known = {p.name for p in rs.params}
+        return rs.resolve_params({k: v for k, v in (self.params or {}).items() if k in known})
 
     # -- reading ----------------------------------------------------------
 
