@@ -233,7 +233,7 @@ def _win(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
         raise _err(f"{where}: the discarder has already won", f"{where_zh}：放炮的人已经和牌了")
     self_drawn = discarder is None
     seen_win_tiles: set[int] = set()
-    reports = []
+    reports: list[dict[str, Any]] = []
     for w in winners:
         if not isinstance(w, Mapping):
             raise _err(f"{where}: each winner must be an object", f"{where_zh}：和牌者格式不对")

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from rules import score
-from rules.rulesets.mcr.fans import FANS, SEED_EXCLUDES
-from rules.rulesets.mcr.scoring import FAN_FUNCS
+from rules.rulesets.mcr.fans import FANS, SEED_EXCLUDES, TableFan
+from rules.rulesets.mcr.scoring import CUT_FANS, FAN_FUNCS, HAND_FANS
 
 try:
     from tests.rules import mcr_oracle as mo
@@ -207,6 +207,32 @@ def test_notes_explain_fans_and_exclusions_in_both_languages() -> None:
 def test_every_fan_has_a_function_or_is_decided_by_form() -> None:
     by_form = {4, 6, 7, 19, 20, 34, 35, 43, 81}  # special forms, 无番和, 花牌
     assert set(FAN_FUNCS) | by_form == set(range(1, 83))
+
+
+def test_every_row_carries_its_condition_or_names_who_decides_it() -> None:
+    """A fan's condition sits in its row (`when`), or the row's group says who decides
+    it; the fan functions scoring reads are exactly the rows' conditions."""
+    decided_elsewhere = {
+        "form": {4, 6, 7, 19, 20, 34, 35},  # the special forms' own fans
+        "fallback": {43},  # 无番和
+        "flower": {81},  # 花牌
+    }
+    elsewhere = set().union(*decided_elsewhere.values())
+    assert set(FANS) == set(range(1, 83))
+    for f in FANS.values():
+        if f.id in elsewhere:
+            assert f.when is None and f.id in decided_elsewhere[f.group], f.zh
+        else:
+            assert callable(f.when) and f.group in ("hand", "cut"), f.zh
+        if isinstance(f.when, TableFan):  # reads its own id from a set-relation table
+            assert f.when.fid == f.id, f.zh
+            assert f.when.table in ("chow_fans", "pung_fans", "kong_table"), f.zh
+    with_condition = {f.id: f.when for f in FANS.values() if f.when is not None}
+    assert with_condition == FAN_FUNCS
+    assert set(FAN_FUNCS) == set(range(1, 83)) - elsewhere
+    assert {f.id: f.when for f in FANS.values() if f.group == "hand"} == HAND_FANS
+    assert {f.id: f.when for f in FANS.values() if f.group == "cut"} == CUT_FANS
+    assert {**HAND_FANS, **CUT_FANS} == FAN_FUNCS
 
 
 def test_exclusions_cover_the_rulebook_bu_ji_notes() -> None:

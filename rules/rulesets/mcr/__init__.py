@@ -1,6 +1,8 @@
 """国标麻将 (MCR, Chinese Official Mahjong): the 81 fans with their 不计 exclusions.
 
-`fans.py` is the fan table as data, `scoring.py` reads a hand and scores it;
+`fans.py` is the fan table as data, each fan's row with its condition;
+`context.py` is the hand context the conditions read (tiles, sets, `Ctx`);
+`scoring.py` reads a hand and scores it;
 docs/rules/mcr.md has every decision with the seed text it rests on.
 """
 
