@@ -55,16 +55,21 @@ def waits(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
 def settle(rnd: Any, ruleset: str | None = None) -> dict[str, Any]:
     """Settle one whole round given as ordered events; never raises on bad input.
 
-    The round form is the ruleset's (for 四川: docs/rules/sichuan.md, "Round
-    settlement").  The result has every transfer with its reason and the deltas.
+    The round form: rules/round.py (and each ruleset's doc where it adds to it).
+    The result has every transfer with its reason and the deltas.
     """
-    sid = _sid(rnd)
     try:
-        rs = get_ruleset(_ruleset_id(rnd, ruleset))
-        params = rs.resolve_params(rnd.get("params"))
-        body = rs.settle_round(rnd, params)
+        return settle_or_raise(rnd, ruleset)
     except RuleError as e:
-        return e.to_dict(sid)
-    result: dict[str, Any] = {"id": sid, "ok": True, "ruleset": rs.id}
+        return e.to_dict(_sid(rnd))
+
+
+def settle_or_raise(rnd: Any, ruleset: str | None = None) -> dict[str, Any]:
+    """`settle()` for callers that handle the RuleError themselves (the web app
+    shows a refused hand's fans, which the error carries as `detail`)."""
+    rs = get_ruleset(_ruleset_id(rnd, ruleset))
+    params = rs.resolve_params(rnd.get("params"))
+    body = rs.settle_round(rnd, params)
+    result: dict[str, Any] = {"id": _sid(rnd), "ok": True, "ruleset": rs.id}
     result.update(body)
     return result

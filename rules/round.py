@@ -255,11 +255,8 @@ def _win(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
         for p in result.get("payments") or []:
             state.ledger.pay(p["from"], p["to"], p["amount"], reason, i)
         state.out.append(seat)
-        reports.append(
-            {"seat": seat, **{k: result[k] for k in ("fans", "total", "notes", "notes_zh")
-                              if k in result},
-             "result": result}
-        )  # fmt: skip
+        kept = ("fans", "total", "multiplier", "value", "notes", "notes_zh")
+        reports.append({"seat": seat, **{k: result[k] for k in kept if k in result}})
     return {"type": "win", "index": i, "discarder": discarder, "winners": reports}
 
 

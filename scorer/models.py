@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from rules import RuleError
 from rules.registry import get_ruleset
+from rules.table import TableSpec
 from scorer.scoring import ScoredEntry, score_entry
 
 WINDS = ("E", "S", "W", "N")
@@ -53,9 +54,14 @@ class GameSession(models.Model):
         return len(self.players)
 
     @property
-    def plays_events(self) -> bool:
-        """Whether this session's rounds are recorded event by event (四川)."""
-        return get_ruleset(self.ruleset).plays_events
+    def stepwise(self) -> bool:
+        """Whether this session records its rounds event by event (money moves
+        before a round ends: a kong pays at once, the others play on after a win)."""
+        return self.table().stepwise
+
+    def table(self) -> TableSpec:
+        """What this session's table offers, with the values it started with."""
+        return get_ruleset(self.ruleset).table(self.resolved_params())
 
     def resolved_params(self) -> Mapping[str, Any]:
         """The values this session plays with: its own, checked.
@@ -87,28 +93,21 @@ class GameSession(models.Model):
     def next_position(self, rounds: list[Round] | None = None) -> tuple[int, str]:
         """(dealer, prevalent wind) proposed for the next round; the form may override it.
 
-        The dealer follows the ruleset (连庄 or not); the wind moves on when the
-        deal comes back round the table to the first dealer.  A ruleset played
-        as events (四川) has no wind tiles and no 圈风: its rounds stay "E".
+        The ruleset decides (连庄 or not, whether a 圈风 moves on).
         """
         rounds = rounds if rounds is not None else self.standing_rounds()
         if not rounds or rounds[-1].current is None:
             return self.first_dealer, "E"
         last = rounds[-1].current
-        rs = get_ruleset(self.ruleset)
-        dealer = rs.next_dealer(
+        return get_ruleset(self.ruleset).next_position(
             last.dealer,
+            last.prevalent_wind,
+            self.first_dealer,
             self.n_players,
             list(last.winners),
             self.resolved_params(),
             discarder=_first_discarder(last.entry),
         )
-        if rs.plays_events:
-            return dealer, "E"
-        wind = last.prevalent_wind
-        if dealer != last.dealer and dealer == self.first_dealer:
-            wind = WINDS[(WINDS.index(wind) + 1) % 4]
-        return dealer, wind
 
     # -- changing ---------------------------------------------------------
 
@@ -165,7 +164,7 @@ class GameSession(models.Model):
             session.bump()
             return last
 
-    # -- rounds played as events (四川: kongs pay at once, 血战 goes on after a win) --
+    # -- rounds recorded event by event (kongs pay at once, the others play on after a win) --
 
     def round_in_progress(self) -> Round | None:
         return (
@@ -206,17 +205,15 @@ class GameSession(models.Model):
                 where: Mapping[str, Any] = position or {}
                 if rnd is not None and rnd.current is not None:
                     events = list(rnd.current.entry.get("events") or [])
-                    where = {
-                        "dealer": rnd.current.dealer,
-                        "prevalent_wind": rnd.current.prevalent_wind,
-                    }
+                    where = round_position(rnd.current)
                 if expected is not None and expected != len(events):
                     raise RuleError(
                         "bad_event",
                         "the round changed on another phone meanwhile: look again, then add",
                         "这一局刚被别的手机改过了：请看一下最新情况再记",
                     )
-                events = _with_event(events, dict(event), join_last_win)
+                rs = get_ruleset(session.ruleset)
+                events = rs.with_event(events, event, session.resolved_params(), join_last_win)
                 scored = score_entry(session, {"kind": "round", **where, "events": events})
                 if rnd is None:
                     number = (session.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
@@ -261,12 +258,7 @@ class GameSession(models.Model):
             if len(events) <= 1:
                 last.mark_undone(author)
             else:
-                entry = {
-                    "kind": "round",
-                    "dealer": last.current.dealer,
-                    "prevalent_wind": last.current.prevalent_wind,
-                    "events": events[:-1],
-                }
+                entry = {"kind": "round", **round_position(last.current), "events": events[:-1]}
                 last.add_revision(score_entry(session, entry), author)
                 if not last.in_progress:
                     last.in_progress = True
@@ -279,6 +271,16 @@ class GameSession(models.Model):
         self.refresh_from_db(fields=["version"])
 
 
+def round_position(rev: RoundRevision) -> dict[str, Any]:
+    """Where a round was played: its dealer, its wind and, where the table turns a
+    tile up for the wild tiles, that tile (kept by every version of the round)."""
+    where: dict[str, Any] = {"dealer": rev.dealer, "prevalent_wind": rev.prevalent_wind}
+    turned = rev.entry.get("turned") if isinstance(rev.entry, Mapping) else None
+    if turned:
+        where["turned"] = turned
+    return where
+
+
 def _first_discarder(entry: Mapping[str, Any]) -> int | None:
     """Who dealt in the round's first winning discard (None: self-drawn, a draw)."""
     if entry.get("kind") == "win":
@@ -289,28 +291,6 @@ def _first_discarder(entry: Mapping[str, Any]) -> int | None:
             d = ev.get("discarder")
             return d if isinstance(d, int) else None
     return None
-
-
-def _with_event(events: list[Any], event: dict[str, Any], join_last_win: bool) -> list[Any]:
-    """The event list with `event` added, or merged into the last win (一炮多响)."""
-    if not join_last_win:
-        return [*events, event]
-    last = events[-1] if events else None
-    if (
-        not isinstance(last, Mapping)
-        or last.get("type") != "win"
-        or event.get("type") != "win"
-        or last.get("discarder") is None
-        or last.get("discarder") != event.get("discarder")
-    ):
-        raise RuleError(
-            "bad_event",
-            "only a win on the same discard can join the last win (一炮多响)",
-            "只有和同一张炮的玩家才能并入上一次和牌（一炮多响）",
-        )
-    merged = dict(last)
-    merged["winners"] = [*last.get("winners", []), *event.get("winners", [])]
-    return [*events[:-1], merged]
 
 
 class Round(models.Model):
@@ -328,7 +308,7 @@ class Round(models.Model):
     current = models.ForeignKey(
         "RoundRevision", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
-    # A round played as events (四川) is open until its last win or the wall's end;
+    # A round recorded event by event is open until its last win or the wall's end;
     # its kong and win money already counts in the tallies.
     in_progress = models.BooleanField(default=False)
 
@@ -402,12 +382,9 @@ class Round(models.Model):
             session = GameSession.objects.select_for_update().get(pk=self.session_id)
             rnd = Round.objects.select_related("current").get(pk=self.pk)
             if rnd.current is not None:
-                # A correction keeps the round's own dealer and wind unless it changes them.
-                entry = {
-                    "dealer": rnd.current.dealer,
-                    "prevalent_wind": rnd.current.prevalent_wind,
-                    **entry,
-                }
+                # A correction keeps the round's own dealer, wind (and turned tile)
+                # unless it changes them.
+                entry = {**round_position(rnd.current), **entry}
             scored = score_entry(session, entry)
             rev = rnd.add_revision(scored, author)
             session.bump()

@@ -1,8 +1,9 @@
 """Turning what a player entered at the table into a scored round.
 
-The web app never scores anything itself: every entry goes through the rule
-engine (`rules.score` for tiles, the ruleset's `quick_score` for fans picked
-from the list) with the seat, dealer and wind filled in from the session.
+The web app never scores anything itself: every entry becomes a round of
+events (a whole round is one win or one draw) and goes through the engine's
+`settle()`, with the dealer, the wind, the turned tile and the session's own
+parameter values filled in.
 """
 
 from __future__ import annotations
@@ -11,9 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rules import RuleError, score, settle
-from rules.hand import Table
-from rules.registry import get_ruleset
+from rules import RuleError
+from rules.api import settle_or_raise
 
 if TYPE_CHECKING:
     from scorer.models import GameSession
@@ -31,11 +31,6 @@ class ScoredEntry:
     result: dict[str, Any]  # the engine's result (fans, total, notes)
     deltas: list[int]
     payments: list[dict[str, Any]]
-
-
-def seat_wind(seat: int, dealer: int, players: int) -> str:
-    """The dealer sits East; the others follow in play order."""
-    return WINDS[(seat - dealer) % players]
 
 
 def _seat(entry: Mapping[str, Any], key: str, players: int, required: bool) -> int | None:
@@ -88,31 +83,6 @@ def _winner_discarder(entry: Mapping[str, Any], players: int) -> tuple[int, int 
     return winner, discarder
 
 
-def situation_for(session: GameSession, entry: Mapping[str, Any]) -> dict[str, Any]:
-    """The situation the engine scores for a tiles entry (RuleError when the table is wrong).
-
-    The entry's `hand` (tiles, melds, flags, flowers) with the session's ruleset
-    and parameters, the seat wind worked out from winner and dealer, the round
-    wind and the table.  Recording (score_entry) and the record page's live
-    preview both go through here, so what is previewed is what is recorded.
-    """
-    n = session.n_players
-    dealer, wind = position(session, entry)
-    winner, discarder = _winner_discarder(entry, n)
-    hand = entry.get("hand")
-    if not isinstance(hand, Mapping):
-        raise RuleError("bad_input", "the winning hand is missing", "请先选好和牌的牌")
-    return {
-        **hand,
-        "ruleset": session.ruleset,
-        "params": dict(session.params),
-        "self_drawn": discarder is None,
-        "seat_wind": seat_wind(winner, dealer, n),
-        "prevalent_wind": wind,
-        "table": {"players": n, "dealer": dealer, "winner": winner, "discarder": discarder},
-    }
-
-
 @dataclass(frozen=True)
 class Evaluation:
     """The engine's answer for an entry, legal win or not: what the preview shows."""
@@ -134,6 +104,28 @@ def refusal(result: Mapping[str, Any]) -> RuleError | None:
     return RuleError("not_a_win", notes[-1], notes_zh[-1])
 
 
+def _turned(entry: Mapping[str, Any]) -> dict[str, Any]:
+    turned = entry.get("turned")
+    return {"turned": turned} if turned not in (None, "") else {}
+
+
+def _settle(
+    session: GameSession, dealer: int, events: list[Any], turned: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The engine's settlement of a round given as its events: the one path
+    every entry takes (a whole round is a round of one event)."""
+    return settle_or_raise(
+        {
+            "ruleset": session.ruleset,
+            "params": dict(session.resolved_params()),
+            "players": session.n_players,
+            "dealer": dealer,
+            "events": events,
+            **turned,
+        }
+    )
+
+
 def evaluate(session: GameSession, entry: Mapping[str, Any]) -> Evaluation:
     """Score an entry for this session without judging it: RuleError only when it cannot be scored.
 
@@ -145,19 +137,21 @@ def evaluate(session: GameSession, entry: Mapping[str, Any]) -> Evaluation:
     n = session.n_players
     dealer, wind = position(session, entry)
     kind = entry.get("kind")
+    turned = _turned(entry)
+    where = {"dealer": dealer, "prevalent_wind": wind, **turned}
     if kind == "draw":
-        return Evaluation("draw", dealer, wind, [], {"kind": "draw", "dealer": dealer, "prevalent_wind": wind},
-                          {"win": False, "fans": [], "total": 0, "notes": ["drawn hand: nobody pays"],
-                           "notes_zh": ["荒庄：不计分"], "deltas": [0] * n, "payments": []})  # fmt: skip
+        res = _settle(session, dealer, [{"type": "draw"}], turned)
+        report = res["events"][0]
+        return Evaluation("draw", dealer, wind, [], {"kind": "draw", **where},
+                          {"win": False, "fans": [], "total": 0, "notes": report["notes"],
+                           "notes_zh": report["notes_zh"], "deltas": [0] * n, "payments": []})  # fmt: skip
     if kind == "round":
-        return evaluate_events(session, entry.get("events"), dealer, wind)
+        return evaluate_events(session, entry.get("events"), dealer, wind, turned)
     if kind != "win":
         raise RuleError("bad_input", "a round is a win or a draw", "每一局要么和牌，要么荒庄")
     winner, discarder = _winner_discarder(entry, n)
-    self_drawn = discarder is None
     mode = entry.get("mode", "tiles")
     if mode == "quick":
-        rs = get_ruleset(session.ruleset)
         raw = entry.get("fans") or {}
         if not isinstance(raw, Mapping):
             raise RuleError("bad_input", "fans must be an object", "番种格式不对")
@@ -168,50 +162,67 @@ def evaluate(session: GameSession, entry: Mapping[str, Any]) -> Evaluation:
             raise RuleError(
                 "bad_input", "fan counts must be whole numbers", "番数必须是整数"
             ) from None
-        result = rs.quick_score(
-            fans,
-            flowers,
-            Table(n, dealer, winner, discarder),
-            self_drawn,
-            session.resolved_params(),
-        )
+        who: dict[str, Any] = {"seat": winner, "fans": {str(k): v for k, v in fans.items()},
+                               "flowers": flowers}  # fmt: skip
         normalized = {"kind": "win", "mode": "quick", "winner": winner, "discarder": discarder,
-                      "dealer": dealer, "prevalent_wind": wind, "fans": {str(k): v for k, v in fans.items() if v},
+                      **where, "fans": {str(k): v for k, v in fans.items() if v},
                       "flowers": flowers}  # fmt: skip
     elif mode == "tiles":
-        situation = situation_for(session, entry)
-        result = score(situation)
-        if not result["ok"]:
-            err = result["error"]
-            raise RuleError(err["code"], err["message"], err.get("message_zh"))
+        hand = entry.get("hand")
+        if not isinstance(hand, Mapping):
+            raise RuleError("bad_input", "the winning hand is missing", "请先选好和牌的牌")
+        who = {"seat": winner, "hand": dict(hand)}
         normalized = {"kind": "win", "mode": "tiles", "winner": winner, "discarder": discarder,
-                      "dealer": dealer, "prevalent_wind": wind, "hand": dict(entry["hand"])}  # fmt: skip
+                      **where, "hand": dict(hand)}  # fmt: skip
     else:
         raise RuleError("bad_input", f"unknown entry mode {mode!r}", "未知的录入方式")
-    return Evaluation("win", dealer, wind, [winner], normalized, result)
+    event = {"type": "win", "discarder": discarder, "winners": [who]}
+    try:
+        res = _settle(session, dealer, [event], turned)
+    except RuleError as e:
+        if e.code != "not_a_win" or e.detail is None:
+            raise
+        # Not a legal win (too few fans): its reading still shows what is missing.
+        return Evaluation("win", dealer, wind, [winner], normalized, dict(e.detail))
+    return Evaluation("win", dealer, wind, [winner], normalized, _win_result(res))
 
 
-def evaluate_events(session: GameSession, events: Any, dealer: int, wind: str) -> Evaluation:
-    """Settle a round played as events (四川 刮风下雨, 血战): RuleError when it cannot be.
+def _win_result(res: Mapping[str, Any]) -> dict[str, Any]:
+    """A round of one win as a hand's result: the winner's fans and notes, the payments."""
+    won = res["events"][0]["winners"][0]
+    kept = ("fans", "total", "multiplier", "value", "notes", "notes_zh")
+    return {
+        "win": True,
+        **{k: won[k] for k in kept if k in won},
+        "deltas": list(res["deltas"]),
+        "payments": [{"from": t["from"], "to": t["to"], "amount": t["amount"]}
+                     for t in res["transfers"]],
+    }  # fmt: skip
 
-    An unfinished round (the wall not yet ended, fewer than three winners)
-    settles too: the money of its kongs and wins has already moved at the table.
+
+def evaluate_events(
+    session: GameSession,
+    events: Any,
+    dealer: int,
+    wind: str,
+    turned: Mapping[str, Any] | None = None,
+) -> Evaluation:
+    """Settle a round recorded event by event: RuleError when it cannot be.
+
+    An unfinished round (more to come) settles too: the money of its events has
+    already moved at the table.
     """
     if not isinstance(events, list):
         raise RuleError("bad_input", "'events' must be a list", "事件列表格式不对")
-    result = settle(
-        {
-            "ruleset": session.ruleset,
-            "params": dict(session.params),
-            "players": session.n_players,
-            "dealer": dealer,
-            "events": events,
-        }
-    )
-    if not result["ok"]:
-        err = result["error"]
-        raise RuleError(err["code"], err["message"], err.get("message_zh"))
-    normalized = {"kind": "round", "dealer": dealer, "prevalent_wind": wind, "events": events}
+    turned = dict(turned or {})
+    result = _settle(session, dealer, events, turned)
+    normalized = {
+        "kind": "round",
+        "dealer": dealer,
+        "prevalent_wind": wind,
+        **turned,
+        "events": events,
+    }
     return Evaluation("round", dealer, wind, list(result["out"]), normalized, result)
 
 

@@ -116,7 +116,7 @@ def session(request: HttpRequest, code: str) -> JsonResponse:
         "version": s.version,
         "next": {"dealer": dealer, "prevalent_wind": wind},
     }
-    if s.plays_events:
+    if s.stepwise:
         # 四川: the round being played (its money is already in the totals), or null.
         live = next(((r, r.current) for r in rounds if r.in_progress and r.current), None)
         body["round_in_progress"] = None if live is None else _round_in_progress(*live)

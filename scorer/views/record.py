@@ -59,10 +59,11 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from rules import RuleError, waits
 from rules.registry import Ruleset, get_ruleset
+from rules.round import seat_wind
 from rules.tiles import N_KINDS, parse_tile, parse_tiles, tile_en, tile_str, tile_zh, tiles_str
 from scorer.access import round_or_404, session_or_404
-from scorer.models import GameSession, Round, RoundRevision, _with_event
-from scorer.scoring import WINDS, evaluate, evaluate_events, refusal, seat_wind
+from scorer.models import GameSession, Round, RoundRevision
+from scorer.scoring import WINDS, evaluate, evaluate_events, refusal
 from scorer.views import HtmxHttpRequest, author_of, is_zh, tile_name
 from scorer.views.events import join_names, reason_labels
 
@@ -740,7 +741,7 @@ def record(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The record page; a POST is a tap from a browser without JavaScript."""
     session = session_or_404(code)
     rs = get_ruleset(session.ruleset)
-    if rs.plays_events:
+    if session.stepwise:
         return _record_event(request, session, rs)
     if request.method == "POST":
         p, message = _posted(request, session)
@@ -755,7 +756,7 @@ def preview(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Apply one tap and show the live result (htmx: the form's inside). Saves nothing."""
     session = session_or_404(code)
     rs = get_ruleset(session.ruleset)
-    if rs.plays_events and "round" not in request.POST:
+    if session.stepwise and "round" not in request.POST:
         return _preview_event(request, session, rs)
     editing = _editing(request, session)
     p, message = _posted(request, session)
@@ -774,7 +775,7 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Record the round the form shows, once."""
     session = session_or_404(code)
     rs = get_ruleset(session.ruleset)
-    if rs.plays_events:
+    if session.stepwise:
         return _confirm_event(request, session, rs)
     p = Pick.from_post(request.POST, session, rs)
     # htmx swaps only 2xx answers, so a refusal it must show comes back as 200.
@@ -897,10 +898,15 @@ class RoundNow:
     out: tuple[int, ...]  # seats that have won, in the order they won
     dealer: int
     wind: str
+    turned: str = ""  # the round's turned tile (wild tiles derived from it), "" if none
 
     @property
     def count(self) -> int:
         return len(self.events)
+
+    @property
+    def turned_entry(self) -> dict[str, Any]:
+        return {"turned": self.turned} if self.turned else {}
 
     def last_discard_win(self) -> Mapping[str, Any] | None:
         """The last event when it is a win on a discard: more winners may join it."""
@@ -918,7 +924,8 @@ def _round_now(session: GameSession) -> RoundNow:
         rev = rnd.current
         events = list(rev.entry.get("events") or [])
         out = tuple(int(s) for s in rev.result.get("out") or [])
-        return RoundNow(rnd, rnd.number, events, out, rev.dealer, rev.prevalent_wind)
+        turned = str(rev.entry.get("turned") or "")
+        return RoundNow(rnd, rnd.number, events, out, rev.dealer, rev.prevalent_wind, turned)
     dealer, wind = _next_position(session)
     number = (session.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
     return RoundNow(None, number, [], (), dealer, wind)
@@ -1363,8 +1370,9 @@ def _event_outcome(session: GameSession, p: EventPick, now: RoundNow) -> dict[st
         return out
     try:
         # The list add_event would settle: the same merge for 一炮多响.
-        events = _with_event(list(now.events), event, p.join)
-        result = evaluate_events(session, events, p.dealer, p.wind).result
+        rs = get_ruleset(session.ruleset)
+        events = rs.with_event(list(now.events), event, session.resolved_params(), p.join)
+        result = evaluate_events(session, events, p.dealer, p.wind, now.turned_entry).result
     except RuleError as e:
         out["message"] = _error_text(e)
         return out

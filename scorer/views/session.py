@@ -29,10 +29,10 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from rules import REGISTRY, RuleError
 from rules.registry import Param, Ruleset
+from rules.round import seat_wind
 from rules.tiles import parse_tiles, tile_zh
 from scorer.access import round_or_404, session_or_404
 from scorer.models import GameSession, Round, RoundRevision, Transfer
-from scorer.scoring import seat_wind
 from scorer.templatetags.scorer_format import sign_class, signed_text
 from scorer.views import (
     _BROWSERS,
@@ -384,7 +384,7 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
     etag = etag_of(session)
     return {
         "session": session,
-        "plays_events": session.plays_events,
+        "stepwise": session.stepwise,
         "live": live,
         "finished_round": finished if finished is not None and finished["events"] else None,
         "undo_event": events_round,
@@ -793,7 +793,7 @@ def round_detail(request: HtmxHttpRequest, code: str, number: int) -> HttpRespon
     rnd = round_or_404(session, number)
     names = list(session.players)
     standing = rnd.status == Round.ACTIVE
-    winds = not session.plays_events
+    winds = not session.stepwise
     if request.GET.get("part") == "current":
         if rnd.current is None:
             return HttpResponse("")
