@@ -1,4 +1,4 @@
-"""Rounds played as events (四川 刮风下雨, 血战到底), in plain words.
+"""Rounds recorded event by event (kongs paid at once, wins, the wall's end), in plain words.
 
 A round played as events keeps the engine's settlement in its current
 revision's `result`: one report per event (a kong, a win, the wall's end) and
@@ -15,7 +15,6 @@ from typing import Any
 from django.utils.translation import gettext, ngettext
 
 from rules import RuleError
-from rules.rulesets.sichuan.round import REASONS
 from rules.tiles import parse_tile
 from scorer.templatetags.scorer_format import sign_class
 from scorer.views import by_language, is_zh, seat_name, tile_name
@@ -24,7 +23,7 @@ from scorer.views import by_language, is_zh, seat_name, tile_name
 # the session page shows them without a label; the others (杠上炮转杠钱,
 # 查花猪, 查大叫, 退杠钱) carry theirs.
 SELF_EXPLAINED = frozenset(
-    {"kong_exposed", "kong_added", "kong_concealed", "win_discard", "win_self_drawn"}
+    {"kong_exposed", "kong_added", "kong_concealed", "win", "win_discard", "win_self_drawn"}
 )
 
 
@@ -148,18 +147,25 @@ def _actor(report: Mapping[str, Any]) -> Any:
     return None
 
 
-def reason_labels(t: Mapping[str, Any]) -> tuple[str, str]:
+def reason_labels(
+    t: Mapping[str, Any], reasons: Mapping[str, tuple[str, str]] | None = None
+) -> tuple[str, str]:
     """A transfer's reason in Chinese and English, as the pages say it.
 
-    The engine's current wording by reason code, so a round stored before a
-    label changed reads like the others; the stored words for unknown codes."""
+    The table's current wording by reason code (`reasons`, from the ruleset's
+    declaration), so a round stored before a label changed reads like the
+    others; the stored words for unknown codes."""
     key = str(t.get("reason") or "")
-    zh, en = REASONS.get(key, (t.get("reason_zh") or key, t.get("reason_en") or key))
+    stored = (t.get("reason_zh") or key, t.get("reason_en") or key)
+    zh, en = (reasons or {}).get(key, stored)
     return str(zh), str(en)
 
 
 def payment_lines(
-    transfers: Sequence[Mapping[str, Any]], names: Sequence[str], actor: Any = None
+    transfers: Sequence[Mapping[str, Any]],
+    names: Sequence[str],
+    actor: Any = None,
+    reasons: Mapping[str, tuple[str, str]] | None = None,
 ) -> list[dict[str, str]]:
     """One event's transfers, grouped as they are said at the table.
 
@@ -186,7 +192,7 @@ def payment_lines(
             groups.append((reason, payers, from_one[key], amount))
         else:
             groups.append((reason, payers, [payee], amount))
-    labels = {str(t.get("reason", "")): reason_labels(t) for t in transfers}
+    labels = {str(t.get("reason", "")): reason_labels(t, reasons) for t in transfers}
     lines = []
     for reason, payers, payees, amount in groups:
         who = join_names([seat_name(names, s) for s in payers])
@@ -207,9 +213,11 @@ def payment_lines(
     return lines
 
 
-def _transfer(t: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
+def _transfer(
+    t: Mapping[str, Any], names: Sequence[str], reasons: Mapping[str, tuple[str, str]]
+) -> dict[str, Any]:
     """One transfer as the ledger and the round's page list it: who, whom, how much, why."""
-    zh, en = reason_labels(t)
+    zh, en = reason_labels(t, reasons)
     return {
         "from": seat_name(names, t.get("from")),
         "to": seat_name(names, t.get("to")),
@@ -219,7 +227,9 @@ def _transfer(t: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def describe(result: Any, names: Sequence[str]) -> list[dict[str, Any]]:
+def describe(
+    result: Any, names: Sequence[str], reasons: Mapping[str, tuple[str, str]] | None = None
+) -> list[dict[str, Any]]:
     """Every event of a round played as events, in order, ready to show.
 
     Each: number (from 1), type, text (one line), lines (details), payments
@@ -248,8 +258,8 @@ def describe(result: Any, names: Sequence[str]) -> list[dict[str, Any]]:
                 "type": report.get("type"),
                 "text": headline(report, names),
                 "lines": _details(report, names),
-                "payments": payment_lines(transfers, names, _actor(report)),
-                "transfers": [_transfer(t, names) for t in transfers],
+                "payments": payment_lines(transfers, names, _actor(report), reasons),
+                "transfers": [_transfer(t, names, reasons or {}) for t in transfers],
                 "void": bool(report.get("void")),
                 # Each seat's points in this round once this event is paid.
                 "running": [

@@ -1334,11 +1334,15 @@ class EventPick(Pick):
 # ---------------------------------------------------------------- the event's preview
 
 
-def _transfer_rows(names: list[str], transfers: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def _transfer_rows(
+    names: list[str],
+    transfers: list[Mapping[str, Any]],
+    reasons: Mapping[str, tuple[str, str]],
+) -> list[dict[str, Any]]:
     i = 0 if is_zh() else 1
     return [
         {"from": names[t["from"]], "to": names[t["to"]], "amount": t["amount"],
-         "reason": reason_labels(t)[i]}
+         "reason": reason_labels(t, reasons)[i]}
         for t in transfers
     ]  # fmt: skip
 
@@ -1386,7 +1390,7 @@ def _event_outcome(session: GameSession, p: EventPick, now: RoundNow) -> dict[st
         deltas[t["from"]] -= t["amount"]
         deltas[t["to"]] += t["amount"]
     out["seats"] = _seat_rows(names, deltas)
-    out["transfers"] = _transfer_rows(names, mine)
+    out["transfers"] = _transfer_rows(names, mine, session.table().reasons)
     if report["type"] == "win":
         won = next(w for w in report["winners"] if w["seat"] == p.winner)
         out["fans"], out["total"], out["amount"] = won["fans"], won["total"], won["amount"]

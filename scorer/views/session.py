@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -60,21 +60,6 @@ SEAT_NAMES = (
     gettext_lazy("West player"),
     gettext_lazy("North player"),
 )
-# Rulesets declare choice values, not their labels; the known ones read better
-# with words (unknown values are shown as they are).
-CHOICE_LABELS = {
-    "never": gettext_lazy("Never: the deal always passes on"),
-    "dealer_wins": gettext_lazy("When the dealer wins"),
-    "dealer_wins_or_draw": gettext_lazy("When the dealer wins or nobody wins"),
-    # 四川麻将: the fan table, how fans become money, the self-draw bonus.
-    "xuezhan": gettext_lazy("Blood battle: the largest pattern only"),
-    "chengdu": gettext_lazy("Chengdu: shape + flush + roots"),
-    "pow_fan_minus_1": gettext_lazy("2^(fans − 1): a basic win is 1 fan"),
-    "pow_fan": gettext_lazy("2^fans: a basic win is 0 fans (Chengdu)"),
-    "add_base": gettext_lazy("Each payer adds one base"),
-    "add_fan": gettext_lazy("One more fan"),
-    "none": gettext_lazy("Nothing extra"),
-}
 # The words of `author_of`'s labels ("iPhone WeChat", "phone") that have a name
 # in the reader's language; the rest (brands) read the same in both.
 DEVICE_WORDS = {
@@ -142,7 +127,7 @@ def _param_field(p: Param) -> forms.Field:
     if p.type == "bool":
         field = forms.BooleanField(required=False, initial=p.default)
     elif p.type == "choice":
-        choices = [(c, CHOICE_LABELS.get(c, c)) for c in p.choices]
+        choices = [(c, by_language(*p.choice_label(c))) for c in p.choices]
         field = forms.CharField(
             required=False, initial=p.default, widget=forms.Select(choices=choices)
         )
@@ -322,7 +307,9 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
     session = GameSession.objects.create(
         ruleset=rules.id,
         preset=data.get("preset") or "",
-        params=data["params"],
+        # Every value, not only the changed ones: a later change of a default never
+        # changes this session's rounds.
+        params=dict(rules.resolve_params(data["params"])),
         players=data["names"],
         first_dealer=data["first_dealer"],
         money_per_point=data.get("money_per_point"),
@@ -358,7 +345,7 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
     # back, and the round in progress, which the page shows event by event.  Once
     # over, the last round stays (folded) until the next one starts: the table
     # checks what was just recorded and what 撤销上一步 would take back.
-    events_round = _events_round(rounds[-1], names) if rounds else None
+    events_round = _events_round(rounds[-1], names, session.table().reasons) if rounds else None
     live = events_round if events_round is not None and events_round["in_progress"] else None
     finished = events_round if events_round is not None and live is None else None
     if live is not None:
@@ -401,7 +388,9 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
     }
 
 
-def _events_round(rnd: Round, names: Sequence[str]) -> dict[str, Any] | None:
+def _events_round(
+    rnd: Round, names: Sequence[str], reasons: Mapping[str, tuple[str, str]]
+) -> dict[str, Any] | None:
     """A round played as events, as the session page shows it; None for a round recorded whole.
 
     `count` is the number of events the page shows: taking back the last one
@@ -412,7 +401,7 @@ def _events_round(rnd: Round, names: Sequence[str]) -> dict[str, Any] | None:
         return None
     entry = rev.entry if isinstance(rev.entry, dict) else {}
     result = rev.result if isinstance(rev.result, dict) else {}
-    events = describe(result, names)
+    events = describe(result, names, reasons)
     out = [s for s in result.get("out") or [] if isinstance(s, int)]
     return {
         "number": rnd.number,
@@ -524,7 +513,8 @@ def undo_event(request: HtmxHttpRequest, code: str) -> HttpResponse:
         .order_by("-number")
         .first()
     )
-    shown = _events_round(last, names) if last is not None else None
+    reasons = session.table().reasons
+    shown = _events_round(last, names, reasons) if last is not None else None
     if last is None or shown is None or not shown["count"]:
         messages.info(request, gettext("There is no event to take back."))
     elif request.POST.get("round") != str(last.number) or request.POST.get("events") != str(
@@ -620,7 +610,11 @@ def _hand(hand: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def _revision(
-    rev: RoundRevision, names: Sequence[str], number: int, winds: bool = True
+    rev: RoundRevision,
+    names: Sequence[str],
+    number: int,
+    winds: bool = True,
+    reasons: Mapping[str, tuple[str, str]] | None = None,
 ) -> dict[str, Any]:
     """One version of a round, ready to show (its transfers must be prefetched).
 
@@ -646,7 +640,7 @@ def _revision(
         ],
     }
     if rev.kind == RoundRevision.ROUND:
-        return {**common, **_events_revision(rev, names, entry, result)}
+        return {**common, **_events_revision(rev, names, entry, result, reasons or {})}
     discarder = entry.get("discarder")
     win = rev.kind == RoundRevision.WIN
     fans = [
@@ -681,7 +675,11 @@ def _revision(
 
 
 def _events_revision(
-    rev: RoundRevision, names: Sequence[str], entry: dict[str, Any], result: dict[str, Any]
+    rev: RoundRevision,
+    names: Sequence[str],
+    entry: dict[str, Any],
+    result: dict[str, Any],
+    reasons: Mapping[str, tuple[str, str]],
 ) -> dict[str, Any]:
     """What a version of a round played as events adds: every event with its transfers and reasons."""
     return {
@@ -689,7 +687,7 @@ def _events_revision(
         "win": False,
         "winner_names": join_names([seat_name(names, w) for w in rev.winners]),
         "finished": bool(result.get("finished")),
-        "events": describe(result, names),
+        "events": describe(result, names, reasons),
         "event_list": entry.get("events") or [],
         # Each event lists its own transfers (with reasons): none listed apart.
         "transfers": [],
@@ -793,14 +791,18 @@ def round_detail(request: HtmxHttpRequest, code: str, number: int) -> HttpRespon
     rnd = round_or_404(session, number)
     names = list(session.players)
     standing = rnd.status == Round.ACTIVE
-    winds = not session.stepwise
+    table = session.table()
+    winds = table.prevalent_wind
     if request.GET.get("part") == "current":
         if rnd.current is None:
             return HttpResponse("")
         return render(
             request,
             "scorer/round.html#revision",
-            {"rev": _revision(rnd.current, names, rnd.number, winds), "standing": standing},
+            {
+                "rev": _revision(rnd.current, names, rnd.number, winds, table.reasons),
+                "standing": standing,
+            },
         )
     # A version played as events lists its own transfers (from its result): only
     # the others read the Transfer rows.
@@ -808,7 +810,7 @@ def round_detail(request: HtmxHttpRequest, code: str, number: int) -> HttpRespon
         "transfers", queryset=Transfer.objects.exclude(revision__kind=RoundRevision.ROUND)
     )
     revisions = [
-        _revision(rev, names, rnd.number, winds)
+        _revision(rev, names, rnd.number, winds, table.reasons)
         for rev in rnd.revisions.prefetch_related(transfers).order_by("-number")
     ]
     # A round played as events: each version says which event it added or took back.

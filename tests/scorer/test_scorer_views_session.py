@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from rules import REGISTRY
+from rules.registry import get_ruleset
 from rules.rulesets.mcr.scoring import Mcr
 from scorer.models import GameSession, Round
 from scorer.templatetags.scorer_format import signed_text
@@ -148,7 +149,7 @@ def test_home_is_read_only(client: Client) -> None:
     assert client.post("/").status_code == 405
 
 
-def test_create_stores_the_session_and_only_changed_parameters(client: Client) -> None:
+def test_create_stores_the_session_and_every_parameter_value(client: Client) -> None:
     data = start_data(
         param_min_fans="6",
         param_dealer_repeat="dealer_wins",
@@ -164,18 +165,21 @@ def test_create_stores_the_session_and_only_changed_parameters(client: Client) -
     assert s.players == NAMES
     assert s.first_dealer == 2
     assert s.money_per_point == Decimal("0.50")
-    assert s.params == {"min_fans": 6, "dealer_repeat": "dealer_wins", "mixed_kong_fan": False}
+    # Every value the session plays with, the changed ones and the defaults: a later
+    # change of a default never changes this session's rounds.
+    changed = {"min_fans": 6, "dealer_repeat": "dealer_wins", "mixed_kong_fan": False}
+    assert s.params == {**get_ruleset("mcr").defaults, **changed}
     assert s.resolved_params()["base"] == 8
 
 
-def test_create_with_defaults_stores_no_parameters(client: Client) -> None:
+def test_create_with_defaults_stores_the_defaults(client: Client) -> None:
     data = start_data(name_1="", name_3="  ")
     for key in ("param_min_fans", "param_base"):
         data[key] = ""  # a blank number keeps the default
     response = client.post(reverse("scorer:create"), data)
     assert response.status_code == 302
     s = GameSession.objects.get()
-    assert s.params == {}
+    assert s.params == dict(get_ruleset("mcr").defaults)
     assert s.money_per_point is None
     assert s.players[0] == "老王" and s.players[2] == "阿强"
     assert s.players[1] and s.players[3] and s.players[1] != s.players[3]  # named after seats
@@ -820,4 +824,5 @@ def test_create_from_a_preset_keeps_its_values(client: Client) -> None:
     response = client.post("/s/new", data)
     assert response.status_code == 302
     s = GameSession.objects.get()
-    assert s.preset == "standard81" and s.params == {"mixed_kong_fan": False}
+    assert s.preset == "standard81"
+    assert s.params == {**get_ruleset("mcr").defaults, "mixed_kong_fan": False}

@@ -244,8 +244,8 @@ def test_start_form_creates_a_sichuan_session_with_the_chengdu_preset(client: Cl
     assert response["Location"] == reverse("scorer:session", args=[s.code])
     assert (s.ruleset, s.preset, s.players) == ("sichuan", "chengdu", NAMES)
     assert dict(s.resolved_params()) == {**RULES.defaults, **chengdu.params}
-    # Only what differs from the ruleset's defaults is stored.
-    assert s.params == {k: v for k, v in chengdu.params.items() if RULES.defaults[k] != v}
+    # Every value is stored, so a later change of a default changes nothing here.
+    assert s.params == {**RULES.defaults, **chengdu.params}
     # And the session scores with it: 成都 money is base × 2^番, base 5 here.
     r = add(s, win(2, 0, PUNGS))
     value = int(score({"ruleset": "sichuan", "params": s.params, **PUNGS})["value"])
