@@ -190,8 +190,9 @@ class GameSession(models.Model):
         phones adding the same kong at once would record it twice, so under the
         session lock the second finds a different count and is refused.
         `join_last_win` adds the winners of `event` to the last win (一炮多响:
-        several players win on one discard).  `position` (dealer, prevalent_wind)
-        is used when the event starts a new round.
+        several players win on one discard).  `position` (dealer, prevalent_wind,
+        turned) is used when the event starts a new round; of a round in progress
+        only a turned tile it does not have yet is taken.
         """
         try:
             with transaction.atomic():
@@ -206,6 +207,10 @@ class GameSession(models.Model):
                 if rnd is not None and rnd.current is not None:
                     events = list(rnd.current.entry.get("events") or [])
                     where = round_position(rnd.current)
+                    if "turned" not in where and position and position.get("turned"):
+                        # The round's first events needed no wild tiles: the first
+                        # win brings the turned tile, and the round keeps it.
+                        where["turned"] = position["turned"]
                 if expected is not None and expected != len(events):
                     raise RuleError(
                         "bad_event",

@@ -45,7 +45,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 from urllib.parse import quote, unquote
 
 from django.contrib import messages
@@ -53,25 +53,24 @@ from django.db.models import Max
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from rules import RuleError, waits
 from rules.registry import Ruleset, get_ruleset
 from rules.round import seat_wind
+from rules.table import TableSpec
 from rules.tiles import N_KINDS, parse_tile, parse_tiles, tile_en, tile_str, tile_zh, tiles_str
 from scorer.access import round_or_404, session_or_404
 from scorer.models import GameSession, Round, RoundRevision
 from scorer.scoring import WINDS, evaluate, evaluate_events, refusal
-from scorer.views import HtmxHttpRequest, author_of, is_zh, tile_name
+from scorer.views import HtmxHttpRequest, author_of, by_language, is_zh, tile_name
 from scorer.views.events import join_names, reason_labels
 
 HAND_SIZE = 14  # a kong counts 3 here, as in the situation format
 MELD_TYPES = ("chi", "pung", "kong", "concealed_kong", "added_kong")
-TOOLS = (*MELD_TYPES, "win")
-FLAGS = ("after_kong", "robbing_kong", "last_tile", "fourth_tile")
-MAX_FLOWERS = 8
+TOOLS = (*MELD_TYPES, "win", "turned")
 # Quick entry lists the everyday fan groups (up to 8 points, the MCR minimum) open,
 # cheapest first; the rarer, bigger groups are folded under their points.
 QUICK_OPEN_MAX = 8
@@ -162,28 +161,42 @@ class Pick:
     fans: dict[int, int] = field(default_factory=dict)
     author: str = ""
     base: int | None = None
-    # The prevalent wind of every round, when the ruleset has none to choose (四川):
-    # the form then neither shows nor carries one.
-    FIXED_WIND: ClassVar[str | None] = None
+    # The tile turned up for the round's wild tiles, where the table derives them from one.
+    turned: int | None = None
+    # What the table offers (the ruleset's declaration with the session's values).
+    spec: TableSpec = field(default_factory=TableSpec, repr=False)
+
+    @property
+    def flag_ids(self) -> tuple[str, ...]:
+        return tuple(f.id for f in self.spec.flags)
+
+    def wild_kinds(self) -> tuple[int, ...]:
+        """The round's wild kinds, as far as they are known (none before the turned tile)."""
+        w = self.spec.wilds
+        if w.mode == "turned" and self.turned is None:
+            return ()
+        return w.kinds(tile_str(self.turned) if self.turned is not None else None)
 
     # -- reading ---------------------------------------------------------
 
     @classmethod
     def fresh(cls, session: GameSession) -> Pick:
         dealer, wind = _next_position(session)
-        return cls(token=str(uuid.uuid4()), dealer=dealer, wind=wind)
+        return cls(token=str(uuid.uuid4()), dealer=dealer, wind=wind, spec=session.table())
 
     @classmethod
     def from_post(cls, data: Mapping[str, str], session: GameSession, rs: Ruleset) -> Pick:
         """The state the form sent; anything unreadable falls back to empty, never an error."""
         n = session.n_players
+        spec = session.table()
         dealer = _int(data.get("dealer"), 0, n - 1)
-        wind = cls.FIXED_WIND or data.get("wind", "")
+        # A table without a 圈风 neither shows nor carries one: every round is "E".
+        wind = data.get("wind", "") if spec.prevalent_wind else "E"
         if dealer is None or wind not in WINDS:
             proposed = _next_position(session)
             dealer = proposed[0] if dealer is None else dealer
             wind = wind if wind in WINDS else proposed[1]
-        p = cls(token=data.get("token", ""), dealer=dealer, wind=wind)
+        p = cls(token=data.get("token", ""), dealer=dealer, wind=wind, spec=spec)
         p.kind = "draw" if data.get("kind") == "draw" else "win"
         p.winner = _int(data.get("winner"), 0, n - 1)
         d = data.get("discarder", "")
@@ -191,8 +204,9 @@ class Pick:
         p.discarder = "self" if d == "self" else ("" if seat is None else str(seat))
         if p.winner is not None and p.discarder == str(p.winner):
             p.discarder = ""
-        p.mode = "quick" if data.get("mode") == "quick" and rs.fan_catalog() else "tiles"
-        usable = set(rs.tiles)
+        quick = data.get("mode") == "quick" and rs.fan_catalog(session.resolved_params())
+        p.mode = "quick" if quick else "tiles"
+        usable = set(spec.tiles)
         try:
             p.concealed = sorted(t for t in parse_tiles(data.get("hand", "")) if t in usable)
         except RuleError:
@@ -210,11 +224,19 @@ class Pick:
                 t = parse_tile(code)
             except RuleError:
                 continue
-            if mtype in MELD_TYPES and t in usable and _meld_tiles(mtype, t) is not None:
+            if mtype in spec.melds and t in usable and _meld_tiles(mtype, t) is not None:
                 p.melds.append((mtype, t))
         p.tool = data.get("tool", "") if data.get("tool", "") in TOOLS else ""
-        p.flags = {f for f in data.get("flags", "").split(",") if f in FLAGS}
-        p.flowers = _int(data.get("flowers"), 0, MAX_FLOWERS) or 0
+        p.flags = {f for f in data.get("flags", "").split(",") if f in p.flag_ids}
+        p.flowers = _int(data.get("flowers"), 0, spec.flowers) or 0
+        if spec.wilds.mode == "turned":
+            try:
+                raw = data.get("turned", "")
+                p.turned = parse_tile(raw) if raw else None
+            except RuleError:
+                p.turned = None
+            if p.turned is not None and p.turned not in usable:
+                p.turned = None
         for item in data.get("fans", "").split(","):
             fid, _, count = item.partition(":")
             f, c = _int(fid, 0, 10_000), _int(count, 1, 99)
@@ -230,7 +252,14 @@ class Pick:
         rev = rnd.current
         assert rev is not None
         p = cls(token=str(uuid.uuid4()), dealer=rev.dealer, wind=rev.prevalent_wind)
+        p.spec = rnd.session.table()
         p.base = rev.number
+        turned = entry.get("turned")
+        if turned:
+            try:
+                p.turned = parse_tile(turned)
+            except RuleError:
+                p.turned = None
         if entry.get("kind") == "draw":
             p.kind = "draw"
             return p
@@ -255,12 +284,12 @@ class Pick:
                     mtype = "concealed_kong"
                 elif mtype == "kong" and m.get("added"):
                     mtype = "added_kong"
-                if mtype in MELD_TYPES and tiles:
+                if mtype in p.spec.melds and tiles:
                     p.melds.append((mtype, min(tiles)))
         except (RuleError, AttributeError, TypeError):
             pass  # an entry this page cannot show: the picker starts from what it read
-        p.flags = {f for f in FLAGS if hand.get(f) is True}
-        p.flowers = _int(hand.get("flowers", 0), 0, MAX_FLOWERS) or 0
+        p.flags = {f for f in p.flag_ids if hand.get(f) is True}
+        p.flowers = _int(hand.get("flowers", 0), 0, p.spec.flowers) or 0
         return p
 
     # -- derived ---------------------------------------------------------
@@ -290,14 +319,19 @@ class Pick:
             n += (_meld_tiles(mtype, low) or []).count(t)
         return n
 
+    @property
+    def how_won(self) -> bool | None:
+        """True self-drawn, False on a discard, None not chosen yet."""
+        return True if self.discarder == "self" else (False if self.discarder else None)
+
+    def offered_flags(self) -> list[str]:
+        """The flags that can apply to this win, as the table declares them
+        (e.g. 杠上开花 only self-drawn, 抢杠和 only on a discard)."""
+        return [f.id for f in self.spec.flags if f.applies(self.how_won)]
+
     def live_flags(self) -> set[str]:
-        """The flags that apply: 杠上开花 only self-drawn, 抢杠和 only on a discard."""
-        flags = set(self.flags)
-        if self.discarder == "self":
-            flags.discard("robbing_kong")
-        elif self.discarder:
-            flags.discard("after_kong")
-        return flags
+        """The flags that apply: those set among the ones offered."""
+        return set(self.offered_flags()) & self.flags
 
     def _tiles_hand(self) -> dict[str, Any]:
         """The hand's tiles as the situation has them: concealed, win tile, melds."""
@@ -311,8 +345,9 @@ class Pick:
     def hand(self) -> dict[str, Any]:
         """The `hand` of a tiles entry: the situation's tile fields (see docs/situation.md)."""
         h = self._tiles_hand()
-        for f in FLAGS:
-            if f in self.live_flags():
+        live = self.live_flags()
+        for f in self.flag_ids:
+            if f in live:
                 h[f] = True
         if self.flowers:
             h["flowers"] = self.flowers
@@ -320,7 +355,9 @@ class Pick:
 
     def entry(self) -> dict[str, Any]:
         """The entry for scorer.scoring / record_round / revise."""
-        where = {"dealer": self.dealer, "prevalent_wind": self.wind}
+        where: dict[str, Any] = {"dealer": self.dealer, "prevalent_wind": self.wind}
+        if self.turned is not None:
+            where["turned"] = tile_str(self.turned)
         if self.kind == "draw":
             return {"kind": "draw", **where}
         e: dict[str, Any] = {
@@ -349,11 +386,17 @@ class Pick:
             "win_tile": "" if self.win_tile is None else tile_str(self.win_tile),
             "melds": " ".join(f"{m}:{tile_str(t)}" for m, t in self.melds),
             "tool": self.tool,
-            "flags": ",".join(f for f in FLAGS if f in self.flags),
+            "flags": ",".join(f for f in self.flag_ids if f in self.flags),
+            "turned": "" if self.turned is None else tile_str(self.turned),
             "flowers": str(self.flowers),
             "fans": ",".join(f"{k}:{v}" for k, v in sorted(self.fans.items())),
             "base": "" if self.base is None else str(self.base),
         }
+
+    def tools(self) -> tuple[str, ...]:
+        """The tools a tap can pick: the table's melds, the winning tile, the turned tile."""
+        out: tuple[str, ...] = (*self.spec.melds, "win")
+        return (*out, "turned") if self.spec.wilds.mode == "turned" else out
 
     # -- taps ------------------------------------------------------------
 
@@ -374,7 +417,7 @@ class Pick:
             self.discarder = str(seat)
         elif verb == "mode" and arg in ("tiles", "quick"):
             self.mode = arg
-        elif verb == "tool" and arg in TOOLS:
+        elif verb == "tool" and arg in self.tools():
             self.tool = "" if self.tool == arg else arg
         elif verb == "tile":
             return self._tap_tile(arg, rs)
@@ -382,10 +425,10 @@ class Pick:
             return self._tap_hand(arg)
         elif verb == "meld" and (i := _int(arg, 0, len(self.melds) - 1)) is not None:
             del self.melds[i]
-        elif verb == "flag" and arg in FLAGS:
+        elif verb == "flag" and arg in self.flag_ids:
             self.flags ^= {arg}
         elif verb == "flowers" and arg in ("+", "-"):
-            self.flowers = max(0, min(MAX_FLOWERS, self.flowers + (1 if arg == "+" else -1)))
+            self.flowers = max(0, min(self.spec.flowers, self.flowers + (1 if arg == "+" else -1)))
         elif verb == "fan":
             fid, _, sign = arg.partition(":")
             f = _int(fid, 0, 10_000)
@@ -404,12 +447,15 @@ class Pick:
             t = parse_tile(code)
         except RuleError as e:
             return _error_text(e)
-        if t not in rs.tiles or t >= N_KINDS:
+        if t not in self.spec.tiles or t >= N_KINDS:
             return gettext("This ruleset does not use %(tile)s.") % {"tile": tile_name(t)}
         tool, self.tool = self.tool, ""  # a tool acts on one tap
+        if tool == "turned":
+            self.turned = t
+            return ""
         if tool == "win" and self.uses_win_tile:
             return self._make_win_tile(t)
-        if tool in MELD_TYPES:
+        if tool in self.spec.melds:
             return self._add_meld(tool, t)
         if self.n_tiles >= self.hand_size:
             return gettext("The hand is complete: tap a tile of the hand to take it back first.")
@@ -574,8 +620,9 @@ def _waits(session: GameSession, p: Pick, out: dict[str, Any]) -> dict[str, Any]
     """One tile short: the engine's waits, shown as tiles to tap."""
     hand = p._tiles_hand()
     tiles = sorted((*p.concealed, *([p.win_tile] if p.win_tile is not None else [])))
-    sit = {"ruleset": session.ruleset, "params": dict(session.params),
-           "concealed": tiles_str(tiles), "melds": hand.get("melds", [])}  # fmt: skip
+    sit = {"ruleset": session.ruleset, "params": dict(session.resolved_params()),
+           "concealed": tiles_str(tiles), "melds": hand.get("melds", []),
+           "wild": [tile_str(t) for t in p.wild_kinds()]}  # fmt: skip
     w = waits(sit)
     if not w["ok"]:
         e = w["error"]
@@ -590,14 +637,44 @@ def _waits(session: GameSession, p: Pick, out: dict[str, Any]) -> dict[str, Any]
     return out
 
 
+# How the meld tools are called where the table does not name them otherwise.
+MELD_LABELS = {
+    "chi": gettext_lazy("Chi"),
+    "pung": gettext_lazy("Pung"),
+    "kong": gettext_lazy("Kong"),
+    "concealed_kong": gettext_lazy("Concealed kong"),
+    "added_kong": gettext_lazy("Added kong"),
+}
+
+
+def meld_labels(spec: TableSpec) -> dict[str, str]:
+    """Each meld tool's name in the reader's language: the table's own word, else ours."""
+    return {
+        tool: by_language(*spec.meld_labels[tool]) if tool in spec.meld_labels else str(label)
+        for tool, label in MELD_LABELS.items()
+    }
+
+
+def flag_rows(p: Pick, live: set[str]) -> list[tuple[str, bool, str]]:
+    """(flag, on, label) for each flag the win can carry, named as the table names it."""
+    rows = []
+    for fid in p.offered_flags():
+        flag = p.spec.flag(fid)
+        assert flag is not None
+        rows.append((fid, fid in live, by_language(*flag.label(p.how_won))))
+    return rows
+
+
 def _hand_view(p: Pick) -> dict[str, Any]:
     """The hand as the page shows it: its tiles, its melds and its empty places."""
     standing = sorted((*p.concealed, *([] if p.win_tile is None else [p.win_tile])))
     complete = p.n_tiles == p.hand_size
+    labels = meld_labels(p.spec)
     melds = [
-        {"i": i, "type": mtype, "tiles": [FACES[t] for t in _meld_tiles(mtype, low) or []]}
+        {"i": i, "type": mtype, "name": labels[mtype],
+         "tiles": [FACES[t] for t in _meld_tiles(mtype, low) or []]}
         for i, (mtype, low) in enumerate(p.melds)
-    ]
+    ]  # fmt: skip
     return {
         # The win tile stands apart once the hand is complete; before, it is just the last tile.
         "hand_tiles": [FACES[t] for t in (p.concealed if complete else standing)],
@@ -606,6 +683,11 @@ def _hand_view(p: Pick) -> dict[str, Any]:
         "n_tiles": p.n_tiles,
         "hand_slots": range(max(0, p.hand_size - p.n_tiles)),  # the hand's empty places
         "hand_size": p.hand_size,
+        "wild": set(p.wild_kinds()),
+        "wild_faces": [FACES[t] for t in sorted(p.wild_kinds())],
+        "meld_tools": [{"tool": t, "label": labels[t]} for t in p.spec.melds],
+        "turned_face": FACES[p.turned] if p.turned is not None else None,
+        "asks_turned": p.spec.wilds.mode == "turned",
     }
 
 
@@ -625,13 +707,16 @@ def _context(
         for s, name in enumerate(session.players)
     ]  # fmt: skip
     rows: list[list[dict[str, Any]]] = [[], [], [], []]
-    for t in rs.tiles:
+    wild = set(p.wild_kinds())
+    for t in p.spec.tiles:
         if t < N_KINDS:
             held = p.held(t)
             rows[min(t // 9, 3)].append(
-                {"face": FACES[t], "held": held, "dim": held >= 4 or (p.tool == "chi" and (t >= 27 or t % 9 > 6))}
+                {"face": FACES[t], "held": held, "wild": t in wild, "on": t == p.turned and p.tool == "turned",
+                 "dim": held >= 4 or (p.tool == "chi" and (t >= 27 or t % 9 > 6))}
             )  # fmt: skip
-    catalog = rs.fan_catalog() if p.mode == "quick" else []
+    params = session.resolved_params()
+    catalog = rs.fan_catalog(params) if p.mode == "quick" else []
     groups: dict[int, list[dict[str, Any]]] = {}
     for fan in catalog:
         groups.setdefault(fan["points"], []).append({**fan, "count": p.fans.get(fan["id"], 0)})
@@ -644,8 +729,6 @@ def _context(
          "open": any(f["count"] or f["id"] == tapped_fan for f in fans)}
         for points, fans in sorted(groups.items())
     ]  # fmt: skip
-    flags = [f for f in FLAGS if not ((f == "after_kong" and p.discarder and not p.self_drawn)
-                                      or (f == "robbing_kong" and p.self_drawn))]  # fmt: skip
     if editing is not None:
         post_url = reverse("scorer:edit", args=[session.code, editing.number])
         confirm_url = post_url
@@ -671,9 +754,10 @@ def _context(
         "where_open": request.method == "POST" and tap is None and "confirm" not in request.POST,
         "grid": [r for r in rows if r],
         **_hand_view(p),
-        "flags": [(f, f in live) for f in flags],
-        "uses_flowers": "flower_points" in rs.defaults,
-        "quick_available": bool(rs.fan_catalog()),
+        "flags": flag_rows(p, live),
+        "event_kinds": [{"id": e.id, "label": by_language(e.zh, e.en)} for e in p.spec.events],
+        "uses_flowers": p.spec.flowers > 0,
+        "quick_available": bool(rs.fan_catalog(params)),
         "fan_groups": fan_groups,
         "result": _outcome(session, p),
         "default_author": author_of(request),
@@ -881,10 +965,7 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
 # picker counts the tiles of the hands already shown in the round (the earlier
 # winners', see shown_in_round) as the engine does, so it offers no fifth copy.
 
-EVENT_KINDS = ("win", "kong", "wall_end")
 KONG_KINDS = ("exposed", "added", "concealed")
-EVENT_FLAGS = ("after_kong", "robbing_kong", "last_tile")
-EVENT_MELDS = ("pung", "kong", "concealed_kong", "added_kong")  # no chi in 四川
 STANDING_SIZE = HAND_SIZE - 1  # a hand shown at the wall's end: no win tile
 
 
@@ -990,7 +1071,7 @@ def _read_hand(raw: str, usable: set[int]) -> tuple[list[int], list[tuple[str, i
         try:
             if sep:
                 t = parse_tile(code)
-                if mtype in EVENT_MELDS and t in usable:
+                if mtype in MELD_TYPES and t in usable:
                     melds.append((mtype, t))
             else:
                 concealed += [t for t in parse_tiles(token) if t in usable]
@@ -1015,6 +1096,7 @@ class EventPick(Pick):
     out: tuple[int, ...] = ()
     join_from: int | None = None  # the last win's discarder, when more winners may join it
     in_progress: bool = False
+    round_turned: bool = False  # the round in progress has its turned tile already
     catalog: list[dict[str, Any]] = field(default_factory=list)  # the fans quick entry offers
     fan_max: dict[int, int] = field(default_factory=dict)
     # Copies of each tile kind in the hands of this round's earlier winners, and
@@ -1022,15 +1104,15 @@ class EventPick(Pick):
     shown: tuple[int, ...] = ()
     shared_tile: int | None = None
 
-    FIXED_WIND: ClassVar[str | None] = "E"  # 四川: no wind tiles, no 圈风
-
     # -- reading ---------------------------------------------------------
 
     @classmethod
     def fresh_event(cls, session: GameSession, rs: Ruleset, now: RoundNow, kind: str) -> EventPick:
-        p = cls(token=str(uuid.uuid4()), dealer=now.dealer, wind=cls.FIXED_WIND or now.wind)
+        spec = session.table()
+        wind = now.wind if spec.prevalent_wind else "E"
+        p = cls(token=str(uuid.uuid4()), dealer=now.dealer, wind=wind, spec=spec)
         p._know(session, rs, now)
-        p.kind = kind if kind in EVENT_KINDS else "win"
+        p.kind = kind if kind in spec.event_ids else "win"
         p.expected = now.count
         if p.kind == "wall_end":
             p._switch_seat(p.first_in_play())
@@ -1045,11 +1127,9 @@ class EventPick(Pick):
         assert isinstance(p, EventPick)
         p._know(session, rs, now)
         n = session.n_players
-        usable = set(rs.tiles)
+        usable = set(p.spec.tiles)
         kind = data.get("kind", "")
-        p.kind = kind if kind in EVENT_KINDS else "win"
-        p.melds = [(m, t) for m, t in p.melds if m in EVENT_MELDS]
-        p.flags = {f for f in p.flags if f in EVENT_FLAGS}
+        p.kind = kind if kind in p.spec.event_ids else "win"
         if p.tool not in p.tools():
             p.tool = ""
         p.fans = {f: min(c, p.fan_max[f]) for f, c in p.fans.items() if f in p.fan_max}
@@ -1095,6 +1175,9 @@ class EventPick(Pick):
         last = now.last_discard_win()
         self.join_from = None if last is None else int(last["discarder"])
         self.shown, self.shared_tile = shown_in_round(now.events)
+        if now.rnd is not None and now.turned:
+            self.turned = parse_tile(now.turned)  # the round's own, asked once
+            self.round_turned = True
         self.catalog = rs.fan_catalog(session.resolved_params())
         self.fan_max = {f["id"]: int(f.get("max", 1)) for f in self.catalog}
 
@@ -1109,7 +1192,14 @@ class EventPick(Pick):
         return self.kind != "wall_end"
 
     def tools(self) -> tuple[str, ...]:
-        return EVENT_MELDS if self.kind == "wall_end" else (*EVENT_MELDS, "win")
+        melds = self.spec.melds
+        turned = ("turned",) if self.asks_turned else ()
+        return (*melds, *turned) if self.kind == "wall_end" else (*melds, "win", *turned)
+
+    @property
+    def asks_turned(self) -> bool:
+        """Whether this form asks for the turned tile: once a round (the round keeps it)."""
+        return self.spec.wilds.mode == "turned" and not self.round_turned
 
     def in_play(self) -> list[int]:
         return [s for s in range(len(self.names)) if s not in self.out]
@@ -1151,14 +1241,6 @@ class EventPick(Pick):
             "There are only four %(tile)s: the others are in hands already shown in this round."
         ) % {"tile": tile_name(t)}
 
-    def offered_flags(self) -> list[str]:
-        """The flags that can apply: 抢杠 only on a discard, 海底捞 only self-drawn."""
-        if self.self_drawn:
-            return [f for f in EVENT_FLAGS if f != "robbing_kong"]
-        if self.discarder:
-            return [f for f in EVENT_FLAGS if f != "last_tile"]
-        return list(EVENT_FLAGS)
-
     def event_flags(self) -> set[str]:
         """The flags that apply: those set among the ones offered."""
         return {f for f in self.offered_flags() if f in self.flags}
@@ -1178,6 +1260,8 @@ class EventPick(Pick):
             if self.kong_tile is not None:
                 ev["tile"] = tile_str(self.kong_tile)
             return ev, ""
+        if self.kind == "draw":
+            return {"type": "draw"}, ""
         if self.kind == "wall_end":
             hands: list[dict[str, Any]] = []
             missing: list[str] = []
@@ -1214,9 +1298,7 @@ class EventPick(Pick):
         return {
             "type": "win",
             "discarder": None if self.self_drawn else int(self.discarder),
-            "after_kong": "after_kong" in flags,
-            "robbing_kong": "robbing_kong" in flags,
-            "last_tile": "last_tile" in flags,
+            **{f: f in flags for f in self.flag_ids},
             "winners": [winner],
         }, ""
 
@@ -1254,7 +1336,7 @@ class EventPick(Pick):
         verb, _, arg = tap.partition(":")
         seat = _int(arg, 0, n_players - 1)
         if verb == "kind":
-            if arg in EVENT_KINDS and arg != self.kind:
+            if arg in self.spec.event_ids and arg != self.kind:
                 self.kind = arg
                 self.concealed, self.win_tile, self.melds, self.tool = [], None, [], ""
                 self.wall, self.seat = {}, None
@@ -1287,7 +1369,7 @@ class EventPick(Pick):
                 t = parse_tile(arg)
             except RuleError as e:
                 return _error_text(e)
-            if t not in rs.tiles:
+            if t not in self.spec.tiles:
                 return gettext("This ruleset does not use %(tile)s.") % {"tile": tile_name(t)}
             self.kong_tile = None if self.kong_tile == t else t
             return ""
@@ -1308,7 +1390,7 @@ class EventPick(Pick):
         if verb == "from" and self.join and arg != str(self.join_from):
             self.join = False  # another discarder: not the last win's discard after all
         if verb == "flag":
-            if arg in EVENT_FLAGS and not self.join:
+            if arg in self.flag_ids and not self.join:
                 self.flags ^= {arg}
             return ""
         if verb == "tool":
@@ -1357,6 +1439,9 @@ def _event_outcome(session: GameSession, p: EventPick, now: RoundNow) -> dict[st
         unfinished = _unfinished_hand(session, p, out)
         if unfinished is not None:
             return unfinished
+    if p.asks_turned and p.turned is None and p.kind != "kong":
+        out["hint"] = gettext("First turn up the tile that decides the wild tiles.")
+        return out
     event, missing = p.event()
     if event is None:
         out["hint"] = missing
@@ -1376,7 +1461,8 @@ def _event_outcome(session: GameSession, p: EventPick, now: RoundNow) -> dict[st
         # The list add_event would settle: the same merge for 一炮多响.
         rs = get_ruleset(session.ruleset)
         events = rs.with_event(list(now.events), event, session.resolved_params(), p.join)
-        result = evaluate_events(session, events, p.dealer, p.wind, now.turned_entry).result
+        turned = {"turned": tile_str(p.turned)} if p.turned is not None else {}
+        result = evaluate_events(session, events, p.dealer, p.wind, turned).result
     except RuleError as e:
         out["message"] = _error_text(e)
         return out
@@ -1393,7 +1479,8 @@ def _event_outcome(session: GameSession, p: EventPick, now: RoundNow) -> dict[st
     out["transfers"] = _transfer_rows(names, mine, session.table().reasons)
     if report["type"] == "win":
         won = next(w for w in report["winners"] if w["seat"] == p.winner)
-        out["fans"], out["total"], out["amount"] = won["fans"], won["total"], won["amount"]
+        out["fans"], out["total"] = won.get("fans", []), won.get("total")
+        out["amount"] = won.get("amount", sum(t["amount"] for t in mine))
     elif report["type"] == "wall_end":
         out["checks"] = {
             c["seat"]: {**c, "waits": [FACES[parse_tile(w)] for w in c["waits"]]}
@@ -1413,16 +1500,17 @@ def _event_context(
          "winner": s == p.winner, "discarder": p.discarder == str(s), "player": s == p.player}
         for s, name in enumerate(session.players)
     ]  # fmt: skip
-    rows: list[list[dict[str, Any]]] = [[], [], []]
-    for t in rs.tiles:
-        if t < 27:
-            if p.kind == "kong":
-                rows[t // 9].append({"face": FACES[t], "held": 0, "dim": False,
-                                     "on": t == p.kong_tile})  # fmt: skip
-            else:
-                here = Pick.held(p, t)  # the badge: copies in the hand shown
-                rows[t // 9].append({"face": FACES[t], "held": here, "dim": p.held(t) >= 4,
-                                     "on": False})  # fmt: skip
+    rows: list[list[dict[str, Any]]] = [[], [], [], []]
+    wild = set(p.wild_kinds())
+    for t in p.spec.tiles:
+        row = rows[min(t // 9, 3)]
+        if p.kind == "kong":
+            row.append({"face": FACES[t], "held": 0, "dim": False, "wild": False,
+                        "on": t == p.kong_tile})  # fmt: skip
+        else:
+            here = Pick.held(p, t)  # the badge: copies in the hand shown
+            row.append({"face": FACES[t], "held": here, "dim": p.held(t) >= 4, "wild": t in wild,
+                        "on": t == p.turned and p.tool == "turned"})  # fmt: skip
     catalog = p.catalog if p.mode == "quick" else []
     patterns = [
         {**f, "count": p.fans.get(f["id"], 0)} for f in catalog if f.get("group") != "extra"
@@ -1454,6 +1542,7 @@ def _event_context(
         }  # fmt: skip
     tap = request.POST.get("tap") if request.method == "POST" else None
     picking = (p.kind == "win" and p.mode == "tiles") or p.kind == "wall_end"
+    picking = picking or (p.asks_turned and p.tool == "turned")
     return {
         "session": session,
         "ruleset": rs,
@@ -1474,7 +1563,17 @@ def _event_context(
         "grid": [r for r in rows if r],
         "picking": picking,
         **_hand_view(p),
-        "event_flags": [(f, f in live) for f in p.offered_flags()],
+        "event_flags": flag_rows(p, live),
+        "asks_turned": p.asks_turned,
+        "event_kinds": [{"id": e.id, "label": by_language(e.zh, e.en)} for e in p.spec.events],
+        "kong_kinds": [
+            {"id": k, "label": meld_labels(p.spec)[tool]}
+            for k, tool in (
+                ("exposed", "kong"),
+                ("added", "added_kong"),
+                ("concealed", "concealed_kong"),
+            )
+        ],  # fmt: skip
         "quick_available": bool(p.catalog),
         "patterns": patterns,
         "extras": extras,
@@ -1553,7 +1652,9 @@ def _confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) 
     event, missing = p.event()
     if event is None:
         return _render_event(request, session, p, now, missing, status=refused)
-    position = None if now.rnd is not None else {"dealer": p.dealer, "prevalent_wind": p.wind}
+    position: dict[str, Any] = {"dealer": p.dealer, "prevalent_wind": p.wind}
+    if p.turned is not None and p.asks_turned:
+        position["turned"] = tile_str(p.turned)  # a round in progress keeps its dealer
     try:
         rnd = session.add_event(
             token,
