@@ -188,15 +188,6 @@ class Ruleset:
         """What a table with these parameter values offers (the declaration, by default)."""
         return self.table_spec
 
-    # TEMPORARY (until scorer/ reads table()): the two facts the views still ask for.
-    @property
-    def tiles(self) -> tuple[int, ...]:
-        return self.table().tiles
-
-    @property
-    def plays_events(self) -> bool:
-        return self.table().stepwise
-
     def next_position(
         self,
         last_dealer: int,

@@ -1,5 +1,5 @@
 """The JSON API: score one situation (docs/situation.md), settle one round of events
-(docs/rules/sichuan.md, "Round settlement") and read a session's totals."""
+(rules/round.py and each ruleset's doc) and read a session's totals."""
 
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ def _round_in_progress(rnd: Round, rev: RoundRevision) -> dict[str, Any]:
 @require_safe
 def session(request: HttpRequest, code: str) -> JsonResponse:
     """A session's standing: players, totals (and money), rounds, the next hand;
-    for rulesets played as events (四川) also the round in progress."""
+    for rulesets played as events also the round in progress."""
     try:
         s = session_or_404(code)
     except Http404:
@@ -117,7 +117,7 @@ def session(request: HttpRequest, code: str) -> JsonResponse:
         "next": {"dealer": dealer, "prevalent_wind": wind},
     }
     if s.stepwise:
-        # 四川: the round being played (its money is already in the totals), or null.
+        # A round recorded event by event: the round being played (its money is already in the totals), or null.
         live = next(((r, r.current) for r in rounds if r.in_progress and r.current), None)
         body["round_in_progress"] = None if live is None else _round_in_progress(*live)
     return _json(body)

@@ -34,7 +34,7 @@ State format (hidden inputs, all plain strings):
     author      who records (kept in a cookie for next time)
     base        edit only: the revision number the form was opened on
 
-A session whose ruleset settles whole rounds (四川) records one event at a time
+A session whose table moves money before a round ends records one event at a time
 (a kong, a win, the wall's end) on the same page and URLs: see "rounds played
 as events" below for its extra state.  `GET record?kind=win|kong|wall_end`
 opens the form on that event.
@@ -71,7 +71,7 @@ from scorer.views.events import join_names, reason_labels
 HAND_SIZE = 14  # a kong counts 3 here, as in the situation format
 MELD_TYPES = ("chi", "pung", "kong", "concealed_kong", "added_kong")
 TOOLS = (*MELD_TYPES, "win", "turned")
-# Quick entry lists the everyday fan groups (up to 8 points, the MCR minimum) open,
+# Quick entry lists the everyday fan groups (up to 8 points, a common minimum) open,
 # cheapest first; the rarer, bigger groups are folded under their points.
 QUICK_OPEN_MAX = 8
 AUTHOR_COOKIE = "mj_author"
@@ -943,11 +943,11 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
 
 # ================================================================ rounds played as events
 #
-# A ruleset that settles whole rounds (四川: kongs pay at once, 血战到底 goes on
+# A table whose money moves before a round ends (kongs pay at once, the others play on
 # after a win) is recorded one event at a time: this page then adds ONE event (a
 # kong, a win, the wall's end) to the round in progress, or starts a round with
 # it.  The state travels the same way (hidden inputs, one tap per post), without
-# `wind` (四川 has no 圈风: every round is stored "E"); besides the fields above
+# `wind` (a table without a 圈风 stores every round "E"); besides the fields above
 # it has:
 #
 #     kind        "win" | "kong" | "wall_end"

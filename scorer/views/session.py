@@ -60,6 +60,13 @@ SEAT_NAMES = (
     gettext_lazy("West player"),
     gettext_lazy("North player"),
 )
+# What the session page's button for each kind of event says.
+EVENT_ACTIONS = {
+    "kong": gettext_lazy("Record a kong"),
+    "win": gettext_lazy("Record a win"),
+    "wall_end": gettext_lazy("The wall ran out"),
+    "draw": gettext_lazy("Drawn game"),
+}
 # The words of `author_of`'s labels ("iPhone WeChat", "phone") that have a name
 # in the reader's language; the rest (brands) read the same in both.
 DEVICE_WORDS = {
@@ -338,14 +345,15 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
     """
     rounds = session.standing_rounds()
     totals = session.tallies(rounds)
+    table = session.table()
     dealer, wind = session.next_position(rounds)
     names = list(session.players)
     n = len(names)
-    # A round played as events (四川): the last one, whose last event can be taken
+    # A round played as events: the last one, whose last event can be taken
     # back, and the round in progress, which the page shows event by event.  Once
     # over, the last round stays (folded) until the next one starts: the table
     # checks what was just recorded and what 撤销上一步 would take back.
-    events_round = _events_round(rounds[-1], names, session.table().reasons) if rounds else None
+    events_round = _events_round(rounds[-1], names, table.reasons) if rounds else None
     live = events_round if events_round is not None and events_round["in_progress"] else None
     finished = events_round if events_round is not None and live is None else None
     if live is not None:
@@ -371,7 +379,11 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
     etag = etag_of(session)
     return {
         "session": session,
-        "stepwise": session.stepwise,
+        "stepwise": table.stepwise,
+        "winds": table.prevalent_wind,
+        "event_actions": [
+            {"id": e.id, "label": EVENT_ACTIONS.get(e.id, e.zh)} for e in table.events
+        ],
         "live": live,
         "finished_round": finished if finished is not None and finished["events"] else None,
         "undo_event": events_round,
@@ -503,7 +515,7 @@ def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def undo_event(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    """Take back the last event of the last round played as events (四川), if the
+    """Take back the last event of the last round played as events, if the
     page showed that round with that many events."""
     session = session_or_404(code)
     names = list(session.players)
@@ -618,7 +630,7 @@ def _revision(
 ) -> dict[str, Any]:
     """One version of a round, ready to show (its transfers must be prefetched).
 
-    `number`: the round's; `winds`: False for a ruleset played as events (四川 has
+    `number`: the round's; `winds`: False for a ruleset played as events (a table
     no 圈风), whose rounds are said by number and dealer.
     """
     entry = rev.entry if isinstance(rev.entry, dict) else {}

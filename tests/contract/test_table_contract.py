@@ -248,37 +248,37 @@ def test_start_record_correct_undo(client: Client, ruleset_id: str) -> None:
 
 
 def _record_many(session: GameSession, n: int) -> None:
+    """n rounds of one win each (a round that goes on after a win is ended at the wall)."""
     spec = spec_of(session)
     concealed, win = winning_hand(session, False)
     hand = {"concealed": concealed, "win_tile": win}
-    for i in range(n):
-        if spec.stepwise:
-            event = {"type": "win", "discarder": DISCARDER, "winners": [{"seat": WINNER, "hand": hand}]}
-            if i or True:
-                position = {"dealer": session.first_dealer, "prevalent_wind": "E"}
-                turned = turned_tile(spec)
-                if turned:
-                    position = {**position, "turned": turned}
-            rnd = session.add_event(uuid.uuid4(), event, position=position)
-            while rnd.in_progress:  # 血战: the others play on; end the round at the wall
-                kinds = spec.event_ids
-                end = "wall_end" if "wall_end" in kinds else "draw"
-                ev: dict[str, Any] = {"type": end}
-                if end == "wall_end":
-                    ev["hands"] = []
-                try:
-                    rnd = session.add_event(uuid.uuid4(), ev)
-                except Exception:  # noqa: BLE001 - a wall end that needs hands: stop here
-                    break
-        else:
-            entry: dict[str, Any] = {
-                "kind": "win", "mode": "tiles", "winner": WINNER, "discarder": DISCARDER,
-                "hand": hand,
-            }  # fmt: skip
-            turned = turned_tile(spec)
+    turned = turned_tile(spec)
+    for _ in range(n):
+        if not spec.stepwise:
+            entry: dict[str, Any] = {"kind": "win", "mode": "tiles", "winner": WINNER,
+                                     "discarder": DISCARDER, "hand": hand}  # fmt: skip
             if turned:
                 entry["turned"] = turned
             session.record_round(uuid.uuid4(), entry)
+            continue
+        position: dict[str, Any] = {"dealer": session.first_dealer, "prevalent_wind": "E"}
+        if turned:
+            position["turned"] = turned
+        event = {"type": "win", "discarder": DISCARDER, "winners": [{"seat": WINNER, "hand": hand}]}
+        rnd = session.add_event(uuid.uuid4(), event, position=position)
+        if rnd.in_progress:
+            # The others play on: the wall runs out, the players still in show
+            # 13 tiles each (no kind past its four copies with the winner's hand).
+            if "wall_end" in spec.event_ids:
+                still_in = [s for s in range(4) if s != WINNER]
+                end: dict[str, Any] = {
+                    "type": "wall_end",
+                    "hands": [{"seat": s, "concealed": "123m456m789m123p9s"} for s in still_in],
+                }
+            else:
+                end = {"type": "draw"}
+            rnd = session.add_event(uuid.uuid4(), end)
+        assert not rnd.in_progress
 
 
 @pytest.mark.parametrize("ruleset_id", TABLE_RULESETS)

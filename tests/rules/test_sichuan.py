@@ -50,8 +50,9 @@ def test_registered_with_presets() -> None:
     rs = REGISTRY["sichuan"]
     assert [p.id for p in rs.presets] == ["xuezhan", "chengdu"]
     assert rs.preset("") is not None and rs.preset("").id == "xuezhan"  # type: ignore[union-attr]
-    assert rs.table_play is True  # rounds are played as events (rules/sichuan_round.py)
-    assert rs.tiles == tuple(range(27))
+    assert rs.table_play is True  # rounds are played as events (rules/rulesets/sichuan/round.py)
+    assert rs.table().tiles == tuple(range(27)) and rs.table().chi is False
+    assert rs.table().stepwise and not rs.table().prevalent_wind
 
 
 # --- seed 002: the fan examples -----------------------------------------------------------
