@@ -1,7 +1,7 @@
 from django.urls import path
 
 from scorer import views
-from scorer.views import api, record, session
+from scorer.views import api, ledger, record, session
 
 app_name = "scorer"
 
@@ -14,8 +14,8 @@ urlpatterns = [
     path("s/<str:code>/qr.svg", session.qr, name="qr"),
     path("s/<str:code>/undo", session.undo, name="undo"),
     path("s/<str:code>/undo-event", session.undo_event, name="undo_event"),
-    path("s/<str:code>/ledger", session.ledger, name="ledger"),
-    path("s/<str:code>/rounds/<int:number>/", session.round_detail, name="round"),
+    path("s/<str:code>/ledger", ledger.ledger, name="ledger"),
+    path("s/<str:code>/rounds/<int:number>/", ledger.round_detail, name="round"),
     path("s/<str:code>/record", record.record, name="record"),
     path("s/<str:code>/record/preview", record.preview, name="preview"),
     path("s/<str:code>/record/confirm", record.confirm, name="confirm"),

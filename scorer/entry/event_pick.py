@@ -1,0 +1,499 @@
+"""The event form's state (`EventPick`): one kong, win, draw or wall's end of the round in progress."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Max
+from django.utils.translation import gettext
+
+from rules import RuleError
+from rules.registry import Ruleset
+from rules.tiles import N_KINDS, parse_tile, parse_tiles, tile_str, tiles_str
+from scorer.entry.pick import (
+    HAND_SIZE,
+    MELD_TYPES,
+    Pick,
+    _error_text,
+    _int,
+    _meld_dict,
+    _meld_tiles,
+    _next_position,
+)
+from scorer.models import GameSession, Round
+from scorer.present.events import join_names
+from scorer.views import tile_name
+
+# ================================================================ rounds played as events
+#
+# A table whose money moves before a round ends (kongs pay at once, the others play on
+# after a win) is recorded one event at a time: this page then adds ONE event (a
+# kong, a win, the wall's end) to the round in progress, or starts a round with
+# it.  The state travels the same way (hidden inputs, one tap per post), without
+# `wind` (a table without a 圈风 stores every round "E"); besides the fields above
+# it has:
+#
+#     kind        "win" | "kong" | "wall_end"
+#     expected    how many events the round had when the form was opened
+#     join        "1": these winners join the last win (一炮多响, same discarder)
+#     player      kong: who declared it; discarder: from whom (直杠 only)
+#     kong        "exposed" 直杠 | "added" 面下杠 | "concealed" 暗杠
+#     kong_tile   kong: the tile, optional
+#     seat        wall end: whose standing hand the picker shows (its tiles
+#                 travel in hand / melds, the other hands in wall_<seat> as
+#                 "123m55p pung:7s", tiles then melds)
+#
+# Every number shown comes from the engine: the round's events plus this one,
+# settled whole (scoring.evaluate_events), and this event's own transfers.  The
+# picker counts the tiles of the hands already shown in the round (the earlier
+# winners', see shown_in_round) as the engine does, so it offers no fifth copy.
+
+KONG_KINDS = ("exposed", "added", "concealed")
+STANDING_SIZE = HAND_SIZE - 1  # a hand shown at the wall's end: no win tile
+
+
+@dataclass(frozen=True)
+class RoundNow:
+    """The round in progress as the event form sees it, or the round an event would start."""
+
+    rnd: Round | None
+    number: int
+    events: list[Any]
+    out: tuple[int, ...]  # seats that have won, in the order they won
+    dealer: int
+    wind: str
+    turned: str = ""  # the round's turned tile (wild tiles derived from it), "" if none
+
+    @property
+    def count(self) -> int:
+        return len(self.events)
+
+    @property
+    def turned_entry(self) -> dict[str, Any]:
+        return {"turned": self.turned} if self.turned else {}
+
+    def last_discard_win(self) -> Mapping[str, Any] | None:
+        """The last event when it is a win on a discard: more winners may join it."""
+        last = self.events[-1] if self.events else None
+        if isinstance(last, Mapping) and last.get("type") == "win":
+            d = last.get("discarder")
+            if isinstance(d, int) and not isinstance(d, bool):
+                return last
+        return None
+
+
+def _round_now(session: GameSession) -> RoundNow:
+    rnd = session.round_in_progress()
+    if rnd is not None and rnd.current is not None:
+        rev = rnd.current
+        events = list(rev.entry.get("events") or [])
+        out = tuple(int(s) for s in rev.result.get("out") or [])
+        turned = str(rev.entry.get("turned") or "")
+        return RoundNow(rnd, rnd.number, events, out, rev.dealer, rev.prevalent_wind, turned)
+    dealer, wind = _next_position(session)
+    number = (session.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
+    return RoundNow(None, number, [], (), dealer, wind)
+
+
+def _hand_tiles(hand: Mapping[str, Any]) -> tuple[list[int], int | None]:
+    """A winner's hand as an event stores it: (its tiles but the win tile, the win tile)."""
+    tiles = list(parse_tiles(hand.get("concealed") or ""))
+    for m in hand.get("melds") or []:
+        if isinstance(m, Mapping):
+            tiles += parse_tiles(m.get("tiles") or "")
+    w = hand.get("win_tile")
+    return tiles, parse_tile(w) if w else None
+
+
+def shown_in_round(events: list[Any]) -> tuple[tuple[int, ...], int | None]:
+    """Copies of each tile kind in the hands of the round's winners so far, and
+    the tile of the last win on a discard (None if there is none).
+
+    Every winner's hand is tiles of its own, melds included, except the discard
+    several players win on (一炮多响): one tile, counted once, as the engine
+    counts it.  A winner entered by his fans alone shows no tiles.
+    """
+    seen = [0] * N_KINDS
+    shared: int | None = None
+    for i, ev in enumerate(events):
+        if not isinstance(ev, Mapping) or ev.get("type") != "win":
+            continue
+        win_tiles: set[int] = set()
+        for w in ev.get("winners") or []:
+            hand = w.get("hand") if isinstance(w, Mapping) else None
+            if not isinstance(hand, Mapping):
+                continue
+            try:
+                tiles, win = _hand_tiles(hand)
+            except (RuleError, TypeError):
+                continue  # a hand this page cannot read: the engine still checks it
+            for t in tiles:
+                if t < N_KINDS:
+                    seen[t] += 1
+            if win is not None and win < N_KINDS:
+                win_tiles.add(win)
+        for t in win_tiles:
+            seen[t] += 1
+        discarder = ev.get("discarder")
+        if i == len(events) - 1 and isinstance(discarder, int) and len(win_tiles) == 1:
+            shared = next(iter(win_tiles))
+    return tuple(seen), shared
+
+
+def _hand_code(concealed: list[int], melds: list[tuple[str, int]]) -> str:
+    parts = [tiles_str(concealed)] if concealed else []
+    return " ".join([*parts, *(f"{m}:{tile_str(t)}" for m, t in melds)])
+
+
+def _read_hand(raw: str, usable: set[int]) -> tuple[list[int], list[tuple[str, int]]]:
+    """A hand as _hand_code writes it; what cannot be read is left out."""
+    concealed: list[int] = []
+    melds: list[tuple[str, int]] = []
+    for token in raw.split():
+        mtype, sep, code = token.partition(":")
+        try:
+            if sep:
+                t = parse_tile(code)
+                if mtype in MELD_TYPES and t in usable:
+                    melds.append((mtype, t))
+            else:
+                concealed += [t for t in parse_tiles(token) if t in usable]
+        except RuleError:
+            continue
+    return sorted(concealed), melds[:4]
+
+
+@dataclass
+class EventPick(Pick):
+    """The event form's state: Pick's hand and seats, plus the event's own fields."""
+
+    expected: int = 0
+    join: bool = False
+    player: int | None = None
+    kong: str = ""
+    kong_tile: int | None = None
+    seat: int | None = None
+    wall: dict[int, tuple[list[int], list[tuple[str, int]]]] = field(default_factory=dict)
+    # From the round in progress, not from the form:
+    names: tuple[str, ...] = ()
+    out: tuple[int, ...] = ()
+    join_from: int | None = None  # the last win's discarder, when more winners may join it
+    in_progress: bool = False
+    round_turned: bool = False  # the round in progress has its turned tile already
+    catalog: list[dict[str, Any]] = field(default_factory=list)  # the fans quick entry offers
+    fan_max: dict[int, int] = field(default_factory=dict)
+    # Copies of each tile kind in the hands of this round's earlier winners, and
+    # the last win's discard when more winners may join it (see shown_in_round).
+    shown: tuple[int, ...] = ()
+    shared_tile: int | None = None
+
+    # -- reading ---------------------------------------------------------
+
+    @classmethod
+    def fresh_event(cls, session: GameSession, rs: Ruleset, now: RoundNow, kind: str) -> EventPick:
+        spec = session.table()
+        wind = now.wind if spec.prevalent_wind else "E"
+        p = cls(token=str(uuid.uuid4()), dealer=now.dealer, wind=wind, spec=spec)
+        p._know(session, rs, now)
+        p.kind = kind if kind in spec.event_ids else "win"
+        p.expected = now.count
+        if p.kind == "wall_end":
+            p._switch_seat(p.first_in_play())
+        return p
+
+    @classmethod
+    def read(
+        cls, data: Mapping[str, str], session: GameSession, rs: Ruleset, now: RoundNow
+    ) -> EventPick:
+        """The state the form sent, checked against the round as it is now."""
+        p = cls.from_post(data, session, rs)
+        assert isinstance(p, EventPick)
+        p._know(session, rs, now)
+        n = session.n_players
+        usable = set(p.spec.tiles)
+        kind = data.get("kind", "")
+        p.kind = kind if kind in p.spec.event_ids else "win"
+        if p.tool not in p.tools():
+            p.tool = ""
+        p.fans = {f: min(c, p.fan_max[f]) for f, c in p.fans.items() if f in p.fan_max}
+        p.flowers = 0
+        p.expected = _int(data.get("expected"), 0, 10_000) or 0
+        p.player = _int(data.get("player"), 0, n - 1)
+        p.kong = data.get("kong", "") if data.get("kong", "") in KONG_KINDS else ""
+        try:
+            code = data.get("kong_tile", "")
+            p.kong_tile = parse_tile(code) if code else None
+        except RuleError:
+            p.kong_tile = None
+        if p.kong_tile not in usable:
+            p.kong_tile = None
+        p.join = data.get("join") == "1" and p.join_from is not None
+        if p.join:
+            p.discarder, p.flags = str(p.join_from), set()
+        if p.kind == "kong":
+            # The kong's discarder, whoever the (unused) winner field still names.
+            d = _int(data.get("discarder"), 0, n - 1)
+            p.discarder = "" if d is None or d == p.player else str(d)
+        for s in range(n):
+            raw = data.get(f"wall_{s}")
+            if raw and s not in p.out:
+                p.wall[s] = _read_hand(raw, usable)
+        if p.kind == "wall_end":
+            if p.win_tile is not None:
+                p.concealed, p.win_tile = sorted((*p.concealed, p.win_tile)), None
+            p.seat = _int(data.get("seat"), 0, n - 1)
+            if p.seat is None or p.seat in p.out:
+                p._switch_seat(p.first_in_play())
+            else:
+                p.wall.pop(p.seat, None)  # its tiles came in hand / melds
+        return p
+
+    def _know(self, session: GameSession, rs: Ruleset, now: RoundNow) -> None:
+        """What the form takes from the round in progress rather than from the post."""
+        self.names = tuple(session.players)
+        self.out = now.out
+        self.in_progress = now.rnd is not None
+        if self.in_progress:
+            self.dealer, self.wind = now.dealer, now.wind
+        last = now.last_discard_win()
+        self.join_from = None if last is None else int(last["discarder"])
+        self.shown, self.shared_tile = shown_in_round(now.events)
+        if now.rnd is not None and now.turned:
+            self.turned = parse_tile(now.turned)  # the round's own, asked once
+            self.round_turned = True
+        self.catalog = rs.fan_catalog(session.resolved_params())
+        self.fan_max = {f["id"]: int(f.get("max", 1)) for f in self.catalog}
+
+    # -- derived ---------------------------------------------------------
+
+    @property
+    def hand_size(self) -> int:
+        return STANDING_SIZE if self.kind == "wall_end" else HAND_SIZE
+
+    @property
+    def uses_win_tile(self) -> bool:
+        return self.kind != "wall_end"
+
+    def tools(self) -> tuple[str, ...]:
+        melds = self.spec.melds
+        turned = ("turned",) if self.asks_turned else ()
+        return (*melds, *turned) if self.kind == "wall_end" else (*melds, "win", *turned)
+
+    @property
+    def asks_turned(self) -> bool:
+        """Whether this form asks for the turned tile: once a round (the round keeps it)."""
+        return self.spec.wilds.mode == "turned" and not self.round_turned
+
+    def in_play(self) -> list[int]:
+        return [s for s in range(len(self.names)) if s not in self.out]
+
+    def first_in_play(self) -> int | None:
+        return next(iter(self.in_play()), None)
+
+    def hand_of(self, seat: int) -> tuple[list[int], list[tuple[str, int]]]:
+        """A standing hand at the wall's end: the picker's for the seat it shows."""
+        if seat == self.seat:
+            return self.concealed, self.melds
+        return self.wall.get(seat, ([], []))
+
+    def held(self, t: int) -> int:
+        """Copies of t already shown: in this hand, in the round's earlier winners'
+        hands and, at the wall's end, in every hand laid down.
+
+        A winner joining the last win (一炮多响) wins on the very tile its winners
+        won on: that one discard is his own win tile, not another copy.
+        """
+        n = super().held(t)
+        if self.kind == "kong":
+            return n
+        if 0 <= t < len(self.shown):
+            n += self.shown[t]
+            if self.join and t == self.shared_tile:
+                n -= 1
+        if self.kind == "wall_end":
+            for s, (concealed, melds) in self.wall.items():
+                if s != self.seat:
+                    n += concealed.count(t)
+                    n += sum((_meld_tiles(m, low) or []).count(t) for m, low in melds)
+        return n
+
+    def _all_four(self, t: int, adding: int = 1) -> str:
+        if Pick.held(self, t) + adding > 4:  # this hand alone has no room for them
+            return super()._all_four(t, adding)
+        return gettext(
+            "There are only four %(tile)s: the others are in hands already shown in this round."
+        ) % {"tile": tile_name(t)}
+
+    def event_flags(self) -> set[str]:
+        """The flags that apply: those set among the ones offered."""
+        return {f for f in self.offered_flags() if f in self.flags}
+
+    def event(self) -> tuple[dict[str, Any] | None, str]:
+        """The event this form adds, or None and what is still missing."""
+        if self.kind == "kong":
+            if self.player is None:
+                return None, gettext("Who declared the kong?")
+            if not self.kong:
+                return None, gettext("Which kong: exposed, added or concealed?")
+            ev: dict[str, Any] = {"type": "kong", "player": self.player, "kong": self.kong}
+            if self.kong == "exposed":
+                if not self.discarder:
+                    return None, gettext("Whose discard made the exposed kong?")
+                ev["discarder"] = int(self.discarder)
+            if self.kong_tile is not None:
+                ev["tile"] = tile_str(self.kong_tile)
+            return ev, ""
+        if self.kind == "draw":
+            return {"type": "draw"}, ""
+        if self.kind == "wall_end":
+            hands: list[dict[str, Any]] = []
+            missing: list[str] = []
+            for s in self.in_play():
+                concealed, melds = self.hand_of(s)
+                if len(concealed) + 3 * len(melds) != STANDING_SIZE:
+                    missing.append(self.names[s])
+                    continue
+                h: dict[str, Any] = {"seat": s, "concealed": tiles_str(concealed)}
+                if melds:
+                    h["melds"] = [_meld_dict(m, t) for m, t in melds]
+                hands.append(h)
+            if missing:
+                return None, gettext(
+                    "Enter the hand of every player still in (13 tiles each): %(names)s."
+                ) % {"names": join_names(missing)}
+            return {"type": "wall_end", "hands": hands}, ""
+        if self.winner is None:
+            return None, gettext("Who won? Choose the winner.")
+        if not self.discarder:
+            return None, gettext("Self-drawn, or who discarded the winning tile?")
+        if self.mode == "quick":
+            if not self.fans:
+                return None, gettext("Pick the fans of the hand.")
+            winner: dict[str, Any] = {
+                "seat": self.winner,
+                "fans": {str(k): v for k, v in sorted(self.fans.items())},
+            }
+        else:
+            winner = {"seat": self.winner, "hand": self._tiles_hand()}
+        if self.join:
+            return {"type": "win", "discarder": self.join_from, "winners": [winner]}, ""
+        flags = self.event_flags()
+        return {
+            "type": "win",
+            "discarder": None if self.self_drawn else int(self.discarder),
+            **{f: f in flags for f in self.flag_ids},
+            "winners": [winner],
+        }, ""
+
+    def hidden(self) -> dict[str, str]:
+        h = super().hidden()
+        del h["flowers"], h["base"]
+        h.update(
+            {
+                "kind": self.kind,
+                "expected": str(self.expected),
+                "join": "1" if self.join else "",
+                "player": "" if self.player is None else str(self.player),
+                "kong": self.kong,
+                "kong_tile": "" if self.kong_tile is None else tile_str(self.kong_tile),
+                "seat": "" if self.seat is None else str(self.seat),
+            }
+        )
+        if self.in_progress:
+            h["dealer"] = str(self.dealer)  # the round's own; else the select sends it
+        for s in self.in_play():
+            if s != self.seat and s in self.wall:
+                h[f"wall_{s}"] = _hand_code(*self.wall[s])
+        return h
+
+    # -- taps ------------------------------------------------------------
+
+    def _switch_seat(self, seat: int | None) -> None:
+        if self.seat is not None:
+            self.wall[self.seat] = (self.concealed, self.melds)
+        self.seat = seat
+        self.concealed, self.melds = self.wall.pop(seat, ([], [])) if seat is not None else ([], [])
+        self.win_tile, self.tool = None, ""
+
+    def apply(self, tap: str, n_players: int, rs: Ruleset) -> str:
+        verb, _, arg = tap.partition(":")
+        seat = _int(arg, 0, n_players - 1)
+        if verb == "kind":
+            if arg in self.spec.event_ids and arg != self.kind:
+                self.kind = arg
+                self.concealed, self.win_tile, self.melds, self.tool = [], None, [], ""
+                self.wall, self.seat = {}, None
+                if arg == "wall_end":
+                    self._switch_seat(self.first_in_play())
+                if arg == "kong" and self.discarder == "self":
+                    self.discarder = ""
+            return ""
+        if seat is not None and seat in self.out and verb in ("winner", "player", "seat", "from"):
+            return gettext("%(name)s has already won and is out of this round.") % {
+                "name": self.names[seat]
+            }
+        if verb == "player" and seat is not None:
+            self.player = seat
+            if self.discarder == str(seat):
+                self.discarder = ""
+            return ""
+        if verb == "kong" and arg in KONG_KINDS:
+            self.kong = arg
+            return ""
+        if verb == "from" and self.kind == "kong":
+            if seat is None:
+                return ""
+            if seat == self.player:
+                return gettext("An exposed kong is made with another player's discard.")
+            self.discarder = str(seat)
+            return ""
+        if verb == "tile" and self.kind == "kong":
+            try:
+                t = parse_tile(arg)
+            except RuleError as e:
+                return _error_text(e)
+            if t not in self.spec.tiles:
+                return gettext("This ruleset does not use %(tile)s.") % {"tile": tile_name(t)}
+            self.kong_tile = None if self.kong_tile == t else t
+            return ""
+        if verb == "seat" and seat is not None:
+            if self.kind == "wall_end" and seat != self.seat:
+                self._switch_seat(seat)
+            return ""
+        if verb == "join":
+            if arg == "on" and self.join_from is not None:
+                self.join, self.discarder, self.flags = True, str(self.join_from), set()
+                if self.winner == self.join_from:
+                    self.winner = None
+            elif arg == "off":
+                self.join = False
+            return ""
+        if verb == "winner" and seat is not None and self.join and seat == self.join_from:
+            return gettext("The winner cannot also be the discarder.")
+        if verb == "from" and self.join and arg != str(self.join_from):
+            self.join = False  # another discarder: not the last win's discard after all
+        if verb == "flag":
+            if arg in self.flag_ids and not self.join:
+                self.flags ^= {arg}
+            return ""
+        if verb == "tool":
+            if arg in self.tools():
+                self.tool = "" if self.tool == arg else arg
+            return ""
+        if verb == "fan":
+            fid, _, sign = arg.partition(":")
+            f = _int(fid, 0, 10_000)
+            if f in self.fan_max and sign in ("+", "-"):
+                assert f is not None
+                count = min(self.fan_max[f], self.fans.get(f, 0) + (1 if sign == "+" else -1))
+                if count > 0:
+                    self.fans[f] = count
+                else:
+                    self.fans.pop(f, None)
+            return ""
+        if verb == "flowers":
+            return ""
+        return super().apply(tap, n_players, rs)

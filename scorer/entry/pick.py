@@ -1,0 +1,450 @@
+"""The whole-round record form's state (`Pick`): hidden inputs in, one tap applied, hidden inputs out.
+
+The wire format is in scorer/views/record.py's docstring.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext
+
+from rules import RuleError
+from rules.registry import Ruleset
+from rules.table import TableSpec
+from rules.tiles import N_KINDS, parse_tile, parse_tiles, tile_str, tiles_str
+from scorer.models import GameSession, Round
+from scorer.scoring import WINDS
+from scorer.views import is_zh, tile_name
+
+HAND_SIZE = 14  # a kong counts 3 here, as in the situation format
+MELD_TYPES = ("chi", "pung", "kong", "concealed_kong", "added_kong")
+TOOLS = (*MELD_TYPES, "win", "turned")
+# Quick entry lists the everyday fan groups (up to 8 points, a common minimum) open,
+# cheapest first; the rarer, bigger groups are folded under their points.
+QUICK_OPEN_MAX = 8
+AUTHOR_COOKIE = "mj_author"
+AUTHOR_MAX = 40
+
+
+def _error_text(e: RuleError) -> str:
+    """The engine's message in the reader's language."""
+    return e.message_zh if is_zh() else e.message
+
+
+# ---------------------------------------------------------------- the form's state
+
+
+def _next_position(session: GameSession) -> tuple[int, str]:
+    """session.next_position() reading only the last standing round (all it looks at)."""
+    last = (
+        session.rounds.filter(status=Round.ACTIVE).select_related("current").order_by("-number")[:1]
+    )
+    return session.next_position(list(last))
+
+
+def _int(raw: Any, lo: int, hi: int) -> int | None:
+    try:
+        v = int(raw)
+    except (TypeError, ValueError):
+        return None
+    return v if lo <= v <= hi else None
+
+
+@dataclass
+class Pick:
+    """What the form holds between taps (see the module docstring for the wire format)."""
+
+    token: str
+    dealer: int
+    wind: str
+    kind: str = "win"
+    winner: int | None = None
+    discarder: str = ""  # "" not chosen yet, "self" 自摸, else the discarder's seat
+    mode: str = "tiles"
+    concealed: list[int] = field(default_factory=list)  # sorted, without the win tile
+    win_tile: int | None = None
+    melds: list[tuple[str, int]] = field(default_factory=list)  # (type, lowest tile)
+    tool: str = ""
+    flags: set[str] = field(default_factory=set)
+    flowers: int = 0
+    fans: dict[int, int] = field(default_factory=dict)
+    author: str = ""
+    base: int | None = None
+    # The tile turned up for the round's wild tiles, where the table derives them from one.
+    turned: int | None = None
+    # What the table offers (the ruleset's declaration with the session's values).
+    spec: TableSpec = field(default_factory=TableSpec, repr=False)
+
+    @property
+    def flag_ids(self) -> tuple[str, ...]:
+        return tuple(f.id for f in self.spec.flags)
+
+    def wild_kinds(self) -> tuple[int, ...]:
+        """The round's wild kinds, as far as they are known (none before the turned tile)."""
+        w = self.spec.wilds
+        if w.mode == "turned" and self.turned is None:
+            return ()
+        return w.kinds(tile_str(self.turned) if self.turned is not None else None)
+
+    # -- reading ---------------------------------------------------------
+
+    @classmethod
+    def fresh(cls, session: GameSession) -> Pick:
+        dealer, wind = _next_position(session)
+        return cls(token=str(uuid.uuid4()), dealer=dealer, wind=wind, spec=session.table())
+
+    @classmethod
+    def from_post(cls, data: Mapping[str, str], session: GameSession, rs: Ruleset) -> Pick:
+        """The state the form sent; anything unreadable falls back to empty, never an error."""
+        n = session.n_players
+        spec = session.table()
+        dealer = _int(data.get("dealer"), 0, n - 1)
+        # A table without a 圈风 neither shows nor carries one: every round is "E".
+        wind = data.get("wind", "") if spec.prevalent_wind else "E"
+        if dealer is None or wind not in WINDS:
+            proposed = _next_position(session)
+            dealer = proposed[0] if dealer is None else dealer
+            wind = wind if wind in WINDS else proposed[1]
+        p = cls(token=data.get("token", ""), dealer=dealer, wind=wind, spec=spec)
+        p.kind = "draw" if data.get("kind") == "draw" else "win"
+        p.winner = _int(data.get("winner"), 0, n - 1)
+        d = data.get("discarder", "")
+        seat = _int(d, 0, n - 1)
+        p.discarder = "self" if d == "self" else ("" if seat is None else str(seat))
+        if p.winner is not None and p.discarder == str(p.winner):
+            p.discarder = ""
+        quick = data.get("mode") == "quick" and rs.fan_catalog(session.resolved_params())
+        p.mode = "quick" if quick else "tiles"
+        usable = set(spec.tiles)
+        try:
+            p.concealed = sorted(t for t in parse_tiles(data.get("hand", "")) if t in usable)
+        except RuleError:
+            p.concealed = []
+        try:
+            w = data.get("win_tile", "")
+            p.win_tile = parse_tile(w) if w else None
+        except RuleError:
+            p.win_tile = None
+        if p.win_tile is not None and p.win_tile not in usable:
+            p.win_tile = None
+        for token in data.get("melds", "").split():
+            mtype, _, code = token.partition(":")
+            try:
+                t = parse_tile(code)
+            except RuleError:
+                continue
+            if mtype in spec.melds and t in usable and _meld_tiles(mtype, t) is not None:
+                p.melds.append((mtype, t))
+        p.tool = data.get("tool", "") if data.get("tool", "") in TOOLS else ""
+        p.flags = {f for f in data.get("flags", "").split(",") if f in p.flag_ids}
+        p.flowers = _int(data.get("flowers"), 0, spec.flowers) or 0
+        if spec.wilds.mode == "turned":
+            try:
+                raw = data.get("turned", "")
+                p.turned = parse_tile(raw) if raw else None
+            except RuleError:
+                p.turned = None
+            if p.turned is not None and p.turned not in usable:
+                p.turned = None
+        for item in data.get("fans", "").split(","):
+            fid, _, count = item.partition(":")
+            f, c = _int(fid, 0, 10_000), _int(count, 1, 99)
+            if f is not None and c is not None:
+                p.fans[f] = c
+        p.author = data.get("author", "").strip()[:AUTHOR_MAX]
+        p.base = _int(data.get("base"), 1, 1_000_000)
+        return p
+
+    @classmethod
+    def from_entry(cls, entry: Mapping[str, Any], rnd: Round) -> Pick:
+        """Prefill from a recorded entry (a round's current revision), for a correction."""
+        rev = rnd.current
+        assert rev is not None
+        p = cls(token=str(uuid.uuid4()), dealer=rev.dealer, wind=rev.prevalent_wind)
+        p.spec = rnd.session.table()
+        p.base = rev.number
+        turned = entry.get("turned")
+        if turned:
+            try:
+                p.turned = parse_tile(turned)
+            except RuleError:
+                p.turned = None
+        if entry.get("kind") == "draw":
+            p.kind = "draw"
+            return p
+        p.winner = entry.get("winner")
+        d = entry.get("discarder")
+        p.discarder = "self" if d is None else str(d)
+        if entry.get("mode") == "quick":
+            p.mode = "quick"
+            raw = entry.get("fans") or {}
+            p.fans = {int(k): int(v) for k, v in raw.items() if int(v)}
+            p.flowers = int(entry.get("flowers") or 0)
+            return p
+        hand = entry.get("hand") or {}
+        try:
+            p.concealed = sorted(parse_tiles(hand.get("concealed", [])))
+            w = hand.get("win_tile")
+            p.win_tile = parse_tile(w) if w else None
+            for m in hand.get("melds") or []:
+                tiles = parse_tiles(m.get("tiles", []))
+                mtype = m.get("type")
+                if mtype == "kong" and m.get("exposed", True) is False:
+                    mtype = "concealed_kong"
+                elif mtype == "kong" and m.get("added"):
+                    mtype = "added_kong"
+                if mtype in p.spec.melds and tiles:
+                    p.melds.append((mtype, min(tiles)))
+        except (RuleError, AttributeError, TypeError):
+            pass  # an entry this page cannot show: the picker starts from what it read
+        p.flags = {f for f in p.flag_ids if hand.get(f) is True}
+        p.flowers = _int(hand.get("flowers", 0), 0, p.spec.flowers) or 0
+        return p
+
+    # -- derived ---------------------------------------------------------
+
+    @property
+    def self_drawn(self) -> bool:
+        return self.discarder == "self"
+
+    @property
+    def hand_size(self) -> int:
+        """Tiles in a complete hand, a kong counting 3 (a standing hand shown at the
+        wall's end has one fewer and no win tile)."""
+        return HAND_SIZE
+
+    @property
+    def uses_win_tile(self) -> bool:
+        return True
+
+    @property
+    def n_tiles(self) -> int:
+        return len(self.concealed) + (self.win_tile is not None) + 3 * len(self.melds)
+
+    def held(self, t: int) -> int:
+        """Copies of tile kind t in the hand: standing, win tile and melds."""
+        n = self.concealed.count(t) + (self.win_tile == t)
+        for mtype, low in self.melds:
+            n += (_meld_tiles(mtype, low) or []).count(t)
+        return n
+
+    @property
+    def how_won(self) -> bool | None:
+        """True self-drawn, False on a discard, None not chosen yet."""
+        return True if self.discarder == "self" else (False if self.discarder else None)
+
+    def offered_flags(self) -> list[str]:
+        """The flags that can apply to this win, as the table declares them
+        (e.g. 杠上开花 only self-drawn, 抢杠和 only on a discard)."""
+        return [f.id for f in self.spec.flags if f.applies(self.how_won)]
+
+    def live_flags(self) -> set[str]:
+        """The flags that apply: those set among the ones offered."""
+        return set(self.offered_flags()) & self.flags
+
+    def _tiles_hand(self) -> dict[str, Any]:
+        """The hand's tiles as the situation has them: concealed, win tile, melds."""
+        h: dict[str, Any] = {"concealed": tiles_str(self.concealed)}
+        if self.win_tile is not None:
+            h["win_tile"] = tile_str(self.win_tile)
+        if self.melds:
+            h["melds"] = [_meld_dict(mtype, low) for mtype, low in self.melds]
+        return h
+
+    def hand(self) -> dict[str, Any]:
+        """The `hand` of a tiles entry: the situation's tile fields (see docs/situation.md)."""
+        h = self._tiles_hand()
+        live = self.live_flags()
+        for f in self.flag_ids:
+            if f in live:
+                h[f] = True
+        if self.flowers:
+            h["flowers"] = self.flowers
+        return h
+
+    def entry(self) -> dict[str, Any]:
+        """The entry for scorer.scoring / record_round / revise."""
+        where: dict[str, Any] = {"dealer": self.dealer, "prevalent_wind": self.wind}
+        if self.turned is not None:
+            where["turned"] = tile_str(self.turned)
+        if self.kind == "draw":
+            return {"kind": "draw", **where}
+        e: dict[str, Any] = {
+            "kind": "win",
+            "mode": self.mode,
+            "winner": self.winner,
+            "discarder": None if self.discarder in ("self", "") else int(self.discarder),
+            **where,
+        }
+        if self.mode == "quick":
+            e["fans"] = {str(k): v for k, v in sorted(self.fans.items())}
+            e["flowers"] = self.flowers
+        else:
+            e["hand"] = self.hand()
+        return e
+
+    def hidden(self) -> dict[str, str]:
+        """The hidden inputs that carry this state to the next tap."""
+        return {
+            "token": self.token,
+            "kind": self.kind,
+            "winner": "" if self.winner is None else str(self.winner),
+            "discarder": self.discarder,
+            "mode": self.mode,
+            "hand": tiles_str(self.concealed),
+            "win_tile": "" if self.win_tile is None else tile_str(self.win_tile),
+            "melds": " ".join(f"{m}:{tile_str(t)}" for m, t in self.melds),
+            "tool": self.tool,
+            "flags": ",".join(f for f in self.flag_ids if f in self.flags),
+            "turned": "" if self.turned is None else tile_str(self.turned),
+            "flowers": str(self.flowers),
+            "fans": ",".join(f"{k}:{v}" for k, v in sorted(self.fans.items())),
+            "base": "" if self.base is None else str(self.base),
+        }
+
+    def tools(self) -> tuple[str, ...]:
+        """The tools a tap can pick: the table's melds, the winning tile, the turned tile."""
+        out: tuple[str, ...] = (*self.spec.melds, "win")
+        return (*out, "turned") if self.spec.wilds.mode == "turned" else out
+
+    # -- taps ------------------------------------------------------------
+
+    def apply(self, tap: str, n_players: int, rs: Ruleset) -> str:
+        """Apply one tap; the message to show when it cannot be done (state unchanged)."""
+        verb, _, arg = tap.partition(":")
+        if verb == "kind" and arg in ("win", "draw"):
+            self.kind = arg
+        elif verb == "winner" and (seat := _int(arg, 0, n_players - 1)) is not None:
+            self.winner = seat
+            if self.discarder == str(seat):
+                self.discarder = ""
+        elif verb == "from" and arg == "self":
+            self.discarder = "self"
+        elif verb == "from" and (seat := _int(arg, 0, n_players - 1)) is not None:
+            if seat == self.winner:
+                return gettext("The winner cannot also be the discarder.")
+            self.discarder = str(seat)
+        elif verb == "mode" and arg in ("tiles", "quick"):
+            self.mode = arg
+        elif verb == "tool" and arg in self.tools():
+            self.tool = "" if self.tool == arg else arg
+        elif verb == "tile":
+            return self._tap_tile(arg, rs)
+        elif verb == "hand":
+            return self._tap_hand(arg)
+        elif verb == "meld" and (i := _int(arg, 0, len(self.melds) - 1)) is not None:
+            del self.melds[i]
+        elif verb == "flag" and arg in self.flag_ids:
+            self.flags ^= {arg}
+        elif verb == "flowers" and arg in ("+", "-"):
+            self.flowers = max(0, min(self.spec.flowers, self.flowers + (1 if arg == "+" else -1)))
+        elif verb == "fan":
+            fid, _, sign = arg.partition(":")
+            f = _int(fid, 0, 10_000)
+            if f is not None and sign in ("+", "-"):
+                count = self.fans.get(f, 0) + (1 if sign == "+" else -1)
+                if count > 0:
+                    self.fans[f] = count
+                else:
+                    self.fans.pop(f, None)
+        elif verb == "clear":
+            self.concealed, self.win_tile, self.melds, self.tool = [], None, [], ""
+        return ""
+
+    def _tap_tile(self, code: str, rs: Ruleset) -> str:
+        try:
+            t = parse_tile(code)
+        except RuleError as e:
+            return _error_text(e)
+        if t not in self.spec.tiles or t >= N_KINDS:
+            return gettext("This ruleset does not use %(tile)s.") % {"tile": tile_name(t)}
+        tool, self.tool = self.tool, ""  # a tool acts on one tap
+        if tool == "turned":
+            self.turned = t
+            return ""
+        if tool == "win" and self.uses_win_tile:
+            return self._make_win_tile(t)
+        if tool in self.spec.melds:
+            return self._add_meld(tool, t)
+        if self.n_tiles >= self.hand_size:
+            return gettext("The hand is complete: tap a tile of the hand to take it back first.")
+        if self.held(t) >= 4:
+            return self._all_four(t)
+        if not self.uses_win_tile:
+            self.concealed = sorted((*self.concealed, t))
+            return ""
+        if self.win_tile is not None:
+            self.concealed = sorted((*self.concealed, self.win_tile))
+        self.win_tile = t  # the last tile added is the win tile
+        return ""
+
+    def _tap_hand(self, code: str) -> str:
+        if code == "win":
+            self.win_tile, self.tool = None, ""
+            return ""
+        try:
+            t = parse_tile(code)
+        except RuleError as e:
+            return _error_text(e)
+        if self.tool == "win":
+            self.tool = ""
+            return self._make_win_tile(t)
+        if t in self.concealed:
+            self.concealed.remove(t)
+        elif self.win_tile == t:
+            self.win_tile = None
+        return ""
+
+    def _make_win_tile(self, t: int) -> str:
+        if self.win_tile == t:
+            return ""
+        if t not in self.concealed:
+            return gettext("%(tile)s is not in the hand.") % {"tile": tile_name(t)}
+        self.concealed.remove(t)
+        if self.win_tile is not None:
+            self.concealed = sorted((*self.concealed, self.win_tile))
+        self.win_tile = t
+        return ""
+
+    def _add_meld(self, mtype: str, t: int) -> str:
+        tiles = _meld_tiles(mtype, t)
+        if tiles is None:
+            return gettext(
+                "%(tile)s cannot start a chi: tap the lowest of three tiles in a row of one suit, "
+                "1 to 7."
+            ) % {"tile": tile_name(t)}
+        if len(self.melds) >= 4:
+            return gettext("A hand has at most four melds.")
+        if self.n_tiles + 3 > self.hand_size:
+            return gettext("No room for another meld: take tiles back first.")
+        for k in sorted(set(tiles)):
+            if self.held(k) + tiles.count(k) > 4:
+                return self._all_four(k, tiles.count(k))
+        self.melds.append((mtype, t))
+        return ""
+
+    def _all_four(self, t: int, adding: int = 1) -> str:
+        """Why `adding` more copies of t do not fit: the hand holds them all already."""
+        return gettext("There are only four %(tile)s: all of them are in the hand already.") % {
+            "tile": tile_name(t)
+        }
+
+
+def _meld_tiles(mtype: str, t: int) -> list[int] | None:
+    """The tiles of a meld given its lowest tile; None when there is no such meld (chi on 8m)."""
+    if mtype == "chi":
+        return [t, t + 1, t + 2] if t < 27 and t % 9 <= 6 else None
+    return [t] * (3 if mtype == "pung" else 4)
+
+
+def _meld_dict(mtype: str, t: int) -> dict[str, Any]:
+    tiles = tiles_str(_meld_tiles(mtype, t) or [])
+    if mtype == "concealed_kong":
+        return {"type": "kong", "tiles": tiles, "exposed": False}
+    if mtype == "added_kong":
+        return {"type": "kong", "tiles": tiles, "exposed": True, "added": True}
+    return {"type": mtype, "tiles": tiles, "exposed": True}

@@ -1,0 +1,171 @@
+"""The form that starts a session: the ruleset, the players, money, and every parameter the ruleset declares."""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext, gettext_lazy
+
+from rules import RuleError
+from rules.registry import Param, Ruleset
+from scorer.present.words import NAME_MAX, SEAT_NAMES, WIND_NAMES, error_text, table_rulesets
+from scorer.views import (
+    by_language,
+)
+
+
+def _param_field(p: Param) -> forms.Field:
+    """A form field for a ruleset parameter; its value is checked by the ruleset itself."""
+    label = by_language(p.label_zh, p.label_en)
+    help_text = by_language(p.help_zh, p.help_en)
+    field: forms.Field
+    if p.type == "bool":
+        field = forms.BooleanField(required=False, initial=p.default)
+    elif p.type == "choice":
+        choices = [(c, by_language(*p.choice_label(c))) for c in p.choices]
+        field = forms.CharField(
+            required=False, initial=p.default, widget=forms.Select(choices=choices)
+        )
+    else:
+        attrs: dict[str, Any] = {"step": "1" if p.type == "int" else "any"}
+        attrs["inputmode"] = "numeric" if p.type == "int" else "decimal"
+        if p.min is not None:
+            attrs["min"] = p.min if p.type == "float" else int(p.min)
+        if p.max is not None:
+            attrs["max"] = p.max if p.type == "float" else int(p.max)
+        field = forms.CharField(
+            required=False, initial=p.default, widget=forms.NumberInput(attrs=attrs)
+        )
+    field.label = label
+    field.help_text = help_text
+    return field
+
+
+def _typed(p: Param, raw: Any) -> Any:
+    """What the form sent, as the parameter's type where it reads as one.
+
+    None means "left blank: keep the default".  Text that does not read as a
+    number is passed on as it is, so that the ruleset's own check refuses it
+    with its own message.
+    """
+    if p.type == "bool":
+        return bool(raw)
+    text = (raw or "").strip()
+    if not text:
+        return None
+    if p.type == "int":
+        try:
+            return int(text)
+        except ValueError:
+            return text
+    if p.type == "float":
+        try:
+            value = float(text)
+        except ValueError:
+            return text
+        return value if math.isfinite(value) else text
+    return text
+
+
+class StartForm(forms.Form):
+    """Start a session: the ruleset, the players, the first dealer, money, the parameters."""
+
+    ruleset = forms.ChoiceField(label=gettext_lazy("Rules"))
+    preset = forms.ChoiceField(label=gettext_lazy("Preset"), required=False)
+    players = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Players"))
+    name_0 = forms.CharField(max_length=NAME_MAX, required=False)
+    name_1 = forms.CharField(max_length=NAME_MAX, required=False)
+    name_2 = forms.CharField(max_length=NAME_MAX, required=False)
+    name_3 = forms.CharField(max_length=NAME_MAX, required=False)
+    first_dealer = forms.TypedChoiceField(coerce=int, initial=0, label=gettext_lazy("First dealer"))
+    money_per_point = forms.DecimalField(
+        required=False,
+        min_value=Decimal(0),
+        max_digits=10,
+        decimal_places=2,
+        label=gettext_lazy("Money per point"),
+        help_text=gettext_lazy("Optional: shows each player's money beside the points."),
+        widget=forms.NumberInput(attrs={"step": "0.01", "inputmode": "decimal", "min": "0"}),
+    )
+
+    def __init__(self, rules: Ruleset, *args: Any, preset: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rules = rules
+        chosen = rules.preset(preset) or rules.preset("")
+        preset_field = self.fields["preset"]
+        assert isinstance(preset_field, forms.ChoiceField)
+        preset_field.choices = [(p.id, by_language(p.name_zh, p.name_en)) for p in rules.presets]
+        preset_field.initial = chosen.id if chosen else ""
+        ruleset_field = self.fields["ruleset"]
+        assert isinstance(ruleset_field, forms.ChoiceField)
+        ruleset_field.choices = [
+            (rs.id, by_language(rs.name_zh, rs.name_en)) for rs in table_rulesets()
+        ]
+        ruleset_field.initial = rules.id
+        players = self.fields["players"]
+        assert isinstance(players, forms.ChoiceField)
+        players.choices = [(n, n) for n in sorted(rules.players, reverse=True)]
+        players.initial = max(rules.players)
+        dealer = self.fields["first_dealer"]
+        assert isinstance(dealer, forms.ChoiceField)
+        dealer.choices = [(i, SEAT_NAMES[i]) for i in range(4)]
+        for i in range(4):
+            self.fields[f"name_{i}"].widget.attrs.update(
+                {"placeholder": SEAT_NAMES[i], "autocomplete": "off"}
+            )
+        start = {**(chosen.params if chosen else {})}
+        for p in rules.params:
+            field = self.fields[f"param_{p.name}"] = _param_field(p)
+            field.initial = start.get(p.name, p.default)
+
+    def seats(self) -> list[dict[str, Any]]:
+        """The name fields with the seat each starts in (the template lays them out)."""
+        return [
+            {"field": self[f"name_{i}"], "seat": i, "wind": list(WIND_NAMES.values())[i]}
+            for i in range(4)
+        ]
+
+    def param_fields(self) -> list[forms.BoundField]:
+        return [self[f"param_{p.name}"] for p in self.rules.params]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        n = cleaned.get("players")
+        dealer = cleaned.get("first_dealer")
+        if n is not None and dealer is not None and dealer >= n:
+            self.add_error(
+                "first_dealer",
+                gettext("The first dealer must be one of the players at the table."),
+            )
+        if n is not None:
+            names = [
+                (cleaned.get(f"name_{i}") or "").strip() or str(SEAT_NAMES[i]) for i in range(n)
+            ]
+            if len(set(names)) < len(names):
+                self.add_error(None, gettext("Two players have the same name."))
+            cleaned["names"] = names
+
+        overrides: dict[str, Any] = {}
+        for p in self.rules.params:
+            key = f"param_{p.name}"
+            if key in self.errors:
+                continue
+            value = _typed(p, cleaned.get(key))
+            if value is None:
+                continue
+            try:
+                self.rules.resolve_params({p.name: value})
+            except RuleError as e:
+                self.add_error(key, error_text(e))
+                continue
+            if value != p.default:
+                overrides[p.name] = value
+        try:
+            self.rules.resolve_params(overrides)
+        except RuleError as e:  # pragma: no cover - each value was checked above
+            self.add_error(None, error_text(e))
+        cleaned["params"] = overrides
+        return cleaned

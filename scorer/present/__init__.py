@@ -1,0 +1,1 @@
+"""Presentation helpers: how tiles, hands, seats and rounds are shown. No request handling."""

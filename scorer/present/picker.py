@@ -1,0 +1,119 @@
+"""The tile picker as the page shows it: tile faces, the hand, meld and flag names, seat rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext_lazy
+
+from rules.table import TableSpec
+from rules.tiles import N_KINDS, tile_en, tile_str, tile_zh
+from scorer.entry.pick import Pick, _meld_tiles
+from scorer.scoring import WINDS
+from scorer.views import by_language, is_zh
+
+_NUM_ZH = "一二三四五六七八九"
+_SUIT_ZH = "万筒条"
+
+
+def _wind_name(w: str) -> str:
+    t = 27 + WINDS.index(w)
+    return tile_zh(t) if is_zh() else tile_en(t)
+
+
+# ---------------------------------------------------------------- tile faces
+
+
+@dataclass(frozen=True)
+class Face:
+    """How one tile kind is drawn: 五 over 筒, or one honor character."""
+
+    tile: int
+    code: str
+    top: str
+    bottom: str
+    css: str  # suit class: pk-m pk-p pk-s pk-z, plus pk-z5/6/7 for the dragons' colours
+    zh: str
+    en: str
+
+    @property
+    def name(self) -> str:
+        return self.zh if is_zh() else self.en
+
+
+def _face(t: int) -> Face:
+    if t < 27:
+        suit = "mps"[t // 9]
+        css = f"pk-{suit}"
+        return Face(t, tile_str(t), _NUM_ZH[t % 9], _SUIT_ZH[t // 9], css, tile_zh(t), tile_en(t))
+    return Face(t, tile_str(t), tile_zh(t), "", f"pk-z pk-z{t - 26}", tile_zh(t), tile_en(t))
+
+
+FACES = tuple(_face(t) for t in range(N_KINDS))
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else (f"\u2212{-n}" if n < 0 else "0")
+
+
+def _seat_rows(names: list[str], deltas: list[int]) -> list[dict[str, Any]]:
+    """Each seat's name and what it wins or pays, signed."""
+    return [
+        {"name": names[s], "delta": _signed(d), "sign": (d > 0) - (d < 0)}
+        for s, d in enumerate(deltas)
+    ]
+
+
+# How the meld tools are called where the table does not name them otherwise.
+MELD_LABELS = {
+    "chi": gettext_lazy("Chi"),
+    "pung": gettext_lazy("Pung"),
+    "kong": gettext_lazy("Kong"),
+    "concealed_kong": gettext_lazy("Concealed kong"),
+    "added_kong": gettext_lazy("Added kong"),
+}
+
+
+def meld_labels(spec: TableSpec) -> dict[str, str]:
+    """Each meld tool's name in the reader's language: the table's own word, else ours."""
+    return {
+        tool: by_language(*spec.meld_labels[tool]) if tool in spec.meld_labels else str(label)
+        for tool, label in MELD_LABELS.items()
+    }
+
+
+def flag_rows(p: Pick, live: set[str]) -> list[tuple[str, bool, str]]:
+    """(flag, on, label) for each flag the win can carry, named as the table names it."""
+    rows = []
+    for fid in p.offered_flags():
+        flag = p.spec.flag(fid)
+        assert flag is not None
+        rows.append((fid, fid in live, by_language(*flag.label(p.how_won))))
+    return rows
+
+
+def _hand_view(p: Pick) -> dict[str, Any]:
+    """The hand as the page shows it: its tiles, its melds and its empty places."""
+    standing = sorted((*p.concealed, *([] if p.win_tile is None else [p.win_tile])))
+    complete = p.n_tiles == p.hand_size
+    labels = meld_labels(p.spec)
+    melds = [
+        {"i": i, "type": mtype, "name": labels[mtype],
+         "tiles": [FACES[t] for t in _meld_tiles(mtype, low) or []]}
+        for i, (mtype, low) in enumerate(p.melds)
+    ]  # fmt: skip
+    return {
+        # The win tile stands apart once the hand is complete; before, it is just the last tile.
+        "hand_tiles": [FACES[t] for t in (p.concealed if complete else standing)],
+        "win_face": FACES[p.win_tile] if complete and p.win_tile is not None else None,
+        "melds": melds,
+        "n_tiles": p.n_tiles,
+        "hand_slots": range(max(0, p.hand_size - p.n_tiles)),  # the hand's empty places
+        "hand_size": p.hand_size,
+        "wild": set(p.wild_kinds()),
+        "wild_faces": [FACES[t] for t in sorted(p.wild_kinds())],
+        "meld_tools": [{"tool": t, "label": labels[t]} for t in p.spec.melds],
+        "turned_face": FACES[p.turned] if p.turned is not None else None,
+        "asks_turned": p.spec.wilds.mode == "turned",
+    }

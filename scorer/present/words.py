@@ -1,0 +1,94 @@
+"""Words the table pages share: winds, seats, event buttons, device labels, money, ETags."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.utils.translation import get_language, gettext_lazy
+
+from rules import REGISTRY, RuleError
+from rules.registry import Ruleset
+from scorer.models import GameSession
+from scorer.templatetags.scorer_format import signed_text
+from scorer.views import (
+    _BROWSERS,
+    _DEVICES,
+    by_language,
+)
+
+NAME_MAX = 16  # a player's name: short enough for a seat card on a phone
+
+WIND_NAMES = {
+    "E": gettext_lazy("East"),
+    "S": gettext_lazy("South"),
+    "W": gettext_lazy("West"),
+    "N": gettext_lazy("North"),
+}
+# A player left unnamed is called after the seat he starts in.
+SEAT_NAMES = (
+    gettext_lazy("East player"),
+    gettext_lazy("South player"),
+    gettext_lazy("West player"),
+    gettext_lazy("North player"),
+)
+# What the session page's button for each kind of event says.
+EVENT_ACTIONS = {
+    "kong": gettext_lazy("Record a kong"),
+    "win": gettext_lazy("Record a win"),
+    "wall_end": gettext_lazy("The wall ran out"),
+    "draw": gettext_lazy("Drawn game"),
+}
+# The words of `author_of`'s labels ("iPhone WeChat", "phone") that have a name
+# in the reader's language; the rest (brands) read the same in both.
+DEVICE_WORDS = {
+    "phone": gettext_lazy("phone"),
+    "WeChat": gettext_lazy("WeChat"),
+}
+_LABEL_WORDS = {"phone", *(name for _, name in _DEVICES), *(name for _, name in _BROWSERS)}
+# A meld as the record form stores it (type, exposed, added) and as players call it.
+MELD_NAMES = {
+    "chi": gettext_lazy("Chi"),
+    "pung": gettext_lazy("Pung"),
+    "kong": gettext_lazy("Kong"),
+    "concealed_kong": gettext_lazy("Concealed kong"),
+    "added_kong": gettext_lazy("Added kong"),
+}
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def error_text(error: RuleError) -> str:
+    return by_language(error.message_zh, error.message)
+
+
+def table_rulesets() -> list[Ruleset]:
+    """The rulesets a table session can be played with."""
+    return [rs for rs in REGISTRY.values() if rs.table_play]
+
+
+def money_text(amount: Decimal) -> str:
+    """Signed, two decimals, or none when the amount is whole: "+12", "−7.50", "0"."""
+    q = amount.quantize(Decimal("0.01"))
+    if not q:
+        return "0"
+    if q == q.to_integral_value():
+        q = q.quantize(Decimal(1))
+    return signed_text(q)
+
+
+def author_label(author: str | None) -> str:
+    """Who changed a round, in the reader's language: "phone" is 手机, "iPhone WeChat" iPhone 微信.
+
+    `author_of` stores an English device summary when the player gave no name;
+    a name the player typed is shown as it is.
+    """
+    words = (author or "").split()
+    if not words or not set(words) <= _LABEL_WORDS:
+        return author or ""
+    return " ".join(str(DEVICE_WORDS.get(w, w)) for w in words)
+
+
+def etag_of(session: GameSession) -> str:
+    """The tallies' ETag: every change bumps the version; the language changes the words."""
+    return f'"{session.version}-{get_language()}"'

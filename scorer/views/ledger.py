@@ -1,0 +1,310 @@
+"""The ledger (every round, running sums, undone rounds struck through) and one round's history."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db.models import Count, Prefetch
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_safe
+
+from rules import RuleError
+from rules.tiles import parse_tiles, tile_zh
+from scorer.access import round_or_404, session_or_404
+from scorer.models import Round, RoundRevision, Transfer
+from scorer.present.events import change, describe, join_names
+from scorer.present.words import MELD_NAMES, WIND_NAMES, author_label, money_text
+from scorer.templatetags.scorer_format import sign_class
+from scorer.views import (
+    HtmxHttpRequest,
+    is_zh,
+    seat_name,
+)
+
+# --------------------------------------------------------------------------- ledger and rounds
+
+
+def _tiles_zh(value: Any) -> str:
+    """Tiles the compact way Chinese players write them: "111222333m456p77z" -> "111222333万 456筒 中中".
+
+    Suited tiles are digits grouped under their suit's character, honors and
+    flowers by name.  Tiles that do not read (an old or hand-made entry) are
+    shown as they were stored.
+    """
+    raw = "".join(map(str, value)) if isinstance(value, list) else str(value or "")
+    try:
+        tiles = sorted(parse_tiles(raw))
+    except RuleError:
+        return raw
+    groups = []
+    for suit in range(3):  # 万 筒 条: the suit's character, as in 一万 五筒 九条
+        digits = "".join(str(t % 9 + 1) for t in tiles if t < 27 and t // 9 == suit)
+        if digits:
+            groups.append(digits + tile_zh(9 * suit)[-1])
+    named = "".join(tile_zh(t) for t in tiles if t >= 27)
+    if named:
+        groups.append(named)
+    return " ".join(groups)
+
+
+def _meld_name(meld: dict[str, Any]) -> str:
+    kind = str(meld.get("type", ""))
+    if kind == "kong":
+        kind = "concealed_kong" if meld.get("exposed") is False else kind
+        kind = "added_kong" if meld.get("added") else kind
+    return str(MELD_NAMES.get(kind, kind))
+
+
+def _hand(hand: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The tiles as entered, for a player: standing tiles, melds by name, the winning tile."""
+    if not hand:
+        return None
+    melds = [
+        {"name": _meld_name(m), "tiles": _tiles_zh(m.get("tiles"))}
+        for m in hand.get("melds") or []
+        if isinstance(m, dict)
+    ]
+    win = hand.get("win_tile")
+    return {
+        "concealed": _tiles_zh(hand.get("concealed")),
+        "melds": melds,
+        "win": _tiles_zh(win) if win else "",
+    }
+
+
+def _revision(
+    rev: RoundRevision,
+    names: Sequence[str],
+    number: int,
+    winds: bool = True,
+    reasons: Mapping[str, tuple[str, str]] | None = None,
+) -> dict[str, Any]:
+    """One version of a round, ready to show (its transfers must be prefetched).
+
+    `number`: the round's; `winds`: False for a ruleset played as events (a table
+    no 圈风), whose rounds are said by number and dealer.
+    """
+    entry = rev.entry if isinstance(rev.entry, dict) else {}
+    result = rev.result if isinstance(rev.result, dict) else {}
+    # What every version says, whole round or events.
+    common = {
+        "pk": rev.pk,
+        "number": rev.number,
+        "author": author_label(rev.author),
+        "created_at": rev.created_at,
+        "round": number,
+        "dealer": seat_name(names, rev.dealer),
+        "wind": WIND_NAMES.get(rev.prevalent_wind, rev.prevalent_wind) if winds else "",
+        "winners": [seat_name(names, w) for w in rev.winners],
+        "notes": result.get("notes_zh" if is_zh() else "notes") or [],
+        "deltas": [
+            {"name": seat_name(names, seat), "value": d, "sign": sign_class(d)}
+            for seat, d in enumerate(rev.deltas)
+        ],
+    }
+    if rev.kind == RoundRevision.ROUND:
+        return {**common, **_events_revision(rev, names, entry, result, reasons or {})}
+    discarder = entry.get("discarder")
+    win = rev.kind == RoundRevision.WIN
+    fans = [
+        {
+            "name_zh": f.get("name_zh", ""),
+            "name_en": f.get("name_en", ""),
+            "points": f.get("points", 0),
+            "count": f.get("count", 1),
+            "subtotal": f.get("points", 0) * f.get("count", 1),
+        }
+        for f in result.get("fans") or []
+    ]
+    hand = entry.get("hand") if isinstance(entry.get("hand"), dict) else None
+    return {
+        **common,
+        "win": win,
+        "discarder": None if discarder is None else seat_name(names, discarder),
+        "self_drawn": win and discarder is None,
+        "quick": entry.get("mode") == "quick",
+        "hand": _hand(hand),
+        "fans": fans,
+        "total": result.get("total", 0),
+        "transfers": [
+            {
+                "from": seat_name(names, t.from_seat),
+                "to": seat_name(names, t.to_seat),
+                "amount": t.amount,
+            }
+            for t in rev.transfers.all()
+        ],
+    }
+
+
+def _events_revision(
+    rev: RoundRevision,
+    names: Sequence[str],
+    entry: dict[str, Any],
+    result: dict[str, Any],
+    reasons: Mapping[str, tuple[str, str]],
+) -> dict[str, Any]:
+    """What a version of a round played as events adds: every event with its transfers and reasons."""
+    return {
+        "events_round": True,
+        "win": False,
+        "winner_names": join_names([seat_name(names, w) for w in rev.winners]),
+        "finished": bool(result.get("finished")),
+        "events": describe(result, names, reasons),
+        "event_list": entry.get("events") or [],
+        # Each event lists its own transfers (with reasons): none listed apart.
+        "transfers": [],
+    }
+
+
+@require_safe
+def ledger(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """Every round: deltas and running sums; undone rounds struck through (2 queries).
+
+    Only the numbers: a round's fans and payments load when its row is opened
+    (htmx asks `round_detail` for them), so a long game's ledger stays light.
+    """
+    session = session_or_404(code)
+    names = list(session.players)
+    n = len(names)
+    show_undone = request.GET.get("undone") == "1"
+    # Only the columns the rows show, as plain tuples: no model instances, and the
+    # current version's big JSON (entry, result) stays in the database.
+    rounds = (
+        session.rounds.annotate(n_revisions=Count("revisions"))
+        .order_by("number")
+        .values_list(
+            "number",
+            "status",
+            "undone_by",
+            "undone_at",
+            "current_id",
+            "current__deltas",
+            "n_revisions",
+            "in_progress",
+            "current__kind",
+        )
+    )
+    # Each row links to its round: this plus its number, one reverse() for the page.
+    round_base = reverse("scorer:round", args=[session.code, 0]).removesuffix("0/")
+    running = [0] * n
+    rows = []
+    undone_count = 0
+    for (
+        number,
+        status,
+        undone_by,
+        undone_at,
+        current_id,
+        deltas,
+        n_revisions,
+        live,
+        kind,
+    ) in rounds:
+        standing = status == Round.ACTIVE
+        if not standing:
+            undone_count += 1
+            if not show_undone:
+                continue
+        deltas = list(deltas) if current_id is not None and deltas else [0] * n
+        if standing:
+            running = [a + b for a, b in zip(running, deltas, strict=False)]
+        rows.append(
+            {
+                "number": str(number),
+                "url": f"{round_base}{number}/",
+                "standing": standing,
+                "undone_by": author_label(undone_by),
+                "undone_at": undone_at,
+                # A round played as events has a version per event: not a correction.
+                "revised": n_revisions > 1 and kind != RoundRevision.ROUND,
+                "in_progress": live and standing,
+                "has_detail": current_id is not None,
+                # (points, running total) per seat: {% ledger_cells %} shows them.
+                "cells": list(zip(deltas, running, strict=False)),
+            }
+        )
+    totals: list[dict[str, Any]] = [{"value": t, "sign": sign_class(t)} for t in running]
+    if session.money_per_point is not None:
+        for cell, t in zip(totals, running, strict=True):
+            cell["money"] = money_text(t * session.money_per_point)
+    return render(
+        request,
+        "scorer/ledger.html",
+        {
+            "session": session,
+            "names": names,
+            "rows": rows,
+            "totals": totals,
+            "show_undone": show_undone,
+            "undone_count": undone_count,
+            "any_standing": any(row["standing"] for row in rows),
+        },
+    )
+
+
+@require_safe
+def round_detail(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
+    """One round: the current version in full and every earlier version.
+
+    `?part=current`: only the current version (what the ledger loads into a
+    row when it is opened; 3 queries).
+    """
+    session = session_or_404(code)
+    rnd = round_or_404(session, number)
+    names = list(session.players)
+    standing = rnd.status == Round.ACTIVE
+    table = session.table()
+    winds = table.prevalent_wind
+    if request.GET.get("part") == "current":
+        if rnd.current is None:
+            return HttpResponse("")
+        return render(
+            request,
+            "scorer/round.html#revision",
+            {
+                "rev": _revision(rnd.current, names, rnd.number, winds, table.reasons),
+                "standing": standing,
+            },
+        )
+    # A version played as events lists its own transfers (from its result): only
+    # the others read the Transfer rows.
+    transfers = Prefetch(
+        "transfers", queryset=Transfer.objects.exclude(revision__kind=RoundRevision.ROUND)
+    )
+    revisions = [
+        _revision(rev, names, rnd.number, winds, table.reasons)
+        for rev in rnd.revisions.prefetch_related(transfers).order_by("-number")
+    ]
+    # A round played as events: each version says which event it added or took back.
+    for newer, older in zip(revisions, [*revisions[1:], None], strict=True):
+        if newer.get("events_round"):
+            was = older if older and older.get("events_round") else None
+            newer["change"] = change(
+                was["event_list"] if was else [],
+                newer["event_list"],
+                was["events"] if was else [],
+                newer["events"],
+            )
+    current = next((r for r in revisions if r["pk"] == rnd.current_id), None)
+    numbers = set(
+        session.rounds.filter(number__in=[number - 1, number + 1]).values_list("number", flat=True)
+    )
+    return render(
+        request,
+        "scorer/round.html",
+        {
+            "session": session,
+            "round": rnd,
+            "undone_by": author_label(rnd.undone_by),
+            "standing": standing,
+            "current": current,
+            "revisions": revisions,
+            "revision_count": len(revisions),
+            "previous": number - 1 if number - 1 in numbers else None,
+            "next": number + 1 if number + 1 in numbers else None,
+        },
+    )

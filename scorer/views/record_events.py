@@ -1,0 +1,292 @@
+"""Record one event of a round recorded event by event: its form, its live preview, its confirm."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext, ngettext
+
+from rules import RuleError
+from rules.registry import Ruleset, get_ruleset
+from rules.tiles import parse_tile, tile_str
+from scorer.entry.event_pick import STANDING_SIZE, EventPick, RoundNow, _round_now
+from scorer.entry.pick import Pick, _error_text
+from scorer.models import GameSession, RoundRevision
+from scorer.present.events import join_names, reason_labels
+from scorer.present.picker import FACES, _hand_view, _seat_rows, flag_rows, meld_labels
+from scorer.scoring import evaluate_events
+from scorer.views import HtmxHttpRequest, author_of, by_language, is_zh
+from scorer.views.recording import _author, _done, _remembered, _unfinished_hand, _waits
+
+# ---------------------------------------------------------------- the event's preview
+
+
+def _transfer_rows(
+    names: list[str],
+    transfers: list[Mapping[str, Any]],
+    reasons: Mapping[str, tuple[str, str]],
+) -> list[dict[str, Any]]:
+    i = 0 if is_zh() else 1
+    return [
+        {"from": names[t["from"]], "to": names[t["to"]], "amount": t["amount"],
+         "reason": reason_labels(t, reasons)[i]}
+        for t in transfers
+    ]  # fmt: skip
+
+
+def _event_outcome(session: GameSession, p: EventPick, now: RoundNow) -> dict[str, Any]:
+    """The live result of adding this event: its own payments, fans, checks; never saves."""
+    out: dict[str, Any] = {"message": "", "hint": "", "fans": [], "total": None, "amount": None,
+                           "seats": [], "transfers": [], "checks": {}, "waits": None,
+                           "waits_tap": True, "can_confirm": False,
+                           "stale": p.expected != now.count}  # fmt: skip
+    if p.kind == "win" and p.mode == "tiles":
+        unfinished = _unfinished_hand(session, p, out)
+        if unfinished is not None:
+            return unfinished
+    if p.asks_turned and p.turned is None and p.kind != "kong":
+        out["hint"] = gettext("First turn up the tile that decides the wild tiles.")
+        return out
+    event, missing = p.event()
+    if event is None:
+        out["hint"] = missing
+        if p.kind == "wall_end" and p.n_tiles == STANDING_SIZE:
+            # The shown hand is complete but others are not: its waits, not to tap.
+            _waits(session, p, out)
+            out["hint"], out["waits_tap"] = missing, False
+        elif p.kind == "wall_end":
+            n = STANDING_SIZE - p.n_tiles
+            out["hint"] = ngettext(
+                "Tap the tiles of %(name)s's hand: %(n)s more.",
+                "Tap the tiles of %(name)s's hand: %(n)s more.",
+                n,
+            ) % {"n": n, "name": p.names[p.seat] if p.seat is not None else ""}
+        return out
+    try:
+        # The list add_event would settle: the same merge for 一炮多响.
+        rs = get_ruleset(session.ruleset)
+        events = rs.with_event(list(now.events), event, session.resolved_params(), p.join)
+        turned = {"turned": tile_str(p.turned)} if p.turned is not None else {}
+        result = evaluate_events(session, events, p.dealer, p.wind, turned).result
+    except RuleError as e:
+        out["message"] = _error_text(e)
+        return out
+    i = len(events) - 1
+    report = result["events"][i]
+    mine = [t for t in result["transfers"]
+            if t["event"] == i and (not p.join or t["to"] == p.winner)]  # fmt: skip
+    names = list(session.players)
+    deltas = [0] * session.n_players
+    for t in mine:
+        deltas[t["from"]] -= t["amount"]
+        deltas[t["to"]] += t["amount"]
+    out["seats"] = _seat_rows(names, deltas)
+    out["transfers"] = _transfer_rows(names, mine, session.table().reasons)
+    if report["type"] == "win":
+        won = next(w for w in report["winners"] if w["seat"] == p.winner)
+        out["fans"], out["total"] = won.get("fans", []), won.get("total")
+        out["amount"] = won.get("amount", sum(t["amount"] for t in mine))
+    elif report["type"] == "wall_end":
+        out["checks"] = {
+            c["seat"]: {**c, "waits": [FACES[parse_tile(w)] for w in c["waits"]]}
+            for c in report["checks"]
+        }
+    out["can_confirm"] = True
+    return out
+
+
+def _event_context(
+    request: HtmxHttpRequest, session: GameSession, p: EventPick, now: RoundNow, message: str = ""
+) -> dict[str, Any]:
+    rs = get_ruleset(session.ruleset)
+    result = _event_outcome(session, p, now)
+    seats = [
+        {"seat": s, "name": name, "dealer": s == p.dealer, "out": s in p.out,
+         "winner": s == p.winner, "discarder": p.discarder == str(s), "player": s == p.player}
+        for s, name in enumerate(session.players)
+    ]  # fmt: skip
+    rows: list[list[dict[str, Any]]] = [[], [], [], []]
+    wild = set(p.wild_kinds())
+    for t in p.spec.tiles:
+        row = rows[min(t // 9, 3)]
+        if p.kind == "kong":
+            row.append({"face": FACES[t], "held": 0, "dim": False, "wild": False,
+                        "on": t == p.kong_tile})  # fmt: skip
+        else:
+            here = Pick.held(p, t)  # the badge: copies in the hand shown
+            row.append({"face": FACES[t], "held": here, "dim": p.held(t) >= 4, "wild": t in wild,
+                        "on": t == p.turned and p.tool == "turned"})  # fmt: skip
+    catalog = p.catalog if p.mode == "quick" else []
+    patterns = [
+        {**f, "count": p.fans.get(f["id"], 0)} for f in catalog if f.get("group") != "extra"
+    ]
+    extras = [{**f, "count": p.fans.get(f["id"], 0)} for f in catalog if f.get("group") == "extra"]
+    patterns.sort(key=lambda f: (f["points"], f["id"]))
+    live = p.event_flags()
+    wall_seats = []
+    for s in range(session.n_players):
+        concealed, wall_melds = p.hand_of(s)
+        size = len(concealed) + 3 * len(wall_melds)
+        check = result["checks"].get(s)
+        wall_seats.append({"seat": s, "name": session.players[s], "out": s in p.out,
+                           "active": s == p.seat, "n": size, "complete": size == STANDING_SIZE,
+                           "check": check})  # fmt: skip
+    checks = [
+        {**result["checks"][s], "name": session.players[s]}
+        for s in p.in_play()
+        if s in result["checks"]
+    ]
+    last = now.last_discard_win()
+    join_offer = None
+    if p.kind == "win" and last is not None and p.join_from is not None:
+        join_offer = {
+            "from": session.players[p.join_from],
+            "winners": join_names([session.players[w["seat"]] for w in last.get("winners") or []
+                                   if isinstance(w, Mapping) and isinstance(w.get("seat"), int)
+                                   and 0 <= w["seat"] < session.n_players]),
+        }  # fmt: skip
+    tap = request.POST.get("tap") if request.method == "POST" else None
+    picking = (p.kind == "win" and p.mode == "tiles") or p.kind == "wall_end"
+    picking = picking or (p.asks_turned and p.tool == "turned")
+    return {
+        "session": session,
+        "ruleset": rs,
+        "events_mode": True,
+        "state": p,
+        "hidden": p.hidden(),
+        "editing": None,
+        "post_url": reverse("scorer:record", args=[session.code]),
+        "confirm_url": reverse("scorer:confirm", args=[session.code]),
+        "tap_message": message,
+        "now": now,
+        "seats": seats,
+        "others": [s for s in seats if not s["winner"]],
+        "kong_from": [s for s in seats if not s["player"]],
+        "wall_seats": wall_seats,
+        "dealer_name": session.players[p.dealer],
+        "where_open": request.method == "POST" and tap is None and "confirm" not in request.POST,
+        "grid": [r for r in rows if r],
+        "picking": picking,
+        **_hand_view(p),
+        "event_flags": flag_rows(p, live),
+        "asks_turned": p.asks_turned,
+        "event_kinds": [{"id": e.id, "label": by_language(e.zh, e.en)} for e in p.spec.events],
+        "kong_kinds": [
+            {"id": k, "label": meld_labels(p.spec)[tool]}
+            for k, tool in (
+                ("exposed", "kong"),
+                ("added", "added_kong"),
+                ("concealed", "concealed_kong"),
+            )
+        ],  # fmt: skip
+        "quick_available": bool(p.catalog),
+        "patterns": patterns,
+        "extras": extras,
+        "checks": checks,
+        "join_offer": join_offer,
+        "result": result,
+        "default_author": author_of(request),
+    }
+
+
+def _render_event(
+    request: HtmxHttpRequest,
+    session: GameSession,
+    p: EventPick,
+    now: RoundNow,
+    message: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    template = "scorer/record.html#form" if request.htmx else "scorer/record.html"
+    ctx = _event_context(request, session, p, now, message)
+    if message and message == ctx["result"]["message"]:
+        ctx["tap_message"] = ""  # a refused confirm: the preview says it already
+    return render(request, template, ctx, status=status)
+
+
+def _posted_event(
+    request: HtmxHttpRequest, session: GameSession, rs: Ruleset, now: RoundNow
+) -> tuple[EventPick, str]:
+    p = EventPick.read(request.POST, session, rs, now)
+    if not p.author:
+        p.author = _remembered(request)
+    message = p.apply(request.POST.get("tap", ""), session.n_players, rs)
+    return p, message
+
+
+def _record_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -> HttpResponse:
+    now = _round_now(session)
+    if request.method == "POST":
+        p, message = _posted_event(request, session, rs, now)
+        return _render_event(request, session, p, now, message)
+    p = EventPick.fresh_event(session, rs, now, request.GET.get("kind", ""))
+    p.author = _remembered(request)
+    return _render_event(request, session, p, now)
+
+
+def _preview_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -> HttpResponse:
+    now = _round_now(session)
+    p, message = _posted_event(request, session, rs, now)
+    response = _render_event(request, session, p, now, message)
+    completed = request.POST.get("tap", "").startswith("tile:") and p.n_tiles == p.hand_size
+    if (
+        completed
+        and not message
+        and p.kind != "kong"
+        and (p.kind == "wall_end" or p.mode == "tiles")
+    ):
+        response["HX-Reswap"] = "innerHTML show:.pk-live:top"
+    return response
+
+
+def _confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -> HttpResponse:
+    """Add the event the form shows to the round in progress (or start one with it), once."""
+    refused = 200 if request.htmx else 400
+    done = reverse("scorer:session", args=[session.code])
+    now = _round_now(session)
+    p = EventPick.read(request.POST, session, rs, now)
+    try:
+        token = uuid.UUID(p.token)
+    except ValueError:
+        p.token = str(uuid.uuid4())
+        msg = gettext("This form had expired. Check the round and confirm again.")
+        return _render_event(request, session, p, now, msg, status=refused)
+    if RoundRevision.objects.filter(round__session=session, token=token).exists():
+        # A double tap, or a retry after a lost answer: the event is already in.
+        return _done(request, done, p)
+    event, missing = p.event()
+    if event is None:
+        return _render_event(request, session, p, now, missing, status=refused)
+    position: dict[str, Any] = {"dealer": p.dealer, "prevalent_wind": p.wind}
+    if p.turned is not None and p.asks_turned:
+        position["turned"] = tile_str(p.turned)  # a round in progress keeps its dealer
+    try:
+        rnd = session.add_event(
+            token,
+            event,
+            _author(request, p),
+            expected=p.expected,
+            join_last_win=p.join,
+            position=position,
+        )
+    except RuleError as e:
+        now = _round_now(session)
+        if p.expected != now.count:
+            # Another phone added an event meanwhile: show the round as it is now;
+            # the next confirm, made knowing it, goes through.
+            p = EventPick.read(
+                {**request.POST.dict(), "expected": str(now.count)}, session, rs, now
+            )
+        return _render_event(request, session, p, now, _error_text(e), status=refused)
+    if rnd.in_progress:
+        msg = gettext("Added to round %(number)s.") % {"number": rnd.number}
+    else:
+        msg = gettext("Round %(number)s is over.") % {"number": rnd.number}
+    messages.success(request, msg)
+    return _done(request, done, p)
