@@ -10,13 +10,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from rules import RuleError
 from rules.api import settle_or_raise
 
-if TYPE_CHECKING:
-    from scorer.models import GameSession
+
+
+class GameSession(Protocol):
+    """What scoring reads of a session (scorer.models.GameSession is one): the
+    models import this module, so it names the model only by what it needs."""
+
+    ruleset: str
+    players: Any
+
+    @property
+    def n_players(self) -> int: ...
+
+    def resolved_params(self) -> Mapping[str, Any]: ...
+
+    def next_position(self) -> tuple[int, str]: ...
 
 WINDS = ("E", "S", "W", "N")
 
