@@ -149,8 +149,10 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
         "session": session,
         "stepwise": table.stepwise,
         "winds": table.prevalent_wind,
+        # The win button in the middle, under the thumb: kong, win, the round's end.
         "event_actions": [
-            {"id": e.id, "label": EVENT_ACTIONS.get(e.id, e.zh)} for e in table.events
+            {"id": e.id, "label": EVENT_ACTIONS.get(e.id, e.zh)}
+            for e in sorted(table.events, key=lambda e: list(EVENT_ACTIONS).index(e.id))
         ],
         "live": live,
         "finished_round": finished if finished is not None and finished["events"] else None,
