@@ -32,6 +32,11 @@ from scorer.models import GameSession, Round
 pytestmark = pytest.mark.django_db
 
 TABLE_RULESETS = sorted(rs.id for rs in REGISTRY.values() if rs.table_play)
+# Every preset of every table ruleset: a preset can change what the table offers
+# (wild tiles, a turned tile, no honors), and each must play.
+TABLE_PRESETS = [
+    (rs_id, p.id) for rs_id in TABLE_RULESETS for p in REGISTRY[rs_id].presets or [None] if p
+] + [(rs_id, "") for rs_id in TABLE_RULESETS if not REGISTRY[rs_id].presets]
 HTMX = {"HTTP_HX_REQUEST": "true"}
 NAMES = ["甲", "乙", "丙", "丁"]
 # Winning hands to try, suited tiles only (two suits: 缺门 tables accept them too):
@@ -75,10 +80,10 @@ def form_of(page: str) -> dict[str, str]:
     return data
 
 
-def start(client: Client, rs: Ruleset) -> GameSession:
-    page = client.get(reverse("scorer:home") + f"?ruleset={rs.id}").content.decode()
-    form = form_of(page)
-    assert form["ruleset"] == rs.id
+def start(client: Client, rs: Ruleset, preset: str = "") -> GameSession:
+    url = reverse("scorer:home") + f"?ruleset={rs.id}&preset={preset}"
+    form = form_of(client.get(url).content.decode())
+    assert form["ruleset"] == rs.id and form.get("preset", "") == preset
     form.update({f"name_{i}": name for i, name in enumerate(NAMES)})
     form["players"] = "4"
     response = client.post(reverse("scorer:create"), form)
@@ -194,12 +199,14 @@ def last_round(session: GameSession) -> Round:
     return session.rounds.order_by("-number").select_related("current").first()  # type: ignore[return-value]
 
 
-@pytest.mark.parametrize("ruleset_id", TABLE_RULESETS)
-def test_start_record_correct_undo(client: Client, ruleset_id: str) -> None:
+@pytest.mark.parametrize(("ruleset_id", "preset"), TABLE_PRESETS)
+def test_start_record_correct_undo(client: Client, ruleset_id: str, preset: str) -> None:
     rs = REGISTRY[ruleset_id]
-    session = start(client, rs)
+    session = start(client, rs, preset)
     # The session keeps every value it started with, not only the changed ones.
     assert set(session.params) == {p.name for p in rs.params}
+    chosen = rs.preset(preset)
+    assert chosen is None or all(session.params[k] == v for k, v in chosen.params.items())
 
     # Record: a win on a discard.
     phone = enter_win(client, session, DISCARDER, record_url(session))
