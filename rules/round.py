@@ -96,7 +96,7 @@ class RoundState:
     players: int
     dealer: int
     prevalent_wind: str
-    wild: tuple[int, ...]
+    turned: Any  # the round's turned tile (where the table takes its wild tiles from one)
     ledger: Ledger
     out: list[int] = field(default_factory=list)  # seats that have won, in order
     shown: list[int] = field(default_factory=lambda: [0] * N_KINDS)
@@ -127,7 +127,7 @@ def settle_events(rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any]
         raise _err("a round needs a non-empty list 'events'", "这一局还没有任何事件（events）")
     spec = rs.table(params)
     state = RoundState(
-        rs, params, spec, players, dealer, wind, spec.wilds.kinds(rnd.get("turned")),
+        rs, params, spec, players, dealer, wind, rnd.get("turned"),
         Ledger(players, spec.reasons),
     )  # fmt: skip
     kinds = spec.event_ids
@@ -295,8 +295,11 @@ def _scored(
         "table": {"players": table.players, "dealer": table.dealer, "winner": seat,
                   "discarder": table.discarder},
     }  # fmt: skip
-    if state.wild and "wild" not in hand:
-        sit["wild"] = tiles_codes(state.wild)
+    # The wild kinds are needed by a hand only: a round's kongs come before any
+    # tile is turned up at some tables' first win.
+    wild = state.spec.wilds.kinds(state.turned)
+    if wild and "wild" not in hand:
+        sit["wild"] = tiles_codes(wild)
     parsed = parse_situation(sit, need_win_tile=True)
     _count_shown(state, parsed.held, parsed.win_tile, seen_win_tiles)
     return state.rs.score_hand(parsed, state.params)

@@ -16,7 +16,6 @@ from rules import RuleError
 from rules.api import settle_or_raise
 
 
-
 class GameSession(Protocol):
     """What scoring reads of a session (scorer.models.GameSession is one): the
     models import this module, so it names the model only by what it needs."""
@@ -30,6 +29,7 @@ class GameSession(Protocol):
     def resolved_params(self) -> Mapping[str, Any]: ...
 
     def next_position(self) -> tuple[int, str]: ...
+
 
 WINDS = ("E", "S", "W", "N")
 

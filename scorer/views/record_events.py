@@ -46,13 +46,13 @@ def _event_outcome(session: GameSession, p: EventPick, now: RoundNow) -> dict[st
                            "seats": [], "transfers": [], "checks": {}, "waits": None,
                            "waits_tap": True, "can_confirm": False,
                            "stale": p.expected != now.count}  # fmt: skip
+    if p.asks_turned and p.turned is None and p.kind == "win":
+        out["hint"] = gettext("First turn up the tile that decides the wild tiles.")
+        return out
     if p.kind == "win" and p.mode == "tiles":
         unfinished = _unfinished_hand(session, p, out)
         if unfinished is not None:
             return unfinished
-    if p.asks_turned and p.turned is None and p.kind != "kong":
-        out["hint"] = gettext("First turn up the tile that decides the wild tiles.")
-        return out
     event, missing = p.event()
     if event is None:
         out["hint"] = missing
