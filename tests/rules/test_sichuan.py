@@ -426,3 +426,28 @@ def test_next_dealer(blood: bool, winners: list[int], discarder: int | None, exp
     rs = REGISTRY["sichuan"]
     params = rs.resolve_params({"blood_battle": blood})
     assert rs.next_dealer(0, 4, winners, params, discarder=discarder) == expected
+
+
+def test_fan_tables_hold_the_seed_rules_as_data() -> None:
+    """血战 "只按最大番算": every pattern excludes every other, so one stands;
+    成都: one shape, 清一色 adds to it; 根 and the flag fans are never excluded."""
+    from rules.rulesets.sichuan.scoring import TABLES
+
+    xuezhan, chengdu = TABLES["xuezhan"], TABLES["chengdu"]
+    patterns = [f.id for f in xuezhan if f.group == "pattern"]
+    assert patterns == list(range(1, 14))
+    for a in patterns:
+        for b in patterns:
+            if a != b:
+                assert b in xuezhan[a].excludes, (a, b)
+    shapes = [f.id for f in chengdu if f.group == "pattern"]
+    assert sorted(shapes) == [1, 2, 5, 7, 8, 14]
+    for table in (xuezhan, chengdu):
+        for f in table:
+            assert 15 not in f.excludes and not {16, 17, 18, 19} & set(f.excludes)
+    assert all(3 not in chengdu[s].excludes for s in shapes)  # 清一色 adds in 成都
+    # The highest stands; on equal points the higher id (将对 over 清对 in 血战).
+    assert xuezhan.apply_exclusions({6: 1, 7: 1, 2: 1, 3: 1})[0] == {7: 1}
+    assert chengdu.apply_exclusions({1: 1, 2: 1, 7: 1, 3: 1})[0] == {7: 1, 3: 1}
+    # 成都 names its own rows.
+    assert (chengdu[2].zh, chengdu[5].zh) == ("对子胡", "暗七对")

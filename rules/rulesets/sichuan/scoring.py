@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 from rules import decompose
 from rules.decompose import Forms
 from rules.errors import RuleError
+from rules.fans import FanDef, FanTable
 from rules.hand import Hand, Table
 from rules.registry import Param, Preset, Ruleset
 from rules.shapes import Decomposition
@@ -32,86 +33,82 @@ SUIT_ZH = ("万", "筒", "条")
 SUIT_EN = ("characters", "dots", "bamboo")
 
 
-class FanDef(NamedTuple):
-    id: int
-    zh: str
-    en: str
-    rule_zh: str
-    rule_en: str
+def _row(fid: int, zh: str, en: str, rule_zh: str, rule_en: str) -> FanDef:
+    return FanDef(fid, zh, en, 0, rule_zh=rule_zh, rule_en=rule_en)
 
 
+# The rows as the rulebook names them; each fan table below takes its points,
+# names and exclusions from these.
 FANS: dict[int, FanDef] = {
     f.id: f
     for f in (
-        FanDef(1, "平胡", "Basic win", "四坎牌加一对将", "four sets and a pair"),
-        FanDef(2, "对对胡", "All pungs", "除将外全是刻子（碰、杠）", "every set is a pung or kong"),
-        FanDef(3, "清一色", "Full flush", "全部是一门花色", "all tiles of one suit"),
-        FanDef(
+        _row(1, "平胡", "Basic win", "四坎牌加一对将", "four sets and a pair"),
+        _row(2, "对对胡", "All pungs", "除将外全是刻子（碰、杠）", "every set is a pung or kong"),
+        _row(3, "清一色", "Full flush", "全部是一门花色", "all tiles of one suit"),
+        _row(
             4,
             "带幺九",
             "Terminals in every set",
             "每副面子和将都带 1 或 9",
             "every set and the pair hold a 1 or a 9",
         ),
-        FanDef(5, "七对", "Seven pairs", "七个对子，没有碰杠", "seven pairs, nothing melded"),
-        FanDef(6, "清对", "Pure all pungs", "清一色的对对胡", "all pungs in one suit"),
-        FanDef(
+        _row(5, "七对", "Seven pairs", "七个对子，没有碰杠", "seven pairs, nothing melded"),
+        _row(6, "清对", "Pure all pungs", "清一色的对对胡", "all pungs in one suit"),
+        _row(
             7,
             "将对",
             "All 2-5-8 pungs",
             "全是二、五、八的对对胡",
             "all pungs and the pair of 2, 5 or 8",
         ),
-        FanDef(
+        _row(
             8,
             "龙七对",
             "Dragon seven pairs",
             "七对中有四张相同的牌（计番时减 1 根）",
             "seven pairs with four of a kind (one 根 is used up)",
         ),
-        FanDef(9, "清七对", "Pure seven pairs", "清一色的七对", "seven pairs in one suit"),
-        FanDef(
+        _row(9, "清七对", "Pure seven pairs", "清一色的七对", "seven pairs in one suit"),
+        _row(
             10,
             "清幺九",
             "Pure terminals",
             "清一色的带幺九",
             "terminals in every set, one suit",
         ),
-        FanDef(11, "天胡", "Heavenly hand", "庄家起手就胡", "the dealer wins on his deal"),
-        FanDef(
+        _row(11, "天胡", "Heavenly hand", "庄家起手就胡", "the dealer wins on his deal"),
+        _row(
             12,
             "地胡",
             "Earthly hand",
             "闲家第一轮摸牌就胡",
             "a non-dealer wins on his first draw",
         ),
-        FanDef(
+        _row(
             13,
             "清龙七对",
             "Pure dragon seven pairs",
             "清一色的龙七对（计番时减 1 根）",
             "dragon seven pairs in one suit (one 根 used up)",
         ),
-        FanDef(
+        _row(
             14,
             "金钩钓",
             "Golden hook",
             "四副都已碰/杠，单吊一张将（大单吊）",
             "all four sets melded, waiting on the pair alone",
         ),
-        FanDef(15, "根", "Root", "四张相同的牌", "four of a kind"),
-        FanDef(
-            16, "杠上花", "Win after a kong", "杠后补牌自摸", "self-drawn on a kong replacement"
-        ),
-        FanDef(
+        _row(15, "根", "Root", "四张相同的牌", "four of a kind"),
+        _row(16, "杠上花", "Win after a kong", "杠后补牌自摸", "self-drawn on a kong replacement"),
+        _row(
             17,
             "杠上炮",
             "Win on a kong discard",
             "别人杠后打出的牌点炮",
             "won on the discard made right after a kong",
         ),
-        FanDef(18, "抢杠", "Robbing the kong", "抢别人加杠的牌", "won on a tile added to a kong"),
-        FanDef(19, "海底捞", "Last tile", "最后一张牌自摸", "self-drawn on the wall's last tile"),
+        _row(18, "抢杠", "Robbing the kong", "抢别人加杠的牌", "won on a tile added to a kong"),
+        _row(19, "海底捞", "Last tile", "最后一张牌自摸", "self-drawn on the wall's last tile"),
     )
 }
 
@@ -121,6 +118,38 @@ XUEZHAN_POINTS = {1: 1, 2: 2, 3: 3, 4: 3, 5: 3, 6: 4, 7: 4, 8: 5, 9: 5, 10: 5, 1
 CHENGDU_SHAPE = {1: 0, 2: 1, 5: 2, 8: 3, 7: 3, 14: 2}
 CHENGDU_NAMES = {2: ("对子胡", "All pungs"), 5: ("暗七对", "Seven pairs")}
 CHENGDU_FLUSH = 2
+XUEZHAN_PATTERNS = tuple(XUEZHAN_POINTS)
+CHENGDU_SHAPES = tuple(CHENGDU_SHAPE)
+
+
+def _table(
+    points: dict[int, int], one_of: tuple[int, ...], names: dict[int, tuple[str, str]]
+) -> FanTable:
+    """A fan table: the `one_of` fans exclude each other (one pattern counts), the
+    others (清一色 in 成都, 根, the flag fans) add to it.  On equal points the
+    higher id stands ("只按最大番算"; 清对 and 将对 are both 4, 将对 stands)."""
+    rows = []
+    for fid, row in FANS.items():
+        if fid not in points and fid < 15:
+            continue
+        zh, en = names.get(fid, (row.zh, row.en))
+        group = (
+            "pattern"
+            if fid in one_of
+            else ("extra" if fid == 15 else "flag" if fid > 15 else "flush")
+        )
+        excludes = tuple(x for x in one_of if x != fid) if fid in one_of else ()
+        rows.append(row._replace(zh=zh, en=en, points=points.get(fid, 1), excludes=excludes,
+                                 group=group))  # fmt: skip
+    return FanTable(rows, higher_id_first=True)
+
+
+# 血战到底: one pattern, the largest (seed 002 "只按最大番算"); 根 and the flags add.
+# 成都五元: one shape, plus 清一色 2, plus 根 and the flags (seed 000).
+TABLES: dict[str, FanTable] = {
+    "xuezhan": _table(XUEZHAN_POINTS, XUEZHAN_PATTERNS, {}),
+    "chengdu": _table({**CHENGDU_SHAPE, 3: CHENGDU_FLUSH}, CHENGDU_SHAPES, CHENGDU_NAMES),
+}
 
 
 def suit(t: int) -> int:
@@ -132,11 +161,15 @@ def rank(t: int) -> int:
 
 
 def _fan(fid: int, points: int, count: int = 1, table: str = "xuezhan") -> dict[str, Any]:
-    f = FANS[fid]
-    zh, en = f.zh, f.en
-    if table == "chengdu" and fid in CHENGDU_NAMES:
-        zh, en = CHENGDU_NAMES[fid]
-    return {"id": fid, "name_zh": zh, "name_en": en, "points": points, "count": count}
+    f = TABLES[table].by_id.get(fid) or FANS[fid]
+    return {"id": fid, "name_zh": f.zh, "name_en": f.en, "points": points, "count": count}
+
+
+def _best(table: str, candidates: list[int]) -> int:
+    """The one pattern that stands among the candidates: the table's exclusions decide."""
+    fans, _ = TABLES[table].apply_exclusions(dict.fromkeys(candidates, 1))
+    (best,) = fans
+    return best
 
 
 def _total(fans: list[dict[str, Any]]) -> int:
@@ -426,8 +459,8 @@ class Sichuan(Ruleset):
                 cands.append(11)
             if hand.earthly:
                 cands.append(12)
-            best = max(cands, key=lambda f: (XUEZHAN_POINTS[f], f))
-            return [_fan(best, XUEZHAN_POINTS[best])]
+            best = _best("xuezhan", cands)
+            return [_fan(best, TABLES["xuezhan"].points[best])]
         # chengdu
         shapes = [1]
         if shape.seven_pairs:
@@ -438,10 +471,11 @@ class Sichuan(Ruleset):
                 shapes.append(7)
             if shape.golden_hook:
                 shapes.append(14)
-        best = max(shapes, key=lambda f: (CHENGDU_SHAPE[f], f))
-        out = [_fan(best, CHENGDU_SHAPE[best], table="chengdu")]
+        best = _best("chengdu", shapes)
+        chengdu = TABLES["chengdu"]
+        out = [_fan(best, chengdu.points[best], table="chengdu")]
         if flush:
-            out.append(_fan(3, CHENGDU_FLUSH, table="chengdu"))
+            out.append(_fan(3, chengdu.points[3], table="chengdu"))
         return out
 
     def gen_count(self, hand: Hand, params: Mapping[str, Any]) -> int:
@@ -650,15 +684,11 @@ class Sichuan(Ruleset):
     def fan_catalog(self, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         """Patterns and 根 a player can pick; 杠上花/炮, 抢杠, 海底捞 come from the flags."""
         table = (params or self.defaults)["fan_table"]
-        if table == "xuezhan":
-            ids = [i for i in XUEZHAN_POINTS]
-            pts = dict(XUEZHAN_POINTS)
-        else:
-            ids = [*CHENGDU_SHAPE, 3]
-            pts = {**CHENGDU_SHAPE, 3: CHENGDU_FLUSH}
+        rows = TABLES[table]
+        ids = [f.id for f in rows if f.group in ("pattern", "flush")]
         out = []
         for fid in sorted(ids) + [15]:
-            f = _fan(fid, pts.get(fid, 1), table=table)
+            f = _fan(fid, rows.points[fid], table=table)
             del f["count"]
             f["max"] = 4 if fid == 15 else 1
             f["group"] = "extra" if fid == 15 else "pattern"
