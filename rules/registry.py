@@ -152,6 +152,8 @@ class Ruleset:
     # --- table play: what a scoring session needs besides scoring one hand -----
 
     table_play: ClassVar[bool] = False  # can a table session be played with this ruleset?
+    # Where the start page lists it (lower first; the first is the page's default).
+    order: ClassVar[int] = 100
     # What a table offers (tiles, chi, 圈风, wild tiles, flags, events, per-seat
     # inputs, labels): see rules/table.py.  `table(params)` may vary it by parameter.
     table_spec: ClassVar[TableSpec] = TableSpec()

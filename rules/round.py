@@ -232,6 +232,7 @@ def _win(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
     if discarder is not None and discarder in state.out:
         raise _err(f"{where}: the discarder has already won", f"{where_zh}：放炮的人已经和牌了")
     self_drawn = discarder is None
+    seat_inputs = _seat_inputs(state, ev.get("seat_inputs"), i)
     seen_win_tiles: set[int] = set()
     reports: list[dict[str, Any]] = []
     for w in winners:
@@ -246,7 +247,7 @@ def _win(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
         if "fans" in w:
             result = _quick(state, w, table, self_drawn)
         else:
-            result = _scored(state, ev, w, seat, table, self_drawn, seen_win_tiles)
+            result = _scored(state, ev, w, seat, table, self_drawn, seen_win_tiles, seat_inputs)
         if not result.get("win"):
             notes = result.get("notes") or ["not a legal win"]
             notes_zh = result.get("notes_zh") or ["不能和牌"]
@@ -258,6 +259,38 @@ def _win(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
         kept = ("fans", "total", "multiplier", "value", "notes", "notes_zh")
         reports.append({"seat": seat, **{k: result[k] for k in kept if k in result}})
     return {"type": "win", "index": i, "discarder": discarder, "winners": reports}
+
+
+def _seat_inputs(state: RoundState, raw: Any, i: int) -> dict[str, list[int]]:
+    """The win's per-seat counts, checked against the table's declaration; the
+    declared defaults for those not given."""
+    where, where_zh = _where(i)
+    declared = {s.id: s for s in state.spec.seat_inputs}
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping) or not set(raw) <= set(declared):
+        known = ", ".join(declared) or "none"
+        raise RuleError(
+            "bad_input",
+            f"{where}: 'seat_inputs' must be an object with the table's inputs ({known})",
+            f"{where_zh}：每位玩家的输入项不对（可用：{known}）",
+        )
+    out: dict[str, list[int]] = {}
+    for sid, spec in declared.items():
+        values = raw.get(sid, [spec.default] * state.players)
+        if (
+            not isinstance(values, list)
+            or len(values) != state.players
+            or any(isinstance(v, bool) or not isinstance(v, int) for v in values)
+            or any(not spec.min <= v <= spec.max for v in values)
+        ):
+            raise RuleError(
+                "bad_input",
+                f"{where}: '{sid}' needs one whole number from {spec.min} to {spec.max} per seat",
+                f"{where_zh}：“{spec.zh}”每位玩家要填 {spec.min} 到 {spec.max} 的整数",
+            )
+        out[sid] = list(values)
+    return out
 
 
 def _quick(
@@ -282,6 +315,7 @@ def _scored(
     table: Table,
     self_drawn: bool,
     seen_win_tiles: set[int],
+    seat_inputs: dict[str, list[int]],
 ) -> dict[str, Any]:
     hand = w.get("hand")
     if not isinstance(hand, Mapping):
@@ -295,6 +329,10 @@ def _scored(
         "table": {"players": table.players, "dealer": table.dealer, "winner": seat,
                   "discarder": table.discarder},
     }  # fmt: skip
+    if seat_inputs:
+        # The counts entered for each player (开口, 炮子 …): the ruleset reads them
+        # from the hand's `extra` (rules/table.py, SeatInput).
+        sit["seat_inputs"] = seat_inputs
     # The wild kinds are needed by a hand only: a round's kongs come before any
     # tile is turned up at some tables' first win.
     wild = state.spec.wilds.kinds(state.turned)

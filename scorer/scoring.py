@@ -189,7 +189,10 @@ def evaluate(session: GameSession, entry: Mapping[str, Any]) -> Evaluation:
                       **where, "hand": dict(hand)}  # fmt: skip
     else:
         raise RuleError("bad_input", f"unknown entry mode {mode!r}", "未知的录入方式")
-    event = {"type": "win", "discarder": discarder, "winners": [who]}
+    event: dict[str, Any] = {"type": "win", "discarder": discarder, "winners": [who]}
+    if entry.get("seat_inputs"):
+        event["seat_inputs"] = entry["seat_inputs"]
+        normalized["seat_inputs"] = entry["seat_inputs"]
     try:
         res = _settle(session, dealer, [event], turned)
     except RuleError as e:

@@ -198,6 +198,7 @@ class EventPick(Pick):
         wind = now.wind if spec.prevalent_wind else "E"
         p = cls(token=str(uuid.uuid4()), dealer=now.dealer, wind=wind, spec=spec)
         p._know(session, rs, now)
+        p.seat_values = p.default_seat_values(session.n_players)
         p.kind = kind if kind in spec.event_ids else "win"
         p.expected = now.count
         if p.kind == "wall_end":
@@ -380,12 +381,14 @@ class EventPick(Pick):
             winner = {"seat": self.winner, "hand": self._tiles_hand()}
         if self.join:
             return {"type": "win", "discarder": self.join_from, "winners": [winner]}, ""
+        counts = {"seat_inputs": dict(self.seat_values)} if self.seat_values else {}
         flags = self.event_flags()
         return {
             "type": "win",
             "discarder": None if self.self_drawn else int(self.discarder),
             **{f: f in flags for f in self.flag_ids},
             "winners": [winner],
+            **counts,
         }, ""
 
     def hidden(self) -> dict[str, str]:

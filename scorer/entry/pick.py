@@ -76,6 +76,8 @@ class Pick:
     base: int | None = None
     # The tile turned up for the round's wild tiles, where the table derives them from one.
     turned: int | None = None
+    # The counts the table asks for each player (开口, 炮子 …): input id -> one per seat.
+    seat_values: dict[str, list[int]] = field(default_factory=dict)
     # What the table offers (the ruleset's declaration with the session's values).
     spec: TableSpec = field(default_factory=TableSpec, repr=False)
 
@@ -95,7 +97,13 @@ class Pick:
     @classmethod
     def fresh(cls, session: GameSession) -> Pick:
         dealer, wind = _next_position(session)
-        return cls(token=str(uuid.uuid4()), dealer=dealer, wind=wind, spec=session.table())
+        p = cls(token=str(uuid.uuid4()), dealer=dealer, wind=wind, spec=session.table())
+        p.seat_values = p.default_seat_values(session.n_players)
+        return p
+
+    def default_seat_values(self, n: int) -> dict[str, list[int]]:
+        """The declared starting count of every per-seat input, for each of n seats."""
+        return {si.id: [si.default] * n for si in self.spec.seat_inputs}
 
     @classmethod
     def from_post(cls, data: Mapping[str, str], session: GameSession, rs: Ruleset) -> Pick:
@@ -142,6 +150,10 @@ class Pick:
         p.tool = data.get("tool", "") if data.get("tool", "") in TOOLS else ""
         p.flags = {f for f in data.get("flags", "").split(",") if f in p.flag_ids}
         p.flowers = _int(data.get("flowers"), 0, spec.flowers) or 0
+        for si in spec.seat_inputs:
+            counts = [_int(x, si.min, si.max) for x in data.get(f"si_{si.id}", "").split(",")]
+            read = [v for v in counts if v is not None]
+            p.seat_values[si.id] = read if len(read) == len(counts) == n else [si.default] * n
         if spec.wilds.mode == "turned":
             try:
                 raw = data.get("turned", "")
@@ -202,6 +214,11 @@ class Pick:
         except (RuleError, AttributeError, TypeError):
             pass  # an entry this page cannot show: the picker starts from what it read
         p.flags = {f for f in p.flag_ids if hand.get(f) is True}
+        given = entry.get("seat_inputs") or {}
+        for si in p.spec.seat_inputs:
+            values = given.get(si.id) if isinstance(given, Mapping) else None
+            if isinstance(values, list) and all(isinstance(v, int) for v in values):
+                p.seat_values[si.id] = list(values)
         p.flowers = _int(hand.get("flowers", 0), 0, p.spec.flowers) or 0
         return p
 
@@ -280,6 +297,8 @@ class Pick:
             "discarder": None if self.discarder in ("self", "") else int(self.discarder),
             **where,
         }
+        if self.seat_values:
+            e["seat_inputs"] = {k: list(v) for k, v in self.seat_values.items()}
         if self.mode == "quick":
             e["fans"] = {str(k): v for k, v in sorted(self.fans.items())}
             e["flowers"] = self.flowers
@@ -301,6 +320,7 @@ class Pick:
             "tool": self.tool,
             "flags": ",".join(f for f in self.flag_ids if f in self.flags),
             "turned": "" if self.turned is None else tile_str(self.turned),
+            **{f"si_{k}": ",".join(map(str, v)) for k, v in self.seat_values.items()},
             "flowers": str(self.flowers),
             "fans": ",".join(f"{k}:{v}" for k, v in sorted(self.fans.items())),
             "base": "" if self.base is None else str(self.base),
@@ -342,6 +362,8 @@ class Pick:
             self.flags ^= {arg}
         elif verb == "flowers" and arg in ("+", "-"):
             self.flowers = max(0, min(self.spec.flowers, self.flowers + (1 if arg == "+" else -1)))
+        elif verb == "seat_input":
+            self._tap_seat_input(arg, n_players)
         elif verb == "fan":
             fid, _, sign = arg.partition(":")
             f = _int(fid, 0, 10_000)
@@ -354,6 +376,17 @@ class Pick:
         elif verb == "clear":
             self.concealed, self.win_tile, self.melds, self.tool = [], None, [], ""
         return ""
+
+    def _tap_seat_input(self, arg: str, n_players: int) -> None:
+        """ "kaikou:2:+": one more (or fewer) for that seat, within the declared range."""
+        sid, _, rest = arg.partition(":")
+        seat_raw, _, sign = rest.partition(":")
+        si = next((x for x in self.spec.seat_inputs if x.id == sid), None)
+        seat = _int(seat_raw, 0, n_players - 1)
+        if si is None or seat is None or sign not in ("+", "-"):
+            return
+        values = self.seat_values.setdefault(sid, [si.default] * n_players)
+        values[seat] = max(si.min, min(si.max, values[seat] + (1 if sign == "+" else -1)))
 
     def _tap_tile(self, code: str, rs: Ruleset) -> str:
         try:

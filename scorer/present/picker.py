@@ -117,3 +117,22 @@ def _hand_view(p: Pick) -> dict[str, Any]:
         "turned_face": FACES[p.turned] if p.turned is not None else None,
         "asks_turned": p.spec.wilds.mode == "turned",
     }
+
+
+def seat_input_rows(p: Pick, names: list[str]) -> list[dict[str, Any]]:
+    """The counts the table asks for each player (开口, 炮子 …), as −/+ rows per seat."""
+    rows = []
+    for si in p.spec.seat_inputs:
+        values = p.seat_values.get(si.id) or [si.default] * len(names)
+        rows.append(
+            {
+                "id": si.id,
+                "label": by_language(si.zh, si.en),
+                "help": by_language(si.help_zh, si.help_en),
+                "seats": [
+                    {"seat": s, "name": name, "value": v, "min": si.min, "max": si.max}
+                    for s, (name, v) in enumerate(zip(names, values, strict=False))
+                ],
+            }
+        )
+    return rows

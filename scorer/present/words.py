@@ -64,7 +64,9 @@ def error_text(error: RuleError) -> str:
 
 def table_rulesets() -> list[Ruleset]:
     """The rulesets a table session can be played with."""
-    return [rs for rs in REGISTRY.values() if rs.table_play]
+    return sorted(
+        (rs for rs in REGISTRY.values() if rs.table_play), key=lambda rs: (rs.order, rs.id)
+    )
 
 
 def money_text(amount: Decimal) -> str:

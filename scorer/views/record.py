@@ -72,6 +72,7 @@ from scorer.present.picker import (
     _seat_rows,
     _wind_name,
     flag_rows,
+    seat_input_rows,
 )
 from scorer.scoring import WINDS, evaluate, refusal
 from scorer.views import HtmxHttpRequest, author_of, by_language, is_zh
@@ -190,6 +191,7 @@ def _context(
         "grid": [r for r in rows if r],
         **_hand_view(p),
         "flags": flag_rows(p, live),
+        "seat_inputs": seat_input_rows(p, list(session.players)),
         "event_kinds": [{"id": e.id, "label": by_language(e.zh, e.en)} for e in p.spec.events],
         "uses_flowers": p.spec.flowers > 0,
         "quick_available": bool(rs.fan_catalog(params)),

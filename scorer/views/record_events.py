@@ -19,7 +19,14 @@ from scorer.entry.event_pick import STANDING_SIZE, EventPick, RoundNow, _round_n
 from scorer.entry.pick import Pick, _error_text
 from scorer.models import GameSession, RoundRevision
 from scorer.present.events import join_names, reason_labels
-from scorer.present.picker import FACES, _hand_view, _seat_rows, flag_rows, meld_labels
+from scorer.present.picker import (
+    FACES,
+    _hand_view,
+    _seat_rows,
+    flag_rows,
+    meld_labels,
+    seat_input_rows,
+)
 from scorer.scoring import evaluate_events
 from scorer.views import HtmxHttpRequest, author_of, by_language, is_zh
 from scorer.views.recording import _author, _done, _remembered, _unfinished_hand, _waits
@@ -175,6 +182,7 @@ def _event_context(
         "picking": picking,
         **_hand_view(p),
         "event_flags": flag_rows(p, live),
+        "seat_inputs": seat_input_rows(p, list(session.players)),
         "asks_turned": p.asks_turned,
         "event_kinds": [{"id": e.id, "label": by_language(e.zh, e.en)} for e in p.spec.events],
         "kong_kinds": [

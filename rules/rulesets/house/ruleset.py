@@ -77,6 +77,7 @@ class House(Ruleset):
     name_zh = "自定义规则"
     name_en = "House rules"
     table_play = True
+    order = 90  # for the rooms whose rules are not listed above it
     players = (2, 3, 4)
     params = (
         _int_param("points", 1, "每和点数", "Points per win",

@@ -790,6 +790,7 @@ class Mcr(Ruleset):
         return out
 
     table_play = True
+    order = 10
     table_spec = TableSpec(
         flowers=8,
         flags=(

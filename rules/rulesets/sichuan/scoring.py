@@ -212,6 +212,7 @@ class Sichuan(Ruleset):
     name_zh = "四川麻将"
     name_en = "Sichuan mahjong"
     table_play = True
+    order = 20
     players = (4,)
     params = (
         Param(
