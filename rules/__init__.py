@@ -2,7 +2,7 @@
 
     from rules import score, waits, settle
     score({"ruleset": "generic", "concealed": "123m456p789s1122z", "win_tile": "2z"})
-    settle({"ruleset": "sichuan", "events": [...]})   # a whole round, event by event
+    settle({"ruleset": "<id>", "events": [...]})      # a whole round, event by event
 
 The core (tiles, hands, shapes, decompositions, waits, fans, the registry, the
 API and the CLI) names no ruleset; each ruleset is a package under

@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, what in (
         ("score", "score situations"),
         ("waits", "list the waits of hands one tile short"),
-        ("settle", "settle whole rounds given as ordered events (四川)"),
+        ("settle", "settle whole rounds given as their ordered events"),
     ):
         p = sub.add_parser(name, help=what)
         p.add_argument(

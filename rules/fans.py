@@ -38,7 +38,7 @@ class FanTable:
     `apply_exclusions` goes from the highest fan down (points, then id: the
     lower id first, or the higher one with `higher_id_first`); a counted fan
     removes the fans it excludes, an excluded one removes nothing.  `fallback`
-    is the fan that stands when nothing is left (国标 无番和), if the ruleset has one.
+    is the fan that stands when nothing is left (无番和, say), if the ruleset has one.
     """
 
     def __init__(

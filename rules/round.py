@@ -1,6 +1,6 @@
 """A round as its ordered events, settled: the one path every table ruleset records through.
 
-    {"ruleset": "mcr", "params": {...}, "players": 4, "dealer": 0,
+    {"ruleset": "<id>", "params": {...}, "players": 4, "dealer": 0,
      "prevalent_wind": "E", "turned": "5m",
      "events": [
        {"type": "kong", "player": 1, "kong": "exposed", "discarder": 2, "tile": "7p"},
@@ -13,7 +13,7 @@ A ruleset whose money moves only at the win has rounds of one event (a win or
 a draw); one whose kongs pay at once has kong events before it.  Each event
 moves money at once; the result lists every transfer with its event and
 reason, the deltas per event and in all, who is out and whether the round is
-over.  A ruleset with round rules of its own (四川 血战, 查大叫) overrides
+over.  A ruleset with round rules of its own (血战, 查大叫 …) overrides
 `Ruleset.settle_round` and answers in the same form.
 """
 

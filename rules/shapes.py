@@ -474,7 +474,7 @@ def knitted_straight_decompositions(
 ) -> list[Decomposition]:
     """组合龙: the nine tiles of one knitted pattern plus sets and the pair from the rest.
 
-    With declared melds the rest is smaller (MCR allows one exposed set);
+    With declared melds the rest is smaller (some rulesets allow one exposed set);
     tile counts decide how many sets remain.
     """
     caps = caps or FULL_CAPS
