@@ -15,6 +15,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from rules.errors import RuleError
 from rules.hand import Hand, Table
+from rules.round import settle_events
 from rules.table import TableSpec, describe_table
 
 WINDS = ("E", "S", "W", "N")
@@ -268,8 +269,6 @@ class Ruleset:
         scored with `score_hand` / `quick_score`, draws, and kongs paid at once
         by `kong_payments`.  A ruleset with rounds of its own kind overrides it.
         """
-        from rules.round import settle_events  # round.py builds on this module
-
         return settle_events(self, rnd, params)
 
     def kong_payments(

@@ -21,15 +21,36 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from rules.errors import RuleError
-from rules.hand import FLAGS, Table, parse_situation
+from rules.hand import FLAGS, Hand, Table, parse_situation
 from rules.table import KONG_KINDS, TableSpec
 from rules.tiles import N_KINDS, parse_tile, tile_str, tile_zh
 
-if TYPE_CHECKING:
-    from rules.registry import Ruleset
+
+class Ruleset(Protocol):
+    """What settling a round asks of a ruleset (rules.registry.Ruleset is one; the
+    registry imports this module for its default `settle_round`, so it is named
+    here only by what is used)."""
+
+    @property
+    def players(self) -> tuple[int, ...]: ...
+
+    def table(self, params: Mapping[str, Any] | None = None) -> TableSpec: ...
+
+    def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]: ...
+
+    def quick_score(
+        self, fans: Mapping[int, int], flowers: int, table: Table, self_drawn: bool,
+        params: Mapping[str, Any],
+    ) -> dict[str, Any]: ...  # fmt: skip
+
+    def kong_payments(
+        self, kind: str, player: int, discarder: int | None, in_play: Sequence[int],
+        params: Mapping[str, Any],
+    ) -> list[tuple[int, int]]: ...  # fmt: skip
+
 
 WINDS = ("E", "S", "W", "N")
 DRAW_NOTES = (["drawn hand: nobody pays"], ["荒庄：不计分"])
