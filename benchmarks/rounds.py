@@ -1,0 +1,71 @@
+"""python -m benchmarks.rounds: what recording every round through settle() costs.
+
+The table records a whole round (国标: one win) as a round of one event,
+settled by `settle()`, where it used to call `score()` on the hand.  Peer,
+interleaved in the same process: `score()` of the same situation (seat and
+round winds, the table), so the ratio is what the one path adds per tap.
+The house row does the same for a round with a kong, a turned tile and a
+wild tile, against `score()` of its winning hand.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from rules import score, settle
+
+ROUNDS = 25
+REPEAT = 200
+
+HAND = {"concealed": "111m222m333m456p7z", "win_tile": "7z"}
+MCR_SITUATION = {
+    "ruleset": "mcr", **HAND, "seat_wind": "S", "prevalent_wind": "E",
+    "table": {"players": 4, "dealer": 0, "winner": 1, "discarder": 2},
+}  # fmt: skip
+MCR_ROUND = {
+    "ruleset": "mcr", "players": 4, "dealer": 0, "prevalent_wind": "E",
+    "events": [{"type": "win", "discarder": 2, "winners": [{"seat": 1, "hand": HAND}]}],
+}  # fmt: skip
+WILD_HAND = {"concealed": "123m456p789s234s7s", "win_tile": "5m"}
+HOUSE_SITUATION = {
+    "ruleset": "house", "params": {"wild": "turned_next"}, **WILD_HAND, "wild": ["5m"],
+    "self_drawn": True, "table": {"players": 4, "dealer": 0, "winner": 1},
+}  # fmt: skip
+HOUSE_ROUND = {
+    "ruleset": "house", "params": {"wild": "turned_next"}, "turned": "4m", "players": 4,
+    "events": [
+        {"type": "kong", "player": 3, "kong": "concealed"},
+        {"type": "win", "discarder": None, "winners": [{"seat": 1, "hand": WILD_HAND}]},
+    ],
+}  # fmt: skip
+
+
+def per_call_us(fn: Callable[[], Any]) -> float:
+    t0 = time.perf_counter_ns()
+    for _ in range(REPEAT):
+        fn()
+    return (time.perf_counter_ns() - t0) / REPEAT / 1000
+
+
+def pair(name: str, rnd: dict[str, Any], sit: dict[str, Any]) -> None:
+    r, s = settle(rnd), score(sit)
+    assert r["ok"] and s["ok"] and s["win"], (r, s)
+    a: list[float] = []
+    b: list[float] = []
+    for _ in range(ROUNDS):
+        a.append(per_call_us(lambda: settle(rnd)))
+        b.append(per_call_us(lambda: score(sit)))
+    ma, mb = statistics.median(a), statistics.median(b)
+    print(f"{name}: settle() median {ma:6.1f} µs, peer score() {mb:6.1f} µs, ratio {ma / mb:.2f}")
+
+
+def main() -> None:
+    pair("mcr, one win          ", MCR_ROUND, MCR_SITUATION)
+    pair("house, kong + wild win", HOUSE_ROUND, HOUSE_SITUATION)
+
+
+if __name__ == "__main__":
+    main()
