@@ -179,22 +179,33 @@ def settle_events(rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any]
             finished = True
         report["deltas"] = state.ledger.deltas(first)
         reports.append(report)
-    deltas = state.ledger.deltas()
+    return round_result(
+        players, reports, state.ledger.transfers, state.ledger.deltas(), state.out, finished,
+        ("the round is not over yet: add the next event", "这一局还没结束：继续记下一件事"),
+    )  # fmt: skip
+
+
+def round_result(
+    players: int,
+    reports: list[dict[str, Any]],
+    transfers: list[dict[str, Any]],
+    deltas: list[int],
+    out: list[int],
+    finished: bool,
+    unfinished: tuple[str, str],
+) -> dict[str, Any]:
+    """A settled round in the one form every ruleset answers with (`unfinished`: what
+    to say, en and zh, while the round is not over)."""
     assert sum(deltas) == 0, deltas
-    notes: list[str] = []
-    notes_zh: list[str] = []
-    if not finished:
-        notes.append("the round is not over yet: add the next event")
-        notes_zh.append("这一局还没结束：继续记下一件事")
     return {
         "players": players,
         "events": reports,
-        "transfers": state.ledger.transfers,
+        "transfers": transfers,
         "deltas": deltas,
-        "out": state.out,
+        "out": out,
         "finished": finished,
-        "notes": notes,
-        "notes_zh": notes_zh,
+        "notes": [] if finished else [unfinished[0]],
+        "notes_zh": [] if finished else [unfinished[1]],
     }
 
 
@@ -388,4 +399,4 @@ def tiles_codes(tiles: Sequence[int]) -> list[str]:
     return [tile_str(t) for t in tiles]
 
 
-__all__ = ["DRAW_NOTES", "Ledger", "RoundState", "seat_wind", "settle_events"]
+__all__ = ["DRAW_NOTES", "Ledger", "RoundState", "round_result", "seat_wind", "settle_events"]

@@ -20,41 +20,27 @@ from playwright.sync_api import Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from rules import REGISTRY, settle
-from rules.tiles import parse_tile, parse_tiles, tile_str, tile_zh
+from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession, Round
 from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, snap
+from tests.browser.test_sichuan_flow import (
+    PLAYERS,
+    confirm,
+    expect_totals,
+    expect_transfers,
+    press,
+    seat_button,
+    signed,
+    zh,
+)
 
 pytestmark = pytest.mark.browser
 
-PLAYERS = ["张三", "李四", "王五", "赵六"]
 ZHANG, LI, WANG, ZHAO = range(4)
 TURNED = "4m"  # turned up: the next kind, 五万, is wild
 WILD = "5m"
 # 123m 456p 789s 234s 7s, self-drawn 五万 (wild) standing for the second 七条.
 CONCEALED = "123m456p789s234s7s"
-
-
-def zh(code: str) -> str:
-    return tile_zh(parse_tile(code))
-
-
-def signed(n: int) -> str:
-    return f"+{n}" if n > 0 else (f"\u2212{-n}" if n < 0 else "0")
-
-
-def expect_totals(page: Page, totals: list[int]) -> None:
-    expect(page.locator("#tallies li.seat .total")).to_have_text([signed(t) for t in totals])
-
-
-def press(button: Locator) -> None:
-    button.click()
-    expect(button).to_have_attribute("aria-pressed", "true")
-
-
-def seat_button(page: Page, group: str, name: str) -> Locator:
-    return page.get_by_role("group", name=group, exact=True).get_by_role(
-        "button", name=re.compile(f"^{name}")
-    )
 
 
 def grid_tile(page: Page, code: str) -> Locator:
@@ -64,24 +50,6 @@ def grid_tile(page: Page, code: str) -> Locator:
 def open_record(page: Page, link: str, kind: str) -> None:
     page.locator("#tallies .event-actions").get_by_role("link", name=link, exact=True).click()
     expect(page).to_have_url(re.compile(rf"/record\?kind={kind}$"))
-
-
-def confirm(page: Page, live_server: LiveServer, code: str, message: str) -> None:
-    button = page.locator(".pk-confirm")
-    expect(button).to_be_enabled()
-    button.click()
-    expect(page).to_have_url(f"{live_server.url}/s/{code}/")
-    expect(page.locator(".messages")).to_have_text(message)
-
-
-def expect_transfers(page: Page, rows: list[tuple[int, int, int, str]]) -> None:
-    items = page.locator(".ev-result .ev-transfers li")
-    expect(items).to_have_count(len(rows))
-    for i, (payer, payee, amount, reason) in enumerate(rows):
-        item = items.nth(i)
-        expect(item.locator(".ev-who")).to_have_text(f"{PLAYERS[payer]} → {PLAYERS[payee]}")
-        expect(item.locator("b")).to_have_text(str(amount))
-        expect(item.locator("small")).to_have_text(reason)
 
 
 def test_house_table_with_a_turned_wild_tile(page: Page, live_server: LiveServer) -> None:

@@ -30,6 +30,7 @@ from typing import Any
 
 from rules.errors import RuleError
 from rules.hand import parse_situation
+from rules.round import round_result
 from rules.rulesets.sichuan.scoring import Sichuan
 from rules.tiles import parse_tile, tile_str, tile_zh
 
@@ -160,23 +161,11 @@ def settle_round(rs: Sichuan, rnd: Mapping[str, Any], params: Mapping[str, Any])
         reports.append(report)
 
     state.check_copies()
-    deltas = state.ledger.deltas()
-    assert sum(deltas) == 0, deltas
-    notes: list[str] = []
-    notes_zh: list[str] = []
-    if not finished:
-        notes.append("the round is not over yet: add the next win or the wall's end")
-        notes_zh.append("这一局还没结束：继续记和牌，或记流局")
-    return {
-        "players": players,
-        "events": reports,
-        "transfers": state.ledger.transfers,
-        "deltas": deltas,
-        "out": state.out,
-        "finished": finished,
-        "notes": notes,
-        "notes_zh": notes_zh,
-    }
+    return round_result(
+        players, reports, state.ledger.transfers, state.ledger.deltas(), state.out, finished,
+        ("the round is not over yet: add the next win or the wall's end",
+         "这一局还没结束：继续记和牌，或记流局"),
+    )  # fmt: skip
 
 
 def _where(i: int) -> tuple[str, str]:
