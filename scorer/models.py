@@ -41,6 +41,9 @@ class GameSession(models.Model):
     first_dealer = models.PositiveSmallIntegerField(default=0)
     money_per_point = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
+    # The last change (a round recorded, corrected, undone, restored): the home page
+    # lists a phone's tables by it.
+    updated_at = models.DateTimeField(default=timezone.now)
     version = models.PositiveIntegerField(default=0)  # bumped by every change: the polling ETag
 
     class Meta:
@@ -111,11 +114,25 @@ class GameSession(models.Model):
 
     # -- changing ---------------------------------------------------------
 
-    def record_round(self, token: uuid.UUID, entry: Mapping[str, Any], author: str = "") -> Round:
+    def next_number(self) -> int:
+        """The number the next round recorded gets (undone rounds keep theirs)."""
+        return (self.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
+
+    def record_round(
+        self,
+        token: uuid.UUID,
+        entry: Mapping[str, Any],
+        author: str = "",
+        number: int | None = None,
+    ) -> Round:
         """Score `entry` and record it as the next round, all or nothing.
 
         Raises RuleError (nothing saved) when the entry does not score.  A second
         call with the same token returns the round the first one recorded.
+        `number`: the round the form was opened for.  Two phones entering the
+        same hand would otherwise record it twice (the second with the dealer
+        it had loaded); when another round has been recorded since, RoundTaken
+        is raised instead, naming it, and the phone decides.
         """
         try:
             with transaction.atomic():
@@ -134,11 +151,19 @@ class GameSession(models.Model):
                         "a round is still in progress: finish it first",
                         "还有一局没打完：请先记完这一局",
                     )
+                next_number = session.next_number()
+                if number is not None and number != next_number:
+                    taken = (
+                        session.rounds.filter(number__gte=number)
+                        .select_related("current")
+                        .order_by("-number")
+                        .first()
+                    )
+                    raise RoundTaken(taken, next_number)
                 scored = score_entry(session, entry)
                 open_round = scored.kind == "round" and not scored.result.get("finished")
-                number = (session.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
                 rnd = Round.objects.create(
-                    session=session, number=number, token=token, in_progress=open_round
+                    session=session, number=next_number, token=token, in_progress=open_round
                 )
                 rnd.add_revision(scored, author)
                 session.bump()
@@ -181,6 +206,7 @@ class GameSession(models.Model):
         expected: int | None = None,
         join_last_win: bool = False,
         position: Mapping[str, Any] | None = None,
+        number: int | None = None,
     ) -> Round:
         """Add one event (a kong, a win, the wall's end) to the round in progress, or
         start a round with it; the whole round is settled again, all or nothing.
@@ -192,7 +218,9 @@ class GameSession(models.Model):
         `join_last_win` adds the winners of `event` to the last win (一炮多响:
         several players win on one discard).  `position` (dealer, prevalent_wind,
         turned) is used when the event starts a new round; of a round in progress
-        only a turned tile it does not have yet is taken.
+        only a turned tile it does not have yet is taken.  `number`: the round the
+        form was opened for; an event that would start a new round when that
+        round has been recorded meanwhile raises RoundTaken (see record_round).
         """
         try:
             with transaction.atomic():
@@ -221,8 +249,11 @@ class GameSession(models.Model):
                 events = rs.with_event(events, event, session.resolved_params(), join_last_win)
                 scored = score_entry(session, {"kind": "round", **where, "events": events})
                 if rnd is None:
-                    number = (session.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
-                    rnd = Round.objects.create(session=session, number=number, token=token)
+                    next_number = session.next_number()
+                    if number is not None and number != next_number:
+                        taken = session.rounds.filter(number__gte=number).order_by("-number")
+                        raise RoundTaken(taken.select_related("current").first(), next_number)
+                    rnd = Round.objects.create(session=session, number=next_number, token=token)
                 rnd.add_revision(scored, author, token=token)
                 finished = bool(scored.result.get("finished"))
                 if rnd.in_progress == finished:
@@ -271,9 +302,46 @@ class GameSession(models.Model):
             session.bump()
             return last
 
+    def restore(self, number: int, author: str = "") -> Round | None:
+        """Restore an undone round (redo): it counts again; its undo and this
+        restore stay in the round's history.  None when it is not undone (another
+        phone restored it first).  A round played as events that was still open
+        reopens, unless another round is in progress (RuleError, nothing changed).
+        """
+        with transaction.atomic():
+            # Row lock on the session: two phones restoring at once restore once.
+            session = GameSession.objects.select_for_update().get(pk=self.pk)
+            rnd = (
+                session.rounds.filter(number=number, status=Round.UNDONE)
+                .select_related("current")
+                .first()
+            )
+            if rnd is None:
+                return None
+            rev = rnd.current
+            reopen = (
+                rev is not None
+                and rev.kind == RoundRevision.ROUND
+                and not (rev.result or {}).get("finished")
+            )
+            if reopen and session.round_in_progress() is not None:
+                raise RuleError(
+                    "bad_event",
+                    "another round is in progress: finish it before restoring this one",
+                    "另一局还没打完：记完那一局再恢复这一局",
+                )
+            rnd.status = Round.ACTIVE
+            rnd.in_progress = reopen
+            rnd.save(update_fields=["status", "in_progress"])
+            RoundChange.objects.create(round=rnd, action=RoundChange.RESTORE, author=author[:80])
+            session.bump()
+            return rnd
+
     def bump(self) -> None:
-        GameSession.objects.filter(pk=self.pk).update(version=models.F("version") + 1)
-        self.refresh_from_db(fields=["version"])
+        GameSession.objects.filter(pk=self.pk).update(
+            version=models.F("version") + 1, updated_at=timezone.now()
+        )
+        self.refresh_from_db(fields=["version", "updated_at"])
 
 
 def round_position(rev: RoundRevision) -> dict[str, Any]:
@@ -348,6 +416,7 @@ class Round(models.Model):
         self.undone_at = timezone.now()
         self.undone_by = author[:80]
         self.save(update_fields=["status", "in_progress", "undone_at", "undone_by"])
+        RoundChange.objects.create(round=self, action=RoundChange.UNDO, author=author[:80])
 
     def add_revision(
         self, scored: ScoredEntry, author: str = "", token: uuid.UUID | None = None
@@ -428,6 +497,33 @@ class RoundRevision(models.Model):
         return f"{self.round} v{self.number}"
 
 
+class RoundChange(models.Model):
+    """One undo or restore of a round: who and when.  A round may be undone and
+    restored several times; `Round.undone_at/by` only keep the last undo."""
+
+    UNDO, RESTORE = "undo", "restore"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="changes")
+    action = models.CharField(max_length=8, choices=[(UNDO, UNDO), (RESTORE, RESTORE)])
+    author = models.CharField(max_length=80, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.round} {self.action}"
+
+
+class RoundTaken(Exception):
+    """The round a form was opened for has been recorded meanwhile (by another phone)."""
+
+    def __init__(self, taken: Round | None, next_number: int) -> None:
+        super().__init__(f"round taken; next is {next_number}")
+        self.taken = taken
+        self.next_number = next_number
+
+
 class Transfer(models.Model):
     revision = models.ForeignKey(RoundRevision, on_delete=models.CASCADE, related_name="transfers")
     from_seat = models.PositiveSmallIntegerField()
@@ -439,4 +535,13 @@ class Transfer(models.Model):
         return f"{self.from_seat}->{self.to_seat} {self.amount}"
 
 
-__all__ = ["GameSession", "Round", "RoundRevision", "RuleError", "Transfer", "WINDS"]
+__all__ = [
+    "WINDS",
+    "GameSession",
+    "Round",
+    "RoundChange",
+    "RoundRevision",
+    "RoundTaken",
+    "RuleError",
+    "Transfer",
+]

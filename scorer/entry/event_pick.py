@@ -201,6 +201,7 @@ class EventPick(Pick):
         p.seat_values = p.default_seat_values(session.n_players)
         p.kind = kind if kind in spec.event_ids else "win"
         p.expected = now.count
+        p.for_round = now.rnd.number if now.rnd is not None else session.next_number()
         if p.kind == "wall_end":
             p._switch_seat(p.first_in_play())
         return p

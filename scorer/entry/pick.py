@@ -74,6 +74,9 @@ class Pick:
     fans: dict[int, int] = field(default_factory=dict)
     author: str = ""
     base: int | None = None
+    # The number of the round this form was opened for: a confirm after another
+    # phone recorded that round is stopped and asked (see GameSession.record_round).
+    for_round: int | None = None
     # The tile turned up for the round's wild tiles, where the table derives them from one.
     turned: int | None = None
     # The counts the table asks for each player (开口, 炮子 …): input id -> one per seat.
@@ -99,6 +102,7 @@ class Pick:
         dealer, wind = _next_position(session)
         p = cls(token=str(uuid.uuid4()), dealer=dealer, wind=wind, spec=session.table())
         p.seat_values = p.default_seat_values(session.n_players)
+        p.for_round = session.next_number()
         return p
 
     def default_seat_values(self, n: int) -> dict[str, list[int]]:
@@ -169,6 +173,7 @@ class Pick:
                 p.fans[f] = c
         p.author = data.get("author", "").strip()[:AUTHOR_MAX]
         p.base = _int(data.get("base"), 1, 1_000_000)
+        p.for_round = _int(data.get("for_round"), 1, 1_000_000)
         return p
 
     @classmethod
@@ -324,6 +329,7 @@ class Pick:
             "flowers": str(self.flowers),
             "fans": ",".join(f"{k}:{v}" for k, v in sorted(self.fans.items())),
             "base": "" if self.base is None else str(self.base),
+            "for_round": "" if self.for_round is None else str(self.for_round),
         }
 
     def tools(self) -> tuple[str, ...]:

@@ -31,8 +31,16 @@ State format (hidden inputs, all plain strings):
     flags       comma separated: after_kong, robbing_kong, last_tile, fourth_tile
     flowers     0..8
     fans        quick entry: "id:count,...", e.g. "48:1,59:2"
-    author      who records (kept in a cookie for next time)
+    author      who records (API and old forms; the page sends "me", a seat, which
+                the phone remembers for the table: scorer/phone.py)
     base        edit only: the revision number the form was opened on
+    for_round   new rounds only: the number of the round the form was opened for;
+                when another phone records that round first, the form says so
+                ("taken") and the player drops the entry or records it as the next
+                round (tap "taken:next", which also moves dealer and wind on)
+
+Every tap's state is kept for the phone (scorer/phone.py) and restored when the
+record page is opened again, until the entry is confirmed or dropped.
 
 A session whose table moves money before a round ends records one event at a time
 (a kong, a win, the wall's end) on the same page and URLs: see "rounds played
@@ -65,7 +73,8 @@ from scorer.entry.pick import (
     _error_text,
     _int,
 )
-from scorer.models import GameSession, Round, RoundRevision
+from scorer import phone
+from scorer.models import GameSession, Round, RoundRevision, RoundTaken
 from scorer.present.picker import (
     FACES,
     _hand_view,
@@ -75,17 +84,20 @@ from scorer.present.picker import (
     seat_input_rows,
 )
 from scorer.scoring import WINDS, evaluate, refusal
-from scorer.views import HtmxHttpRequest, author_of, by_language, is_zh
+from scorer.views import HtmxHttpRequest, by_language, is_zh
 from scorer.views.record_events import _confirm_event, _preview_event, _record_event
-from scorer.views.recording import _author, _done, _remembered, _unfinished_hand
+from scorer.views.recording import _author, _done, _unfinished_hand, taken_round, who_records
 
 __all__ = ["Pick", "confirm", "edit", "preview", "record"]
 
 
-def _outcome(session: GameSession, p: Pick) -> dict[str, Any]:
+def _outcome(session: GameSession, p: Pick, taken: dict[str, Any] | None) -> dict[str, Any]:
     """The live result: fans, total, payments, waits, or what is still missing; never saves."""
     out: dict[str, Any] = {"message": "", "hint": "", "fans": [], "total": None, "win": False,
                            "seats": [], "payments": [], "waits": None, "can_confirm": False}  # fmt: skip
+    if taken is not None:
+        # The round this form was for is recorded: the player decides first.
+        return out
     if p.kind == "win":
         if p.mode == "tiles":
             unfinished = _unfinished_hand(session, p, out)
@@ -152,6 +164,7 @@ def _context(
                  "dim": held >= 4 or (p.tool == "chi" and (t >= 27 or t % 9 > 6))}
             )  # fmt: skip
     params = session.resolved_params()
+    taken = taken_round(session, p) if editing is None else None
     catalog = rs.fan_catalog(params) if p.mode == "quick" else []
     groups: dict[int, list[dict[str, Any]]] = {}
     for fan in catalog:
@@ -196,8 +209,9 @@ def _context(
         "uses_flowers": p.spec.flowers > 0,
         "quick_available": bool(rs.fan_catalog(params)),
         "fan_groups": fan_groups,
-        "result": _outcome(session, p),
-        "default_author": author_of(request),
+        "result": _outcome(session, p, taken),
+        "taken": taken,
+        "me_seat": phone.my_seat(request, session),
         "events_mode": False,
     }
 
@@ -223,10 +237,22 @@ def _posted(request: HtmxHttpRequest, session: GameSession) -> tuple[Pick, str]:
     """The form's state with its tap applied, and the tap's message if it could not be done."""
     rs = get_ruleset(session.ruleset)
     p = Pick.from_post(request.POST, session, rs)
-    if not p.author:
-        p.author = _remembered(request)
-    message = p.apply(request.POST.get("tap", ""), session.n_players, rs)
+    who_records(request, session, p)
+    tap = request.POST.get("tap", "")
+    if tap == "taken:next":
+        # Record it as the next round: its number, and the dealer and wind after the
+        # round just recorded (the ones the form had loaded are stale).
+        p.for_round = session.next_number()
+        p.dealer, p.wind = _next_position(session)
+        return p, ""
+    message = p.apply(tap, session.n_players, rs)
     return p, message
+
+
+def _dropped(request: HtmxHttpRequest, session: GameSession) -> HttpResponse:
+    """The player drops an entry whose round another phone recorded first."""
+    messages.info(request, gettext("Your entry was dropped; nothing was recorded from it."))
+    return _done(request, session, reverse("scorer:session", args=[session.code]))
 
 
 def _editing(request: HtmxHttpRequest, session: GameSession) -> Round | None:
@@ -236,28 +262,40 @@ def _editing(request: HtmxHttpRequest, session: GameSession) -> Round | None:
 
 @require_http_methods(["GET", "POST"])
 def record(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    """The record page; a POST is a tap from a browser without JavaScript."""
+    """The record page; a POST is a tap from a browser without JavaScript.
+
+    The phone's entry in progress, if any, is restored (a reload loses nothing).
+    """
     session = session_or_404(code)
     rs = get_ruleset(session.ruleset)
     if session.stepwise:
         return _record_event(request, session, rs)
     if request.method == "POST":
+        if request.POST.get("tap") == "taken:discard":
+            return _dropped(request, session)
         p, message = _posted(request, session)
+        phone.save_draft(request, session, p.hidden())
         return _render(request, session, p, message)
-    p = Pick.fresh(session)
-    p.author = _remembered(request)
+    draft = phone.load_draft(request, session)
+    p = Pick.from_post(draft, session, rs) if draft else Pick.fresh(session)
+    p.author = phone.my_name(request, session)
     return _render(request, session, p)
 
 
 @require_POST
 def preview(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    """Apply one tap and show the live result (htmx: the form's inside). Saves nothing."""
+    """Apply one tap and show the live result (htmx: the form's inside). Saves nothing
+    but the phone's entry in progress."""
     session = session_or_404(code)
     rs = get_ruleset(session.ruleset)
     if session.stepwise and "round" not in request.POST:
         return _preview_event(request, session, rs)
     editing = _editing(request, session)
+    if editing is None and request.POST.get("tap") == "taken:discard":
+        return _dropped(request, session)
     p, message = _posted(request, session)
+    if editing is None:
+        phone.save_draft(request, session, p.hidden())
     response = _render(request, session, p, message, editing)
     completed = request.POST.get("tap", "").startswith("tile:") and p.n_tiles == HAND_SIZE
     if completed and p.mode == "tiles" and not message:
@@ -276,6 +314,7 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if session.stepwise:
         return _confirm_event(request, session, rs)
     p = Pick.from_post(request.POST, session, rs)
+    who_records(request, session, p)
     # htmx swaps only 2xx answers, so a refusal it must show comes back as 200.
     refused = 200 if request.htmx else 400
     try:
@@ -293,11 +332,17 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
         # the same token: record_round returns the round the first one recorded,
         # and if two requests race past that check at the same moment, the
         # (session, token) unique constraint lets only one insert through.
-        rnd = session.record_round(token, p.entry(), _author(request, p))
+        # for_round: two phones with two forms for the same round record it once.
+        rnd = session.record_round(
+            token, p.entry(), _author(request, session, p), number=p.for_round
+        )
+    except RoundTaken:
+        # The form shows the round recorded meanwhile and asks what to do with this one.
+        return _render(request, session, p, status=200 if request.htmx else 409)
     except RuleError as e:
         return _render(request, session, p, _error_text(e), status=refused)
     messages.success(request, gettext("Round %(number)s recorded.") % {"number": rnd.number})
-    return _done(request, reverse("scorer:session", args=[session.code]), p)
+    return _done(request, session, reverse("scorer:session", args=[session.code]))
 
 
 @require_http_methods(["GET", "POST"])
@@ -322,13 +367,14 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
     if request.method == "GET":
         p = Pick.from_entry(rnd.current.entry, rnd)
-        p.author = _remembered(request)
+        p.author = phone.my_name(request, session)
         return _render(request, session, p, editing=rnd)
     if "confirm" not in request.POST:
         p, message = _posted(request, session)
         return _render(request, session, p, message, editing=rnd)
     rs = get_ruleset(session.ruleset)
     p = Pick.from_post(request.POST, session, rs)
+    who_records(request, session, p)
     refused = 200 if request.htmx else 400
     if p.kind == "win" and p.winner is not None and not p.discarder:
         msg = gettext("Self-drawn, or who discarded the winning tile?")
@@ -338,7 +384,7 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
     current = rnd.current
     if Pick.from_entry(current.entry, rnd).entry() == entry:
         # Nothing to correct: unchanged, or a double tap whose first tap saved it.
-        return _done(request, done, p)
+        return _done_edit(request, done)
     if p.base is not None and p.base != current.number:
         # Someone else corrected the round since this form was opened: show it
         # before replacing their version (the next confirm does, deliberately).
@@ -349,7 +395,12 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         )
         return _render(request, session, p, msg, rnd, status=200 if request.htmx else 409)
     try:
-        rnd.revise(entry, _author(request, p))
+        rnd.revise(entry, _author(request, session, p))
     except RuleError as e:
         return _render(request, session, p, _error_text(e), rnd, status=refused)
-    return _done(request, done, p)
+    return _done_edit(request, done)
+
+
+def _done_edit(request: HtmxHttpRequest, url: str) -> HttpResponse:
+    """A correction made (or nothing to correct): the phone's new-round entry is kept."""
+    return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)

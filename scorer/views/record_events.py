@@ -17,7 +17,8 @@ from rules.registry import Ruleset, get_ruleset
 from rules.tiles import parse_tile, tile_str
 from scorer.entry.event_pick import STANDING_SIZE, EventPick, RoundNow, _round_now
 from scorer.entry.pick import Pick, _error_text
-from scorer.models import GameSession, RoundRevision
+from scorer import phone
+from scorer.models import GameSession, RoundRevision, RoundTaken
 from scorer.present.events import join_names, reason_labels
 from scorer.present.picker import (
     FACES,
@@ -28,8 +29,15 @@ from scorer.present.picker import (
     seat_input_rows,
 )
 from scorer.scoring import evaluate_events
-from scorer.views import HtmxHttpRequest, author_of, by_language, is_zh
-from scorer.views.recording import _author, _done, _remembered, _unfinished_hand, _waits
+from scorer.views import HtmxHttpRequest, by_language, is_zh
+from scorer.views.recording import (
+    _author,
+    _done,
+    _unfinished_hand,
+    _waits,
+    taken_round,
+    who_records,
+)
 
 # ---------------------------------------------------------------- the event's preview
 
@@ -47,12 +55,18 @@ def _transfer_rows(
     ]  # fmt: skip
 
 
-def _event_outcome(session: GameSession, p: EventPick, now: RoundNow) -> dict[str, Any]:
+def _event_outcome(
+    session: GameSession, p: EventPick, now: RoundNow, taken: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The live result of adding this event: its own payments, fans, checks; never saves."""
     out: dict[str, Any] = {"message": "", "hint": "", "fans": [], "total": None, "amount": None,
                            "seats": [], "transfers": [], "checks": {}, "waits": None,
                            "waits_tap": True, "can_confirm": False,
                            "stale": p.expected != now.count}  # fmt: skip
+    if taken is not None:
+        # The new round this form was for is recorded: the player decides first.
+        out["stale"] = False
+        return out
     if p.asks_turned and p.turned is None and p.kind == "win":
         out["hint"] = gettext("First turn up the tile that decides the wild tiles.")
         return out
@@ -112,7 +126,8 @@ def _event_context(
     request: HtmxHttpRequest, session: GameSession, p: EventPick, now: RoundNow, message: str = ""
 ) -> dict[str, Any]:
     rs = get_ruleset(session.ruleset)
-    result = _event_outcome(session, p, now)
+    taken = taken_round(session, p, now.rnd.number if now.rnd is not None else None)
+    result = _event_outcome(session, p, now, taken)
     seats = [
         {"seat": s, "name": name, "dealer": s == p.dealer, "out": s in p.out,
          "winner": s == p.winner, "discarder": p.discarder == str(s), "player": s == p.player}
@@ -199,7 +214,8 @@ def _event_context(
         "checks": checks,
         "join_offer": join_offer,
         "result": result,
-        "default_author": author_of(request),
+        "taken": taken,
+        "me_seat": phone.my_seat(request, session),
     }
 
 
@@ -222,25 +238,47 @@ def _posted_event(
     request: HtmxHttpRequest, session: GameSession, rs: Ruleset, now: RoundNow
 ) -> tuple[EventPick, str]:
     p = EventPick.read(request.POST, session, rs, now)
-    if not p.author:
-        p.author = _remembered(request)
-    message = p.apply(request.POST.get("tap", ""), session.n_players, rs)
+    who_records(request, session, p)
+    tap = request.POST.get("tap", "")
+    if tap == "taken:next":
+        # Start the next round instead: its number, its dealer, the events so far.
+        fresh = EventPick.fresh_event(session, rs, now, p.kind)
+        p.for_round, p.dealer, p.expected = fresh.for_round, fresh.dealer, fresh.expected
+        return p, ""
+    message = p.apply(tap, session.n_players, rs)
     return p, message
+
+
+def _dropped_event(request: HtmxHttpRequest, session: GameSession) -> HttpResponse:
+    messages.info(request, gettext("Your entry was dropped; nothing was recorded from it."))
+    return _done(request, session, reverse("scorer:session", args=[session.code]))
 
 
 def _record_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -> HttpResponse:
     now = _round_now(session)
     if request.method == "POST":
+        if request.POST.get("tap") == "taken:discard":
+            return _dropped_event(request, session)
         p, message = _posted_event(request, session, rs, now)
+        phone.save_draft(request, session, p.hidden())
         return _render_event(request, session, p, now, message)
-    p = EventPick.fresh_event(session, rs, now, request.GET.get("kind", ""))
-    p.author = _remembered(request)
+    kind = request.GET.get("kind", "")
+    draft = phone.load_draft(request, session)
+    if draft and kind in ("", draft.get("kind")):
+        # The phone's entry in progress (a reload, or back to the page): as it was.
+        p = EventPick.read(draft, session, rs, now)
+    else:
+        p = EventPick.fresh_event(session, rs, now, kind)
+    p.author = phone.my_name(request, session)
     return _render_event(request, session, p, now)
 
 
 def _preview_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -> HttpResponse:
     now = _round_now(session)
+    if request.POST.get("tap") == "taken:discard":
+        return _dropped_event(request, session)
     p, message = _posted_event(request, session, rs, now)
+    phone.save_draft(request, session, p.hidden())
     response = _render_event(request, session, p, now, message)
     completed = request.POST.get("tap", "").startswith("tile:") and p.n_tiles == p.hand_size
     if (
@@ -259,6 +297,7 @@ def _confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) 
     done = reverse("scorer:session", args=[session.code])
     now = _round_now(session)
     p = EventPick.read(request.POST, session, rs, now)
+    who_records(request, session, p)
     try:
         token = uuid.UUID(p.token)
     except ValueError:
@@ -267,7 +306,7 @@ def _confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) 
         return _render_event(request, session, p, now, msg, status=refused)
     if RoundRevision.objects.filter(round__session=session, token=token).exists():
         # A double tap, or a retry after a lost answer: the event is already in.
-        return _done(request, done, p)
+        return _done(request, session, done)
     event, missing = p.event()
     if event is None:
         return _render_event(request, session, p, now, missing, status=refused)
@@ -278,11 +317,15 @@ def _confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) 
         rnd = session.add_event(
             token,
             event,
-            _author(request, p),
+            _author(request, session, p),
             expected=p.expected,
             join_last_win=p.join,
             position=position,
+            number=p.for_round,
         )
+    except RoundTaken:
+        # The form shows the round recorded meanwhile and asks what to do with this event.
+        return _render_event(request, session, p, now, status=200 if request.htmx else 409)
     except RuleError as e:
         now = _round_now(session)
         if p.expected != now.count:
@@ -297,4 +340,4 @@ def _confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) 
     else:
         msg = gettext("Round %(number)s is over.") % {"number": rnd.number}
     messages.success(request, msg)
-    return _done(request, done, p)
+    return _done(request, session, done)

@@ -1,20 +1,24 @@
-"""What the record and event pages share: the unfinished hand's hint and waits, the author cookie."""
+"""What the record and event pages share: the unfinished hand's hint and waits, who
+records, the phone's entry in progress, and a round another phone recorded first."""
 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote, unquote
 
 from django.http import HttpResponse, HttpResponseRedirect
+from django.urls import reverse
 from django.utils.translation import gettext, ngettext
 from django_htmx.http import HttpResponseClientRedirect
 
 from rules import waits
 from rules.tiles import parse_tile, tile_str, tiles_str
-from scorer.entry.pick import AUTHOR_COOKIE, AUTHOR_MAX, HAND_SIZE, Pick
-from scorer.models import GameSession
+from scorer import phone
+from scorer.entry.pick import HAND_SIZE, Pick
+from scorer.models import GameSession, Round
 from scorer.present.picker import FACES
-from scorer.views import HtmxHttpRequest, author_of, is_zh
+from scorer.present.words import author_label
+from scorer.templatetags.scorer_format import sign_class
+from scorer.views import HtmxHttpRequest, is_zh, seat_name
 
 
 def _unfinished_hand(session: GameSession, p: Pick, out: dict[str, Any]) -> dict[str, Any] | None:
@@ -57,24 +61,64 @@ def _waits(session: GameSession, p: Pick, out: dict[str, Any]) -> dict[str, Any]
     return out
 
 
-# ---------------------------------------------------------------- author
+# ---------------------------------------------------------------- who records
 
 
-def _remembered(request: HtmxHttpRequest) -> str:
-    """The name this phone recorded with last time (percent-encoded: cookies are ASCII)."""
-    return unquote(request.COOKIES.get(AUTHOR_COOKIE, "")).strip()[:AUTHOR_MAX]
+def who_records(request: HtmxHttpRequest, session: GameSession, p: Pick) -> None:
+    """Read the bar's "recorded by" seat: the phone remembers it for this table."""
+    if "me" in request.POST:
+        phone.set_my_seat(request, session, phone.read_seat(request.POST.get("me"), session))
+    if not p.author:
+        p.author = phone.my_name(request, session)
 
 
-def _author(request: HtmxHttpRequest, p: Pick) -> str:
-    return p.author or _remembered(request) or author_of(request)
+def _author(request: HtmxHttpRequest, session: GameSession, p: Pick) -> str:
+    return p.author or phone.my_name(request, session)
 
 
-def _done(request: HtmxHttpRequest, url: str, p: Pick) -> HttpResponse:
-    response: HttpResponse = (
-        HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+def _done(request: HtmxHttpRequest, session: GameSession, url: str) -> HttpResponse:
+    """The entry is recorded (or dropped): the phone forgets it, and goes to `url`."""
+    phone.clear_draft(request, session)
+    return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+
+
+# ---------------------------------------------------------------- a round recorded meanwhile
+
+
+def taken_round(session: GameSession, p: Pick, open_number: int | None = None) -> dict[str, Any] | None:
+    """The round another phone recorded after this form was opened for it, as the
+    form shows it (who recorded it, its result); None while the form is current.
+
+    `open_number`: the round in progress this form adds events to, which is the
+    round it was opened for, not one taken from it.
+    """
+    if p.for_round is None or p.for_round == open_number:
+        return None
+    next_number = session.next_number()
+    if p.for_round >= next_number:
+        return None
+    rnd = (
+        session.rounds.filter(number__gte=p.for_round)
+        .select_related("current")
+        .order_by("-number")
+        .first()
     )
-    if p.author:
-        response.set_cookie(
-            AUTHOR_COOKIE, quote(p.author), max_age=365 * 24 * 3600, samesite="Lax", httponly=True
-        )
-    return response
+    if rnd is None or rnd.current is None:
+        return None
+    rev = rnd.current
+    names = list(session.players)
+    result = rev.result if isinstance(rev.result, dict) else {}
+    return {
+        "number": rnd.number,
+        "next": next_number,
+        "author": author_label(rev.author),
+        "undone": rnd.status != Round.ACTIVE,
+        "winners": [seat_name(names, w) for w in rev.winners or []],
+        "total": result.get("total") if rev.kind == "win" else None,
+        "draw": rev.kind == "draw",
+        "deltas": [
+            {"name": seat_name(names, seat), "value": d, "sign": sign_class(d)}
+            for seat, d in enumerate(rev.deltas)
+        ],
+        "url": reverse("scorer:round", args=[session.code, rnd.number]),
+    }

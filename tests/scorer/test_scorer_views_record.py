@@ -10,7 +10,6 @@ import html as htmllib
 import re
 import uuid
 from typing import Any
-from urllib.parse import unquote
 
 import pytest
 from django.conf import settings
@@ -47,8 +46,10 @@ def state_of(page: str) -> dict[str, str]:
         m = re.search(rf'<select name="{name}">.*?<option value="([^"]*)" selected', page, re.S)
         assert m, f"no {name} select"
         data[name] = m.group(1)
-    m = re.search(r'<input type="text" name="author" value="([^"]*)"', page)
-    data["author"] = htmllib.unescape(m.group(1)) if m else ""
+    m = re.search(r'<select name="me">.*?</select>', page, re.S)
+    assert m, "no 'recorded by' select"
+    chosen = re.search(r'<option value="([^"]*)" selected', m.group(0))
+    data["me"] = chosen.group(1) if chosen else ""
     return data
 
 
@@ -437,17 +438,19 @@ def test_draw_needs_no_hand(phone: Phone) -> None:
 
 def test_confirm_records_the_round_and_goes_to_the_session(client: Client, phone: Phone) -> None:
     winning_phone(phone)
-    response = phone.confirm(author="小王")
+    response = phone.confirm(me="3")  # the phone says who it is: the fourth seat
     assert response.status_code == 302
     assert response["Location"] == reverse("scorer:session", args=[phone.session.code])
     rnd = Round.objects.get()
     assert str(rnd.token) == phone.state["token"] and rnd.current is not None
     rev = rnd.current
-    assert rev.author == "小王" and rev.winners == [1] and rev.kind == "win"
+    assert rev.author == NAMES[3] and rev.winners == [1] and rev.kind == "win"
     assert rev.entry["hand"] == {"concealed": "111222333m456p7z", "win_tile": "7z"}
     assert rev.entry["discarder"] == 2 and rev.entry["dealer"] == 0
-    assert unquote(response.cookies["mj_author"].value) == "小王"  # remembered for next time
-    assert state_of(page_of(client.get(phone.page_url)))["author"] == "小王"
+    # Remembered for this table: the next form says who records without asking.
+    assert state_of(page_of(client.get(phone.page_url)))["me"] == "3"
+    # Another phone has not said who it is: it is asked, never given this one's name.
+    assert state_of(page_of(Client().get(phone.page_url)))["me"] == ""
 
 
 def test_confirm_by_htmx_redirects_the_client(phone: Phone) -> None:
@@ -456,7 +459,8 @@ def test_confirm_by_htmx_redirects_the_client(phone: Phone) -> None:
     assert response.status_code == 200
     assert response["HX-Redirect"] == reverse("scorer:session", args=[phone.session.code])
     assert Round.objects.count() == 1
-    assert Round.objects.get().current.author  # the phone's User-Agent summary at least
+    # The phone never said who it is: no name is made up (no browser name either).
+    assert Round.objects.get().current.author == ""
 
 
 def test_double_confirm_records_once(client: Client, session: GameSession) -> None:

@@ -821,7 +821,7 @@ def test_english_labels_and_reasons(en_client: Client, session: GameSession) -> 
     page = phone.tap("player:0", "kong:exposed", "from:1")
     assert "Exposed kong (刮风)" in page
     session.add_event(uuid.uuid4(), win_event(3, 0, PUNGS))
-    page = Phone(en_client, session).page
+    page = Phone(en_client, session, kind="win").page  # (kind: not the kong entry kept)
     assert re.search(r'value="winner:3"[^>]*disabled>丁<small class="ev-note">Won</small>', page)
 
 

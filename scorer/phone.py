@@ -1,0 +1,105 @@
+"""What one phone remembers about the tables it has opened: which ones, who it is
+at each, and the round it was entering when the page went away.
+
+There are no accounts: a phone is its browser's Django session (a cookie holding
+a random key; the data stays on the server).  Nothing here decides a score or a
+payment; it only spares the players from typing things twice and from losing a
+half-entered hand to a reload (pull to refresh, a locked phone, a crashed tab).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.http import HttpRequest
+
+from scorer.models import GameSession
+
+TABLES_KEY = "tables"  # codes of the tables this phone has opened, most recent first
+TABLES_MAX = 30
+
+
+def _draft_key(session: GameSession) -> str:
+    return f"draft:{session.code}"
+
+
+def _me_key(session: GameSession) -> str:
+    return f"me:{session.code}"
+
+
+# ---------------------------------------------------------------- tables opened
+
+
+def remember_table(request: HttpRequest, session: GameSession) -> None:
+    """Put this table first in the phone's list (saved only when the order changes)."""
+    codes = list(request.session.get(TABLES_KEY) or [])
+    if codes[:1] == [session.code]:
+        return
+    codes = [session.code, *(c for c in codes if c != session.code)][:TABLES_MAX]
+    request.session[TABLES_KEY] = codes
+
+
+def tables_opened(request: HttpRequest) -> list[GameSession]:
+    """This phone's tables, the one with the latest activity first (one query).
+
+    Only codes this phone has opened are looked up: nothing about other
+    people's tables is ever listed.
+    """
+    codes = [c for c in request.session.get(TABLES_KEY) or [] if isinstance(c, str)]
+    if not codes:
+        return []
+    return list(GameSession.objects.filter(code__in=codes).order_by("-updated_at", "-pk"))
+
+
+# ---------------------------------------------------------------- who this phone is
+
+
+def my_seat(request: HttpRequest, session: GameSession) -> int | None:
+    seat = request.session.get(_me_key(session))
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < session.n_players:
+        return seat
+    return None
+
+
+def my_name(request: HttpRequest, session: GameSession) -> str:
+    """The player this phone said it is at this table ("" until it says)."""
+    seat = my_seat(request, session)
+    return "" if seat is None else str(session.players[seat])
+
+
+def set_my_seat(request: HttpRequest, session: GameSession, seat: int | None) -> None:
+    if seat is None:
+        request.session.pop(_me_key(session), None)
+    elif my_seat(request, session) != seat:
+        request.session[_me_key(session)] = seat
+
+
+def read_seat(raw: Any, session: GameSession) -> int | None:
+    """A posted seat number, or None for anything else."""
+    try:
+        seat = int(raw)
+    except (TypeError, ValueError):
+        return None
+    return seat if 0 <= seat < session.n_players else None
+
+
+# ---------------------------------------------------------------- the entry in progress
+
+
+def save_draft(request: HttpRequest, session: GameSession, state: Mapping[str, str]) -> None:
+    """Keep the form's state (its hidden inputs) for a reload; written only when it changed."""
+    state = {str(k): str(v) for k, v in state.items()}
+    if request.session.get(_draft_key(session)) != state:
+        request.session[_draft_key(session)] = state
+
+
+def load_draft(request: HttpRequest, session: GameSession) -> dict[str, str] | None:
+    draft = request.session.get(_draft_key(session))
+    if not isinstance(draft, dict):
+        return None
+    return {str(k): str(v) for k, v in draft.items()}
+
+
+def clear_draft(request: HttpRequest, session: GameSession) -> None:
+    request.session.pop(_draft_key(session), None)
