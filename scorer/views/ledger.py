@@ -301,6 +301,11 @@ def round_detail(request: HtmxHttpRequest, code: str, number: int) -> HttpRespon
             "round": rnd,
             "undone_by": author_label(rnd.undone_by),
             "standing": standing,
+            # Each undo and restore of the round, oldest first: who and when.
+            "changes": [
+                {"action": c.action, "author": author_label(c.author), "at": c.at}
+                for c in rnd.changes.all()
+            ],
             "current": current,
             "revisions": revisions,
             "revision_count": len(revisions),

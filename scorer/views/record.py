@@ -67,6 +67,7 @@ from rules.round import seat_wind
 from rules.tiles import N_KINDS
 from scorer.access import round_or_404, session_or_404
 from scorer.entry.pick import (
+    _next_position,
     HAND_SIZE,
     QUICK_OPEN_MAX,
     Pick,

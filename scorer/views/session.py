@@ -23,9 +23,10 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from rules import REGISTRY
+from rules import REGISTRY, RuleError
 from rules.registry import Ruleset
 from rules.round import seat_wind
+from scorer import phone
 from scorer.access import session_or_404
 from scorer.forms import StartForm
 from scorer.models import GameSession, Round, RoundRevision
@@ -39,13 +40,20 @@ from scorer.present.words import (
     table_rulesets,
 )
 from scorer.templatetags.scorer_format import sign_class
-from scorer.views import (
-    HtmxHttpRequest,
-    author_of,
-    seat_name,
-)
+from scorer.views import HtmxHttpRequest, by_language, seat_name
 
-__all__ = ["author_label", "create", "detail", "home", "qr", "tallies", "undo", "undo_event"]
+__all__ = [
+    "author_label",
+    "create",
+    "detail",
+    "home",
+    "qr",
+    "restore",
+    "tallies",
+    "undo",
+    "undo_event",
+    "whoami",
+]
 
 
 def _rules_for(ruleset_id: Any) -> Ruleset:
@@ -57,7 +65,25 @@ def _rules_for(ruleset_id: Any) -> Ruleset:
 
 
 def _home(request: HtmxHttpRequest, form: StartForm, status: int = 200) -> HttpResponse:
-    return render(request, "scorer/home.html", {"form": form}, status=status)
+    return render(
+        request, "scorer/home.html", {"form": form, "my_tables": _my_tables(request)}, status=status
+    )
+
+
+def _my_tables(request: HtmxHttpRequest) -> list[dict[str, Any]]:
+    """The tables this phone opened, latest activity first, as the home page lists them."""
+    rows = []
+    for s in phone.tables_opened(request):
+        rs = REGISTRY.get(s.ruleset)
+        rows.append(
+            {
+                "url": reverse("scorer:session", args=[s.code]),
+                "players": "、".join(str(n) for n in s.players),
+                "ruleset": by_language(rs.name_zh, rs.name_en) if rs is not None else s.ruleset,
+                "updated_at": s.updated_at,
+            }
+        )
+    return rows
 
 
 @require_safe
@@ -89,6 +115,7 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
         first_dealer=data["first_dealer"],
         money_per_point=data.get("money_per_point"),
     )
+    phone.remember_table(request, session)
     return redirect("scorer:session", code=session.code)
 
 
@@ -127,6 +154,9 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
     if live is not None:
         # The seats sit as they do in the round being played, not the next one.
         dealer, wind = live["dealer_seat"], live["wind_code"]
+    # The round undone last, while nothing was recorded after it: it can be restored.
+    newest = session.rounds.order_by("-number").values_list("number", "status").first()
+    redo = newest[0] if newest is not None and newest[1] == Round.UNDONE else None
     per_point = session.money_per_point
     seats = []
     for seat, (name, total) in enumerate(zip(names, totals, strict=True)):
@@ -162,6 +192,7 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
         "poll_vals": json.dumps({"was": ",".join(str(t) for t in totals)}),
         "round_count": len(rounds),
         "last_round": rounds[-1].number if rounds else None,
+        "redo_round": redo,
         "dealer_name": seat_name(names, dealer),
         "wind": WIND_NAMES[wind],
         "etag": etag,
@@ -209,6 +240,9 @@ def detail(request: HtmxHttpRequest, code: str) -> HttpResponse:
     context = _board(session, _previous_totals(request, session.n_players))
     if request.htmx:
         return render(request, "scorer/session.html#tallies", context)
+    phone.remember_table(request, session)
+    context["me_seat"] = phone.my_seat(request, session)
+    context["me_name"] = phone.my_name(request, session)
     context["share_url"] = request.build_absolute_uri(
         reverse("scorer:session", args=[session.code])
     )
@@ -268,7 +302,7 @@ def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
     else:
         # expected=last: re-checked under the session lock, closing the race between
         # the check above and the undo (two phones tapping at once undo one round).
-        undone = session.undo_last(author=author_of(request), expected=last)
+        undone = session.undo_last(author=phone.my_name(request, session), expected=last)
         if undone is None:
             messages.info(request, gettext("There is no round to undo."))
         else:
@@ -308,7 +342,9 @@ def undo_event(request: HtmxHttpRequest, code: str) -> HttpResponse:
     else:
         # expected: re-checked under the session lock (two phones tapping at once).
         rnd = session.undo_last_event(
-            author=author_of(request), expected=shown["count"], expected_round=last.number
+            author=phone.my_name(request, session),
+            expected=shown["count"],
+            expected_round=last.number,
         )
         if rnd is None:
             messages.warning(request, _changed_meanwhile(last.number))
@@ -338,3 +374,36 @@ def _changed_meanwhile(number: int) -> str:
         "Nothing was taken back: round %(number)s changed on another phone meanwhile. "
         "Check the events and try again."
     ) % {"number": number}
+
+
+@require_POST
+def whoami(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """This phone says which player it is at this table (its name goes into the history)."""
+    session = session_or_404(code)
+    phone.set_my_seat(request, session, phone.read_seat(request.POST.get("seat"), session))
+    url = reverse("scorer:session", args=[session.code])
+    return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+
+
+@require_POST
+def restore(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
+    """Restore an undone round (redo): it counts again; its history keeps the undo."""
+    session = session_or_404(code)
+    try:
+        rnd = session.restore(number, author=phone.my_name(request, session))
+    except RuleError as e:
+        messages.warning(request, by_language(e.message_zh, e.message))
+        rnd = None
+    else:
+        if rnd is None:
+            messages.info(
+                request,
+                gettext("Round %(number)s is not undone (restored on another phone?).")
+                % {"number": number},
+            )
+        else:
+            messages.success(
+                request, gettext("Round %(number)s restored: it counts again.") % {"number": number}
+            )
+    url = reverse("scorer:session", args=[session.code])
+    return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)

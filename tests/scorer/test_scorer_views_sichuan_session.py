@@ -687,6 +687,7 @@ def test_round_page_history_lists_each_event_added_and_taken_back(en_client: Cli
     s = sichuan()
     add(s, kong(1, "concealed"), author="iPhone WeChat")
     add(s, win(2, 0, PUNGS), author="老王")
+    en_client.post(reverse("scorer:whoami", args=[s.code]), {"seat": "1"})  # this phone is 乙
     en_client.post(
         reverse("scorer:undo_event", args=[s.code]),
         {"round": "1", "events": "2"},
@@ -698,7 +699,7 @@ def test_round_page_history_lists_each_event_added_and_taken_back(en_client: Cli
     assert len(summaries) == 3
     newest, middle, oldest = summaries
     assert (
-        newest.startswith("v3 current · Android Chrome")
+        newest.startswith("v3 current · 乙")
         and "Taken back: 丙 wins on 甲's discard" in newest
     )
     assert middle.startswith("v2 · 老王") and "Added: 丙 wins on 甲's discard" in middle

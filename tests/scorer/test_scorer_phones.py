@@ -1,0 +1,296 @@
+"""Phones at one table: nothing doubled, nothing lost.
+
+Two phones entering the same hand record it once; a reload keeps the entry in
+progress; the home page lists the tables this phone opened (and no others); an
+undone round can be restored; each phone says once which player it is.
+"""
+
+from __future__ import annotations
+
+import html as htmllib
+import re
+import uuid
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from scorer.models import GameSession, Round, RoundChange
+from tests.scorer.test_scorer_views_record import (
+    HTMX,
+    NAMES,
+    WIN_TILES,
+    Phone,
+    make_session,
+    page_of,
+    state_of,
+    winning_phone,
+)
+from tests.scorer.test_scorer_views_session import start_data
+
+pytestmark = pytest.mark.django_db
+
+SEVEN_PAIRS = "1133m5577p99s1122z"  # 七对: a common hand two phones might both enter
+ENTRY = {"kind": "win", "mode": "tiles", "winner": 0, "discarder": 1,
+         "hand": {"concealed": "111222333m456p7z", "win_tile": "7z"}}  # fmt: skip
+
+
+def text_of(page: str) -> str:
+    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def taken_panel(page: str) -> str:
+    m = re.search(r'<section class="rec-taken".*?</section>', page, re.S)
+    return text_of(m.group(0)) if m else ""
+
+
+def seven_pairs_phone(client: Client, session: GameSession) -> Phone:
+    phone = Phone(client, session)
+    phone.tap("winner:2", "from:self")
+    phone.tiles(SEVEN_PAIRS)
+    return phone
+
+
+def dealer_of(page: str) -> int:
+    m = re.search(r'<select name="dealer">.*?<option value="(\d)" selected', page, re.S)
+    assert m
+    return int(m.group(1))
+
+
+# ------------------------------------------------------------------ two phones, one hand
+
+
+def test_two_phones_confirming_the_same_hand_record_it_once() -> None:
+    session = make_session()
+    session.record_round(uuid.uuid4(), ENTRY)  # rounds 1 and 2 are played already
+    session.record_round(uuid.uuid4(), {**ENTRY, "winner": 1, "discarder": 0})
+    a, b = seven_pairs_phone(Client(), session), seven_pairs_phone(Client(), session)
+    loaded_dealer = dealer_of(b.page)
+    assert a.state["for_round"] == b.state["for_round"] == "3"
+
+    assert a.confirm().status_code == 302
+    response = b.confirm()
+    assert response.status_code == 409  # nothing recorded: the phone is asked
+    assert list(session.rounds.values_list("number", flat=True)) == [1, 2, 3]
+    panel = taken_panel(page_of(response))
+    assert "第 3 局刚被记录" in panel
+    third = session.rounds.get(number=3)
+    assert third.current is not None
+    assert f"和牌：{NAMES[2]}" in panel and f"{third.current.result['total']} 番" in panel
+    for seat, d in enumerate(third.current.deltas):
+        assert f"{NAMES[seat]} {d}" in panel
+    # While the question stands the round cannot be confirmed again by mistake.
+    assert re.search(r'class="pk-confirm"[^>]*disabled', page_of(response))
+
+    # B's hand was another one: record it as round 4, with the dealer after round 3.
+    b.state = state_of(page_of(response))
+    page = b.tap("taken:next")
+    assert b.state["for_round"] == "4" and not taken_panel(page)
+    session.refresh_from_db()
+    expected_dealer, _ = session.next_position()
+    assert dealer_of(page) == expected_dealer
+    assert expected_dealer != loaded_dealer  # the stale dealer was replaced
+    assert b.confirm().status_code == 302
+    fourth = session.rounds.get(number=4)
+    assert fourth.current is not None and fourth.current.dealer == expected_dealer
+
+
+def test_the_second_phone_can_drop_its_entry() -> None:
+    session = make_session()
+    a_client, b_client = Client(), Client()
+    a, b = seven_pairs_phone(a_client, session), seven_pairs_phone(b_client, session)
+    a.confirm(htmx=True)
+    response = b.confirm(htmx=True)
+    assert response.status_code == 200 and "第 1 局刚被记录" in taken_panel(page_of(response))
+    b.state = state_of(page_of(response))
+    response = b_client.post(b.preview_url, {**b.state, "tap": "taken:discard"}, **HTMX)
+    assert response["HX-Redirect"] == reverse("scorer:session", args=[session.code])
+    assert Round.objects.count() == 1
+    # The dropped entry is gone from this phone: a new form starts empty, for round 2.
+    fresh = state_of(page_of(b_client.get(b.page_url)))
+    assert fresh["hand"] == "" and fresh["win_tile"] == "" and fresh["for_round"] == "2"
+
+
+def test_a_form_learns_of_the_round_recorded_meanwhile_on_its_next_tap() -> None:
+    session = make_session()
+    b = Phone(Client(), session)
+    b.tap("winner:1")
+    session.record_round(uuid.uuid4(), ENTRY, author=NAMES[3])  # phone A, meanwhile
+    page = b.tap("from:2")
+    panel = taken_panel(page)
+    assert "第 1 局刚被记录" in panel and f"由 {NAMES[3]}" in panel
+
+
+def test_the_same_form_confirmed_twice_is_no_conflict() -> None:
+    """A double tap (same token) is answered with the round it recorded, not the question."""
+    session = make_session()
+    phone = winning_phone(Phone(Client(), session))
+    assert phone.confirm().status_code == 302
+    assert phone.confirm().status_code == 302
+    assert Round.objects.count() == 1
+
+
+def test_an_event_table_starting_the_same_round_twice_is_asked_too() -> None:
+    """四川: a round over in one event (血战 off) must not be recorded twice either."""
+    session = GameSession.objects.create(
+        ruleset="sichuan", players=list(NAMES), params={"blood_battle": False}
+    )
+    session.params = dict(session.resolved_params())
+    session.save()
+    event = {"type": "win", "winners": [{"seat": 0, "hand": {"concealed": "111222333m4445m",
+             "win_tile": "5m"}}], "discarder": 1}  # fmt: skip
+    session.add_event(uuid.uuid4(), event, number=1)
+    with pytest.raises(Exception) as e:
+        session.add_event(uuid.uuid4(), event, number=1)
+    assert type(e.value).__name__ == "RoundTaken"
+    assert session.rounds.count() == 1
+
+
+# ------------------------------------------------------------------ a reload keeps the entry
+
+
+def test_a_reload_restores_the_entry_in_progress_until_confirmed() -> None:
+    session = make_session()
+    client = Client()
+    phone = Phone(client, session)
+    phone.tap("winner:1", "from:2")
+    phone.tiles("111222333m")
+    reloaded = state_of(page_of(client.get(phone.page_url)))  # pull to refresh
+    assert reloaded["hand"] == phone.state["hand"] != ""
+    assert reloaded["winner"] == "1" and reloaded["discarder"] == "2"
+    assert reloaded["token"] == phone.state["token"]  # still the same form: recorded once
+    # Another phone has its own entry (none).
+    assert state_of(page_of(Client().get(phone.page_url)))["hand"] == ""
+    phone.state = reloaded
+    phone.tiles("456p7z7z")
+    assert phone.confirm().status_code == 302
+    after = state_of(page_of(client.get(phone.page_url)))
+    assert after["hand"] == "" and after["winner"] == "" and after["token"] != reloaded["token"]
+
+
+def test_a_reload_restores_an_event_entry() -> None:
+    session = GameSession.objects.create(ruleset="sichuan", players=list(NAMES))
+    session.params = dict(session.resolved_params())
+    session.save()
+    client = Client()
+    url = reverse("scorer:record", args=[session.code])
+    page = page_of(client.get(url, {"kind": "kong"}))
+    state = state_of_event(page)
+    response = client.post(
+        reverse("scorer:preview", args=[session.code]), {**state, "tap": "player:2"}, **HTMX
+    )
+    state = state_of_event(page_of(response))
+    assert state["player"] == "2"
+    again = state_of_event(page_of(client.get(url)))
+    assert again["kind"] == "kong" and again["player"] == "2"
+    # Asking for another kind of event starts that one afresh.
+    assert state_of_event(page_of(client.get(url, {"kind": "win"})))["kind"] == "win"
+
+
+def state_of_event(page: str) -> dict[str, str]:
+    data = {
+        k: htmllib.unescape(v)
+        for k, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', page)
+        if k != "csrfmiddlewaretoken"
+    }
+    m = re.search(r'<select name="dealer">.*?<option value="([^"]*)" selected', page, re.S)
+    if m:
+        data["dealer"] = m.group(1)
+    return data
+
+
+# ------------------------------------------------------------------ the home page's tables
+
+
+def _start(client: Client, names: list[str]) -> GameSession:
+    data = start_data(**{f"name_{i}": n for i, n in enumerate(names)})
+    response = client.post(reverse("scorer:create"), data)
+    assert response.status_code == 302, page_of(response)[:2000]
+    return GameSession.objects.get(code=response["Location"].strip("/").split("/")[-1])
+
+
+def test_home_lists_the_tables_this_phone_opened_and_no_others() -> None:
+    mine, theirs = Client(), Client()
+    first = _start(mine, ["东一", "南一", "西一", "北一"])
+    other = _start(theirs, ["别人甲", "别人乙", "别人丙", "别人丁"])
+    shared = _start(theirs, ["共享甲", "共享乙", "共享丙", "共享丁"])
+    mine.get(reverse("scorer:session", args=[shared.code]))  # opened from a shared link
+    shared.record_round(uuid.uuid4(), ENTRY)  # played on: the latest activity
+    page = text_of(page_of(mine.get(reverse("scorer:home"))))
+    assert "东一" in page and "共享甲" in page and "别人甲" not in page
+    assert page.index("共享甲") < page.index("东一")  # latest activity first
+    first.record_round(uuid.uuid4(), ENTRY)
+    page = page_of(mine.get(reverse("scorer:home")))
+    assert page.index("东一") < page.index("共享甲")
+    assert reverse("scorer:session", args=[first.code]) in page  # reopened from there
+    their_page = text_of(page_of(theirs.get(reverse("scorer:home"))))
+    assert "别人甲" in their_page and "东一" not in their_page
+    assert other.code not in page
+    # A phone that opened nothing sees no list at all.
+    assert "class=\"my-tables\"" not in page_of(Client().get(reverse("scorer:home")))
+
+
+# ------------------------------------------------------------------ undo, then restore
+
+
+def test_an_undone_round_is_restored_with_its_history() -> None:
+    session = make_session()
+    client = Client()
+    client.post(reverse("scorer:whoami", args=[session.code]), {"seat": "3"})
+    session.record_round(uuid.uuid4(), ENTRY)
+    second = session.record_round(uuid.uuid4(), {**ENTRY, "winner": 2, "discarder": 0})
+    before = session.tallies()
+    client.post(reverse("scorer:undo", args=[session.code]), {"round": "2"})
+    assert session.tallies() != before
+    page = page_of(client.get(reverse("scorer:session", args=[session.code])))
+    restore_url = reverse("scorer:restore", args=[session.code, 2])
+    assert restore_url in page and "恢复第 2 局" in text_of(page)
+    response = client.post(restore_url, follow=True)
+    assert "第 2 局已恢复" in text_of(page_of(response))
+    second.refresh_from_db()
+    assert second.status == Round.ACTIVE and session.tallies() == before
+    assert restore_url not in page_of(client.get(reverse("scorer:session", args=[session.code])))
+    changes = list(second.changes.values_list("action", "author"))
+    assert changes == [(RoundChange.UNDO, NAMES[3]), (RoundChange.RESTORE, NAMES[3])]
+    history = text_of(page_of(client.get(reverse("scorer:round", args=[session.code, 2]))))
+    assert f"由 {NAMES[3]} 撤销" in history and f"由 {NAMES[3]} 恢复" in history
+    # Restoring twice (two phones) restores once.
+    client.post(restore_url)
+    assert second.changes.count() == 2
+
+
+def test_restoring_a_round_in_progress_waits_for_the_one_being_played() -> None:
+    session = GameSession.objects.create(ruleset="sichuan", players=list(NAMES))
+    session.params = dict(session.resolved_params())
+    session.save()
+    kong = {"type": "kong", "player": 1, "kong": "concealed"}
+    session.add_event(uuid.uuid4(), kong)
+    session.undo_last_event(expected=1)  # its only event: the round is undone
+    session.add_event(uuid.uuid4(), kong)  # round 2 is being played
+    from rules import RuleError
+
+    with pytest.raises(RuleError):
+        session.restore(1)
+    assert session.rounds.get(number=1).status == Round.UNDONE
+    session.undo_last_event(expected=1)
+    rnd = session.restore(1)
+    assert rnd is not None and rnd.in_progress and rnd.status == Round.ACTIVE
+
+
+# ------------------------------------------------------------------ who this phone is
+
+
+def test_a_phone_is_asked_once_which_player_it_is() -> None:
+    session = make_session()
+    client = Client()
+    url = reverse("scorer:session", args=[session.code])
+    assert "你是哪位" in text_of(page_of(client.get(url)))
+    client.post(reverse("scorer:whoami", args=[session.code]), {"seat": "1"})
+    page = text_of(page_of(client.get(url)))
+    assert "你是哪位" not in page and f"本机：{NAMES[1]}" in page
+    # Another table asks again: a phone may be a different player there.
+    other = make_session()
+    assert "你是哪位" in text_of(page_of(client.get(reverse("scorer:session", args=[other.code]))))
+    # A seat that does not exist is no answer.
+    client.post(reverse("scorer:whoami", args=[other.code]), {"seat": "9"})
+    assert "你是哪位" in text_of(page_of(client.get(reverse("scorer:session", args=[other.code]))))

@@ -1,0 +1,92 @@
+"""Two phones confirm the same round at the same moment, served by two processes.
+
+Each phone is a separate Python process (as two gunicorn workers would be) that
+posts its own form for round 1 through the HTTP flow (Django's test client,
+the whole middleware stack) against the same PostgreSQL database, released at
+the same instant.  Exactly one round is recorded; the other phone is asked
+(409, "第 1 局刚被记录").  SQLite serialises writers on one file and the test
+database lives in memory, so this runs on PostgreSQL only (CI runs both).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.test import Client
+
+from scorer.models import GameSession, Round
+from tests.scorer.test_scorer_views_record import Phone, make_session, winning_phone
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PHONE = textwrap.dedent(
+    """
+    import json, os, sys, time
+    import django
+    django.setup()
+    from django.test import Client
+    url, state, start = sys.argv[1], json.loads(sys.argv[2]), float(sys.argv[3])
+    client = Client()
+    while time.time() < start:
+        time.sleep(0.001)
+    response = client.post(url, {**state, "confirm": "1"})
+    body = response.content.decode()
+    print(json.dumps({"status": response.status_code, "asked": "第 1 局刚被记录" in body}))
+    """
+)
+
+
+def _database_url() -> str:
+    s = connection.settings_dict
+    user = s.get("USER") or "postgres"
+    password = f":{s['PASSWORD']}" if s.get("PASSWORD") else ""
+    return f"postgres://{user}{password}@{s['HOST']}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+@pytest.mark.skipif(
+    "postgres" not in os.environ.get("DATABASE_URL", ""), reason="needs PostgreSQL"
+)
+def test_two_processes_confirming_round_one_record_it_once() -> None:
+    assert connection.vendor == "postgresql"
+    session = make_session()
+    forms = [winning_phone(Phone(Client(), session)) for _ in range(2)]
+    env = {
+        **os.environ,
+        "DATABASE_URL": _database_url(),
+        "DJANGO_SETTINGS_MODULE": "mahjong_site.settings",
+        "DJANGO_ALLOW_INSECURE_KEY": "1",
+        "DJANGO_STATIC_MANIFEST": "0",
+        "PYTHONPATH": str(ROOT),
+        "DJANGO_ALLOWED_HOSTS": "testserver",
+    }
+    start = time.time() + 3.0  # both processes are up and waiting by then
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", PHONE, p.confirm_url, json.dumps(p.state), str(start)],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for p in forms
+    ]
+    results = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, err
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    assert sorted(r["status"] for r in results) == [302, 409]
+    assert [r["asked"] for r in results if r["status"] == 409] == [True]
+    assert list(Round.objects.filter(session=session).values_list("number", flat=True)) == [1]
+    assert GameSession.objects.get(pk=session.pk).version == 1
