@@ -45,14 +45,26 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name="RoundChange",
             fields=[
-                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
-                ("action", models.CharField(choices=[("undo", "undo"), ("restore", "restore")], max_length=8)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[("undo", "undo"), ("restore", "restore")], max_length=8
+                    ),
+                ),
                 ("author", models.CharField(blank=True, max_length=80)),
                 ("at", models.DateTimeField(default=django.utils.timezone.now)),
                 (
                     "round",
                     models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE, related_name="changes", to="scorer.round"
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="changes",
+                        to="scorer.round",
                     ),
                 ),
             ],

@@ -65,16 +65,16 @@ from rules import RuleError
 from rules.registry import get_ruleset
 from rules.round import seat_wind
 from rules.tiles import N_KINDS
+from scorer import phone
 from scorer.access import round_or_404, session_or_404
 from scorer.entry.pick import (
-    _next_position,
     HAND_SIZE,
     QUICK_OPEN_MAX,
     Pick,
     _error_text,
     _int,
+    _next_position,
 )
-from scorer import phone
 from scorer.models import GameSession, Round, RoundRevision, RoundTaken
 from scorer.present.picker import (
     FACES,

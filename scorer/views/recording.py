@@ -85,7 +85,9 @@ def _done(request: HtmxHttpRequest, session: GameSession, url: str) -> HttpRespo
 # ---------------------------------------------------------------- a round recorded meanwhile
 
 
-def taken_round(session: GameSession, p: Pick, open_number: int | None = None) -> dict[str, Any] | None:
+def taken_round(
+    session: GameSession, p: Pick, open_number: int | None = None
+) -> dict[str, Any] | None:
     """The round another phone recorded after this form was opened for it, as the
     form shows it (who recorded it, its result); None while the form is current.
 

@@ -19,7 +19,6 @@ from scorer.models import GameSession, Round, RoundChange
 from tests.scorer.test_scorer_views_record import (
     HTMX,
     NAMES,
-    WIN_TILES,
     Phone,
     make_session,
     page_of,
@@ -227,7 +226,7 @@ def test_home_lists_the_tables_this_phone_opened_and_no_others() -> None:
     assert "别人甲" in their_page and "东一" not in their_page
     assert other.code not in page
     # A phone that opened nothing sees no list at all.
-    assert "class=\"my-tables\"" not in page_of(Client().get(reverse("scorer:home")))
+    assert 'class="my-tables"' not in page_of(Client().get(reverse("scorer:home")))
 
 
 # ------------------------------------------------------------------ undo, then restore

@@ -53,9 +53,7 @@ def _database_url() -> str:
     return f"postgres://{user}{password}@{s['HOST']}:{s['PORT'] or 5432}/{s['NAME']}"
 
 
-@pytest.mark.skipif(
-    "postgres" not in os.environ.get("DATABASE_URL", ""), reason="needs PostgreSQL"
-)
+@pytest.mark.skipif("postgres" not in os.environ.get("DATABASE_URL", ""), reason="needs PostgreSQL")
 def test_two_processes_confirming_round_one_record_it_once() -> None:
     assert connection.vendor == "postgresql"
     session = make_session()

@@ -698,10 +698,7 @@ def test_round_page_history_lists_each_event_added_and_taken_back(en_client: Cli
     summaries = [text_of(m) for m in re.findall(r"<summary>(.*?)</summary>", history, re.S)]
     assert len(summaries) == 3
     newest, middle, oldest = summaries
-    assert (
-        newest.startswith("v3 current · 乙")
-        and "Taken back: 丙 wins on 甲's discard" in newest
-    )
+    assert newest.startswith("v3 current · 乙") and "Taken back: 丙 wins on 甲's discard" in newest
     assert middle.startswith("v2 · 老王") and "Added: 丙 wins on 甲's discard" in middle
     assert oldest.startswith("v1 · iPhone WeChat") and "Added: 乙: concealed kong" in oldest
     # Events are taken back on the scores page, not corrected as a whole.
