@@ -122,12 +122,18 @@ def _outcome(session: GameSession, p: Pick, taken: dict[str, Any] | None) -> dic
     out["fans"] = result.get("fans", [])
     out["total"] = result.get("total")
     out["win"] = bool(result.get("win"))
+    # Flags the tiles contradict count for nothing: said next to the flag.
+    out["flag_notes"] = {
+        d["flag"]: by_language(d.get("reason_zh"), d.get("reason"))
+        for d in result.get("flags_dropped") or []
+    }
     if ev.kind == "draw":
         notes = result.get("notes_zh" if is_zh() else "notes") or [""]
         out["hint"] = notes[-1]
         out["can_confirm"] = True
     elif (err := refusal(result)) is not None:
         out["message"] = _error_text(err)
+        out["refused"] = True  # its fans are shown, never as a score
     else:
         out["can_confirm"] = True
     names = session.players
@@ -179,6 +185,12 @@ def _context(
          "open": any(f["count"] or f["id"] == tapped_fan for f in fans)}
         for points, fans in sorted(groups.items())
     ]  # fmt: skip
+    result = _outcome(session, p, taken)
+    notes = result.get("flag_notes") or {}
+    flags = [
+        {"id": fid, "on": on, "label": label, "note": notes.get(fid, "") if on else ""}
+        for fid, on, label in flag_rows(p, live)
+    ]
     if editing is not None:
         post_url = reverse("scorer:edit", args=[session.code, editing.number])
         confirm_url = post_url
@@ -204,13 +216,13 @@ def _context(
         "where_open": request.method == "POST" and tap is None and "confirm" not in request.POST,
         "grid": [r for r in rows if r],
         **_hand_view(p),
-        "flags": flag_rows(p, live),
+        "flags": flags,
         "seat_inputs": seat_input_rows(p, list(session.players)),
         "event_kinds": [{"id": e.id, "label": by_language(e.zh, e.en)} for e in p.spec.events],
         "uses_flowers": p.spec.flowers > 0,
         "quick_available": bool(rs.fan_catalog(params)),
         "fan_groups": fan_groups,
-        "result": _outcome(session, p, taken),
+        "result": result,
         "taken": taken,
         "me_seat": phone.my_seat(request, session),
         "events_mode": False,

@@ -248,3 +248,26 @@ def test_exclusions_are_consistent() -> None:
         for x in f.excludes:
             # a fan only excludes fans worth less or equal (the rulebook's direction)
             assert FANS[x].points <= f.points or x in f.partial, (f.zh, FANS[x].zh)
+
+
+@pytest.mark.parametrize(
+    ("situation", "dropped"),
+    [
+        ({"concealed": "111222333m456p7z", "win_tile": "7z", "self_drawn": True,
+          "after_kong": True}, ["after_kong"]),
+        ({"concealed": "222333m456p7z", "win_tile": "7z", "self_drawn": True,
+          "after_kong": True, "melds": [{"type": "kong", "tiles": "1111m", "exposed": False}]}, []),
+        ({"concealed": "111222333m456p7z", "win_tile": "7z", "robbing_kong": True},
+         ["robbing_kong"]),
+        ({"concealed": "111222333m45p7z7z", "win_tile": "6p", "robbing_kong": True}, []),
+        ({"concealed": "111222333m456p7z", "win_tile": "7z", "fourth_tile": True},
+         ["fourth_tile"]),
+    ],
+)  # fmt: skip
+def test_flags_the_tiles_contradict_are_reported(situation: dict, dropped: list[str]) -> None:
+    """A flag that cannot apply is named with why, never silently dropped (issue 9.6)."""
+    r = score({"ruleset": "mcr", **situation})
+    assert r["ok"], r
+    assert [d["flag"] for d in r.get("flags_dropped", [])] == dropped
+    for d in r.get("flags_dropped", []):
+        assert d["reason"] and d["reason_zh"]

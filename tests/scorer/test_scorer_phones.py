@@ -19,6 +19,7 @@ from scorer.models import GameSession, Round, RoundChange
 from tests.scorer.test_scorer_views_record import (
     HTMX,
     NAMES,
+    WIN_TILES,
     Phone,
     make_session,
     page_of,
@@ -293,3 +294,47 @@ def test_a_phone_is_asked_once_which_player_it_is() -> None:
     # A seat that does not exist is no answer.
     client.post(reverse("scorer:whoami", args=[other.code]), {"seat": "9"})
     assert "你是哪位" in text_of(page_of(client.get(reverse("scorer:session", args=[other.code]))))
+
+
+# ------------------------------------------------------------------ flags and refused hands
+
+
+def flag_note(page: str, flag: str) -> str:
+    m = re.search(rf'<p class="pk-flag-note" id="flag-note-{flag}">(.*?)</p>', page, re.S)
+    return htmllib.unescape(m.group(1)) if m else ""
+
+
+def bar_total(page: str) -> str:
+    m = re.search(r'<span class="pk-bar-total">(.*?)</span>', page, re.S)
+    assert m
+    return text_of(m.group(1))
+
+
+def test_a_flag_the_tiles_contradict_is_explained_next_to_it() -> None:
+    phone = Phone(Client(), make_session())
+    phone.tap("winner:1", "from:self", "flag:after_kong")
+    page = phone.tiles(WIN_TILES)  # no kong in the hand
+    assert flag_note(page, "after_kong") == "手里没有杠：不算杠上开花"
+    assert 'class="pk-flag-void"' in page
+    assert "杠上开花" not in re.sub(r'<div class="pk-flags".*?</div>', "", page, flags=re.S)
+    # With a kong the flag counts, and nothing is said.
+    phone.tap("clear", "tool:concealed_kong", "tile:1m")
+    page = phone.tiles("222333m456p7z7z")
+    assert flag_note(page, "after_kong") == "" and "杠上开花" in page
+
+
+def test_robbing_a_kong_of_a_tile_the_hand_holds_is_explained() -> None:
+    phone = Phone(Client(), make_session())
+    phone.tap("winner:1", "from:2", "flag:robbing_kong")
+    page = phone.tiles("111222333m456p7z7z")  # the win tile 7z: its pair is in the hand
+    assert flag_note(page, "robbing_kong") == "手里已有这张牌：不可能是抢杠"
+
+
+def test_a_hand_under_the_minimum_shows_no_score() -> None:
+    phone = Phone(Client(), make_session())
+    phone.tap("winner:1", "from:2")
+    page = phone.tiles("123m345m567p789p5s5s")  # 门前清 平和 单钓将: 5, under 8
+    assert "不够" in page or "不足" in page
+    assert bar_total(page) == "不能和牌"
+    assert 'class="pk-pts pk-total"' not in page
+    assert re.search(r"共 \d+ 番：不够起和", text_of(page))

@@ -232,6 +232,7 @@ class Reading:
     tiles: list[int]
     fourth: bool
     kong: bool
+    dropped_flags: list[dict[str, str]]
     wall_last: bool
     seat: int
     prevalent: int
@@ -286,6 +287,7 @@ class Reading:
             kong = self.fixed[w] == 0 and self.standing[w] == 1
         self.fourth = fourth
         self.kong = kong
+        self.dropped_flags = _dropped_flags(hand, fourth, kong)
         self.wall_last = hand.last_tile
         self.seat = _WIND_OF[hand.seat_wind]
         self.prevalent = _WIND_OF[hand.prevalent_wind]
@@ -781,6 +783,8 @@ class Mcr(Ruleset):
             "notes": notes,
             "notes_zh": notes_zh,
         }
+        if reading.dropped_flags:
+            out["flags_dropped"] = reading.dropped_flags
         if hand.table is not None:
             out.update(
                 _payments(
@@ -962,6 +966,27 @@ def _read_as(packs: tuple[Pack, ...]) -> tuple[str, str]:
         "按 " + "、".join(_pack_zh(p) for p in packs) + " 计番",
         "read as " + ", ".join(_pack_en(p) for p in packs),
     )
+
+
+def _dropped_flags(hand: Hand, fourth: bool, kong: bool) -> list[dict[str, str]]:
+    """The flags given that the tiles contradict, each with why (they count for nothing).
+
+    The player sees the reason next to the flag instead of a fan silently missing.
+    """
+    out = []
+    if hand.fourth_tile and not fourth:
+        out.append({"flag": "fourth_tile",
+                    "reason": "the winning tile already stands in the hand: not the last of its kind",
+                    "reason_zh": "手里已有这张牌：不是绝张"})  # fmt: skip
+    if hand.self_drawn and hand.after_kong and not kong:
+        out.append({"flag": "after_kong",
+                    "reason": "the hand shows no kong: not a win after a kong",
+                    "reason_zh": "手里没有杠：不算杠上开花"})  # fmt: skip
+    if not hand.self_drawn and hand.robbing_kong and not kong:
+        out.append({"flag": "robbing_kong",
+                    "reason": "the hand holds this tile already: it cannot be robbed from a kong",
+                    "reason_zh": "手里已有这张牌：不可能是抢杠"})  # fmt: skip
+    return out
 
 
 @lru_cache(maxsize=8192)
