@@ -82,6 +82,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Answers compressed (Django's own, with its BREACH mitigation; whitenoise
+    # serves static files pre-compressed): a chess room's Wi-Fi is the limit.
+    "django.middleware.gzip.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

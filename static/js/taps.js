@@ -1,15 +1,21 @@
 /*
- * Taps on the record page that arrive while the previous one is still on its
- * way to the server are queued, not lost.
+ * The record page's taps on a slow network: shown at once, queued, never lost.
  *
- * Why: every tap posts the whole picker form and the answer replaces the
- * form's inside.  On a slow chess-room Wi-Fi a player taps the next tile
- * before the answer is back; htmx then keeps only the last waiting request,
- * and that one is dropped when its button is replaced by the answer, so
- * quick taps silently went missing.  Here each tap made during a request is
- * remembered by its value ("tile:5m", "winner:2") and sent, in order, once
- * the form holds the state that answer brought.  No scoring happens here:
- * the server still reads the tap against the state it sent back.
+ * Why: every tap posts the picker form and the server answers with what changed
+ * (for a plain tile tap only the hand, its result and that tile's count; see
+ * scorer/views/record.py `_tap_delta`).  On a chess room's Wi-Fi an answer takes
+ * half a second or more, so:
+ *
+ *  - a tile tapped on the grid appears in the hand at once (a "pending" copy,
+ *    marked so), and a tile tapped in the hand leaves it at once; the answer
+ *    then replaces the hand with the server's, which is the truth (fans and
+ *    payments come with it);
+ *  - a tap made while the previous answer is on its way is remembered by its
+ *    value ("tile:5m", "winner:2") and sent, in order, once the form holds the
+ *    state that answer brought; htmx alone keeps only the last waiting request
+ *    and drops it when its button is replaced, so quick taps went missing.
+ *
+ * No scoring happens here: the server reads each tap against the state it sent.
  */
 (function () {
   "use strict";
@@ -19,6 +25,49 @@
     return form.classList.contains("htmx-request");
   }
 
+  function plainTileTap(form, value) {
+    // Tools (a meld, the winning tile) change what a tap means: only the server knows.
+    var tool = form.querySelector('input[name="tool"]');
+    return /^(tile|hand):/.test(value) && (!tool || tool.value === "") &&
+      form.querySelector("#pk-live .pk-hand-tiles") !== null;
+  }
+
+  function bumpCount(form, by) {
+    var count = form.querySelector("#pk-live .pk-hand-count");
+    if (count) {
+      count.textContent = count.textContent.replace(/\d+/, function (d) {
+        return String(Math.max(0, Number(d) + by));
+      });
+    }
+  }
+
+  // The tile as the player expects to see it, before the server says so.
+  function showPending(form, value) {
+    var hand = form.querySelector("#pk-live .pk-hand-tiles");
+    if (!hand) return;
+    var code = value.slice(value.indexOf(":") + 1);
+    if (value.indexOf("tile:") === 0) {
+      var grid = document.getElementById("g-" + code);
+      var slot = form.querySelector("#pk-live .pk-slot");
+      if (!grid || !slot) return; // the hand is full: the server will say why
+      var tile = document.createElement("span");
+      tile.className = grid.className.replace(/\bpk-(has|dim)\b/g, "") + " pk-pending";
+      tile.setAttribute("aria-hidden", "true");
+      var face = grid.querySelector(".pk-face");
+      if (face) tile.appendChild(face.cloneNode(true));
+      hand.appendChild(tile);
+      slot.remove();
+      bumpCount(form, 1);
+    } else {
+      var sel = code === "win" ? ".pk-tile-win" : 'button[value="hand:' + code + '"]:not(.pk-leaving)';
+      var held = hand.querySelector(sel);
+      if (held) {
+        held.classList.add("pk-leaving");
+        bumpCount(form, -1);
+      }
+    }
+  }
+
   function sendNext(form) {
     if (!queue.length || busy(form) || !document.body.contains(form)) return;
     var value = queue.shift();
@@ -26,7 +75,7 @@
       source: form,
       target: form,
       swap: "innerHTML",
-      values: { tap: value },
+      values: { tap: value, delta: "1" },
     });
   }
 
@@ -35,7 +84,9 @@
     function (e) {
       var button = e.target.closest && e.target.closest('button[name="tap"]');
       if (!button || !button.form || !button.form.hasAttribute("data-tap-queue")) return;
-      if (!busy(button.form) && !queue.length) return; // the usual path: htmx posts it
+      var form = button.form;
+      if (button.value && plainTileTap(form, button.value)) showPending(form, button.value);
+      if (!busy(form) && !queue.length) return; // the usual path: htmx posts it
       e.preventDefault();
       e.stopPropagation();
       if (button.value) queue.push(button.value);
@@ -44,8 +95,13 @@
   );
 
   document.addEventListener("htmx:afterRequest", function (e) {
-    var form = e.detail && e.detail.elt;
-    if (form && form.hasAttribute && form.hasAttribute("data-tap-queue")) {
+    var elt = e.detail && e.detail.elt;
+    var form = elt && elt.closest ? elt.closest("form[data-tap-queue]") : null;
+    if (form) {
+      // The answer replaced the hand: show again the taps still waiting their turn.
+      queue.forEach(function (value) {
+        if (plainTileTap(form, value)) showPending(form, value);
+      });
       // After the swap of this answer: the next tap reads the new state.
       setTimeout(function () { sendNext(form); }, 0);
     }

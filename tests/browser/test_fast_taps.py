@@ -49,6 +49,9 @@ def test_quick_taps_on_a_slow_network_are_all_kept(
         grid_tile(page, code).tap(no_wait_after=True)
         page.wait_for_timeout(TAP_GAP_MS)
     # Every tap arrives, however long the answers take; the hand is kept sorted.
+    # (Each tap shows at once as a pending tile; the server's answers replace them.)
+    expect(page.locator(".pk-pending")).to_have_count(0, timeout=15_000)
+    expect(page.locator("form.htmx-request")).to_have_count(0, timeout=15_000)
     expect(page.locator(".pk-hand-count")).to_have_text(f"{len(taps)} / 14 张", timeout=15_000)
     expected = [tile_zh(t) for t in sorted(parse_tiles("".join(taps)))]
     tiles = page.locator(".pk-hand-tiles .pk-tile")
