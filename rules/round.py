@@ -288,7 +288,16 @@ def _win(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
         for p in result.get("payments") or []:
             state.ledger.pay(p["from"], p["to"], p["amount"], reason, i)
         state.out.append(seat)
-        kept = ("fans", "total", "multiplier", "value", "notes", "notes_zh", "flags_dropped")
+        kept = (
+            "fans",
+            "total",
+            "multiplier",
+            "value",
+            "notes",
+            "notes_zh",
+            "flags_dropped",
+            "excluded",
+        )
         reports.append({"seat": seat, **{k: result[k] for k in kept if k in result}})
     return {"type": "win", "index": i, "discarder": discarder, "winners": reports}
 

@@ -103,3 +103,18 @@ def load_draft(request: HttpRequest, session: GameSession) -> dict[str, str] | N
 
 def clear_draft(request: HttpRequest, session: GameSession) -> None:
     request.session.pop(_draft_key(session), None)
+
+
+# ---------------------------------------------------------------- how it enters a win
+
+MODE_KEY = "entry_mode"  # "tiles" (选牌) or "quick" (选番): the last one this phone used
+
+
+def last_mode(request: HttpRequest) -> str:
+    mode = request.session.get(MODE_KEY)
+    return mode if mode in ("tiles", "quick") else "tiles"
+
+
+def set_last_mode(request: HttpRequest, mode: str) -> None:
+    if mode in ("tiles", "quick") and request.session.get(MODE_KEY) != mode:
+        request.session[MODE_KEY] = mode

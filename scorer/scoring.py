@@ -206,7 +206,16 @@ def evaluate(session: GameSession, entry: Mapping[str, Any]) -> Evaluation:
 def _win_result(res: Mapping[str, Any]) -> dict[str, Any]:
     """A round of one win as a hand's result: the winner's fans and notes, the payments."""
     won = res["events"][0]["winners"][0]
-    kept = ("fans", "total", "multiplier", "value", "notes", "notes_zh", "flags_dropped")
+    kept = (
+        "fans",
+        "total",
+        "multiplier",
+        "value",
+        "notes",
+        "notes_zh",
+        "flags_dropped",
+        "excluded",
+    )
     return {
         "win": True,
         **{k: won[k] for k in kept if k in won},

@@ -23,9 +23,6 @@ from scorer.views import is_zh, tile_name
 HAND_SIZE = 14  # a kong counts 3 here, as in the situation format
 MELD_TYPES = ("chi", "pung", "kong", "concealed_kong", "added_kong")
 TOOLS = (*MELD_TYPES, "win", "turned")
-# Quick entry lists the everyday fan groups (up to 8 points, a common minimum) open,
-# cheapest first; the rarer, bigger groups are folded under their points.
-QUICK_OPEN_MAX = 8
 AUTHOR_COOKIE = "mj_author"
 AUTHOR_MAX = 40
 

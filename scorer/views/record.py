@@ -69,7 +69,6 @@ from scorer import phone
 from scorer.access import round_or_404, session_or_404
 from scorer.entry.pick import (
     HAND_SIZE,
-    QUICK_OPEN_MAX,
     Pick,
     _error_text,
     _int,
@@ -84,6 +83,7 @@ from scorer.present.picker import (
     flag_rows,
     seat_input_rows,
 )
+from scorer.present.quick import fan_groups
 from scorer.scoring import WINDS, evaluate, refusal
 from scorer.views import HtmxHttpRequest, by_language, is_zh
 from scorer.views.record_events import _confirm_event, _preview_event, _record_event
@@ -173,19 +173,12 @@ def _context(
     params = session.resolved_params()
     taken = taken_round(session, p) if editing is None else None
     catalog = rs.fan_catalog(params) if p.mode == "quick" else []
-    groups: dict[int, list[dict[str, Any]]] = {}
-    for fan in catalog:
-        groups.setdefault(fan["points"], []).append({**fan, "count": p.fans.get(fan["id"], 0)})
     # Folded parts of the page are re-rendered on every tap: keep open what was just used.
     tap = request.POST.get("tap") if request.method == "POST" else None
     verb, _, arg = (tap or "").partition(":")
     tapped_fan = _int(arg.partition(":")[0], 0, 10_000) if verb == "fan" else None
-    fan_groups = [
-        {"points": points, "fans": fans, "fold": points > QUICK_OPEN_MAX,
-         "open": any(f["count"] or f["id"] == tapped_fan for f in fans)}
-        for points, fans in sorted(groups.items())
-    ]  # fmt: skip
     result = _outcome(session, p, taken)
+    fan_list = fan_groups(catalog, p.fans, result, tapped_fan) if catalog else []
     notes = result.get("flag_notes") or {}
     flags = [
         {"id": fid, "on": on, "label": label, "note": notes.get(fid, "") if on else ""}
@@ -221,7 +214,7 @@ def _context(
         "event_kinds": [{"id": e.id, "label": by_language(e.zh, e.en)} for e in p.spec.events],
         "uses_flowers": p.spec.flowers > 0,
         "quick_available": bool(rs.fan_catalog(params)),
-        "fan_groups": fan_groups,
+        "fan_groups": fan_list,
         "result": result,
         "taken": taken,
         "me_seat": phone.my_seat(request, session),
@@ -259,6 +252,8 @@ def _posted(request: HtmxHttpRequest, session: GameSession) -> tuple[Pick, str]:
         p.dealer, p.wind = _next_position(session)
         return p, ""
     message = p.apply(tap, session.n_players, rs)
+    if tap.startswith("mode:"):
+        phone.set_last_mode(request, p.mode)
     return p, message
 
 
@@ -290,7 +285,13 @@ def record(request: HtmxHttpRequest, code: str) -> HttpResponse:
         phone.save_draft(request, session, p.hidden())
         return _render(request, session, p, message)
     draft = phone.load_draft(request, session)
-    p = Pick.from_post(draft, session, rs) if draft else Pick.fresh(session)
+    if draft:
+        p = Pick.from_post(draft, session, rs)
+    else:
+        p = Pick.fresh(session)
+        # The way this phone entered its last win (选牌 / 选番), where the table has both.
+        if phone.last_mode(request) == "quick" and rs.fan_catalog(session.resolved_params()):
+            p.mode = "quick"
     p.author = phone.my_name(request, session)
     return _render(request, session, p)
 

@@ -246,6 +246,8 @@ def _posted_event(
         p.for_round, p.dealer, p.expected = fresh.for_round, fresh.dealer, fresh.expected
         return p, ""
     message = p.apply(tap, session.n_players, rs)
+    if tap.startswith("mode:"):
+        phone.set_last_mode(request, p.mode)
     return p, message
 
 
@@ -269,6 +271,8 @@ def _record_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -
         p = EventPick.read(draft, session, rs, now)
     else:
         p = EventPick.fresh_event(session, rs, now, kind)
+        if phone.last_mode(request) == "quick" and p.catalog:
+            p.mode = "quick"
     p.author = phone.my_name(request, session)
     return _render_event(request, session, p, now)
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from rules import score
-from rules.rulesets.mcr.fans import FANS, SEED_EXCLUDES, TableFan
+from rules.rulesets.mcr.fans import FANS, SEED_EXCLUDES, TABLE, TableFan
 from rules.rulesets.mcr.scoring import CUT_FANS, FAN_FUNCS, HAND_FANS
 
 try:
@@ -271,3 +271,40 @@ def test_flags_the_tiles_contradict_are_reported(situation: dict, dropped: list[
     assert [d["flag"] for d in r.get("flags_dropped", [])] == dropped
     for d in r.get("flags_dropped", []):
         assert d["reason"] and d["reason_zh"]
+
+
+def _quick(fans: dict[int, int], self_drawn: bool = False) -> dict[str, Any]:
+    from rules.hand import Table
+    from rules.registry import get_ruleset
+
+    rs = get_ruleset("mcr")
+    table = Table(players=4, dealer=0, winner=1, discarder=None if self_drawn else 2)
+    return rs.quick_score(fans, 0, table, self_drawn, rs.resolve_params({}))
+
+
+EXCLUSION_PAIRS = [
+    (a, x) for a in sorted(TABLE.by_id) if a != 81 for x in sorted(TABLE.exclude_sets[a]) if x != 81
+]
+
+
+@pytest.mark.parametrize(("fan", "excluded"), EXCLUSION_PAIRS)
+def test_quick_entry_applies_every_exclusion_of_the_fan_table(fan: int, excluded: int) -> None:
+    """Picking a fan and one it excludes (不计) counts the first only (issue 9.5)."""
+    r = _quick({fan: 1, excluded: 1})
+    if fan in TABLE.exclude_sets[excluded]:
+        # Two fans that exclude each other (一色三同顺 / 一色三节高): the bigger one
+        # counts, the lower number on a tie, as the table orders them.
+        fan, excluded = sorted((fan, excluded), key=lambda f: (-FANS[f].points, f))
+    assert r["total"] == FANS[fan].points
+    assert [f["id"] for f in r["fans"]] == [fan]
+    assert [(e["id"], e["by"]) for e in r["excluded"]] == [(excluded, fan)]
+
+
+def test_quick_entry_all_pungs_full_flush_is_30_not_32() -> None:
+    """碰碰和 + 清一色 + 缺一门 + 无字: 清一色 already says no other suit and no honours."""
+    r = _quick({48: 1, 22: 1, 75: 1, 76: 1})
+    assert r["total"] == FANS[48].points + FANS[22].points == 30
+    assert {e["id"] for e in r["excluded"]} == {75, 76}
+    # base 8: the discarder pays 8 + 30, the other two 8 each.
+    assert sorted((p["from"], p["amount"]) for p in r["payments"]) == [(0, 8), (2, 38), (3, 8)]
+    assert r["deltas"] == [-8, 54, -38, -8]

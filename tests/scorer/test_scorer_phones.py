@@ -16,6 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scorer.models import GameSession, Round, RoundChange
+from scorer.templatetags.scorer_format import signed_text
 from tests.scorer.test_scorer_views_record import (
     HTMX,
     NAMES,
@@ -78,7 +79,7 @@ def test_two_phones_confirming_the_same_hand_record_it_once() -> None:
     assert third.current is not None
     assert f"和牌：{NAMES[2]}" in panel and f"{third.current.result['total']} 番" in panel
     for seat, d in enumerate(third.current.deltas):
-        assert f"{NAMES[seat]} {d}" in panel
+        assert f"{NAMES[seat]} {signed_text(d)}" in panel
     # While the question stands the round cannot be confirmed again by mistake.
     assert re.search(r'class="pk-confirm"[^>]*disabled', page_of(response))
 

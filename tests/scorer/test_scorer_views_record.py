@@ -16,6 +16,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
+from rules import get_ruleset
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession, Round, RoundRevision
 from scorer.views.record import Pick
@@ -388,8 +389,15 @@ def test_quick_entry_lists_the_fans_and_scores_them(phone: Phone) -> None:
 
 def test_quick_entry_lists_everyday_fans_first_and_folds_the_big_ones(phone: Phone) -> None:
     page = phone.tap("mode:quick")
-    heads = re.findall(r'<h2 class="pk-quick-group">(\d+) 番</h2>', page)
-    assert heads == ["1", "2", "4", "5", "6", "8", "12", "16", "24", "32", "48", "64", "88"]
+    heads = re.findall(r'<h2 class="pk-quick-group">(.*?)</h2>', page)
+    # The everyday fans (the ruleset's list) first, then every other fan by its points.
+    catalog = get_ruleset("mcr").fan_catalog()
+    others = sorted({f["points"] for f in catalog if not f.get("common")})
+    assert heads == ["常用番种", *(f"{p} 番" for p in others)]
+    common = re.search(r"常用番种</h2>(.*?)<h2", page, re.S)
+    assert common is not None
+    names = re.findall(r'<span class="pk-zh" lang="zh-hans">(.*?)</span>', common.group(1))
+    assert names[:3] == ["平和", "断幺", "门前清"] and "清一色" in names and "大四喜" not in names
     fold = r'<details class="pk-quick-fold"( open)?>\s*<summary>\s*<h2[^>]*>(\d+)'
     folded = re.findall(fold, page)
     assert folded == [("", p) for p in ("12", "16", "24", "32", "48", "64", "88")]

@@ -543,6 +543,42 @@ FANS: dict[int, FanDef] = {f.id: f for f in _TABLE}
 # 43 无番和 stands when nothing else counts.
 TABLE = FanTable(_TABLE, fallback=43)
 
+# The fans of everyday play, listed first in quick entry (选番), most frequent
+# first: the small fans nearly every hand has, then the usual patterns.
+COMMON_FANS: tuple[int, ...] = (
+    63,  # 平和
+    68,  # 断幺
+    62,  # 门前清
+    80,  # 自摸
+    56,  # 不求人
+    48,  # 碰碰和
+    49,  # 混一色
+    22,  # 清一色
+    69,  # 一般高
+    70,  # 喜相逢
+    71,  # 连六
+    72,  # 老少副
+    59,  # 箭刻
+    75,  # 缺一门
+    76,  # 无字
+    77,  # 边张
+    78,  # 嵌张
+    79,  # 单钓将
+    58,  # 和绝张
+    61,  # 门风刻
+    60,  # 圈风刻
+    64,  # 四归一
+    39,  # 花龙
+    50,  # 三色三步高
+    51,  # 五门齐
+    52,  # 全求人
+    66,  # 双暗刻
+    65,  # 双同刻
+    73,  # 幺九刻
+    74,  # 明杠
+    67,  # 暗杠
+)
+
 # The conditions by group, views of the rows: fan id -> how often it applies to a Ctx.
 # HAND fans read only the tiles, the melds and the flags, so one reading of the
 # hand answers them for every cut; CUT fans read the sets of one cut.  43 无番和

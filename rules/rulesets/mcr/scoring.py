@@ -52,6 +52,7 @@ from rules.rulesets.mcr.context import (
     suit,
 )
 from rules.rulesets.mcr.fans import (
+    COMMON_FANS,
     CUT_FANS,
     FAN_FUNCS,
     FANS,
@@ -821,11 +822,15 @@ class Mcr(Ruleset):
     )
 
     def fan_catalog(self, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Every fan a player can pick, with the fans it excludes (不计) and, for the
+        everyday ones, their place in the list of common fans (`common`)."""
         return [
-            {"id": f.id, "name_zh": f.zh, "name_en": f.en, "points": f.points}
+            {"id": f.id, "name_zh": f.zh, "name_en": f.en, "points": f.points,
+             "excludes": sorted(TABLE.exclude_sets[f.id]),
+             **({"common": COMMON_FANS.index(f.id) + 1} if f.id in COMMON_FANS else {})}
             for f in sorted(FANS.values(), key=lambda f: f.id)
             if f.id != 81  # flowers are counted apart
-        ]
+        ]  # fmt: skip
 
     def quick_score(
         self,
@@ -835,7 +840,14 @@ class Mcr(Ruleset):
         self_drawn: bool,
         params: Mapping[str, Any],
     ) -> dict[str, Any]:
-        """Fans picked from the list; exclusions are the player's to respect, the sum is ours."""
+        """Fans picked from the list, with the rulebook's exclusions (不计) applied.
+
+        Picking 清一色 and 无字 counts 清一色 alone, as scoring the tiles would:
+        an excluded fan is listed under `excluded` with the fan that excludes it
+        and counts for nothing.  Exclusions that depend on the tiles (a fan that
+        excludes another only for the sets it uses) cannot be judged from a
+        list of names and are left to the player.
+        """
         picked: dict[int, int] = {}
         for fid, n in fans.items():
             if fid not in FANS or fid == 81:
@@ -854,16 +866,20 @@ class Mcr(Ruleset):
             raise RuleError("bad_input", "pick at least one fan", "请至少选一个番种")
         if not 0 <= flowers <= 8:
             raise RuleError("bad_input", "flowers: 0 to 8", "花牌张数必须是 0 到 8")
-        fan_total = sum(FANS[f].points * n for f, n in picked.items())
+        counted, excluded = TABLE.apply_exclusions(picked)
+        fan_total = TABLE.total(counted)
         flower_value = int(params["flower_points"])
         total = fan_total + flowers * flower_value
         need = int(params["min_fans"])
         win = fan_total >= need
-        out_fans = [_fan_dict(f, n) for f, n in sorted(picked.items())]
+        out_fans = [_fan_dict(f, n) for f, n in sorted(counted.items())]
         if flowers:
             out_fans.append({**_fan_dict(81, flowers), "points": flower_value})
         notes = [f"quick entry: {fan_total} fans picked by hand"]
         notes_zh = [f"直接选番：共 {fan_total} 番"]
+        for f, by in sorted(excluded.items()):
+            notes.append(f"{FANS[f].en} is not counted: implied by {FANS[by].en}")
+            notes_zh.append(f"{FANS[f].zh} 不计：{FANS[by].zh} 已含")
         if not win:
             notes.append(
                 f"{need - fan_total} short of the {need}-fan minimum, so this is not a legal win"
@@ -876,6 +892,11 @@ class Mcr(Ruleset):
             "notes": notes,
             "notes_zh": notes_zh,
         }
+        if excluded:
+            out["excluded"] = [
+                {**_fan_dict(f, picked[f]), "by": by, "by_zh": FANS[by].zh, "by_en": FANS[by].en}
+                for f, by in sorted(excluded.items())
+            ]
         out.update(_payments(self_drawn, table, total if win else 0, int(params["base"]), win))
         return out
 

@@ -1,0 +1,60 @@
+"""Quick entry (选番): the fan list as the page shows it.
+
+The everyday fans come first (the ruleset marks them `common` in its catalog),
+then every other fan by its points, cheapest first, the rare big groups folded.
+A fan that a counted fan excludes (不计, from the ruleset's fan table) is shown
+greyed with the fan that excludes it, picked or not: picking it would count for
+nothing, and the total already leaves it out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.translation import gettext
+
+from scorer.views import by_language
+
+# Groups up to this many points are open (a common minimum is 8); bigger ones fold.
+QUICK_OPEN_MAX = 8
+
+
+def fan_groups(
+    catalog: Sequence[Mapping[str, Any]],
+    picked: Mapping[int, int],
+    result: Mapping[str, Any],
+    tapped: int | None,
+) -> list[dict[str, Any]]:
+    """The groups of the fan list; `tapped` keeps its group open after the tap."""
+    counted = {f["id"] for f in result.get("fans") or [] if isinstance(f.get("id"), int)}
+    names = {f["id"]: by_language(f.get("name_zh"), f.get("name_en")) for f in catalog}
+    excluded_by: dict[int, int] = {}
+    for f in catalog:
+        if f["id"] in counted:
+            for x in f.get("excludes") or ():
+                excluded_by.setdefault(x, f["id"])
+    rows = []
+    for f in catalog:
+        by = excluded_by.get(f["id"])
+        rows.append({
+            **f,
+            "count": picked.get(f["id"], 0),
+            "void": by is not None,
+            "why": gettext("not counted: %(fan)s includes it") % {"fan": names[by]}
+            if by is not None else "",
+        })  # fmt: skip
+    common = sorted((r for r in rows if r.get("common")), key=lambda r: r["common"])
+    groups: dict[int, list[dict[str, Any]]] = {}
+    for r in rows:
+        if not r.get("common"):
+            groups.setdefault(r["points"], []).append(r)
+    out: list[dict[str, Any]] = []
+    if common:
+        out.append({"common": True, "points": 0, "fans": common, "fold": False, "open": True})
+    out += [
+        {"common": False, "points": points, "fans": fans, "fold": points > QUICK_OPEN_MAX,
+         "open": any(f["count"] or f["id"] == tapped for f in fans)}
+        for points, fans in sorted(groups.items())
+    ]  # fmt: skip
+    return out

@@ -1,0 +1,57 @@
+/*
+ * Quick entry (选番): find a fan by typing part of its name, Chinese or English.
+ *
+ * Why: the MCR list has 80 fans; at the table a player knows the name and
+ * should not scroll.  The box is hidden without script (the whole list is
+ * there anyway); typing hides the fans that do not match and opens the folded
+ * groups that hold a match.  What was typed survives the form's re-render
+ * after each tap (htmx replaces the list), so one can pick several matches.
+ */
+(function () {
+  "use strict";
+  var query = "";
+
+  function apply(root) {
+    var box = root.querySelector("[data-fan-search]");
+    if (!box) return;
+    box.hidden = false;
+    if (box.value !== query) box.value = query;
+    var q = query.trim().toLowerCase();
+    root.querySelectorAll(".pk-quick-fan").forEach(function (fan) {
+      var names = (fan.getAttribute("data-fan-names") || "").toLowerCase();
+      fan.hidden = q !== "" && names.indexOf(q) < 0;
+    });
+    root.querySelectorAll(".pk-quick-fold").forEach(function (fold) {
+      if (q !== "" && fold.querySelector(".pk-quick-fan:not([hidden])")) fold.open = true;
+    });
+    root.querySelectorAll(".pk-quick-list").forEach(function (list) {
+      var heading = list.previousElementSibling;
+      var any = list.querySelector(".pk-quick-fan:not([hidden])") !== null;
+      if (heading && heading.classList.contains("pk-quick-group")) heading.hidden = !any;
+      var fold = list.closest(".pk-quick-fold");
+      if (fold) fold.hidden = !any;
+    });
+  }
+
+  document.addEventListener("input", function (e) {
+    if (e.target && e.target.matches && e.target.matches("[data-fan-search]")) {
+      query = e.target.value;
+      apply(document);
+    }
+  });
+  // Typing in the box must not post the form (it is a filter, not part of the state).
+  document.addEventListener(
+    "change",
+    function (e) {
+      if (e.target && e.target.matches && e.target.matches("[data-fan-search]")) e.stopPropagation();
+    },
+    true
+  );
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "Enter" && e.target && e.target.matches && e.target.matches("[data-fan-search]")) {
+      e.preventDefault();
+    }
+  });
+  document.addEventListener("DOMContentLoaded", function () { apply(document); });
+  document.addEventListener("htmx:afterSettle", function () { apply(document); });
+})();
