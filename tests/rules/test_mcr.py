@@ -113,17 +113,31 @@ def test_below_minimum_lists_fans_and_says_how_many_are_missing() -> None:
     assert score({**sit, "params": {"min_fans": 0}})["win"] is True
 
 
-def test_phantom_wait_counts_as_a_real_single_wait() -> None:
-    """A 'wait' on a fifth copy is no wait (the four 7m are all in the hand's kong).
+def test_phantom_wait_widens_the_wait_by_default() -> None:
+    """A 'wait' on a fifth copy widens the wait (the MIL ruling); a parameter keeps the
+    earlier reading, where it cannot be drawn and so is no wait.
 
-    8999m + 777p wins on 8m only: 7m would complete 789m + 99m, but the hand holds all
-    four 7m.  PyMahjongGB counts the 7m and gives no 单钓将; the rulebook's
-    单钓将 (钓单张牌作将成和) and the issue's "real waits" give it (docs/rules/mcr.md).
+    8999m + 777p wins on 8m; 7m would complete 789m + 99m, though the hand holds all
+    four 7m.  By default (as PyMahjongGB) that is two formal waits: no 单钓将; with
+    `wait_fans_real_waits` only 8m can be drawn: 单钓将 (docs/rules/mcr.md, "Waits").
     """
     sit = mcr("8999m777p", "8m", [pung("777s"), kong("7777m", False)], last_tile=True)
-    assert fans(score(sit))["独听・单钓"] == 1
+    assert "独听・单钓" not in fans(score(sit))
     assert mo.phantom_wait(sit)
     assert ("独听・单钓", 1, 1) not in mo.oracle_fans(sit)
+    real = fans(score({**sit, "params": {"wait_fans_real_waits": True}}))
+    assert real["独听・单钓"] == 1
+
+
+def test_the_leagues_example_of_a_formal_double_wait() -> None:
+    """Issue 9.7: 1234444678m456p self-drawn on 1m waits formally on 1m and 4m (four 4m
+    in the hand): 不求人 4 + 四归一 2 + 缺一门 1 + 无字 1 = 8, no 单钓将."""
+    sit = mcr("1234444678m456p", "1m", self_drawn=True)
+    got = fans(score(sit))
+    assert got == {"不求人": 1, "四归一": 1, "缺一门": 1, "无字": 1}
+    assert score(sit)["total"] == 4 + 2 + 1 + 1
+    real = fans(score({**sit, "params": {"wait_fans_real_waits": True}}))
+    assert real == {**got, "独听・单钓": 1}
 
 
 def test_mixed_kong_parameter() -> None:

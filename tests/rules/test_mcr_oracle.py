@@ -149,10 +149,19 @@ def test_mcr_matches_oracle() -> None:
         d = mo.compare(sit, result, extra_ids=extra_ids)
         if d is not None:
             disagreements.append(d)
-    documented = [d for d in disagreements if mo.documented_divergence(d)]
-    unexplained = [d for d in disagreements if not mo.documented_divergence(d)]
-    if unexplained:
-        pytest.fail(mo.summarize(unexplained, len(sits), show=20), pytrace=False)
-    # The phantom-wait cases (docs/rules/mcr.md, "Waits") are rare; many would mean
-    # the classification is hiding a real bug.
-    assert len(documented) <= len(sits) // 200, len(documented)
+    # The wait fans follow the Mahjong International League's ruling, as the oracle
+    # does (docs/rules/mcr.md, "Waits"): no disagreement at all.
+    if disagreements:
+        pytest.fail(mo.summarize(disagreements, len(sits), show=20), pytrace=False)
+    # Today's earlier reading survives as a parameter (`wait_fans_real_waits`): there
+    # the hands that 'wait' on a fifth copy keep their one wait fan, and only they differ.
+    phantom = [sit for sit in sits if mo.phantom_wait(sit)]
+    assert phantom, "the generated hands should include some phantom waits"
+    differ = 0
+    for sit in phantom:
+        real = {**sit, "params": {**sit.get("params", {}), "wait_fans_real_waits": True}}
+        d = mo.compare(real, score(real, "mcr"), extra_ids=extra_ids)
+        # (A phantom wait beside a pung wait, say, earns no wait fan in either reading.)
+        assert d is None or mo.documented_divergence(d), sit
+        differ += d is not None
+    assert differ, "the earlier reading should still give some phantom waits a wait fan"

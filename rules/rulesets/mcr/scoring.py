@@ -349,15 +349,8 @@ class Reading:
         return out
 
     def unique_wait(self) -> bool:
-        return unique_wait(self.standing, self.fixed, self.win, self.n_fixed)
-        before = bytearray(self.standing)
-        before[self.win] -= 1
-        held = bytes(map(add, before, self.fixed))
-        forms = _WAIT_FORMS if self.n_fixed == 0 else _REGULAR_FORMS
-        self._unique = (
-            len(waits_counts(bytes(before), 0, held, frozenset(), self.n_fixed, forms)) == 1
-        )
-        return self._unique
+        formal = not self.params.get("wait_fans_real_waits", False)
+        return unique_wait(self.standing, self.fixed, self.win, self.n_fixed, formal)
 
     # -- special forms ----------------------------------------------------
 
@@ -523,13 +516,56 @@ def regular_cuts(standing: bytes, fixed_packs: tuple[Pack, ...], win: int) -> tu
 
 
 @lru_cache(maxsize=8192)
-def unique_wait(standing: bytes, fixed: bytes, win: int, n_fixed: int) -> bool:
-    """The hand waited on exactly one kind (a fifth copy is no wait)."""
+def unique_wait(standing: bytes, fixed: bytes, win: int, n_fixed: int, formal: bool = True) -> bool:
+    """The hand waited on exactly one kind.
+
+    `formal` (the Mahjong International League's ruling, 《国标麻将规则释义》): a
+    kind whose four copies are all in the hand still counts as a wait when a
+    fifth copy would complete the shape, so such a hand waits on two kinds and
+    scores no 边张 / 嵌张 / 单钓将.  Otherwise (`wait_fans_real_waits`) only the
+    tiles that can still be drawn count.
+    """
     before = bytearray(standing)
     before[win] -= 1
     held = bytes(map(add, before, fixed))
     forms = _WAIT_FORMS if n_fixed == 0 else _REGULAR_FORMS
-    return len(waits_counts(bytes(before), 0, held, frozenset(), n_fixed, forms)) == 1
+    waits = waits_counts(bytes(before), 0, held, frozenset(), n_fixed, forms)
+    if len(waits) != 1 or not formal:
+        return len(waits) == 1
+    for t in range(34):
+        if held[t] >= 4 and t not in waits:
+            with_fifth = bytearray(before)
+            with_fifth[t] += 1
+            if _sets_and_pair(bytes(with_fifth), 4 - n_fixed, True):
+                return False
+    return True
+
+
+def _sets_and_pair(counts: bytes, sets: int, pair: bool) -> bool:
+    """Whether counts (a kind may hold five) are `sets` sets and, if `pair`, a pair.
+
+    Only for the rare formal fifth copy above; the engine's tables stop at four.
+    """
+    t = next((i for i, c in enumerate(counts) if c), None)
+    if t is None:
+        return sets == 0 and not pair
+    c = bytearray(counts)
+    if pair and c[t] >= 2:
+        c[t] -= 2
+        if _sets_and_pair(bytes(c), sets, False):
+            return True
+        c[t] += 2
+    if sets and c[t] >= 3:
+        c[t] -= 3
+        if _sets_and_pair(bytes(c), sets - 1, pair):
+            return True
+        c[t] += 3
+    if sets and t < 27 and t % 9 <= 6 and c[t + 1] and c[t + 2]:
+        c[t] -= 1
+        c[t + 1] -= 1
+        c[t + 2] -= 1
+        return _sets_and_pair(bytes(c), sets - 1, pair)
+    return False
 
 
 @lru_cache(maxsize=8192)
@@ -716,6 +752,18 @@ class Mcr(Ruleset):
             "Waits inside a knitted straight",
             "和牌张也可算作组合龙龙身时，仍可计边张、嵌张、单钓将",
             "Edge, closed and single wait still count when the win tile could also be part of the knitted straight",
+        ),
+        Param(
+            "wait_fans_real_waits",
+            "bool",
+            False,
+            "边嵌钓只看能摸到的牌",
+            "Wait fans: only drawable tiles widen the wait",
+            "关：按国际麻将联盟《国标麻将规则释义》，形式上听两种以上的牌（四张都在手里的牌也算一种）"
+            "不计边张、嵌张、单钓将。开：四张都在手里的牌摸不到，不算听这张",
+            "Off: as the Mahjong International League rules, a hand that formally waits on more "
+            "than one kind (one whose four copies are all in the hand counts) scores no edge, "
+            "closed or single wait. On: a kind that cannot be drawn does not count as a wait",
         ),
         Param(
             "flower_points",
