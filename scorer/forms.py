@@ -144,8 +144,14 @@ class StartForm(forms.Form):
             names = [
                 (cleaned.get(f"name_{i}") or "").strip() or str(SEAT_NAMES[i]) for i in range(n)
             ]
-            if len(set(names)) < len(names):
-                self.add_error(None, gettext("Two players have the same name."))
+            # Each clashing field is marked (Django sets aria-invalid on it), not only the form.
+            for i, name in enumerate(names):
+                if names.count(name) > 1:
+                    self.add_error(
+                        f"name_{i}",
+                        gettext("Two players are called %(name)s: give each a different name.")
+                        % {"name": name},
+                    )
             cleaned["names"] = names
 
         overrides: dict[str, Any] = {}

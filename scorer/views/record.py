@@ -463,6 +463,7 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         rnd.revise(entry, _author(request, session, p))
     except RuleError as e:
         return _render(request, session, p, _error_text(e), rnd, status=refused)
+    messages.success(request, gettext("Round %(number)s corrected.") % {"number": rnd.number})
     return _done_edit(request, done)
 
 

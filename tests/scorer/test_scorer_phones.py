@@ -339,3 +339,35 @@ def test_a_hand_under_the_minimum_shows_no_score() -> None:
     assert bar_total(page) == "不能和牌"
     assert 'class="pk-pts pk-total"' not in page
     assert re.search(r"共 \d+ 番：不够起和", text_of(page))
+
+
+# ------------------------------------------------------------------ feedback
+
+
+def test_a_correction_says_so_like_a_new_round() -> None:
+    session = make_session()
+    session.record_round(uuid.uuid4(), ENTRY)
+    session.record_round(uuid.uuid4(), ENTRY)
+    client = Client()
+    phone = Phone(client, session, number=2)
+    phone.tap("from:3")
+    response = phone.confirm()
+    assert response.status_code == 302
+    page = text_of(page_of(client.get(response["Location"])))
+    assert "第 2 局已更正" in page
+
+
+def test_a_duplicate_name_marks_the_clashing_fields() -> None:
+    client = Client()
+    response = client.post(
+        reverse("scorer:create"), start_data(name_0="老王", name_1="小李", name_2="老王")
+    )
+    assert response.status_code == 400
+    page = page_of(response)
+    for i in (0, 2):
+        field = re.search(rf'<input[^>]*name="name_{i}"[^>]*>', page)
+        assert field and 'aria-invalid="true"' in field.group(0), field
+    other = re.search(r'<input[^>]*name="name_1"[^>]*>', page)
+    assert other and "aria-invalid" not in other.group(0)
+    assert text_of(page).count("有两位玩家都叫 老王") == 2
+    assert GameSession.objects.count() == 0
