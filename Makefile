@@ -15,6 +15,7 @@ ARGS   ?=
 
 help:
 	@echo "make run     set up (.venv, install, migrate, load presets) and serve http://$(ADDR)"
+	@echo "             (for the other phones at the table: make run ADDR=0.0.0.0:8000)"
 	@echo "make test    run the whole test suite (extra pytest arguments: ARGS='...')"
 	@echo "make test-browser  only the real-browser tests (tests/browser; needs Chromium)"
 	@echo "make check   ruff lint, ruff format check, mypy"
@@ -39,7 +40,7 @@ run: $(STAMP)
 	@echo
 	@echo "Open http://$(ADDR)"
 	@echo
-	DJANGO_DEBUG=1 $(PY) manage.py runserver $(ADDR)
+	MAHJONG_LISTEN=$(ADDR) DJANGO_DEBUG=1 $(PY) manage.py runserver $(ADDR)
 
 # pytest exits with 5 when it collected no tests: treat that as a failure.
 # The browser tests (tests/browser) run whenever Chromium is found (/usr/bin/chromium

@@ -12,6 +12,10 @@ comes from environment variables (see README.md, "Environment variables"):
 * ``DJANGO_STATIC_MANIFEST`` -- "1"/"0": hashed, compressed static files (needs
   ``collectstatic``). Default: on when DEBUG is off.
 * ``DJANGO_ALLOW_INSECURE_KEY`` -- "1" lets DEBUG-off runs use the development key.
+* ``MAHJONG_LISTEN``        -- where ``make run`` serves (its ADDR); on all interfaces
+  the machine's LAN address is allowed and share links name it.
+* ``MAHJONG_PUBLIC_URL``    -- the address share links use, e.g. "https://mj.example.org"
+  (behind a proxy); default: the address the page was opened at.
   Only the test suite sets it (mahjong_site/pytest_plugin.py); never set it in production.
 """
 
@@ -23,6 +27,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+
+from mahjong_site import lan
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -63,6 +69,11 @@ if (
 
 # Django's test setup adds "testserver" itself; DEBUG also allows localhost.
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+# `make run ADDR=0.0.0.0:8000` serves the other phones at the table: they come in
+# by this machine's LAN address (mahjong_site/lan.py), which must then be allowed.
+if lan.listens_everywhere() and (LAN_ADDRESS := lan.lan_address()):
+    ALLOWED_HOSTS.append(LAN_ADDRESS)
+PUBLIC_URL = os.environ.get("MAHJONG_PUBLIC_URL", "").rstrip("/")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [

@@ -39,6 +39,7 @@ from scorer.present.words import (
     money_text,
     table_rulesets,
 )
+from scorer.share import share_link
 from scorer.templatetags.scorer_format import sign_class
 from scorer.views import HtmxHttpRequest, by_language, seat_name
 
@@ -243,9 +244,8 @@ def detail(request: HtmxHttpRequest, code: str) -> HttpResponse:
     phone.remember_table(request, session)
     context["me_seat"] = phone.my_seat(request, session)
     context["me_name"] = phone.my_name(request, session)
-    context["share_url"] = request.build_absolute_uri(
-        reverse("scorer:session", args=[session.code])
-    )
+    share = share_link(request, reverse("scorer:session", args=[session.code]))
+    context["share_url"], context["share_loopback"] = share.url, share.loopback_only
     return render(request, "scorer/session.html", context)
 
 
@@ -267,7 +267,7 @@ def tallies(request: HtmxHttpRequest, code: str) -> HttpResponse:
 def qr(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The session link as a QR code (SVG), for the other phones at the table."""
     session = session_or_404(code)
-    url = request.build_absolute_uri(reverse("scorer:session", args=[session.code]))
+    url = share_link(request, reverse("scorer:session", args=[session.code])).url
     image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, border=2)
     out = io.BytesIO()
     image.save(out)

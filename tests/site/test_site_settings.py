@@ -116,3 +116,19 @@ def test_apps_installed(app: str) -> None:
     from django.apps import apps
 
     assert apps.is_installed(app)
+
+
+@pytest.mark.parametrize("listen", ["0.0.0.0:8000", "127.0.0.1:8000"])
+def test_make_run_on_all_interfaces_allows_the_lan_address(listen: str) -> None:
+    """`make run ADDR=0.0.0.0:8000`: the other phones come in by this machine's LAN address."""
+    code = (
+        "import json, django; django.setup(); from django.conf import settings as s; "
+        "from mahjong_site import lan; "
+        "print(json.dumps({'hosts': s.ALLOWED_HOSTS, 'lan': lan.lan_address()}))"
+    )
+    result = run_python(["-c", code], clean_env(DJANGO_DEBUG="1", MAHJONG_LISTEN=listen))
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    if out["lan"] is None:
+        pytest.skip("this machine has no network address")
+    assert (out["lan"] in out["hosts"]) == listen.startswith("0.0.0.0")
