@@ -231,3 +231,15 @@ def tiles_str(tiles: Iterable[int]) -> str:
         if digits:
             out.append("".join(digits) + suit)
     return "".join(out)
+
+
+def group_en(kind: str, low: int) -> str:
+    """A set or pair as an English reader says it: "chow 1-2-3 Characters", "pung of Red".
+
+    Notes that players read never show tile codes ("chow 1m").
+    """
+    if kind == "chow":
+        rank, suit_name = tile_en(low).split(" ", 1)
+        r = int(rank)
+        return f"chow {r}-{r + 1}-{r + 2} {suit_name}"
+    return f"{kind} of {tile_en(low)}"

@@ -40,6 +40,7 @@ def fan_groups(
         rows.append({
             **f,
             "count": picked.get(f["id"], 0),
+            "name": names[f["id"]],  # in the page's language
             "void": by is not None,
             "why": gettext("not counted: %(fan)s includes it") % {"fan": names[by]}
             if by is not None else "",

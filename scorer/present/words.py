@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from decimal import Decimal
 
 from django.utils.translation import get_language, gettext_lazy
@@ -94,3 +96,18 @@ def author_label(author: str | None) -> str:
 def etag_of(session: GameSession) -> str:
     """The tallies' ETag: every change bumps the version; the language changes the words."""
     return f'"{session.version}-{get_language()}"'
+
+
+_SEAT_EN = re.compile(r"\bseats? (\d+)\b")
+_SEAT_ZH = re.compile(r"(\d+) ?号位")
+
+
+def name_seats(text: str, names: Sequence[str]) -> str:
+    """The engine's messages and notes name seats by number ("seat 2", "2 号位"), as
+    its JSON does; players read names.  A number that is no seat is left alone."""
+
+    def name(m: re.Match[str]) -> str:
+        i = int(m.group(1))
+        return str(names[i]) if 0 <= i < len(names) else m.group(0)
+
+    return _SEAT_ZH.sub(name, _SEAT_EN.sub(name, text)) if text else text

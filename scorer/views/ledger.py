@@ -16,7 +16,7 @@ from rules.tiles import parse_tiles, tile_zh
 from scorer.access import round_or_404, session_or_404
 from scorer.models import Round, RoundRevision, Transfer
 from scorer.present.events import change, describe, join_names
-from scorer.present.words import MELD_NAMES, WIND_NAMES, author_label, money_text
+from scorer.present.words import MELD_NAMES, WIND_NAMES, author_label, money_text, name_seats
 from scorer.templatetags.scorer_format import sign_class
 from scorer.views import (
     HtmxHttpRequest,
@@ -99,7 +99,9 @@ def _revision(
         "dealer": seat_name(names, rev.dealer),
         "wind": WIND_NAMES.get(rev.prevalent_wind, rev.prevalent_wind) if winds else "",
         "winners": [seat_name(names, w) for w in rev.winners],
-        "notes": result.get("notes_zh" if is_zh() else "notes") or [],
+        "notes": [
+            name_seats(n, names) for n in result.get("notes_zh" if is_zh() else "notes") or []
+        ],
         "deltas": [
             {"name": seat_name(names, seat), "value": d, "sign": sign_class(d)}
             for seat, d in enumerate(rev.deltas)

@@ -84,6 +84,7 @@ from scorer.present.picker import (
     seat_input_rows,
 )
 from scorer.present.quick import fan_groups
+from scorer.present.words import name_seats
 from scorer.scoring import WINDS, evaluate, refusal
 from scorer.views import HtmxHttpRequest, by_language, is_zh
 from scorer.views.record_events import _confirm_event, _preview_event, _record_event
@@ -178,6 +179,9 @@ def _context(
     verb, _, arg = (tap or "").partition(":")
     tapped_fan = _int(arg.partition(":")[0], 0, 10_000) if verb == "fan" else None
     result = _outcome(session, p, taken)
+    names = list(session.players)
+    for key in ("message", "hint"):
+        result[key] = name_seats(result[key], names)
     fan_list = fan_groups(catalog, p.fans, result, tapped_fan) if catalog else []
     notes = result.get("flag_notes") or {}
     flags = [
@@ -198,7 +202,7 @@ def _context(
         "editing": editing,
         "post_url": post_url,
         "confirm_url": confirm_url,
-        "tap_message": message,
+        "tap_message": name_seats(message, names),
         "seats": seats,
         "others": [s for s in seats if not s["winner"]],
         "winds": [(w, _wind_name(w)) for w in WINDS],

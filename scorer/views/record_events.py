@@ -28,6 +28,7 @@ from scorer.present.picker import (
     meld_labels,
     seat_input_rows,
 )
+from scorer.present.words import name_seats
 from scorer.scoring import evaluate_events
 from scorer.views import HtmxHttpRequest, by_language, is_zh
 from scorer.views.recording import (
@@ -128,6 +129,8 @@ def _event_context(
     rs = get_ruleset(session.ruleset)
     taken = taken_round(session, p, now.rnd.number if now.rnd is not None else None)
     result = _event_outcome(session, p, now, taken)
+    for key in ("message", "hint"):
+        result[key] = name_seats(result[key], list(session.players))
     seats = [
         {"seat": s, "name": name, "dealer": s == p.dealer, "out": s in p.out,
          "winner": s == p.winner, "discarder": p.discarder == str(s), "player": s == p.player}
@@ -185,7 +188,7 @@ def _event_context(
         "editing": None,
         "post_url": reverse("scorer:record", args=[session.code]),
         "confirm_url": reverse("scorer:confirm", args=[session.code]),
-        "tap_message": message,
+        "tap_message": name_seats(message, list(session.players)),
         "now": now,
         "seats": seats,
         "others": [s for s in seats if not s["winner"]],

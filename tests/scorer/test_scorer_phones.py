@@ -371,3 +371,41 @@ def test_a_duplicate_name_marks_the_clashing_fields() -> None:
     assert other and "aria-invalid" not in other.group(0)
     assert text_of(page).count("有两位玩家都叫 老王") == 2
     assert GameSession.objects.count() == 0
+
+
+# ------------------------------------------------------------------ words players read
+
+# Tile codes ("7z", "chow 1s"); plain English "1s and 9s" is no code.
+TILE_CODE = re.compile(r"\b[1-9]+[mpz]\b|\b(?:chow|pung|kong|pair) [1-9]s\b")
+SEAT_NUMBER = re.compile(r"\d+ ?号位|\bseats? \d+\b")
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_pages_name_players_and_tiles_never_seat_numbers_or_codes(language: str) -> None:
+    client = Client()
+    client.cookies["django_language"] = language
+    for ruleset in ("mcr", "house"):
+        session = GameSession.objects.create(ruleset=ruleset, players=list(NAMES))
+        session.params = dict(session.resolved_params())
+        session.save()
+        session.record_round(uuid.uuid4(), ENTRY)
+        for url in (f"/s/{session.code}/", f"/s/{session.code}/rounds/1/",
+                    f"/s/{session.code}/ledger", f"/s/{session.code}/record"):  # fmt: skip
+            text = text_of(page_of(client.get(url)))
+            assert not SEAT_NUMBER.search(text), (ruleset, url, SEAT_NUMBER.search(text))
+            assert not TILE_CODE.search(text), (ruleset, url, TILE_CODE.search(text))
+    # The house notes name who pays: 乙 自摸 … 付：甲 …
+    page = text_of(page_of(client.get(f"/s/{session.code}/rounds/1/")))
+    assert NAMES[2] in page
+
+
+def test_an_engine_message_names_the_seat() -> None:
+    from scorer.present.words import name_seats
+
+    assert name_seats("event 2 (seat 1): seat 3 has already won", NAMES) == (
+        f"event 2 ({NAMES[1]}): {NAMES[3]} has already won"
+    )
+    assert name_seats("第 2 个事件（1 号位）：3 号位已经和牌出局", NAMES) == (
+        f"第 2 个事件（{NAMES[1]}）：{NAMES[3]}已经和牌出局"
+    )
+    assert name_seats("seat 9 is no seat", NAMES) == "seat 9 is no seat"

@@ -29,6 +29,10 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 WIN_TILES = "111222333m456p7z7z"
 
 
+# A seat's name as the result's deltas show it (cut with an ellipsis when long).
+NM = {n: f'<span class="nm" title="{n}">{n}</span> ' for n in NAMES}
+
+
 def make_session() -> GameSession:
     return GameSession.objects.create(ruleset="mcr", players=list(NAMES))
 
@@ -321,9 +325,9 @@ def test_a_winning_hand_shows_fans_total_and_payments(phone: Phone) -> None:
     total = int(re.search(r'<td class="pk-pts pk-total">(\d+)</td>', page).group(1))
     assert total >= 8
     # 乙 wins on 丙's discard: 丙 pays 8 + total, the others 8 each.
-    assert f"<span>乙</span> <b>+{24 + total}</b>" in page
-    assert f"<span>丙</span> <b>\u2212{8 + total}</b>" in page
-    assert "<span>甲</span> <b>\u22128</b>" in page and "<span>丁</span> <b>\u22128</b>" in page
+    assert f"{NM['乙']}<b>+{24 + total}</b>" in page
+    assert f"{NM['丙']}<b>\u2212{8 + total}</b>" in page
+    assert f"{NM['甲']}<b>\u22128</b>" in page and f"{NM['丁']}<b>\u22128</b>" in page
     assert not result_message(page) and confirm_enabled(page)
     assert "门风" in page and "<b>南</b>" in page  # 乙 sits South when 甲 deals
 
@@ -382,7 +386,7 @@ def test_quick_entry_lists_the_fans_and_scores_them(phone: Phone) -> None:
     assert phone.state["fans"] == "24:1,59:1" and phone.state["flowers"] == "1"
     total = int(re.search(r'<td class="pk-pts pk-total">(\d+)</td>', page).group(1))
     assert total == 24 + 2 + 1
-    assert f"<span>乙</span> <b>+{3 * (8 + total)}</b>" in page and confirm_enabled(page)
+    assert f"{NM['乙']}<b>+{3 * (8 + total)}</b>" in page and confirm_enabled(page)
     page = phone.tap("fan:24:-", "fan:59:-")
     assert phone.state["fans"] == "" and "请选出这手牌的番种。" in page
 

@@ -822,7 +822,10 @@ def test_english_labels_and_reasons(en_client: Client, session: GameSession) -> 
     assert "Exposed kong (刮风)" in page
     session.add_event(uuid.uuid4(), win_event(3, 0, PUNGS))
     page = Phone(en_client, session, kind="win").page  # (kind: not the kong entry kept)
-    assert re.search(r'value="winner:3"[^>]*disabled>丁<small class="ev-note">Won</small>', page)
+    assert re.search(
+        r'value="winner:3"[^>]*disabled title="丁"><span class="nm">丁</span><small class="ev-note">Won</small>',
+        page,
+    )
 
 
 def test_chinese_reasons_by_default(client: Client, session: GameSession) -> None:

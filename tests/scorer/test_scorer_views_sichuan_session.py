@@ -371,7 +371,7 @@ def test_wall_end_lines_pigs_not_ready_and_refunds(en_client: Client) -> None:
     assert "丙: not ready" in text_of(wall)
     moves = re.findall(
         r'<span class="ev-move">(\S+) → (\S+) <strong>(\d+)</strong></span>\s*'
-        r'<span class="ev-why"><span lang="zh-Hans">([^<]+)</span> <span lang="en" class="reason-en">([^<]+)</span>',
+        r'<span class="ev-why"><span lang="zh-hans" class="pk-zh">([^<]+)</span> <span lang="en" class="pk-en">([^<]+)</span>',
         wall,
     )
     assert moves == [
@@ -663,7 +663,7 @@ def test_ledger_row_detail_lists_every_transfer_with_its_reason(en_client: Clien
     detail = html(en_client.get(detail_url))
     moves = re.findall(
         r'<span class="ev-move">(\S+) → (\S+) <strong>(\d+)</strong></span>\s*'
-        r'<span class="ev-why"><span lang="zh-Hans">([^<]+)</span> <span lang="en" class="reason-en">([^<]+)</span>',
+        r'<span class="ev-why"><span lang="zh-hans" class="pk-zh">([^<]+)</span> <span lang="en" class="pk-en">([^<]+)</span>',
         detail,
     )
     concealed = 2 * BASE

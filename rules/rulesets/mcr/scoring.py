@@ -62,7 +62,7 @@ from rules.rulesets.mcr.fans import (
     terminal_pungs,
 )
 from rules.table import TableSpec, WinFlag
-from rules.tiles import tile_str, tile_zh
+from rules.tiles import group_en, tile_zh
 
 _WIND_OF = {"E": 27, "S": 28, "W": 29, "N": 30}
 
@@ -1003,7 +1003,7 @@ def _pack_zh(p: Pack) -> str:
 
 @lru_cache(maxsize=1024)
 def _pack_en(p: Pack) -> str:
-    return f"{p.kind} {tile_str(p.tile - 1 if p.kind == 'chow' else p.tile)}"
+    return group_en(p.kind, p.tile - 1 if p.kind == "chow" else p.tile)
 
 
 _NOTE_ZH = {f.id: f"{f.zh}：{f.points} 番，{f.rule_zh}" for f in FANS.values()}
@@ -1033,7 +1033,7 @@ def _read_as(packs: tuple[Pack, ...]) -> tuple[str, str]:
     """The sets a regular reading is scored with: (Chinese, English)."""
     return (
         "按 " + "、".join(_pack_zh(p) for p in packs) + " 计番",
-        "read as " + ", ".join(_pack_en(p) for p in packs),
+        "scored as " + ", ".join(_pack_en(p) for p in packs),
     )
 
 

@@ -26,7 +26,7 @@ from rules.fans import FanDef, FanTable
 from rules.hand import Hand, Table
 from rules.registry import Param, Preset, Ruleset
 from rules.shapes import Decomposition
-from rules.tiles import tile_str, tile_zh
+from rules.tiles import group_en, tile_str, tile_zh
 
 FORMS = Forms(seven_pairs=True, seven_pairs_quads=True)
 SUIT_ZH = ("万", "筒", "条")
@@ -633,16 +633,16 @@ class Sichuan(Ruleset):
         zh: list[str] = []
         if dec.form == "seven_pairs":
             zh.append("按七对计番")
-            en.append("read as seven pairs")
+            en.append("scored as seven pairs")
         else:
             names_zh = {"chow": "顺", "pung": "刻", "pair": "将"}
             parts_zh = [tile_zh(g.tile) + names_zh[g.kind] for g in dec.groups]
-            parts_en = [f"{g.kind} {tile_str(g.tile)}" for g in dec.groups]
+            parts_en = [group_en(g.kind, g.tile) for g in dec.groups]
             for m in hand.melds:
                 parts_zh.append(tile_zh(m.tile) + ("杠" if m.type == "kong" else "碰"))
-                parts_en.append(f"{m.type} {tile_str(m.tile)}")
+                parts_en.append(group_en(m.type, m.tile))
             zh.append("按 " + "、".join(parts_zh) + " 计番")
-            en.append("read as " + ", ".join(parts_en))
+            en.append("scored as " + ", ".join(parts_en))
         for f in fans:
             d = FANS[f["id"]]
             n = f["count"]
