@@ -1234,3 +1234,66 @@ def test_property_random_rounds(case: tuple[dict[str, Any], Model, list[dict[str
             assert status[t["from"]] == "pig"
     # Deterministic.
     assert settle(copy.deepcopy(round_)) == r
+
+
+# --- 流局 told by status (issue 9.14): 花猪 / 没听牌 / 听牌 with the best wait's fans
+
+
+def S(seat: int, status: str, fans: dict[str, int] | None = None) -> dict[str, Any]:
+    h: dict[str, Any] = {"seat": seat, "status": status}
+    if fans is not None:
+        h["fans"] = fans
+    return h
+
+
+def best_wait_fans(concealed: str, params: dict[str, Any] | None = None) -> dict[str, int]:
+    """The fans a player would pick for the best wait, read from score() of that win."""
+    sit: dict[str, Any] = {"ruleset": "sichuan", "concealed": concealed, "params": params or {}}
+    ws = waits(sit)["waits"]
+    best = max((score({**sit, "win_tile": w}) for w in ws), key=lambda r: (r["value"], r["total"]))
+    catalog = {
+        f["id"]
+        for f in REGISTRY["sichuan"].fan_catalog({**REGISTRY["sichuan"].defaults, **(params or {})})
+    }
+    return {str(f["id"]): f["count"] for f in best["fans"] if f["id"] in catalog and f["id"] != 1}
+
+
+@pytest.mark.parametrize(
+    "params", [{}, CHENGDU, {"cap_fans": 2}], ids=["xuezhan", "chengdu", "cap2"]
+)
+@pytest.mark.parametrize(
+    "ready",
+    ["1112345678999s", "11223344556m77p", "111222333444m5p", READY2],
+)
+def test_wall_end_told_by_status_pays_as_the_hands_shown(
+    ready: str, params: dict[str, Any]
+) -> None:
+    pig, unready = "99m24688p13579s4s", "1357m2468m13579p"
+    shown = ok([K(1, "concealed"), END(H(0, pig), H(1, unready), H(2, ready))], 3, **params)
+    statuses = [c["status"] for c in shown["events"][1]["checks"]]
+    assert statuses == ["pig", "not_ready", "ready"]
+    fans = best_wait_fans(ready, params)
+    told = ok([K(1, "concealed"), END(S(0, "pig"), S(1, "not_ready"), S(2, "ready", fans))], 3,
+              **params)  # fmt: skip
+    assert told["transfers"] == shown["transfers"] and told["deltas"] == shown["deltas"]
+    claims = [(c["seat"], c["status"], c["claim"]) for c in told["events"][1]["checks"]]
+    assert claims == [(c["seat"], c["status"], c["claim"]) for c in shown["events"][1]["checks"]]
+    # Mixed: one hand shown, the others told.
+    mixed = ok([K(1, "concealed"), END(S(0, "pig"), H(1, unready), S(2, "ready", fans))], 3,
+               **params)  # fmt: skip
+    assert mixed["deltas"] == shown["deltas"]
+
+
+@pytest.mark.parametrize(
+    ("hand", "code"),
+    [
+        (S(0, "maybe"), "bad_event"),
+        (S(0, "ready"), "bad_event"),  # a ready hand needs its fans
+        ({"seat": 0, "status": "pig", "concealed": PIG0}, "bad_event"),  # tiles or status
+        (S(0, "ready", {"999": 1}), "bad_input"),  # no such fan
+    ],
+)
+def test_wall_end_status_is_checked(hand: dict[str, Any], code: str) -> None:
+    r = settle(rnd([END(hand, S(1, "not_ready"))], players=2))
+    assert not r["ok"] and r["error"]["code"] == code, r
+    assert HAN.search(r["error"]["message_zh"])
