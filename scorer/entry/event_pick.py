@@ -45,6 +45,10 @@ from scorer.views import tile_name
 #     seat        wall end: whose standing hand the picker shows (its tiles
 #                 travel in hand / melds, the other hands in wall_<seat> as
 #                 "123m55p pung:7s", tiles then melds)
+#     ws_<seat>   wall end: a standing told instead of shown: "pig" 花猪,
+#                 "not_ready" 没听牌, "ready:<fan id>:<count>,..." 听牌 with the
+#                 fans of its best wait (taps "wstatus:<status|tiles>" and
+#                 "wfan:<id>:+|-" act on the seat the switcher shows)
 #
 # Every number shown comes from the engine: the round's events plus this one,
 # settled whole (scoring.evaluate_events), and this event's own transfers.  The
@@ -52,6 +56,9 @@ from scorer.views import tile_name
 # winners', see shown_in_round) as the engine does, so it offers no fifth copy.
 
 KONG_KINDS = ("exposed", "added", "concealed")
+WALL_STATUSES = ("pig", "not_ready", "ready")
+# A kong event's kind as the picker's meld (its tool).
+KONG_MELDS = {"exposed": "kong", "added": "added_kong", "concealed": "concealed_kong"}
 STANDING_SIZE = HAND_SIZE - 1  # a hand shown at the wall's end: no win tile
 
 
@@ -74,6 +81,25 @@ class RoundNow:
     @property
     def turned_entry(self) -> dict[str, Any]:
         return {"turned": self.turned} if self.turned else {}
+
+    def kongs_of(self, seat: int | None) -> list[tuple[str, int | None]]:
+        """The kongs recorded for a player in this round: (meld type, tile or None).
+
+        An added kong robbed by the win right after it (抢杠) was never made.
+        """
+        out: list[tuple[str, int | None]] = []
+        for i, ev in enumerate(self.events):
+            if not isinstance(ev, Mapping) or ev.get("type") != "kong" or ev.get("player") != seat:
+                continue
+            after = self.events[i + 1] if i + 1 < len(self.events) else None
+            if isinstance(after, Mapping) and after.get("robbing_kong"):
+                continue
+            try:
+                tile = parse_tile(ev["tile"]) if ev.get("tile") else None
+            except RuleError:
+                tile = None
+            out.append((KONG_MELDS.get(str(ev.get("kong")), "kong"), tile))
+        return out
 
     def last_discard_win(self) -> Mapping[str, Any] | None:
         """The last event when it is a win on a discard: more winners may join it."""
@@ -177,6 +203,10 @@ class EventPick(Pick):
     kong_tile: int | None = None
     seat: int | None = None
     wall: dict[int, tuple[list[int], list[tuple[str, int]]]] = field(default_factory=dict)
+    # Wall end: standings told, not shown (seat -> pig / not_ready / ready), and
+    # the fans of a ready seat's best wait.
+    wall_status: dict[int, str] = field(default_factory=dict)
+    wall_fans: dict[int, dict[int, int]] = field(default_factory=dict)
     # From the round in progress, not from the form:
     names: tuple[str, ...] = ()
     out: tuple[int, ...] = ()
@@ -189,6 +219,8 @@ class EventPick(Pick):
     # the last win's discard when more winners may join it (see shown_in_round).
     shown: tuple[int, ...] = ()
     shared_tile: int | None = None
+    # The kongs each player has recorded in this round (meld type, tile or None).
+    kongs: dict[int, list[tuple[str, int | None]]] = field(default_factory=dict)
 
     # -- reading ---------------------------------------------------------
 
@@ -243,6 +275,12 @@ class EventPick(Pick):
             raw = data.get(f"wall_{s}")
             if raw and s not in p.out:
                 p.wall[s] = _read_hand(raw, usable)
+        for s in range(n):
+            status, _, fans = data.get(f"ws_{s}", "").partition(":")
+            if status in WALL_STATUSES and s not in p.out:
+                p.wall_status[s] = status
+                if status == "ready":
+                    p.wall_fans[s] = p._read_fans(fans)
         if p.kind == "wall_end":
             if p.win_tile is not None:
                 p.concealed, p.win_tile = sorted((*p.concealed, p.win_tile)), None
@@ -253,9 +291,24 @@ class EventPick(Pick):
                 p.wall.pop(p.seat, None)  # its tiles came in hand / melds
         return p
 
+    def _read_fans(self, raw: str) -> dict[int, int]:
+        """ "1:1,15:2" -> {1: 1, 15: 2}, within the catalog's limits."""
+        out: dict[int, int] = {}
+        for item in raw.split(","):
+            fid, _, count = item.partition(":")
+            f, c = _int(fid, 0, 10_000), _int(count, 1, 99)
+            if f is not None and c is not None and f in self.fan_max:
+                out[f] = min(c, self.fan_max[f])
+        return out
+
+    def told(self, seat: int | None) -> str:
+        """The standing told for a seat at the wall's end ("" when its hand is shown)."""
+        return self.wall_status.get(seat, "") if seat is not None else ""
+
     def _know(self, session: GameSession, rs: Ruleset, now: RoundNow) -> None:
         """What the form takes from the round in progress rather than from the post."""
         self.names = tuple(session.players)
+        self.kongs = {s: k for s in range(session.n_players) if (k := now.kongs_of(s))}
         self.out = now.out
         self.in_progress = now.rnd is not None
         if self.in_progress:
@@ -354,6 +407,13 @@ class EventPick(Pick):
             hands: list[dict[str, Any]] = []
             missing: list[str] = []
             for s in self.in_play():
+                if s in self.wall_status:
+                    told: dict[str, Any] = {"seat": s, "status": self.wall_status[s]}
+                    if self.wall_status[s] == "ready":
+                        picked = self.wall_fans.get(s, {})
+                        told["fans"] = {str(k): v for k, v in sorted(picked.items())}
+                    hands.append(told)
+                    continue
                 concealed, melds = self.hand_of(s)
                 if len(concealed) + 3 * len(melds) != STANDING_SIZE:
                     missing.append(self.names[s])
@@ -392,6 +452,52 @@ class EventPick(Pick):
             **counts,
         }, ""
 
+    def _prefill_kongs(self, before: int | None, after: int | None) -> None:
+        """The winner's kongs recorded in this round start in the hand as melds (those
+        whose tile was given); the previous winner's go when the winner changes."""
+        for mtype, tile in self.kongs.get(before, []) if before is not None else []:
+            if tile is not None and (mtype, tile) in self.melds:
+                self.melds.remove((mtype, tile))
+        for mtype, tile in self.kongs.get(after, []) if after is not None else []:
+            if tile is None or (mtype, tile) in self.melds or len(self.melds) >= 4:
+                continue
+            if self.n_tiles + 3 > self.hand_size or Pick.held(self, tile) > 0:
+                continue
+            self.melds.append((mtype, tile))
+
+    def kong_warnings(self) -> list[str]:
+        """Where the winning hand contradicts the kongs recorded for its player.
+
+        Said, not fixed: the kong's money is already paid, and the hand may be
+        right and the kong event wrong (taken back and added again on the table).
+        """
+        if self.kind != "win" or self.mode != "tiles" or self.winner is None:
+            return []
+        name = self.names[self.winner] if self.winner < len(self.names) else ""
+        recorded = self.kongs.get(self.winner, [])
+        shown = [(m, t) for m, t in self.melds if m in KONG_MELDS.values()]
+        out = []
+        for mtype, tile in recorded:
+            if tile is None:
+                out.append(gettext(
+                    "%(name)s has a kong recorded in this round without its tile: add it "
+                    "to the hand with the kong buttons."
+                ) % {"name": name})  # fmt: skip
+            elif (mtype, tile) not in shown:
+                out.append(gettext(
+                    "%(name)s recorded a kong of %(tile)s in this round, but this hand does "
+                    "not show it."
+                ) % {"name": name, "tile": tile_name(tile)})  # fmt: skip
+        known = {t for _, t in recorded if t is not None}
+        untiled = sum(1 for _, t in recorded if t is None)
+        extra = [t for _, t in shown if t not in known]
+        for t in extra[untiled:]:
+            out.append(gettext(
+                "This hand shows a kong of %(tile)s that was not recorded: its payment is "
+                "missing (record the kong first)."
+            ) % {"tile": tile_name(t)})  # fmt: skip
+        return out
+
     def hidden(self) -> dict[str, str]:
         h = super().hidden()
         del h["flowers"], h["base"]
@@ -411,6 +517,9 @@ class EventPick(Pick):
         for s in self.in_play():
             if s != self.seat and s in self.wall:
                 h[f"wall_{s}"] = _hand_code(*self.wall[s])
+            if s in self.wall_status:
+                fans = ",".join(f"{k}:{v}" for k, v in sorted(self.wall_fans.get(s, {}).items()))
+                h[f"ws_{s}"] = self.wall_status[s] + (f":{fans}" if fans else "")
         return h
 
     # -- taps ------------------------------------------------------------
@@ -463,6 +572,29 @@ class EventPick(Pick):
                 return gettext("This ruleset does not use %(tile)s.") % {"tile": tile_name(t)}
             self.kong_tile = None if self.kong_tile == t else t
             return ""
+        if verb == "wstatus" and self.kind == "wall_end" and self.seat is not None:
+            if arg in WALL_STATUSES:
+                self.wall_status[self.seat] = arg
+                if arg == "ready":
+                    self.wall_fans.setdefault(self.seat, {})
+            elif arg == "tiles":
+                self.wall_status.pop(self.seat, None)
+                self.wall_fans.pop(self.seat, None)
+            return ""
+        if verb == "wfan" and self.told(self.seat) == "ready":
+            assert self.seat is not None
+            fid, _, sign = arg.partition(":")
+            f = _int(fid, 0, 10_000)
+            if f is None or f not in self.fan_max or sign not in ("+", "-"):
+                return ""
+            fans = self.wall_fans.setdefault(self.seat, {})
+            # (Two patterns that do not add up are refused by the engine, with why.)
+            count = min(self.fan_max[f], fans.get(f, 0) + (1 if sign == "+" else -1))
+            if count > 0:
+                fans[f] = count
+            else:
+                fans.pop(f, None)
+            return ""
         if verb == "seat" and seat is not None:
             if self.kind == "wall_end" and seat != self.seat:
                 self._switch_seat(seat)
@@ -477,6 +609,12 @@ class EventPick(Pick):
             return ""
         if verb == "winner" and seat is not None and self.join and seat == self.join_from:
             return gettext("The winner cannot also be the discarder.")
+        if verb == "winner" and seat is not None and self.kind == "win":
+            before = self.winner
+            message = super().apply(tap, n_players, rs)
+            if not message and before != self.winner:
+                self._prefill_kongs(before, self.winner)
+            return message
         if verb == "from" and self.join and arg != str(self.join_from):
             self.join = False  # another discarder: not the last win's discard after all
         if verb == "flag":

@@ -71,6 +71,7 @@ def _event_outcome(
     if p.asks_turned and p.turned is None and p.kind == "win":
         out["hint"] = gettext("First turn up the tile that decides the wild tiles.")
         return out
+    out["kong_warnings"] = p.kong_warnings()
     if p.kind == "win" and p.mode == "tiles":
         unfinished = _unfinished_hand(session, p, out)
         if unfinished is not None:
@@ -78,7 +79,9 @@ def _event_outcome(
     event, missing = p.event()
     if event is None:
         out["hint"] = missing
-        if p.kind == "wall_end" and p.n_tiles == STANDING_SIZE:
+        if p.kind == "wall_end" and p.told(p.seat):
+            pass  # this seat's standing is told, not shown: nothing to count or wait on
+        elif p.kind == "wall_end" and p.n_tiles == STANDING_SIZE:
             # The shown hand is complete but others are not: its waits, not to tap.
             _waits(session, p, out)
             out["hint"], out["waits_tap"] = missing, False
@@ -159,9 +162,17 @@ def _event_context(
         concealed, wall_melds = p.hand_of(s)
         size = len(concealed) + 3 * len(wall_melds)
         check = result["checks"].get(s)
+        if check is None and p.told(s):
+            check = {"status": p.told(s)}  # told: its word on the switcher, not "0/13"
         wall_seats.append({"seat": s, "name": session.players[s], "out": s in p.out,
                            "active": s == p.seat, "n": size, "complete": size == STANDING_SIZE,
                            "check": check})  # fmt: skip
+    told = p.told(p.seat) if p.kind == "wall_end" else ""
+    told_fans = p.wall_fans.get(p.seat, {}) if told == "ready" and p.seat is not None else {}
+    told_patterns = [{**f, "count": told_fans.get(f["id"], 0)} for f in p.catalog
+                     if f.get("group") != "extra"]  # fmt: skip
+    told_extras = [{**f, "count": told_fans.get(f["id"], 0)} for f in p.catalog
+                   if f.get("group") == "extra"]  # fmt: skip
     checks = [
         {**result["checks"][s], "name": session.players[s]}
         for s in p.in_play()
@@ -215,6 +226,9 @@ def _event_context(
         "patterns": patterns,
         "extras": extras,
         "checks": checks,
+        "told": told,
+        "told_patterns": sorted(told_patterns, key=lambda f: (f["points"], f["id"])),
+        "told_extras": told_extras,
         "join_offer": join_offer,
         "result": result,
         "taken": taken,

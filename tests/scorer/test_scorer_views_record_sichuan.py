@@ -833,3 +833,83 @@ def test_chinese_reasons_by_default(client: Client, session: GameSession) -> Non
     assert '<html lang="zh-hans">' in phone.page
     page = phone.tap("player:0", "kong:concealed")
     assert "下雨（暗杠）" in page and ">暗杠<" in page
+
+
+def test_wall_end_told_in_a_few_taps(client: Client, session: GameSession) -> None:
+    """Issue 9.14: 花猪 / 没听牌 / 听牌 with the best wait's fans, no 13-tile hands."""
+    session.add_event(uuid.uuid4(), win_event(3, 0, PUNGS))
+    phone = Phone(client, session, kind="wall_end")
+    page = phone.tap("wstatus:pig")
+    assert 'class="pk-grid"' not in page  # told: no tile picker for this seat
+    phone.tap("seat:1", "wstatus:ready")
+    catalog = {f["name_zh"]: f for f in get_ruleset("sichuan").fan_catalog(DEFAULTS)}
+    duidui = catalog["对对胡"]
+    page = phone.tap(f"wfan:{duidui['id']}:+", "wfan:15:+")  # 对对胡 + 1 根
+    assert phone.state["ws_1"] == f"ready:{min(duidui['id'], 15)}:1,{max(duidui['id'], 15)}:1"
+    page = phone.tap("seat:2", "wstatus:not_ready")  # 7 taps in all, no tiles
+    assert confirm_enabled(page)
+    # The claim is the engine's value of a discard win with those fans.
+    ruleset = get_ruleset("sichuan")
+    claim = int(ruleset.quick_result({str(duidui["id"]): 1, "15": 1}, DEFAULTS, False)["value"])
+    pig = BASE * int(DEFAULTS["pig_multiplier"])
+    assert checks(page) == [("甲", "pig"), ("乙", "ready"), ("丙", "not_ready")]
+    assert sorted(transfers(page)) == sorted(
+        [("甲", "乙", pig), ("甲", "丙", pig), ("丙", "乙", claim)]
+    )
+    assert phone.confirm().status_code == 302
+    v = hand_value(PUNGS)
+    assert session.tallies() == [-v - 2 * pig, pig + claim, pig - claim, v]
+    # Back to tiles for a seat: its told standing is dropped.
+    other = Phone(client, sichuan(), kind="wall_end")
+    other.tap("wstatus:pig", "wstatus:tiles")
+    assert "ws_0" not in other.state and 'class="pk-grid"' in other.page
+
+
+def test_wall_end_told_ready_needs_one_pattern(client: Client, session: GameSession) -> None:
+    phone = Phone(client, session, kind="wall_end")
+    catalog = [f for f in get_ruleset("sichuan").fan_catalog(DEFAULTS) if f["group"] == "pattern"]
+    a, b = catalog[1], catalog[2]
+    phone.tap("wstatus:ready", f"wfan:{a['id']}:+", f"wfan:{b['id']}:+")
+    phone.tap("seat:1", "wstatus:pig", "seat:2", "wstatus:pig", "seat:3", "wstatus:pig")
+    page = phone.page
+    assert not confirm_enabled(page) and "牌型只能选一个" in page
+
+
+def test_a_recorded_kong_starts_in_the_winners_hand(client: Client, session: GameSession) -> None:
+    """Issue 9.15: 乙's 暗杠 of 5m, recorded as an event, is in 乙's winning hand already."""
+    session.add_event(
+        uuid.uuid4(), {"type": "kong", "player": 1, "kong": "concealed", "tile": "5m"}
+    )
+    phone = Phone(client, session, kind="win")
+    page = phone.tap("winner:1")
+    assert phone.state["melds"] == "concealed_kong:5m"
+    assert "ev-kong-warn" not in page
+    phone.tap("winner:2")  # another winner: 乙's kong leaves the hand
+    assert phone.state["melds"] == ""
+    phone.tap("winner:1", "from:0")
+    page = phone.tiles("123m789m789p11p")  # 11 tiles + the kong (counts 3): complete
+    assert "ev-kong-warn" not in page
+    assert confirm_enabled(page)
+    # Taking the kong out of the hand contradicts the record: said, not blocked.
+    page = phone.tap("meld:0")
+    warn = re.findall(r'<p class="pk-msg ev-kong-warn" role="alert">(.*?)</p>', page)
+    assert warn == ["乙 在这一局记过一个五万的杠，这手牌里却没有。"]
+
+
+def test_a_hand_with_an_unrecorded_kong_is_flagged(client: Client, session: GameSession) -> None:
+    phone = Phone(client, session, kind="win")
+    phone.tap("winner:1", "from:0", "tool:kong", "tile:7p")
+    page = phone.tap("tile:1m")
+    warn = re.findall(r'<p class="pk-msg ev-kong-warn" role="alert">(.*?)</p>', page)
+    assert warn == ["这手牌里有一个七筒的杠没有记过：它的钱还没付（请先记杠）。"]
+
+
+def test_a_kong_recorded_without_its_tile_asks_for_it(client: Client, session: GameSession) -> None:
+    session.add_event(
+        uuid.uuid4(), {"type": "kong", "player": 1, "kong": "exposed", "discarder": 0}
+    )
+    phone = Phone(client, session, kind="win")
+    page = phone.tap("winner:1")
+    assert phone.state["melds"] == ""
+    warn = re.findall(r'<p class="pk-msg ev-kong-warn" role="alert">(.*?)</p>', page)
+    assert warn == ["乙 这一局记过一个杠，但没记是哪张牌：请用杠的按钮把它加进手牌。"]
