@@ -7,12 +7,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Max
 from django.utils.translation import gettext
 
 from rules import RuleError
 from rules.registry import Ruleset
-from rules.tiles import N_KINDS, parse_tile, parse_tiles, tile_str, tiles_str
+from rules.tiles import parse_tile, parse_tiles, tile_str, tiles_str
 from scorer.entry.pick import (
     HAND_SIZE,
     MELD_TYPES,
@@ -21,9 +20,9 @@ from scorer.entry.pick import (
     _int,
     _meld_dict,
     _meld_tiles,
-    _next_position,
 )
-from scorer.models import GameSession, Round
+from scorer.entry.round_now import KONG_MELDS, RoundNow, shown_in_round
+from scorer.models import GameSession
 from scorer.present.events import join_names
 from scorer.views import tile_name
 
@@ -57,116 +56,7 @@ from scorer.views import tile_name
 
 KONG_KINDS = ("exposed", "added", "concealed")
 WALL_STATUSES = ("pig", "not_ready", "ready")
-# A kong event's kind as the picker's meld (its tool).
-KONG_MELDS = {"exposed": "kong", "added": "added_kong", "concealed": "concealed_kong"}
 STANDING_SIZE = HAND_SIZE - 1  # a hand shown at the wall's end: no win tile
-
-
-@dataclass(frozen=True)
-class RoundNow:
-    """The round in progress as the event form sees it, or the round an event would start."""
-
-    rnd: Round | None
-    number: int
-    events: list[Any]
-    out: tuple[int, ...]  # seats that have won, in the order they won
-    dealer: int
-    wind: str
-    turned: str = ""  # the round's turned tile (wild tiles derived from it), "" if none
-
-    @property
-    def count(self) -> int:
-        return len(self.events)
-
-    @property
-    def turned_entry(self) -> dict[str, Any]:
-        return {"turned": self.turned} if self.turned else {}
-
-    def kongs_of(self, seat: int | None) -> list[tuple[str, int | None]]:
-        """The kongs recorded for a player in this round: (meld type, tile or None).
-
-        An added kong robbed by the win right after it (抢杠) was never made.
-        """
-        out: list[tuple[str, int | None]] = []
-        for i, ev in enumerate(self.events):
-            if not isinstance(ev, Mapping) or ev.get("type") != "kong" or ev.get("player") != seat:
-                continue
-            after = self.events[i + 1] if i + 1 < len(self.events) else None
-            if isinstance(after, Mapping) and after.get("robbing_kong"):
-                continue
-            try:
-                tile = parse_tile(ev["tile"]) if ev.get("tile") else None
-            except RuleError:
-                tile = None
-            out.append((KONG_MELDS.get(str(ev.get("kong")), "kong"), tile))
-        return out
-
-    def last_discard_win(self) -> Mapping[str, Any] | None:
-        """The last event when it is a win on a discard: more winners may join it."""
-        last = self.events[-1] if self.events else None
-        if isinstance(last, Mapping) and last.get("type") == "win":
-            d = last.get("discarder")
-            if isinstance(d, int) and not isinstance(d, bool):
-                return last
-        return None
-
-
-def _round_now(session: GameSession) -> RoundNow:
-    rnd = session.round_in_progress()
-    if rnd is not None and rnd.current is not None:
-        rev = rnd.current
-        events = list(rev.entry.get("events") or [])
-        out = tuple(int(s) for s in rev.result.get("out") or [])
-        turned = str(rev.entry.get("turned") or "")
-        return RoundNow(rnd, rnd.number, events, out, rev.dealer, rev.prevalent_wind, turned)
-    dealer, wind = _next_position(session)
-    number = (session.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
-    return RoundNow(None, number, [], (), dealer, wind)
-
-
-def _hand_tiles(hand: Mapping[str, Any]) -> tuple[list[int], int | None]:
-    """A winner's hand as an event stores it: (its tiles but the win tile, the win tile)."""
-    tiles = list(parse_tiles(hand.get("concealed") or ""))
-    for m in hand.get("melds") or []:
-        if isinstance(m, Mapping):
-            tiles += parse_tiles(m.get("tiles") or "")
-    w = hand.get("win_tile")
-    return tiles, parse_tile(w) if w else None
-
-
-def shown_in_round(events: list[Any]) -> tuple[tuple[int, ...], int | None]:
-    """Copies of each tile kind in the hands of the round's winners so far, and
-    the tile of the last win on a discard (None if there is none).
-
-    Every winner's hand is tiles of its own, melds included, except the discard
-    several players win on (一炮多响): one tile, counted once, as the engine
-    counts it.  A winner entered by his fans alone shows no tiles.
-    """
-    seen = [0] * N_KINDS
-    shared: int | None = None
-    for i, ev in enumerate(events):
-        if not isinstance(ev, Mapping) or ev.get("type") != "win":
-            continue
-        win_tiles: set[int] = set()
-        for w in ev.get("winners") or []:
-            hand = w.get("hand") if isinstance(w, Mapping) else None
-            if not isinstance(hand, Mapping):
-                continue
-            try:
-                tiles, win = _hand_tiles(hand)
-            except (RuleError, TypeError):
-                continue  # a hand this page cannot read: the engine still checks it
-            for t in tiles:
-                if t < N_KINDS:
-                    seen[t] += 1
-            if win is not None and win < N_KINDS:
-                win_tiles.add(win)
-        for t in win_tiles:
-            seen[t] += 1
-        discarder = ev.get("discarder")
-        if i == len(events) - 1 and isinstance(discarder, int) and len(win_tiles) == 1:
-            shared = next(iter(win_tiles))
-    return tuple(seen), shared
 
 
 def _hand_code(concealed: list[int], melds: list[tuple[str, int]]) -> str:

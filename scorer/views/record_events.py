@@ -16,8 +16,9 @@ from rules import RuleError
 from rules.registry import Ruleset, get_ruleset
 from rules.tiles import parse_tile, tile_str
 from scorer import phone
-from scorer.entry.event_pick import STANDING_SIZE, EventPick, RoundNow, _round_now
+from scorer.entry.event_pick import STANDING_SIZE, EventPick
 from scorer.entry.pick import Pick, _error_text
+from scorer.entry.round_now import RoundNow, _round_now
 from scorer.models import GameSession, RoundRevision, RoundTaken
 from scorer.present.events import join_names, reason_labels
 from scorer.present.picker import (
