@@ -29,10 +29,16 @@ def fan_groups(
     """The groups of the fan list; `tapped` keeps its group open after the tap."""
     counted = {f["id"] for f in result.get("fans") or [] if isinstance(f.get("id"), int)}
     names = {f["id"]: by_language(f.get("name_zh"), f.get("name_en")) for f in catalog}
+    excludes = {f["id"]: set(f.get("excludes") or ()) for f in catalog}
+    rank = {f["id"]: (-int(f["points"]), f["id"]) for f in catalog}
     excluded_by: dict[int, int] = {}
     for f in catalog:
         if f["id"] in counted:
-            for x in f.get("excludes") or ():
+            for x in excludes[f["id"]]:
+                # Two fans that exclude each other: the one ranked first would count
+                # (一色三同顺 over 一色三节高), so picking it is no mistake.
+                if f["id"] in excludes.get(x, ()) and rank.get(x, (0, 0)) < rank[f["id"]]:
+                    continue
                 excluded_by.setdefault(x, f["id"])
     rows = []
     for f in catalog:

@@ -322,3 +322,35 @@ def test_quick_entry_all_pungs_full_flush_is_30_not_32() -> None:
     # base 8: the discarder pays 8 + 30, the other two 8 each.
     assert sorted((p["from"], p["amount"]) for p in r["payments"]) == [(0, 8), (2, 38), (3, 8)]
     assert r["deltas"] == [-8, 54, -38, -8]
+
+
+def test_an_excluded_fan_excludes_nothing_in_quick_entry() -> None:
+    """四暗刻 excludes 不求人, so 不求人 does not exclude 自摸: 64 + 1."""
+    r = _quick({12: 1, 56: 1, 80: 1}, self_drawn=True)
+    assert r["total"] == FANS[12].points + FANS[80].points
+    assert [(e["id"], e["by"]) for e in r["excluded"]] == [(56, 12)]
+
+
+def test_quick_entry_below_the_minimum_after_exclusions() -> None:
+    """平和 + 无字: 平和 excludes 无字 — 2 fans, under 8: no win, nothing paid."""
+    r = _quick({63: 1, 76: 1})
+    assert r["total"] == 2 and r["win"] is False and r["deltas"] == [0, 0, 0, 0]
+
+
+def test_the_quick_catalog_follows_the_parameters() -> None:
+    """明暗杠 (82) is offered, and accepted, only while `mixed_kong_fan` is on."""
+    from rules.registry import get_ruleset
+
+    rs = get_ruleset("mcr")
+    standard = rs.resolve_params({"mixed_kong_fan": False})
+    assert 82 not in {f["id"] for f in rs.fan_catalog(standard)}
+    assert 82 in {f["id"] for f in rs.fan_catalog(None)}
+    cat = {f["id"]: f for f in rs.fan_catalog(None)}
+    for fid, f in cat.items():
+        row = FANS[fid]
+        assert f["excludes"] == sorted(set(row.excludes) - set(row.partial)), fid
+    from rules.hand import Table
+
+    with pytest.raises(Exception, match="82"):
+        rs.quick_score({82: 1, 48: 1}, 0, Table(players=4, dealer=0, winner=1, discarder=2),
+                       False, standard)  # fmt: skip

@@ -97,3 +97,13 @@ def test_a_chengdu_table_quick_entry_shows_the_chengdu_fans() -> None:
         (f["name_zh"], f["points"]) for f in rs.fan_catalog(chengdu) if f.get("group") != "extra"
     }
     assert {(n, int(p)) for n, p in shown} == patterns
+
+
+def test_fans_that_exclude_each_other_are_not_greyed_the_wrong_way() -> None:
+    """一色三节高 picked: 一色三同顺 added would count (it ranks first) and exclude it,
+    so 一色三同顺 is no mistake to pick; the other way round it is."""
+    phone = Phone(Client(), make_session())
+    page = phone.tap("mode:quick", "winner:1", "from:2", "fan:24:+")
+    assert "pk-void" not in fan_row(page, 23)
+    page = phone.tap("fan:24:-", "fan:23:+")
+    assert "pk-void" in fan_row(page, 24)

@@ -872,12 +872,14 @@ class Mcr(Ruleset):
     def fan_catalog(self, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         """Every fan a player can pick, with the fans it excludes (不计) and, for the
         everyday ones, their place in the list of common fans (`common`)."""
+        mixed_kong = bool((params or self.defaults).get("mixed_kong_fan", True))
         return [
             {"id": f.id, "name_zh": f.zh, "name_en": f.en, "points": f.points,
              "excludes": sorted(TABLE.exclude_sets[f.id]),
              **({"common": COMMON_FANS.index(f.id) + 1} if f.id in COMMON_FANS else {})}
             for f in sorted(FANS.values(), key=lambda f: f.id)
-            if f.id != 81  # flowers are counted apart
+            # Flowers are counted apart; 明暗杠 exists only with `mixed_kong_fan`.
+            if f.id != 81 and (f.id != 82 or mixed_kong)
         ]  # fmt: skip
 
     def quick_score(
@@ -898,7 +900,7 @@ class Mcr(Ruleset):
         """
         picked: dict[int, int] = {}
         for fid, n in fans.items():
-            if fid not in FANS or fid == 81:
+            if fid not in FANS or fid == 81 or (fid == 82 and not params["mixed_kong_fan"]):
                 raise RuleError(
                     "bad_input", f"no MCR fan with id {fid}", f"国标麻将没有编号为 {fid} 的番种"
                 )
