@@ -56,6 +56,19 @@ WINDS = ("E", "S", "W", "N")
 DRAW_NOTES = (["drawn hand: nobody pays"], ["荒庄：不计分"])
 
 
+# What a winner's report keeps of the hand's result (score_hand / quick_score).
+WINNER_KEYS = (
+    "fans",
+    "total",
+    "multiplier",
+    "value",
+    "notes",
+    "notes_zh",
+    "flags_dropped",  # flags the tiles contradict, with why
+    "excluded",  # quick entry: fans another picked fan excludes (不计)
+)
+
+
 def seat_wind(seat: int, dealer: int, players: int) -> str:
     """The dealer sits East; the others follow in play order."""
     return WINDS[(seat - dealer) % players]
@@ -288,16 +301,7 @@ def _win(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
         for p in result.get("payments") or []:
             state.ledger.pay(p["from"], p["to"], p["amount"], reason, i)
         state.out.append(seat)
-        kept = (
-            "fans",
-            "total",
-            "multiplier",
-            "value",
-            "notes",
-            "notes_zh",
-            "flags_dropped",
-            "excluded",
-        )
+        kept = WINNER_KEYS
         reports.append({"seat": seat, **{k: result[k] for k in kept if k in result}})
     return {"type": "win", "index": i, "discarder": discarder, "winners": reports}
 
@@ -408,4 +412,12 @@ def tiles_codes(tiles: Sequence[int]) -> list[str]:
     return [tile_str(t) for t in tiles]
 
 
-__all__ = ["DRAW_NOTES", "Ledger", "RoundState", "round_result", "seat_wind", "settle_events"]
+__all__ = [
+    "DRAW_NOTES",
+    "WINNER_KEYS",
+    "Ledger",
+    "RoundState",
+    "round_result",
+    "seat_wind",
+    "settle_events",
+]

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from rules import RuleError
 from rules.api import settle_or_raise
+from rules.round import WINNER_KEYS
 
 
 class GameSession(Protocol):
@@ -206,16 +207,7 @@ def evaluate(session: GameSession, entry: Mapping[str, Any]) -> Evaluation:
 def _win_result(res: Mapping[str, Any]) -> dict[str, Any]:
     """A round of one win as a hand's result: the winner's fans and notes, the payments."""
     won = res["events"][0]["winners"][0]
-    kept = (
-        "fans",
-        "total",
-        "multiplier",
-        "value",
-        "notes",
-        "notes_zh",
-        "flags_dropped",
-        "excluded",
-    )
+    kept = WINNER_KEYS
     return {
         "win": True,
         **{k: won[k] for k in kept if k in won},

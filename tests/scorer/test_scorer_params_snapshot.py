@@ -103,3 +103,29 @@ def test_migration_fills_every_value_of_older_sessions() -> None:
     gone.refresh_from_db()
     assert old.params == {**get_ruleset("mcr").defaults, "min_fans": 6}
     assert gone.params == {"x": 1}
+
+
+def test_older_mcr_tables_keep_the_wait_reading_they_were_scored_with() -> None:
+    """A round with a phantom wait (a tile whose four copies are in the hand) recorded
+    before the League's ruling became the default re-scores the same on a correction."""
+    migration = importlib.import_module(
+        "scorer.migrations.0006_mcr_sessions_keep_their_wait_reading"
+    )
+    old = GameSession.objects.create(ruleset="mcr", players=NAMES)
+    old.params = {k: v for k, v in get_ruleset("mcr").defaults.items()
+                  if k != "wait_fans_real_waits"}  # fmt: skip
+    old.save()
+    other = GameSession.objects.create(ruleset="sichuan", players=NAMES, params={"base": 2})
+    migration.keep_real_waits(django_apps, None)
+    old.refresh_from_db()
+    other.refresh_from_db()
+    assert old.resolved_params()["wait_fans_real_waits"] is True
+    assert other.params == {"base": 2}
+    # 1234444678m456p self-drawn on 1m: 单钓将 under the earlier reading, kept on correction.
+    entry = {"kind": "win", "mode": "tiles", "winner": 0, "discarder": None,
+             "hand": {"concealed": "1234444678m456p", "win_tile": "1m"}}  # fmt: skip
+    rnd = old.record_round(uuid.uuid4(), entry)
+    assert rnd.current is not None
+    assert "独听・单钓" in {f["name_zh"] for f in rnd.current.result["fans"]}
+    rev = rnd.revise(entry)
+    assert rev.deltas == rnd.current.deltas
