@@ -10,7 +10,7 @@ import os
 import re
 from pathlib import Path
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOT_DIR = ROOT / "test-artifacts" / "screenshots"
@@ -70,3 +70,14 @@ def assert_touch_targets(page: Page, selector: str, min_px: float = 44) -> None:
             label = element.evaluate("e => e.outerHTML.replace(/\\s+/g, ' ').slice(0, 120)")
             too_small.append(f"{box['width']:.1f}x{box['height']:.1f}px: {label}")
     assert not too_small, f"touch targets under {min_px}px ({selector}):\n" + "\n".join(too_small)
+
+
+def use_language(page: Page, base_url: str, language: str) -> None:
+    """Open the site in `language` ("zh-hans" or "en"), as the language switch leaves it."""
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": base_url}])
+
+
+def tap(page: Page, value: str) -> None:
+    """Tap the record form's button with that tap value and wait for its answer."""
+    page.locator(f'button[value="{value}"]').first.click()
+    expect(page.locator("form.htmx-request")).to_have_count(0)

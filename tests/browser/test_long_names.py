@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from scorer.models import GameSession
-from tests.browser.helpers import snap
+from tests.browser.helpers import snap, use_language
 
 pytestmark = pytest.mark.browser
 
@@ -88,9 +88,7 @@ def check(page: Page, what: str, english: bool) -> None:
 def test_long_names_fit_a_phone(
     page: Page, live_server: LiveServer, language: str, names: list[str]
 ) -> None:
-    page.context.add_cookies(
-        [{"name": "django_language", "value": language, "url": live_server.url}]
-    )
+    use_language(page, live_server.url, language)
     english = language == "en"
     mcr = GameSession.objects.create(ruleset="mcr", players=list(names))
     mcr.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles", "winner": 1,

@@ -11,24 +11,17 @@ from pytest_django.live_server_helper import LiveServer
 
 from rules.rulesets.mcr.fans import FANS
 from scorer.models import GameSession
-from tests.browser.helpers import assert_no_horizontal_scroll, snap
+from tests.browser.helpers import assert_no_horizontal_scroll, snap, tap, use_language
 from tests.browser.test_table_flow import PLAYERS, TAPS
 
 pytestmark = pytest.mark.browser
-
-
-def tap(page: Page, value: str) -> None:
-    page.locator(f'button[value="{value}"]').first.click()
-    expect(page.locator("form.htmx-request")).to_have_count(0)
 
 
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
 def test_quick_entry_search_exclusions_and_mode(
     page: Page, live_server: LiveServer, language: str
 ) -> None:
-    page.context.add_cookies(
-        [{"name": "django_language", "value": language, "url": live_server.url}]
-    )
+    use_language(page, live_server.url, language)
     session = GameSession.objects.create(ruleset="mcr", players=list(PLAYERS))
     url = f"{live_server.url}/s/{session.code}/record"
     page.goto(url)

@@ -12,25 +12,23 @@ from pytest_django.live_server_helper import LiveServer
 
 from rules import get_ruleset
 from scorer.models import GameSession
-from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, snap
+from tests.browser.helpers import (
+    assert_no_horizontal_scroll,
+    assert_touch_targets,
+    snap,
+    tap,
+    use_language,
+)
 from tests.browser.test_table_flow import PLAYERS
 
 pytestmark = pytest.mark.browser
-
-
-def tap(page: Page, value: str) -> None:
-    button = page.locator(f'button[value="{value}"]').first
-    button.click()
-    expect(page.locator("form.htmx-request")).to_have_count(0)
 
 
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
 def test_wall_end_told_and_kong_prefilled(
     page: Page, live_server: LiveServer, language: str
 ) -> None:
-    page.context.add_cookies(
-        [{"name": "django_language", "value": language, "url": live_server.url}]
-    )
+    use_language(page, live_server.url, language)
     session = GameSession.objects.create(ruleset="sichuan", players=list(PLAYERS))
     session.params = dict(session.resolved_params())
     session.save()

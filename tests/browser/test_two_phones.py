@@ -15,7 +15,12 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from scorer.models import GameSession, Round
-from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, snap
+from tests.browser.helpers import (
+    assert_no_horizontal_scroll,
+    assert_touch_targets,
+    snap,
+    use_language,
+)
 from tests.browser.test_table_flow import PLAYERS, TAPS
 
 pytestmark = pytest.mark.browser
@@ -28,10 +33,6 @@ WORDS = {
            "who": "Which player are you", "restore": "Restore round 2", "tables": "Your tables",
            "undo": "Undo", "yes_undo": "Yes, undo round 2"},
 }  # fmt: skip
-
-
-def set_language(page: Page, url: str, language: str) -> None:
-    page.context.add_cookies([{"name": "django_language", "value": language, "url": url}])
 
 
 def enter_hand(page: Page, winner: int, discarder: int, taps: list[str]) -> None:
@@ -52,7 +53,7 @@ def test_two_phones_one_round(
     session = GameSession.objects.create(ruleset="mcr", players=list(PLAYERS), first_dealer=0)
     table = f"{live_server.url}/s/{session.code}/"
     for p in (page, second_page):
-        set_language(p, live_server.url, language)
+        use_language(p, live_server.url, language)
     # Phone A says who it is, once.
     page.goto(table)
     expect(page.locator(".whoami summary")).to_contain_text(words["who"])

@@ -13,7 +13,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from rules.tiles import parse_tiles, tile_en, tile_zh
 from scorer.models import GameSession
-from tests.browser.helpers import assert_no_horizontal_scroll
+from tests.browser.helpers import assert_no_horizontal_scroll, use_language
 from tests.browser.test_table_flow import PLAYERS
 
 pytestmark = pytest.mark.browser
@@ -48,9 +48,7 @@ def test_a_tapped_tile_shows_before_the_answer(
     page: Page, live_server: LiveServer, language: str
 ) -> None:
     session = GameSession.objects.create(ruleset="mcr", players=list(PLAYERS), first_dealer=0)
-    page.context.add_cookies(
-        [{"name": "django_language", "value": language, "url": live_server.url}]
-    )
+    use_language(page, live_server.url, language)
     answers: list[tuple[str | None, int]] = []
 
     def on_response(response: object) -> None:
