@@ -209,6 +209,9 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+# A phone's session is its memory of the tables it has opened and who it is at
+# each (scorer/phone.py): kept for half a year, not Django's two weeks.
+SESSION_COOKIE_AGE = 180 * 24 * 3600
 
 # HTTPS-only hardening is behind its own flag rather than tied to DEBUG: the app
 # is often run on a LAN at a mahjong table over plain http://192.168.x.y:8000,

@@ -96,3 +96,11 @@ def test_split_host(hostport: str, split: tuple[str, str]) -> None:
 def test_the_lan_address_is_no_loopback() -> None:
     address = lan.lan_address()
     assert address is None or not lan.is_loopback(address)
+
+
+def test_a_phone_remembers_its_tables_for_half_a_year(session: GameSession) -> None:
+    """The cookie that holds a phone's tables (and who it is at each) outlives a month."""
+    client = Client()
+    response = client.get(f"/s/{session.code}/")
+    cookie = response.cookies["sessionid"]
+    assert int(cookie["max-age"]) >= 180 * 24 * 3600
