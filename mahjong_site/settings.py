@@ -77,6 +77,8 @@ PUBLIC_URL = os.environ.get("MAHJONG_PUBLIC_URL", "").rstrip("/")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
+    # Room admins edit the room's configurations (房间规则) here: /admin/.
+    "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -88,6 +90,10 @@ INSTALLED_APPS = [
     # SimpleAppConfig: the partials loader is configured explicitly in TEMPLATES
     # below instead of the default app config rewriting TEMPLATES at start-up.
     "template_partials.apps.SimpleAppConfig",
+    # Who changed a room configuration, and when (django-simple-history).
+    "simple_history",
+    # Failed sign-ins are throttled (django-axes).
+    "axes",
     "scorer",
 ]
 
@@ -105,7 +111,42 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into its lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
+
+AUTHENTICATION_BACKENDS = [
+    # First: refuses a sign-in while its username and address are locked out.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Five wrong passwords for one username from one address lock it for an hour.
+AXES_FAILURE_LIMIT = int(os.environ.get("MAHJONG_LOGIN_FAILURES", "5"))
+AXES_COOLOFF_TIME = 1  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+# Behind a reverse proxy the client's address is in X-Forwarded-For (docs/deploy.md).
+if env_flag("DJANGO_BEHIND_PROXY"):
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+
+# Content-Security-Policy (django-csp): scripts and styles only from this site,
+# never inline; the browser tests fail on any violation.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 ROOT_URLCONF = "mahjong_site.urls"
 WSGI_APPLICATION = "mahjong_site.wsgi.application"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -70,6 +71,40 @@ def _typed(p: Param, raw: Any) -> Any:
     return text
 
 
+def add_param_fields(form: forms.BaseForm, rules: Ruleset, start: Mapping[str, Any]) -> None:
+    """One field per parameter the ruleset declares (`param_<name>`), starting at `start`."""
+    for p in rules.params:
+        field = form.fields[f"param_{p.name}"] = _param_field(p)
+        field.initial = start.get(p.name, p.default)
+
+
+def clean_params(
+    form: forms.BaseForm, rules: Ruleset, cleaned: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The values that differ from the defaults; each one the ruleset refuses is marked
+    on its own field with the ruleset's message (the start form and the admin alike)."""
+    overrides: dict[str, Any] = {}
+    for p in rules.params:
+        key = f"param_{p.name}"
+        if key in form.errors:
+            continue
+        value = _typed(p, cleaned.get(key))
+        if value is None:
+            continue
+        try:
+            rules.resolve_params({p.name: value})
+        except RuleError as e:
+            form.add_error(key, error_text(e))
+            continue
+        if value != p.default:
+            overrides[p.name] = value
+    try:
+        rules.resolve_params(overrides)
+    except RuleError as e:  # pragma: no cover - each value was checked above
+        form.add_error(None, error_text(e))
+    return overrides
+
+
 class StartForm(forms.Form):
     """Start a session: the ruleset, the players, the first dealer, money, the parameters."""
 
@@ -116,10 +151,7 @@ class StartForm(forms.Form):
             self.fields[f"name_{i}"].widget.attrs.update(
                 {"placeholder": SEAT_NAMES[i], "autocomplete": "off"}
             )
-        start = {**(chosen.params if chosen else {})}
-        for p in rules.params:
-            field = self.fields[f"param_{p.name}"] = _param_field(p)
-            field.initial = start.get(p.name, p.default)
+        add_param_fields(self, rules, {**(chosen.params if chosen else {})})
 
     def seats(self) -> list[dict[str, Any]]:
         """The name fields with the seat each starts in (the template lays them out)."""
@@ -154,24 +186,6 @@ class StartForm(forms.Form):
                     )
             cleaned["names"] = names
 
-        overrides: dict[str, Any] = {}
-        for p in self.rules.params:
-            key = f"param_{p.name}"
-            if key in self.errors:
-                continue
-            value = _typed(p, cleaned.get(key))
-            if value is None:
-                continue
-            try:
-                self.rules.resolve_params({p.name: value})
-            except RuleError as e:
-                self.add_error(key, error_text(e))
-                continue
-            if value != p.default:
-                overrides[p.name] = value
-        try:
-            self.rules.resolve_params(overrides)
-        except RuleError as e:  # pragma: no cover - each value was checked above
-            self.add_error(None, error_text(e))
+        overrides = clean_params(self, self.rules, cleaned)
         cleaned["params"] = overrides
         return cleaned

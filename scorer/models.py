@@ -545,3 +545,8 @@ __all__ = [
     "RuleError",
     "Transfer",
 ]
+
+# Room configurations live in their own module; imported here so Django finds the model.
+from scorer.rooms import RoomConfig  # noqa: E402
+
+__all__ += ["RoomConfig"]

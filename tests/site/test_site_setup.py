@@ -17,15 +17,30 @@ LOCALE_DIR = Path(__file__).resolve().parents[2] / "locale"
 
 
 @pytest.mark.django_db
-def test_load_presets_runs() -> None:
+def test_load_presets_creates_one_configuration_per_preset_once() -> None:
+    """Issue 10: one room configuration per preset of every table ruleset, never
+    overwriting an admin's edits; run twice, nothing more is created."""
+    from rules import REGISTRY
+    from scorer.models import RoomConfig
+
     out = StringIO()
     call_command("load_presets", stdout=out)
-    from rules import REGISTRY
-
-    n = sum(len(rs.presets) for rs in REGISTRY.values())
-    assert n >= 3 and f"Checked {n} presets of " in out.getvalue()
-    # Idempotent.
-    call_command("load_presets", stdout=StringIO())
+    presets = {(rs.id, p.id): p for rs in REGISTRY.values() if rs.table_play for p in rs.presets}
+    assert len(presets) >= 3 and f"{len(presets)} created" in out.getvalue()
+    configs = {(c.ruleset, c.preset): c for c in RoomConfig.objects.all()}
+    assert configs.keys() == presets.keys()
+    for key, c in configs.items():
+        rs = REGISTRY[key[0]]
+        assert c.params == dict(rs.resolve_params(presets[key].params)) and c.enabled
+    # An admin edits one; the next set-up keeps the edit and creates nothing.
+    edited = next(iter(configs.values()))
+    edited.name = "我们的规则"
+    edited.save()
+    out = StringIO()
+    call_command("load_presets", stdout=out)
+    assert "0 created" in out.getvalue() and RoomConfig.objects.count() == len(presets)
+    edited.refresh_from_db()
+    assert edited.name == "我们的规则"
 
 
 @pytest.mark.django_db
