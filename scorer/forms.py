@@ -13,6 +13,7 @@ from django.utils.translation import gettext, gettext_lazy
 from rules import RuleError
 from rules.registry import Param, Ruleset
 from scorer.present.words import NAME_MAX, SEAT_NAMES, WIND_NAMES, error_text, table_rulesets
+from scorer.rooms import RoomConfig
 from scorer.views import (
     by_language,
 )
@@ -105,6 +106,14 @@ def clean_params(
     return overrides
 
 
+ROOM = "room:"  # a preset value naming a room configuration: "room:<id>"
+
+
+def room_configs(rules: Ruleset) -> list[RoomConfig]:
+    """The room's enabled configurations of this ruleset, in the admins' order."""
+    return list(RoomConfig.objects.filter(ruleset=rules.id, enabled=True))
+
+
 class StartForm(forms.Form):
     """Start a session: the ruleset, the players, the first dealer, money, the parameters."""
 
@@ -129,11 +138,24 @@ class StartForm(forms.Form):
     def __init__(self, rules: Ruleset, *args: Any, preset: str = "", **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.rules = rules
-        chosen = rules.preset(preset) or rules.preset("")
+        # The room's own configurations first (房间规则, edited by its admins), then the
+        # ruleset's presets from code.  A table snapshots the values it starts with.
+        rooms = {f"{ROOM}{c.pk}": c for c in room_configs(rules)}
+        built_in = gettext("built-in")
         preset_field = self.fields["preset"]
         assert isinstance(preset_field, forms.ChoiceField)
-        preset_field.choices = [(p.id, by_language(p.name_zh, p.name_en)) for p in rules.presets]
-        preset_field.initial = chosen.id if chosen else ""
+        preset_field.choices = [(key, c.name) for key, c in rooms.items()] + [
+            (p.id, f"{by_language(p.name_zh, p.name_en)} · {built_in}") for p in rules.presets
+        ]
+        if preset not in rooms and not rules.preset(preset) and rooms and not preset:
+            preset = next(iter(rooms))  # the room's first configuration, unless asked otherwise
+        start: Mapping[str, Any]
+        if preset in rooms:
+            start, initial = rooms[preset].params, preset
+        else:
+            chosen = rules.preset(preset) or rules.preset("")
+            start, initial = (chosen.params if chosen else {}), (chosen.id if chosen else "")
+        preset_field.initial = initial
         ruleset_field = self.fields["ruleset"]
         assert isinstance(ruleset_field, forms.ChoiceField)
         ruleset_field.choices = [
@@ -151,7 +173,7 @@ class StartForm(forms.Form):
             self.fields[f"name_{i}"].widget.attrs.update(
                 {"placeholder": SEAT_NAMES[i], "autocomplete": "off"}
             )
-        add_param_fields(self, rules, {**(chosen.params if chosen else {})})
+        add_param_fields(self, rules, start)
 
     def seats(self) -> list[dict[str, Any]]:
         """The name fields with the seat each starts in (the template lays them out)."""

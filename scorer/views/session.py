@@ -28,8 +28,8 @@ from rules.registry import Ruleset
 from rules.round import seat_wind
 from scorer import phone
 from scorer.access import session_or_404
-from scorer.forms import StartForm
-from scorer.models import GameSession, Round, RoundRevision
+from scorer.forms import ROOM, StartForm
+from scorer.models import GameSession, RoomConfig, Round, RoundRevision
 from scorer.present.events import describe, join_names
 from scorer.present.words import (
     EVENT_ACTIONS,
@@ -90,8 +90,13 @@ def _my_tables(request: HtmxHttpRequest) -> list[dict[str, Any]]:
 @require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
     """The landing page, which is also the form that starts a session."""
-    rules = _rules_for(request.GET.get("ruleset"))
-    preset = request.GET.get("preset", "") if request.GET.get("ruleset") == rules.id else ""
+    asked = request.GET.get("ruleset")
+    first_room = None if asked else RoomConfig.objects.filter(enabled=True).first()
+    # The room's first configuration comes first (its ruleset and values), if it has one.
+    rules = _rules_for(asked or (first_room.ruleset if first_room else None))
+    preset = request.GET.get("preset", "") if asked == rules.id else ""
+    if first_room is not None and first_room.ruleset == rules.id:
+        preset = f"{ROOM}{first_room.pk}"
     form = StartForm(rules, initial={"ruleset": rules.id}, preset=preset)
     if request.htmx and "ruleset" in request.GET:
         # The ruleset select changed: only its own fields (players, parameters).

@@ -14,6 +14,9 @@ from django.utils import translation
 
 HTMX_PATH = "django_htmx/htmx-2.min.js"
 
+# The home page lists the room's configurations (a database read).
+pytestmark = pytest.mark.django_db
+
 
 def html(response: object) -> str:
     return response.content.decode()  # type: ignore[attr-defined]
