@@ -141,11 +141,10 @@ class StartForm(forms.Form):
         # The room's own configurations first (房间规则, edited by its admins), then the
         # ruleset's presets from code.  A table snapshots the values it starts with.
         rooms = {f"{ROOM}{c.pk}": c for c in room_configs(rules)}
-        built_in = gettext("built-in")
         preset_field = self.fields["preset"]
         assert isinstance(preset_field, forms.ChoiceField)
         preset_field.choices = [(key, c.name) for key, c in rooms.items()] + [
-            (p.id, f"{by_language(p.name_zh, p.name_en)} · {built_in}") for p in rules.presets
+            (p.id, by_language(p.name_zh, p.name_en)) for p in rules.presets
         ]
         if preset not in rooms and not rules.preset(preset) and rooms and not preset:
             preset = next(iter(rooms))  # the room's first configuration, unless asked otherwise

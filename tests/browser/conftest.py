@@ -29,6 +29,9 @@ How it fits together
 * **Pages.** ``page`` / ``second_page`` are fresh, independent browser contexts
   (own cookies, own session) emulating a 360x740 phone, zh-CN, touch. When a
   test fails, each of its pages is saved as ``<test>-<page>-FAILED.png``.
+* **CSP.** Every page is served with the site's Content-Security-Policy
+  (django-csp: scripts and styles from the site only, nothing inline); a
+  violation reported on a page's console fails the test that opened it.
 * **Helpers** (tests/browser/helpers.py): ``snap`` saves full-page screenshots
   under ``test-artifacts/screenshots/`` (git-ignored); ``assert_no_horizontal_scroll``
   and ``assert_touch_targets`` check the phone layout.
@@ -190,8 +193,16 @@ def _phone(browser: Browser, request: pytest.FixtureRequest, name: str) -> Itera
     context.set_default_timeout(TIMEOUT_MS)
     context.set_default_navigation_timeout(TIMEOUT_MS)
     page = context.new_page()
+    # Content-Security-Policy violations (an inline script or style, a foreign source)
+    # are failures: Chromium reports each one on the console.
+    violations: list[str] = []
+    page.on(
+        "console",
+        lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
+    )
     try:
         yield page
+        assert not violations, f"{name}: Content-Security-Policy violations: {violations[:5]}"
     finally:
         # On failure keep what the phone showed: screenshots/<test>-<name>-FAILED.png
         if request.node.stash.get(_call_failed_key, False):

@@ -130,3 +130,15 @@ def test_healthz_is_read_only(client: Client, method: str) -> None:
 
 def test_unknown_page_is_404(client: Client) -> None:
     assert client.get("/no-such-page").status_code == 404
+
+
+def test_pages_carry_a_content_security_policy(client: Client) -> None:
+    """Scripts and styles from the site only, none inline, no eval (the browser tests
+    fail on any violation the pages cause)."""
+    csp = client.get("/")["Content-Security-Policy"]
+    directives = dict(d.strip().split(" ", 1) for d in csp.split(";") if d.strip())
+    assert directives["script-src"] == "'self'" and directives["style-src"] == "'self'"
+    assert "unsafe" not in csp
+    page = html(client.get("/"))
+    assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page)  # no inline script
+    assert not re.search(r"\sstyle=\"|\son[a-z]+=\"", page)  # no inline style or handler
