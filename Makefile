@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 ADDR   ?= 127.0.0.1:8000
 ARGS   ?=
 
-.PHONY: help venv run test test-browser check fmt bench messages clean
+.PHONY: help venv run test test-browser check check-deploy fmt bench messages clean
 
 help:
 	@echo "make run     set up (.venv, install, migrate, load presets) and serve http://$(ADDR)"
@@ -19,6 +19,7 @@ help:
 	@echo "make test    run the whole test suite (extra pytest arguments: ARGS='...')"
 	@echo "make test-browser  only the real-browser tests (tests/browser; needs Chromium)"
 	@echo "make check   ruff lint, ruff format check, mypy"
+	@echo "make check-deploy  manage.py check --deploy in docs/deploy.md's configuration"
 	@echo "make fmt     ruff format + ruff check --fix"
 	@echo "make bench   run the benchmarks (python -m benchmarks)"
 	@echo "make messages  update and compile locale/ translations (needs GNU gettext)"
@@ -67,6 +68,13 @@ fmt: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks $(ARGS)
+
+# docs/deploy.md's configuration (a throwaway key, example host): must pass cleanly.
+check-deploy: $(STAMP)
+	DJANGO_SECRET_KEY="$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))')" \
+	DJANGO_ALLOWED_HOSTS=mj.example.org DJANGO_CSRF_TRUSTED_ORIGINS=https://mj.example.org \
+	DJANGO_HTTPS=1 DJANGO_BEHIND_PROXY=1 MAHJONG_PUBLIC_URL=https://mj.example.org \
+	$(PY) manage.py check --deploy --fail-level WARNING
 
 messages: $(STAMP)
 	DJANGO_DEBUG=1 $(PY) manage.py makemessages -l zh_Hans --no-obsolete --add-location file

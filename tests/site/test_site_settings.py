@@ -132,3 +132,18 @@ def test_make_run_on_all_interfaces_allows_the_lan_address(listen: str) -> None:
     if out["lan"] is None:
         pytest.skip("this machine has no network address")
     assert (out["lan"] in out["hosts"]) == listen.startswith("0.0.0.0")
+
+
+def test_the_deploy_configuration_passes_check_deploy() -> None:
+    """docs/deploy.md's environment: `manage.py check --deploy` has nothing to say."""
+    env = clean_env(
+        DJANGO_SECRET_KEY=real_key(),
+        DJANGO_ALLOWED_HOSTS="mj.example.org",
+        DJANGO_CSRF_TRUSTED_ORIGINS="https://mj.example.org",
+        DJANGO_HTTPS="1",
+        DJANGO_BEHIND_PROXY="1",
+        MAHJONG_PUBLIC_URL="https://mj.example.org",
+    )
+    result = run_python(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
