@@ -313,7 +313,7 @@ def test_session_page_shows_seats_totals_and_actions(client: Client) -> None:
     # The absolute share link, whole (it wraps) and selected by a tap to copy.
     share = re.search(r'<textarea id="share-url"[^>]*>([^<]*)</textarea>', page)
     assert share and share[1] == f"http://testserver/s/{s.code}/"
-    assert 'data-select-on-focus' in share[0] and "readonly" in share[0]
+    assert "data-select-on-focus" in share[0] and "readonly" in share[0]
     assert f'src="{reverse("scorer:qr", args=[s.code])}"' in page
     assert f'hx-get="{reverse("scorer:tallies", args=[s.code])}"' in page
     assert 'hx-trigger="every 3s' in page
