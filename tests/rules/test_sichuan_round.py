@@ -999,6 +999,15 @@ def loose_hand(rng: random.Random, pool: list[int], n: int, three_suits: bool) -
     return out
 
 
+def picked_fans(won: dict[str, Any], params: dict[str, Any]) -> dict[str, int]:
+    """The fans a player picks from the catalog for a win score() has counted:
+    every fan it lists but 平胡 (what quick entry assumes when no pattern is picked)."""
+    catalog = {f["id"] for f in REGISTRY["sichuan"].fan_catalog(params)}
+    fans = {str(f["id"]): f["count"] for f in won["fans"] if f["id"] != 1}
+    assert {int(f) for f in fans} <= catalog, (won["fans"], catalog)
+    return fans
+
+
 @st.composite
 def rounds(draw: st.DrawFn) -> tuple[dict[str, Any], Model, list[dict[str, Any]]]:
     """A legal random round, the model's settlement of it, and per-event facts."""
@@ -1111,8 +1120,13 @@ def rounds(draw: st.DrawFn) -> tuple[dict[str, Any], Model, list[dict[str, Any]]
                 "melds": melds,
             }
             held_suits = {t // 9 for t in tiles} | {"mps".index(m["tiles"][1]) for m in melds}
+            # Told instead of shown, now and then (issue 9.14): the same standing, and
+            # for a ready hand the fans of its best wait as score() counts them.
+            tell = draw(st.integers(0, 2)) == 0
             if len(held_suits) == 3:
                 status[s] = "pig"
+                if tell:
+                    hands[-1] = {"seat": s, "status": "pig"}
                 continue
             ws = waits(sit)
             assert ws["ok"], ws
@@ -1120,7 +1134,14 @@ def rounds(draw: st.DrawFn) -> tuple[dict[str, Any], Model, list[dict[str, Any]]
                 assert ws["waits"], hand
             status[s] = "ready" if ws["waits"] else "not_ready"
             if ws["waits"]:
-                claim[s] = max(score({**sit, "win_tile": w})["value"] for w in ws["waits"])
+                best = max(
+                    (score({**sit, "win_tile": w}) for w in ws["waits"]), key=lambda r: r["value"]
+                )
+                claim[s] = best["value"]
+                if tell:
+                    hands[-1] = {"seat": s, "status": "ready", "fans": picked_fans(best, params)}
+            elif tell:
+                hands[-1] = {"seat": s, "status": "not_ready"}
         pigs = [s for s in live if status[s] == "pig"]
         for p in pigs:
             for s in live:
@@ -1135,7 +1156,7 @@ def rounds(draw: st.DrawFn) -> tuple[dict[str, Any], Model, list[dict[str, Any]]
                 if status.get(k["player"]) in ("pig", "not_ready") and not k["handed_over"]:
                     for payer, amount in k["received"]:
                         model.pay(k["player"], payer, amount)
-        facts.append({"out_before": list(model.out), "status": status})
+        facts.append({"out_before": list(model.out), "status": status, "claim": claim})
         events.append(END(*hands))
         model.finished = True
 
@@ -1232,6 +1253,12 @@ def test_property_random_rounds(case: tuple[dict[str, Any], Model, list[dict[str
             assert status[t["to"]] != "pig"  # a pig never receives from the checks
         if t["reason"] == "pig":
             assert status[t["from"]] == "pig"
+    # At the wall's end every standing and 查大叫 claim is the shown hand's, told or not.
+    for report, fact in zip(r["events"], facts, strict=True):
+        if report["type"] == "wall_end":
+            assert {c["seat"]: c["status"] for c in report["checks"]} == fact["status"]
+            claims = {c["seat"]: c["claim"] for c in report["checks"] if c["status"] == "ready"}
+            assert claims == fact["claim"]
     # Deterministic.
     assert settle(copy.deepcopy(round_)) == r
 
