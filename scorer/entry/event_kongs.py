@@ -7,7 +7,7 @@ kongs recorded for its player (where the kong event gave its tile), and says
 where a hand contradicts them.  It says so and does not fix or refuse: the
 kong's money is already paid at its event, and either the hand or the kong
 event may be the mistake (the event is taken back and added again on the
-table page).  docs/rules/sichuan.md, "kongs in the winning hand".
+table page).  docs/rules/sichuan.md, "kongs in the hands shown".
 """
 
 from __future__ import annotations

@@ -872,6 +872,19 @@ def test_doc_example_is_current() -> None:
     assert r["deltas"] == [12, -192, 108, 72]
 
 
+def test_doc_told_example_is_current() -> None:
+    # docs/rules/sichuan.md, "A wall's end told, not shown": the round and its result.
+    doc = (ROOT / "docs" / "rules" / "sichuan.md").read_text(encoding="utf-8")
+    part = doc[doc.index("### A wall's end told, not shown") :]
+    blocks = re.findall(r"```json\n(.*?)```", part, flags=re.S)
+    round_, shown = json.loads(blocks[0]), json.loads(blocks[1])
+    r = settle(round_)
+    assert r == shown
+    # By hand: the pig pays 16 × 6 to each other; 对对胡 2 + 根 1 = 3 番 is 6 × 2^2.
+    pig, claim = 16 * 6, 6 * 2**2
+    assert r["deltas"] == [pig + claim, pig - claim, -2 * pig]
+
+
 # --- property tests -----------------------------------------------------------------------
 
 SUIT = "mps"
