@@ -1331,9 +1331,18 @@ def test_wall_end_told_by_status_pays_as_the_hands_shown(
         (S(0, "ready"), "bad_event"),  # a ready hand needs its fans
         ({"seat": 0, "status": "pig", "concealed": PIG0}, "bad_event"),  # tiles or status
         (S(0, "ready", {"999": 1}), "bad_input"),  # no such fan
+        ({"seat": 0, "status": "ready", "fans": 3}, "bad_event"),  # a count is no fan list
+        ({"seat": 0, "status": None}, "bad_event"),
+        (S(0, "ready", {"15": 5}), "bad_input"),  # 根 at most 4 times
+        (S(0, "ready", {"2": 1, "5": 1}), "bad_input"),  # two patterns do not add up
     ],
 )
 def test_wall_end_status_is_checked(hand: dict[str, Any], code: str) -> None:
-    r = settle(rnd([END(hand, S(1, "not_ready"))], players=2))
+    # A kong paid before the wall's end: a refused wall end leaves no transfer at all.
+    r = settle(rnd([K(1, "concealed"), END(hand, S(1, "not_ready"))], players=2))
     assert not r["ok"] and r["error"]["code"] == code, r
-    assert HAN.search(r["error"]["message_zh"])
+    assert "transfers" not in r
+    # Both languages, each naming the event and the seat.
+    assert r["error"]["message"].startswith("event 2 (seat 0): "), r
+    assert r["error"]["message_zh"].startswith("第 2 个事件（0 号位）："), r
+    assert HAN.search(r["error"]["message_zh"][len("第 2 个事件（0 号位）：") :])
