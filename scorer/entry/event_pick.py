@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 from rules import RuleError
 from rules.registry import Ruleset
 from rules.tiles import parse_tile, parse_tiles, tile_str, tiles_str
+from scorer.entry.event_kongs import kong_warnings, wall_kongs, winner_kongs
 from scorer.entry.pick import (
     HAND_SIZE,
     MELD_TYPES,
@@ -21,7 +22,7 @@ from scorer.entry.pick import (
     _meld_dict,
     _meld_tiles,
 )
-from scorer.entry.round_now import KONG_MELDS, RoundNow, shown_in_round
+from scorer.entry.round_now import RoundNow, shown_in_round
 from scorer.models import GameSession
 from scorer.present.events import join_names
 from scorer.views import tile_name
@@ -125,6 +126,7 @@ class EventPick(Pick):
         p.expected = now.count
         p.for_round = now.rnd.number if now.rnd is not None else session.next_number()
         if p.kind == "wall_end":
+            p._prefill_wall()
             p._switch_seat(p.first_in_play())
         return p
 
@@ -260,7 +262,7 @@ class EventPick(Pick):
                 n -= 1
         if self.kind == "wall_end":
             for s, (concealed, melds) in self.wall.items():
-                if s != self.seat:
+                if s != self.seat and s not in self.wall_status:  # a told hand shows no tiles
                     n += concealed.count(t)
                     n += sum((_meld_tiles(m, low) or []).count(t) for m, low in melds)
         return n
@@ -343,50 +345,16 @@ class EventPick(Pick):
         }, ""
 
     def _prefill_kongs(self, before: int | None, after: int | None) -> None:
-        """The winner's kongs recorded in this round start in the hand as melds (those
-        whose tile was given); the previous winner's go when the winner changes."""
-        for mtype, tile in self.kongs.get(before, []) if before is not None else []:
-            if tile is not None and (mtype, tile) in self.melds:
-                self.melds.remove((mtype, tile))
-        for mtype, tile in self.kongs.get(after, []) if after is not None else []:
-            if tile is None or (mtype, tile) in self.melds or len(self.melds) >= 4:
-                continue
-            if self.n_tiles + 3 > self.hand_size or Pick.held(self, tile) > 0:
-                continue
-            self.melds.append((mtype, tile))
+        """The winner's kongs recorded in this round start in the hand (event_kongs)."""
+        winner_kongs(self, before, after)
+
+    def _prefill_wall(self) -> None:
+        """Every standing hand at the wall's end starts with its player's recorded kongs."""
+        wall_kongs(self)
 
     def kong_warnings(self) -> list[str]:
-        """Where the winning hand contradicts the kongs recorded for its player.
-
-        Said, not fixed: the kong's money is already paid, and the hand may be
-        right and the kong event wrong (taken back and added again on the table).
-        """
-        if self.kind != "win" or self.mode != "tiles" or self.winner is None:
-            return []
-        name = self.names[self.winner] if self.winner < len(self.names) else ""
-        recorded = self.kongs.get(self.winner, [])
-        shown = [(m, t) for m, t in self.melds if m in KONG_MELDS.values()]
-        out = []
-        for mtype, tile in recorded:
-            if tile is None:
-                out.append(gettext(
-                    "%(name)s has a kong recorded in this round without its tile: add it "
-                    "to the hand with the kong buttons."
-                ) % {"name": name})  # fmt: skip
-            elif (mtype, tile) not in shown:
-                out.append(gettext(
-                    "%(name)s recorded a kong of %(tile)s in this round, but this hand does "
-                    "not show it."
-                ) % {"name": name, "tile": tile_name(tile)})  # fmt: skip
-        known = {t for _, t in recorded if t is not None}
-        untiled = sum(1 for _, t in recorded if t is None)
-        extra = [t for _, t in shown if t not in known]
-        for t in extra[untiled:]:
-            out.append(gettext(
-                "This hand shows a kong of %(tile)s that was not recorded: its payment is "
-                "missing (record the kong first)."
-            ) % {"tile": tile_name(t)})  # fmt: skip
-        return out
+        """Where a hand shown contradicts the kongs recorded for its player (said, not fixed)."""
+        return kong_warnings(self)
 
     def hidden(self) -> dict[str, str]:
         h = super().hidden()
@@ -430,7 +398,10 @@ class EventPick(Pick):
                 self.concealed, self.win_tile, self.melds, self.tool = [], None, [], ""
                 self.wall, self.seat = {}, None
                 if arg == "wall_end":
+                    self._prefill_wall()
                     self._switch_seat(self.first_in_play())
+                if arg == "win":
+                    self._prefill_kongs(None, self.winner)
                 if arg == "kong" and self.discarder == "self":
                     self.discarder = ""
             return ""

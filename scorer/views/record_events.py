@@ -127,6 +127,28 @@ def _event_outcome(
     return out
 
 
+def _told_claim(session: GameSession, p: EventPick, now: RoundNow) -> dict[str, Any]:
+    """A told 听牌's claim as soon as its fans are picked, before every hand is in.
+
+    Settled the way confirm will settle it: the round so far and a wall's end
+    where this seat is ready with these fans and the others are not (which
+    does not change a claim), so the table's cap and base apply exactly; or why
+    those fans cannot be (two patterns).
+    """
+    assert p.seat is not None
+    fans = {str(k): v for k, v in sorted(p.wall_fans.get(p.seat, {}).items())}
+    hands = [{"seat": s, "status": "ready", "fans": fans} if s == p.seat
+             else {"seat": s, "status": "not_ready"} for s in p.in_play()]  # fmt: skip
+    turned = {"turned": tile_str(p.turned)} if p.turned is not None else {}
+    try:
+        events = [*now.events, {"type": "wall_end", "hands": hands}]
+        result = evaluate_events(session, events, p.dealer, p.wind, turned).result
+    except RuleError as e:
+        return {"message": _error_text(e)}
+    check = next(c for c in result["events"][-1]["checks"] if c["seat"] == p.seat)
+    return {"amount": check["claim"], "fans": check["claim_fans"]}
+
+
 def _event_context(
     request: HtmxHttpRequest, session: GameSession, p: EventPick, now: RoundNow, message: str = ""
 ) -> dict[str, Any]:
@@ -174,6 +196,7 @@ def _event_context(
                      if f.get("group") != "extra"]  # fmt: skip
     told_extras = [{**f, "count": told_fans.get(f["id"], 0)} for f in p.catalog
                    if f.get("group") == "extra"]  # fmt: skip
+    told_claim = _told_claim(session, p, now) if told == "ready" else None
     checks = [
         {**result["checks"][s], "name": session.players[s]}
         for s in p.in_play()
@@ -230,6 +253,7 @@ def _event_context(
         "told": told,
         "told_patterns": sorted(told_patterns, key=lambda f: (f["points"], f["id"])),
         "told_extras": told_extras,
+        "told_claim": told_claim,
         "join_offer": join_offer,
         "result": result,
         "taken": taken,

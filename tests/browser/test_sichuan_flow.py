@@ -127,14 +127,6 @@ def tap_tiles(page: Page, tiles: list[str], start: int, size: int) -> None:
         expect(count).to_have_text(f"{n} / {size} 张")
 
 
-def add_meld(page: Page, tool: str, code: str, size: int, expect_count: int) -> None:
-    """A meld tool (直杠, 暗杠, ...) then the meld's tile."""
-    press(page.locator(".pk-tools").get_by_role("button", name=tool, exact=True))
-    grid_tile(page, code).click()
-    expect(page.locator(".pk-hand-count")).to_have_text(f"{expect_count} / {size} 张")
-    expect(page.locator(".pk-melds .pk-meld-name")).to_have_text(tool)
-
-
 def open_record(page: Page, link: str, kind: str) -> None:
     """记杠 / 记和牌 / 流局 on the session page: the record page opens on that event."""
     page.locator("#tallies .event-actions").get_by_role("link", name=link, exact=True).click()
@@ -333,14 +325,17 @@ def test_sichuan_blood_battle_round(page: Page, second_page: Page, live_server: 
     assert [f["name_zh"] for f in zhang_score["fans"]] == ["对对胡"]
     assert (zhang_score["total"], zhang_score["value"]) == (2, base * 2 ** (2 - 1)) == (2, 12)
 
-    # 王五 wins on 李四's 九条: his kong, then the tiles, the 九条 last.
+    # 王五 wins on 李四's 九条: his kong (recorded with its tile, so already in the
+    # hand once he is the winner), then the tiles, the 九条 last.
     open_record(page, "记和牌", "win")
     expect(page.locator(".ev-round")).to_have_text("第 1 局 · 已记 2 项 · 庄家 李四")
     expect(page.locator(".ev-join")).to_have_count(0)  # no win yet to join
     press(seat_button(page, "和牌者", PLAYERS[WANG]))
     press(seat_button(page, "自摸或放炮者", PLAYERS[LI]))
     mark_document(page)
-    add_meld(page, "直杠", WANG_KONG_TILE, 14, 3)
+    expect(page.locator(".pk-hand-count")).to_have_text("3 / 14 张")
+    expect(page.locator(".pk-melds .pk-meld-name")).to_have_text("直杠")
+    expect(page.locator(".ev-kong-warn")).to_have_count(0)
     tap_tiles(page, [*codes(WANG_CONCEALED), WIN_TILE], 3, 14)
     result = page.locator(".ev-result")
     expect(page.locator(".pk-tile-win")).to_have_attribute("aria-label", f"和牌张: {zh(WIN_TILE)}")
@@ -437,15 +432,18 @@ def test_sichuan_blood_battle_round(page: Page, second_page: Page, live_server: 
     for s in (ZHANG, WANG):
         expect(wall_seats.nth(s)).to_be_disabled()
         expect(wall_seats.nth(s)).to_contain_text("已和")
-    # 李四, the first still in, is shown first; the picker has no 和牌张 tool.
+    # 李四, the first still in, is shown first; the picker has no 和牌张 tool. His
+    # 暗杠, recorded as the round's first event with its tile, is in his hand already.
     expect(wall_seats.nth(LI)).to_have_attribute("aria-pressed", "true")
-    expect(wall_seats.nth(LI)).to_contain_text("0/13")
+    expect(wall_seats.nth(LI)).to_contain_text("3/13")
     expect(page.locator(".pk-tools").get_by_role("button", name="和牌张")).to_have_count(0)
-    expect(page.locator(".pk-hand-count")).to_have_text("0 / 13 张")
+    expect(page.locator(".pk-hand-count")).to_have_text("3 / 13 张")
+    expect(page.locator(".pk-melds .pk-meld")).to_have_count(1)
+    expect(page.locator(".pk-melds .pk-meld")).to_contain_text("暗杠")
+    expect(page.locator(".ev-kong-warn")).to_have_count(0)
     mark_document(page)
 
-    # 李四: his 暗杠 and ten tiles of three suits -- a 花猪 at first.
-    add_meld(page, "暗杠", LI_KONG_TILE, 13, 3)
+    # 李四: ten tiles of three suits besides the 暗杠 -- a 花猪 at first.
     tap_tiles(page, codes(LI_PIG), 3, 13)
     expect(page.locator(".pk-tile-win")).to_have_count(0)
     expect(result.locator(".pk-hint")).to_have_text("还要填这几家的手牌（每家 13 张）：赵六。")

@@ -872,6 +872,19 @@ def test_doc_example_is_current() -> None:
     assert r["deltas"] == [12, -192, 108, 72]
 
 
+def test_doc_told_example_is_current() -> None:
+    # docs/rules/sichuan.md, "A wall's end told, not shown": the round and its result.
+    doc = (ROOT / "docs" / "rules" / "sichuan.md").read_text(encoding="utf-8")
+    part = doc[doc.index("### A wall's end told, not shown") :]
+    blocks = re.findall(r"```json\n(.*?)```", part, flags=re.S)
+    round_, shown = json.loads(blocks[0]), json.loads(blocks[1])
+    r = settle(round_)
+    assert r == shown
+    # By hand: the pig pays 16 × 6 to each other; 对对胡 2 + 根 1 = 3 番 is 6 × 2^2.
+    pig, claim = 16 * 6, 6 * 2**2
+    assert r["deltas"] == [pig + claim, pig - claim, -2 * pig]
+
+
 # --- property tests -----------------------------------------------------------------------
 
 SUIT = "mps"
@@ -999,6 +1012,15 @@ def loose_hand(rng: random.Random, pool: list[int], n: int, three_suits: bool) -
     return out
 
 
+def picked_fans(won: dict[str, Any], params: dict[str, Any]) -> dict[str, int]:
+    """The fans a player picks from the catalog for a win score() has counted:
+    every fan it lists but 平胡 (what quick entry assumes when no pattern is picked)."""
+    catalog = {f["id"] for f in REGISTRY["sichuan"].fan_catalog(params)}
+    fans = {str(f["id"]): f["count"] for f in won["fans"] if f["id"] != 1}
+    assert {int(f) for f in fans} <= catalog, (won["fans"], catalog)
+    return fans
+
+
 @st.composite
 def rounds(draw: st.DrawFn) -> tuple[dict[str, Any], Model, list[dict[str, Any]]]:
     """A legal random round, the model's settlement of it, and per-event facts."""
@@ -1111,8 +1133,13 @@ def rounds(draw: st.DrawFn) -> tuple[dict[str, Any], Model, list[dict[str, Any]]
                 "melds": melds,
             }
             held_suits = {t // 9 for t in tiles} | {"mps".index(m["tiles"][1]) for m in melds}
+            # Told instead of shown, now and then (issue 9.14): the same standing, and
+            # for a ready hand the fans of its best wait as score() counts them.
+            tell = draw(st.integers(0, 2)) == 0
             if len(held_suits) == 3:
                 status[s] = "pig"
+                if tell:
+                    hands[-1] = {"seat": s, "status": "pig"}
                 continue
             ws = waits(sit)
             assert ws["ok"], ws
@@ -1120,7 +1147,14 @@ def rounds(draw: st.DrawFn) -> tuple[dict[str, Any], Model, list[dict[str, Any]]
                 assert ws["waits"], hand
             status[s] = "ready" if ws["waits"] else "not_ready"
             if ws["waits"]:
-                claim[s] = max(score({**sit, "win_tile": w})["value"] for w in ws["waits"])
+                best = max(
+                    (score({**sit, "win_tile": w}) for w in ws["waits"]), key=lambda r: r["value"]
+                )
+                claim[s] = best["value"]
+                if tell:
+                    hands[-1] = {"seat": s, "status": "ready", "fans": picked_fans(best, params)}
+            elif tell:
+                hands[-1] = {"seat": s, "status": "not_ready"}
         pigs = [s for s in live if status[s] == "pig"]
         for p in pigs:
             for s in live:
@@ -1135,7 +1169,7 @@ def rounds(draw: st.DrawFn) -> tuple[dict[str, Any], Model, list[dict[str, Any]]
                 if status.get(k["player"]) in ("pig", "not_ready") and not k["handed_over"]:
                     for payer, amount in k["received"]:
                         model.pay(k["player"], payer, amount)
-        facts.append({"out_before": list(model.out), "status": status})
+        facts.append({"out_before": list(model.out), "status": status, "claim": claim})
         events.append(END(*hands))
         model.finished = True
 
@@ -1232,6 +1266,12 @@ def test_property_random_rounds(case: tuple[dict[str, Any], Model, list[dict[str
             assert status[t["to"]] != "pig"  # a pig never receives from the checks
         if t["reason"] == "pig":
             assert status[t["from"]] == "pig"
+    # At the wall's end every standing and 查大叫 claim is the shown hand's, told or not.
+    for report, fact in zip(r["events"], facts, strict=True):
+        if report["type"] == "wall_end":
+            assert {c["seat"]: c["status"] for c in report["checks"]} == fact["status"]
+            claims = {c["seat"]: c["claim"] for c in report["checks"] if c["status"] == "ready"}
+            assert claims == fact["claim"]
     # Deterministic.
     assert settle(copy.deepcopy(round_)) == r
 
@@ -1291,9 +1331,18 @@ def test_wall_end_told_by_status_pays_as_the_hands_shown(
         (S(0, "ready"), "bad_event"),  # a ready hand needs its fans
         ({"seat": 0, "status": "pig", "concealed": PIG0}, "bad_event"),  # tiles or status
         (S(0, "ready", {"999": 1}), "bad_input"),  # no such fan
+        ({"seat": 0, "status": "ready", "fans": 3}, "bad_event"),  # a count is no fan list
+        ({"seat": 0, "status": None}, "bad_event"),
+        (S(0, "ready", {"15": 5}), "bad_input"),  # 根 at most 4 times
+        (S(0, "ready", {"2": 1, "5": 1}), "bad_input"),  # two patterns do not add up
     ],
 )
 def test_wall_end_status_is_checked(hand: dict[str, Any], code: str) -> None:
-    r = settle(rnd([END(hand, S(1, "not_ready"))], players=2))
+    # A kong paid before the wall's end: a refused wall end leaves no transfer at all.
+    r = settle(rnd([K(1, "concealed"), END(hand, S(1, "not_ready"))], players=2))
     assert not r["ok"] and r["error"]["code"] == code, r
-    assert HAN.search(r["error"]["message_zh"])
+    assert "transfers" not in r
+    # Both languages, each naming the event and the seat.
+    assert r["error"]["message"].startswith("event 2 (seat 0): "), r
+    assert r["error"]["message_zh"].startswith("第 2 个事件（0 号位）："), r
+    assert HAN.search(r["error"]["message_zh"][len("第 2 个事件（0 号位）：") :])
