@@ -102,7 +102,7 @@ def headline(report: Mapping[str, Any], names: Sequence[str]) -> str:
             text += " · " + winner_fans(winners[0])
         return text
     if kind == "wall_end":
-        return gettext("The wall has run out (流局)")
+        return gettext("The wall has run out")
     return str(kind or "?")
 
 

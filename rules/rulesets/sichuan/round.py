@@ -47,7 +47,7 @@ REASONS: dict[str, tuple[str, str]] = {
     "win_self_drawn": ("自摸", "Self-drawn"),
     "kong_handover": ("杠上炮转杠钱", "Kong money handed over (won on the kong's discard)"),
     "pig": ("查花猪", "Flower pig"),
-    "not_ready": ("查大叫", "Not ready at the wall's end"),
+    "not_ready": ("查大叫", "Not ready"),
     "kong_refund": ("退杠钱（没听牌）", "Kong money returned (not ready)"),
 }
 KONG_ZH = {"exposed": "直杠", "added": "面下杠", "concealed": "暗杠"}
