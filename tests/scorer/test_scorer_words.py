@@ -29,6 +29,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from rules import score
 from scorer.models import GameSession
 from tests.scorer.test_scorer_views_record import Phone as RoundPhone
 from tests.scorer.test_scorer_views_record_sichuan import Phone as EventPhone
@@ -174,6 +175,25 @@ def test_the_other_language_is_there_on_demand(language: str) -> None:
         en = re.findall(r'<span[^>]*class="pk-en"[^>]*>([^<]+)</span>', page)
         assert zh and len(zh) == len(en), what
         assert all(CJK.search(z) for z in zh) and not any(CJK.search(e) for e in en), what
+    # A 四川 win's line names its fans in the page's language; the other's under it.
+    # (Bob's 杠上炮 win, as the engine scores that hand alone.)
+    fans = score({"ruleset": "sichuan", **PUNGS, "after_kong": True})["fans"]
+    other, said = (
+        ("pk-en", ", ".join(f["name_en"] for f in fans))
+        if language == "zh-hans"
+        else ("pk-zh", "、".join(f["name_zh"] for f in fans))
+    )
+    # The session page too, the round still being played (blood battle: the others play on).
+    live = table("sichuan")
+    live.add_event(uuid.uuid4(), {"type": "kong", "player": 1, "kong": "concealed"})
+    live.add_event(uuid.uuid4(), {"type": "win", "discarder": 1, "after_kong": True,
+                                  "winners": [{"seat": 3, "hand": PUNGS}]})  # fmt: skip
+    pages["sichuan table"] = client.get(
+        reverse("scorer:session", args=[live.code])
+    ).content.decode()
+    for what in ("sichuan round 1", "sichuan table", "sichuan round 1 opened in the ledger"):
+        fans = re.search(rf'<span class="ev-fans {other}" lang="[^"]+">([^<]+)</span>', pages[what])
+        assert fans and fans.group(1) == said, what
 
 
 def test_the_checks_catch_what_they_look_for() -> None:
