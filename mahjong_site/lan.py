@@ -64,3 +64,25 @@ def lan_address() -> str | None:
     except OSError:
         return None
     return None if is_loopback(address) or address == "0.0.0.0" else address
+
+
+def banner(listen: str) -> str:
+    """What `make run` prints: where to open the table, on this computer and on the phones.
+
+    `listen` is the ADDR runserver is given ("127.0.0.1:8000", "0.0.0.0:8000").
+    """
+    host, port = split_host(listen)
+    where = f":{port}" if port else ""
+    if host in ALL_INTERFACES:
+        address = lan_address()
+        if address is None:
+            return f"Open http://127.0.0.1{where} (no network found: other phones cannot reach it)"
+        return (
+            f"Open http://127.0.0.1{where} here; the phones at the table: http://{address}{where}"
+        )
+    if is_loopback(host):
+        return (
+            f"Open http://{listen} (this computer only; for the phones at the table: "
+            "make run ADDR=0.0.0.0:8000)"
+        )
+    return f"Open http://{listen}"

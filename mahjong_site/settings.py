@@ -15,8 +15,9 @@ comes from environment variables (see README.md, "Environment variables"):
 * ``MAHJONG_LISTEN``        -- where ``make run`` serves (its ADDR); on all interfaces
   the machine's LAN address is allowed and share links name it.
 * ``MAHJONG_PUBLIC_URL``    -- the address share links use, e.g. "https://mj.example.org"
-  (behind a proxy); default: the address the page was opened at.
-  Only the test suite sets it (mahjong_site/pytest_plugin.py); never set it in production.
+  (behind a proxy that hides it); default: the address the page was opened at, or
+  the LAN address when opened on the loopback of a server on all interfaces
+  (scorer/share.py).
 """
 
 from __future__ import annotations

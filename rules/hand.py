@@ -13,7 +13,17 @@ from operator import add
 from typing import Any, NamedTuple
 
 from rules.errors import RuleError
-from rules.tiles import FLOWER_BASE, N_KINDS, parse_tile, parse_tiles, tile_str, tile_zh, tiles_str
+from rules.tiles import (
+    FLOWER_BASE,
+    N_KINDS,
+    parse_tile,
+    parse_tiles,
+    tile_en,
+    tile_str,
+    tile_zh,
+    tiles_en,
+    tiles_str,
+)
 
 MELD_TYPES = ("chi", "pung", "kong")
 FLAGS = (
@@ -209,7 +219,7 @@ def _parse_meld(raw: Any, index: int) -> Meld:
         if not ok:
             raise RuleError(
                 "illegal_meld",
-                f"meld {index + 1}: a chi is three consecutive tiles of one suit, not {tiles_str(tiles)}",
+                f"meld {index + 1}: a chi is three consecutive tiles of one suit, not {tiles_en(tiles)}",
                 f"第 {index + 1} 副副露：吃必须是同一花色的三张顺子，而不是 {_zh_list(tiles)}",
             )
     else:
@@ -218,7 +228,7 @@ def _parse_meld(raw: Any, index: int) -> Meld:
             name_en, name_zh = ("pung", "碰") if size == 3 else ("kong", "杠")
             raise RuleError(
                 "illegal_meld",
-                f"meld {index + 1}: a {name_en} is {size} identical tiles, not {tiles_str(tiles)}",
+                f"meld {index + 1}: a {name_en} is {size} identical tiles, not {tiles_en(tiles)}",
                 f"第 {index + 1} 副副露：{name_zh}必须是 {size} 张相同的牌，而不是 {_zh_list(tiles)}",
             )
     if not exposed and mtype != "kong":
@@ -316,7 +326,7 @@ def parse_situation(sit: Any, need_win_tile: bool = True) -> Hand:
         t = next(t for t in range(N_KINDS) if held[t] > 4)
         raise RuleError(
             "too_many_copies",
-            f"there are {held[t]} copies of {tile_str(t)}; a set has only 4",
+            f"there are {held[t]} copies of {tile_en(t)}; a set has only 4",
             f"{tile_zh(t)}出现了 {held[t]} 张，一副牌只有 4 张",
         )
     wilds = 0

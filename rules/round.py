@@ -26,7 +26,7 @@ from typing import Any, Protocol
 from rules.errors import RuleError
 from rules.hand import FLAGS, Hand, Table, parse_situation
 from rules.table import KONG_KINDS, TableSpec
-from rules.tiles import N_KINDS, parse_tile, tile_str, tile_zh
+from rules.tiles import N_KINDS, parse_tile, tile_en, tile_str, tile_zh
 
 
 class Ruleset(Protocol):
@@ -247,7 +247,7 @@ def _kong(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
         if t not in state.spec.tiles:
             raise RuleError(
                 "bad_tile",
-                f"{where}: this table has no {tile_str(t)}",
+                f"{where}: this table has no {tile_en(t)}",
                 f"{where_zh}：这桌牌里没有{tile_zh(t)}",
             )
         report["tile"] = tile_str(t)
@@ -401,7 +401,7 @@ def _count_shown(
         if state.shown[t] > 4:
             raise RuleError(
                 "too_many_copies",
-                f"the hands of this round show more than four {tile_str(t)}",
+                f"the hands of this round show more than four {tile_en(t)}",
                 f"这一局的牌里{tile_zh(t)}超过了四张",
             )
     if win_tile is not None:

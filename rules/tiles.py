@@ -28,6 +28,7 @@ _HONOR_ZH = "东南西北白发中"
 _FLOWER_ZH = "春夏秋冬梅兰竹菊"
 _HONOR_EN = ("East", "South", "West", "North", "White", "Green", "Red")
 _SUIT_EN = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
+_SUIT_EN_ONE = {"m": "Character", "p": "Dot", "s": "Bamboo"}
 _FLOWER_EN = ("Spring", "Summer", "Autumn", "Winter", "Plum", "Orchid", "Bamboo", "Chrysanthemum")
 
 
@@ -54,8 +55,10 @@ def tile_zh(t: int) -> str:
 
 
 def tile_en(t: int) -> str:
+    """English name as players say it: 1 Character, 5 Dots, 9 Bamboo, East, Red, Plum."""
     if 0 <= t < 27:
-        return f"{t % 9 + 1} {_SUIT_EN[SUITS[t // 9]]}"
+        rank = t % 9 + 1
+        return f"{rank} {(_SUIT_EN_ONE if rank == 1 else _SUIT_EN)[SUITS[t // 9]]}"
     if 27 <= t < 34:
         return _HONOR_EN[t - 27]
     if 34 <= t < N_ALL:
@@ -233,13 +236,21 @@ def tiles_str(tiles: Iterable[int]) -> str:
     return "".join(out)
 
 
+def tiles_en(tiles: Iterable[int]) -> str:
+    """Tiles by their English names, for messages players read: "1 Character, 2 Characters".
+
+    The engine's English messages about a hand name tiles this way, never by
+    code ("12m"): the codes are the API's notation, not the players'.
+    """
+    return ", ".join(tile_en(t) for t in tiles)
+
+
 def group_en(kind: str, low: int) -> str:
     """A set or pair as an English reader says it: "chow 1-2-3 Characters", "pung of Red".
 
     Notes that players read never show tile codes ("chow 1m").
     """
-    if kind == "chow":
-        rank, suit_name = tile_en(low).split(" ", 1)
-        r = int(rank)
-        return f"chow {r}-{r + 1}-{r + 2} {suit_name}"
+    if kind == "chow" and low < 27:
+        r = low % 9 + 1
+        return f"chow {r}-{r + 1}-{r + 2} {_SUIT_EN[SUITS[low // 9]]}"
     return f"{kind} of {tile_en(low)}"

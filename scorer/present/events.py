@@ -58,6 +58,27 @@ def winner_fans(winner: Mapping[str, Any]) -> str:
     return " ".join(p for p in parts if p)
 
 
+def fans_other(report: Mapping[str, Any]) -> dict[str, str] | None:
+    """A win's fan names in the reader's other language, shown on demand (中/EN).
+
+    The event's line names the fans in the page's language; a player at the
+    same table reading the other one (or the rule book, in Chinese) asks for
+    these.  {"lang", "class", "text"}, or None when the event names no fan.
+    """
+    names = []
+    for w in _winners(report):
+        for f in w.get("fans") or []:
+            if isinstance(f, Mapping):
+                name = f.get("name_en") if is_zh() else f.get("name_zh")
+                if name and name not in names:
+                    names.append(str(name))
+    if not names:
+        return None
+    if is_zh():
+        return {"lang": "en", "class": "pk-en", "text": ", ".join(names)}
+    return {"lang": "zh-hans", "class": "pk-zh", "text": "、".join(names)}
+
+
 def _winners(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [w for w in report.get("winners") or [] if isinstance(w, Mapping)]
 
@@ -102,7 +123,7 @@ def headline(report: Mapping[str, Any], names: Sequence[str]) -> str:
             text += " · " + winner_fans(winners[0])
         return text
     if kind == "wall_end":
-        return gettext("The wall has run out (流局)")
+        return gettext("The wall has run out")
     return str(kind or "?")
 
 
@@ -232,7 +253,8 @@ def describe(
 ) -> list[dict[str, Any]]:
     """Every event of a round played as events, in order, ready to show.
 
-    Each: number (from 1), type, text (one line), lines (details), payments
+    Each: number (from 1), type, text (one line), fans_other (a win's fan names in
+    the other language, on demand), lines (details), payments
     (grouped, for the session page), transfers (each one, with its reason in
     both languages, for the ledger and the round's page), void (a robbed kong),
     running (each seat's points in the round so far, after this event).
@@ -257,6 +279,7 @@ def describe(
                 "number": index + 1 if isinstance(index, int) else i + 1,
                 "type": report.get("type"),
                 "text": headline(report, names),
+                "fans_other": fans_other(report) if report.get("type") == "win" else None,
                 "lines": _details(report, names),
                 "payments": payment_lines(transfers, names, _actor(report), reasons),
                 "transfers": [_transfer(t, names, reasons or {}) for t in transfers],
@@ -300,6 +323,7 @@ def change(
 __all__ = [
     "change",
     "describe",
+    "fans_other",
     "fans_text",
     "headline",
     "join_names",

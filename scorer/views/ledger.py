@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from rules import RuleError
-from rules.tiles import parse_tiles, tile_zh
+from rules.tiles import parse_tiles, tile_en, tile_zh
 from scorer.access import round_or_404, session_or_404
 from scorer.models import Round, RoundRevision, Transfer
 from scorer.present.events import change, describe, join_names
@@ -27,10 +27,14 @@ from scorer.views import (
 # --------------------------------------------------------------------------- ledger and rounds
 
 
-def _tiles_zh(value: Any) -> str:
-    """Tiles the compact way Chinese players write them: "111222333m456p77z" -> "111222333万 456筒 中中".
+_SUITS_EN = ("Characters", "Dots", "Bamboo")
 
-    Suited tiles are digits grouped under their suit's character, honors and
+
+def _tiles_text(value: Any) -> str:
+    """Tiles the compact way players write them, in the reader's language, never as codes.
+
+    "111222333m456p77z" -> "111222333万 456筒 中中" / "111222333 Characters · 456 Dots ·
+    Red Red": suited tiles are digits grouped under their suit, honors and
     flowers by name.  Tiles that do not read (an old or hand-made entry) are
     shown as they were stored.
     """
@@ -39,15 +43,20 @@ def _tiles_zh(value: Any) -> str:
         tiles = sorted(parse_tiles(raw))
     except RuleError:
         return raw
+    zh = is_zh()
     groups = []
     for suit in range(3):  # 万 筒 条: the suit's character, as in 一万 五筒 九条
         digits = "".join(str(t % 9 + 1) for t in tiles if t < 27 and t // 9 == suit)
-        if digits:
+        if digits and zh:
             groups.append(digits + tile_zh(9 * suit)[-1])
-    named = "".join(tile_zh(t) for t in tiles if t >= 27)
-    if named:
-        groups.append(named)
-    return " ".join(groups)
+        elif digits:  # "1 Character" alone, as tile_en says it
+            groups.append(tile_en(9 * suit) if digits == "1" else f"{digits} {_SUITS_EN[suit]}")
+    honors = [t for t in tiles if t >= 27]
+    if honors and zh:
+        groups.append("".join(tile_zh(t) for t in honors))
+    elif honors:
+        groups.append(" ".join(tile_en(t) for t in honors))
+    return (" " if zh else " · ").join(groups)
 
 
 def _meld_name(meld: dict[str, Any]) -> str:
@@ -63,15 +72,15 @@ def _hand(hand: dict[str, Any] | None) -> dict[str, Any] | None:
     if not hand:
         return None
     melds = [
-        {"name": _meld_name(m), "tiles": _tiles_zh(m.get("tiles"))}
+        {"name": _meld_name(m), "tiles": _tiles_text(m.get("tiles"))}
         for m in hand.get("melds") or []
         if isinstance(m, dict)
     ]
     win = hand.get("win_tile")
     return {
-        "concealed": _tiles_zh(hand.get("concealed")),
+        "concealed": _tiles_text(hand.get("concealed")),
         "melds": melds,
-        "win": _tiles_zh(win) if win else "",
+        "win": _tiles_text(win) if win else "",
     }
 
 

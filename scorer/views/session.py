@@ -79,7 +79,7 @@ def _my_tables(request: HtmxHttpRequest) -> list[dict[str, Any]]:
         rows.append(
             {
                 "url": reverse("scorer:session", args=[s.code]),
-                "players": "、".join(str(n) for n in s.players),
+                "players": join_names([str(n) for n in s.players]),
                 "ruleset": by_language(rs.name_zh, rs.name_en) if rs is not None else s.ruleset,
                 "updated_at": s.updated_at,
             }

@@ -16,12 +16,23 @@
     });
   }
 
+  // Offered only where there is something in two languages (or may be, after a
+  // tap: the record form, the ledger's rounds): elsewhere the button would do
+  // nothing, and on a 360-px phone it took a header row of its own.
+  var BILINGUAL = ".pk-zh, .pk-en, #record-form, .ledger";
+
+  function offer() {
+    var any = !!document.querySelector(BILINGUAL);
+    document.querySelectorAll(".bi-toggle").forEach(function (b) { b.hidden = !any; });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     var on = false;
     try { on = localStorage.getItem(KEY) === "1"; } catch (e) { /* private mode */ }
-    document.querySelectorAll(".bi-toggle").forEach(function (b) { b.hidden = false; });
+    offer();
     set(on);
   });
+  document.addEventListener("htmx:afterSettle", offer);
 
   document.addEventListener("click", function (e) {
     var b = e.target.closest && e.target.closest(".bi-toggle");

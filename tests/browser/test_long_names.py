@@ -1,8 +1,10 @@
 """Long names on a 360-px phone, in Chinese and in English (issue 9.10, 9.11).
 
-Four 16-character names (Latin, then Chinese): no page scrolls sideways, a name
-never takes more than two lines, English words are never broken inside, and
-fan names and reasons are in the page's language (the other one on demand).
+Four 16-character names (the longest a table takes, Latin, then Chinese) on
+every page a table shows: no page scrolls sideways, a name never takes more
+than two lines, no text is cut off without an ellipsis, English words are
+never broken inside (a name may be: it is no word), and fan names are in the
+page's language with the other one on demand.
 """
 
 from __future__ import annotations
@@ -14,20 +16,27 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from scorer.models import GameSession
-from tests.browser.helpers import snap, use_language
+from scorer.present.words import NAME_MAX
+from tests.browser.helpers import snap, tap, use_language
 
 pytestmark = pytest.mark.browser
 
-LATIN = ["Maximilian-Alexa", "Bartholomew-Jone", "Christopher-Ohar", "Evangeline-Smit"]
+LATIN = ["Maximilian-Alexa", "Bartholomew-Jone", "Christopher-Ohar", "Evangeline-Smith"]
 CHINESE = [
-    "欧阳长风慕容雪上官云飞司马懿然",
-    "诸葛青云东方不败令狐冲岳灵珊",
-    "独孤求败风清扬任我行向问天",
-    "西门吹雪叶孤城陆小凤花满楼",
+    "欧阳长风慕容雪上官云飞司马懿然君",
+    "诸葛青云东方不败令狐冲岳不群灵珊",
+    "独孤求败风清扬任我行向问天林平之",
+    "西门吹雪叶孤城陆小凤花满楼楚留香",
 ]
 HAND = {"concealed": "111222333m456p7z", "win_tile": "7z"}
+PUNGS = {"concealed": "111222p333s4455s", "win_tile": "5s"}  # 四川 对对胡
+WALL_END = [
+    {"seat": 0, "concealed": "123m456p789s1239m"},  # three suits: 花猪
+    {"seat": 1, "concealed": "123456789m1234m"},  # ready
+    {"seat": 2, "concealed": "12345678p13579s"},  # not ready
+]
 
-# Elements sticking out of the viewport, and names wrapping to more than two lines.
+# The page's width, and what sticks out of the viewport.
 LAYOUT = """() => {
   const vw = document.documentElement.clientWidth;
   const wide = [];
@@ -40,47 +49,67 @@ LAYOUT = """() => {
   return {scroll: document.documentElement.scrollWidth, vw, wide: wide.slice(0, 8)};
 }"""
 
-# Text nodes in English whose words the layout broke in the middle ("Discarde r").
-BROKEN_WORDS = """() => {
+# Text cut off with no ellipsis to say so: a box holding its own text that is
+# wider than it shows, clipped (a line clamp ends in an ellipsis).  A button
+# draws no ellipsis of its own text in Chromium, whatever its text-overflow
+# says: its text needs a span that does.
+CLIPPED = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    if (!el.getClientRects().length || el.closest('.visually-hidden')) continue;
+    if (['SELECT', 'OPTION', 'TEXTAREA'].includes(el.tagName)) continue;
+    if (![...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+    const cs = getComputedStyle(el);
+    if (cs.overflowX === 'visible' || el.scrollWidth <= el.clientWidth + 1) continue;
+    const clamped = !['', 'none'].includes(cs.getPropertyValue('-webkit-line-clamp'));
+    const ellipsis = clamped || (cs.textOverflow === 'ellipsis' && el.tagName !== 'BUTTON');
+    if (!ellipsis) out.push(el.tagName + '.' + el.className + ': ' + el.textContent.trim());
+  }
+  return out.slice(0, 8);
+}"""
+
+# English words the layout broke in the middle ("Discarde r"); names excepted.
+BROKEN_WORDS = """names => {
   const broken = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   const range = document.createRange();
   while (walker.nextNode()) {
     const node = walker.currentNode;
     const el = node.parentElement;
-    if (!el || !el.offsetParent) continue;
+    if (!el || !el.getClientRects().length) continue;
     for (const m of node.textContent.matchAll(/[A-Za-z]{4,}/g)) {
+      if (names.some(n => n.includes(m[0]))) continue;
       range.setStart(node, m.index);
       range.setEnd(node, m.index + m[0].length);
       const rects = [...range.getClientRects()].filter(r => r.width > 0);
-      const lines = new Set(rects.map(r => Math.round(r.top)));
-      if (lines.size > 1 && !/-/.test(m[0])) broken.push(m[0] + ' in ' + el.tagName + '.' + el.className);
+      if (new Set(rects.map(r => Math.round(r.top))).size > 1) {
+        broken.push(m[0] + ' in ' + el.tagName + '.' + el.className);
+      }
     }
   }
   return broken.slice(0, 8);
 }"""
 
+# A player's name on its own (its element holds nothing else) taller than two lines.
+TALL_NAMES = """names => {
+  const out = [];
+  for (const el of document.querySelectorAll('body *')) {
+    if (el.children.length || !names.includes(el.textContent.trim())) continue;
+    if (!el.getClientRects().length || ['OPTION', 'SELECT'].includes(el.tagName)) continue;
+    const lh = parseFloat(getComputedStyle(el).lineHeight) || 20;
+    if (el.getBoundingClientRect().height > 2.6 * lh) out.push(el.tagName + '.' + el.className);
+  }
+  return out.slice(0, 8);
+}"""
 
-def check(page: Page, what: str, english: bool) -> None:
+
+def check(page: Page, what: str, names: list[str], english: bool) -> None:
     out = page.evaluate(LAYOUT)
-    assert out["scroll"] <= out["vw"], (what, out)
+    assert out["scroll"] <= 360 and out["scroll"] <= out["vw"], (what, out)
+    assert page.evaluate(CLIPPED) == [], what
+    assert page.evaluate(TALL_NAMES, names) == [], what
     if english:
-        assert page.evaluate(BROKEN_WORDS) == [], what
-    # A player's name on its own: one line with an ellipsis, or at most two lines.
-    # (A sentence naming three players may take more lines: it is running text.)
-    tall = page.evaluate(
-        """names => {
-          const out = [];
-          for (const el of document.querySelectorAll('body *')) {
-            if (el.children.length || !names.includes(el.textContent.trim())) continue;
-            const lh = parseFloat(getComputedStyle(el).lineHeight) || 20;
-            if (el.getBoundingClientRect().height > 2.6 * lh) out.push(el.tagName + '.' + el.className);
-          }
-          return out.slice(0, 8);
-        }""",
-        LATIN + CHINESE,
-    )
-    assert tall == [], (what, tall)
+        assert page.evaluate(BROKEN_WORDS, names) == [], what
 
 
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
@@ -88,56 +117,74 @@ def check(page: Page, what: str, english: bool) -> None:
 def test_long_names_fit_a_phone(
     page: Page, live_server: LiveServer, language: str, names: list[str]
 ) -> None:
+    assert all(len(n) == NAME_MAX for n in names)  # the longest a table takes
     use_language(page, live_server.url, language)
     english = language == "en"
-    mcr = GameSession.objects.create(ruleset="mcr", players=list(names))
+    shot = f"{language}-{'latin' if names is LATIN else 'chinese'}"
+
+    # Start the table as a player does: four names typed into the start form.
+    page.goto(live_server.url + "/")
+    for i, name in enumerate(names):
+        page.locator(f'input[name="name_{i}"]').fill(name)
+    check(page, "start form", names, english)
+    page.locator(".start-form > button.primary").click()
+    expect(page.locator("#tallies")).to_be_visible()
+    mcr = GameSession.objects.get()
+    assert list(mcr.players) == names
     mcr.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles", "winner": 1,
                                     "discarder": 2, "hand": HAND})  # fmt: skip
+    mcr.record_round(uuid.uuid4(), {"kind": "draw"})
     sichuan = GameSession.objects.create(ruleset="sichuan", players=list(names))
     sichuan.params = dict(sichuan.resolved_params())
     sichuan.save()
-    sichuan.add_event(uuid.uuid4(), {"type": "kong", "player": 1, "kong": "concealed"})
+    for event in (
+        {"type": "kong", "player": 0, "kong": "concealed"},
+        {"type": "kong", "player": 2, "kong": "exposed", "discarder": 1},
+        {"type": "win", "discarder": 1, "winners": [{"seat": 3, "hand": PUNGS}]},
+        {"type": "wall_end", "hands": WALL_END},
+        {"type": "kong", "player": 1, "kong": "added"},  # round 2, in progress
+    ):
+        sichuan.add_event(uuid.uuid4(), event)
+
     base = f"{live_server.url}/s/"
     pages = {
-        "home": live_server.url + "/",
         "table": f"{base}{mcr.code}/",
-        "record": f"{base}{mcr.code}/record",
+        "home with its tables": live_server.url + "/",
         "round": f"{base}{mcr.code}/rounds/1/",
+        "drawn round": f"{base}{mcr.code}/rounds/2/",
         "ledger": f"{base}{mcr.code}/ledger",
+        "correct round 1": f"{base}{mcr.code}/rounds/1/edit",
         "sichuan table": f"{base}{sichuan.code}/",
+        "sichuan round": f"{base}{sichuan.code}/rounds/1/",
+        "sichuan ledger": f"{base}{sichuan.code}/ledger",
         "sichuan win": f"{base}{sichuan.code}/record?kind=win",
         "sichuan kong": f"{base}{sichuan.code}/record?kind=kong",
         "sichuan wall": f"{base}{sichuan.code}/record?kind=wall_end",
     }
     for what, url in pages.items():
         page.goto(url)
-        check(page, what, english)
+        check(page, what, names, english)
+    # Which player is this phone: every name whole on its button (two lines at most).
+    page.goto(pages["table"])
+    for i, name in enumerate(names):
+        button = page.locator(f'.whoami-seats button[value="{i}"]')
+        assert button.get_attribute("title") == name
+    snap(page, f"table-{shot}")
+    # A ledger row opened: the round's fans and payments.
+    page.goto(pages["sichuan ledger"])
+    page.locator("#round-1 > summary").click()
+    expect(page.locator("#round-1 .round-detail .event").first).to_be_visible()
+    check(page, "sichuan ledger row", names, english)
+
     # The record page with a winner and a whole hand: the fans, the payments.
-    page.goto(pages["record"])
-    page.locator('button[value="winner:1"]').click()
-    expect(page.locator('button[value="winner:1"]')).to_have_attribute("aria-pressed", "true")
-    page.locator('button[value="from:2"]').click()
-    expect(page.locator('button[value="from:2"]')).to_have_attribute("aria-pressed", "true")
-    for code in [
-        "1m",
-        "1m",
-        "1m",
-        "2m",
-        "2m",
-        "2m",
-        "3m",
-        "3m",
-        "3m",
-        "4p",
-        "5p",
-        "6p",
-        "7z",
-        "7z",
-    ]:
+    page.goto(f"{base}{mcr.code}/record")
+    tap(page, "winner:1")
+    tap(page, "from:2")
+    for code in ["1m"] * 3 + ["2m"] * 3 + ["3m"] * 3 + ["4p", "5p", "6p", "7z", "7z"]:
         page.locator(f"#g-{code}").click()
     expect(page.locator(".pk-total")).to_be_visible()
-    check(page, "record with result", english)
-    # Fan names in the page's language; the other one on demand.
+    check(page, "record with result", names, english)
+    # Fan names in the page's language; the other one on demand (the header's 中/EN).
     shown, other = (
         (".pk-fans .pk-en", ".pk-fans .pk-zh")
         if english
@@ -149,7 +196,34 @@ def test_long_names_fit_a_phone(
     expect(page.locator(other).first).to_be_visible()
     page.locator(".bi-toggle").click()
     expect(page.locator(other).first).to_be_hidden()
-    page.locator('button[value="mode:quick"]').click()
+    snap(page, f"record-{shot}")
+    tap(page, "mode:quick")
     expect(page.locator(".pk-quick")).to_be_visible()
-    check(page, "quick entry", english)
-    snap(page, f"long-names-{language}-{'latin' if names is LATIN else 'chinese'}")
+    check(page, "quick entry", names, english)
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_the_language_toggle_is_offered_only_where_it_shows_something(
+    page: Page, live_server: LiveServer, language: str
+) -> None:
+    use_language(page, live_server.url, language)
+    session = GameSession.objects.create(ruleset="mcr", players=list(LATIN))
+    session.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles", "winner": 1,
+                                        "discarder": 2, "hand": HAND})  # fmt: skip
+    base = f"{live_server.url}/s/{session.code}/"
+    for url, offered in (
+        (live_server.url + "/", False),
+        (base, False),
+        (base + "rounds/1/", True),  # fan names
+        (base + "record", True),  # fan names come with the hand
+        (base + "ledger", True),  # a round's details open in place
+    ):
+        page.goto(url)
+        expect(page.locator(".bi-toggle")).to_be_visible() if offered else expect(
+            page.locator(".bi-toggle")
+        ).to_be_hidden()
+    # Without the toggle the English header fits one row above the page.
+    page.goto(base)
+    header = page.locator(".site-title").bounding_box()
+    switch = page.locator(".lang-switch").bounding_box()
+    assert header and switch and abs(header["y"] - switch["y"]) < 20, (header, switch)

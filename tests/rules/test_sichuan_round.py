@@ -316,7 +316,7 @@ def test_one_discard_win_tile_counted_once_across_hands() -> None:
         END(H(2, "557799p113355s7s"), H(3, "44668p1379s4567m")),
     ]
     e = bad(events, "too_many_copies")
-    assert "5p" in e["message"] and "五筒" in e["message_zh"]
+    assert "5 Dots" in e["message"] and "五筒" in e["message_zh"]
 
 
 def test_one_discard_same_win_tile_required() -> None:

@@ -364,11 +364,19 @@ def test_a_duplicate_name_marks_the_clashing_fields() -> None:
     )
     assert response.status_code == 400
     page = page_of(response)
+    # Each seat's field in its box: <div class="field seat-field ..."> label, input, errors </div>.
+    boxes = re.findall(r'<div class="(field seat-field[^"]*)">(.*?)</div>', page, re.S)
+    by_name = {re.search(r'name="(name_\d)"', box).group(1): (cls, box) for cls, box in boxes}
     for i in (0, 2):
-        field = re.search(rf'<input[^>]*name="name_{i}"[^>]*>', page)
+        cls, box = by_name[f"name_{i}"]
+        field = re.search(rf'<input[^>]*name="name_{i}"[^>]*>', box)
         assert field and 'aria-invalid="true"' in field.group(0), field
-    other = re.search(r'<input[^>]*name="name_1"[^>]*>', page)
-    assert other and "aria-invalid" not in other.group(0)
+        assert "has-error" in cls.split()  # shown in red
+        # The reason right under the field, and read out with it.
+        assert f'aria-describedby="id_name_{i}_error"' in field.group(0)
+        assert re.search(rf'id="id_name_{i}_error">.*?有两位玩家都叫 老王', box, re.S)
+    cls, box = by_name["name_1"]
+    assert "aria-invalid" not in box and "has-error" not in cls
     assert text_of(page).count("有两位玩家都叫 老王") == 2
     assert GameSession.objects.count() == 0
 

@@ -388,7 +388,7 @@ def test_wall_end_lines_pigs_not_ready_and_refunds(en_client: Client) -> None:
     s_page = html(en_client.get(reverse("scorer:session", args=[s.code])))
     assert 'class="live-round"' not in s_page  # the round is over
     last = last_round(s_page)
-    assert events_shown(last)[-1] == "The wall has run out (流局)"
+    assert events_shown(last)[-1] == "The wall has run out"
     assert "丙: not ready" in text_of(last) and "乙: ready (best wait" in text_of(last)
     assert f"甲 → 乙, 丙, 丁, {kong_each} each" in payments_shown(last)[-1]
 

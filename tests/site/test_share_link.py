@@ -104,3 +104,28 @@ def test_a_phone_remembers_its_tables_for_half_a_year(session: GameSession) -> N
     response = client.get(f"/s/{session.code}/")
     cookie = response.cookies["sessionid"]
     assert int(cookie["max-age"]) >= 180 * 24 * 3600
+
+
+def test_make_run_says_where_to_open_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lan, "lan_address", lambda: "192.168.1.23")
+    assert "http://192.168.1.23:8000" in lan.banner("0.0.0.0:8000")
+    local = lan.banner("127.0.0.1:8000")
+    assert "http://127.0.0.1:8000" in local and "make run ADDR=0.0.0.0:8000" in local
+    monkeypatch.setattr(lan, "lan_address", lambda: None)
+    assert "192.168" not in lan.banner("0.0.0.0:8000")
+
+
+@override_settings(ALLOWED_HOSTS=ALLOWED)
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("zh-hans", "其他手机打不开 127.0.0.1"), ("en", "Other phones cannot open 127.0.0.1")],
+)
+def test_the_loopback_note_is_in_the_page_language(
+    session: GameSession, monkeypatch: pytest.MonkeyPatch, language: str, said: str
+) -> None:
+    monkeypatch.setenv("MAHJONG_LISTEN", "127.0.0.1:8000")
+    client = Client()
+    client.cookies["django_language"] = language
+    page = client.get(f"/s/{session.code}/", HTTP_HOST="127.0.0.1:8000").content.decode()
+    note = re.search(r'<p class="share-warning"[^>]*>(.*?)</p>', page, re.S)
+    assert note and said in note.group(1) and "make run ADDR=0.0.0.0:8000" in note.group(1)

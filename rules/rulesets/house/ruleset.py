@@ -22,7 +22,7 @@ from rules.hand import Hand
 from rules.registry import Param, Preset, Ruleset
 from rules.rulesets.generic import decomposition_dict
 from rules.table import ALL_TILES, SUITED_TILES, EventKind, TableSpec, Wilds
-from rules.tiles import tile_str, tile_zh
+from rules.tiles import tile_en, tile_zh, tiles_en
 
 RED_DRAGON = 33  # 7z 红中
 MAX_LISTED = 50  # decompositions listed in a result; the count is always exact
@@ -143,7 +143,7 @@ class House(Ruleset):
             if honors:
                 raise RuleError(
                     "bad_tile",
-                    f"this table plays without honor tiles; {tile_str(honors[0])} is one",
+                    f"this table plays without honor tiles; {tile_en(honors[0])} is one",
                     f"这桌不打字牌，{tile_zh(honors[0])}不能用",
                 )
         if not params["chi"]:
@@ -177,11 +177,11 @@ class House(Ruleset):
             ("七对", "seven pairs") if seven else ("四副面子加一对将", "four sets and a pair")
         )
         notes_zh = [f"{row.zh}（{shape_zh}）：{points} 点"]
-        notes = [f"{row.en} ({shape_en}): {points} point(s)"]
+        notes = [f"{row.en} ({shape_en}): {points} point" + ("" if points == 1 else "s")]
         wild_as = sorted({t for d in decs[:1] for t in d.wild_as})
         if hand.wilds and wild_as:
             notes_zh.append("癞子当作 " + "、".join(tile_zh(t) for t in wild_as))
-            notes.append("wild tiles stand for " + ", ".join(tile_str(t) for t in wild_as))
+            notes.append("wild tiles stand for " + tiles_en(wild_as))
         out: dict[str, Any] = {
             "win": True,
             "fans": [{"id": 1, "name_zh": row.zh, "name_en": row.en, "points": points,

@@ -742,7 +742,8 @@ class Mcr(Ruleset):
             "明暗杠",
             "Concealed + melded kong",
             "一暗杠加一明杠计“明暗杠”5番，而不是暗杠2番+明杠1番",
-            "One concealed and one melded kong score 明暗杠 (5) instead of 暗杠 (2) + 明杠 (1)",
+            "One concealed and one melded kong score Concealed Kong and Melded Kong (5) "
+            "instead of Concealed Kong (2) + Melded Kong (1)",
         ),
         Param(
             "knitted_wait_fans",
@@ -811,7 +812,7 @@ class Mcr(Ruleset):
         if best is None:
             raise RuleError(
                 "not_a_win",
-                f"{hand.describe()} is not a winning hand: it does not form four sets and a pair, "
+                "This hand is not a winning hand: it does not form four sets and a pair, "
                 "seven pairs, thirteen orphans or a knitted hand",
                 "这手牌不能和：组不成四副面子加一对将、七对、十三幺或全不靠类牌型",
             )
@@ -864,7 +865,7 @@ class Mcr(Ruleset):
         Preset(
             "standard81",
             "标准81番（不计明暗杠）",
-            "The standard 81 fans (no 明暗杠)",
+            "The standard 81 fans (no Concealed Kong and Melded Kong)",
             {"mixed_kong_fan": False},
         ),
     )

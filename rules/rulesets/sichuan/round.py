@@ -32,21 +32,22 @@ from rules.errors import RuleError
 from rules.hand import parse_situation
 from rules.round import round_result
 from rules.rulesets.sichuan.scoring import Sichuan
-from rules.tiles import parse_tile, tile_str, tile_zh
+from rules.tiles import parse_tile, tile_en, tile_str, tile_zh
 
 KONG_KINDS = ("exposed", "added", "concealed")
 EVENT_TYPES = ("kong", "win", "wall_end")
 
 # reason -> (zh, en): what the ledger prints beside a transfer.
 REASONS: dict[str, tuple[str, str]] = {
-    "kong_exposed": ("刮风（直杠）", "Exposed kong (刮风)"),
-    "kong_added": ("刮风（面下杠）", "Added kong (刮风)"),
-    "kong_concealed": ("下雨（暗杠）", "Concealed kong (下雨)"),
+    # One language each: a page shows the reader's, the other on demand (中/EN).
+    "kong_exposed": ("刮风（直杠）", "Exposed kong"),
+    "kong_added": ("刮风（面下杠）", "Added kong"),
+    "kong_concealed": ("下雨（暗杠）", "Concealed kong"),
     "win_discard": ("点炮", "Won on a discard"),
     "win_self_drawn": ("自摸", "Self-drawn"),
-    "kong_handover": ("杠上炮转杠钱", "Kong money handed over (杠上炮)"),
-    "pig": ("查花猪", "Flower pig (查花猪)"),
-    "not_ready": ("查大叫", "Not ready (查大叫)"),
+    "kong_handover": ("杠上炮转杠钱", "Kong money handed over (won on the kong's discard)"),
+    "pig": ("查花猪", "Flower pig"),
+    "not_ready": ("查大叫", "Not ready"),
     "kong_refund": ("退杠钱（没听牌）", "Kong money returned (not ready)"),
 }
 KONG_ZH = {"exposed": "直杠", "added": "面下杠", "concealed": "暗杠"}
@@ -249,7 +250,7 @@ class _Round:
             if n > 4:
                 raise RuleError(
                     "too_many_copies",
-                    f"the hands of this round hold {n} copies of {tile_str(t)}; a set has only 4",
+                    f"the hands of this round hold {n} copies of {tile_en(t)}; a set has only 4",
                     f"这一局各家的牌里{tile_zh(t)}共有 {n} 张，一副牌只有 4 张",
                 )
 
@@ -277,14 +278,14 @@ class _Round:
             if t >= 27:
                 raise RuleError(
                     "bad_tile",
-                    f"{where}: Sichuan has no {tile_str(t)}",
+                    f"{where}: Sichuan has no {tile_en(t)}",
                     f"{where_zh}：四川麻将没有这张牌",
                 )
             report["tile"] = tile_str(t)
         if _bool(ev, "robbed", where, where_zh) or i in self.robbed:
             if kind != "added":
                 raise _err(
-                    f"{where}: only an added kong (面下杠) can be robbed",
+                    f"{where}: only an added kong can be robbed",
                     f"{where_zh}：只有面下杠可以被抢杠",
                 )
             report["void"] = True
@@ -436,8 +437,8 @@ class _Round:
             kong = self.kongs[-1] if self.kongs and self.kongs[-1].event == i - 1 else None
             if kong is None or kong.player != d:
                 raise _err(
-                    f"{where}: 杠上炮 is a win on the discard right after the discarder's kong, "
-                    f"but the event before it is not a kong by seat {d}",
+                    f"{where}: winning on a kong's discard (after a kong) needs the discarder's kong "
+                    f"right before it, but the event before it is not a kong by seat {d}",
                     f"{where_zh}：杠上炮要放炮者刚杠过牌，可是上一个事件不是 {d} 号位的杠",
                 )
             got = sum(a for _, a in kong.received)

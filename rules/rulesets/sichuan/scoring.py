@@ -26,11 +26,16 @@ from rules.fans import FanDef, FanTable
 from rules.hand import Hand, Table
 from rules.registry import Param, Preset, Ruleset
 from rules.shapes import Decomposition
-from rules.tiles import group_en, tile_str, tile_zh
+from rules.tiles import group_en, tile_en, tile_zh
 
 FORMS = Forms(seven_pairs=True, seven_pairs_quads=True)
 SUIT_ZH = ("万", "筒", "条")
 SUIT_EN = ("characters", "dots", "bamboo")
+
+
+def _fans_en(n: int) -> str:
+    """ "1 fan", "4 fans": notes are read by players, not "fan(s)"."""
+    return f"{n} fan" if n == 1 else f"{n} fans"
 
 
 def _row(fid: int, zh: str, en: str, rule_zh: str, rule_en: str) -> FanDef:
@@ -66,7 +71,7 @@ FANS: dict[int, FanDef] = {
             "龙七对",
             "Dragon seven pairs",
             "七对中有四张相同的牌（计番时减 1 根）",
-            "seven pairs with four of a kind (one 根 is used up)",
+            "seven pairs with four of a kind (one root is used up)",
         ),
         _row(9, "清七对", "Pure seven pairs", "清一色的七对", "seven pairs in one suit"),
         _row(
@@ -89,7 +94,7 @@ FANS: dict[int, FanDef] = {
             "清龙七对",
             "Pure dragon seven pairs",
             "清一色的龙七对（计番时减 1 根）",
-            "dragon seven pairs in one suit (one 根 used up)",
+            "dragon seven pairs in one suit (one root used up)",
         ),
         _row(
             14,
@@ -237,7 +242,7 @@ class Sichuan(Ruleset):
             "杠算根",
             "A kong counts as a root",
             "开（亮）出的杠也算 1 根；关闭时只有不作杠的四张相同牌算根",
-            "A declared kong is a 根 too; off: only four of a kind not declared as a kong",
+            "A declared kong is a root too; off: only four of a kind not declared as a kong",
         ),
         Param(
             "money",
@@ -315,7 +320,7 @@ class Sichuan(Ruleset):
             "bool",
             True,
             "血战到底",
-            "Blood battle (血战到底)",
+            "Blood battle",
             "一家和牌后其余玩家继续打，直到三家和牌或流局；关闭时第一次和牌（可一炮多响）就结束",
             "After a win the others play on until three have won or the wall ends; "
             "off: the first win (one discard may have several winners) ends the round",
@@ -387,7 +392,7 @@ class Sichuan(Ruleset):
         ),
     )
     presets = (
-        Preset("xuezhan", "血战到底", "Blood battle (血战到底)", {}),
+        Preset("xuezhan", "血战到底", "Blood battle", {}),
         Preset(
             "chengdu",
             "成都五元",
@@ -410,7 +415,7 @@ class Sichuan(Ruleset):
             raise RuleError(
                 "bad_tile",
                 f"Sichuan mahjong plays with 108 tiles (characters, dots, bamboo); "
-                f"{tile_str(honors[0])} is not one of them",
+                f"{tile_en(honors[0])} is not one of them",
                 f"四川麻将只用万、筒、条 108 张牌，没有{tile_zh(honors[0])}这样的字牌",
             )
         if hand.flowers:
@@ -493,8 +498,8 @@ class Sichuan(Ruleset):
         if len(suits) == 3:
             raise RuleError(
                 "not_a_win",
-                f"{hand.describe()} holds all three suits: a winning hand must lack one suit "
-                "(缺门); a player holding three suits is a 花猪 (flower pig) and cannot win",
+                "This hand holds all three suits: a winning hand must lack one suit; "
+                "a player holding three suits is a flower pig and cannot win",
                 "这手牌万、筒、条三门都有，不能胡：四川麻将必须缺一门才能胡，"
                 "手上拿着三门牌的是花猪",
             )
@@ -502,7 +507,7 @@ class Sichuan(Ruleset):
         if not decs:
             raise RuleError(
                 "not_a_win",
-                f"{hand.describe()} is not a winning hand: it does not form four sets and a pair "
+                "This hand is not a winning hand: it does not form four sets and a pair "
                 "or seven pairs",
                 "这手牌不能胡：组不成四副面子加一对将，也不是七对",
             )
@@ -649,10 +654,10 @@ class Sichuan(Ruleset):
             times_zh = f" ×{n}" if n > 1 else ""
             times_en = f" x{n}" if n > 1 else ""
             zh.append(f"{f['name_zh']}{times_zh}：{f['points'] * n} 番，{d.rule_zh}")
-            en.append(f"{f['name_en']}{times_en}: {f['points'] * n} fan(s), {d.rule_en}")
+            en.append(f"{f['name_en']}{times_en}: {_fans_en(f['points'] * n)}, {d.rule_en}")
         if any(f["id"] in (8, 13) for f in fans):
             zh.append("龙七对已用掉一个根（减 1 根）")
-            en.append("dragon seven pairs uses up one root (one 根 less)")
+            en.append("dragon seven pairs uses up one root (one root less)")
         if params["fan_table"] == "xuezhan":
             zh.append("牌型番只按最大番算，不重复计算")
             en.append("only the largest pattern counts; patterns do not add up")
@@ -753,7 +758,7 @@ class Sichuan(Ruleset):
         zh = [f"{f['name_zh']}{' ×' + str(f['count']) if f['count'] > 1 else ''}："
               f"{f['points'] * f['count']} 番" for f in fans]  # fmt: skip
         en = [f"{f['name_en']}{' x' + str(f['count']) if f['count'] > 1 else ''}: "
-              f"{f['points'] * f['count']} fan(s)" for f in fans]  # fmt: skip
+              f"{_fans_en(f['points'] * f['count'])}" for f in fans]  # fmt: skip
         zh.append("直接选番")
         en.append("fans picked from the list")
         if capped:
