@@ -288,6 +288,23 @@ class Ruleset:
     def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
         raise NotImplementedError
 
+    def hand_hint(
+        self,
+        concealed: Sequence[int],
+        melds: Sequence[tuple[str, int]],
+        win_tile: int | None,
+        wild: Sequence[int],
+        params: Mapping[str, Any],
+    ) -> tuple[str, str] | None:
+        """A line (zh, en) the tile picker shows under a hand while it is being
+        tapped, complete or not (芜湖: the 支 and 押 as they form); None for none.
+
+        `concealed`: the standing tiles without the win tile; `melds`: (tool,
+        lowest tile) with tool one of rules.table.MELD_TOOLS; `wild`: the
+        round's wild kinds.  Called on every tap: keep it cheap, never raise.
+        """
+        return None
+
     def describe(self) -> dict[str, Any]:
         d: dict[str, Any] = {
             "id": self.id,
