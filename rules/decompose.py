@@ -28,6 +28,8 @@ class Forms:
     honors_knitted: bool = False  # 全不靠
     seven_honors_knitted: bool = False  # 七星不靠
     knitted_straight: bool = False  # 组合龙 + a set + the pair
+    lan: bool = False  # 十三烂 (14 different tiles, 3 apart in a suit)
+    seven_honors_lan: bool = False  # 七星十三烂
 
 
 def is_win_counts(
@@ -43,6 +45,10 @@ def is_win_counts(
         if forms.honors_knitted and shapes.is_knitted(counts, wilds, False):
             return True
         if forms.seven_honors_knitted and shapes.is_knitted(counts, wilds, True):
+            return True
+        if forms.lan and shapes.is_lan(counts, wilds, False):
+            return True
+        if forms.seven_honors_lan and shapes.is_lan(counts, wilds, True):
             return True
     return (
         forms.knitted_straight and n_melds <= 1 and shapes.is_knitted_straight(counts, wilds, caps)
@@ -63,6 +69,10 @@ def decompositions_counts(
             out += shapes.knitted_decompositions(counts, wilds, False)
         if forms.seven_honors_knitted:
             out += shapes.knitted_decompositions(counts, wilds, True)
+        if forms.lan:
+            out += shapes.lan_decompositions(counts, wilds, False)
+        if forms.seven_honors_lan:
+            out += shapes.lan_decompositions(counts, wilds, True)
     if forms.knitted_straight and n_melds <= 1:
         out += shapes.knitted_straight_decompositions(counts, wilds, caps)
     return tuple(out)
@@ -94,7 +104,11 @@ def waits_counts(
     if n_melds == 0 and forms.seven_pairs:
         extra.update(shapes.seven_pairs_waits(counts, wilds, forms.seven_pairs_quads))
     others = n_melds == 0 and (
-        forms.thirteen_orphans or forms.honors_knitted or forms.seven_honors_knitted
+        forms.thirteen_orphans
+        or forms.honors_knitted
+        or forms.seven_honors_knitted
+        or forms.lan
+        or forms.seven_honors_lan
     )
     if others or (forms.knitted_straight and n_melds <= 1):
         buf = bytearray(counts)

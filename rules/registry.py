@@ -15,7 +15,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from rules.errors import RuleError
 from rules.hand import Hand, Table
-from rules.round import settle_events
+from rules.round import RoundEnd, settle_events
 from rules.table import TableSpec, describe_table
 
 WINDS = ("E", "S", "W", "N")
@@ -281,6 +281,14 @@ class Ruleset:
             f"ruleset '{self.id}' has no kong payments",
             f"“{self.name_zh}”的杠不单独算钱",
         )
+
+    def round_end_payments(
+        self, seat_inputs: Mapping[str, list[int]], players: int, dealer: int,
+        params: Mapping[str, Any],
+    ) -> RoundEnd | None:  # fmt: skip
+        """Money that moves when a round ends, whoever won (吉安's 精分), from the
+        finishing event's per-seat inputs; None (the default) for none."""
+        return None
 
     def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
         raise NotImplementedError

@@ -51,6 +51,22 @@ class Ruleset(Protocol):
         params: Mapping[str, Any],
     ) -> list[tuple[int, int]]: ...  # fmt: skip
 
+    def round_end_payments(
+        self, seat_inputs: Mapping[str, list[int]], players: int, dealer: int,
+        params: Mapping[str, Any],
+    ) -> RoundEnd | None: ...  # fmt: skip
+
+
+@dataclass(frozen=True)
+class RoundEnd:
+    """Money that moves when a round ends, winner or not (吉安's 精分): each
+    transfer as (from, to, amount, reason), and what it was, in both languages."""
+
+    transfers: tuple[tuple[int, int, int, str], ...]
+    notes: tuple[str, ...] = ()
+    notes_zh: tuple[str, ...] = ()
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
 
 WINDS = ("E", "S", "W", "N")
 DRAW_NOTES = (["drawn hand: nobody pays"], ["荒庄：不计分"])
@@ -132,6 +148,8 @@ class RoundState:
     prevalent_wind: str
     turned: Any  # the round's turned tile (where the table takes its wild tiles from one)
     ledger: Ledger
+    wild: tuple[int, ...] | None = None  # the round's wild kinds given outright (no turned tile)
+    seat_inputs: dict[str, list[int]] = field(default_factory=dict)  # the finishing event's
     out: list[int] = field(default_factory=list)  # seats that have won, in order
     shown: list[int] = field(default_factory=lambda: [0] * N_KINDS)
 
@@ -162,7 +180,7 @@ def settle_events(rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any]
     spec = rs.table(params)
     state = RoundState(
         rs, params, spec, players, dealer, wind, rnd.get("turned"),
-        Ledger(players, spec.reasons),
+        Ledger(players, spec.reasons), _round_wild(spec, rnd.get("wild")),
     )  # fmt: skip
     kinds = spec.event_ids
     reports: list[dict[str, Any]] = []
@@ -189,7 +207,11 @@ def settle_events(rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any]
             report = _kong(state, ev, i)
         else:  # draw, wall_end: nobody wins, nothing shown
             report = {"type": etype, "index": i, "notes": DRAW_NOTES[0], "notes_zh": DRAW_NOTES[1]}
+            if etype == "draw" and any(s.on_draw for s in spec.seat_inputs):
+                state.seat_inputs = _seat_inputs(state, ev.get("seat_inputs"), i, on_draw=True)
             finished = True
+        if finished:
+            _round_end(state, report, i)
         report["deltas"] = state.ledger.deltas(first)
         reports.append(report)
     return round_result(
@@ -220,6 +242,50 @@ def round_result(
         "notes": [] if finished else [unfinished[0]],
         "notes_zh": [] if finished else [unfinished[1]],
     }
+
+
+def _round_wild(spec: TableSpec, raw: Any) -> tuple[int, ...] | None:
+    """A round's wild kinds given outright (`"wild": ["5m", "6m"]`, in the table's
+    order: 吉安's 正精 then 副精) instead of the turned tile they follow from."""
+    if raw in (None, "", []):
+        return None
+    if spec.wilds.mode != "turned":
+        raise RuleError(
+            "bad_input", "this table's wild tiles are not chosen per round", "这桌不用每局定癞子"
+        )
+    items = raw.split() if isinstance(raw, str) else raw
+    if not isinstance(items, list) or len(items) != spec.wilds.count:
+        raise RuleError(
+            "bad_input",
+            f"'wild' lists the round's {spec.wilds.count} wild kinds",
+            f"“wild”要列出这一局的 {spec.wilds.count} 种癞子",
+        )
+    kinds = tuple(parse_tile(t) for t in items)
+    if any(t >= N_KINDS or t not in spec.tiles for t in kinds) or len(set(kinds)) != len(kinds):
+        raise RuleError(
+            "bad_tile", "the wild kinds must be different tiles of this table",
+            "癞子必须是这桌牌里不同的牌",
+        )  # fmt: skip
+    return kinds
+
+
+def round_wild(state: RoundState) -> tuple[int, ...]:
+    """The round's wild kinds: given outright, or from the turned tile."""
+    if state.wild is not None:
+        return state.wild
+    return state.spec.wilds.kinds(state.turned)
+
+
+def _round_end(state: RoundState, report: dict[str, Any], i: int) -> None:
+    """Money the ruleset moves when the round ends (精分), into the last event."""
+    end = state.rs.round_end_payments(state.seat_inputs, state.players, state.dealer, state.params)
+    if end is None:
+        return
+    for frm, to, amount, reason in end.transfers:
+        state.ledger.pay(frm, to, amount, reason, i)
+    report["round_end"] = {
+        "notes": list(end.notes), "notes_zh": list(end.notes_zh), **dict(end.detail),
+    }  # fmt: skip
 
 
 def _kong(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
@@ -278,6 +344,7 @@ def _win(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
         raise _err(f"{where}: the discarder has already won", f"{where_zh}：放炮的人已经和牌了")
     self_drawn = discarder is None
     seat_inputs = _seat_inputs(state, ev.get("seat_inputs"), i)
+    state.seat_inputs = seat_inputs
     seen_win_tiles: set[int] = set()
     reports: list[dict[str, Any]] = []
     for w in winners:
@@ -306,11 +373,13 @@ def _win(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
     return {"type": "win", "index": i, "discarder": discarder, "winners": reports}
 
 
-def _seat_inputs(state: RoundState, raw: Any, i: int) -> dict[str, list[int]]:
-    """The win's per-seat counts, checked against the table's declaration; the
-    declared defaults for those not given."""
+def _seat_inputs(
+    state: RoundState, raw: Any, i: int, on_draw: bool = False
+) -> dict[str, list[int]]:
+    """The win's (or, `on_draw`, the drawn round's) per-seat counts, checked
+    against the table's declaration; the declared defaults for those not given."""
     where, where_zh = _where(i)
-    declared = {s.id: s for s in state.spec.seat_inputs}
+    declared = {s.id: s for s in state.spec.seat_inputs if s.on_draw or not on_draw}
     if raw is None:
         raw = {}
     if not isinstance(raw, Mapping) or not set(raw) <= set(declared):
@@ -380,7 +449,7 @@ def _scored(
         sit["seat_inputs"] = seat_inputs
     # The wild kinds are needed by a hand only: a round's kongs come before any
     # tile is turned up at some tables' first win.
-    wild = state.spec.wilds.kinds(state.turned)
+    wild = round_wild(state)
     if wild and "wild" not in hand:
         sit["wild"] = tiles_codes(wild)
     parsed = parse_situation(sit, need_win_tile=True)
@@ -416,8 +485,10 @@ __all__ = [
     "DRAW_NOTES",
     "WINNER_KEYS",
     "Ledger",
+    "RoundEnd",
     "RoundState",
     "round_result",
+    "round_wild",
     "seat_wind",
     "settle_events",
 ]

@@ -469,6 +469,99 @@ def is_knitted(counts: Sequence[int], wilds: int = 0, seven_honors: bool = False
     return False
 
 
+# ---------------------------------------------------------------------------
+# 十三烂 (Jiangxi "thirteen rotten"): 14 different tiles, no two of a suit
+# closer than three apart, honors any; 七星十三烂 has all seven honors.
+
+
+def _lan_ok(mask: int) -> bool:
+    ranks = [r for r in range(9) if mask >> r & 1]
+    return all(b - a >= 3 for a, b in zip(ranks, ranks[1:], strict=False))
+
+
+# For each set of ranks held in a suit (a 9-bit mask): the most ranks a 十三烂
+# can hold in that suit keeping them, or -1 when they are already too close.
+_LAN_ROOM = tuple(
+    max((bin(s).count("1") for s in range(512) if s & m == m and _lan_ok(s)), default=-1)
+    for m in range(512)
+)
+
+
+def _suit_mask(counts: Sequence[int], lo: int) -> int:
+    return sum(1 << r for r in range(9) if counts[lo + r])
+
+
+def lan_room(counts: Sequence[int], seven_honors: bool) -> int:
+    """How many wild tiles a 十三烂 of these natural tiles can take (-1: not one).
+
+    Counts above one are no 十三烂; in each suit the wild tiles can fill the
+    ranks the best 3-apart pattern through the held ranks leaves free, and
+    every honor not held (七星: they must fill those first, which the caller's
+    total of 14 tiles decides)."""
+    if any(c > 1 for c in counts[:34]):
+        return -1
+    room = 0
+    for lo in (0, 9, 18):
+        m = _suit_mask(counts, lo)
+        best = _LAN_ROOM[m]
+        if best < 0:
+            return -1
+        room += best - bin(m).count("1")
+    return room + sum(1 for t in HONORS if not counts[t])
+
+
+def is_lan(counts: Sequence[int], wilds: int = 0, seven_honors: bool = False) -> bool:
+    if sum(counts[:34]) + wilds != 14:
+        return False
+    room = lan_room(counts, seven_honors)
+    if room < wilds:
+        return False
+    # 七星: the honors not held are filled by wild tiles before anything else.
+    return not seven_honors or sum(1 for t in HONORS if not counts[t]) <= wilds
+
+
+def lan_decompositions(
+    counts: Sequence[int], wilds: int = 0, seven_honors: bool = False
+) -> list[Decomposition]:
+    """One reading of a 十三烂 (form "lan", or "seven_honors_lan"): the honors not
+    held first, then the lowest free ranks that keep the pattern.
+
+    What the wild tiles stand for in a 十三烂 changes nothing but whether they
+    stand for themselves (德国), which a ruleset checks on the natural reading;
+    listing every choice would run to millions, so one reading is listed.
+    """
+    if not is_lan(counts, wilds, seven_honors):
+        return []
+    form = "seven_honors_lan" if seven_honors else "lan"
+    free_h = [t for t in HONORS if not counts[t]]
+    chosen = free_h[:wilds]
+    left = wilds - len(chosen)
+    for lo in (0, 9, 18):
+        if not left:
+            break
+        m = _suit_mask(counts, lo)
+        target = _LAN_ROOM[m]
+        # The lowest-ranked best pattern through the held ranks.
+        best = min(
+            (sm for sm in range(512) if sm & m == m and _lan_ok(sm)
+             and bin(sm).count("1") == target),
+            key=lambda sm: [r for r in range(9) if sm >> r & 1],
+        )  # fmt: skip
+        for r in range(9):
+            if left and best >> r & 1 and not m >> r & 1:
+                chosen.append(lo + r)
+                left -= 1
+    tiles = sorted([t for t in range(34) if counts[t]] + chosen)
+    return [Decomposition(form, tuple(Group("single", t) for t in tiles), tuple(sorted(chosen)))]
+
+
+def sets_need(counts: bytes, caps: Sequence[int] | None = None) -> int:
+    """Least wild tiles that complete `counts` into sets only (no pair): 精调
+    asks it of a hand without its 精, which then waits on any tile."""
+    cks = _cap_keys(caps)
+    return sum(suit_need(k, ck)[0] for k, ck in zip(_keys(counts), cks, strict=True))
+
+
 def knitted_straight_decompositions(
     counts: Sequence[int], wilds: int = 0, caps: Sequence[int] | None = None
 ) -> list[Decomposition]:

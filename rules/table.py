@@ -92,6 +92,8 @@ class SeatInput:
     default: int = 0
     help_zh: str = ""
     help_en: str = ""
+    # Also asked when nobody wins (吉安's 精 are counted at every round's end).
+    on_draw: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,17 +102,23 @@ class Wilds:
 
     mode "none"; "fixed": `tiles` are wild in every round; "turned": a tile is
     turned up at the start of each round and the kind `turned_rule` names is
-    wild: "next" (the next kind: 9 → 1 in a suit, 东南西北 round, 白发中 round)
-    or "same" (the turned kind itself).
+    wild: "next" (the next kind: 9 → 1 in a suit, round each of `cycles` for
+    the honors) or "same" (the turned kind itself).  `count` kinds in a row
+    are wild from there (吉安: 正精 and 副精), listed in that order.
     """
 
     mode: str = "none"
     tiles: tuple[int, ...] = ()
     turned_rule: str = "next"
+    count: int = 1
+    # The honors' order for "next": 东南西北 round, and 白发中 round by default.
+    cycles: tuple[tuple[int, ...], ...] = ((27, 28, 29, 30), (31, 32, 33))
 
     def __post_init__(self) -> None:
         assert self.mode in ("none", "fixed", "turned"), self.mode
         assert self.turned_rule in ("next", "same"), self.turned_rule
+        assert self.count >= 1
+        assert sorted(t for c in self.cycles for t in c) == list(range(27, 34)), self.cycles
 
     def kinds(self, turned: Any = None) -> tuple[int, ...]:
         """The wild kinds of one round; RuleError when the turned tile is needed and bad."""
@@ -129,16 +137,22 @@ class Wilds:
             raise RuleError(
                 "bad_tile", "a flower cannot decide the wild tiles", "花牌不能用来定癞子"
             )
-        return (next_kind(t) if self.turned_rule == "next" else t,)
+        first = next_kind(t, self.cycles) if self.turned_rule == "next" else t
+        out = [first]
+        while len(out) < self.count:
+            out.append(next_kind(out[-1], self.cycles))
+        return tuple(out)
 
 
-def next_kind(t: int) -> int:
-    """The kind after t: 9 → 1 within a suit, 东 → 南 → 西 → 北 → 东, 白 → 发 → 中 → 白."""
+def next_kind(t: int, cycles: tuple[tuple[int, ...], ...] = Wilds.cycles) -> int:
+    """The kind after t: 9 → 1 within a suit; an honor moves on round its cycle
+    (by default 东 → 南 → 西 → 北 → 东 and 白 → 发 → 中 → 白)."""
     if t < 27:
         return t - t % 9 + (t % 9 + 1) % 9
-    if t < 31:
-        return 27 + (t - 27 + 1) % 4
-    return 31 + (t - 31 + 1) % 3
+    for c in cycles:
+        if t in c:
+            return c[(c.index(t) + 1) % len(c)]
+    raise ValueError(t)
 
 
 @dataclass(frozen=True)
@@ -218,13 +232,14 @@ def describe_table(spec: TableSpec) -> dict[str, Any]:
             "mode": spec.wilds.mode,
             "tiles": [tile_str(t) for t in spec.wilds.tiles],
             "turned_rule": spec.wilds.turned_rule,
+            "count": spec.wilds.count,
         },
         "flags": [{"id": f.id, "zh": f.zh, "en": f.en, "when": f.when} for f in spec.flags],
         "events": [{"id": e.id, "zh": e.zh, "en": e.en} for e in spec.events],
         "multi_win": spec.multi_win,
         "continues_after_win": spec.continues_after_win,
         "seat_inputs": [
-            {"id": s.id, "zh": s.zh, "en": s.en, "min": s.min, "max": s.max}
+            {"id": s.id, "zh": s.zh, "en": s.en, "min": s.min, "max": s.max, "on_draw": s.on_draw}
             for s in spec.seat_inputs
         ],
         "reasons": {k: list(v) for k, v in spec.reasons.items()},
