@@ -94,6 +94,9 @@ class SeatInput:
     help_en: str = ""
     # Also asked when nobody wins (吉安's 精 are counted at every round's end).
     on_draw: bool = False
+    # The count includes the winner's copies of the round's wild kind with this
+    # index (吉安: 0 正精, 1 副精): the table starts the winner there and not below.
+    counts_wild: int | None = None
 
 
 @dataclass(frozen=True)

@@ -154,11 +154,19 @@ def evaluate(session: GameSession, entry: Mapping[str, Any]) -> Evaluation:
     turned = _turned(entry)
     where = {"dealer": dealer, "prevalent_wind": wind, **turned}
     if kind == "draw":
-        res = _settle(session, dealer, [{"type": "draw"}], turned)
+        draw: dict[str, Any] = {"type": "draw"}
+        normalized_draw: dict[str, Any] = {"kind": "draw", **where}
+        if entry.get("seat_inputs"):
+            # Counts paid at every round's end (吉安's 精) are asked on a draw too.
+            draw["seat_inputs"] = normalized_draw["seat_inputs"] = entry["seat_inputs"]
+        res = _settle(session, dealer, [draw], turned)
         report = res["events"][0]
-        return Evaluation("draw", dealer, wind, [], {"kind": "draw", **where},
-                          {"win": False, "fans": [], "total": 0, "notes": report["notes"],
-                           "notes_zh": report["notes_zh"], "deltas": [0] * n, "payments": []})  # fmt: skip
+        end = report.get("round_end") or {}
+        return Evaluation("draw", dealer, wind, [], normalized_draw,
+                          {"win": False, "fans": [], "total": 0,
+                           "notes": [*report["notes"], *end.get("notes", [])],
+                           "notes_zh": [*report["notes_zh"], *end.get("notes_zh", [])],
+                           "deltas": list(res["deltas"]), "payments": _payments(res)})  # fmt: skip
     if kind == "round":
         return evaluate_events(session, entry.get("events"), dealer, wind, turned)
     if kind != "win":
@@ -204,17 +212,24 @@ def evaluate(session: GameSession, entry: Mapping[str, Any]) -> Evaluation:
     return Evaluation("win", dealer, wind, [winner], normalized, _win_result(res))
 
 
+def _payments(res: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [{"from": t["from"], "to": t["to"], "amount": t["amount"], "reason": t["reason"]}
+            for t in res["transfers"]]  # fmt: skip
+
+
 def _win_result(res: Mapping[str, Any]) -> dict[str, Any]:
-    """A round of one win as a hand's result: the winner's fans and notes, the payments."""
-    won = res["events"][0]["winners"][0]
-    kept = WINNER_KEYS
-    return {
-        "win": True,
-        **{k: won[k] for k in kept if k in won},
-        "deltas": list(res["deltas"]),
-        "payments": [{"from": t["from"], "to": t["to"], "amount": t["amount"]}
-                     for t in res["transfers"]],
-    }  # fmt: skip
+    """A round of one win as a hand's result: the winner's fans and notes, the payments
+    (those made at the round's end, 吉安's 精, included, with their notes)."""
+    event = res["events"][0]
+    won = event["winners"][0]
+    out = {"win": True, **{k: won[k] for k in WINNER_KEYS if k in won},
+           "deltas": list(res["deltas"]), "payments": _payments(res)}  # fmt: skip
+    end = event.get("round_end")
+    if end:
+        out["notes"] = [*out.get("notes", []), *end.get("notes", [])]
+        out["notes_zh"] = [*out.get("notes_zh", []), *end.get("notes_zh", [])]
+        out["round_end"] = end
+    return out
 
 
 def evaluate_events(
@@ -250,8 +265,9 @@ def score_entry(session: GameSession, entry: Mapping[str, Any]) -> ScoredEntry:
     if ev.kind == "draw":
         kept_draw = {k: ev.result[k] for k in ("fans", "total", "notes", "notes_zh")}
         return ScoredEntry(
-            "draw", ev.dealer, ev.prevalent_wind, [], ev.entry, kept_draw, [0] * n, []
-        )
+            "draw", ev.dealer, ev.prevalent_wind, [], ev.entry, kept_draw,
+            list(ev.result["deltas"]), list(ev.result["payments"]),
+        )  # fmt: skip
     if ev.kind == "round":
         res = ev.result
         kept_round = {
@@ -270,7 +286,7 @@ def score_entry(session: GameSession, entry: Mapping[str, Any]) -> ScoredEntry:
     if err is not None:
         raise err
     deltas = list(result.get("deltas") or [0] * n)
-    payments = [dict(p, reason="win") for p in result.get("payments", [])]
+    payments = [{"reason": "win", **p} for p in result.get("payments", [])]
     assert sum(deltas) == 0, deltas
     kept: dict[str, Any] = {
         k: result[k] for k in ("fans", "total", "notes", "notes_zh") if k in result

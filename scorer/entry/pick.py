@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 
 from rules import RuleError
 from rules.registry import Ruleset
-from rules.table import TableSpec
+from rules.table import SeatInput, TableSpec
 from rules.tiles import N_KINDS, parse_tile, parse_tiles, tile_str, tiles_str
 from scorer.models import GameSession, Round
 from scorer.scoring import WINDS
@@ -101,6 +101,29 @@ class Pick:
         p.seat_values = p.default_seat_values(session.n_players)
         p.for_round = session.next_number()
         return p
+
+    def seat_floor(self, si: SeatInput, n: int) -> list[int]:
+        """The least each seat may enter: the winner's count cannot be below the
+        copies of the wild kind it counts that his hand shows (吉安's 精)."""
+        floor = [si.min] * n
+        wild = self.wild_kinds()
+        if si.counts_wild is not None and self.winner is not None and si.counts_wild < len(wild):
+            floor[self.winner] = max(si.min, self.held(wild[si.counts_wild]))
+        return floor
+
+    def seat_inputs_now(self, n: int) -> dict[str, list[int]]:
+        """Every per-seat count as it stands, raised to its floor."""
+        out = {}
+        for si in self.spec.seat_inputs:
+            values = self.seat_values.get(si.id) or [si.default] * n
+            floor = self.seat_floor(si, n)
+            out[si.id] = [max(v, f) for v, f in zip(values, floor, strict=False)]
+        return out
+
+    def _seat_values_now(self) -> dict[str, list[int]]:
+        if not self.seat_values:
+            return {}
+        return self.seat_inputs_now(len(next(iter(self.seat_values.values()))))
 
     def default_seat_values(self, n: int) -> dict[str, list[int]]:
         """The declared starting count of every per-seat input, for each of n seats."""
@@ -291,7 +314,14 @@ class Pick:
         if self.turned is not None:
             where["turned"] = tile_str(self.turned)
         if self.kind == "draw":
-            return {"kind": "draw", **where}
+            draw: dict[str, Any] = {"kind": "draw", **where}
+            if any(si.on_draw for si in self.spec.seat_inputs) and self.seat_values:
+                n = len(next(iter(self.seat_values.values())))
+                now = self.seat_inputs_now(n)
+                draw["seat_inputs"] = {
+                    si.id: now[si.id] for si in self.spec.seat_inputs if si.on_draw
+                }
+            return draw
         e: dict[str, Any] = {
             "kind": "win",
             "mode": self.mode,
@@ -300,7 +330,8 @@ class Pick:
             **where,
         }
         if self.seat_values:
-            e["seat_inputs"] = {k: list(v) for k, v in self.seat_values.items()}
+            n = len(next(iter(self.seat_values.values())))
+            e["seat_inputs"] = self.seat_inputs_now(n)
         if self.mode == "quick":
             e["fans"] = {str(k): v for k, v in sorted(self.fans.items())}
             e["flowers"] = self.flowers
@@ -322,7 +353,7 @@ class Pick:
             "tool": self.tool,
             "flags": ",".join(f for f in self.flag_ids if f in self.flags),
             "turned": "" if self.turned is None else tile_str(self.turned),
-            **{f"si_{k}": ",".join(map(str, v)) for k, v in self.seat_values.items()},
+            **{f"si_{k}": ",".join(map(str, v)) for k, v in self._seat_values_now().items()},
             "flowers": str(self.flowers),
             "fans": ",".join(f"{k}:{v}" for k, v in sorted(self.fans.items())),
             "base": "" if self.base is None else str(self.base),
@@ -389,7 +420,9 @@ class Pick:
         if si is None or seat is None or sign not in ("+", "-"):
             return
         values = self.seat_values.setdefault(sid, [si.default] * n_players)
-        values[seat] = max(si.min, min(si.max, values[seat] + (1 if sign == "+" else -1)))
+        floor = self.seat_floor(si, n_players)[seat]
+        now = max(values[seat], floor)
+        values[seat] = max(floor, min(si.max, now + (1 if sign == "+" else -1)))
 
     def _tap_tile(self, code: str, rs: Ruleset) -> str:
         try:

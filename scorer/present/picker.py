@@ -122,17 +122,33 @@ def _hand_view(p: Pick) -> dict[str, Any]:
 def seat_input_rows(p: Pick, names: list[str]) -> list[dict[str, Any]]:
     """The counts the table asks for each player (开口, 炮子 …), as −/+ rows per seat."""
     rows = []
+    now = p.seat_inputs_now(len(names))
     for si in p.spec.seat_inputs:
-        values = p.seat_values.get(si.id) or [si.default] * len(names)
+        if p.kind == "draw" and not si.on_draw:
+            continue
+        values = now[si.id]
+        floor = p.seat_floor(si, len(names))
         rows.append(
             {
                 "id": si.id,
                 "label": by_language(si.zh, si.en),
                 "help": by_language(si.help_zh, si.help_en),
                 "seats": [
-                    {"seat": s, "name": name, "value": v, "min": si.min, "max": si.max}
+                    {"seat": s, "name": name, "value": v, "min": floor[s], "max": si.max}
                     for s, (name, v) in enumerate(zip(names, values, strict=False))
                 ],
             }
         )
     return rows
+
+
+def seat_input_grid(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The same counts one row per player (name, then a counter per input), as the
+    page lays them out: two counts side by side fit a 360-px phone."""
+    if not rows:
+        return []
+    out = []
+    for i, first in enumerate(rows[0]["seats"]):
+        cells = [{**r["seats"][i], "id": r["id"], "label": r["label"]} for r in rows]
+        out.append({"name": first["name"], "cells": cells})
+    return out

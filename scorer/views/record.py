@@ -81,6 +81,7 @@ from scorer.present.picker import (
     _seat_rows,
     _wind_name,
     flag_rows,
+    seat_input_grid,
     seat_input_rows,
 )
 from scorer.present.quick import fan_groups
@@ -128,9 +129,11 @@ def _outcome(session: GameSession, p: Pick, taken: dict[str, Any] | None) -> dic
         d["flag"]: by_language(d.get("reason_zh"), d.get("reason"))
         for d in result.get("flags_dropped") or []
     }
+    end = result.get("round_end") or {}
     if ev.kind == "draw":
         notes = result.get("notes_zh" if is_zh() else "notes") or [""]
-        out["hint"] = notes[-1]
+        out["hint"] = notes[0]
+        out["end_notes"] = notes[1:]
         out["can_confirm"] = True
     elif (err := refusal(result)) is not None:
         out["message"] = _error_text(err)
@@ -140,11 +143,34 @@ def _outcome(session: GameSession, p: Pick, taken: dict[str, Any] | None) -> dic
     names = session.players
     deltas = result.get("deltas") or [0] * session.n_players
     out["seats"] = _seat_rows(names, deltas)
+    reasons = p.spec.reasons
     out["payments"] = [
-        {"from": names[x["from"]], "to": names[x["to"]], "amount": x["amount"]}
+        {"from": names[x["from"]], "to": names[x["to"]], "amount": x["amount"],
+         # Said beside a payment that is not the win itself (吉安's 精, 冲关).
+         "why": by_language(*reasons.get(x["reason"], ("", "")))
+         if x.get("reason", "win") != "win" else ""}
         for x in result.get("payments", [])
-    ]
+    ]  # fmt: skip
+    if end:
+        out["end_notes"] = [
+            name_seats(n, list(names)) for n in end.get("notes_zh" if is_zh() else "notes", [])
+        ]
     return out
+
+
+def _hand_hint(session: GameSession, p: Pick) -> str:
+    """The ruleset's line under the hand as it is tapped (芜湖: 支 and 押), if any."""
+    if p.kind != "win" or p.mode != "tiles" or not (p.concealed or p.melds or p.win_tile):
+        return ""
+    rs = get_ruleset(session.ruleset)
+    try:
+        hint = rs.hand_hint(
+            tuple(p.concealed), tuple(p.melds), p.win_tile, p.wild_kinds(),
+            session.resolved_params(),
+        )  # fmt: skip
+    except RuleError:
+        return ""
+    return by_language(*hint) if hint else ""
 
 
 def _context(
@@ -179,6 +205,7 @@ def _context(
     verb, _, arg = (tap or "").partition(":")
     tapped_fan = _int(arg.partition(":")[0], 0, 10_000) if verb == "fan" else None
     result = _outcome(session, p, taken)
+    result["shape"] = _hand_hint(session, p)
     names = list(session.players)
     for key in ("message", "hint"):
         result[key] = name_seats(result[key], names)
@@ -214,7 +241,8 @@ def _context(
         "grid": [r for r in rows if r],
         **_hand_view(p),
         "flags": flags,
-        "seat_inputs": seat_input_rows(p, list(session.players)),
+        "seat_inputs": (si_rows := seat_input_rows(p, list(session.players))),
+        "seat_input_grid": seat_input_grid(si_rows),
         "event_kinds": [{"id": e.id, "label": by_language(e.zh, e.en)} for e in p.spec.events],
         "uses_flowers": p.spec.flowers > 0,
         "quick_available": bool(rs.fan_catalog(params)),

@@ -27,6 +27,7 @@ from scorer.present.picker import (
     _seat_rows,
     flag_rows,
     meld_labels,
+    seat_input_grid,
     seat_input_rows,
 )
 from scorer.present.words import name_seats
@@ -235,7 +236,8 @@ def _event_context(
         "picking": picking,
         **_hand_view(p),
         "event_flags": flag_rows(p, live),
-        "seat_inputs": seat_input_rows(p, list(session.players)),
+        "seat_inputs": (si_rows := seat_input_rows(p, list(session.players))),
+        "seat_input_grid": seat_input_grid(si_rows),
         "asks_turned": p.asks_turned,
         "event_kinds": [{"id": e.id, "label": by_language(e.zh, e.en)} for e in p.spec.events],
         "kong_kinds": [

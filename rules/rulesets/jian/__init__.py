@@ -50,9 +50,10 @@ def _table(jing_rule: str, on_draw: bool) -> TableSpec:
         events=(EventKind("win", "胡牌", "Win"), EventKind("draw", "荒庄", "Drawn game")),
         seat_inputs=(
             SeatInput("zheng_jing", "正精", "Main jing", 0, 4, 0, help_zh.format("正精（算 2 个）"),
-                      help_en.format("main jing (each counts two)"), on_draw=on_draw),
+                      help_en.format("main jing (each counts two)"), on_draw=on_draw,
+                      counts_wild=0),
             SeatInput("fu_jing", "副精", "Minor jing", 0, 4, 0, help_zh.format("副精"),
-                      help_en.format("minor jing"), on_draw=on_draw),
+                      help_en.format("minor jing"), on_draw=on_draw, counts_wild=1),
         ),
         reasons=REASONS,
     )  # fmt: skip
