@@ -116,6 +116,10 @@ def _hand_view(p: Pick) -> dict[str, Any]:
         "meld_tools": [{"tool": t, "label": labels[t]} for t in p.spec.melds],
         "turned_face": FACES[p.turned] if p.turned is not None else None,
         "asks_turned": p.spec.wilds.mode == "turned",
+        # The table's own word for turning the tile up (吉安: 翻精), where it has one.
+        "turned_label": by_language(*p.spec.meld_labels["turned"])
+        if "turned" in p.spec.meld_labels
+        else "",
     }
 
 

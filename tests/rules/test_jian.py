@@ -406,3 +406,28 @@ def test_cli_scores_a_jian_line() -> None:
     out = run("score", stdin=line + "\n")
     res = json.loads(out.stdout.splitlines()[0])
     assert res["deltas"] == [39, -13, -13, -13]
+
+
+DOC = Path(__file__).parents[2] / "docs" / "rules" / "jian.md"
+
+
+def _doc_blocks() -> list[dict[str, Any]]:
+    text = DOC.read_text()
+    blocks = text.split("```json")[1:]
+    return [json.loads(b.split("```")[0]) for b in blocks]
+
+
+def test_doc_examples_are_current() -> None:
+    """The hand and the round in docs/rules/jian.md score as the doc says."""
+    hand_in, hand_out, round_in, round_out = _doc_blocks()
+    got = score(hand_in)
+    for key, value in hand_out.items():
+        assert got[key] == value, key
+    got = settle(round_in)
+    assert got["deltas"] == round_out["deltas"]
+    assert [{k: t[k] for k in ("from", "to", "amount", "reason")} for t in got["transfers"]] == (
+        round_out["transfers"]
+    )
+    end = got["events"][0]["round_end"]
+    want = round_out["events"][0]["round_end"]
+    assert end["notes_zh"] == want["notes_zh"] and end["jing"] == want["jing"]

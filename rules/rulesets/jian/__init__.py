@@ -56,6 +56,7 @@ def _table(jing_rule: str, on_draw: bool) -> TableSpec:
                       help_en.format("minor jing"), on_draw=on_draw, counts_wild=1),
         ),
         reasons=REASONS,
+        meld_labels={"turned": ("翻精", "Turn up the jing tile")},
     )  # fmt: skip
 
 
@@ -75,10 +76,10 @@ class Jian(Ruleset):
               choice_labels=(("下一张是正精", "The next kind is the main jing"),
                              ("翻出的是正精", "The turned kind is the main jing"))),
         Param("zi", "int", 1, "每子分数", "Points per zi",
-              "一个子记多少分（一元、两元、五元……）", "What one 子 (the stake unit) is worth",
+              "一个子记多少分（一元、两元、五元……）", "What one zi (the stake unit) is worth",
               min=1, max=1000),
-        Param("deguo_bonus", "int", 5, "德国加子", "德国 extra",
-              "德国（无精）时每个付德国翻的人再加几个子", "子 each payer of the 德国 fan adds",
+        Param("deguo_bonus", "int", 5, "德国加子", "No-jing extra",
+              "德国（无精）时每个付德国翻的人再加几个子", "Zi (stake units) each payer of the no-jing fan adds",
               min=0, max=100),
         Param("chongguan_from", "int", 5, "冲关精数", "Chong guan from",
               "精数（正精算 2）达到这么多就冲关：每家付 (n−3)×n",
@@ -86,10 +87,10 @@ class Jian(Ruleset):
               "(n − 3) × n", min=4, max=12),
         Param("bajing", "bool", True, "霸精翻倍", "Sole holder doubles",
               "只有一家有精（霸精）时，他收的精分乘以 2",
-              "When only one player holds jing (霸精) what he collects is doubled"),
-        Param("bajing_dealer_only", "bool", False, "霸精只算庄家", "Only the dealer's 霸精",
+              "When only one player holds jing (ba jing) what he collects is doubled"),
+        Param("bajing_dealer_only", "bool", False, "霸精只算庄家", "Ba jing: dealer only",
               "只在庄家一家有精时算霸精（种子原文只举了庄家的例子）",
-              "霸精 only when the sole holder is the dealer (the seed's only example)"),
+              "The sole holder's double only when he is the dealer (the seed's only example)"),
         Param("jing_on_draw", "bool", True, "荒庄也算精", "Jing paid on a draw",
               "荒庄时也算精分、冲关", "Jing points and chong guan are paid on a drawn game too"),
     )  # fmt: skip
@@ -194,7 +195,7 @@ class Jian(Ruleset):
         if hand.wilds:
             if r.deguo:
                 notes_zh.append("精都当本身用：德国")
-                notes.append("every jing stands for itself: 德国 (no jing used)")
+                notes.append("every jing stands for itself: no jing used")
             elif r.wild_as:
                 notes_zh.append("精当作 " + "、".join(tile_zh(x) for x in r.wild_as))
                 notes.append("jing stand for " + ", ".join(tile_en(x) for x in r.wild_as))

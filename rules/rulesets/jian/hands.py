@@ -65,7 +65,7 @@ FANS = FanTable(
                rule_zh="精调并且杠后补牌和牌", rule_en="a jing wait won on a kong's replacement "
                "tile", group="mode"),
         FanDef(11, "点炮", "Discarder", 1, rule_zh="只有放炮的人多出这 1 翻（和德国的 5 子）",
-               rule_en="only the discarder pays this fan (and 德国's 5)", group="payer"),
+               rule_en="only the discarder pays this fan (and the no-jing 5)", group="payer"),
         FanDef(12, "庄家", "Dealer", 1, rule_zh="庄家付或收时多 1 翻",
                rule_en="one fan more on what the dealer pays or receives", group="payer"),
     )
