@@ -175,8 +175,8 @@ class TableSpec:
     multi_win: bool = False  # 一炮多响: several players may win on one discard
     continues_after_win: bool = False  # 血战: the others play on after a win
     seat_inputs: tuple[SeatInput, ...] = ()
-    # (zh, en) labels of the meld tools (and "turned", the turned-tile button) where
-    # the ruleset calls them otherwise.
+    # (zh, en) labels of the meld tools (and "turned", the turned-tile button, and
+    # "wild", its wild tiles' name) where the ruleset calls them otherwise.
     meld_labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     # Transfer reason code -> (zh, en), as the ledger prints it.
     reasons: Mapping[str, tuple[str, str]] = field(default_factory=dict)

@@ -120,6 +120,10 @@ def _hand_view(p: Pick) -> dict[str, Any]:
         "turned_label": by_language(*p.spec.meld_labels["turned"])
         if "turned" in p.spec.meld_labels
         else "",
+        # …and for its wild tiles (吉安: 精), on the picker's badges and the turned row.
+        "wild_label": by_language(*p.spec.meld_labels["wild"])
+        if "wild" in p.spec.meld_labels
+        else "",
     }
 
 

@@ -56,7 +56,7 @@ def _table(jing_rule: str, on_draw: bool) -> TableSpec:
                       help_en.format("minor jing"), on_draw=on_draw, counts_wild=1),
         ),
         reasons=REASONS,
-        meld_labels={"turned": ("翻精", "Turn up the jing tile")},
+        meld_labels={"turned": ("翻精", "Turn up the jing tile"), "wild": ("精", "Jing")},
     )  # fmt: skip
 
 

@@ -122,13 +122,15 @@ def round_end(
             calc_zh = f"冲关：({n}−3)×{n} = {(n - 3) * n}"
             calc_en = f"chong guan: ({n} − 3) × {n} = {(n - 3) * n}"
         else:
-            calc_zh, calc_en = f"{n} 精", f"{n} jing point" + ("" if n == 1 else "s")
+            calc_zh, calc_en = "", ""
         if ba:
-            calc_zh += "，霸精 ×2"
-            calc_en += ", sole holder (ba jing) × 2"
-        notes_zh.append(f"{s} 号位：{what_zh} = {n} 精，{calc_zh}，每家付 {each * unit}")
-        notes.append(f"seat {s}: {what_en} = {n}; {calc_en}; each other player pays "
-                     f"{each * unit}")  # fmt: skip
+            calc_zh += ("，" if calc_zh else "") + "霸精 ×2"
+            calc_en += ("; " if calc_en else "") + "sole holder (ba jing) × 2"
+        calc_zh = f"{calc_zh}，" if calc_zh else ""
+        calc_en = f"{calc_en}; " if calc_en else ""
+        notes_zh.append(f"{s} 号位：{what_zh} = {n} 精，{calc_zh}每家付 {each * unit}")
+        notes.append(f"seat {s}: {what_en} = {n} jing point{'' if n == 1 else 's'}; {calc_en}"
+                     f"each other player pays {each * unit}")  # fmt: skip
     return RoundEnd(tuple(transfers), tuple(notes), tuple(notes_zh), {"jing": seats})
 
 
