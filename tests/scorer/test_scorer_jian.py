@@ -119,3 +119,16 @@ def test_the_english_page_names_the_jing(client: Client) -> None:
     page = phone.tap("seat_input:zheng_jing:0:+", "seat_input:fu_jing:1:+")
     assert "Main jing" in page and "Minor jing" in page
     assert "each other player pays 2" in page
+
+
+def test_the_http_api_settles_a_jian_round_and_scores_a_hand(client: Client) -> None:
+    rnd = {"ruleset": "jian", "dealer": 0, "turned": "7p",
+           "events": [{"type": "draw", "seat_inputs": {"zheng_jing": [0, 0, 2, 0],
+                                                       "fu_jing": [0, 0, 1, 0]}}]}  # fmt: skip
+    r = client.post("/api/settle", rnd, content_type="application/json")
+    assert r.status_code == 200
+    assert r.json()["deltas"] == [-20, -20, 60, -20]
+    hand = {"ruleset": "jian", "concealed": "147m147p123456z1s", "win_tile": "7z",
+            "self_drawn": True, "table": {"players": 4, "dealer": 0, "winner": 0}}  # fmt: skip
+    r = client.post("/api/score", hand, content_type="application/json")
+    assert r.status_code == 200 and r.json()["deltas"] == [111, -37, -37, -37]
