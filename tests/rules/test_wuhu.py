@@ -340,3 +340,30 @@ def test_settle_a_round_and_the_cli() -> None:
     assert r["ok"] and r["deltas"] == [-4, 10, -3, -3]
     out = run("settle", stdin=json.dumps(rnd) + "\n")
     assert json.loads(out.stdout.splitlines()[0])["deltas"] == [-4, 10, -3, -3]
+
+
+DOC = Path(__file__).parents[2] / "docs" / "rules" / "wuhu.md"
+
+
+def test_doc_examples_are_current() -> None:
+    """The hand and the round in docs/rules/wuhu.md score as the doc says."""
+    blocks = [json.loads(b.split("```")[0]) for b in DOC.read_text().split("```json")[1:]]
+    hand_in, hand_out, round_in = blocks
+    got = score(hand_in)
+    for key, value in hand_out.items():
+        assert got[key] == value, key
+    assert settle(round_in)["deltas"] == [-6, -5, 16, -5]
+    assert "deltas `[-6, -5, 16, -5]`" in DOC.read_text()
+
+
+def test_doc_tables_are_the_fixture() -> None:
+    """The clean tables the doc shows are the rows the tests play."""
+    text = DOC.read_text()
+    for name in ("t2468", "t315"):
+        for r in TABLES[name]:
+            z = str(r["zhi"][0]) if len(r["zhi"]) == 1 else f"{r['zhi'][0]}–{r['zhi'][-1]}"
+            y = "–" if r["ya"] == [0] else (
+                str(r["ya"][0]) if len(r["ya"]) == 1 else f"{r['ya'][0]}–{r['ya'][-1]}")  # fmt: skip
+            row = (f"| {r['kind']} | {z} | {y} | {r['base']} | {r['result'] - r['base']} | "
+                   f"{r['result']} | +{r['extra']} |")  # fmt: skip
+            assert row in text, row

@@ -236,7 +236,7 @@ class Wuhu(Ruleset):
             if extra:
                 more = [s for s, a in pays if a > total]
                 if more:
-                    notes_zh.append("、".join(f"{s} 号位" for s in more) + f" 多付底番 {extra}")
+                    notes_zh.append("、".join(f"{s} 号位" for s in more) + f"多付底番 {extra}")
                     notes.append(", ".join(f"seat {s}" for s in more) + f" pay{'s' if len(more) == 1 else ''} one base more: {extra}")  # fmt: skip
         return out
 
