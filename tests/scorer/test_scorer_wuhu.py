@@ -51,3 +51,16 @@ def test_a_hand_with_a_dragon_cannot_be_tapped(client: Client) -> None:
     )
     page = Phone(client, session).page
     assert 'value="tile:5z"' not in page and 'value="tile:4z"' in page
+
+
+def test_the_http_api_scores_and_settles_wuhu(client: Client) -> None:
+    hand = {"concealed": "234567m79m123m99s", "win_tile": "8m"}
+    r = client.post("/api/score", {"ruleset": "wuhu", **hand, "table": {
+        "players": 4, "dealer": 0, "winner": 2, "discarder": 3}},
+        content_type="application/json")  # fmt: skip
+    # 30 点 押档 12 支 押 8: 底番 2 + rhu(20 × 2) = 4 → 6 from each, the dealer 2 more.
+    assert r.status_code == 200 and r.json()["deltas"] == [-8, -6, 20, -6]
+    rnd = {"ruleset": "wuhu", "events": [{"type": "win", "discarder": 3,
+                                          "winners": [{"seat": 2, "hand": hand}]}]}  # fmt: skip
+    r = client.post("/api/settle", rnd, content_type="application/json")
+    assert r.status_code == 200 and r.json()["deltas"] == [-8, -6, 20, -6]
