@@ -5,7 +5,9 @@ settled by `settle()`, where it used to call `score()` on the hand.  Peer,
 interleaved in the same process: `score()` of the same situation (seat and
 round winds, the table), so the ratio is what the one path adds per tap.
 The house row does the same for a round with a kong, a turned tile and a
-wild tile, against `score()` of its winning hand.
+wild tile, against `score()` of its winning hand; the 芜湖 row a 2468 win (the
+押 needs the hand's waits), the 吉安 row a win with a 精 and every player's 精
+paid at the round's end (冲关).
 """
 
 from __future__ import annotations
@@ -43,6 +45,26 @@ HOUSE_ROUND = {
 }  # fmt: skip
 
 
+WUHU_HAND = {"concealed": "234567m79m123m99s", "win_tile": "8m"}
+WUHU_SITUATION = {
+    "ruleset": "wuhu", **WUHU_HAND, "table": {"players": 4, "dealer": 0, "winner": 2, "discarder": 3},
+}  # fmt: skip
+WUHU_ROUND = {
+    "ruleset": "wuhu", "players": 4, "dealer": 0,
+    "events": [{"type": "win", "discarder": 3, "winners": [{"seat": 2, "hand": WUHU_HAND}]}],
+}  # fmt: skip
+JIAN_HAND = {"concealed": "123m456m789s12s11z", "win_tile": "8p"}
+JIAN_SITUATION = {
+    "ruleset": "jian", **JIAN_HAND, "wild": ["8p", "9p"], "self_drawn": True,
+    "table": {"players": 4, "dealer": 0, "winner": 1},
+}  # fmt: skip
+JIAN_ROUND = {
+    "ruleset": "jian", "players": 4, "dealer": 0, "turned": "7p",
+    "events": [{"type": "win", "discarder": None, "winners": [{"seat": 1, "hand": JIAN_HAND}],
+                "seat_inputs": {"zheng_jing": [0, 2, 0, 0], "fu_jing": [0, 2, 1, 0]}}],
+}  # fmt: skip
+
+
 def per_call_us(fn: Callable[[], Any]) -> float:
     t0 = time.perf_counter_ns()
     for _ in range(REPEAT):
@@ -65,6 +87,8 @@ def pair(name: str, rnd: dict[str, Any], sit: dict[str, Any]) -> None:
 def main() -> None:
     pair("mcr, one win          ", MCR_ROUND, MCR_SITUATION)
     pair("house, kong + wild win", HOUSE_ROUND, HOUSE_SITUATION)
+    pair("wuhu, 押档 win         ", WUHU_ROUND, WUHU_SITUATION)
+    pair("jian, 精 win + 冲关     ", JIAN_ROUND, JIAN_SITUATION)
 
 
 if __name__ == "__main__":
