@@ -284,6 +284,12 @@ def test_dragons_are_refused() -> None:
     assert not r["ok"] and r["error"]["code"] == "bad_tile"
 
 
+def test_wild_tiles_are_refused() -> None:
+    r = score({"ruleset": "wuhu", "concealed": "123m456m789m12m11z", "win_tile": "3m",
+               "wild": ["5m"]})  # fmt: skip
+    assert not r["ok"] and r["error"]["message_zh"] == "芜湖麻将没有癞子"
+
+
 def test_discarder_pays_as_the_dealer_when_the_table_says_so() -> None:
     concealed, win, melds = build(8, 0)
     r = wuhu(concealed, win, table=table(1, 0, 2))

@@ -120,6 +120,8 @@ class Wuhu(Ruleset):
             )
         if hand.flowers:
             raise RuleError("bad_input", "this table plays without flowers", "这桌不打花牌")
+        if hand.wild:
+            raise RuleError("bad_input", "芜湖 plays without wild tiles", "芜湖麻将没有癞子")
 
     def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
         self.check(hand)
