@@ -34,6 +34,8 @@ FLAGS = (
     "fourth_tile",
     "heavenly",
     "earthly",
+    # The discarder was not ready (没听牌): 武汉's 承包 of a 全求人 turns on it.
+    "discarder_not_ready",
 )
 _WIND_ALIASES = {
     "E": "E",
@@ -93,6 +95,7 @@ class Hand(NamedTuple):
     fourth_tile: bool
     heavenly: bool
     earthly: bool
+    discarder_not_ready: bool
     seat_wind: str
     prevalent_wind: str
     flowers: int
@@ -340,7 +343,7 @@ def parse_situation(sit: Any, need_win_tile: bool = True) -> Hand:
     flowers = get("flowers", 0)
     if flowers.__class__ is not int or not 0 <= flowers <= 8:
         flowers = _int(flowers or 0, "flowers", 0, 8)
-    # The seven flags: true/false (or null/missing for false); anything else is
+    # The flags: true/false (or null/missing for false); anything else is
     # reported by _bool, flag by flag in FLAGS order.
     flags: list[Any] = list(map(get, FLAGS))
     kinds = set(map(type, flags))

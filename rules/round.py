@@ -82,6 +82,8 @@ WINNER_KEYS = (
     "notes_zh",
     "flags_dropped",  # flags the tiles contradict, with why
     "excluded",  # quick entry: fans another picked fan excludes (不计)
+    "losers",  # what each loser pays and why, where losers pay differently (武汉)
+    "contractor",  # the player who pays for all (承包), or None
 )
 
 

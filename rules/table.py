@@ -97,6 +97,9 @@ class SeatInput:
     # The count includes the winner's copies of the round's wild kind with this
     # index (吉安: 0 正精, 1 副精): the table starts the winner there and not below.
     counts_wild: int | None = None
+    # The winner's value is read from his hand (武汉: his openings and kongs are
+    # its melds): the table shows it as such and asks only the others.
+    winner_from_hand: bool = False
 
 
 @dataclass(frozen=True)
@@ -116,12 +119,16 @@ class Wilds:
     count: int = 1
     # The honors' order for "next": 东南西北 round, and 白发中 round by default.
     cycles: tuple[tuple[int, ...], ...] = ((27, 28, 29, 30), (31, 32, 33))
+    # An honor left out of every cycle is never wild; turned up, it gives the kind
+    # paired with it here (武汉: 中 is skipped, and a turned 中 gives 发).
+    outside: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
         assert self.mode in ("none", "fixed", "turned"), self.mode
         assert self.turned_rule in ("next", "same"), self.turned_rule
         assert self.count >= 1
-        assert sorted(t for c in self.cycles for t in c) == list(range(27, 34)), self.cycles
+        kinds = sorted([*(t for c in self.cycles for t in c), *(a for a, _ in self.outside)])
+        assert kinds == list(range(27, 34)), (self.cycles, self.outside)
 
     def kinds(self, turned: Any = None) -> tuple[int, ...]:
         """The wild kinds of one round; RuleError when the turned tile is needed and bad."""
@@ -140,21 +147,29 @@ class Wilds:
             raise RuleError(
                 "bad_tile", "a flower cannot decide the wild tiles", "花牌不能用来定癞子"
             )
-        first = next_kind(t, self.cycles) if self.turned_rule == "next" else t
+        first = next_kind(t, self.cycles, self.outside) if self.turned_rule == "next" else t
         out = [first]
         while len(out) < self.count:
-            out.append(next_kind(out[-1], self.cycles))
+            out.append(next_kind(out[-1], self.cycles, self.outside))
         return tuple(out)
 
 
-def next_kind(t: int, cycles: tuple[tuple[int, ...], ...] = Wilds.cycles) -> int:
+def next_kind(
+    t: int,
+    cycles: tuple[tuple[int, ...], ...] = Wilds.cycles,
+    outside: tuple[tuple[int, int], ...] = (),
+) -> int:
     """The kind after t: 9 → 1 within a suit; an honor moves on round its cycle
-    (by default 东 → 南 → 西 → 北 → 东 and 白 → 发 → 中 → 白)."""
+    (by default 东 → 南 → 西 → 北 → 东 and 白 → 发 → 中 → 白); one left out of the
+    cycles gives the kind `outside` pairs it with."""
     if t < 27:
         return t - t % 9 + (t % 9 + 1) % 9
     for c in cycles:
         if t in c:
             return c[(c.index(t) + 1) % len(c)]
+    for a, b in outside:
+        if a == t:
+            return b
     raise ValueError(t)
 
 

@@ -142,7 +142,15 @@ def seat_input_rows(p: Pick, names: list[str]) -> list[dict[str, Any]]:
                 "label": by_language(si.zh, si.en),
                 "help": by_language(si.help_zh, si.help_en),
                 "seats": [
-                    {"seat": s, "name": name, "value": v, "min": floor[s], "max": si.max}
+                    {
+                        "seat": s,
+                        "name": name,
+                        "value": v,
+                        "min": floor[s],
+                        "max": si.max,
+                        # Read from the winner's hand (武汉's openings and kongs): not asked.
+                        "from_hand": si.winner_from_hand and s == p.winner,
+                    }
                     for s, (name, v) in enumerate(zip(names, values, strict=False))
                 ],
             }
@@ -150,13 +158,21 @@ def seat_input_rows(p: Pick, names: list[str]) -> list[dict[str, Any]]:
     return rows
 
 
-def seat_input_grid(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def seat_input_grid(
+    rows: list[dict[str, Any]], open_seat: int | None = None
+) -> list[dict[str, Any]]:
     """The same counts one row per player (name, then a counter per input), as the
-    page lays them out: two counts side by side fit a 360-px phone."""
+    page lays them out: two counts side by side fit a 360-px phone; with more, each
+    player is a fold whose summary says his non-zero counts (`open_seat`: the one
+    just tapped stays open)."""
     if not rows:
         return []
     out = []
     for i, first in enumerate(rows[0]["seats"]):
         cells = [{**r["seats"][i], "id": r["id"], "label": r["label"]} for r in rows]
-        out.append({"name": first["name"], "cells": cells})
+        summary = " · ".join(
+            f"{c['label']} {c['value']}" for c in cells if c["value"] and not c["from_hand"]
+        )
+        out.append({"name": first["name"], "seat": i, "cells": cells, "summary": summary,
+                    "open": i == open_seat})  # fmt: skip
     return out

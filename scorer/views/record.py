@@ -155,6 +155,11 @@ def _outcome(session: GameSession, p: Pick, taken: dict[str, Any] | None) -> dic
         out["end_notes"] = [
             name_seats(n, list(names)) for n in end.get("notes_zh" if is_zh() else "notes", [])
         ]
+    elif result.get("losers"):
+        # Losers who pay differently (武汉): how each amount came, factor by factor.
+        out["end_notes"] = [
+            name_seats(n, list(names)) for n in result.get("notes_zh" if is_zh() else "notes", [])
+        ]
     return out
 
 
@@ -242,7 +247,7 @@ def _context(
         **_hand_view(p),
         "flags": flags,
         "seat_inputs": (si_rows := seat_input_rows(p, list(session.players))),
-        "seat_input_grid": seat_input_grid(si_rows),
+        "seat_input_grid": seat_input_grid(si_rows, _tapped_seat(request)),
         "event_kinds": [{"id": e.id, "label": by_language(e.zh, e.en)} for e in p.spec.events],
         "uses_flowers": p.spec.flowers > 0,
         "quick_available": bool(rs.fan_catalog(params)),
@@ -502,3 +507,13 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
 def _done_edit(request: HtmxHttpRequest, url: str) -> HttpResponse:
     """A correction made (or nothing to correct): the phone's new-round entry is kept."""
     return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+
+
+def _tapped_seat(request: HtmxHttpRequest) -> int | None:
+    """The seat whose per-seat count was just tapped: its fold stays open."""
+    tap = request.POST.get("tap", "") if request.method == "POST" else ""
+    verb, _, rest = tap.partition(":")
+    if verb != "seat_input":
+        return None
+    seat = rest.split(":")[1] if rest.count(":") >= 2 else ""
+    return int(seat) if seat.isdigit() else None

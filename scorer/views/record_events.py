@@ -237,7 +237,7 @@ def _event_context(
         **_hand_view(p),
         "event_flags": flag_rows(p, live),
         "seat_inputs": (si_rows := seat_input_rows(p, list(session.players))),
-        "seat_input_grid": seat_input_grid(si_rows),
+        "seat_input_grid": seat_input_grid(si_rows, _tapped_seat(request)),
         "asks_turned": p.asks_turned,
         "event_kinds": [{"id": e.id, "label": by_language(e.zh, e.en)} for e in p.spec.events],
         "kong_kinds": [
@@ -389,3 +389,13 @@ def _confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) 
         msg = gettext("Round %(number)s is over.") % {"number": rnd.number}
     messages.success(request, msg)
     return _done(request, session, done)
+
+
+def _tapped_seat(request: HtmxHttpRequest) -> int | None:
+    """The seat whose per-seat count was just tapped: its fold stays open."""
+    tap = request.POST.get("tap", "") if request.method == "POST" else ""
+    verb, _, rest = tap.partition(":")
+    if verb != "seat_input":
+        return None
+    seat = rest.split(":")[1] if rest.count(":") >= 2 else ""
+    return int(seat) if seat.isdigit() else None

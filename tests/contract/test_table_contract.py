@@ -41,11 +41,15 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 NAMES = ["甲", "乙", "丙", "丁"]
 # Winning hands to try, suited tiles only (two suits: 缺门 tables accept them too):
 # the first one the engine accepts as a win on the table's values is played.
+# Candidate winning hands, the last tile won; "|999s" adds a pung of 9s declared
+# first (for tables where a win needs an opening, 武汉).
 CANDIDATES = (
     "123m456m789m123p55p",
     "111m222m333m456p77p",
     "123m123m456m789m99m",
     "11223344556677m",
+    "234m567m678p55s|999s",
+    "234m567m678p55s|111p",
 )
 WINNER, DISCARDER = 1, 2
 
@@ -104,14 +108,18 @@ def turned_tile(spec: TableSpec) -> str | None:
     return "1z" if spec.has_honors else "9s"
 
 
-def winning_hand(session: GameSession, self_drawn: bool) -> tuple[str, str]:
-    """(concealed, win tile): the first candidate this table scores as a win."""
+def winning_hand(session: GameSession, self_drawn: bool) -> tuple[str, str, list[str]]:
+    """(concealed, win tile, pungs declared): the first candidate this table scores as a win."""
     spec = spec_of(session)
     turned = turned_tile(spec)
     wild = [tile_str(t) for t in spec.wilds.kinds(turned)] if spec.wilds.mode != "none" else []
-    for tiles in CANDIDATES:
+    for candidate in CANDIDATES:
+        tiles, _, pungs_raw = candidate.partition("|")
+        pungs = [tile_str(t) for t in parse_tiles(pungs_raw)][::3] if pungs_raw else []
         ts = parse_tiles(tiles)
-        if any(tile_str(t) in wild for t in ts):
+        if any(tile_str(t) in wild for t in [*ts, *parse_tiles(pungs_raw or "")]):
+            continue
+        if any(t not in spec.tiles for t in [*ts, *parse_tiles(pungs_raw or "")]):
             continue
         concealed, win = ts[:-1], tile_str(ts[-1])
         r = score(
@@ -120,13 +128,18 @@ def winning_hand(session: GameSession, self_drawn: bool) -> tuple[str, str]:
                 "params": session.resolved_params(),
                 "concealed": "".join(tile_str(t) for t in concealed),
                 "win_tile": win,
+                "melds": melds_of(pungs),
                 "self_drawn": self_drawn,
                 "wild": wild,
             }
         )
         if r["ok"] and r["win"]:
-            return "".join(tile_str(t) for t in concealed), win
+            return "".join(tile_str(t) for t in concealed), win, pungs
     raise AssertionError(f"no candidate hand wins under {session.ruleset}")
+
+
+def melds_of(pungs: list[str]) -> list[dict[str, Any]]:
+    return [{"type": "pung", "tiles": p * 3} for p in pungs]
 
 
 class Phone:
@@ -157,10 +170,12 @@ def enter_win(client: Client, session: GameSession, discarder: int | None, url: 
     if turned and phone.state.get("turned", "") == "":
         phone.tap("tool:turned", f"tile:{turned}")
         assert phone.state["turned"] == turned
-    concealed, win = winning_hand(session, discarder is None)
-    if phone.state.get("hand") or phone.state.get("win_tile"):
+    concealed, win, pungs = winning_hand(session, discarder is None)
+    if phone.state.get("hand") or phone.state.get("win_tile") or phone.state.get("melds"):
         phone.tap("clear")
     phone.tap(f"winner:{WINNER}", "from:self" if discarder is None else f"from:{discarder}")
+    for p in pungs:
+        phone.tap("tool:pung", f"tile:{p}")
     phone.tap(*(f"tile:{tile_str(t)}" for t in parse_tiles(concealed)), f"tile:{win}")
     return phone
 
@@ -168,7 +183,7 @@ def enter_win(client: Client, session: GameSession, discarder: int | None, url: 
 def engine_deltas(session: GameSession, discarder: int | None) -> list[int]:
     """What the engine settles for the same win: the round as its one event."""
     spec = spec_of(session)
-    concealed, win = winning_hand(session, discarder is None)
+    concealed, win, pungs = winning_hand(session, discarder is None)
     rnd: dict[str, Any] = {
         "ruleset": session.ruleset,
         "params": session.resolved_params(),
@@ -178,7 +193,12 @@ def engine_deltas(session: GameSession, discarder: int | None) -> list[int]:
             {
                 "type": "win",
                 "discarder": discarder,
-                "winners": [{"seat": WINNER, "hand": {"concealed": concealed, "win_tile": win}}],
+                "winners": [
+                    {
+                        "seat": WINNER,
+                        "hand": {"concealed": concealed, "win_tile": win, "melds": melds_of(pungs)},
+                    }
+                ],
             }
         ],
     }
@@ -257,8 +277,8 @@ def test_start_record_correct_undo(client: Client, ruleset_id: str, preset: str)
 def _record_many(session: GameSession, n: int) -> None:
     """n rounds of one win each (a round that goes on after a win is ended at the wall)."""
     spec = spec_of(session)
-    concealed, win = winning_hand(session, False)
-    hand = {"concealed": concealed, "win_tile": win}
+    concealed, win, pungs = winning_hand(session, False)
+    hand = {"concealed": concealed, "win_tile": win, "melds": melds_of(pungs)}
     turned = turned_tile(spec)
     for _ in range(n):
         if not spec.stepwise:

@@ -1,0 +1,68 @@
+"""武汉 at the table: the turned tile, the winner's melds, every player's openings and
+kongs, each loser's amount in words.  The worked example of docs/rules/wuhan.md."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from rules import get_ruleset
+from scorer.models import GameSession
+from tests.scorer.test_scorer_jian import Phone, tiles
+
+pytestmark = pytest.mark.django_db
+
+WUHAN = get_ruleset("wuhan")
+
+
+def table(**params: object) -> GameSession:
+    return GameSession.objects.create(
+        ruleset="wuhan", players=["甲", "乙", "丙", "丁"],
+        params={**WUHAN.defaults, **params},
+    )  # fmt: skip
+
+
+def enter_d03(phone: Phone) -> str:
+    """Seat 1 (乙) wins on 丙's 8p: chi 234p, a 蓄杠 of 9m, 345m 567s 8p + 8p."""
+    phone.tap("tool:turned", "tile:5m", "winner:1", "from:2")
+    phone.tap("tool:chi", "tile:2p", "tool:added_kong", "tile:9m")
+    return phone.tap(*tiles("345m567s8p8p"))
+
+
+def test_the_worked_example_through_the_record_page(client: Client) -> None:
+    session = table()
+    phone = Phone(client, session)
+    page = enter_d03(phone)
+    assert "癞子" in page  # 6m, marked on the picker
+    # The winner's openings and kongs come from his hand: not asked.
+    assert "按手牌" in page and 'value="seat_input:openings:1:+"' not in page
+    page = phone.tap("seat_input:openings:2:+", "seat_input:an_gang:0:+",
+                     "seat_input:hz_gang:3:+")  # fmt: skip
+    # The tapped player's fold stays open; each loser's amount is said factor by factor.
+    assert '<details class="pk-si-seat" open>' in page
+    assert "丙：1 × 8 × 4（开口 ×2、放冲 ×2） = 32" in page
+    assert "甲：1 × 8 × 8（暗杠 ×4、庄闲 ×2） = 64" in page
+    assert phone.confirm().status_code == 302
+    assert session.tallies() == [-64, 112, -32, -16]
+    rnd = session.rounds.get()
+    assert rnd.current is not None
+    assert rnd.current.entry["seat_inputs"]["hz_gang"] == [0, 0, 0, 1]
+
+
+def test_a_hand_holding_the_red_dragon_is_refused_and_nothing_recorded(client: Client) -> None:
+    session = table()
+    phone = Phone(client, session)
+    phone.tap("tool:turned", "tile:5m", "winner:1", "from:2", "tool:pung", "tile:2p")
+    page = phone.tap(*tiles("345m567s777z8p8p"))
+    assert "手上有红中不能胡牌" in page
+    phone.confirm()
+    assert session.rounds.count() == 0
+
+
+def test_koukoufan_counts_every_opening(client: Client) -> None:
+    session = table(variant="koukoufan", golden=500)
+    phone = Phone(client, session)
+    enter_d03(phone)
+    page = phone.tap("seat_input:openings:2:+", "seat_input:openings:2:+")
+    # Winner: 2 openings ×4, 明杠 ×2, 硬胡 ×2 = 16; 丙 two openings ×4 × 放冲 2 = 8 → 128.
+    assert "丙：1 × 16 × 8（开口 2 次 ×4、放冲 ×2） = 128" in page
