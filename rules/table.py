@@ -190,6 +190,9 @@ class TableSpec:
     multi_win: bool = False  # 一炮多响: several players may win on one discard
     continues_after_win: bool = False  # 血战: the others play on after a win
     seat_inputs: tuple[SeatInput, ...] = ()
+    # The table asks who each meld of a winning hand was claimed from (the
+    # situation's `claimed_from`; 武汉's 承包 of a 清一色 turns on it).
+    meld_sources: bool = False
     # (zh, en) labels of the meld tools (and "turned", the turned-tile button, and
     # "wild", its wild tiles' name) where the ruleset calls them otherwise.
     meld_labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)

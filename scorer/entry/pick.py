@@ -23,6 +23,7 @@ from scorer.views import is_zh, tile_name
 HAND_SIZE = 14  # a kong counts 3 here, as in the situation format
 MELD_TYPES = ("chi", "pung", "kong", "concealed_kong", "added_kong")
 TOOLS = (*MELD_TYPES, "win", "turned")
+MELD_FROM = ("left", "across", "right")  # 上家, 对家, 下家
 AUTHOR_COOKIE = "mj_author"
 AUTHOR_MAX = 40
 
@@ -65,6 +66,9 @@ class Pick:
     concealed: list[int] = field(default_factory=list)  # sorted, without the win tile
     win_tile: int | None = None
     melds: list[tuple[str, int]] = field(default_factory=list)  # (type, lowest tile)
+    # Who each meld was claimed from ("left" 上家, "across", "right"; "" not said), in
+    # step with `melds`, where the table asks it (武汉's 承包 of a 清一色).
+    meld_from: list[str] = field(default_factory=list)
     tool: str = ""
     flags: set[str] = field(default_factory=set)
     flowers: int = 0
@@ -164,13 +168,15 @@ class Pick:
         if p.win_tile is not None and p.win_tile not in usable:
             p.win_tile = None
         for token in data.get("melds", "").split():
-            mtype, _, code = token.partition(":")
+            mtype, _, rest = token.partition(":")
+            code, _, frm = rest.partition(":")
             try:
                 t = parse_tile(code)
             except RuleError:
                 continue
             if mtype in spec.melds and t in usable and _meld_tiles(mtype, t) is not None:
                 p.melds.append((mtype, t))
+                p.meld_from.append(frm if frm in MELD_FROM else "")
         p.tool = data.get("tool", "") if data.get("tool", "") in TOOLS else ""
         p.flags = {f for f in data.get("flags", "").split(",") if f in p.flag_ids}
         p.flowers = _int(data.get("flowers"), 0, spec.flowers) or 0
@@ -236,6 +242,8 @@ class Pick:
                     mtype = "added_kong"
                 if mtype in p.spec.melds and tiles:
                     p.melds.append((mtype, min(tiles)))
+                    frm = m.get("claimed_from") or ""
+                    p.meld_from.append(frm if frm in MELD_FROM else "")
         except (RuleError, AttributeError, TypeError):
             pass  # an entry this page cannot show: the picker starts from what it read
         p.flags = {f for f in p.flag_ids if hand.get(f) is True}
@@ -295,7 +303,16 @@ class Pick:
             h["win_tile"] = tile_str(self.win_tile)
         if self.melds:
             h["melds"] = [_meld_dict(mtype, low) for mtype, low in self.melds]
+            for m, frm in zip(h["melds"], self.meld_from, strict=False):
+                if frm and self.spec.meld_sources:
+                    m["claimed_from"] = frm
         return h
+
+    def _meld_from(self) -> list[str]:
+        """`meld_from` in step with `melds` (a chi is from 上家)."""
+        out = [*self.meld_from[: len(self.melds)]]
+        out += [""] * (len(self.melds) - len(out))
+        return ["left" if m[0] == "chi" else f for m, f in zip(self.melds, out, strict=True)]
 
     def hand(self) -> dict[str, Any]:
         """The `hand` of a tiles entry: the situation's tile fields (see docs/situation.md)."""
@@ -349,7 +366,10 @@ class Pick:
             "mode": self.mode,
             "hand": tiles_str(self.concealed),
             "win_tile": "" if self.win_tile is None else tile_str(self.win_tile),
-            "melds": " ".join(f"{m}:{tile_str(t)}" for m, t in self.melds),
+            "melds": " ".join(
+                f"{m}:{tile_str(t)}" + (f":{frm}" if frm else "")
+                for (m, t), frm in zip(self.melds, self._meld_from(), strict=True)
+            ),
             "tool": self.tool,
             "flags": ",".join(f for f in self.flag_ids if f in self.flags),
             "turned": "" if self.turned is None else tile_str(self.turned),
@@ -392,6 +412,14 @@ class Pick:
             return self._tap_hand(arg)
         elif verb == "meld" and (i := _int(arg, 0, len(self.melds) - 1)) is not None:
             del self.melds[i]
+            self.meld_from = self._meld_from()
+            del self.meld_from[i]
+        elif verb == "meldfrom" and (i := _int(arg, 0, len(self.melds) - 1)) is not None:
+            # 上家 → 对家 → 下家 → not said; a chi only ever comes from 上家.
+            self.meld_from = self._meld_from()
+            if self.melds[i][0] != "chi":
+                order = ["", *MELD_FROM]
+                self.meld_from[i] = order[(order.index(self.meld_from[i]) + 1) % len(order)]
         elif verb == "flag" and arg in self.flag_ids:
             self.flags ^= {arg}
         elif verb == "flowers" and arg in ("+", "-"):
@@ -409,6 +437,7 @@ class Pick:
                     self.fans.pop(f, None)
         elif verb == "clear":
             self.concealed, self.win_tile, self.melds, self.tool = [], None, [], ""
+            self.meld_from = []
         return ""
 
     def _tap_seat_input(self, arg: str, n_players: int) -> None:
@@ -494,6 +523,7 @@ class Pick:
             if self.held(k) + tiles.count(k) > 4:
                 return self._all_four(k, tiles.count(k))
         self.melds.append((mtype, t))
+        self.meld_from = [*self._meld_from()[:-1], "left" if mtype == "chi" else ""]
         return ""
 
     def _all_four(self, t: int, adding: int = 1) -> str:

@@ -93,15 +93,27 @@ def flag_rows(p: Pick, live: set[str]) -> list[tuple[str, bool, str]]:
     return rows
 
 
+MELD_FROM_LABELS = {
+    "": gettext_lazy("From whom?"),
+    "left": gettext_lazy("From the left"),
+    "across": gettext_lazy("From across"),
+    "right": gettext_lazy("From the right"),
+}
+
+
 def _hand_view(p: Pick) -> dict[str, Any]:
     """The hand as the page shows it: its tiles, its melds and its empty places."""
     standing = sorted((*p.concealed, *([] if p.win_tile is None else [p.win_tile])))
     complete = p.n_tiles == p.hand_size
     labels = meld_labels(p.spec)
+    sources = p._meld_from() if p.spec.meld_sources else [""] * len(p.melds)
     melds = [
         {"i": i, "type": mtype, "name": labels[mtype],
-         "tiles": [FACES[t] for t in _meld_tiles(mtype, low) or []]}
-        for i, (mtype, low) in enumerate(p.melds)
+         "tiles": [FACES[t] for t in _meld_tiles(mtype, low) or []],
+         # Who it was claimed from, where the table asks (a chi is always 上家's).
+         "from": str(MELD_FROM_LABELS[frm]) if p.spec.meld_sources else "",
+         "from_fixed": mtype == "chi", "from_set": bool(frm)}
+        for i, ((mtype, low), frm) in enumerate(zip(p.melds, sources, strict=True))
     ]  # fmt: skip
     return {
         # The win tile stands apart once the hand is complete; before, it is just the last tile.

@@ -66,3 +66,24 @@ def test_koukoufan_counts_every_opening(client: Client) -> None:
     page = phone.tap("seat_input:openings:2:+", "seat_input:openings:2:+")
     # Winner: 2 openings ×4, 明杠 ×2, 硬胡 ×2 = 16; 丙 two openings ×4 × 放冲 2 = 8 → 128.
     assert "丙：1 × 16 × 8（开口 2 次 ×4、放冲 ×2） = 128" in page
+
+
+def test_the_third_opening_of_a_full_flush_is_told_on_the_page(client: Client) -> None:
+    """承包②: each pung says whom it came from; the third opening's player pays all."""
+    session = table()
+    phone = Phone(client, session)
+    phone.tap("tool:turned", "tile:5m", "winner:1", "from:0")
+    page = phone.tap("tool:chi", "tile:1s", "tool:pung", "tile:5s", "tool:pung", "tile:7s")
+    assert "谁打的？" in page and "上家打的" in page  # the chi is 上家's, fixed
+    # 5s from 下家 (丙), 7s from 对家 (丁): 对家 → 下家 → … taps cycle 上家, 对家, 下家.
+    phone.tap("meldfrom:1", "meldfrom:1", "meldfrom:1", "meldfrom:2", "meldfrom:2")
+    assert phone.state["melds"] == "chi:1s:left pung:5s:right pung:7s:across"
+    page = phone.tap(*tiles("234s9s9s"))
+    assert "承包" in page
+    assert phone.confirm().status_code == 302
+    # 清一色 10 × (开口 2 × 硬胡 2): 40 each, 甲 the discarder × 1.5 = 60; 丁 pays 140.
+    assert session.tallies() == [0, 140, 0, -140]
+    rnd = session.rounds.get()
+    assert rnd.current is not None
+    melds = rnd.current.entry["hand"]["melds"]
+    assert [m.get("claimed_from") for m in melds] == ["left", "right", "across"]

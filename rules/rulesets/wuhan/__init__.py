@@ -133,6 +133,7 @@ class Wuhan(Ruleset):
         ),
         events=(EventKind("win", "胡牌", "Win"), EventKind("draw", "荒庄", "Drawn game")),
         seat_inputs=SEAT_INPUTS,
+        meld_sources=True,
         reasons=REASONS,
         meld_labels={"wild": ("癞子", "Wild")},
     )
