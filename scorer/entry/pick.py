@@ -367,7 +367,7 @@ class Pick:
             "hand": tiles_str(self.concealed),
             "win_tile": "" if self.win_tile is None else tile_str(self.win_tile),
             "melds": " ".join(
-                f"{m}:{tile_str(t)}" + (f":{frm}" if frm else "")
+                f"{m}:{tile_str(t)}" + (f":{frm}" if frm and self.spec.meld_sources else "")
                 for (m, t), frm in zip(self.melds, self._meld_from(), strict=True)
             ),
             "tool": self.tool,
@@ -411,8 +411,8 @@ class Pick:
         elif verb == "hand":
             return self._tap_hand(arg)
         elif verb == "meld" and (i := _int(arg, 0, len(self.melds) - 1)) is not None:
-            del self.melds[i]
             self.meld_from = self._meld_from()
+            del self.melds[i]
             del self.meld_from[i]
         elif verb == "meldfrom" and (i := _int(arg, 0, len(self.melds) - 1)) is not None:
             # 上家 → 对家 → 下家 → not said; a chi only ever comes from 上家.
