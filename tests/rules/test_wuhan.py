@@ -325,3 +325,24 @@ def test_cli_settles_the_worked_example() -> None:
          "seat_inputs": D03_INPUTS}]}  # fmt: skip
     out = run("settle", stdin=json.dumps(rnd) + "\n")
     assert json.loads(out.stdout.splitlines()[0])["deltas"] == [-64, 112, -32, -16]
+
+
+def test_doc_example_is_current() -> None:
+    """The round and its report in docs/rules/wuhan.md are what the engine says."""
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "rules" / "wuhan.md").read_text()
+    rnd, out = [json.loads(b.split("```")[0]) for b in text.split("```json")[1:]]
+    got = settle(rnd)
+    assert got["deltas"] == out["deltas"]
+    won = got["events"][0]["winners"][0]
+    assert won["losers"] == out["losers"] and won["contractor"] == out["contractor"]
+
+
+def test_situation_doc_example_settles() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "situation.md").read_text()
+    block = text[text.index('{"ruleset": "wuhan"') :]
+    rnd = json.loads(block[: block.index("```")])
+    assert settle(rnd)["deltas"] == [-64, 112, -32, -16]
