@@ -1,0 +1,121 @@
+"""End-to-end in a real browser: a 武汉 红中癞子杠 table on a 360x740 phone, in Chinese.
+
+The worked example of docs/rules/wuhan.md, played by taps: 张三 deals and turns
+up 五万 (六万 is the 癞子); 李四 wins on 王五's 八筒 with a chi 234p and a 蓄杠 of
+九万; 王五 opened once, 张三 has a 暗杠 and 赵六 laid out a 红中.  The three losers
+pay three amounts, each said factor by factor: 64, 32, 16.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from rules import settle
+from rules.tiles import parse_tiles, tile_str
+from scorer.models import GameSession
+from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, snap
+from tests.browser.test_sichuan_flow import PLAYERS, expect_totals, signed, zh
+
+pytestmark = pytest.mark.browser
+
+ZHANG, LI, WANG, ZHAO = range(4)
+
+
+def grid_tile(page: Page, code: str) -> Locator:
+    return page.locator(".pk-grid").get_by_role("button", name=re.compile(f"^{zh(code)}"))
+
+
+def tap(button: Locator) -> None:
+    button.click()
+    expect(button).to_have_attribute("aria-pressed", "true")
+
+
+def settled(page: Page) -> None:
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    )
+
+
+def count_up(page: Page, player: int, label: str) -> None:
+    fold = page.locator(".pk-si-seat").nth(player)
+    if fold.get_attribute("open") is None:
+        fold.locator("summary").click()
+    fold.get_by_role("button", name=f"{PLAYERS[player]} {label} +", exact=True).click()
+    settled(page)
+
+
+def test_wuhan_worked_example_on_a_phone(page: Page, live_server: LiveServer) -> None:
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(live_server.url + "/")
+    page.get_by_label("规则", exact=True).select_option(label="武汉麻将（红中癞子杠）")
+    settled(page)
+    expect(page.get_by_label("规则预设").locator("option:checked")).to_have_text("开口翻")
+    for wind, name in zip("东南西北", PLAYERS, strict=True):
+        page.get_by_label(wind, exact=True).fill(name)
+    page.get_by_role("button", name="开始").click()
+    expect(page).to_have_url(re.compile(r"/s/[^/]+/$"))
+    code = page.url.rstrip("/").rsplit("/", 1)[-1]
+    assert GameSession.objects.get(code=code).ruleset == "wuhan"
+
+    page.locator(".actions").get_by_role("link", name="记一局").click()
+    tap(page.get_by_role("group", name="和牌者").get_by_role(
+        "button", name=re.compile(f"^{PLAYERS[LI]}")))  # fmt: skip
+    tap(page.get_by_role("group", name="自摸或放炮者").get_by_role(
+        "button", name=PLAYERS[WANG], exact=True))  # fmt: skip
+    tap(page.locator(".pk-turned").get_by_role("button"))
+    grid_tile(page, "5m").click()
+    expect(page.locator(".pk-grid .pk-wild")).to_have_count(1)
+    expect(grid_tile(page, "6m")).to_have_class(re.compile(r"\bpk-wild\b"))
+    # The melds: chi 234p, then the 蓄杠 of 九万 (a 碰 from 下家 王五, later added to).
+    tap(page.locator(".pk-tools").get_by_role("button", name="吃", exact=True))
+    grid_tile(page, "2p").click()
+    expect(page.locator(".pk-meld-from").first).to_have_text("上家打的")
+    tap(page.locator(".pk-tools").get_by_role("button", name="加杠", exact=True))
+    grid_tile(page, "9m").click()
+    kong_from = page.locator(".pk-meld-from").nth(1)
+    expect(kong_from).to_have_text("谁打的？")
+    for label in ("上家打的", "对家打的", "下家打的"):
+        kong_from.click()
+        expect(page.locator(".pk-meld-from").nth(1)).to_have_text(label)
+        kong_from = page.locator(".pk-meld-from").nth(1)
+    count = page.locator(".pk-hand-count")
+    for n, t in enumerate([tile_str(x) for x in parse_tiles("345m567s8p8p")], start=7):
+        grid_tile(page, t).click()
+        expect(count).to_have_text(f"{n} / 14 张")
+    # The winner's openings and kongs are read from his hand; the others are asked.
+    li = page.locator(".pk-si-seat").nth(LI)
+    li.locator("summary").click()
+    expect(li.locator(".pk-si-hand")).to_have_count(3)
+    count_up(page, WANG, "开口")
+    count_up(page, ZHANG, "暗杠")
+    count_up(page, ZHAO, "红中杠")
+    expect(page.locator(".pk-si-seat").nth(ZHANG).locator(".pk-si-sum")).to_have_text("暗杠 1")
+    notes = page.locator(".pk-end-notes li")
+    expect(notes.nth(1)).to_have_text("赢家番数 8（开口 ×2、明杠 ×2、硬胡 ×2）")
+    expect(notes.nth(2)).to_have_text("张三：1 × 8 × 8（暗杠 ×4、庄闲 ×2） = 64")
+    expect(notes.nth(3)).to_have_text("王五：1 × 8 × 4（开口 ×2、放冲 ×2） = 32")
+    expect(notes.nth(4)).to_have_text("赵六：1 × 8 × 2（红中杠 ×2） = 16")
+    assert_no_horizontal_scroll(page)
+    assert_touch_targets(page, ".pk-si-seat summary, .pk-si-seat .pk-counter button, "
+                         ".pk-meld-from, .pk-confirm")  # fmt: skip
+    snap(page, "worked-example")
+    page.locator(".pk-confirm").click()
+    expect(page).to_have_url(f"{live_server.url}/s/{code}/")
+    totals = [-64, 112, -32, -16]
+    expect_totals(page, totals)
+    hand = {"concealed": "345m567s8p", "win_tile": "8p",
+            "melds": [{"type": "chi", "tiles": "234p"},
+                      {"type": "kong", "tiles": "9999m", "added": True}]}  # fmt: skip
+    engine = settle({"ruleset": "wuhan", "dealer": 0, "turned": "5m", "events": [
+        {"type": "win", "discarder": WANG, "winners": [{"seat": LI, "hand": hand}],
+         "seat_inputs": {"openings": [0, 0, 1, 0], "an_gang": [1, 0, 0, 0],
+                         "hz_gang": [0, 0, 0, 1]}}]})  # fmt: skip
+    assert engine["deltas"] == totals
+    page.goto(f"{live_server.url}/s/{code}/ledger")
+    expect(page.locator(".ledger-foot .cell strong")).to_have_text([signed(t) for t in totals])
+    assert not errors, errors
