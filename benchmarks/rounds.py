@@ -7,7 +7,8 @@ round winds, the table), so the ratio is what the one path adds per tap.
 The house row does the same for a round with a kong, a turned tile and a
 wild tile, against `score()` of its winning hand; the 芜湖 row a 2468 win (the
 押 needs the hand's waits), the 吉安 row a win with a 精 and every player's 精
-paid at the round's end (冲关).
+paid at the round's end (冲关), the 武汉 row the worked example (three losers,
+each with his own factor, the winner's hand read for 硬胡 among its readings).
 """
 
 from __future__ import annotations
@@ -65,6 +66,22 @@ JIAN_ROUND = {
 }  # fmt: skip
 
 
+WUHAN_HAND = {
+    "concealed": "345m567s8p", "win_tile": "8p",
+    "melds": [{"type": "chi", "tiles": "234p"}, {"type": "kong", "tiles": "9999m", "added": True}],
+}  # fmt: skip
+WUHAN_INPUTS = {"openings": [0, 0, 1, 0], "an_gang": [1, 0, 0, 0], "hz_gang": [0, 0, 0, 1]}
+WUHAN_SITUATION = {
+    "ruleset": "wuhan", **WUHAN_HAND, "wild": ["6m"], "seat_inputs": WUHAN_INPUTS,
+    "table": {"players": 4, "dealer": 0, "winner": 1, "discarder": 2},
+}  # fmt: skip
+WUHAN_ROUND = {
+    "ruleset": "wuhan", "players": 4, "dealer": 0, "turned": "5m",
+    "events": [{"type": "win", "discarder": 2, "winners": [{"seat": 1, "hand": WUHAN_HAND}],
+                "seat_inputs": WUHAN_INPUTS}],
+}  # fmt: skip
+
+
 def per_call_us(fn: Callable[[], Any]) -> float:
     t0 = time.perf_counter_ns()
     for _ in range(REPEAT):
@@ -89,6 +106,7 @@ def main() -> None:
     pair("house, kong + wild win", HOUSE_ROUND, HOUSE_SITUATION)
     pair("wuhu, 押档 win         ", WUHU_ROUND, WUHU_SITUATION)
     pair("jian, 精 win + 冲关     ", JIAN_ROUND, JIAN_SITUATION)
+    pair("wuhan, three losers    ", WUHAN_ROUND, WUHAN_SITUATION)
 
 
 if __name__ == "__main__":
