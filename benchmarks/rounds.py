@@ -81,6 +81,28 @@ WUHAN_ROUND = {
                 "seat_inputs": WUHAN_INPUTS}],
 }  # fmt: skip
 
+# 北京: a 混儿 standing in, a kong paid by each; 陕西: a self-draw with 炮子.
+CARD_HAND = {"concealed": "123m456p789s23m5z1s", "win_tile": "4m"}
+BEIJING_SITUATION = {
+    "ruleset": "beijing", **CARD_HAND, "wild": ["1s"], "seat_inputs": {"an_gang": [1, 0, 0, 0]},
+    "table": {"players": 4, "dealer": 0, "winner": 1, "discarder": 2},
+}  # fmt: skip
+BEIJING_ROUND = {
+    "ruleset": "beijing", "players": 4, "dealer": 0, "turned": "9s",
+    "events": [{"type": "win", "discarder": 2, "winners": [{"seat": 1, "hand": CARD_HAND}],
+                "seat_inputs": {"an_gang": [1, 0, 0, 0]}}],
+}  # fmt: skip
+SHAANXI_HAND = {"concealed": "123m456p789s234m5s", "win_tile": "5s"}
+SHAANXI_SITUATION = {
+    "ruleset": "shaanxi", **SHAANXI_HAND, "self_drawn": True,
+    "seat_inputs": {"paozi": [1, 2, 0, 4]}, "table": {"players": 4, "dealer": 0, "winner": 1},
+}  # fmt: skip
+SHAANXI_ROUND = {
+    "ruleset": "shaanxi", "players": 4, "dealer": 0,
+    "events": [{"type": "win", "discarder": None, "winners": [{"seat": 1, "hand": SHAANXI_HAND}],
+                "seat_inputs": {"paozi": [1, 2, 0, 4]}}],
+}  # fmt: skip
+
 
 def per_call_us(fn: Callable[[], Any]) -> float:
     t0 = time.perf_counter_ns()
@@ -107,6 +129,8 @@ def main() -> None:
     pair("wuhu, 押档 win         ", WUHU_ROUND, WUHU_SITUATION)
     pair("jian, 精 win + 冲关     ", JIAN_ROUND, JIAN_SITUATION)
     pair("wuhan, three losers    ", WUHAN_ROUND, WUHAN_SITUATION)
+    pair("beijing, 混儿 + kong    ", BEIJING_ROUND, BEIJING_SITUATION)
+    pair("shaanxi, 炮子 self-draw ", SHAANXI_ROUND, SHAANXI_SITUATION)
 
 
 if __name__ == "__main__":

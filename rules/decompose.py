@@ -30,12 +30,42 @@ class Forms:
     knitted_straight: bool = False  # 组合龙 + a set + the pair
     lan: bool = False  # 十三烂 (14 different tiles, 3 apart in a suit)
     seven_honors_lan: bool = False  # 七星十三烂
+    # Sets of three different tiles that count as a set, concealed only (中发白,
+    # 1条+东+南 "孔雀东南飞"): each a sorted triple of kinds.
+    extra_sets: tuple[tuple[int, int, int], ...] = ()
+
+
+def _without_extra_sets(
+    counts: bytes, sets: tuple[tuple[int, int, int], ...]
+) -> list[tuple[bytes, tuple[int, ...]]]:
+    """Every way to take some of the extra sets out of the counts: the counts
+    left, and the first tile of each set taken.  Exact: a standard shape is then
+    looked for in each remainder, so no cut is missed."""
+    out: list[tuple[bytes, tuple[int, ...]]] = [(counts, ())]
+    for triple in sets:
+        grown = []
+        for rest, taken in out:
+            buf = bytearray(rest)
+            n = 0
+            while all(buf[t] for t in triple):
+                for t in triple:
+                    buf[t] -= 1
+                n += 1
+                grown.append((bytes(buf), taken + (triple[0],) * n))
+        out += grown
+    return out
 
 
 def is_win_counts(
     counts: bytes, wilds: int, n_melds: int, forms: Forms, caps: tuple[int, ...] | None = None
 ) -> bool:
     if shapes.is_standard_win(counts, wilds, caps):
+        return True
+    if forms.extra_sets and any(
+        shapes.is_standard_win(rest, wilds, caps)
+        for rest, taken in _without_extra_sets(counts, forms.extra_sets)
+        if taken
+    ):
         return True
     if n_melds == 0:
         if forms.seven_pairs and shapes.is_seven_pairs(counts, wilds, forms.seven_pairs_quads):
@@ -60,6 +90,12 @@ def decompositions_counts(
     counts: bytes, wilds: int, n_melds: int, forms: Forms, caps: tuple[int, ...] | None = None
 ) -> tuple[Decomposition, ...]:
     out: list[Decomposition] = list(shapes.standard_decompositions(counts, wilds, caps))
+    for rest, taken in _without_extra_sets(counts, forms.extra_sets)[1:]:
+        extra = tuple(shapes.Group("set3", t) for t in taken)
+        out += [
+            d._replace(groups=tuple(sorted(d.groups + extra)))
+            for d in shapes.standard_decompositions(rest, wilds, caps)
+        ]
     if n_melds == 0:
         if forms.seven_pairs:
             out += shapes.seven_pairs_decompositions(counts, wilds, forms.seven_pairs_quads)
@@ -103,12 +139,16 @@ def waits_counts(
     extra: set[int] = set()
     if n_melds == 0 and forms.seven_pairs:
         extra.update(shapes.seven_pairs_waits(counts, wilds, forms.seven_pairs_quads))
-    others = n_melds == 0 and (
-        forms.thirteen_orphans
-        or forms.honors_knitted
-        or forms.seven_honors_knitted
-        or forms.lan
-        or forms.seven_honors_lan
+    others = (
+        bool(forms.extra_sets)
+        or n_melds == 0
+        and (
+            forms.thirteen_orphans
+            or forms.honors_knitted
+            or forms.seven_honors_knitted
+            or forms.lan
+            or forms.seven_honors_lan
+        )
     )
     if others or (forms.knitted_straight and n_melds <= 1):
         buf = bytearray(counts)

@@ -36,6 +36,8 @@ FLAGS = (
     "earthly",
     # The discarder was not ready (没听牌): 武汉's 承包 of a 全求人 turns on it.
     "discarder_not_ready",
+    # The winner has discarded a wild tile this hand (北京's 发混儿不许胡).
+    "discarded_wild",
 )
 _WIND_ALIASES = {
     "E": "E",
@@ -96,6 +98,7 @@ class Hand(NamedTuple):
     heavenly: bool
     earthly: bool
     discarder_not_ready: bool
+    discarded_wild: bool
     seat_wind: str
     prevalent_wind: str
     flowers: int

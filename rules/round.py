@@ -368,7 +368,7 @@ def _win(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
             raise RuleError("not_a_win", notes[-1], notes_zh[-1], detail=result)
         reason = "win"
         for p in result.get("payments") or []:
-            state.ledger.pay(p["from"], p["to"], p["amount"], reason, i)
+            state.ledger.pay(p["from"], p["to"], p["amount"], p.get("reason") or reason, i)
         state.out.append(seat)
         kept = WINNER_KEYS
         reports.append({"seat": seat, **{k: result[k] for k in kept if k in result}})

@@ -43,7 +43,8 @@ class Group(NamedTuple):
 
     kind: 'chow' (tile = lowest), 'pung', 'pair', 'single' (one tile of a
     13-orphans or knitted hand) or 'knit' (tile, tile+3, tile+6 of a
-    knitted straight).
+    knitted straight) or 'set3' (a set of three different tiles a ruleset
+    declares in `Forms.extra_sets`, tile = its first).
     """
 
     kind: str

@@ -89,7 +89,14 @@ from scorer.present.words import name_seats
 from scorer.scoring import WINDS, evaluate, refusal
 from scorer.views import HtmxHttpRequest, by_language, is_zh
 from scorer.views.record_events import _confirm_event, _preview_event, _record_event
-from scorer.views.recording import _author, _done, _unfinished_hand, taken_round, who_records
+from scorer.views.recording import (
+    _author,
+    _done,
+    _tapped_seat,
+    _unfinished_hand,
+    taken_round,
+    who_records,
+)
 
 __all__ = ["Pick", "confirm", "edit", "preview", "record"]
 
@@ -507,13 +514,3 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
 def _done_edit(request: HtmxHttpRequest, url: str) -> HttpResponse:
     """A correction made (or nothing to correct): the phone's new-round entry is kept."""
     return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
-
-
-def _tapped_seat(request: HtmxHttpRequest) -> int | None:
-    """The seat whose per-seat count was just tapped: its fold stays open."""
-    tap = request.POST.get("tap", "") if request.method == "POST" else ""
-    verb, _, rest = tap.partition(":")
-    if verb != "seat_input":
-        return None
-    seat = rest.split(":")[1] if rest.count(":") >= 2 else ""
-    return int(seat) if seat.isdigit() else None

@@ -36,6 +36,7 @@ from scorer.views import HtmxHttpRequest, by_language, is_zh
 from scorer.views.recording import (
     _author,
     _done,
+    _tapped_seat,
     _unfinished_hand,
     _waits,
     taken_round,
@@ -389,13 +390,3 @@ def _confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) 
         msg = gettext("Round %(number)s is over.") % {"number": rnd.number}
     messages.success(request, msg)
     return _done(request, session, done)
-
-
-def _tapped_seat(request: HtmxHttpRequest) -> int | None:
-    """The seat whose per-seat count was just tapped: its fold stays open."""
-    tap = request.POST.get("tap", "") if request.method == "POST" else ""
-    verb, _, rest = tap.partition(":")
-    if verb != "seat_input":
-        return None
-    seat = rest.split(":")[1] if rest.count(":") >= 2 else ""
-    return int(seat) if seat.isdigit() else None

@@ -124,3 +124,13 @@ def taken_round(
         ],
         "url": reverse("scorer:round", args=[session.code, rnd.number]),
     }
+
+
+def _tapped_seat(request: HtmxHttpRequest) -> int | None:
+    """The seat whose per-seat count was just tapped: its fold stays open."""
+    tap = request.POST.get("tap", "") if request.method == "POST" else ""
+    verb, _, rest = tap.partition(":")
+    if verb != "seat_input":
+        return None
+    seat = rest.split(":")[1] if rest.count(":") >= 2 else ""
+    return int(seat) if seat.isdigit() else None

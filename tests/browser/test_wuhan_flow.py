@@ -41,9 +41,13 @@ def settled(page: Page) -> None:
 
 
 def count_up(page: Page, player: int, label: str) -> None:
+    # Each tap swaps the picker: wait for the last swap to land before looking up the
+    # fold, or the button found may be detached by the swap still under way.
+    settled(page)
     fold = page.locator(".pk-si-seat").nth(player)
     if fold.get_attribute("open") is None:
         fold.locator("summary").click()
+        expect(fold).to_have_attribute("open", "")
     fold.get_by_role("button", name=f"{PLAYERS[player]} {label} +", exact=True).click()
     settled(page)
 

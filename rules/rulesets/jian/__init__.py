@@ -10,7 +10,7 @@ docs/rules/jian.md has every decision with the seed sentence it rests on.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -212,15 +212,6 @@ class Jian(Ruleset):
         params: Mapping[str, Any],
     ) -> RoundEnd | None:  # fmt: skip
         return round_end(seat_inputs, players, dealer, params)
-
-    def next_dealer(
-        self, dealer: int, players: int, winners: Sequence[int], params: Mapping[str, Any],
-        discarder: int | None = None,
-    ) -> int:  # fmt: skip
-        """连庄: the dealer deals again after winning or a drawn game."""
-        if not winners or dealer in winners:
-            return dealer
-        return (dealer + 1) % players
 
 
 RULESET = Jian()

@@ -296,15 +296,6 @@ class Wuhan(Ruleset):
                 out |= {t for t in group if hand.held[t] < 4}
         return sorted(t for t in out if t != RED)
 
-    def next_dealer(
-        self, dealer: int, players: int, winners: Sequence[int], params: Mapping[str, Any],
-        discarder: int | None = None,
-    ) -> int:  # fmt: skip
-        """ "莊家胡牌或者荒莊(流局)則繼續做", otherwise the deal passes on."""
-        if not winners or dealer in winners:
-            return dealer
-        return (dealer + 1) % players
-
 
 def _n(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{float(x):g}"

@@ -323,14 +323,5 @@ class Wuhu(Ruleset):
             return None
         return ya(hand)
 
-    def next_dealer(
-        self, dealer: int, players: int, winners: Sequence[int], params: Mapping[str, Any],
-        discarder: int | None = None,
-    ) -> int:  # fmt: skip
-        """连庄: the dealer deals again after winning or a drawn game."""
-        if not winners or dealer in winners:
-            return dealer
-        return (dealer + 1) % players
-
 
 RULESET = Wuhu()

@@ -1,0 +1,101 @@
+"""河北麻将: a flat win value, ×2 per listed item, 杠随胡.
+
+No wild tile, any pair (乱将), 碰 but no 吃; 七巧对 wins; 中发白 and 孔雀东南飞
+(1条 + 东 + 南) may count as sets.  Only the winner's kongs are paid, by whoever
+pays the win.  The card's two variants are presets; the money is the core's
+`rules.doubling`.  docs/rules/hebei.md has every decision with its seed sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from rules import decompose, doubling
+from rules.errors import RuleError
+from rules.hand import Hand
+from rules.registry import Preset, Ruleset
+from rules.table import ALL_TILES, EventKind, TableSpec
+
+ITEMS = ("seven", "gangci", "zimo", "menqing", "dragon", "luxury", "zhuowu")
+
+
+def forms(params: Mapping[str, Any]) -> decompose.Forms:
+    return decompose.Forms(
+        seven_pairs=True, extra_sets=doubling.SPECIAL_SETS[params["special_sets"]]
+    )
+
+
+def readings(hand: Hand, params: Mapping[str, Any], f: decompose.Forms) -> list[doubling.Context]:
+    only = doubling.only_wait(hand, f)
+    return [doubling.Context(hand, d, only, False) for d in decompose.decompositions(hand, f)]
+
+
+def best(params: Mapping[str, Any], ctxs: list[doubling.Context]) -> list[int]:
+    """The reading with the most ×2 items the card counts."""
+    return max((doubling.items(c, params) for c in ctxs), key=len)
+
+
+class Hebei(Ruleset):
+    id = "hebei"
+    name_zh = "河北麻将"
+    name_en = "Hebei"
+    table_play = True
+    order = 60
+    players = (4,)
+    params = (
+        *doubling.common_params(5, 5, 10, "with_win"),
+        *doubling.item_params(ITEMS, ("seven", "gangci", "zimo")),
+        doubling.special_param(),
+    )
+    presets = (
+        Preset("basic1", "基本打法（1）", "Basic (1)", {}),
+        Preset("basic2", "基本打法（2）", "Basic (2)",
+               {"pinghu": 10, "exposed_kong": 10, "concealed_kong": 20, "x_gangci": False,
+                "x_zimo": False}),
+    )  # fmt: skip
+    table_spec = TableSpec(
+        tiles=ALL_TILES,
+        chi=False,  # "許碰不許吃牌"
+        prevalent_wind=True,
+        flags=doubling.FLAGS,
+        events=(EventKind("win", "胡牌", "Win"), EventKind("draw", "荒庄", "Drawn hand")),
+        reasons=doubling.REASONS,
+    )
+    _tables: dict[str, TableSpec] = {}
+
+    def table(self, params: Mapping[str, Any] | None = None) -> TableSpec:
+        """Kongs of the others are asked only where they are paid (not under 杠随胡)."""
+        rule = (params or self.defaults)["kong_settlement"]
+        if rule not in self._tables:
+            self._tables[rule] = (
+                self.table_spec
+                if rule == "with_win"
+                else replace(self.table_spec, seat_inputs=doubling.KONG_INPUTS)
+            )
+        return self._tables[rule]
+
+    def check(self, hand: Hand) -> None:
+        if hand.flowers:
+            raise RuleError("bad_input", "this table plays without flowers", "这桌不打花牌")
+        if hand.wild:
+            raise RuleError("bad_input", "河北 plays without wild tiles", "河北麻将不挂混儿")
+        if any(m.type == "chi" for m in hand.melds):
+            raise RuleError("illegal_meld", "no chi at this table (pung only)",
+                            "这桌许碰不许吃")  # fmt: skip
+
+    def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+        self.check(hand)
+        ctxs = readings(hand, params, forms(params))
+        if not ctxs:
+            return doubling.no_win("the tiles do not form four sets and a pair, or seven pairs",
+                                   "不成胡：要四副加一对将，或七巧对")  # fmt: skip
+        return doubling.result(hand, best(params, ctxs), params)
+
+    def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
+        self.check(hand)
+        return decompose.waits(hand, forms(params))
+
+
+RULESET = Hebei()
