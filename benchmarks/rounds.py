@@ -102,6 +102,21 @@ SHAANXI_ROUND = {
     "events": [{"type": "win", "discarder": None, "winners": [{"seat": 1, "hand": SHAANXI_HAND}],
                 "seat_inputs": {"paozi": [1, 2, 0, 4]}}],
 }  # fmt: skip
+# 云南: a 明杠 voided at the wall's end, two hands shown for 查大叫 (their waits and best
+# claim worked out), two told; peer: scoring one 清一色 + 碰碰胡 win.
+YUNNAN_SITUATION = {
+    "ruleset": "yunnan", "concealed": "111222333m4445m", "win_tile": "5m",
+    "table": {"players": 4, "dealer": 0, "winner": 1, "discarder": 2},
+}  # fmt: skip
+YUNNAN_ROUND = {
+    "ruleset": "yunnan", "players": 4, "dealer": 0,
+    "events": [{"type": "kong", "player": 1, "kong": "exposed", "discarder": 2},
+               {"type": "wall_end", "hands": [
+                   {"seat": 0, "concealed": "1112345678999m"},
+                   {"seat": 1, "concealed": "123m456p789s1357z"},
+                   {"seat": 2, "status": "ready", "fans": {"2": 1, "3": 1}},
+                   {"seat": 3, "status": "not_ready"}]}],
+}  # fmt: skip
 
 
 def per_call_us(fn: Callable[[], Any]) -> float:
@@ -131,6 +146,7 @@ def main() -> None:
     pair("wuhan, three losers    ", WUHAN_ROUND, WUHAN_SITUATION)
     pair("beijing, 混儿 + kong    ", BEIJING_ROUND, BEIJING_SITUATION)
     pair("shaanxi, 炮子 self-draw ", SHAANXI_ROUND, SHAANXI_SITUATION)
+    pair("yunnan, 流局 查大叫      ", YUNNAN_ROUND, YUNNAN_SITUATION)
 
 
 if __name__ == "__main__":

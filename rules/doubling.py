@@ -11,16 +11,16 @@ pure functions of one frozen context; a ruleset offers those its card lists
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
 from rules import decompose
 from rules.errors import RuleError
 from rules.fans import FanDef, FanTable
 from rules.hand import Hand
-from rules.registry import Param
+from rules.registry import Param, Ruleset
 from rules.shapes import Decomposition
-from rules.table import SeatInput, WinFlag
+from rules.table import SeatInput, TableSpec, WinFlag
 
 
 @dataclass(frozen=True)
@@ -180,6 +180,45 @@ def common_params(p: int, exposed: int, concealed: int, kongs: str) -> tuple[Par
               "杠怎么算钱（荒庄不算杠）", "How kongs are paid (nothing on a drawn hand)",
               choices=KONG_RULES, choice_labels=KONG_LABELS),
     )  # fmt: skip
+
+
+def kong_table(
+    spec: TableSpec, params: Mapping[str, Any], cache: dict[str, TableSpec]
+) -> TableSpec:
+    """The table with every player's kongs asked where each is paid (`independent`),
+    and not under 杠随胡 (`with_win`: only the winner's count, read from his hand)."""
+    rule = params["kong_settlement"]
+    if rule not in cache:
+        inputs = KONG_INPUTS if rule == "independent" else ()
+        cache[rule] = replace(spec, seat_inputs=inputs)
+    return cache[rule]
+
+
+class Card(Ruleset):
+    """A table that plays the ×2 card without wild tiles (河北, 山东): kongs asked by
+    `kong_table`, no flowers, no wild tile, 吃 only where the table allows it."""
+
+    table_play = True
+    players = (4,)
+    _tables: ClassVar[dict[str, TableSpec]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._tables = {}
+
+    def table(self, params: Mapping[str, Any] | None = None) -> TableSpec:
+        """Kongs of the others are asked only where they are paid (not under 杠随胡)."""
+        return kong_table(self.table_spec, params or self.defaults, self._tables)
+
+    def check(self, hand: Hand) -> None:
+        if hand.flowers:
+            raise RuleError("bad_input", "this table plays without flowers", "这桌不打花牌")
+        if hand.wild:
+            raise RuleError("bad_input", f"{self.name_en} plays without wild tiles",
+                            f"{self.name_zh}不挂混儿")  # fmt: skip
+        if not self.table_spec.chi and any(m.type == "chi" for m in hand.melds):
+            raise RuleError("illegal_meld", "no chi at this table (pung only)",
+                            "这桌许碰不许吃")  # fmt: skip
 
 
 KONG_INPUTS = (

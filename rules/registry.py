@@ -9,13 +9,14 @@ parameter cannot be accepted by one entry point and refused by another.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, NamedTuple
 
 from rules.errors import RuleError
 from rules.hand import Hand, Table
-from rules.round import RoundEnd, settle_events
+from rules.round import DRAW_NOTES, RoundEnd, RoundState, settle_events
 from rules.table import TableSpec, describe_table
 
 WINDS = ("E", "S", "W", "N")
@@ -179,8 +180,10 @@ class Ruleset:
         table: Table,
         self_drawn: bool,
         params: Mapping[str, Any],
+        flags: AbstractSet[str] = frozenset(),
     ) -> dict[str, Any]:
-        """A result from fans picked by hand (no tiles): the same payments as score()."""
+        """A result from fans picked by hand (no tiles): the same payments as score().
+        `flags`: the win's flags set on the round's event (杠上炮, 抢杠 …)."""
         raise RuleError(
             "bad_input",
             f"ruleset '{self.id}' has no quick entry",
@@ -289,6 +292,15 @@ class Ruleset:
         """Money that moves when a round ends, whoever won (吉安's 精分), from the
         finishing event's per-seat inputs; None (the default) for none."""
         return None
+
+    def wall_end(self, state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+        """The wall has run out with nobody out: by default nobody pays.  A ruleset
+        that checks the standing hands (查大叫) reads them with rules.wall."""
+        return {"type": "wall_end", "index": i, "notes": DRAW_NOTES[0], "notes_zh": DRAW_NOTES[1]}
+
+    def kong_handover(self, params: Mapping[str, Any]) -> bool:
+        """Whether a win on a kong's discard (杠上炮) hands the kong's money to the winner."""
+        return False
 
     def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
         raise NotImplementedError

@@ -20,6 +20,7 @@ over.  A ruleset with round rules of its own (血战, 查大叫 …) overrides
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -43,7 +44,7 @@ class Ruleset(Protocol):
 
     def quick_score(
         self, fans: Mapping[int, int], flowers: int, table: Table, self_drawn: bool,
-        params: Mapping[str, Any],
+        params: Mapping[str, Any], flags: AbstractSet[str] = frozenset(),
     ) -> dict[str, Any]: ...  # fmt: skip
 
     def kong_payments(
@@ -55,6 +56,10 @@ class Ruleset(Protocol):
         self, seat_inputs: Mapping[str, list[int]], players: int, dealer: int,
         params: Mapping[str, Any],
     ) -> RoundEnd | None: ...  # fmt: skip
+
+    def wall_end(self, state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]: ...
+
+    def kong_handover(self, params: Mapping[str, Any]) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -154,6 +159,8 @@ class RoundState:
     seat_inputs: dict[str, list[int]] = field(default_factory=dict)  # the finishing event's
     out: list[int] = field(default_factory=list)  # seats that have won, in order
     shown: list[int] = field(default_factory=lambda: [0] * N_KINDS)
+    robbed: frozenset[int] = frozenset()  # kong events robbed (抢杠): they never happened
+    last_kong: tuple[int, int] | None = None  # (event, player) of the latest kong
 
     @property
     def in_play(self) -> list[int]:
@@ -183,6 +190,7 @@ def settle_events(rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any]
     state = RoundState(
         rs, params, spec, players, dealer, wind, rnd.get("turned"),
         Ledger(players, spec.reasons), _round_wild(spec, rnd.get("wild")),
+        robbed=robbed_kongs(events),
     )  # fmt: skip
     kinds = spec.event_ids
     reports: list[dict[str, Any]] = []
@@ -207,9 +215,12 @@ def settle_events(rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any]
             finished = not spec.continues_after_win or len(state.out) >= players - 1
         elif etype == "kong":
             report = _kong(state, ev, i)
-        else:  # draw, wall_end: nobody wins, nothing shown
+        elif etype == "wall_end":  # the standing hands are checked (查大叫) by the ruleset
+            report = state.rs.wall_end(state, ev, i)
+            finished = True
+        else:  # draw: nobody wins, nothing shown
             report = {"type": etype, "index": i, "notes": DRAW_NOTES[0], "notes_zh": DRAW_NOTES[1]}
-            if etype == "draw" and any(s.on_draw for s in spec.seat_inputs):
+            if any(s.on_draw for s in spec.seat_inputs):
                 state.seat_inputs = _seat_inputs(state, ev.get("seat_inputs"), i, on_draw=True)
             finished = True
         if finished:
@@ -271,6 +282,26 @@ def _round_wild(spec: TableSpec, raw: Any) -> tuple[int, ...] | None:
     return kinds
 
 
+def robbed_kongs(events: Sequence[Any]) -> frozenset[int]:
+    """抢杠: an added kong robbed by a win on its tile was never made and pays
+    nothing ("他家可以搶杠而胡,刮風下雨無效", seed 002).  The indexes of the added
+    kongs recorded just before a robbing win whose discarder is their player."""
+    robbed: set[int] = set()
+    for i, ev in enumerate(events):
+        if i == 0 or not isinstance(ev, Mapping) or not isinstance(events[i - 1], Mapping):
+            continue
+        before = events[i - 1]
+        if (
+            ev.get("type") == "win"
+            and ev.get("robbing_kong") is True
+            and before.get("type") == "kong"
+            and before.get("kong") == "added"
+            and before.get("player") == ev.get("discarder")
+        ):
+            robbed.add(i - 1)
+    return frozenset(robbed)
+
+
 def round_wild(state: RoundState) -> tuple[int, ...]:
     """The round's wild kinds: given outright, or from the turned tile."""
     if state.wild is not None:
@@ -319,6 +350,14 @@ def _kong(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
                 f"{where_zh}：这桌牌里没有{tile_zh(t)}",
             )
         report["tile"] = tile_str(t)
+    state.last_kong = (i, player)
+    if i in state.robbed:
+        if kind != "added":  # (robbed_kongs picks added kongs only)
+            raise AssertionError(kind)
+        report["void"] = True
+        report["notes"] = ["robbed (抢杠): the kong was never made and pays nothing"]
+        report["notes_zh"] = ["被抢杠：这个杠不算，不收钱"]
+        return report
     in_play = state.in_play
     for payer, amount in state.rs.kong_payments(kind, player, discarder, in_play, state.params):
         state.ledger.pay(payer, player, amount, f"kong_{kind}", i)
@@ -359,7 +398,7 @@ def _win(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
             raise _err(f"{where}: seat {seat} has already won", f"{where_zh}：这位玩家已经和牌了")
         table = Table(n, state.dealer, seat, discarder)
         if "fans" in w:
-            result = _quick(state, w, table, self_drawn)
+            result = _quick(state, w, table, self_drawn, frozenset(_flags(ev, w)))
         else:
             result = _scored(state, ev, w, seat, table, self_drawn, seen_win_tiles, seat_inputs)
         if not result.get("win"):
@@ -372,7 +411,35 @@ def _win(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
         state.out.append(seat)
         kept = WINNER_KEYS
         reports.append({"seat": seat, **{k: result[k] for k in kept if k in result}})
-    return {"type": "win", "index": i, "discarder": discarder, "winners": reports}
+    report: dict[str, Any] = {"type": "win", "index": i, "discarder": discarder, "winners": reports}
+    if discarder is not None and state.rs.kong_handover(state.params) and _after_kong(ev, winners):
+        report["handover"] = _hand_over(state, discarder, [r["seat"] for r in reports], i)
+    return report
+
+
+def _after_kong(ev: Mapping[str, Any], winners: Sequence[Any]) -> bool:
+    return ev.get("after_kong") is True or any(
+        isinstance(w, Mapping) and isinstance(w.get("hand"), Mapping)
+        and w["hand"].get("after_kong") is True for w in winners
+    )  # fmt: skip
+
+
+def _hand_over(state: RoundState, discarder: int, seats: Sequence[int], i: int) -> dict[str, int]:
+    """杠上炮 where the table hands the kong's money to the winner (each winner, on
+    一炮多响): the kong is the event just before, declared by the discarder."""
+    where, where_zh = _where(i)
+    got = sum(
+        t["amount"] for t in state.ledger.transfers
+        if t["event"] == i - 1 and t["to"] == discarder and t["reason"].startswith("kong_")
+    )  # fmt: skip
+    if state.last_kong != (i - 1, discarder):
+        raise _err(
+            f"{where}: winning on a kong's discard needs the discarder's kong right before it",
+            f"{where_zh}：杠上炮要放炮者刚杠过牌，可是上一个事件不是他的杠",
+        )
+    for s in seats:
+        state.ledger.pay(discarder, s, got, "kong_handover", i)
+    return {"kong_event": i - 1, "amount": got}
 
 
 def _seat_inputs(
@@ -410,8 +477,9 @@ def _seat_inputs(
 
 
 def _quick(
-    state: RoundState, w: Mapping[str, Any], table: Table, self_drawn: bool
-) -> dict[str, Any]:
+    state: RoundState, w: Mapping[str, Any], table: Table, self_drawn: bool,
+    flags: AbstractSet[str],
+) -> dict[str, Any]:  # fmt: skip
     raw = w.get("fans") or {}
     if not isinstance(raw, Mapping):
         raise RuleError("bad_input", "fans must be an object", "番种格式不对")
@@ -420,7 +488,7 @@ def _quick(
         flowers = int(w.get("flowers") or 0)
     except (TypeError, ValueError):
         raise RuleError("bad_input", "fan counts must be whole numbers", "番数必须是整数") from None
-    return state.rs.quick_score(fans, flowers, table, self_drawn, state.params)
+    return state.rs.quick_score(fans, flowers, table, self_drawn, state.params, flags)
 
 
 def _scored(
@@ -455,11 +523,11 @@ def _scored(
     if wild and "wild" not in hand:
         sit["wild"] = tiles_codes(wild)
     parsed = parse_situation(sit, need_win_tile=True)
-    _count_shown(state, parsed.held, parsed.win_tile, seen_win_tiles)
+    count_shown(state, parsed.held, parsed.win_tile, seen_win_tiles)
     return state.rs.score_hand(parsed, state.params)
 
 
-def _count_shown(
+def count_shown(
     state: RoundState, held: bytes, win_tile: int | None, seen_win_tiles: set[int]
 ) -> None:
     """No tile kind shows more than four copies over the round's hands (the discard
@@ -489,6 +557,8 @@ __all__ = [
     "Ledger",
     "RoundEnd",
     "RoundState",
+    "count_shown",
+    "robbed_kongs",
     "round_result",
     "round_wild",
     "seat_wind",

@@ -188,6 +188,9 @@ class TableSpec:
         EventKind("draw", "荒庄", "Drawn hand"),
     )
     multi_win: bool = False  # 一炮多响: several players may win on one discard
+    # How a standing hand may be told at the wall's end instead of shown (花猪 is
+    # a 缺一门 table's; one without it offers only 没听牌 / 听牌).
+    wall_statuses: tuple[str, ...] = ("pig", "not_ready", "ready")
     continues_after_win: bool = False  # 血战: the others play on after a win
     seat_inputs: tuple[SeatInput, ...] = ()
     # The table asks who each meld of a winning hand was claimed from (the
@@ -259,6 +262,7 @@ def describe_table(spec: TableSpec) -> dict[str, Any]:
         "flags": [{"id": f.id, "zh": f.zh, "en": f.en, "when": f.when} for f in spec.flags],
         "events": [{"id": e.id, "zh": e.zh, "en": e.en} for e in spec.events],
         "multi_win": spec.multi_win,
+        "wall_statuses": list(spec.wall_statuses),
         "continues_after_win": spec.continues_after_win,
         "seat_inputs": [
             {"id": s.id, "zh": s.zh, "en": s.en, "min": s.min, "max": s.max, "on_draw": s.on_draw}

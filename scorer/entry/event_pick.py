@@ -56,7 +56,6 @@ from scorer.views import tile_name
 # winners', see shown_in_round) as the engine does, so it offers no fifth copy.
 
 KONG_KINDS = ("exposed", "added", "concealed")
-WALL_STATUSES = ("pig", "not_ready", "ready")
 STANDING_SIZE = HAND_SIZE - 1  # a hand shown at the wall's end: no win tile
 
 
@@ -169,7 +168,7 @@ class EventPick(Pick):
                 p.wall[s] = _read_hand(raw, usable)
         for s in range(n):
             status, _, fans = data.get(f"ws_{s}", "").partition(":")
-            if status in WALL_STATUSES and s not in p.out:
+            if status in p.spec.wall_statuses and s not in p.out:
                 p.wall_status[s] = status
                 if status == "ready":
                     p.wall_fans[s] = p._read_fans(fans)
@@ -434,7 +433,7 @@ class EventPick(Pick):
             self.kong_tile = None if self.kong_tile == t else t
             return ""
         if verb == "wstatus" and self.kind == "wall_end" and self.seat is not None:
-            if arg in WALL_STATUSES:
+            if arg in self.spec.wall_statuses:
                 self.wall_status[self.seat] = arg
                 if arg == "ready":
                     self.wall_fans.setdefault(self.seat, {})

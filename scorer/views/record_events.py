@@ -194,8 +194,10 @@ def _event_context(
                            "check": check})  # fmt: skip
     told = p.told(p.seat) if p.kind == "wall_end" else ""
     told_fans = p.wall_fans.get(p.seat, {}) if told == "ready" and p.seat is not None else {}
+    # A ready hand's claim counts its patterns, never what only a win brings
+    # (a catalog's "flag" group: 杠上花, 抢杠 …).
     told_patterns = [{**f, "count": told_fans.get(f["id"], 0)} for f in p.catalog
-                     if f.get("group") != "extra"]  # fmt: skip
+                     if f.get("group") not in ("extra", "flag")]  # fmt: skip
     told_extras = [{**f, "count": told_fans.get(f["id"], 0)} for f in p.catalog
                    if f.get("group") == "extra"]  # fmt: skip
     told_claim = _told_claim(session, p, now) if told == "ready" else None

@@ -1,5 +1,5 @@
 """End-to-end in a real browser on a 360-px phone: a round of each of 北京, 河北,
-山东 and 陕西.  Start the table from the home page with its default preset, tap
+山东, 陕西 and 云南.  Start the table from the home page with its default preset, tap
 the winner, the discarder and the hand (北京: the turned tile, a 混儿 standing
 in), enter the per-player counts the table asks (kongs, 炮子), confirm, and find
 the engine's numbers in the tallies and the ledger.  Amounts by hand from
@@ -42,6 +42,9 @@ CASES: list[dict[str, Any]] = [
     {"id": "shaanxi", "concealed": "123m456p789s234m5s", "win": "5s",
      "counts": [(ZHANG, "炮子"), (LI, "炮子"), (LI, "炮子")], "totals": [-15, 33, -9, -9],
      "seat_inputs": {"paozi": [1, 2, 0, 0]}},
+    # 云南 yuxi: 清一色 + 碰碰胡 on 王五's discard: 4 × 2 = 8 ("清一色+碰碰胡點炮=4*2=8分").
+    {"id": "yunnan", "concealed": "111222333m4445m", "win": "5m", "counts": [],
+     "totals": [0, 8, -8, 0], "seat_inputs": {}},
 ]  # fmt: skip
 
 

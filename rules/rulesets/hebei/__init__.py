@@ -9,13 +9,11 @@ pays the win.  The card's two variants are presets; the money is the core's
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from rules import decompose, doubling
-from rules.errors import RuleError
 from rules.hand import Hand
-from rules.registry import Preset, Ruleset
+from rules.registry import Preset
 from rules.table import ALL_TILES, EventKind, TableSpec
 
 ITEMS = ("seven", "gangci", "zimo", "menqing", "dragon", "luxury", "zhuowu")
@@ -37,13 +35,11 @@ def best(params: Mapping[str, Any], ctxs: list[doubling.Context]) -> list[int]:
     return max((doubling.items(c, params) for c in ctxs), key=len)
 
 
-class Hebei(Ruleset):
+class Hebei(doubling.Card):
     id = "hebei"
     name_zh = "河北麻将"
     name_en = "Hebei"
-    table_play = True
     order = 60
-    players = (4,)
     params = (
         *doubling.common_params(5, 5, 10, "with_win"),
         *doubling.item_params(ITEMS, ("seven", "gangci", "zimo")),
@@ -63,27 +59,6 @@ class Hebei(Ruleset):
         events=(EventKind("win", "胡牌", "Win"), EventKind("draw", "荒庄", "Drawn hand")),
         reasons=doubling.REASONS,
     )
-    _tables: dict[str, TableSpec] = {}
-
-    def table(self, params: Mapping[str, Any] | None = None) -> TableSpec:
-        """Kongs of the others are asked only where they are paid (not under 杠随胡)."""
-        rule = (params or self.defaults)["kong_settlement"]
-        if rule not in self._tables:
-            self._tables[rule] = (
-                self.table_spec
-                if rule == "with_win"
-                else replace(self.table_spec, seat_inputs=doubling.KONG_INPUTS)
-            )
-        return self._tables[rule]
-
-    def check(self, hand: Hand) -> None:
-        if hand.flowers:
-            raise RuleError("bad_input", "this table plays without flowers", "这桌不打花牌")
-        if hand.wild:
-            raise RuleError("bad_input", "河北 plays without wild tiles", "河北麻将不挂混儿")
-        if any(m.type == "chi" for m in hand.melds):
-            raise RuleError("illegal_meld", "no chi at this table (pung only)",
-                            "这桌许碰不许吃")  # fmt: skip
 
     def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
         self.check(hand)

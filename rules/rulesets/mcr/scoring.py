@@ -25,6 +25,7 @@ Flowers are added last and never count toward the 8-fan minimum.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from operator import add
 from typing import Any, NamedTuple
@@ -890,6 +891,7 @@ class Mcr(Ruleset):
         table: Table,
         self_drawn: bool,
         params: Mapping[str, Any],
+        flags: AbstractSet[str] = frozenset(),  # (its picked fans carry them)
     ) -> dict[str, Any]:
         """Fans picked from the list, with the rulebook's exclusions (不计) applied.
 

@@ -10,13 +10,11 @@ with its seed sentence.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from rules import decompose, doubling
-from rules.errors import RuleError
 from rules.hand import Hand
-from rules.registry import Param, Preset, Ruleset
+from rules.registry import Param, Preset
 from rules.table import ALL_TILES, EventKind, TableSpec
 
 JIANG = frozenset(t for t in range(27) if t % 9 in (1, 4, 7))  # "2、5、8坐將胡"
@@ -29,13 +27,11 @@ def forms(params: Mapping[str, Any]) -> decompose.Forms:
     )
 
 
-class Shandong(Ruleset):
+class Shandong(doubling.Card):
     id = "shandong"
     name_zh = "山东麻将"
     name_en = "Shandong"
-    table_play = True
     order = 65
-    players = (4,)
     params = (
         *doubling.common_params(5, 5, 10, "independent"),
         *doubling.item_params(ITEMS, ("seven", "zimo")),
@@ -56,25 +52,8 @@ class Shandong(Ruleset):
         prevalent_wind=True,
         flags=doubling.FLAGS,
         events=(EventKind("win", "胡牌", "Win"), EventKind("draw", "荒庄", "Drawn hand")),
-        seat_inputs=doubling.KONG_INPUTS,
         reasons=doubling.REASONS,
     )
-    _tables: dict[str, TableSpec] = {}
-
-    def table(self, params: Mapping[str, Any] | None = None) -> TableSpec:
-        """Under 杠随胡 only the winner's kongs count: the others are not asked."""
-        rule = (params or self.defaults)["kong_settlement"]
-        if rule not in self._tables:
-            self._tables[rule] = (
-                replace(self.table_spec, seat_inputs=()) if rule == "with_win" else self.table_spec
-            )
-        return self._tables[rule]
-
-    def check(self, hand: Hand) -> None:
-        if hand.flowers:
-            raise RuleError("bad_input", "this table plays without flowers", "这桌不打花牌")
-        if hand.wild:
-            raise RuleError("bad_input", "山东 plays without wild tiles", "山东麻将不挂混儿")
 
     def _ok(self, c: doubling.Context, params: Mapping[str, Any]) -> bool:
         if c.d.form == "seven_pairs" and not params["seven_pairs_258"]:

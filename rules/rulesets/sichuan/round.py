@@ -23,19 +23,20 @@ Seed sentences each rule rests on are quoted beside the code and in the doc.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from rules.errors import RuleError
-from rules.hand import parse_situation
-from rules.round import round_result
+from rules.hand import Hand, parse_situation
+from rules.round import robbed_kongs, round_result
 from rules.rulesets.sichuan.scoring import Sichuan
 from rules.tiles import parse_tile, tile_en, tile_str, tile_zh
+from rules.wall import located, standings
 
 KONG_KINDS = ("exposed", "added", "concealed")
 EVENT_TYPES = ("kong", "win", "wall_end")
+WALL_STATUSES = ("pig", "not_ready", "ready")
 
 # reason -> (zh, en): what the ledger prints beside a transfer.
 REASONS: dict[str, tuple[str, str]] = {
@@ -131,7 +132,7 @@ def settle_round(rs: Sichuan, rnd: Mapping[str, Any], params: Mapping[str, Any])
     events = rnd.get("events")
     if not isinstance(events, list) or not events:
         raise _err("a round needs a non-empty list 'events'", "这一局还没有任何事件（events）")
-    state = _Round(rs, params, _Ledger(players), _robbed_kongs(events))
+    state = _Round(rs, params, _Ledger(players), robbed_kongs(events))
     reports: list[dict[str, Any]] = []
     finished = False
     for i, ev in enumerate(events):
@@ -173,34 +174,6 @@ def _where(i: int) -> tuple[str, str]:
     return f"event {i + 1}", f"第 {i + 1} 个事件"
 
 
-def _robbed_kongs(events: Sequence[Any]) -> set[int]:
-    """抢杠: "玩家面下杠時,他家可以搶杠而胡,刮風下雨無效" (seed 002). A robbed added
-    kong recorded just before the robbing win pays nothing: the indexes of those kongs."""
-    robbed: set[int] = set()
-    for i, ev in enumerate(events):
-        if (
-            isinstance(ev, Mapping)
-            and ev.get("type") == "win"
-            and ev.get("robbing_kong") is True
-            and i > 0
-            and isinstance(events[i - 1], Mapping)
-            and events[i - 1].get("type") == "kong"
-            and events[i - 1].get("kong") == "added"
-            and events[i - 1].get("player") == ev.get("discarder")
-        ):
-            robbed.add(i - 1)
-    return robbed
-
-
-@contextmanager
-def _at(where: str, where_zh: str) -> Iterator[None]:
-    """Errors from a hand carry the event and seat they come from."""
-    try:
-        yield
-    except RuleError as e:
-        raise RuleError(e.code, f"{where}: {e.message}", f"{where_zh}：{e.message_zh}") from None
-
-
 def _hand_situation(hand: Any, where: str, where_zh: str) -> dict[str, Any]:
     """A shown hand as a situation; its own ruleset, params and table don't apply."""
     if not isinstance(hand, Mapping):
@@ -216,7 +189,7 @@ class _Round:
     rs: Sichuan
     params: Mapping[str, Any]
     ledger: _Ledger
-    robbed: set[int]
+    robbed: frozenset[int]
     out: list[int] = field(default_factory=list)  # winners in the order they won
     kongs: list[_Kong] = field(default_factory=list)
     seen: list[int] = field(default_factory=lambda: [0] * 27)  # tiles of every hand shown
@@ -380,7 +353,7 @@ class _Round:
                                  ("last_tile", last_tile)):  # fmt: skip
                     if on:
                         sit[flag] = True
-                with _at(we, wz):
+                with located(we, wz):
                     hand = parse_situation(sit, need_win_tile=True)
                     res = rs.score_hand(hand, params)
                 mode = "tiles"
@@ -395,7 +368,7 @@ class _Round:
                 else:
                     self.seen[win_tile] -= 1  # one physical tile, already counted
             elif "fans" in w:
-                with _at(we, wz):
+                with located(we, wz):
                     res = rs.quick_result(
                         w["fans"], params, self_drawn, after_kong, robbing, last_tile
                     )
@@ -452,52 +425,16 @@ class _Round:
     # -- 流局: 查花猪, 查大叫 --------------------------------------------------------------
 
     def wall_end(self, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
-        where, where_zh = _where(i)
         rs, params, in_play = self.rs, self.params, self.in_play
-        raw = ev.get("hands")
-        if not isinstance(raw, list):
-            raise _err(
-                f"{where}: the wall's end needs the hands of the players still in ('hands')",
-                f"{where_zh}：流局要填还没和牌的玩家的手牌",
-            )
-        hands: dict[int, Any] = {}
-        for h in raw:
-            if not isinstance(h, Mapping):
-                raise _err(f"{where}: each hand must be an object", f"{where_zh}：手牌格式不对")
-            s = self.seat(h.get("seat"), "seat", "座位", i)
-            if s not in in_play:
-                raise _err(
-                    f"{where}: seat {s} has already won; only players still in show their hands",
-                    f"{where_zh}：{s} 号位已经和牌出局，不用查叫",
-                )
-            if s in hands:
-                raise _err(f"{where}: seat {s} is listed twice", f"{where_zh}：{s} 号位重复了")
-            hands[s] = h
-        missing = [s for s in in_play if s not in hands]
-        if missing:
-            raise _err(
-                f"{where}: the hands of seat(s) {', '.join(map(str, missing))} are missing",
-                f"{where_zh}：还缺 {'、'.join(f'{s} 号位' for s in missing)}的手牌",
-            )
-        checks: dict[int, dict[str, Any]] = {}
-        for s in in_play:
-            we, wz = f"{where} (seat {s})", f"{where_zh}（{s} 号位）"
-            if "status" in hands[s]:
-                # Told, not shown: 花猪 / 没听牌, or 听牌 with the fans of its best wait.
-                checks[s] = self._told(hands[s], s, we, wz)
-                continue
-            sit = _hand_situation(hands[s], we, wz)
-            with _at(we, wz):
-                hand = parse_situation(sit, need_win_tile=False)
-                rs.check(hand)
+
+        def shown(hand: Hand, sit: Mapping[str, Any]) -> dict[str, Any]:
+            rs.check(hand)
             self.show(hand.held)
             if len(rs.suits(hand)) == 3:
-                checks[s] = {"seat": s, "status": "pig", "waits": [], "claim": 0}
-                continue
+                return {"status": "pig", "waits": [], "claim": 0}
             ws = rs.wait_tiles(hand, params)
             if not ws:
-                checks[s] = {"seat": s, "status": "not_ready", "waits": [], "claim": 0}
-                continue
+                return {"status": "not_ready", "waits": [], "claim": 0}
             # "賠給聽牌的玩家最大的可能番(大叫)" (seed 002): the most this hand could
             # win on a discard, over all its waits.
             best: tuple[tuple[int, int], int] | None = None
@@ -509,14 +446,10 @@ class _Round:
                     best = (key, t)
             assert best is not None
             (claim, fans), tile = best
-            checks[s] = {
-                "seat": s,
-                "status": "ready",
-                "waits": [tile_str(t) for t in ws],
-                "claim": claim,
-                "claim_fans": fans,
-                "claim_tile": tile_str(tile),
-            }
+            return {"status": "ready", "waits": [tile_str(t) for t in ws], "claim": claim,
+                    "claim_fans": fans, "claim_tile": tile_str(tile)}  # fmt: skip
+
+        checks = standings(ev, i, in_play, self.players, WALL_STATUSES, shown, self._told)
         pigs = [s for s in in_play if checks[s]["status"] == "pig"]
         not_pigs = [s for s in in_play if checks[s]["status"] != "pig"]
         ready = [s for s in in_play if checks[s]["status"] == "ready"]
@@ -541,7 +474,7 @@ class _Round:
                         )
         return {"index": i, "type": "wall_end", "checks": [checks[s] for s in in_play]}
 
-    def _told(self, h: Mapping[str, Any], s: int, we: str, wz: str) -> dict[str, Any]:
+    def _told(self, h: Mapping[str, Any]) -> dict[str, Any]:
         """A player's standing at the wall's end as the table tells it, without the tiles.
 
         Entering 13 tiles for every player still in is 30-40 taps; the table
@@ -551,37 +484,23 @@ class _Round:
         a discard): a money figure is never taken from the client.  Tiles stay
         the way to let the engine work the waits out; the two may be mixed.
         """
-        status = h.get("status")
-        if any(k in h for k in ("concealed", "melds", "hand")):
-            raise _err(
-                f"{we}: give the hand's tiles or its status, not both",
-                f"{wz}：手牌和状态只能填一个",
-            )
-        if status == "pig":
-            return {"seat": s, "status": "pig", "waits": [], "claim": 0, "told": True}
-        if status == "not_ready":
-            return {"seat": s, "status": "not_ready", "waits": [], "claim": 0, "told": True}
-        if status != "ready":
-            raise _err(
-                f"{we}: status must be pig, not_ready or ready, not {status!r}",
-                f"{wz}：状态只能是花猪、没听牌或听牌",
-            )
+        if h["status"] == "pig":
+            return {"status": "pig", "waits": [], "claim": 0}
+        if h["status"] == "not_ready":
+            return {"status": "not_ready", "waits": [], "claim": 0}
         fans = h.get("fans")
         if not isinstance(fans, Mapping):
             raise _err(
-                f"{we}: a ready hand told by its status needs the fans of its best wait ('fans')",
-                f"{wz}：听牌要选出最大那一叫的番种",
+                "a ready hand told by its status needs the fans of its best wait ('fans')",
+                "听牌要选出最大那一叫的番种",
             )
-        with _at(we, wz):
-            r = self.rs.quick_result(fans, self.params, self_drawn=False)
+        r = self.rs.quick_result(fans, self.params, self_drawn=False)
         return {
-            "seat": s,
             "status": "ready",
             "waits": [],
             "claim": int(r["value"]),
             "claim_fans": int(r["total"]),
             "fans": r["fans"],
-            "told": True,
         }
 
 

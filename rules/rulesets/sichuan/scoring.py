@@ -17,6 +17,7 @@ settled event by event in rules/rulesets/sichuan/round.py; see docs/rules/sichua
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any, NamedTuple
 
 from rules import decompose
@@ -781,6 +782,7 @@ class Sichuan(Ruleset):
         table: Table,
         self_drawn: bool,
         params: Mapping[str, Any],
+        flags: AbstractSet[str] = frozenset(),  # (its picked fans carry them)
     ) -> dict[str, Any]:
         res = self.quick_result(fans, params, self_drawn)
         return {**res, **self.table_payments(table, self_drawn, res["total"], res["value"], params)}
