@@ -155,6 +155,12 @@ def test_plain_shape_may_rob_a_kong_or_win_on_a_kong_discard() -> None:
     assert off["win"] is False
 
 
+def test_win_after_a_kong_alone_3_each() -> None:
+    """「杠上花:1番(3分)」: a plain shape drawn on a kong's replacement."""
+    out = score(PLAIN, discarder=None, after_kong=True)
+    assert fan_names(out) == {"杠上花"} and out["deltas"] == [-3, 9, -3, -3]
+
+
 def test_honors_are_a_flush() -> None:
     """「共計四色萬、條、筒、字」: an all-honor hand is 清一色 (YN-9), unless switched off."""
     assert fan_names(score(HONORS_SEVEN)) == {"清一色", "小七对"}
@@ -359,6 +365,7 @@ def test_invariants(hand: tuple[str, str], winner: int, dealer: int, discarder: 
         assert discarder is not None and out["total"] == 0
         return
     assert sum(out["deltas"]) == 0
+    assert out["deltas"][winner] > 0  # the winner never pays for his own win
     f = out["total"]
     p = {**YN.defaults, **params}
     sd, dv = YN.value(f, True, p), YN.value(f, False, p)
@@ -392,3 +399,18 @@ def test_rounds_sum_to_zero_and_a_wall_end_voids_every_kong(
     assert sum(out["deltas"]) == 0
     kong_money = [sum(e["deltas"][s] for e in out["events"][:-1]) for s in range(4)]
     assert out["deltas"] == ([0, 0, 0, 0] if void else kong_money)
+
+
+@given(st.integers(0, 6), st.booleans(), st.sampled_from(["four_base", "plus_one"]),
+       st.integers(1, 10), st.integers(1, 10))  # fmt: skip
+def test_a_higher_doubling_never_pays_less(
+    f: int, self_drawn: bool, rule: str, sd_base: int, extra: int
+) -> None:
+    """One 番 more never pays less, whatever the bases (a discard never below a self-draw share)."""
+    p = {**YN.defaults, "discard_rule": rule, "self_draw_base": sd_base,
+         "discard_base": sd_base + extra}  # fmt: skip
+    if f == 0 and not self_drawn:
+        return  # 平胡 is never won on a discard
+    assert YN.value(f + 1, self_drawn, p) >= YN.value(f, self_drawn, p)
+    if f:
+        assert YN.value(f, False, p) >= YN.value(f, True, p)
