@@ -45,6 +45,8 @@ class GameSession(models.Model):
     # lists a phone's tables by it.
     updated_at = models.DateTimeField(default=timezone.now)
     version = models.PositiveIntegerField(default=0)  # bumped by every change: the polling ETag
+    # Set by 结束本桌: a closed table is read-only until it is reopened (its history says so).
+    closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -114,6 +116,53 @@ class GameSession(models.Model):
 
     # -- changing ---------------------------------------------------------
 
+    def refuse_if_closed(self) -> None:
+        """Every change checks this under the session's row lock: a table closed on
+        one phone takes no round from another that still shows it open."""
+        if self.closed_at is not None:
+            raise RuleError(
+                "bad_event",
+                "this table is closed: reopen it to change anything",
+                "本桌已经结束：要改动请先重新打开",
+            )
+
+    def close(self, author: str = "") -> bool:
+        """结束本桌: the table becomes read-only.  False when it was closed already
+        (two phones tapping at once close it once) or a round is still being played."""
+        with transaction.atomic():
+            session = GameSession.objects.select_for_update().get(pk=self.pk)
+            if session.closed_at is not None:
+                return False
+            if session.round_in_progress() is not None:
+                raise RuleError(
+                    "bad_event",
+                    "a round is still in progress: finish it before closing the table",
+                    "还有一局没打完：记完再结束本桌",
+                )
+            session.closed_at = timezone.now()
+            session.save(update_fields=["closed_at"])
+            SessionChange.objects.create(
+                session=session, action=SessionChange.CLOSE, author=author[:80]
+            )
+            session.bump()
+            self.closed_at = session.closed_at
+            return True
+
+    def reopen(self, author: str = "", note: str = "") -> bool:
+        """Open a closed table again; its history keeps the close and this reopening."""
+        with transaction.atomic():
+            session = GameSession.objects.select_for_update().get(pk=self.pk)
+            if session.closed_at is None:
+                return False
+            session.closed_at = None
+            session.save(update_fields=["closed_at"])
+            SessionChange.objects.create(
+                session=session, action=SessionChange.REOPEN, author=author[:80], note=note[:200]
+            )
+            session.bump()
+            self.closed_at = None
+            return True
+
     def next_number(self) -> int:
         """The number the next round recorded gets (undone rounds keep theirs)."""
         return (self.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
@@ -140,6 +189,7 @@ class GameSession(models.Model):
                 # the same moment get consecutive numbers instead of one failing on
                 # the (session, number) constraint.
                 session = GameSession.objects.select_for_update().get(pk=self.pk)
+                session.refuse_if_closed()
                 done = session.rounds.filter(token=token).first()
                 if done is not None:
                     return done  # the same form confirmed twice: already recorded
@@ -182,6 +232,7 @@ class GameSession(models.Model):
         """
         with transaction.atomic():
             session = GameSession.objects.select_for_update().get(pk=self.pk)
+            session.refuse_if_closed()
             last = session.rounds.filter(status=Round.ACTIVE).order_by("-number").first()
             if last is None or (expected is not None and last.number != expected):
                 return None
@@ -225,6 +276,7 @@ class GameSession(models.Model):
         try:
             with transaction.atomic():
                 session = GameSession.objects.select_for_update().get(pk=self.pk)
+                session.refuse_if_closed()
                 done = session.rounds.filter(revisions__token=token).first()
                 if done is not None:
                     # The same form confirmed twice (double tap, retry): already added.
@@ -278,6 +330,7 @@ class GameSession(models.Model):
         """
         with transaction.atomic():
             session = GameSession.objects.select_for_update().get(pk=self.pk)
+            session.refuse_if_closed()
             last = (
                 session.rounds.filter(status=Round.ACTIVE)
                 .select_related("current")
@@ -311,6 +364,7 @@ class GameSession(models.Model):
         with transaction.atomic():
             # Row lock on the session: two phones restoring at once restore once.
             session = GameSession.objects.select_for_update().get(pk=self.pk)
+            session.refuse_if_closed()
             rnd = (
                 session.rounds.filter(number=number, status=Round.UNDONE)
                 .select_related("current")
@@ -454,6 +508,7 @@ class Round(models.Model):
         """Correct this round: re-score `entry` and make it the current version."""
         with transaction.atomic():
             session = GameSession.objects.select_for_update().get(pk=self.session_id)
+            session.refuse_if_closed()
             rnd = Round.objects.select_related("current").get(pk=self.pk)
             if rnd.current is not None:
                 # A correction keeps the round's own dealer, wind (and turned tile)
@@ -515,6 +570,24 @@ class RoundChange(models.Model):
         return f"{self.round} {self.action}"
 
 
+class SessionChange(models.Model):
+    """A table closed (结束本桌) or reopened: who, when, and a note on a reopening."""
+
+    CLOSE, REOPEN = "close", "reopen"
+
+    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="changes")
+    action = models.CharField(max_length=8, choices=[(CLOSE, CLOSE), (REOPEN, REOPEN)])
+    author = models.CharField(max_length=80, blank=True)
+    note = models.CharField(max_length=200, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.session.code} {self.action}"
+
+
 class RoundTaken(Exception):
     """The round a form was opened for has been recorded meanwhile (by another phone)."""
 
@@ -543,6 +616,7 @@ __all__ = [
     "RoundRevision",
     "RoundTaken",
     "RuleError",
+    "SessionChange",
     "Transfer",
 ]
 

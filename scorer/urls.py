@@ -1,7 +1,7 @@
 from django.urls import path
 
 from scorer import views
-from scorer.views import api, ledger, record, session
+from scorer.views import api, export, final, ledger, record, session
 
 app_name = "scorer"
 
@@ -9,6 +9,7 @@ urlpatterns = [
     path("", session.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("s/new", session.create, name="create"),
+    path("s/import", export.import_view, name="import"),
     path("s/<str:code>/", session.detail, name="session"),
     path("s/<str:code>/tallies", session.tallies, name="tallies"),
     path("s/<str:code>/qr.svg", session.qr, name="qr"),
@@ -17,6 +18,11 @@ urlpatterns = [
     path("s/<str:code>/me", session.whoami, name="whoami"),
     path("s/<str:code>/rounds/<int:number>/restore", session.restore, name="restore"),
     path("s/<str:code>/ledger", ledger.ledger, name="ledger"),
+    path("s/<str:code>/final", final.final, name="final"),
+    path("s/<str:code>/final.svg", final.final_svg, name="final_svg"),
+    path("s/<str:code>/close", final.close, name="close"),
+    path("s/<str:code>/reopen", final.reopen, name="reopen"),
+    path("s/<str:code>/export.<str:fmt>", export.export, name="export"),
     path("s/<str:code>/rounds/<int:number>/", ledger.round_detail, name="round"),
     path("s/<str:code>/record", record.record, name="record"),
     path("s/<str:code>/record/preview", record.preview, name="preview"),

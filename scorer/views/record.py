@@ -66,7 +66,7 @@ from rules.registry import get_ruleset
 from rules.round import seat_wind
 from rules.tiles import N_KINDS, parse_tile
 from scorer import phone
-from scorer.access import round_or_404, session_or_404
+from scorer.access import closed_redirect, round_or_404, session_or_404
 from scorer.entry.pick import (
     HAND_SIZE,
     Pick,
@@ -319,6 +319,8 @@ def record(request: HtmxHttpRequest, code: str) -> HttpResponse:
     The phone's entry in progress, if any, is restored (a reload loses nothing).
     """
     session = session_or_404(code)
+    if (closed := closed_redirect(request, session)) is not None:
+        return closed
     rs = get_ruleset(session.ruleset)
     if session.stepwise:
         return _record_event(request, session, rs)
@@ -458,6 +460,8 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
 def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
     """Correct a past round: the record form prefilled; confirming adds a revision."""
     session = session_or_404(code)
+    if (closed := closed_redirect(request, session)) is not None:
+        return closed
     rnd = round_or_404(session, number)
     if rnd.current is None:
         raise Http404("this round has no version to correct")

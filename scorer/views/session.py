@@ -19,6 +19,7 @@ from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
@@ -27,9 +28,10 @@ from rules import REGISTRY, RuleError
 from rules.registry import Ruleset
 from rules.round import seat_wind
 from scorer import phone
-from scorer.access import session_or_404
+from scorer.access import closed_redirect, session_or_404
 from scorer.forms import ROOM, StartForm
 from scorer.models import GameSession, RoomConfig, Round, RoundRevision
+from scorer.present.chart import Series, line_chart, running_totals
 from scorer.present.events import describe, join_names
 from scorer.present.words import (
     EVENT_ACTIONS,
@@ -181,8 +183,19 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
             }
         )
     etag = etag_of(session)
+    series = [
+        Series(name, pts)
+        for name, pts in zip(
+            names,
+            running_totals([r.current.deltas for r in rounds if r.current is not None], n),
+            strict=True,
+        )
+    ]
     return {
         "session": session,
+        "closed": session.closed_at is not None,
+        # Each player's running total, redrawn with every poll that brings a change.
+        "chart": mark_safe(line_chart(series, gettext("Running totals"))) if rounds else "",  # noqa: S308
         "stepwise": table.stepwise,
         "winds": table.prevalent_wind,
         # The win button in the middle, under the thumb: kong, win, the round's end.
@@ -285,6 +298,8 @@ def qr(request: HtmxHttpRequest, code: str) -> HttpResponse:
 def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Undo the last standing round, if it is still the one the page showed."""
     session = session_or_404(code)
+    if (closed := closed_redirect(request, session)) is not None:
+        return closed
     last = (
         session.rounds.filter(status=Round.ACTIVE)
         .order_by("-number")
@@ -307,7 +322,11 @@ def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
     else:
         # expected=last: re-checked under the session lock, closing the race between
         # the check above and the undo (two phones tapping at once undo one round).
-        undone = session.undo_last(author=phone.my_name(request, session), expected=last)
+        try:
+            undone = session.undo_last(author=phone.my_name(request, session), expected=last)
+        except RuleError:  # closed on another phone since the check above
+            session.refresh_from_db(fields=["closed_at"])
+            return closed_redirect(request, session) or HttpResponseRedirect(request.path)
         if undone is None:
             messages.info(request, gettext("There is no round to undo."))
         else:
@@ -327,6 +346,8 @@ def undo_event(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Take back the last event of the last round played as events, if the
     page showed that round with that many events."""
     session = session_or_404(code)
+    if (closed := closed_redirect(request, session)) is not None:
+        return closed
     names = list(session.players)
     last = (
         session.rounds.filter(status=Round.ACTIVE)
@@ -346,11 +367,15 @@ def undo_event(request: HtmxHttpRequest, code: str) -> HttpResponse:
         messages.warning(request, _changed_meanwhile(last.number))
     else:
         # expected: re-checked under the session lock (two phones tapping at once).
-        rnd = session.undo_last_event(
-            author=phone.my_name(request, session),
-            expected=shown["count"],
-            expected_round=last.number,
-        )
+        try:
+            rnd = session.undo_last_event(
+                author=phone.my_name(request, session),
+                expected=shown["count"],
+                expected_round=last.number,
+            )
+        except RuleError:  # closed on another phone since the check above
+            session.refresh_from_db(fields=["closed_at"])
+            return closed_redirect(request, session) or HttpResponseRedirect(request.path)
         if rnd is None:
             messages.warning(request, _changed_meanwhile(last.number))
         elif rnd.status == Round.UNDONE:
@@ -394,6 +419,8 @@ def whoami(request: HtmxHttpRequest, code: str) -> HttpResponse:
 def restore(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
     """Restore an undone round (redo): it counts again; its history keeps the undo."""
     session = session_or_404(code)
+    if (closed := closed_redirect(request, session)) is not None:
+        return closed
     try:
         rnd = session.restore(number, author=phone.my_name(request, session))
     except RuleError as e:

@@ -126,6 +126,7 @@ def rounds_and_pages(client: Client) -> Iterator[tuple[str, str]]:
         code = s.code
         yield f"{s.ruleset} table", get(reverse("scorer:session", args=[code]))
         yield f"{s.ruleset} ledger", get(reverse("scorer:ledger", args=[code]))
+        yield f"{s.ruleset} result", get(reverse("scorer:final", args=[code]))
         for n in range(1, rounds + 1):
             url = reverse("scorer:round", args=[code, n])
             yield f"{s.ruleset} round {n}", get(url)

@@ -1,0 +1,218 @@
+"""A table out and back in: JSON (everything, re-importable) and CSV (every transfer).
+
+The JSON carries what was entered for every version of every round, who made it
+and when, the undo/restore history and the table's own close/reopen history.
+Importing re-scores every version with the engine (a file's figures are never
+taken on trust) and refuses the whole file, changing nothing, when any version
+scores differently from what the file says: the imported table's tallies are
+the exported ones or there is no imported table.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import uuid
+from collections.abc import Mapping
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from rules import RuleError
+from rules.registry import get_ruleset
+from scorer.models import GameSession, Round, RoundChange, SessionChange
+from scorer.scoring import score_entry
+
+FORMAT, VERSION = "mahjong-scorer-table", 1
+
+
+def _at(d: datetime | None) -> str | None:
+    return d.isoformat() if d is not None else None
+
+
+def table_json(session: GameSession) -> dict[str, Any]:
+    rounds = (
+        session.rounds.order_by("number")
+        .prefetch_related("revisions__transfers", "changes")
+        .select_related("current")
+    )
+    out_rounds = []
+    for r in rounds:
+        out_rounds.append({
+            "number": r.number,
+            "status": r.status,
+            "in_progress": r.in_progress,
+            "created_at": _at(r.created_at),
+            "undone_at": _at(r.undone_at),
+            "undone_by": r.undone_by,
+            "current": r.current.number if r.current is not None else None,
+            "revisions": [
+                {
+                    "number": v.number, "created_at": _at(v.created_at), "author": v.author,
+                    "kind": v.kind, "dealer": v.dealer, "prevalent_wind": v.prevalent_wind,
+                    "entry": v.entry, "deltas": v.deltas,
+                    "transfers": [{"from": t.from_seat, "to": t.to_seat, "amount": t.amount,
+                                   "reason": t.reason} for t in v.transfers.all()],
+                }
+                for v in r.revisions.all()
+            ],
+            "changes": [{"action": c.action, "author": c.author, "at": _at(c.at)}
+                        for c in r.changes.all()],
+        })  # fmt: skip
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "ruleset": session.ruleset,
+        "preset": session.preset,
+        "params": session.params,
+        "players": list(session.players),
+        "first_dealer": session.first_dealer,
+        "money_per_point": None
+        if session.money_per_point is None
+        else str(session.money_per_point),
+        "created_at": _at(session.created_at),
+        "closed_at": _at(session.closed_at),
+        "changes": [
+            {"action": c.action, "author": c.author, "note": c.note, "at": _at(c.at)}
+            for c in session.changes.all()
+        ],  # fmt: skip
+        "rounds": out_rounds,
+        "tallies": session.tallies(),
+    }
+
+
+CSV_HEAD = ("round", "counted", "version", "current", "kind", "dealer", "author", "at",
+            "from", "to", "amount", "reason")  # fmt: skip
+
+
+def table_csv(session: GameSession) -> str:
+    """One row per transfer of every version of every round.  The rows with
+    counted = yes and current = yes sum to the tallies (each player's total is
+    what he received minus what he paid), the others are the history."""
+    data = table_json(session)
+    names = data["players"]
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(CSV_HEAD)
+    for r in data["rounds"]:
+        for v in r["revisions"]:
+            for t in v["transfers"]:
+                w.writerow([
+                    r["number"], "yes" if r["status"] == Round.ACTIVE else "no",
+                    v["number"], "yes" if v["number"] == r["current"] else "no", v["kind"],
+                    names[v["dealer"]], v["author"], v["created_at"], names[t["from"]],
+                    names[t["to"]], t["amount"], t["reason"],
+                ])  # fmt: skip
+    w.writerow([])
+    w.writerow(["total", *names])
+    w.writerow(["", *data["tallies"]])
+    return buf.getvalue()
+
+
+def _bad(en: str, zh: str) -> RuleError:
+    return RuleError("bad_input", en, zh)
+
+
+def _when(raw: Any) -> datetime:
+    d = parse_datetime(raw) if isinstance(raw, str) else None
+    return d if d is not None else timezone.now()
+
+
+def import_table(data: Any) -> GameSession:
+    """A new table from an exported JSON, all or nothing (RuleError: nothing created)."""
+    if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+        raise _bad("this is not an exported table", "这不是导出的牌桌文件")
+    if data.get("version") != VERSION:
+        raise _bad("this file's version is not known", "不认识这个文件的版本")
+    rs = get_ruleset(data.get("ruleset"))
+    players = data.get("players")
+    if (
+        not isinstance(players, list)
+        or len(players) not in rs.players
+        or not all(isinstance(p, str) and p.strip() for p in players)
+    ):
+        raise _bad("the players are missing or wrong", "玩家名单不对")
+    params = rs.resolve_params(data.get("params") or {})
+    rate = data.get("money_per_point")
+    try:
+        money = None if rate in (None, "") else Decimal(str(rate))
+    except InvalidOperation:
+        raise _bad("the money per point is not a number", "每分多少钱不是数字") from None
+    first = data.get("first_dealer", 0)
+    if not isinstance(first, int) or not 0 <= first < len(players):
+        raise _bad("the first dealer is not a seat", "首位庄家不是座位号")
+    rounds = data.get("rounds")
+    if not isinstance(rounds, list):
+        raise _bad("the rounds are missing", "缺少牌局")
+    with transaction.atomic():
+        session = GameSession.objects.create(
+            ruleset=rs.id, preset=str(data.get("preset") or "")[:32], params=dict(params),
+            players=players, first_dealer=first, money_per_point=money,
+        )  # fmt: skip
+        for i, r in enumerate(rounds):
+            _import_round(session, r, i)
+        for c in data.get("changes") or []:
+            if isinstance(c, Mapping) and c.get("action") in (SessionChange.CLOSE,
+                                                              SessionChange.REOPEN):  # fmt: skip
+                SessionChange.objects.create(
+                    session=session, action=c["action"], author=str(c.get("author") or "")[:80],
+                    note=str(c.get("note") or "")[:200], at=_when(c.get("at")),
+                )  # fmt: skip
+        if data.get("closed_at"):
+            session.closed_at = _when(data["closed_at"])
+            session.save(update_fields=["closed_at"])
+        expected = data.get("tallies")
+        if expected is not None and session.tallies() != expected:
+            raise _bad("the rounds do not add up to the file's totals",
+                       "牌局加起来和文件里的总分不一样")  # fmt: skip
+        session.bump()
+    return session
+
+
+def _import_round(session: GameSession, r: Any, i: int) -> None:
+    where, where_zh = f"round {i + 1}", f"第 {i + 1} 局"
+    if not isinstance(r, Mapping) or not isinstance(r.get("revisions"), list) or not r["revisions"]:
+        raise _bad(f"{where} has no versions", f"{where_zh}没有内容")
+    number = r.get("number")
+    if not isinstance(number, int) or number < 1 or session.rounds.filter(number=number).exists():
+        raise _bad(f"{where}: bad round number", f"{where_zh}：局号不对")
+    rnd = Round.objects.create(
+        session=session, number=number, token=uuid.uuid4(), created_at=_when(r.get("created_at"))
+    )
+    by_number = {}
+    for v in r["revisions"]:
+        if not isinstance(v, Mapping) or not isinstance(v.get("entry"), Mapping):
+            raise _bad(f"{where}: a version has no entry", f"{where_zh}：有一个版本没有内容")
+        try:
+            scored = score_entry(session, v["entry"])
+        except RuleError as e:
+            raise RuleError(
+                e.code, f"{where}: {e.message}", f"{where_zh}：{e.message_zh}"
+            ) from None
+        if list(scored.deltas) != v.get("deltas"):
+            raise _bad(f"{where}: a version scores {scored.deltas}, the file says {v.get('deltas')}",
+                       f"{where_zh}：重新计分和文件里的分数不一样")  # fmt: skip
+        rev = rnd.add_revision(scored, str(v.get("author") or ""))
+        rev.created_at = _when(v.get("created_at"))
+        rev.save(update_fields=["created_at"])
+        by_number[v.get("number")] = rev
+    current = by_number.get(r.get("current"))
+    if current is not None:
+        rnd.current = current
+    rnd.in_progress = bool(r.get("in_progress"))
+    if r.get("status") == Round.UNDONE:
+        rnd.status, rnd.in_progress = Round.UNDONE, False
+        rnd.undone_at = _when(r.get("undone_at"))
+        rnd.undone_by = str(r.get("undone_by") or "")[:80]
+    rnd.save()
+    for c in r.get("changes") or []:
+        if isinstance(c, Mapping) and c.get("action") in (RoundChange.UNDO, RoundChange.RESTORE):
+            RoundChange.objects.create(round=rnd, action=c["action"],
+                                       author=str(c.get("author") or "")[:80], at=_when(c.get("at")))  # fmt: skip
+
+
+__all__ = ["import_table", "table_csv", "table_json"]

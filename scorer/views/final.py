@@ -1,0 +1,148 @@
+"""The end of the evening: close a table (结束本桌), reopen it, and its final page —
+ranking, points and money, the fewest payments that settle everyone, the chart,
+and a picture of it all sized for a chat message."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST, require_safe
+from django_htmx.http import HttpResponseClientRedirect
+
+from rules import RuleError
+from scorer import phone
+from scorer.access import session_or_404
+from scorer.models import GameSession
+from scorer.present.chart import Series, line_chart, running_totals
+from scorer.present.words import money_text
+from scorer.settleup import settle_up
+from scorer.templatetags.scorer_format import sign_class
+from scorer.views import HtmxHttpRequest, by_language
+
+__all__ = ["close", "final", "final_svg", "reopen", "summary"]
+
+
+def summary(session: GameSession) -> dict[str, Any]:
+    """What the final page and its picture show, from the rounds that count."""
+    rounds = session.standing_rounds()
+    totals = session.tallies(rounds)
+    names = list(session.players)
+    rate = session.money_per_point
+    order = sorted(range(len(names)), key=lambda s: -totals[s])
+    ranks: dict[int, int] = {}
+    for place, seat in enumerate(order):
+        ranks[seat] = (
+            place + 1
+            if place == 0 or totals[seat] != totals[order[place - 1]]
+            else ranks[order[place - 1]]
+        )
+    rows = [
+        {
+            "seat": seat,
+            "rank": ranks[seat],
+            "name": names[seat],
+            "total": totals[seat],
+            "sign": sign_class(totals[seat]),
+            "money": None if rate is None else money_text(totals[seat] * rate),
+        }
+        for seat in order
+    ]
+    payments = [
+        {
+            "from": names[payer],
+            "to": names[payee],
+            "points": amount,
+            "money": None if rate is None else _money(amount * rate),
+        }
+        for payer, payee, amount in settle_up(totals)
+    ]
+    deltas = [r.current.deltas for r in rounds if r.current is not None]
+    series = [
+        Series(n, pts) for n, pts in zip(names, running_totals(deltas, len(names)), strict=True)
+    ]
+    return {
+        "session": session,
+        "rows": rows,
+        "payments": payments,
+        "round_count": len(rounds),
+        "rate": rate,
+        "closed": session.closed_at is not None,
+        "chart": mark_safe(line_chart(series, gettext("Running totals"))),  # noqa: S308 (escaped)
+    }
+
+
+def _money(amount: Decimal) -> str:
+    return money_text(amount).lstrip("+")
+
+
+@require_safe
+def final(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    session = session_or_404(code)
+    context = summary(session)
+    context["history"] = list(session.changes.all())
+    return render(request, "scorer/final.html", context)
+
+
+@require_safe
+def final_svg(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """The final page as one picture (1080 px wide: a chat message's width), in SVG;
+    the page turns it into a PNG on the phone, where the fonts for the names are."""
+    session = session_or_404(code)
+    context = summary(session)
+    rows = context["rows"]
+    payments = context["payments"]
+    context["height"] = 300 + 80 * len(rows) + 64 * max(len(payments), 1) + 360
+    context["pay_top"] = 250 + 80 * len(rows)
+    context["chart_top"] = context["pay_top"] + 70 + 64 * max(len(payments), 1)
+    for i, r in enumerate(rows):
+        r["y"] = 230 + 80 * i
+    for i, p in enumerate(payments):
+        p["y"] = context["pay_top"] + 60 + 64 * i
+    body = render_to_string("scorer/final.svg", context, request=request)
+    response = HttpResponse(body, content_type="image/svg+xml; charset=utf-8")
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
+
+
+def _back(request: HtmxHttpRequest, session: GameSession) -> HttpResponse:
+    url = reverse("scorer:final", args=[session.code])
+    return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+
+
+@require_POST
+def close(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """结束本桌 (after the page's confirm step): the table becomes read-only."""
+    session = session_or_404(code)
+    try:
+        done = session.close(author=phone.my_name(request, session))
+    except RuleError as e:
+        messages.warning(request, by_language(e.message_zh, e.message))
+        url = reverse("scorer:session", args=[session.code])
+        return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+    if done:
+        messages.success(request, gettext("The table is closed. Here is how everyone settles."))
+    else:
+        messages.info(request, gettext("The table was closed already."))
+    return _back(request, session)
+
+
+@require_POST
+def reopen(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """Open a closed table again, with a note in its history."""
+    session = session_or_404(code)
+    note = (request.POST.get("note") or "").strip()
+    if session.reopen(author=phone.my_name(request, session), note=note):
+        messages.success(request, gettext("The table is open again."))
+        url = reverse("scorer:session", args=[session.code])
+        return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+    messages.info(request, gettext("The table is open."))
+    return _back(request, session)
