@@ -25,6 +25,7 @@ from django.utils.dateparse import parse_datetime
 from rules import RuleError
 from rules.registry import get_ruleset
 from scorer.models import GameSession, Round, RoundChange, SessionChange
+from scorer.players import seat_players
 from scorer.scoring import score_entry
 
 FORMAT, VERSION = "mahjong-scorer-table", 1
@@ -165,6 +166,7 @@ def import_table(data: Any) -> GameSession:
         if data.get("closed_at"):
             session.closed_at = _when(data["closed_at"])
             session.save(update_fields=["closed_at"])
+        seat_players(session)
         expected = data.get("tallies")
         if expected is not None and session.tallies() != expected:
             raise _bad("the rounds do not add up to the file's totals",

@@ -170,7 +170,7 @@ class StartForm(forms.Form):
         dealer.choices = [(i, SEAT_NAMES[i]) for i in range(4)]
         for i in range(4):
             self.fields[f"name_{i}"].widget.attrs.update(
-                {"placeholder": SEAT_NAMES[i], "autocomplete": "off"}
+                {"placeholder": SEAT_NAMES[i], "autocomplete": "off", "list": "recent-players"}
             )
         add_param_fields(self, rules, start)
 

@@ -621,6 +621,7 @@ __all__ = [
 ]
 
 # Room configurations live in their own module; imported here so Django finds the model.
+from scorer.players import Player, Seat  # noqa: E402
 from scorer.rooms import RoomConfig  # noqa: E402
 
-__all__ += ["RoomConfig"]
+__all__ += ["Player", "RoomConfig", "Seat"]

@@ -89,6 +89,10 @@ def final(request: HtmxHttpRequest, code: str) -> HttpResponse:
     session = session_or_404(code)
     context = summary(session)
     context["history"] = list(session.changes.all())
+    context["player_links"] = [
+        {"name": s.player.name, "url": reverse("scorer:player", args=[s.player.slug])}
+        for s in session.seats.select_related("player").order_by("seat")
+    ]
     return render(request, "scorer/final.html", context)
 
 

@@ -31,6 +31,7 @@ from scorer import phone
 from scorer.access import closed_redirect, session_or_404
 from scorer.forms import ROOM, StartForm
 from scorer.models import GameSession, RoomConfig, Round, RoundRevision
+from scorer.players import recent_names, seat_players
 from scorer.present.chart import Series, line_chart, running_totals
 from scorer.present.events import describe, join_names
 from scorer.present.words import (
@@ -68,9 +69,8 @@ def _rules_for(ruleset_id: Any) -> Ruleset:
 
 
 def _home(request: HtmxHttpRequest, form: StartForm, status: int = 200) -> HttpResponse:
-    return render(
-        request, "scorer/home.html", {"form": form, "my_tables": _my_tables(request)}, status=status
-    )
+    context = {"form": form, "my_tables": _my_tables(request), "recent_names": recent_names()}
+    return render(request, "scorer/home.html", context, status=status)
 
 
 def _my_tables(request: HtmxHttpRequest) -> list[dict[str, Any]]:
@@ -123,6 +123,7 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
         first_dealer=data["first_dealer"],
         money_per_point=data.get("money_per_point"),
     )
+    seat_players(session)
     phone.remember_table(request, session)
     return redirect("scorer:session", code=session.code)
 

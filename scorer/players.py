@@ -1,0 +1,182 @@
+"""Players: a registry reused across tables, and each player's record.
+
+A table keeps the names as they were typed (its pages and exports never change);
+each seat is also tied to a `Player`, found by name when the table starts.
+Renaming a player changes the registry only, so his record keeps every table he
+sat at.  A player's page is reached by an unguessable slug, like a table: it
+lists his tables, and a table's link is its only key.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from django.db import models, transaction
+from django.utils import timezone
+
+if TYPE_CHECKING:
+    from scorer.models import GameSession
+
+
+def new_slug() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class Player(models.Model):
+    slug = models.CharField(max_length=24, unique=True, default=new_slug, editable=False)
+    name = models.CharField(max_length=40)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_played = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-last_played"]
+        constraints = [models.UniqueConstraint(fields=["name"], name="player_name_once")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def rename(self, name: str) -> None:
+        """A new name for the same player: his record stays his (seats point at him).
+        ValueError when another player has that name already."""
+        name = name.strip()[:40]
+        if not name:
+            raise ValueError("empty name")
+        with transaction.atomic():
+            if Player.objects.filter(name=name).exclude(pk=self.pk).exists():
+                raise ValueError("name taken")
+            self.name = name
+            self.save(update_fields=["name"])
+
+
+class Seat(models.Model):
+    """Who sat in which seat of a table."""
+
+    session = models.ForeignKey(
+        "scorer.GameSession", on_delete=models.CASCADE, related_name="seats"
+    )
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["session", "seat"], name="one_player_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session_id}:{self.seat} {self.player_id}"
+
+
+def seat_players(session: GameSession) -> None:
+    """Tie each seat of a new table to the registry, by name (a new name is a new player)."""
+    now = timezone.now()
+    for seat, name in enumerate(session.players):
+        player, created = Player.objects.get_or_create(name=str(name)[:40])
+        if not created:
+            Player.objects.filter(pk=player.pk).update(last_played=now)
+        Seat.objects.get_or_create(session=session, seat=seat, defaults={"player": player})
+
+
+def recent_names(limit: int = 24) -> list[str]:
+    return list(Player.objects.order_by("-last_played").values_list("name", flat=True)[:limit])
+
+
+# ----------------------------------------------------------------------------- records
+
+
+@dataclass
+class Record:
+    """One player's figures over the tables given (one ruleset, or all)."""
+
+    tables: int = 0
+    rounds: int = 0
+    wins: int = 0
+    self_draws: int = 0
+    dealt_in: int = 0  # wins on his discard
+    net: int = 0
+    hands: list[int] = field(default_factory=list)  # what each of his wins brought him
+
+    @property
+    def average_hand(self) -> float | None:
+        return sum(self.hands) / len(self.hands) if self.hands else None
+
+    @property
+    def biggest_hand(self) -> int | None:
+        return max(self.hands) if self.hands else None
+
+
+def wins_of(entry: Mapping[str, Any], result: Mapping[str, Any]) -> list[tuple[int, int | None]]:
+    """(winner, discarder) of every win in one round version: a round recorded whole
+    is one win or a draw; a round of events has a win event per discard (一炮多响:
+    each winner on it counts, the discarder dealt in once per winner)."""
+    if entry.get("kind") == "win":
+        w, d = entry.get("winner"), entry.get("discarder")
+        return [(int(w), int(d) if d not in (None, "") else None)] if w not in (None, "") else []
+    out: list[tuple[int, int | None]] = []
+    for ev in result.get("events") or []:
+        if isinstance(ev, Mapping) and ev.get("type") == "win":
+            d = ev.get("discarder")
+            for w in ev.get("winners") or []:
+                if isinstance(w, Mapping) and isinstance(w.get("seat"), int):
+                    out.append((w["seat"], d if isinstance(d, int) else None))
+    return out
+
+
+def won_amount(result: Mapping[str, Any], deltas: Sequence[int], seat: int, entry: Mapping[str, Any]
+               ) -> int:  # fmt: skip
+    """What a win brought its winner: his delta for a round recorded whole; in a round
+    of events, what the win events paid him."""
+    if entry.get("kind") == "win":
+        return int(deltas[seat])
+    got = 0
+    for ev in result.get("events") or []:
+        if isinstance(ev, Mapping) and ev.get("type") == "win":
+            ds = ev.get("deltas") or []
+            if any(
+                isinstance(w, Mapping) and w.get("seat") == seat for w in ev.get("winners") or []
+            ):
+                got += int(ds[seat]) if seat < len(ds) else 0
+    return got
+
+
+def records(player: Player) -> tuple[dict[str, Record], list[tuple[Any, int]]]:
+    """Per ruleset (and "" for all): his figures; and his net after each table, in time order."""
+    by: dict[str, Record] = defaultdict(Record)
+    timeline: list[tuple[Any, int]] = []
+    running = 0
+    seats = player.seats.select_related("session").order_by("session__created_at")
+    for s in seats:
+        session = s.session
+        table_net = 0
+        rounds = session.standing_rounds()
+        for key in ("", session.ruleset):
+            by[key].tables += 1
+        for r in rounds:
+            rev = r.current
+            if rev is None:
+                continue
+            entry = rev.entry if isinstance(rev.entry, Mapping) else {}
+            result = rev.result if isinstance(rev.result, Mapping) else {}
+            table_net += int(rev.deltas[s.seat])
+            for key in ("", session.ruleset):
+                rec = by[key]
+                rec.rounds += 1
+                for w, d in wins_of(entry, result):
+                    if w == s.seat:
+                        rec.wins += 1
+                        rec.self_draws += d is None
+                    elif d == s.seat:
+                        rec.dealt_in += 1
+                if s.seat in [w for w, _ in wins_of(entry, result)]:
+                    rec.hands.append(won_amount(result, rev.deltas, s.seat, entry))
+        for key in ("", session.ruleset):
+            by[key].net += table_net
+        running += table_net
+        timeline.append((session.created_at, running))
+    return dict(by), timeline
+
+
+__all__ = ["Player", "Record", "Seat", "recent_names", "records", "seat_players", "wins_of"]

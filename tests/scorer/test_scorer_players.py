@@ -1,0 +1,149 @@
+"""The player registry: names reused across tables, a rename that keeps the record,
+and each player's figures checked against a count made by hand while generating
+the tables (whole rounds of 国标 and rounds of events of 云南, some undone)."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections import defaultdict
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from scorer.models import GameSession, Round
+from scorer.players import Player, records, seat_players
+from tests.scorer.test_scorer_views_session import start_data
+
+pytestmark = pytest.mark.django_db
+
+POOL = ["甲", "乙", "丙", "丁", "戊", "己"]
+MCR_HANDS = [
+    {"concealed": "111m222m333m456p7z", "win_tile": "7z"},
+    {"concealed": "123m456m789m123p5p", "win_tile": "5p"},
+]
+
+
+class Expected:
+    """What each player's record must say, counted as the rounds are made."""
+
+    def __init__(self) -> None:
+        self.c: dict[tuple[str, str], dict[str, Any]] = defaultdict(
+            lambda: {
+                "tables": 0,
+                "rounds": 0,
+                "wins": 0,
+                "self": 0,
+                "dealt": 0,
+                "net": 0,
+                "hands": [],
+            }  # fmt: skip
+        )
+
+    def bump(self, name: str, ruleset: str, key: str, by: int = 1) -> None:
+        for rs in ("", ruleset):
+            self.c[(name, rs)][key] += by
+
+    def hand(self, name: str, ruleset: str, amount: int) -> None:
+        for rs in ("", ruleset):
+            self.c[(name, rs)]["hands"].append(amount)
+
+
+def table(ruleset: str, names: list[str]) -> GameSession:
+    s = GameSession.objects.create(ruleset=ruleset, players=names)
+    s.params = dict(s.resolved_params())
+    s.save()
+    seat_players(s)
+    return s
+
+
+def generate(seed: int) -> Expected:
+    rng = random.Random(seed)
+    exp = Expected()
+    for _ in range(5):
+        names = rng.sample(POOL, 4)
+        ruleset = rng.choice(["mcr", "yunnan"])
+        s = table(ruleset, names)
+        for n in names:
+            exp.bump(n, ruleset, "tables")
+        for _ in range(rng.randint(1, 5)):
+            winner = rng.randrange(4)
+            discarder = rng.choice([None, *[x for x in range(4) if x != winner]])
+            if ruleset == "mcr":
+                rnd = s.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles",
+                                                    "winner": winner, "discarder": discarder,
+                                                    "hand": rng.choice(MCR_HANDS)})  # fmt: skip
+            else:
+                # A 暗杠 first (paid at once), then a 1-番 win entered by its fan.
+                s.add_event(uuid.uuid4(), {"type": "kong", "player": rng.randrange(4),
+                                           "kong": "concealed"})  # fmt: skip
+                rnd = s.add_event(uuid.uuid4(), {"type": "win", "discarder": discarder,
+                                                 "winners": [{"seat": winner,
+                                                              "fans": {"1": 1}}]})  # fmt: skip
+            if rng.random() < 0.2:
+                s.undo_last()
+                continue
+            rnd = Round.objects.select_related("current").get(pk=rnd.pk)
+            assert rnd.current is not None
+            deltas = rnd.current.deltas
+            win_part = deltas if ruleset == "mcr" else rnd.current.result["events"][-1]["deltas"]
+            for seat, name in enumerate(names):
+                exp.bump(name, ruleset, "rounds")
+                exp.bump(name, ruleset, "net", deltas[seat])
+            exp.bump(names[winner], ruleset, "wins")
+            exp.hand(names[winner], ruleset, win_part[winner])
+            if discarder is None:
+                exp.bump(names[winner], ruleset, "self")
+            else:
+                exp.bump(names[discarder], ruleset, "dealt")
+    return exp
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_records_match_a_hand_count(seed: int) -> None:
+    exp = generate(seed)
+    for name in POOL:
+        player = Player.objects.filter(name=name).first()
+        if player is None:
+            continue
+        by, timeline = records(player)
+        for rs, rec in by.items():
+            want = exp.c[(name, rs)]
+            got = {"tables": rec.tables, "rounds": rec.rounds, "wins": rec.wins,
+                   "self": rec.self_draws, "dealt": rec.dealt_in, "net": rec.net,
+                   "hands": sorted(rec.hands)}  # fmt: skip
+            assert got == {**want, "hands": sorted(want["hands"])}, (name, rs)
+        assert timeline[-1][1] == exp.c[(name, "")]["net"]
+
+
+def test_names_are_one_player_across_tables_and_rename_keeps_the_record(client: Client) -> None:
+    a = table("mcr", ["甲", "乙", "丙", "丁"])
+    b = table("mcr", ["丁", "甲", "戊", "己"])
+    assert Player.objects.count() == 6
+    jia = Player.objects.get(name="甲")
+    assert sorted(s.session_id for s in jia.seats.all()) == sorted([a.pk, b.pk])
+    r = client.post(reverse("scorer:player_rename", args=[jia.slug]), {"name": "老甲"})
+    assert r.status_code == 302
+    jia.refresh_from_db()
+    assert jia.name == "老甲" and jia.seats.count() == 2
+    assert list(a.players) == ["甲", "乙", "丙", "丁"]  # the table keeps its names
+    # A taken name is refused; nothing changes.
+    client.post(reverse("scorer:player_rename", args=[jia.slug]), {"name": "乙"})
+    jia.refresh_from_db()
+    assert jia.name == "老甲"
+    page = client.get(reverse("scorer:player", args=[jia.slug])).content.decode()
+    assert "老甲" in page and page.count('class="player-record"') == 2  # all, and 国标
+
+
+def test_start_page_offers_recent_names_and_starting_registers_them(client: Client) -> None:
+    table("mcr", ["甲", "乙", "丙", "丁"])
+    home = client.get(reverse("scorer:home")).content.decode()
+    assert '<datalist id="recent-players">' in home and '<option value="甲">' in home
+    assert 'list="recent-players"' in home
+    data = start_data(name_0="甲", name_1="戊", name_2="己", name_3="庚")
+    r = client.post(reverse("scorer:create"), data)
+    assert r.status_code == 302
+    assert Player.objects.get(name="甲").seats.count() == 2
+    assert Player.objects.filter(name="庚").exists()
