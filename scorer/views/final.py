@@ -104,13 +104,15 @@ def final_svg(request: HtmxHttpRequest, code: str) -> HttpResponse:
     context = summary(session)
     rows = context["rows"]
     payments = context["payments"]
-    context["height"] = 300 + 80 * len(rows) + 64 * max(len(payments), 1) + 360
-    context["pay_top"] = 250 + 80 * len(rows)
-    context["chart_top"] = context["pay_top"] + 70 + 64 * max(len(payments), 1)
+    # Rows from y = 250, 80 apart; the payments under their heading, 64 apart; the
+    # chart (320 × 150, drawn ×3) last.
     for i, r in enumerate(rows):
-        r["y"] = 230 + 80 * i
+        r["y"] = 250 + 80 * i
+    context["pay_top"] = pay_top = 250 + 80 * len(rows)
     for i, p in enumerate(payments):
-        p["y"] = context["pay_top"] + 60 + 64 * i
+        p["y"] = pay_top + 110 + 64 * i
+    context["chart_top"] = chart_top = pay_top + 120 + 64 * max(len(payments), 1)
+    context["height"] = chart_top + 3 * 150 + 40
     body = render_to_string("scorer/final.svg", context, request=request)
     response = HttpResponse(body, content_type="image/svg+xml; charset=utf-8")
     patch_cache_control(response, private=True, no_cache=True)
