@@ -124,16 +124,18 @@ def _turned(entry: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _settle(
-    session: GameSession, dealer: int, events: list[Any], turned: Mapping[str, Any]
+    session: GameSession, dealer: int, wind: str, events: list[Any], turned: Mapping[str, Any]
 ) -> dict[str, Any]:
     """The engine's settlement of a round given as its events: the one path
-    every entry takes (a whole round is a round of one event)."""
+    every entry takes (a whole round is a round of one event).  The round's wind
+    goes with it: 圈风刻 and the like are scored from it."""
     return settle_or_raise(
         {
             "ruleset": session.ruleset,
             "params": dict(session.resolved_params()),
             "players": session.n_players,
             "dealer": dealer,
+            "prevalent_wind": wind,
             "events": events,
             **turned,
         }
@@ -159,7 +161,7 @@ def evaluate(session: GameSession, entry: Mapping[str, Any]) -> Evaluation:
         if entry.get("seat_inputs"):
             # Counts paid at every round's end (吉安's 精) are asked on a draw too.
             draw["seat_inputs"] = normalized_draw["seat_inputs"] = entry["seat_inputs"]
-        res = _settle(session, dealer, [draw], turned)
+        res = _settle(session, dealer, wind, [draw], turned)
         report = res["events"][0]
         end = report.get("round_end") or {}
         return Evaluation("draw", dealer, wind, [], normalized_draw,
@@ -203,7 +205,7 @@ def evaluate(session: GameSession, entry: Mapping[str, Any]) -> Evaluation:
         event["seat_inputs"] = entry["seat_inputs"]
         normalized["seat_inputs"] = entry["seat_inputs"]
     try:
-        res = _settle(session, dealer, [event], turned)
+        res = _settle(session, dealer, wind, [event], turned)
     except RuleError as e:
         if e.code != "not_a_win" or e.detail is None:
             raise
@@ -247,7 +249,7 @@ def evaluate_events(
     if not isinstance(events, list):
         raise RuleError("bad_input", "'events' must be a list", "事件列表格式不对")
     turned = dict(turned or {})
-    result = _settle(session, dealer, events, turned)
+    result = _settle(session, dealer, wind, events, turned)
     normalized = {
         "kind": "round",
         "dealer": dealer,
