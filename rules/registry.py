@@ -210,6 +210,12 @@ class Ruleset:
         back round to the first dealer, on a table that has a 圈风 (otherwise every
         round is "E").
         """
+        match = self.table(params).match
+        if match is not None and players == match.players:
+            # A match goes hand by hand through its 圈, seats changing between them.
+            k = match.index(last_dealer, last_wind, first_dealer)
+            if k is not None:
+                return match.hand(min(k + 1, match.hands - 1), first_dealer)
         dealer = self.next_dealer(last_dealer, players, winners, params, discarder=discarder)
         if not self.table(params).prevalent_wind:
             return dealer, "E"

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 from rules.errors import RuleError
 from rules.hand import FLAGS, Hand, Table, parse_situation
-from rules.table import KONG_KINDS, TableSpec
+from rules.table import KONG_KINDS, TableSpec, seat_wind_in
 from rules.tiles import N_KINDS, parse_tile, tile_en, tile_str, tile_zh
 
 
@@ -92,9 +92,10 @@ WINNER_KEYS = (
 )
 
 
-def seat_wind(seat: int, dealer: int, players: int) -> str:
-    """The dealer sits East; the others follow in play order."""
-    return WINDS[(seat - dealer) % players]
+def seat_wind(seat: int, dealer: int, players: int, seating: tuple[int, ...] | None = None) -> str:
+    """The dealer sits East; the others follow in play order (`seating`: the seats in
+    play order where the players have changed places, 国标比赛's 换位)."""
+    return seat_wind_in(seat, dealer, seating, players)
 
 
 def _err(message: str, message_zh: str) -> RuleError:
@@ -161,6 +162,7 @@ class RoundState:
     shown: list[int] = field(default_factory=lambda: [0] * N_KINDS)
     robbed: frozenset[int] = frozenset()  # kong events robbed (抢杠): they never happened
     last_kong: tuple[int, int] | None = None  # (event, player) of the latest kong
+    seating: tuple[int, ...] | None = None  # the seats in play order, where they changed
 
     @property
     def in_play(self) -> list[int]:
@@ -190,7 +192,7 @@ def settle_events(rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any]
     state = RoundState(
         rs, params, spec, players, dealer, wind, rnd.get("turned"),
         Ledger(players, spec.reasons), _round_wild(spec, rnd.get("wild")),
-        robbed=robbed_kongs(events),
+        robbed=robbed_kongs(events), seating=_seating(rnd.get("seating"), players),
     )  # fmt: skip
     kinds = spec.event_ids
     reports: list[dict[str, Any]] = []
@@ -280,6 +282,24 @@ def _round_wild(spec: TableSpec, raw: Any) -> tuple[int, ...] | None:
             "癞子必须是这桌牌里不同的牌",
         )  # fmt: skip
     return kinds
+
+
+def _seating(raw: Any, players: int) -> tuple[int, ...] | None:
+    """The round's seats in play order (`"seating": [1, 0, 3, 2]`), where the players
+    have changed places; None for the seats' own order."""
+    if raw is None:
+        return None
+    if (
+        not isinstance(raw, list)
+        or any(isinstance(s, bool) or not isinstance(s, int) for s in raw)
+        or sorted(raw) != list(range(players))
+    ):
+        raise RuleError(
+            "bad_table",
+            f"'seating' lists every seat from 0 to {players - 1} once, in play order",
+            f"座次（seating）要按出牌顺序把 0 到 {players - 1} 每个座位列一次",
+        )
+    return tuple(raw)
 
 
 def robbed_kongs(events: Sequence[Any]) -> frozenset[int]:
@@ -508,7 +528,7 @@ def _scored(
         **hand,
         **_flags(ev, hand),
         "self_drawn": self_drawn,
-        "seat_wind": seat_wind(seat, state.dealer, state.players),
+        "seat_wind": seat_wind(seat, state.dealer, state.players, state.seating),
         "prevalent_wind": state.prevalent_wind,
         "table": {"players": table.players, "dealer": table.dealer, "winner": seat,
                   "discarder": table.discarder},

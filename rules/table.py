@@ -24,6 +24,7 @@ SUITED_TILES = tuple(range(27))
 MELD_TOOLS = ("chi", "pung", "kong", "concealed_kong", "added_kong")
 EVENT_KINDS = ("win", "draw", "kong", "wall_end")
 KONG_KINDS = ("exposed", "added", "concealed")
+WINDS = ("E", "S", "W", "N")
 
 
 def _frozen(d: Mapping[str, tuple[str, str]]) -> Mapping[str, tuple[str, str]]:
@@ -174,6 +175,60 @@ def next_kind(
 
 
 @dataclass(frozen=True)
+class Match:
+    """A match of a fixed number of hands: four 圈 of one deal per player (国标比赛:
+    16 hands, no 连庄), the players changing seats between 圈, rank points at the end.
+
+    `seatings[q]` is the play order in 圈 q (E, S, W, N of its first hand) as offsets
+    from the first dealer: the competition rules' 换位 — after the East round East
+    and South change places and West and North do; after the South round the East
+    player moves to West, West to South, South to North and North to East; after the
+    West round East and South, and West and North, change again.  Every player
+    deals once in each 圈 and starts each 圈 in a different seat.
+    """
+
+    rounds: int = 4
+    seatings: tuple[tuple[int, ...], ...] = ((0, 1, 2, 3), (1, 0, 3, 2), (2, 3, 1, 0), (3, 2, 0, 1))
+    rank_points: tuple[int, ...] = (4, 2, 1, 0)
+
+    @property
+    def players(self) -> int:
+        return len(self.seatings[0])
+
+    @property
+    def hands(self) -> int:
+        return self.rounds * self.players
+
+    def order(self, wind: str, first: int) -> tuple[int, ...]:
+        """The seats in play order during the 圈 of that wind."""
+        q = WINDS.index(wind) % len(self.seatings)
+        return tuple((first + o) % self.players for o in self.seatings[q])
+
+    def hand(self, k: int, first: int) -> tuple[int, str]:
+        """(dealer, round wind) of the match's hand k (0-based)."""
+        q, i = divmod(k, self.players)
+        wind = WINDS[q % 4]
+        return self.order(wind, first)[i], wind
+
+    def index(self, dealer: int, wind: str, first: int) -> int | None:
+        """Which hand of the match a (dealer, wind) is; None when it is none of them."""
+        if wind not in WINDS or WINDS.index(wind) >= self.rounds:
+            return None
+        order = self.order(wind, first)
+        if dealer not in order:
+            return None
+        return WINDS.index(wind) * self.players + order.index(dealer)
+
+
+def seat_wind_in(seat: int, dealer: int, order: tuple[int, ...] | None, players: int) -> str:
+    """A seat's wind with the dealer East: round the play order (the seats' own order
+    when the players have not changed places)."""
+    if order is None:
+        return WINDS[(seat - dealer) % players]
+    return WINDS[(order.index(seat) - order.index(dealer)) % players]
+
+
+@dataclass(frozen=True)
 class TableSpec:
     """Everything a table needs to know of a ruleset besides scoring."""
 
@@ -201,6 +256,8 @@ class TableSpec:
     meld_labels: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     # Transfer reason code -> (zh, en), as the ledger prints it.
     reasons: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # A match of fixed length with seat changes and rank points (国标比赛), or None.
+    match: Match | None = None
 
     def __post_init__(self) -> None:
         ids = [e.id for e in self.events]
@@ -263,6 +320,13 @@ def describe_table(spec: TableSpec) -> dict[str, Any]:
         "events": [{"id": e.id, "zh": e.zh, "en": e.en} for e in spec.events],
         "multi_win": spec.multi_win,
         "wall_statuses": list(spec.wall_statuses),
+        "match": None
+        if spec.match is None
+        else {
+            "hands": spec.match.hands,
+            "seatings": [list(s) for s in spec.match.seatings],
+            "rank_points": list(spec.match.rank_points),
+        },
         "continues_after_win": spec.continues_after_win,
         "seat_inputs": [
             {"id": s.id, "zh": s.zh, "en": s.en, "min": s.min, "max": s.max, "on_draw": s.on_draw}
@@ -275,6 +339,9 @@ def describe_table(spec: TableSpec) -> dict[str, Any]:
 __all__ = [
     "EventKind",
     "KONG_KINDS",
+    "Match",
+    "WINDS",
+    "seat_wind_in",
     "SeatInput",
     "TableSpec",
     "Wilds",

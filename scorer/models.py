@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from rules import RuleError
 from rules.registry import get_ruleset
-from rules.table import TableSpec
+from rules.table import TableSpec, seat_wind_in
 from scorer.scoring import ScoredEntry, score_entry
 
 WINDS = ("E", "S", "W", "N")
@@ -67,6 +67,30 @@ class GameSession(models.Model):
     def table(self) -> TableSpec:
         """What this session's table offers, with the values it started with."""
         return get_ruleset(self.ruleset).table(self.resolved_params())
+
+    def seat_winds(self, dealer: int, wind: str) -> list[str]:
+        """Each seat's wind in a hand with this dealer and round wind (where a match
+        has changed the players' places, round their order in that 圈)."""
+        match = self.table().match
+        order = None
+        if match is not None and self.n_players == match.players and wind in WINDS:
+            order = match.order(wind, self.first_dealer)
+        return [seat_wind_in(s, dealer, order, self.n_players) for s in range(self.n_players)]
+
+    def finish_match(self) -> bool:
+        """Close a match table once its last hand is recorded (called under the lock)."""
+        match = self.table().match
+        if match is None or self.n_players != match.players or self.closed_at is not None:
+            return False
+        done = self.rounds.filter(status=Round.ACTIVE, in_progress=False).count()
+        if done < match.hands:
+            return False
+        self.closed_at = timezone.now()
+        self.save(update_fields=["closed_at"])
+        SessionChange.objects.create(
+            session=self, action=SessionChange.CLOSE, note=f"比赛结束：{match.hands} 盘打完"
+        )
+        return True
 
     def resolved_params(self) -> Mapping[str, Any]:
         """The values this session plays with: its own, checked.
@@ -216,6 +240,7 @@ class GameSession(models.Model):
                     session=session, number=next_number, token=token, in_progress=open_round
                 )
                 rnd.add_revision(scored, author)
+                session.finish_match()
                 session.bump()
                 return rnd
         except IntegrityError:
@@ -311,6 +336,7 @@ class GameSession(models.Model):
                 if rnd.in_progress == finished:
                     rnd.in_progress = not finished
                     rnd.save(update_fields=["in_progress"])
+                session.finish_match()
                 session.bump()
                 return rnd
         except IntegrityError:

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from rules import RuleError
 from rules.api import settle_or_raise
 from rules.round import WINNER_KEYS
+from rules.table import TableSpec
 
 
 class GameSession(Protocol):
@@ -23,9 +24,12 @@ class GameSession(Protocol):
 
     ruleset: str
     players: Any
+    first_dealer: int
 
     @property
     def n_players(self) -> int: ...
+
+    def table(self) -> TableSpec: ...
 
     def resolved_params(self) -> Mapping[str, Any]: ...
 
@@ -138,8 +142,17 @@ def _settle(
             "prevalent_wind": wind,
             "events": events,
             **turned,
+            **seating(session, wind),
         }
     )
+
+
+def seating(session: GameSession, wind: str) -> dict[str, Any]:
+    """The seats in play order where a match has changed them (国标比赛's 换位)."""
+    match = session.table().match
+    if match is None or session.n_players != match.players or wind not in WINDS:
+        return {}
+    return {"seating": list(match.order(wind, session.first_dealer))}
 
 
 def evaluate(session: GameSession, entry: Mapping[str, Any]) -> Evaluation:

@@ -5,6 +5,7 @@ and a picture of it all sized for a chat message."""
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from django.contrib import messages
@@ -24,7 +25,7 @@ from scorer.access import session_or_404
 from scorer.models import GameSession
 from scorer.present.chart import Series, line_chart, running_totals
 from scorer.present.words import money_text
-from scorer.settleup import settle_up
+from scorer.settleup import settle_up, standard_points
 from scorer.templatetags.scorer_format import sign_class
 from scorer.views import HtmxHttpRequest, by_language
 
@@ -65,6 +66,12 @@ def summary(session: GameSession) -> dict[str, Any]:
         }
         for payer, payee, amount in settle_up(totals)
     ]
+    match = session.table().match
+    if match is not None and len(names) == match.players:
+        # 标准分 by rank, shared where players tie ("并列者平分").
+        for row, points in zip(rows, standard_points([r["total"] for r in rows],
+                                                     match.rank_points), strict=True):  # fmt: skip
+            row["rank_points"] = _points_text(points)
     deltas = [r.current.deltas for r in rounds if r.current is not None]
     series = [
         Series(n, pts) for n, pts in zip(names, running_totals(deltas, len(names)), strict=True)
@@ -74,10 +81,18 @@ def summary(session: GameSession) -> dict[str, Any]:
         "rows": rows,
         "payments": payments,
         "round_count": len(rounds),
+        "match_hands": match.hands if match is not None and len(names) == match.players else None,
         "rate": rate,
         "closed": session.closed_at is not None,
         "chart": mark_safe(line_chart(series, gettext("Running totals"))),  # noqa: S308 (escaped)
     }
+
+
+def _points_text(points: Fraction) -> str:
+    """4, 1.5, 2.33: a share of rank points, as a table writes it."""
+    if points.denominator == 1:
+        return str(points.numerator)
+    return f"{float(points):.2f}".rstrip("0").rstrip(".")
 
 
 def _money(amount: Decimal) -> str:

@@ -63,7 +63,6 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from rules import RuleError
 from rules.registry import get_ruleset
-from rules.round import seat_wind
 from rules.tiles import N_KINDS, parse_tile
 from scorer import phone
 from scorer.access import closed_redirect, round_or_404, session_or_404
@@ -193,10 +192,10 @@ def _context(
     editing: Round | None = None,
 ) -> dict[str, Any]:
     rs = get_ruleset(session.ruleset)
-    n = session.n_players
     live = p.live_flags()
+    winds = session.seat_winds(p.dealer, p.wind)
     seats = [
-        {"seat": s, "name": name, "wind": _wind_name(seat_wind(s, p.dealer, n)),
+        {"seat": s, "name": name, "wind": _wind_name(winds[s]),
          "dealer": s == p.dealer, "winner": s == p.winner, "discarder": p.discarder == str(s)}
         for s, name in enumerate(session.players)
     ]  # fmt: skip
@@ -245,7 +244,7 @@ def _context(
         "seats": seats,
         "others": [s for s in seats if not s["winner"]],
         "winds": [(w, _wind_name(w)) for w in WINDS],
-        "seat_wind": _wind_name(seat_wind(p.winner, p.dealer, n)) if p.winner is not None else "",
+        "seat_wind": _wind_name(winds[p.winner]) if p.winner is not None else "",
         "round_wind": _wind_name(p.wind),
         "dealer_name": session.players[p.dealer],
         # A select changed (htmx posts the form with no tap): keep dealer and wind open.

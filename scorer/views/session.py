@@ -26,7 +26,6 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from rules import REGISTRY, RuleError
 from rules.registry import Ruleset
-from rules.round import seat_wind
 from scorer import phone
 from scorer.access import closed_redirect, session_or_404
 from scorer.forms import ROOM, StartForm
@@ -167,6 +166,7 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
     newest = session.rounds.order_by("-number").values_list("number", "status").first()
     redo = newest[0] if newest is not None and newest[1] == Round.UNDONE else None
     per_point = session.money_per_point
+    winds = session.seat_winds(dealer, wind)
     seats = []
     for seat, (name, total) in enumerate(zip(names, totals, strict=True)):
         money = None if per_point is None else money_text(total * per_point)
@@ -174,7 +174,7 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
             {
                 "seat": seat,
                 "name": name,
-                "wind": WIND_NAMES[seat_wind(seat, dealer, n)],
+                "wind": WIND_NAMES[winds[seat]],
                 "dealer": seat == dealer,
                 "total": total,
                 "money": money,
@@ -192,9 +192,14 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
             strict=True,
         )
     ]
+    match = table.match if table.match is not None and n == table.match.players else None
     return {
         "session": session,
         "closed": session.closed_at is not None,
+        # A match's next hand, said as "第 5 / 16 盘".
+        "match_next": None
+        if match is None
+        else {"hand": min(len(rounds) + 1, match.hands), "hands": match.hands},  # fmt: skip
         # Each player's running total, redrawn with every poll that brings a change.
         "chart": mark_safe(line_chart(series, gettext("Running totals"))) if rounds else "",  # noqa: S308
         "stepwise": table.stepwise,

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from dataclasses import replace
 from functools import lru_cache
 from operator import add
 from typing import Any, NamedTuple
@@ -62,7 +63,7 @@ from rules.rulesets.mcr.fans import (
     TableFan,
     terminal_pungs,
 )
-from rules.table import TableSpec, WinFlag
+from rules.table import Match, TableSpec, WinFlag
 from rules.tiles import group_en, tile_zh
 
 _WIND_OF = {"E": 27, "S": 28, "W": 29, "N": 30}
@@ -795,6 +796,16 @@ class Mcr(Ruleset):
             ),
         ),
         Param(
+            "match",
+            "bool",
+            False,
+            "比赛：16 盘",
+            "Match of 16 hands",
+            "四圈 16 盘打完本桌自动结束，圈与圈之间换位（竞赛规则），结果按名次给标准分 4、2、1、0",
+            "Four rounds of 16 hands end the table by themselves, the players change seats "
+            "between rounds (competition rules) and the ranks score 4, 2, 1, 0",
+        ),
+        Param(
             "base",
             "int",
             8,
@@ -856,7 +867,7 @@ class Mcr(Ruleset):
         ),
     )
     presets = (
-        Preset("competition", "比赛规则", "Competition", {}),
+        Preset("competition", "比赛规则", "Competition", {"match": True}),
         Preset(
             "room",
             "棋牌室（庄家和牌或荒庄连庄）",
@@ -870,6 +881,16 @@ class Mcr(Ruleset):
             {"mixed_kong_fan": False},
         ),
     )
+
+    _match_spec: TableSpec | None = None
+
+    def table(self, params: Mapping[str, Any] | None = None) -> TableSpec:
+        """The competition's match (16 hands, seats changed between 圈, 标准分) where asked."""
+        if not (params or self.defaults)["match"]:
+            return self.table_spec
+        if self._match_spec is None:
+            self._match_spec = replace(self.table_spec, match=Match())
+        return self._match_spec
 
     def fan_catalog(self, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         """Every fan a player can pick, with the fans it excludes (不计) and, for the

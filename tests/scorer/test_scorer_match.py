@@ -1,0 +1,89 @@
+"""国标比赛 at the table: 16 hands in four 圈, the players changing seats between 圈
+(their seat winds follow), the table closing itself after the 16th hand, 标准分 on
+the result page; a room's table (no match) goes on as before."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from rules import RuleError, get_ruleset
+from rules.table import WINDS, Match
+from scorer.models import GameSession, SessionChange
+
+pytestmark = pytest.mark.django_db
+
+SOUTH_PUNG = {"concealed": "222z123m456m789m5p", "win_tile": "5p"}
+
+
+def test_every_player_deals_once_a_round_and_starts_each_round_elsewhere() -> None:
+    m = Match()
+    for first in range(4):
+        hands = [m.hand(k, first) for k in range(16)]
+        for q, wind in enumerate(WINDS):
+            assert sorted(d for d, w in hands[4 * q : 4 * q + 4]) == [0, 1, 2, 3]
+            assert {w for _, w in hands[4 * q : 4 * q + 4]} == {wind}
+        # Each player starts the four 圈 in four different seats (a Latin square).
+        for p in range(4):
+            seats = {m.order(w, first).index(p) for w in WINDS}
+            assert seats == {0, 1, 2, 3}
+        assert [m.index(d, w, first) for d, w in hands] == list(range(16))
+
+
+def match_table(first: int = 0) -> GameSession:
+    rs = get_ruleset("mcr")
+    s = GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"],
+                                   first_dealer=first, preset="competition")  # fmt: skip
+    s.params = dict(rs.resolve_params(rs.preset("competition").params))  # type: ignore[union-attr]
+    s.save()
+    return s
+
+
+def test_a_match_of_sixteen_hands_with_seat_changes(client: Client) -> None:
+    s = match_table(first=2)
+    m = Match()
+    for k in range(16):
+        dealer, wind = s.next_position()
+        assert (dealer, wind) == m.hand(k, 2)
+        if k == 4:
+            # The South round's first hand: the players have changed places, so seat
+            # 2 (the first dealer, who dealt the East round's first hand) now sits South.
+            assert s.seat_winds(dealer, wind)[2] == "S"
+            rnd = s.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles", "winner": 2,
+                                                "discarder": None, "hand": SOUTH_PUNG})  # fmt: skip
+            assert rnd.current is not None
+            names = {f["name_zh"] for f in rnd.current.result["fans"]}
+            assert {"门风刻", "圈风刻"} <= names
+        else:
+            s.record_round(uuid.uuid4(), {"kind": "draw"})
+        s.refresh_from_db()
+        assert (s.closed_at is not None) is (k == 15)
+    assert s.changes.get().action == SessionChange.CLOSE
+    with pytest.raises(RuleError):
+        s.record_round(uuid.uuid4(), {"kind": "draw"})
+    page = client.get(reverse("scorer:final", args=[s.code])).content.decode()
+    assert page.count('class="final-rank-points"') == 4
+    # 乙's self-drawn win: first (4); the other three tie and share 2 + 1 + 0.
+    assert "<b>4</b>" in page and page.count("<b>1</b>") == 3
+
+
+def test_the_table_page_counts_the_match_hands(client: Client) -> None:
+    s = match_table()
+    s.record_round(uuid.uuid4(), {"kind": "draw"})
+    page = client.get(reverse("scorer:session", args=[s.code])).content.decode()
+    assert "比赛：第 2 / 16 盘" in page
+
+
+def test_a_room_table_has_no_match() -> None:
+    rs = get_ruleset("mcr")
+    s = GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"])
+    s.params = dict(rs.resolve_params(rs.preset("room").params))  # type: ignore[union-attr]
+    s.save()
+    for _ in range(17):
+        s.record_round(uuid.uuid4(), {"kind": "draw"})
+    s.refresh_from_db()
+    assert s.closed_at is None and s.table().match is None
+    assert s.seat_winds(1, "S") == ["N", "E", "S", "W"]
