@@ -4,6 +4,7 @@ the result page; a room's table (no match) goes on as before."""
 
 from __future__ import annotations
 
+import json
 import uuid
 
 import pytest
@@ -12,6 +13,7 @@ from django.urls import reverse
 
 from rules import RuleError, get_ruleset
 from rules.table import WINDS, Match
+from scorer.export import import_table, table_json
 from scorer.models import GameSession, SessionChange
 
 pytestmark = pytest.mark.django_db
@@ -87,3 +89,24 @@ def test_a_room_table_has_no_match() -> None:
     s.refresh_from_db()
     assert s.closed_at is None and s.table().match is None
     assert s.seat_winds(1, "S") == ["N", "E", "S", "W"]
+
+
+def test_a_finished_match_exports_and_reimports_whole() -> None:
+    # The South-round win with its 门风刻 only scores so because the round carries the
+    # seating: the import re-scores every version and must get the same points.
+    s = match_table(first=1)
+    for k in range(16):
+        dealer, wind = s.next_position()
+        if k == 4:
+            s.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles", "winner": 1,
+                                          "discarder": 3, "hand": SOUTH_PUNG})  # fmt: skip
+        else:
+            s.record_round(uuid.uuid4(), {"kind": "draw"})
+    s.refresh_from_db()
+    assert s.closed_at is not None
+    data = json.loads(json.dumps(table_json(s), ensure_ascii=False))
+    t = import_table(data)
+    assert t.tallies() == s.tallies() and t.closed_at is not None
+    assert t.table().match is not None
+    win = t.rounds.get(number=5).current
+    assert win is not None and {"门风刻", "圈风刻"} <= {f["name_zh"] for f in win.result["fans"]}
