@@ -70,6 +70,9 @@ def test_a_match_of_sixteen_hands_with_seat_changes(client: Client) -> None:
     assert page.count('class="final-rank-points"') == 4
     # 乙's self-drawn win: first (4); the other three tie and share 2 + 1 + 0.
     assert "<b>4</b>" in page and page.count("<b>1</b>") == 3
+    # The picture for the chat says the same.
+    svg = client.get(reverse("scorer:final_svg", args=[s.code])).content.decode()
+    assert "比赛 16 盘" in svg and svg.count("标准分 4<") == 1 and svg.count("标准分 1<") == 3
 
 
 def test_the_table_page_counts_the_match_hands(client: Client) -> None:
