@@ -114,6 +114,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # A change that waited too long for the database's lock: "try again" (503), not a 500.
+    "scorer.busy.BusyMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into its lockout answer.
     "axes.middleware.AxesMiddleware",
 ]
