@@ -93,6 +93,7 @@ from scorer.views.recording import (
     _done,
     _tapped_seat,
     _unfinished_hand,
+    round_summary,
     taken_round,
     who_records,
 )
@@ -272,10 +273,13 @@ def _render(
     message: str = "",
     editing: Round | None = None,
     status: int = 200,
+    stale: dict[str, Any] | None = None,
 ) -> HttpResponse:
-    """The form's inside for htmx, else the whole page."""
+    """The form's inside for htmx, else the whole page.  `stale`: the version another
+    phone saved meanwhile, shown above a correction made from an older one."""
     template = "scorer/record.html#form" if request.htmx else "scorer/record.html"
     ctx = _context(request, session, p, message, editing)
+    ctx["stale"] = stale
     return render(request, template, ctx, status=status)
 
 
@@ -514,7 +518,8 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
             "This round was corrected on another phone meanwhile. "
             "Check it and confirm again to replace that correction."
         )
-        return _render(request, session, p, msg, rnd, status=200 if request.htmx else 409)
+        status = 200 if request.htmx else 409
+        return _render(request, session, p, msg, rnd, status, stale=round_summary(session, rnd))
     except RuleError as e:
         return _render(request, session, p, _error_text(e), rnd, status=refused)
     messages.success(request, gettext("Round %(number)s corrected.") % {"number": rnd.number})
