@@ -114,6 +114,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # A change that waited too long for the database's lock: "try again" (503), not a 500.
+    "scorer.busy.BusyMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into its lockout answer.
     "axes.middleware.AxesMiddleware",
 ]
@@ -196,6 +198,25 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded default serves every phone at a table (and several tables) at
+    # once (docs/deploy.md has the figures, benchmarks/concurrency.py measures them):
+    # * IMMEDIATE: a transaction takes the write lock when it begins.  SQLite's
+    #   default (DEFERRED) starts as a reader and fails at once with "database is
+    #   locked" when two of them then both want to write; IMMEDIATE ones queue.
+    # * timeout: how long one waits in that queue (seconds) before giving up; a
+    #   change takes milliseconds, so 20 s is only ever reached by a stuck writer,
+    #   and then the phone is told to try again (scorer/busy.py), never a 500.
+    # * WAL: readers (the pages every phone polls) never wait for the writer, nor
+    #   it for them; synchronous=NORMAL is safe with WAL (a power cut may lose the
+    #   last commits, never corrupt the file) and saves an fsync per change.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -530,12 +530,26 @@ class Round(models.Model):
         self.save(update_fields=["current"])
         return rev
 
-    def revise(self, entry: Mapping[str, Any], author: str = "") -> RoundRevision:
-        """Correct this round: re-score `entry` and make it the current version."""
+    def revise(
+        self, entry: Mapping[str, Any], author: str = "", base: int | None = None
+    ) -> RoundRevision:
+        """Correct this round: re-score `entry` and make it the current version.
+
+        `base`: the revision the correction was made from.  Three phones correcting
+        the same round at once would otherwise each write over the versions they did
+        not see; checked under the session's row lock, every correction but the
+        first is made from a revision no longer current and raises StaleRevision,
+        as a correction made after another one was saved is (the phone shows the
+        current version and the next confirm, made knowing it, goes through).
+        """
         with transaction.atomic():
+            # Row lock on the session, which every change takes first: the round's
+            # current revision read below cannot change until this commits.
             session = GameSession.objects.select_for_update().get(pk=self.session_id)
             session.refuse_if_closed()
             rnd = Round.objects.select_related("current").get(pk=self.pk)
+            if base is not None and rnd.current is not None and rnd.current.number != base:
+                raise StaleRevision(rnd.current)
             if rnd.current is not None:
                 # A correction keeps the round's own dealer, wind (and turned tile)
                 # unless it changes them.
@@ -623,6 +637,14 @@ class RoundTaken(Exception):
         self.next_number = next_number
 
 
+class StaleRevision(Exception):
+    """A correction made from a revision that is no longer the round's current one."""
+
+    def __init__(self, current: RoundRevision) -> None:
+        super().__init__(f"made from an old revision; current is v{current.number}")
+        self.current = current
+
+
 class Transfer(models.Model):
     revision = models.ForeignKey(RoundRevision, on_delete=models.CASCADE, related_name="transfers")
     from_seat = models.PositiveSmallIntegerField()
@@ -643,6 +665,7 @@ __all__ = [
     "RoundTaken",
     "RuleError",
     "SessionChange",
+    "StaleRevision",
     "Transfer",
 ]
 

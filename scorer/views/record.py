@@ -73,7 +73,7 @@ from scorer.entry.pick import (
     _int,
     _next_position,
 )
-from scorer.models import GameSession, Round, RoundRevision, RoundTaken
+from scorer.models import GameSession, Round, RoundRevision, RoundTaken, StaleRevision
 from scorer.present.picker import (
     FACES,
     _hand_view,
@@ -93,6 +93,7 @@ from scorer.views.recording import (
     _done,
     _tapped_seat,
     _unfinished_hand,
+    round_summary,
     taken_round,
     who_records,
 )
@@ -272,10 +273,13 @@ def _render(
     message: str = "",
     editing: Round | None = None,
     status: int = 200,
+    stale: dict[str, Any] | None = None,
 ) -> HttpResponse:
-    """The form's inside for htmx, else the whole page."""
+    """The form's inside for htmx, else the whole page.  `stale`: the version another
+    phone saved meanwhile, shown above a correction made from an older one."""
     template = "scorer/record.html#form" if request.htmx else "scorer/record.html"
     ctx = _context(request, session, p, message, editing)
+    ctx["stale"] = stale
     return render(request, template, ctx, status=status)
 
 
@@ -497,17 +501,25 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
     if Pick.from_entry(current.entry, rnd).entry() == entry:
         # Nothing to correct: unchanged, or a double tap whose first tap saved it.
         return _done_edit(request, done)
-    if p.base is not None and p.base != current.number:
+    try:
+        # base: the revision this form was opened on, checked under the row lock, so
+        # a correction made meanwhile (one after another or at the same moment) is
+        # never silently written over.
+        rnd.revise(entry, _author(request, session, p), base=p.base)
+    except StaleRevision as stale:
+        rnd.current = stale.current
+        if Pick.from_entry(stale.current.entry, rnd).entry() == entry:
+            # The same correction made meanwhile (a double tap, or another phone).
+            return _done_edit(request, done)
         # Someone else corrected the round since this form was opened: show it
         # before replacing their version (the next confirm does, deliberately).
-        p.base = current.number
+        p.base = stale.current.number
         msg = gettext(
             "This round was corrected on another phone meanwhile. "
             "Check it and confirm again to replace that correction."
         )
-        return _render(request, session, p, msg, rnd, status=200 if request.htmx else 409)
-    try:
-        rnd.revise(entry, _author(request, session, p))
+        status = 200 if request.htmx else 409
+        return _render(request, session, p, msg, rnd, status, stale=round_summary(session, rnd))
     except RuleError as e:
         return _render(request, session, p, _error_text(e), rnd, status=refused)
     messages.success(request, gettext("Round %(number)s corrected.") % {"number": rnd.number})

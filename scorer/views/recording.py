@@ -107,12 +107,20 @@ def taken_round(
     )
     if rnd is None or rnd.current is None:
         return None
+    return {**round_summary(session, rnd), "next": next_number}
+
+
+def round_summary(session: GameSession, rnd: Round) -> dict[str, Any]:
+    """A round's current version as the form shows it beside the entry: who recorded
+    it, its result, each seat's points (a round taken meanwhile, or the correction
+    another phone made)."""
     rev = rnd.current
+    assert rev is not None
     names = list(session.players)
     result = rev.result if isinstance(rev.result, dict) else {}
     return {
         "number": rnd.number,
-        "next": next_number,
+        "version": rev.number,
         "author": author_label(rev.author),
         "undone": rnd.status != Round.ACTIVE,
         "winners": [seat_name(names, w) for w in rev.winners or []],

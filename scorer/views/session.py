@@ -300,31 +300,35 @@ def qr(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return response
 
 
+def _last_standing(session: GameSession) -> int | None:
+    rounds = session.rounds.filter(status=Round.ACTIVE).order_by("-number")
+    return rounds.values_list("number", flat=True).first()
+
+
+def _not_undone(request: HtmxHttpRequest, last: int) -> None:
+    messages.warning(
+        request,
+        gettext(
+            "Nothing was undone: the last round is now round %(number)s. "
+            "Check the totals and try again."
+        )
+        % {"number": last},
+    )
+
+
 @require_POST
 def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Undo the last standing round, if it is still the one the page showed."""
     session = session_or_404(code)
     if (closed := closed_redirect(request, session)) is not None:
         return closed
-    last = (
-        session.rounds.filter(status=Round.ACTIVE)
-        .order_by("-number")
-        .values_list("number", flat=True)
-        .first()
-    )
+    last = _last_standing(session)
     if last is None:
         messages.info(request, gettext("There is no round to undo."))
     elif request.POST.get("round") != str(last):
         # Another phone changed the session since this page was loaded: undoing
         # "the last round" now would undo a round nobody looked at.
-        messages.warning(
-            request,
-            gettext(
-                "Nothing was undone: the last round is now round %(number)s. "
-                "Check the totals and try again."
-            )
-            % {"number": last},
-        )
+        _not_undone(request, last)
     else:
         # expected=last: re-checked under the session lock, closing the race between
         # the check above and the undo (two phones tapping at once undo one round).
@@ -334,7 +338,12 @@ def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
             session.refresh_from_db(fields=["closed_at"])
             return closed_redirect(request, session) or HttpResponseRedirect(request.path)
         if undone is None:
-            messages.info(request, gettext("There is no round to undo."))
+            # Another phone undid it (or recorded one) between the check and the lock.
+            now = _last_standing(session)
+            if now is None:
+                messages.info(request, gettext("There is no round to undo."))
+            else:
+                _not_undone(request, now)
         else:
             messages.success(
                 request,

@@ -417,3 +417,36 @@ def test_an_engine_message_names_the_seat() -> None:
         f"第 2 个事件（{NAMES[1]}）：{NAMES[3]}已经和牌出局"
     )
     assert name_seats("seat 9 is no seat", NAMES) == "seat 9 is no seat"
+
+
+# ------------------------------------------------------------------ a correction made meanwhile
+
+
+def test_a_correction_from_an_older_version_is_refused_and_shows_the_current_one() -> None:
+    """Two phones open the same round's correction; the first saves (v2).  The second,
+    made from v1, is refused (409) with v2 shown above its entry (who, the result,
+    each seat's points), checked under the row lock; confirmed again, knowing it, it
+    replaces v2.  A double tap of the first one's correction changes nothing."""
+    session = make_session()
+    assert winning_phone(Phone(Client(), session)).confirm().status_code == 302
+    first, second = Phone(Client(), session, number=1), Phone(Client(), session, number=1)
+    assert first.state["base"] == second.state["base"] == "1"
+    assert first.confirm(flowers="2", me="2").status_code == 302
+    assert first.confirm(flowers="2", me="2").status_code == 302  # the same correction again
+    rnd = Round.objects.get()
+    assert rnd.current is not None and rnd.current.number == 2
+    refused = second.confirm(flowers="5")
+    assert refused.status_code == 409
+    page = text_of(page_of(refused))
+    assert "这一局刚刚在另一部手机上改过" in page
+    assert f"现在记下的是第 2 版 (由 {NAMES[2]})" in page
+    v2 = rnd.current.deltas
+    assert " · ".join(f"{n} {signed_text(d)}" for n, d in zip(NAMES, v2, strict=True)) in page
+    rnd.refresh_from_db()
+    assert rnd.current is not None and rnd.current.number == 2  # nothing written
+    second.state = {**state_of(page_of(refused)), "flowers": "5"}
+    assert second.state["base"] == "2"  # the next confirm is made knowing v2
+    assert second.confirm().status_code == 302
+    rnd.refresh_from_db()
+    assert rnd.current is not None and rnd.current.number == 3
+    assert list(rnd.revisions.values_list("number", flat=True)) == [1, 2, 3]

@@ -147,3 +147,21 @@ def test_the_deploy_configuration_passes_check_deploy() -> None:
     result = run_python(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], env)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues" in result.stdout
+
+
+def test_the_sqlite_default_queues_writers(tmp_path: Path) -> None:
+    """The embedded default's connection (docs/deploy.md, "SQLite or PostgreSQL"):
+    WAL journal, synchronous=NORMAL, a busy timeout, IMMEDIATE transactions."""
+    script = (
+        "import json, django; django.setup(); from django.db import connection, transaction;"
+        "c = connection.cursor();"
+        "mode = c.execute('PRAGMA journal_mode').fetchone()[0];"
+        "sync = c.execute('PRAGMA synchronous').fetchone()[0];"
+        "busy = c.execute('PRAGMA busy_timeout').fetchone()[0];"
+        "print(json.dumps([mode, sync, busy, connection.transaction_mode]))"
+    )
+    env = clean_env(DJANGO_DEBUG="1", DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    result = run_python(["-c", script], env)
+    assert result.returncode == 0, result.stderr
+    # NORMAL is 1; the busy timeout is in ms.
+    assert json.loads(result.stdout) == ["wal", 1, 20000, "IMMEDIATE"]
