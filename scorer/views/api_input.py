@@ -16,7 +16,8 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 
 from rules import RuleError, json_input
 
@@ -93,3 +94,30 @@ def json_object(request: HttpRequest, what: str, what_zh: str) -> dict[str, Any]
     if not isinstance(value, dict):
         return refusal(400, f"the body must be {what}", f"请求内容必须是{what_zh}")
     return value
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """handler404: under /api/ the JSON error object (an unknown endpoint, a session
+    code with no session); elsewhere the site's page."""
+    if _is_api(request):
+        return refusal(
+            404, f"nothing at {request.path[:100]}", "这个地址没有内容", code="not_found"
+        )
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500: under /api/ the JSON error object (the traceback is logged, never
+    shown: settings.LOGGING); elsewhere the site's page."""
+    if _is_api(request):
+        return refusal(
+            500,
+            "the server failed on this request; the error is logged",
+            "服务器处理这个请求时出错了，错误已记录",
+            code="server_error",
+        )
+    return defaults.server_error(request)

@@ -144,3 +144,28 @@ def test_players_4_0_and_a_list_wind_are_400_over_http(client: Client) -> None:
     rnd = json.loads(json.dumps(ROUND))
     rnd["events"][0]["winners"][0]["fans"] = {"3": 1.7}
     refused(post(client, "scorer:api_settle", json.dumps(rnd)), 400)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/api/", "/api/nothing", "/api/sessions/", "/api/score/extra"])
+def test_an_unknown_api_address_is_the_json_404(client: Client, path: str) -> None:
+    refused(client.get(path), 404, "not_found")
+
+
+@pytest.mark.django_db
+def test_pages_outside_the_api_keep_the_html_404(client: Client) -> None:
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404 and response["Content-Type"].startswith("text/html")
+
+
+def test_a_server_error_in_the_api_is_the_json_500(monkeypatch: pytest.MonkeyPatch) -> None:
+    import scorer.views.api as api
+
+    def boom(situation: Any) -> Any:
+        raise RuntimeError("on purpose")
+
+    monkeypatch.setattr(api, "score_situation", boom)
+    response = Client(raise_request_exception=False).post(
+        reverse("scorer:api_score"), json.dumps(SITUATION), content_type="application/json"
+    )
+    refused(response, 500, "server_error")
