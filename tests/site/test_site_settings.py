@@ -178,5 +178,7 @@ def test_a_key_just_strong_enough_passes_the_settings_and_check_deploy() -> None
 
 
 def test_debug_mode_takes_any_key() -> None:
-    result = run_python(["-c", PRINT_SETTINGS], clean_env(DJANGO_DEBUG="1", DJANGO_SECRET_KEY="abc"))
+    result = run_python(
+        ["-c", PRINT_SETTINGS], clean_env(DJANGO_DEBUG="1", DJANGO_SECRET_KEY="abc")
+    )
     assert result.returncode == 0, result.stderr
