@@ -28,7 +28,7 @@ from rules.errors import RuleError
 from rules.hand import FLAGS, Hand, Table, parse_situation
 from rules.table import KONG_KINDS, TableSpec, seat_wind_in
 from rules.tiles import N_KINDS, parse_tile, tile_en, tile_str, tile_zh
-from rules.values import fan_counts, is_whole, one_of, whole_in
+from rules.values import fan_counts, flower_count, is_whole, one_of, whole_in
 
 
 class Ruleset(Protocol):
@@ -507,13 +507,7 @@ def _quick(
     flags: AbstractSet[str],
 ) -> dict[str, Any]:  # fmt: skip
     fans = fan_counts(w.get("fans") or {})
-    flowers = w.get("flowers")
-    if flowers is None:
-        flowers = 0
-    elif not whole_in(flowers, 0, 8):
-        raise RuleError(
-            "bad_input", "flowers: a whole number from 0 to 8", "花牌张数必须是 0 到 8 的整数"
-        )
+    flowers = flower_count(w.get("flowers"))
     return state.rs.quick_score(fans, flowers, table, self_drawn, state.params, flags)
 
 

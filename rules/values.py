@@ -79,6 +79,19 @@ def fan_counts(raw: Any) -> dict[int, int]:
     return fans
 
 
+def flower_count(v: Any) -> int:
+    """A quick entry's `flowers`: a whole number from 0 to 8; missing or null is 0."""
+    if v is None:
+        return 0
+    if not whole_in(v, 0, 8):
+        raise RuleError(
+            "bad_input",
+            f"flowers: a whole number from 0 to 8, not {v!r}",
+            "花牌张数必须是 0 到 8 的整数",
+        )
+    return int(v)
+
+
 def fan_id(k: Any) -> int | None:
     """A fan's id from a JSON key ("48") or an int; None for anything else ("1.5", "٣")."""
     if is_whole(k):

@@ -16,7 +16,7 @@ from rules import RuleError
 from rules.api import settle_or_raise
 from rules.round import WINNER_KEYS
 from rules.table import TableSpec
-from rules.values import fan_counts, whole_in
+from rules.values import fan_counts, flower_count
 
 
 class GameSession(Protocol):
@@ -192,13 +192,7 @@ def evaluate(session: GameSession, entry: Mapping[str, Any]) -> Evaluation:
     if mode == "quick":
         # An imported table's entries are input too: read as the engine reads them.
         fans = fan_counts(entry.get("fans") or {})
-        flowers = entry.get("flowers")
-        if flowers is None:
-            flowers = 0
-        elif not whole_in(flowers, 0, 8):
-            raise RuleError(
-                "bad_input", "flowers: a whole number from 0 to 8", "花牌张数必须是 0 到 8 的整数"
-            )
+        flowers = flower_count(entry.get("flowers"))
         who: dict[str, Any] = {"seat": winner, "fans": {str(k): v for k, v in fans.items()},
                                "flowers": flowers}  # fmt: skip
         normalized = {"kind": "win", "mode": "quick", "winner": winner, "discarder": discarder,
