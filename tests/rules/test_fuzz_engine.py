@@ -37,6 +37,7 @@ def check_answer(result: Any, case: Mutated) -> None:
         assert error["code"] in ERROR_CODES, error
         assert isinstance(error["message"], str) and error["message"], error
         assert isinstance(error["message_zh"], str) and error["message_zh"], error
+        assert error["message_zh"] != error["message"], ("no Chinese message", error)
 
 
 @settings(FUZZ, max_examples=600)

@@ -106,6 +106,7 @@ def check(req: Request, status: int, ctype: str, content: bytes) -> None:
         assert error["code"] in API_CODES, body
         assert isinstance(error["message"], str) and error["message"], body
         assert isinstance(error["message_zh"], str) and error["message_zh"], body
+        assert error["message_zh"] != error["message"], ("no Chinese message", body)
     elif body is not None and not req.path.startswith("/api/sessions/"):
         assert body.get("ok") is True, body
         if "deltas" in body:
