@@ -13,7 +13,7 @@ from rules import score as score_situation
 from rules import settle as settle_round
 from scorer.access import session_or_404
 from scorer.models import Round, RoundRevision
-from scorer.views.api_input import answer, json_object, methods
+from scorer.views.api_input import answer, json_object, methods, refusal
 
 CENT = Decimal("0.01")
 
@@ -68,17 +68,7 @@ def session(request: HttpRequest, code: str) -> JsonResponse:
     try:
         s = session_or_404(code)
     except Http404:
-        return answer(
-            {
-                "ok": False,
-                "error": {
-                    "code": "not_found",
-                    "message": "no session with this code",
-                    "message_zh": "没有这个牌局",
-                },
-            },
-            status=404,
-        )
+        return refusal(404, "no session with this code", "没有这个牌局", code="not_found")
     rounds = s.standing_rounds()
     totals = s.tallies(rounds)
     dealer, wind = s.next_position(rounds)
