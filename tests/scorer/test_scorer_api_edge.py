@@ -169,3 +169,11 @@ def test_a_server_error_in_the_api_is_the_json_500(monkeypatch: pytest.MonkeyPat
         reverse("scorer:api_score"), json.dumps(SITUATION), content_type="application/json"
     )
     refused(response, 500, "server_error")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("code", ["%00", "a%00b", "x" * 33, "%F0%9F%80%84", "a%20b"])
+def test_a_code_that_cannot_be_one_is_404_on_every_database(client: Client, code: str) -> None:
+    """PostgreSQL refused a NUL byte in the lookup with a 500 (found by the API fuzz test)."""
+    refused(client.get("/api/sessions/" + code), 404, "not_found")
+    assert client.get(f"/s/{code}/").status_code == 404
