@@ -4,7 +4,8 @@ Everything that differs between a laptop, the test suite and a real deployment
 comes from environment variables (see README.md, "Environment variables"):
 
 * ``DJANGO_DEBUG``          -- "1" turns DEBUG on. Default: off. ``make run`` sets it.
-* ``DJANGO_SECRET_KEY``     -- required when DEBUG is off.
+* ``DJANGO_SECRET_KEY``     -- required when DEBUG is off, and as strong as Django's
+  own check asks (security.W009: 50+ characters, 5+ different ones).
 * ``DJANGO_ALLOWED_HOSTS``  -- comma-separated; default "localhost,127.0.0.1,[::1]".
 * ``DATABASE_URL``          -- default ``sqlite:///<project>/db.sqlite3``.
 * ``DJANGO_HTTPS``          -- "1" when served over HTTPS: secure cookies, HSTS, redirect.
@@ -12,6 +13,11 @@ comes from environment variables (see README.md, "Environment variables"):
 * ``DJANGO_STATIC_MANIFEST`` -- "1"/"0": hashed, compressed static files (needs
   ``collectstatic``). Default: on when DEBUG is off.
 * ``DJANGO_ALLOW_INSECURE_KEY`` -- "1" lets DEBUG-off runs use the development key.
+* ``DJANGO_ADMINS``         -- comma-separated "Name <address>" (or bare addresses):
+  server errors are mailed to them, besides going to stderr (see LOGGING below);
+  ``DJANGO_SERVER_EMAIL``, ``DJANGO_EMAIL_HOST``, ``DJANGO_EMAIL_PORT``,
+  ``DJANGO_EMAIL_HOST_USER``, ``DJANGO_EMAIL_HOST_PASSWORD``, ``DJANGO_EMAIL_USE_TLS``
+  say how.  ``DJANGO_LOG_LEVEL``: the level of Django's own logger (default INFO).
 * ``MAHJONG_LISTEN``        -- where ``make run`` serves (its ADDR); on all interfaces
   the machine's LAN address is allowed and share links name it.
 * ``MAHJONG_PUBLIC_URL``    -- the address share links use, e.g. "https://mj.example.org"
@@ -23,9 +29,15 @@ comes from environment variables (see README.md, "Environment variables"):
 from __future__ import annotations
 
 import os
+from email.utils import parseaddr
 from pathlib import Path
 
 import dj_database_url
+from django.core.checks.security.base import (
+    SECRET_KEY_INSECURE_PREFIX,
+    SECRET_KEY_MIN_LENGTH,
+    SECRET_KEY_MIN_UNIQUE_CHARACTERS,
+)
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -66,6 +78,32 @@ if (
         "Set DJANGO_SECRET_KEY to a long random value for production, e.g. "
         '`python -c "import secrets; print(secrets.token_urlsafe(50))"`, '
         "or set DJANGO_DEBUG=1 for local development."
+    )
+
+
+def weak_key_reason(key: str) -> str | None:
+    """Why `key` fails Django's own check of a production key (security.W009), or None.
+
+    `check --deploy` only warns, and only when someone runs it; a 3-character key
+    would sign every session and CSRF token meanwhile.  The limits are Django's."""
+    if len(key) < SECRET_KEY_MIN_LENGTH:
+        return f"it has {len(key)} characters, fewer than {SECRET_KEY_MIN_LENGTH}"
+    if len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS:
+        return f"it has fewer than {SECRET_KEY_MIN_UNIQUE_CHARACTERS} different characters"
+    if key.startswith(SECRET_KEY_INSECURE_PREFIX):
+        return f"it starts with '{SECRET_KEY_INSECURE_PREFIX}'"
+    return None
+
+
+# DJANGO_ALLOW_INSECURE_KEY lets the development key through (the test suite, mypy),
+# never a weak key of one's own: that one is meant for production.
+if not DEBUG and SECRET_KEY != INSECURE_DEV_SECRET_KEY and (why := weak_key_reason(SECRET_KEY)):
+    raise ImproperlyConfigured(
+        f"DJANGO_SECRET_KEY is too weak for production: {why} (Django's check security.W009 "
+        f"asks for at least {SECRET_KEY_MIN_LENGTH} characters, "
+        f"{SECRET_KEY_MIN_UNIQUE_CHARACTERS} of them different, not starting with "
+        f"'{SECRET_KEY_INSECURE_PREFIX}'). Generate one with "
+        '`python -c "import secrets; print(secrets.token_urlsafe(50))"`.'
     )
 
 # Django's test setup adds "testserver" itself; DEBUG also allows localhost.
@@ -295,3 +333,47 @@ if env_flag("DJANGO_HTTPS"):
     # from clients), set DJANGO_BEHIND_PROXY=1.
     if env_flag("DJANGO_BEHIND_PROXY"):
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# --------------------------------------------------------------------------- logging
+
+# Django's default logging writes to the console only when DEBUG is on and mails
+# server errors to ADMINS when it is off: with no ADMINS a 500 in production left
+# no trace at all.  Here everything of level WARNING and up (Django's own logger
+# from DJANGO_LOG_LEVEL) goes to stderr, which gunicorn and systemd keep, server
+# errors with their traceback (django.request logs them with exc_info); and to
+# ADMINS by mail as well when there are any.
+ADMINS = [
+    (name or address, address)
+    for name, address in map(parseaddr, env_list("DJANGO_ADMINS"))
+    if "@" in address
+]
+SERVER_EMAIL = os.environ.get("DJANGO_SERVER_EMAIL", "root@localhost")
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("DJANGO_EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_flag("DJANGO_EMAIL_USE_TLS")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
+    "formatters": {
+        "plain": {"format": "{asctime} {levelname} {name} [pid {process}] {message}", "style": "{"},
+    },
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},  # stderr by default
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false"],  # (as Django's default: no mail while developing)
+        },
+    },
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    "loggers": {
+        "django": {
+            "handlers": ["stderr", "mail_admins"],
+            "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO").upper(),
+            "propagate": False,
+        },
+    },
+}

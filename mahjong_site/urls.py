@@ -14,3 +14,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("scorer.urls")),
 ]
+
+# Under /api/ a 404 or a 500 is the JSON error object too (docs/situation.md).
+handler404 = "scorer.views.api_input.not_found"
+handler500 = "scorer.views.api_input.server_error"

@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any
 
-from rules import REGISTRY, score, settle, waits
+from rules import REGISTRY, RuleError, json_input, score, settle, waits
 
 
 def _run(kind: str, ruleset: str | None, fin: Any, fout: Any) -> int:
@@ -21,16 +21,16 @@ def _run(kind: str, ruleset: str | None, fin: Any, fout: Any) -> int:
         if not line.strip():
             continue
         try:
-            sit = json.loads(line)
-        except json.JSONDecodeError as e:
+            sit = json_input.loads(line)
+        except RuleError as e:
             bad += 1
             result = {
                 "id": None,
                 "ok": False,
                 "error": {
-                    "code": "bad_input",
-                    "message": f"line {lineno} is not valid JSON: {e.msg}",
-                    "message_zh": f"第 {lineno} 行不是合法的 JSON",
+                    "code": e.code,
+                    "message": f"line {lineno}: {e.message}",
+                    "message_zh": f"第 {lineno} 行：{e.message_zh}",
                 },
             }
         else:

@@ -24,6 +24,7 @@ from rules.tiles import (
     tiles_en,
     tiles_str,
 )
+from rules.values import WIND_ALIASES, one_of, whole_in, wind
 
 MELD_TYPES = ("chi", "pung", "kong")
 FLAGS = (
@@ -39,17 +40,6 @@ FLAGS = (
     # The winner has discarded a wild tile this hand (北京's 发混儿不许胡).
     "discarded_wild",
 )
-_WIND_ALIASES = {
-    "E": "E",
-    "S": "S",
-    "W": "W",
-    "N": "N",
-    "东": "E",
-    "東": "E",
-    "南": "S",
-    "西": "W",
-    "北": "N",
-}
 _CLAIMED = ("left", "across", "right", None)
 
 
@@ -141,14 +131,10 @@ def _bool(d: Mapping[str, Any], key: str) -> bool:
 
 
 def _wind(d: Mapping[str, Any], key: str) -> str:
-    v = d.get(key) or "E"
-    if v in _WIND_ALIASES:
-        return _WIND_ALIASES[v]
-    r = (
-        _WIND_ALIASES.get(v.strip().upper()) or _WIND_ALIASES.get(v.strip())
-        if isinstance(v, str)
-        else None
-    )
+    v = d.get(key)
+    if v is None or v == "":  # not given: East
+        return "E"
+    r = wind(v)
     if r is None:
         raise RuleError(
             "bad_input",
@@ -159,7 +145,7 @@ def _wind(d: Mapping[str, Any], key: str) -> str:
 
 
 def _int(v: Any, key: str, lo: int, hi: int) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+    if not whole_in(v, lo, hi):
         raise RuleError(
             "bad_input",
             f"'{key}' must be a whole number from {lo} to {hi}, not {v!r}",
@@ -345,7 +331,7 @@ def parse_situation(sit: Any, need_win_tile: bool = True) -> Hand:
 
     flowers = get("flowers", 0)
     if flowers.__class__ is not int or not 0 <= flowers <= 8:
-        flowers = _int(flowers or 0, "flowers", 0, 8)
+        flowers = 0 if flowers is None else _int(flowers, "flowers", 0, 8)
     # The flags: true/false (or null/missing for false); anything else is
     # reported by _bool, flag by flag in FLAGS order.
     flags: list[Any] = list(map(get, FLAGS))
@@ -358,9 +344,9 @@ def parse_situation(sit: Any, need_win_tile: bool = True) -> Hand:
     raw_table = get("table")
     table = None if raw_table is None else _parse_table(raw_table, self_drawn)
     seat = get("seat_wind")
-    seat = (seat.__class__ is str and _WIND_ALIASES.get(seat)) or _wind(sit, "seat_wind")
+    seat = (seat.__class__ is str and WIND_ALIASES.get(seat)) or _wind(sit, "seat_wind")
     prevalent = get("prevalent_wind")
-    prevalent = (prevalent.__class__ is str and _WIND_ALIASES.get(prevalent)) or _wind(
+    prevalent = (prevalent.__class__ is str and WIND_ALIASES.get(prevalent)) or _wind(
         sit, "prevalent_wind"
     )
     return Hand._make(
@@ -397,7 +383,7 @@ def _parse_table(raw: Any, self_drawn: bool) -> Table | None:
             "table 必须包含 players、dealer、winner、discarder",
         )
     players = raw.get("players", 4)
-    if isinstance(players, bool) or players not in (2, 3, 4):
+    if not one_of(players, (2, 3, 4)):
         raise RuleError(
             "bad_table", f"'players' must be 2, 3 or 4, not {players!r}", "人数只能是 2、3 或 4"
         )
@@ -408,7 +394,7 @@ def _parse_table(raw: Any, self_drawn: bool) -> Table | None:
             if required:
                 raise RuleError("bad_table", f"table: '{key}' is missing", f"table 缺少 {key}")
             return None
-        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < players:
+        if not whole_in(v, 0, players - 1):
             raise RuleError(
                 "bad_table",
                 f"table: '{key}' must be a seat from 0 to {players - 1}, not {v!r}",

@@ -28,6 +28,7 @@ from rules.errors import RuleError
 from rules.hand import FLAGS, Hand, Table, parse_situation
 from rules.table import KONG_KINDS, TableSpec, seat_wind_in
 from rules.tiles import N_KINDS, parse_tile, tile_en, tile_str, tile_zh
+from rules.values import fan_counts, flower_count, is_whole, one_of, whole_in
 
 
 class Ruleset(Protocol):
@@ -110,7 +111,7 @@ def _seat(raw: Any, players: int, what: str, what_zh: str, i: int, required: boo
     where, where_zh = _where(i)
     if raw is None and not required:
         return None
-    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < players:
+    if not whole_in(raw, 0, players - 1):
         raise RuleError(
             "bad_table",
             f"{where}: '{what}' must be a seat from 0 to {players - 1}, not {raw!r}",
@@ -171,20 +172,7 @@ class RoundState:
 
 def settle_events(rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
     """Replay a round's events; RuleError on the first bad one (nothing is half-settled)."""
-    players = rnd.get("players", 4)
-    if isinstance(players, bool) or players not in rs.players:
-        allowed = "、".join(str(n) for n in rs.players)
-        raise RuleError(
-            "bad_table",
-            f"'players' must be one of {', '.join(str(n) for n in rs.players)}",
-            f"人数必须是 {allowed}",
-        )
-    dealer = rnd.get("dealer", 0)
-    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-        raise RuleError("bad_table", "'dealer' must be a seat number", "庄家必须是座位号")
-    wind = rnd.get("prevalent_wind", "E")
-    if wind not in WINDS:
-        raise RuleError("bad_input", "the round wind must be E, S, W or N", "圈风只能是东南西北")
+    players, dealer, wind = round_seats(rnd, rs.players)
     events = rnd.get("events")
     if not isinstance(events, list) or not events:
         raise _err("a round needs a non-empty list 'events'", "这一局还没有任何事件（events）")
@@ -233,6 +221,25 @@ def settle_events(rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any]
         players, reports, state.ledger.transfers, state.ledger.deltas(), state.out, finished,
         ("the round is not over yet: add the next event", "这一局还没结束：继续记下一件事"),
     )  # fmt: skip
+
+
+def round_seats(rnd: Mapping[str, Any], allowed: Sequence[int]) -> tuple[int, int, str]:
+    """A round's `players`, `dealer` and `prevalent_wind`, checked (defaults 4, 0, E):
+    whole numbers only, since 4.0 == 4 would pass `in` and break every list of seats."""
+    players = rnd.get("players", 4)
+    if not one_of(players, tuple(allowed)):
+        raise RuleError(
+            "bad_table",
+            f"'players' must be one of {', '.join(str(n) for n in allowed)}",
+            f"人数必须是 {'、'.join(str(n) for n in allowed)}",
+        )
+    dealer = rnd.get("dealer", 0)
+    if not whole_in(dealer, 0, players - 1):
+        raise RuleError("bad_table", "'dealer' must be a seat number", "庄家必须是座位号")
+    wind = rnd.get("prevalent_wind", "E")
+    if not isinstance(wind, str) or wind not in WINDS:
+        raise RuleError("bad_input", "the round wind must be E, S, W or N", "圈风只能是东南西北")
+    return players, dealer, wind
 
 
 def round_result(
@@ -291,7 +298,7 @@ def _seating(raw: Any, players: int) -> tuple[int, ...] | None:
         return None
     if (
         not isinstance(raw, list)
-        or any(isinstance(s, bool) or not isinstance(s, int) for s in raw)
+        or not all(map(is_whole, raw))
         or sorted(raw) != list(range(players))
     ):
         raise RuleError(
@@ -484,8 +491,7 @@ def _seat_inputs(
         if (
             not isinstance(values, list)
             or len(values) != state.players
-            or any(isinstance(v, bool) or not isinstance(v, int) for v in values)
-            or any(not spec.min <= v <= spec.max for v in values)
+            or not all(whole_in(v, spec.min, spec.max) for v in values)
         ):
             raise RuleError(
                 "bad_input",
@@ -500,14 +506,8 @@ def _quick(
     state: RoundState, w: Mapping[str, Any], table: Table, self_drawn: bool,
     flags: AbstractSet[str],
 ) -> dict[str, Any]:  # fmt: skip
-    raw = w.get("fans") or {}
-    if not isinstance(raw, Mapping):
-        raise RuleError("bad_input", "fans must be an object", "番种格式不对")
-    try:
-        fans = {int(k): int(v) for k, v in raw.items()}
-        flowers = int(w.get("flowers") or 0)
-    except (TypeError, ValueError):
-        raise RuleError("bad_input", "fan counts must be whole numbers", "番数必须是整数") from None
+    fans = fan_counts(w.get("fans") or {})
+    flowers = flower_count(w.get("flowers"))
     return state.rs.quick_score(fans, flowers, table, self_drawn, state.params, flags)
 
 
@@ -580,6 +580,7 @@ __all__ = [
     "count_shown",
     "robbed_kongs",
     "round_result",
+    "round_seats",
     "round_wild",
     "seat_wind",
     "settle_events",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
@@ -10,8 +12,15 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from scorer.models import GameSession, Round
 
+# What new_code() makes (secrets.token_urlsafe), up to the field's length.
+CODE = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
 
 def session_or_404(code: str) -> GameSession:
+    # A code that cannot be one is no session, answered before the database: PostgreSQL
+    # refuses a NUL byte in a query with an error (a 500), found by the API fuzz test.
+    if not CODE.fullmatch(code):
+        raise Http404("no such session")
     try:
         return GameSession.objects.get(code=code)
     except GameSession.DoesNotExist:

@@ -16,6 +16,7 @@ from rules import RuleError
 from rules.api import settle_or_raise
 from rules.round import WINNER_KEYS
 from rules.table import TableSpec
+from rules.values import fan_counts, flower_count
 
 
 class GameSession(Protocol):
@@ -189,16 +190,9 @@ def evaluate(session: GameSession, entry: Mapping[str, Any]) -> Evaluation:
     winner, discarder = _winner_discarder(entry, n)
     mode = entry.get("mode", "tiles")
     if mode == "quick":
-        raw = entry.get("fans") or {}
-        if not isinstance(raw, Mapping):
-            raise RuleError("bad_input", "fans must be an object", "番种格式不对")
-        try:
-            fans = {int(k): int(v) for k, v in raw.items()}
-            flowers = int(entry.get("flowers") or 0)
-        except (TypeError, ValueError):
-            raise RuleError(
-                "bad_input", "fan counts must be whole numbers", "番数必须是整数"
-            ) from None
+        # An imported table's entries are input too: read as the engine reads them.
+        fans = fan_counts(entry.get("fans") or {})
+        flowers = flower_count(entry.get("flowers"))
         who: dict[str, Any] = {"seat": winner, "fans": {str(k): v for k, v in fans.items()},
                                "flowers": flowers}  # fmt: skip
         normalized = {"kind": "win", "mode": "quick", "winner": winner, "discarder": discarder,

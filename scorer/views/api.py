@@ -3,67 +3,47 @@
 
 from __future__ import annotations
 
-import json
 from decimal import Decimal
 from typing import Any
 
 from django.http import Http404, HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST, require_safe
 
-from rules import RuleError
 from rules import score as score_situation
 from rules import settle as settle_round
 from scorer.access import session_or_404
 from scorer.models import Round, RoundRevision
+from scorer.views.api_input import answer, json_object, methods, refusal
 
-JSON_OPTIONS = {"ensure_ascii": False}  # Chinese stays readable in the answers
 CENT = Decimal("0.01")
 
 
-def _json(body: dict[str, Any], status: int = 200) -> JsonResponse:
-    return JsonResponse(body, status=status, json_dumps_params=JSON_OPTIONS)
-
-
 @csrf_exempt  # a JSON endpoint for scripts and other apps: no cookies, no session involved
-@require_POST
+@methods("POST")
 def score(request: HttpRequest) -> JsonResponse:
-    """One situation in, one result out: 200 when it scored, 400 with the error otherwise."""
-    try:
-        situation = json.loads(request.body)
-    except (ValueError, RecursionError):  # bad JSON, bad UTF-8, absurd nesting
-        error = RuleError("bad_input", "the body is not valid JSON", "请求内容不是有效的 JSON")
-        return _json(error.to_dict(), status=400)
-    if not isinstance(situation, dict):
-        error = RuleError(
-            "bad_input",
-            "the body must be one situation: a JSON object",
-            "请求内容必须是一个局面（JSON 对象）",
-        )
-        return _json(error.to_dict(), status=400)
+    """One situation in, one result out: 200 when it scored, 400 with the error otherwise
+    (and the statuses of scorer/views/api_input.py for a body that is not JSON)."""
+    situation = json_object(request, "one situation: a JSON object", "一个局面（JSON 对象）")
+    if isinstance(situation, JsonResponse):
+        return situation
     result = score_situation(situation)
-    return _json(result, status=200 if result.get("ok") else 400)
+    return answer(result, status=200 if result.get("ok") else 400)
 
 
 @csrf_exempt  # like /api/score: for scripts and other apps, no cookies involved
-@require_POST
+@methods("POST")
 def settle(request: HttpRequest) -> JsonResponse:
     """One round (its ordered events) in, every transfer out: 200 when it settled,
     400 with the error otherwise (bad JSON, or the engine's error for the round)."""
-    try:
-        rnd = json.loads(request.body)
-    except (ValueError, RecursionError):  # bad JSON, bad UTF-8, absurd nesting
-        error = RuleError("bad_input", "the body is not valid JSON", "请求内容不是有效的 JSON")
-        return _json(error.to_dict(), status=400)
-    if not isinstance(rnd, dict):
-        error = RuleError(
-            "bad_input",
-            "the body must be one round: a JSON object with 'events'",
-            "请求内容必须是一局（带 events 的 JSON 对象）",
-        )
-        return _json(error.to_dict(), status=400)
+    rnd = json_object(
+        request,
+        "one round: a JSON object with 'events'",
+        "一局（带 events 的 JSON 对象）",
+    )
+    if isinstance(rnd, JsonResponse):
+        return rnd
     result = settle_round(rnd)
-    return _json(result, status=200 if result.get("ok") else 400)
+    return answer(result, status=200 if result.get("ok") else 400)
 
 
 def _round_in_progress(rnd: Round, rev: RoundRevision) -> dict[str, Any]:
@@ -81,24 +61,14 @@ def _round_in_progress(rnd: Round, rev: RoundRevision) -> dict[str, Any]:
     }
 
 
-@require_safe
+@methods("GET", "HEAD")
 def session(request: HttpRequest, code: str) -> JsonResponse:
     """A session's standing: players, totals (and money), rounds, the next hand;
     for rulesets played as events also the round in progress."""
     try:
         s = session_or_404(code)
     except Http404:
-        return _json(
-            {
-                "ok": False,
-                "error": {
-                    "code": "not_found",
-                    "message": "no session with this code",
-                    "message_zh": "没有这个牌局",
-                },
-            },
-            status=404,
-        )
+        return refusal(404, "no session with this code", "没有这个牌局", code="not_found")
     rounds = s.standing_rounds()
     totals = s.tallies(rounds)
     dealer, wind = s.next_position(rounds)
@@ -120,4 +90,4 @@ def session(request: HttpRequest, code: str) -> JsonResponse:
         # A round recorded event by event: the round being played (its money is already in the totals), or null.
         live = next(((r, r.current) for r in rounds if r.in_progress and r.current), None)
         body["round_in_progress"] = None if live is None else _round_in_progress(*live)
-    return _json(body)
+    return answer(body)

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 from django.contrib import messages
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
-from rules import RuleError
+from rules import RuleError, json_input
 from scorer import phone
 from scorer.access import session_or_404
 from scorer.export import import_table, table_csv, table_json
@@ -48,11 +46,13 @@ def import_view(request: HtmxHttpRequest) -> HttpResponse:
         messages.warning(request, gettext("Choose an exported table (a .json file under 5 MB)."))
         return redirect("scorer:home")
     try:
-        data = json.loads(upload.read().decode("utf-8-sig"))
-        session = import_table(data)
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        # Strict JSON (rules/json_input.py): NaN or a lone surrogate would reach the database.
+        data = json_input.loads(upload.read())
+    except RuleError:
         messages.warning(request, gettext("This file is not an exported table (not JSON)."))
         return redirect("scorer:home")
+    try:
+        session = import_table(data)
     except RuleError as e:
         messages.warning(request, by_language(e.message_zh, e.message))
         return redirect("scorer:home")

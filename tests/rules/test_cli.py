@@ -62,3 +62,19 @@ def test_rulesets_listing() -> None:
     generic = next(r for r in listing if r["id"] == "generic")
     assert generic["params"][0]["name"] == "seven_pairs"
     assert generic["params"][0]["default"] is True
+
+
+def test_non_finite_numbers_and_lone_surrogates_are_bad_lines() -> None:
+    """Issue 17: NaN was read and echoed (`"id": NaN`), which strict JSON readers refuse."""
+    good = '{"id": "ok", "concealed": "123m456p789s1122z", "win_tile": "2z"}'
+    bad = ['{"id": NaN}', '{"id": Infinity}', '{"id": 1e400}', '{"id": "\\ud800"}']
+    p = run("score", "--ruleset", "generic", stdin="\n".join([*bad, good]) + "\n")
+    assert p.returncode == 0, p.stderr
+
+    def refuse(name: str) -> None:
+        raise AssertionError(f"{name} in the output")
+
+    out = [json.loads(x, parse_constant=refuse) for x in p.stdout.splitlines()]
+    assert [r["error"]["code"] for r in out[:4]] == ["bad_input"] * 4
+    assert all(r["id"] is None and r["error"]["message_zh"] for r in out[:4])
+    assert out[4]["ok"] is True and out[4]["id"] == "ok"

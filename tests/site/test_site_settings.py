@@ -165,3 +165,38 @@ def test_the_sqlite_default_queues_writers(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     # NORMAL is 1; the busy timeout is in ms.
     assert json.loads(result.stdout) == ["wal", 1, 20000, "IMMEDIATE"]
+
+
+@pytest.mark.parametrize(
+    ("key", "why"),
+    [
+        ("abc", "it has 3 characters, fewer than 50"),
+        ("x" * 49, "it has 49 characters"),
+        ("ab" * 40, "fewer than 5 different characters"),
+        ("django-insecure-" + secrets.token_urlsafe(50), "it starts with 'django-insecure-'"),
+    ],
+)
+def test_refuses_a_production_key_weaker_than_djangos_check(key: str, why: str) -> None:
+    """Issue 17: a 3-character DJANGO_SECRET_KEY was accepted in production mode; the
+    limits are those of Django's security.W009, so `check --deploy` agrees."""
+    result = run_python(["-c", PRINT_SETTINGS], clean_env(DJANGO_SECRET_KEY=key))
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY is too weak for production" in result.stderr
+    assert why in result.stderr
+    # DJANGO_ALLOW_INSECURE_KEY is for the development key only, never a weak key of one's own.
+    env = clean_env(DJANGO_SECRET_KEY=key, DJANGO_ALLOW_INSECURE_KEY="1")
+    assert run_python(["-c", PRINT_SETTINGS], env).returncode != 0
+
+
+def test_a_key_just_strong_enough_passes_the_settings_and_check_deploy() -> None:
+    key = "abcde" * 10  # 50 characters, 5 different: Django's minimum, exactly
+    env = clean_env(DJANGO_SECRET_KEY=key, DJANGO_HTTPS="1")
+    result = run_python(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], env)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_debug_mode_takes_any_key() -> None:
+    result = run_python(
+        ["-c", PRINT_SETTINGS], clean_env(DJANGO_DEBUG="1", DJANGO_SECRET_KEY="abc")
+    )
+    assert result.returncode == 0, result.stderr

@@ -29,9 +29,10 @@ from typing import Any
 
 from rules.errors import RuleError
 from rules.hand import Hand, parse_situation
-from rules.round import robbed_kongs, round_result
+from rules.round import robbed_kongs, round_result, round_seats
 from rules.rulesets.sichuan.scoring import Sichuan
 from rules.tiles import parse_tile, tile_en, tile_str, tile_zh
+from rules.values import whole_in
 from rules.wall import located, standings
 
 KONG_KINDS = ("exposed", "added", "concealed")
@@ -101,7 +102,7 @@ class _Ledger:
 
 
 def _seat(raw: Any, what_en: str, what_zh: str, players: int, where: str, where_zh: str) -> int:
-    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < players:
+    if not whole_in(raw, 0, players - 1):
         raise _err(
             f"{where}: '{what_en}' must be a seat from 0 to {players - 1}, not {raw!r}",
             f"{where_zh}：{what_zh}必须是 0 到 {players - 1} 的座位号",
@@ -126,9 +127,9 @@ def settle_round(rs: Sichuan, rnd: Mapping[str, Any], params: Mapping[str, Any])
     Nothing is half-settled: the first bad event raises and the caller gets
     no transfers at all, so a round is recorded whole or not at all.
     """
-    players = rnd.get("players", 4)
-    if isinstance(players, bool) or players not in (2, 3, 4):
-        raise RuleError("bad_table", "'players' must be 2, 3 or 4", "人数必须是 2、3 或 4")
+    # 血战 is played three-handed and two-handed too; the dealer and the round's
+    # wind change nothing here but are checked like any round's.
+    players, _dealer, _wind = round_seats(rnd, (2, 3, 4))
     events = rnd.get("events")
     if not isinstance(events, list) or not events:
         raise _err("a round needs a non-empty list 'events'", "这一局还没有任何事件（events）")

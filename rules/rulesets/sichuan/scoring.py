@@ -28,6 +28,7 @@ from rules.hand import Hand, Table
 from rules.registry import Param, Preset, Ruleset
 from rules.shapes import Decomposition
 from rules.tiles import group_en, tile_en, tile_zh
+from rules.values import fan_counts
 
 FORMS = Forms(seven_pairs=True, seven_pairs_quads=True)
 SUIT_ZH = ("万", "筒", "条")
@@ -714,16 +715,8 @@ class Sichuan(Ruleset):
         """A win from picked fans: one pattern (平胡 when none), 根 ×n, flags as for tiles."""
         table = params["fan_table"]
         catalog = {f["id"]: f for f in self.fan_catalog(params)}
-        if not isinstance(raw, Mapping):
-            raise RuleError("bad_input", "fans must be an object", "番种格式不对")
         picked: dict[int, int] = {}
-        for k, v in raw.items():
-            try:
-                fid, n = int(k), int(v)
-            except (TypeError, ValueError):
-                raise RuleError(
-                    "bad_input", "fan counts must be whole numbers", "番数必须是整数"
-                ) from None
+        for fid, n in fan_counts(raw).items():
             if fid not in catalog:
                 raise RuleError(
                     "bad_input",

@@ -25,6 +25,7 @@ from rules.round import RoundState
 from rules.shapes import Decomposition
 from rules.table import ALL_TILES, EventKind, TableSpec, WinFlag
 from rules.tiles import tile_str
+from rules.values import fan_counts
 from rules.wall import round_standings
 
 FORMS = decompose.Forms(seven_pairs=True, seven_pairs_quads=True)
@@ -312,13 +313,7 @@ class Yunnan(Ruleset):
 
     def picked(self, raw: Mapping[Any, Any]) -> dict[int, int]:
         fans: dict[int, int] = {}
-        for k, v in raw.items():
-            if isinstance(v, bool) or not isinstance(v, int) or isinstance(k, bool):
-                raise _err("fan counts must be whole numbers", "番数必须是整数")
-            try:
-                fid = int(k)
-            except (TypeError, ValueError):
-                raise _err("fan ids must be whole numbers", "番种编号必须是整数") from None
+        for fid, v in fan_counts(raw).items():
             if fid not in PICKABLE:
                 raise _err(f"fan {fid} is not picked in Yunnan (杠上花, 杠上炮 and 抢杠 are "
                            "the win's flags)", f"云南麻将不能选第 {fid} 号番（杠上花、杠上炮、"
