@@ -120,6 +120,20 @@ class Ruleset:
     name_zh: ClassVar[str]
     name_en: ClassVar[str]
     params: ClassVar[tuple[Param, ...]] = ()
+    # The most wild tiles one hand can hold at this ruleset's table (None: any
+    # number, for rulesets that never build every reading of a hand).  A
+    # ruleset that reads every decomposition sets it, so that no input can make
+    # it build millions of them; check_wilds() refuses more (too_many_wilds).
+    max_wilds: ClassVar[int | None] = None
+
+    def check_wilds(self, hand: Hand) -> None:
+        most = self.max_wilds
+        if most is not None and hand.wilds > most:
+            raise RuleError(
+                "too_many_wilds",
+                f"{hand.wilds} wild tiles: a hand at this table holds at most {most}",
+                f"手里有 {hand.wilds} 张癞子：这个规则一手牌最多 {most} 张癞子",
+            )
 
     @property
     def defaults(self) -> Mapping[str, Any]:

@@ -305,9 +305,14 @@ def is_seven_pairs(counts: bytes, wilds: int = 0, quads: bool = True) -> bool:
 
 
 def seven_pairs_decompositions(
-    counts: bytes, wilds: int = 0, quads: bool = True, caps: Sequence[int] | None = None
+    counts: bytes,
+    wilds: int = 0,
+    quads: bool = True,
+    caps: Sequence[int] | None = None,
+    limit: int | None = None,
 ) -> list[Decomposition]:
-    if not is_seven_pairs(counts, wilds, quads):
+    """Every seven-pairs reading (the first `limit` of them when given)."""
+    if not is_seven_pairs(counts, wilds, quads) or limit == 0:
         return []
     caps = caps or FULL_CAPS
     pairs: list[int] = []
@@ -343,6 +348,8 @@ def seven_pairs_decompositions(
                     tuple(sorted(wild_fixed + [t for t in extra for _ in (0, 1)])),
                 )
             )
+            if limit is not None and len(out) >= limit:
+                break
     return out
 
 
@@ -698,3 +705,226 @@ def standard_waits(counts: bytes, wilds: int = 0, caps: Sequence[int] | None = N
         rows = rows_get((x, k, cks[x], others[x])) or _wait_rows(x, k, cks[x], others[x])
         out += rows[(budget if budget <= _MAX_T else _MAX_T) - _MIN_T]
     return out
+
+
+# ---------------------------------------------------------------------------
+# counting and listing without building every decomposition
+#
+# A hand with many wild tiles has millions of decompositions (13 wild tiles:
+# over four million), so building them all is never done for an answer that
+# only needs their number, the first few, or the first of some kind.  The
+# number is a sum over (pair suit, wild tiles per suit) of a product of
+# per-suit counts; the listing walks the same order as
+# standard_decompositions and stops when it has enough.
+
+_CountVec = list[int]
+_COUNT: dict[tuple[bytes, bytes, bool, int, bool], tuple[int, ...]] = {}
+COUNT_CACHE_MAX = 50_000  # per-suit count vectors kept (each at most 15 ints)
+
+
+def _count_dp(
+    c: bytes, caps: bytes, pair: bool, budget: int, chows: bool
+) -> dict[tuple[int, int, int, bool], _CountVec]:
+    """The counting twin of _solve_enum: for each state, the number of ways to
+    finish the suit using exactly k wild tiles (k = 0..budget).  Returned as
+    the memo so that a listing can prune dead branches with it."""
+    n = len(c)
+    honor = n == 7 or not chows
+    memo: dict[tuple[int, int, int, bool], _CountVec] = {}
+    done = [1] + [0] * budget
+    none = [0] * (budget + 1)
+
+    def go(i: int, a: int, b: int, need_pair: bool) -> _CountVec:
+        if i == n:
+            return none if need_pair else done
+        key = (i, a, b, need_pair)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        out = [0] * (budget + 1)
+        ci = c[i]
+        cap = caps[i]
+        max_s = 0 if honor or i > n - 3 else 4
+        for u in (0, 1):
+            for q in (0, 1) if need_pair else (0,):
+                base = a + b + 3 * u + 2 * q
+                for s in range(max_s + 1):
+                    needed = base + s
+                    if needed > cap:
+                        break
+                    fill = needed - ci
+                    if fill < 0:
+                        continue
+                    if fill > budget:
+                        break
+                    sub = go(i + 1, s, a, need_pair and not q)
+                    for x in range(budget + 1 - fill):
+                        v = sub[x]
+                        if v:
+                            out[x + fill] += v
+        memo[key] = out
+        return out
+
+    go(0, 0, 0, pair)
+    return memo
+
+
+def suit_counts(
+    key: bytes, caps: bytes, pair: bool, budget: int, chows: bool = True
+) -> tuple[int, ...]:
+    """Number of cuts of one suit pattern using exactly k wild tiles, k = 0..budget
+    (only cuts without chows when `chows` is off)."""
+    ck = (key, caps, pair, budget, chows)
+    r = _COUNT.get(ck)
+    if r is None:
+        memo = _count_dp(key, caps, pair, budget, chows)
+        r = tuple(memo[(0, 0, 0, pair)])
+        if len(_COUNT) >= COUNT_CACHE_MAX:
+            _COUNT.clear()
+        _COUNT[ck] = r
+    return r
+
+
+def _suit_parts(
+    c: bytes, caps: bytes, off: int, pair: bool, k: int, budget: int, chows: bool, limit: int
+) -> list[_Part]:
+    """The first `limit` cuts of one suit using exactly k wild tiles, in the order
+    suit_decompositions lists them (a depth-first walk that skips dead branches)."""
+    memo = _count_dp(c, caps, pair, budget, chows)
+    n = len(c)
+    honor = n == 7 or not chows
+    out: list[_Part] = []
+
+    def walk(i: int, a: int, b: int, need_pair: bool, left: int, groups: tuple[Group, ...],
+             wild: tuple[int, ...]) -> bool:  # fmt: skip
+        """Appends the cuts below this state; False once `limit` is reached."""
+        if i == n:
+            out.append((groups, wild))
+            return len(out) < limit
+        ci = c[i]
+        cap = caps[i]
+        t = off + i
+        max_s = 0 if honor or i > n - 3 else 4
+        for u in (0, 1):
+            for q in (0, 1) if need_pair else (0,):
+                base = a + b + 3 * u + 2 * q
+                for s in range(max_s + 1):
+                    needed = base + s
+                    if needed > cap:
+                        break
+                    fill = needed - ci
+                    if fill < 0:
+                        continue
+                    if fill > left:
+                        break
+                    np = need_pair and not q
+                    rest = left - fill
+                    if i + 1 < n:
+                        if not memo[(i + 1, s, a, np)][rest]:
+                            continue
+                    elif rest or np:
+                        continue
+                    here = (
+                        ((Group("pung", t),) if u else ())
+                        + ((Group("pair", t),) if q else ())
+                        + (Group("chow", t),) * s
+                    )
+                    if not walk(i + 1, s, a, np, rest, groups + here, wild + (t,) * fill):
+                        return False
+        return True
+
+    if memo[(0, 0, 0, pair)][k] and limit > 0:
+        walk(0, 0, 0, pair, k, (), ())
+    return out
+
+
+def _standard_plan(
+    counts: bytes, wilds: int, caps: Sequence[int] | None, chows: bool
+) -> list[tuple[int, tuple[int, int, int, int], tuple[int, int, int, int]]]:
+    """(pair suit, wild tiles per suit, cuts per suit) of every non-empty block
+    of standard decompositions, in the order standard_decompositions lists them."""
+    if (sum(counts) + wilds) % 3 != 2:
+        return []
+    ks = _keys(counts)
+    cap_b = tuple(
+        bytes(caps[lo:hi]) if caps is not None else _FULL_CAP_BYTES[hi - lo] for lo, hi in _SUITS
+    )
+    cks = tuple(None if caps is None else cb for cb in cap_b)
+    needs = [suit_need(k, ck) for k, ck in zip(ks, cks, strict=True)]
+    s0 = sum(n[0] for n in needs)
+    plan = []
+    for ps in range(4):
+        if s0 + needs[ps][1] > wilds:
+            continue
+        v0, v1, v2, v3 = (suit_counts(ks[x], cap_b[x], ps == x, wilds, chows) for x in range(4))
+        for k0 in range(wilds + 1):
+            if not v0[k0]:
+                continue
+            for k1 in range(wilds + 1 - k0):
+                if not v1[k1]:
+                    continue
+                for k2 in range(wilds + 1 - k0 - k1):
+                    k3 = wilds - k0 - k1 - k2
+                    if v2[k2] and v3[k3]:
+                        plan.append((ps, (k0, k1, k2, k3), (v0[k0], v1[k1], v2[k2], v3[k3])))
+    return plan
+
+
+def standard_count(
+    counts: bytes, wilds: int = 0, caps: Sequence[int] | None = None, chows: bool = True
+) -> int:
+    """len(standard_decompositions(...)) without building them (only those
+    without chows when `chows` is off)."""
+    return sum(a * b * c * d for _, _, (a, b, c, d) in _standard_plan(counts, wilds, caps, chows))
+
+
+def standard_decompositions_first(
+    counts: bytes,
+    wilds: int = 0,
+    caps: Sequence[int] | None = None,
+    limit: int = 50,
+    chows: bool = True,
+) -> list[Decomposition]:
+    """The first `limit` of standard_decompositions(...), in its order, built alone
+    (only those without chows when `chows` is off, still in that order)."""
+    out: list[Decomposition] = []
+    if limit <= 0:
+        return out
+    ks = _keys(counts)
+    cap_b = tuple(
+        bytes(caps[lo:hi]) if caps is not None else _FULL_CAP_BYTES[hi - lo] for lo, hi in _SUITS
+    )
+    for ps, kk, _ in _standard_plan(counts, wilds, caps, chows):
+        left = limit - len(out)
+        p = [
+            _suit_parts(ks[x], cap_b[x], _SUITS[x][0], ps == x, kk[x], wilds, chows, left)
+            for x in range(4)
+        ]
+        for (g0, w0), (g1, w1), (g2, w2), (g3, w3) in product(*p):
+            out.append(Decomposition("standard", g0 + g1 + g2 + g3, w0 + w1 + w2 + w3))
+            if len(out) >= limit:
+                return out
+    return out
+
+
+def seven_pairs_count(counts: bytes, wilds: int = 0, quads: bool = True) -> int:
+    """len(seven_pairs_decompositions(...)) without building them."""
+    if not is_seven_pairs(counts, wilds, quads):
+        return 0
+    singles = sum(1 for c in counts if c & 1)
+    free = (wilds - singles) // 2
+    # ways to give `free` more pairs to the kinds, each within four of a kind
+    # (one pair a kind without quads)
+    ways = [1] + [0] * free
+    for c in counts:
+        have = c + (c & 1)
+        room = (4 - have) // 2 if quads else (0 if have else 1)
+        if room <= 0:
+            continue
+        new = [0] * (free + 1)
+        for x, v in enumerate(ways):
+            if v:
+                for e in range(min(room, free - x) + 1):
+                    new[x + e] += v
+        ways = new
+    return ways[free]
