@@ -27,8 +27,10 @@ tables here do not, and the tests keep those hands as regressions.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
 from itertools import combinations, combinations_with_replacement, product
+from pathlib import Path
 from typing import NamedTuple
 
 from rules.tiles import HONORS, ORPHANS
@@ -109,8 +111,71 @@ _FULL_CAP_BYTES = {9: bytes([4] * 9), 7: bytes([4] * 7)}
 # pattern -> (need without pair, need with pair minus need without pair).  The
 # second item is a difference so that the hot path adds four numbers and
 # takes one min; INF entries stay correct because the difference cancels.
+# Filled from the shipped tables (below) as patterns are met, up to a size.
 _NEED: dict[bytes, tuple[int, int]] = {}
+NEED_CACHE_MAX = 100_000
 _NEED_CAPPED: dict[tuple[bytes, bytes], tuple[int, int]] = {}
+NEED_CAPPED_MAX = 20_000
+
+
+# The shipped per-suit tables (rules/data/suit_need.bin, built by
+# `python -m rules.build_tables`): for a 9- or 7-kind suit, one byte per pattern
+# at index sum(count[i] * 5**i), naming a (need, extra need with the pair)
+# entry of a short list.  The index is found from two halves of the pattern,
+# each a dict hit.
+class _Table(NamedTuple):
+    codes: bytes
+    values: tuple[tuple[int, int], ...]
+    low: dict[bytes, int]  # first half of the pattern -> its part of the index
+    high: dict[bytes, int]  # second half -> its part
+    split: int
+    step: tuple[int, ...]  # 5**i: the index of the pattern with one more tile i
+
+
+def _halves(n: int, split: int) -> tuple[dict[bytes, int], dict[bytes, int]]:
+    def all_of(m: int, weight: int) -> dict[bytes, int]:
+        out: dict[bytes, int] = {}
+        for x in range(5**m):
+            digits = bytes((x // 5**i) % 5 for i in range(m))
+            out[digits] = x * weight
+        return out
+
+    return all_of(split, 1), all_of(n - split, 5**split)
+
+
+def _load_tables() -> dict[int, _Table]:
+    raw = zlib.decompress((Path(__file__).parent / "data" / "suit_need.bin").read_bytes())
+    assert raw[:5] == b"MJSN1", "rules/data/suit_need.bin: not a table file"
+    pos = 5
+    out = {}
+    for n, split in ((9, 5), (7, 4)):
+        size = int.from_bytes(raw[pos : pos + 4], "little")
+        assert size == 5**n
+        codes = raw[pos + 4 : pos + 4 + size]
+        pos += 4 + size
+        k = raw[pos] + 1
+        vals = [(raw[pos + 1 + 2 * i], raw[pos + 2 + 2 * i]) for i in range(k)]
+        pos += 1 + 2 * k
+        low, high = _halves(n, split)
+        out[n] = _Table(
+            codes,
+            tuple((a, b - a) for a, b in vals),
+            low,
+            high,
+            split,
+            tuple(5**i for i in range(n)),
+        )
+    return out
+
+
+_TABLES = _load_tables()
+
+
+def _index(key: bytes) -> int:
+    """The pattern's place in its table (KeyError for a count above 4)."""
+    t = _TABLES[len(key)]
+    s = t.split
+    return t.low[key[:s]] + t.high[key[s:]]
 
 
 def suit_need(key: bytes, caps: bytes | None = None) -> tuple[int, int]:
@@ -118,15 +183,26 @@ def suit_need(key: bytes, caps: bytes | None = None) -> tuple[int, int]:
     if caps is None or caps == _FULL_CAP_BYTES[len(key)]:
         r = _NEED.get(key)
         if r is None:
-            full = _FULL_CAP_BYTES[len(key)]
-            n0 = _solve_need(key, full, False)
-            r = _NEED[key] = (n0, _solve_need(key, full, True) - n0)
+            t = _TABLES[len(key)]
+            s = t.split
+            lo = t.low.get(key[:s])
+            hi = t.high.get(key[s:])
+            if lo is not None and hi is not None:
+                r = t.values[t.codes[lo + hi]]
+            else:  # a count above four: only the solver knows
+                full = _FULL_CAP_BYTES[len(key)]
+                n0 = _solve_need(key, full, False)
+                r = (n0, _solve_need(key, full, True) - n0)
+            if len(_NEED) < NEED_CACHE_MAX:
+                _NEED[key] = r
         return r
     ck = (key, caps)
     r = _NEED_CAPPED.get(ck)
     if r is None:
         n0 = _solve_need(key, caps, False)
-        r = _NEED_CAPPED[ck] = (n0, _solve_need(key, caps, True) - n0)
+        r = (n0, _solve_need(key, caps, True) - n0)
+        if len(_NEED_CAPPED) < NEED_CAPPED_MAX:
+            _NEED_CAPPED[ck] = r
     return r
 
 
@@ -185,6 +261,21 @@ def _solve_enum(c: bytes, caps: bytes, off: int, pair: bool, budget: int) -> lis
 
 
 _ENUM: dict[tuple[bytes, bytes, int, bool, int], tuple[tuple[int, list[_Part]], ...]] = {}
+ENUM_CACHE_MAX = 20_000  # suit patterns' cuts kept (then the cache starts again)
+ENUM_KEEP_MAX = 256  # a pattern with more cuts is not kept
+# Up to this many wild tiles a suit's cuts are built and kept (a few dozen at
+# most); beyond it they are counted and the first few walked (_count_dp).
+SMALL_BUDGET = 4
+
+
+def _small_parts(
+    key: bytes, caps: bytes, off: int, pair: bool, budget: int, chows: bool
+) -> list[list[_Part]]:
+    """suit_decompositions as a list by k, only the cuts without chows when asked."""
+    out: list[list[_Part]] = [[] for _ in range(budget + 1)]
+    for k, parts in suit_decompositions(key, caps, off, pair, budget):
+        out[k] = parts if chows else [p for p in parts if all(g.kind != "chow" for g in p[0])]
+    return out
 
 
 def suit_decompositions(
@@ -195,7 +286,11 @@ def suit_decompositions(
     r = _ENUM.get(ck)
     if r is None:
         buckets = _solve_enum(key, caps, off, pair, budget)
-        r = _ENUM[ck] = tuple((k, parts) for k, parts in enumerate(buckets) if parts)
+        r = tuple((k, parts) for k, parts in enumerate(buckets) if parts)
+        if len(_ENUM) >= ENUM_CACHE_MAX:
+            _ENUM.clear()
+        if sum(len(parts) for _, parts in r) <= ENUM_KEEP_MAX:
+            _ENUM[ck] = r
     return r
 
 
@@ -636,12 +731,24 @@ def is_knitted_straight(
 
 
 _ADD: dict[tuple[bytes, bytes | None], tuple[tuple[int, int], ...]] = {}
+ADD_CACHE_MAX = 50_000
 
 
 def _suit_add(key: bytes, caps: bytes | None) -> tuple[tuple[int, int], ...]:
     """For each kind j of the suit: the suit's needs after one more tile j."""
     ck = (key, caps)
     r = _ADD.get(ck)
+    if r is None and caps is None and max(key) <= 4:
+        # straight from the shipped table: one more tile j is 5**j further on
+        t = _TABLES[len(key)]
+        i = _index(key)
+        codes, values = t.codes, t.values
+        r = tuple(
+            (INF, 0) if c >= 4 else values[codes[i + step]]
+            for c, step in zip(key, t.step, strict=True)
+        )
+        if len(_ADD) < ADD_CACHE_MAX:
+            _ADD[ck] = r
     if r is None:
         rows = []
         for j in range(len(key)):
@@ -651,7 +758,9 @@ def _suit_add(key: bytes, caps: bytes | None) -> tuple[tuple[int, int], ...]:
                 k2 = bytearray(key)
                 k2[j] += 1
                 rows.append(suit_need(bytes(k2), caps))
-        r = _ADD[ck] = tuple(rows)
+        r = tuple(rows)
+        if len(_ADD) < ADD_CACHE_MAX:
+            _ADD[ck] = r
     return r
 
 
@@ -660,6 +769,7 @@ _MIN_T = -8  # pair differences are negative, so budgets can be too
 # (suit, pattern, caps, best pair elsewhere) -> for each budget T in _MIN_T.._MAX_T
 # the kinds whose addition completes the suit within T wild tiles.
 _WAIT_ROWS: dict[tuple[int, bytes, bytes | None, int], tuple[tuple[int, ...], ...]] = {}
+WAIT_ROWS_CACHE_MAX = 50_000
 
 
 def _wait_rows(x: int, key: bytes, caps: bytes | None, other: int) -> tuple[tuple[int, ...], ...]:
@@ -668,9 +778,9 @@ def _wait_rows(x: int, key: bytes, caps: bytes | None, other: int) -> tuple[tupl
     if r is None:
         off = _SUITS[x][0]
         vals = [(a0 + min(a1, other), off + j) for j, (a0, a1) in enumerate(_suit_add(key, caps))]
-        r = _WAIT_ROWS[ck] = tuple(
-            tuple(t for v, t in vals if v <= budget) for budget in range(_MIN_T, _MAX_T + 1)
-        )
+        r = tuple(tuple(t for v, t in vals if v <= budget) for budget in range(_MIN_T, _MAX_T + 1))
+        if len(_WAIT_ROWS) < WAIT_ROWS_CACHE_MAX:
+            _WAIT_ROWS[ck] = r
     return r
 
 
@@ -776,6 +886,8 @@ def suit_counts(
     (only cuts without chows when `chows` is off)."""
     ck = (key, caps, pair, budget, chows)
     r = _COUNT.get(ck)
+    if r is None and budget <= SMALL_BUDGET:
+        return tuple(len(p) for p in _small_parts(key, caps, 0, pair, budget, chows))
     if r is None:
         memo = _count_dp(key, caps, pair, budget, chows)
         r = tuple(memo[(0, 0, 0, pair)])
@@ -790,6 +902,8 @@ def _suit_parts(
 ) -> list[_Part]:
     """The first `limit` cuts of one suit using exactly k wild tiles, in the order
     suit_decompositions lists them (a depth-first walk that skips dead branches)."""
+    if budget <= SMALL_BUDGET:
+        return _small_parts(c, caps, off, pair, budget, chows)[k][:limit]
     memo = _count_dp(c, caps, pair, budget, chows)
     n = len(c)
     honor = n == 7 or not chows
