@@ -770,6 +770,7 @@ _MIN_T = -8  # pair differences are negative, so budgets can be too
 # the kinds whose addition completes the suit within T wild tiles.
 _WAIT_ROWS: dict[tuple[int, bytes, bytes | None, int], tuple[tuple[int, ...], ...]] = {}
 WAIT_ROWS_CACHE_MAX = 50_000
+_WAIT_SEEN: set[tuple[int, bytes, bytes | None, int]] = set()
 
 
 def _wait_rows(x: int, key: bytes, caps: bytes | None, other: int) -> tuple[tuple[int, ...], ...]:
@@ -778,7 +779,18 @@ def _wait_rows(x: int, key: bytes, caps: bytes | None, other: int) -> tuple[tupl
     if r is None:
         off = _SUITS[x][0]
         vals = [(a0 + min(a1, other), off + j) for j, (a0, a1) in enumerate(_suit_add(key, caps))]
-        r = tuple(tuple(t for v, t in vals if v <= budget) for budget in range(_MIN_T, _MAX_T + 1))
+        # a row changes only at the few distinct values: build each once
+        steps = sorted({v for v, _ in vals if v <= _MAX_T})
+        rows: list[tuple[int, ...]] = []
+        cur: tuple[int, ...] = ()
+        i = 0
+        for budget in range(_MIN_T, _MAX_T + 1):
+            if i < len(steps) and steps[i] <= budget:
+                while i < len(steps) and steps[i] <= budget:
+                    i += 1
+                cur = tuple(t for v, t in vals if v <= budget)
+            rows.append(cur)
+        r = tuple(rows)
         if len(_WAIT_ROWS) < WAIT_ROWS_CACHE_MAX:
             _WAIT_ROWS[ck] = r
     return r
@@ -812,7 +824,24 @@ def standard_waits(counts: bytes, wilds: int = 0, caps: Sequence[int] | None = N
         if budget < _MIN_T:
             continue
         k = ks[x]
-        rows = rows_get((x, k, cks[x], others[x])) or _wait_rows(x, k, cks[x], others[x])
+        ck = (x, k, cks[x], others[x])
+        rows = rows_get(ck)
+        if rows is None:
+            if ck not in _WAIT_SEEN:
+                # First sight: this budget's kinds straight from the table look-ups;
+                # the rows for every budget are built on the second.
+                if len(_WAIT_SEEN) >= WAIT_ROWS_CACHE_MAX:
+                    _WAIT_SEEN.clear()
+                _WAIT_SEEN.add(ck)
+                other = others[x]
+                off = _SUITS[x][0]
+                j = off
+                for a0, a1 in _ADD.get((k, cks[x])) or _suit_add(k, cks[x]):
+                    if a0 + (a1 if a1 < other else other) <= budget:
+                        out.append(j)
+                    j += 1
+                continue
+            rows = _wait_rows(*ck)
         out += rows[(budget if budget <= _MAX_T else _MAX_T) - _MIN_T]
     return out
 

@@ -199,23 +199,31 @@ def parse_tiles(raw: object) -> list[int]:
     )
 
 
+_SUIT_RANGE = {"m": (0, 9), "p": (9, 9), "s": (18, 9), "z": (27, 7), "f": (34, 8)}
+_DIGIT = {str(i): i - 1 for i in range(1, 10)}
+
+
 def _parse_compact(s: str) -> list[int] | None:
     """'123m45p' the quick way; None sends odd input to the careful path for its message."""
     out: list[int] = []
-    digits: list[str] = []
+    start = 0
+    i = 0
+    suits = _SUIT_RANGE
+    digit = _DIGIT
     for ch in s:
-        if "1" <= ch <= "9":
-            digits.append(ch)
-        elif digits and ch in "mpszf":
-            for d in digits:
-                t = _CODES.get(d + ch)
-                if t is None:
+        r = suits.get(ch)
+        if r is not None:
+            if start == i:
+                return None  # a suit letter without digits
+            base, n = r
+            for c in s[start:i]:
+                d = digit.get(c)
+                if d is None or d >= n:
                     return None
-                out.append(t)
-            digits = []
-        else:
-            return None
-    return out if not digits else None
+                out.append(base + d)
+            start = i + 1
+        i += 1
+    return out if start == len(s) else None
 
 
 def tiles_str(tiles: Iterable[int]) -> str:
