@@ -207,10 +207,9 @@ def _parse_compact(s: str) -> list[int] | None:
     """'123m45p' the quick way; None sends odd input to the careful path for its message."""
     out: list[int] = []
     start = 0
-    i = 0
     suits = _SUIT_RANGE
     digit = _DIGIT
-    for ch in s:
+    for i, ch in enumerate(s):
         r = suits.get(ch)
         if r is not None:
             if start == i:
@@ -222,7 +221,6 @@ def _parse_compact(s: str) -> list[int] | None:
                     return None
                 out.append(base + d)
             start = i + 1
-        i += 1
     return out if start == len(s) else None
 
 
