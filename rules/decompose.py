@@ -176,6 +176,9 @@ def listing(
     if not is_win_counts(counts, wilds, n_melds, forms, caps):
         _keep(key, ())
         return [], 0
+    if wilds <= shapes.SMALL_BUDGET:  # a few hundred at most: built as before
+        every = decompositions_counts(counts, wilds, n_melds, forms, caps)
+        return list(every[:limit]), len(every)
     listed = first_decompositions(counts, wilds, n_melds, forms, caps, limit)
     if len(listed) < limit:
         _keep(key, tuple(listed))

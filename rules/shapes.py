@@ -234,15 +234,12 @@ def _solve_enum(c: bytes, caps: bytes, off: int, pair: bool, budget: int) -> lis
         for u in (0, 1):
             for q in (0, 1) if need_pair else (0,):
                 base = a + b + 3 * u + 2 * q
-                for s in range(max_s + 1):
-                    needed = base + s
-                    if needed > cap:
-                        break
-                    fill = needed - ci
-                    if fill < 0:
-                        continue
-                    if fill > left:
-                        break
+                # the chows begun here: enough to use the tiles, within the cap,
+                # the wild tiles left and four
+                lo = ci - base if ci > base else 0
+                hi = min(max_s, cap - base, ci - base + left)
+                for s in range(lo, hi + 1):
+                    fill = base + s - ci
                     here = (
                         ((Group("pung", t),) if u else ())
                         + ((Group("pair", t),) if q else ())
@@ -345,6 +342,8 @@ def standard_decompositions(
     """Every cut into sets + pair using all `wilds` wild tiles, with what they stand for."""
     if (sum(counts) + wilds) % 3 != 2:
         return []
+    if wilds == 0 and (caps is None or all(map(int.__le__, counts, caps))):
+        return _natural_decompositions(counts)
     ks = _keys(counts)
     cap_b = tuple(
         bytes(caps[lo:hi]) if caps is not None else _FULL_CAP_BYTES[hi - lo] for lo, hi in _SUITS
@@ -372,6 +371,43 @@ def standard_decompositions(
                     # tile order, so the concatenation is already sorted.
                     for (g0, w0), (g1, w1), (g2, w2), (g3, w3) in product(p0, p1, p2, p3):
                         out.append(Decomposition("standard", g0 + g1 + g2 + g3, w0 + w1 + w2 + w3))
+    return out
+
+
+_NAT: dict[tuple[bytes, int, bool], list[tuple[Group, ...]]] = {}
+NAT_CACHE_MAX = 50_000
+
+
+def _nat_parts(key: bytes, x: int, pair: bool) -> list[tuple[Group, ...]]:
+    """The cuts of one suit without wild tiles (groups only), cached."""
+    ck = (key, x, pair)
+    r = _NAT.get(ck)
+    if r is None:
+        found = suit_decompositions(key, _FULL_CAP_BYTES[len(key)], _SUITS[x][0], pair, 0)
+        r = [g for g, _ in found[0][1]] if found else []
+        if len(_NAT) >= NAT_CACHE_MAX:
+            _NAT.clear()
+        _NAT[ck] = r
+    return r
+
+
+def _natural_decompositions(counts: bytes) -> list[Decomposition]:
+    """standard_decompositions without wild tiles (caps cannot bind): the needs
+    say which suit can hold the pair, and each suit's cuts are looked up."""
+    ks = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
+    get = _NEED.get
+    needs = [get(k) or suit_need(k) for k in ks]
+    s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
+    out: list[Decomposition] = []
+    for ps in range(4):
+        if s0 + needs[ps][1] > 0:
+            continue
+        p0 = _nat_parts(ks[0], 0, ps == 0)
+        p1 = _nat_parts(ks[1], 1, ps == 1)
+        p2 = _nat_parts(ks[2], 2, ps == 2)
+        p3 = _nat_parts(ks[3], 3, ps == 3)
+        for g0, g1, g2, g3 in product(p0, p1, p2, p3):
+            out.append(Decomposition("standard", g0 + g1 + g2 + g3))
     return out
 
 

@@ -45,10 +45,10 @@ NATURALS = ("", "5p", "1m2m3m", "5p6p", "1m9p", "3s4s5s6s", "2m3m4m5m6m7m")
 
 
 def worst_hands() -> list[tuple[tuple[str, ...], list[str]]]:
-    """14 tiles: 8-14 wild tiles of two to four kinds, the rest natural."""
+    """14 tiles: 4-14 wild tiles of one to four kinds, the rest natural."""
     out = []
     filler = ("9m", "8p", "7s", "6z", "2s", "4p")
-    for kinds, n, nat in product(KIND_SETS, range(8, 15), NATURALS):
+    for kinds, n, nat in product(KIND_SETS, range(4, 15), NATURALS):
         wild = [k for k in kinds for _ in range(4)][:n]
         nat_tiles = [nat[i : i + 2] for i in range(0, len(nat), 2)]
         tiles = wild + [t for t in nat_tiles if t not in kinds][: 14 - n]
