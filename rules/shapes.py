@@ -134,11 +134,10 @@ class _Table(NamedTuple):
 
 def _halves(n: int, split: int) -> tuple[dict[bytes, int], dict[bytes, int]]:
     def all_of(m: int, weight: int) -> dict[bytes, int]:
-        out: dict[bytes, int] = {}
-        for x in range(5**m):
-            digits = bytes((x // 5**i) % 5 for i in range(m))
-            out[digits] = x * weight
-        return out
+        # product() runs its last place fastest: reversed, that is count[0]
+        return {
+            bytes(digits[::-1]): x * weight for x, digits in enumerate(product(range(5), repeat=m))
+        }
 
     return all_of(split, 1), all_of(n - split, 5**split)
 
@@ -620,9 +619,9 @@ def _lan_ok(mask: int) -> bool:
 
 # For each set of ranks held in a suit (a 9-bit mask): the most ranks a 十三烂
 # can hold in that suit keeping them, or -1 when they are already too close.
+_LAN_OK = tuple(s for s in range(512) if _lan_ok(s))  # the 3-apart rank sets (a few dozen)
 _LAN_ROOM = tuple(
-    max((bin(s).count("1") for s in range(512) if s & m == m and _lan_ok(s)), default=-1)
-    for m in range(512)
+    max((bin(s).count("1") for s in _LAN_OK if s & m == m), default=-1) for m in range(512)
 )
 
 
