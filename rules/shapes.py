@@ -377,13 +377,48 @@ _NAT: dict[tuple[bytes, int, bool], list[tuple[Group, ...]]] = {}
 NAT_CACHE_MAX = 50_000
 
 
+def _natural_cuts(c: bytes, off: int, pair: bool) -> list[tuple[Group, ...]]:
+    """The cuts of one suit without wild tiles, in suit_decompositions' order.
+
+    Without wild tiles each kind's pung and pair decide its chows, so this is
+    _solve_enum with one choice fewer, no memo and a look at the next two
+    kinds before a chow is begun: several times faster on a new pattern."""
+    n = len(c)
+    honor = n == 7
+    out: list[tuple[Group, ...]] = []
+
+    def go(i: int, a: int, b: int, need_pair: bool, acc: tuple[Group, ...]) -> None:
+        if i == n:
+            if not need_pair:
+                out.append(acc)
+            return
+        r = c[i] - a - b
+        if r < 0:
+            return
+        t = off + i
+        max_s = 0 if honor or i > n - 3 else 4
+        for u in (0, 1):
+            for q in (0, 1) if need_pair else (0,):
+                s = r - 3 * u - 2 * q
+                if s < 0 or s > max_s or (s and (c[i + 1] < s + a or c[i + 2] < s)):
+                    continue
+                here = (
+                    ((Group("pung", t),) if u else ())
+                    + ((Group("pair", t),) if q else ())
+                    + (Group("chow", t),) * s
+                )
+                go(i + 1, s, a, need_pair and not q, acc + here)
+
+    go(0, 0, 0, pair, ())
+    return out
+
+
 def _nat_parts(key: bytes, x: int, pair: bool) -> list[tuple[Group, ...]]:
     """The cuts of one suit without wild tiles (groups only), cached."""
     ck = (key, x, pair)
     r = _NAT.get(ck)
     if r is None:
-        found = suit_decompositions(key, _FULL_CAP_BYTES[len(key)], _SUITS[x][0], pair, 0)
-        r = [g for g, _ in found[0][1]] if found else []
+        r = _natural_cuts(key, _SUITS[x][0], pair)
         if len(_NAT) >= NAT_CACHE_MAX:
             _NAT.clear()
         _NAT[ck] = r
