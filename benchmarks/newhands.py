@@ -252,15 +252,21 @@ WORST = [
 
 def bench_worst(rows: int) -> None:
     print("\n## Worst shapes through score(generic) and waits(generic): time and tracemalloc peak")
-    from rules import decompose
+    from rules import decompose, shapes
+
+    def forget() -> None:
+        """The hand's first sight again (before issue 15 the cache was an lru_cache)."""
+        getattr(decompose.decompositions_counts, "cache_clear", lambda: None)()
+        getattr(decompose, "_DEC", {}).clear()
+        getattr(shapes, "_COUNT", {}).clear()
 
     for what, conc, win, wild in WORST[:rows]:
         sit = {"ruleset": "generic", "concealed": conc, "win_tile": win, "wild": wild}
-        getattr(decompose, "_DEC", {}).clear()  # its first sight
+        forget()
         t0 = time.perf_counter()
         r = score(sit)
         dt = time.perf_counter() - t0
-        getattr(decompose, "_DEC", {}).clear()
+        forget()
         tracemalloc.start()  # again, for the peak (tracemalloc slows it)
         score(sit)
         peak = tracemalloc.get_traced_memory()[1]

@@ -86,6 +86,20 @@ def test_worst_shapes_are_answered_in_bounded_time(ruleset: str) -> None:
     assert slowest < MAX_SECONDS, f"{ruleset}: slowest call {slowest * 1000:.0f} ms"
 
 
+@pytest.mark.parametrize("ruleset", WILD_RULESETS)
+def test_the_most_readings_four_wild_tiles_make(ruleset: str) -> None:
+    """Four wild tiles with 5555666677s: 871 readings, the most a random search
+    found; rulesets that score every reading (北京, 武汉) still answer in time."""
+    sit = {"ruleset": ruleset, "wild": ["1z"], "self_drawn": True,
+           "concealed": "5s5s5s5s6s6s6s6s7s7s1z1z1z", "win_tile": "1z"}  # fmt: skip
+    decompose._DEC.clear()
+    r, dt = _timed(score, sit)
+    assert r["ok"], r
+    assert dt < MAX_SECONDS
+    if ruleset == "generic":
+        assert r["decomposition_count"] == 871
+
+
 def test_worst_shapes_memory_is_bounded() -> None:
     """The worst hands of the issue, and the same through each wild ruleset."""
     decompose._DEC.clear()
