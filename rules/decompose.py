@@ -155,7 +155,12 @@ def _keep(
 ) -> None:
     if len(r) <= CACHE_MAX_DECOMPOSITIONS:
         if len(_DEC) >= DECOMPOSITION_CACHE_SIZE:
-            del _DEC[next(iter(_DEC))]  # the oldest entry
+            # The oldest entry.  Threads (runserver) may evict at once: losing
+            # a race costs a cache entry, never an error.
+            try:
+                del _DEC[next(iter(_DEC))]
+            except (KeyError, RuntimeError, StopIteration):
+                pass
         _DEC[key] = r
 
 
