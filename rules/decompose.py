@@ -10,6 +10,7 @@ many ways, or a preview re-scored after every tap, cuts the hand once.
 from __future__ import annotations
 
 from bisect import insort
+from contextlib import suppress
 from dataclasses import dataclass
 
 from rules import shapes
@@ -157,10 +158,8 @@ def _keep(
         if len(_DEC) >= DECOMPOSITION_CACHE_SIZE:
             # The oldest entry.  Threads (runserver) may evict at once: losing
             # a race costs a cache entry, never an error.
-            try:
+            with suppress(KeyError, RuntimeError, StopIteration):
                 del _DEC[next(iter(_DEC))]
-            except (KeyError, RuntimeError, StopIteration):
-                pass
         _DEC[key] = r
 
 
