@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 ADDR   ?= 127.0.0.1:8000
 ARGS   ?=
 
-.PHONY: help venv run test test-browser check check-deploy fmt bench messages clean
+.PHONY: help venv run test test-browser check check-deploy fmt bench tables messages clean
 
 help:
 	@echo "make run     set up (.venv, install, migrate, load presets) and serve http://$(ADDR)"
@@ -21,7 +21,8 @@ help:
 	@echo "make check   ruff lint, ruff format check, mypy"
 	@echo "make check-deploy  manage.py check --deploy in docs/deploy.md's configuration"
 	@echo "make fmt     ruff format + ruff check --fix"
-	@echo "make bench   run the benchmarks (python -m benchmarks)"
+	@echo "make bench   run the benchmarks (python -m benchmarks, python -m benchmarks.newhands)"
+	@echo "make tables  rebuild rules/data/suit_need.bin (python -m rules.build_tables, ~20 s)"
 	@echo "make messages  update and compile locale/ translations (needs GNU gettext)"
 
 # The virtual environment is created once; the editable install is redone only
@@ -68,6 +69,12 @@ fmt: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks $(ARGS)
+	$(PY) -m benchmarks.newhands $(ARGS)
+
+# The shipped per-suit tables (rules/data/suit_need.bin); tests/rules/test_tables.py
+# checks the file against the solver and the brute force.
+tables: $(STAMP)
+	$(PY) -m rules.build_tables
 
 # docs/deploy.md's configuration (a throwaway key, example host): must pass cleanly.
 check-deploy: $(STAMP)

@@ -10,10 +10,11 @@ many ways, or a preview re-scored after every tap, cuts the hand once.
 from __future__ import annotations
 
 from bisect import insort
+from contextlib import suppress
 from dataclasses import dataclass
-from functools import lru_cache
 
 from rules import shapes
+from rules.errors import RuleError
 from rules.hand import Hand
 from rules.shapes import Decomposition
 
@@ -85,9 +86,17 @@ def is_win_counts(
     )
 
 
-@lru_cache(maxsize=4096)
-def decompositions_counts(
-    counts: bytes, wilds: int, n_melds: int, forms: Forms, caps: tuple[int, ...] | None = None
+DECOMPOSITION_CACHE_SIZE = 4096  # hands whose decompositions are kept
+CACHE_MAX_DECOMPOSITIONS = 64  # a bigger result is handed out, never kept
+# Building more than this many decompositions is refused (too_many_wilds): no
+# ruleset that reads them all lets that many wild tiles in (generic and house
+# count and list them instead, jian looks for the best reading alone).
+BUILD_MAX_DECOMPOSITIONS = 20_000
+_DEC: dict[tuple[bytes, int, int, Forms, tuple[int, ...] | None], tuple[Decomposition, ...]] = {}
+
+
+def _build(
+    counts: bytes, wilds: int, n_melds: int, forms: Forms, caps: tuple[int, ...] | None
 ) -> tuple[Decomposition, ...]:
     out: list[Decomposition] = list(shapes.standard_decompositions(counts, wilds, caps))
     for rest, taken in _without_extra_sets(counts, forms.extra_sets)[1:]:
@@ -99,19 +108,142 @@ def decompositions_counts(
     if n_melds == 0:
         if forms.seven_pairs:
             out += shapes.seven_pairs_decompositions(counts, wilds, forms.seven_pairs_quads)
-        if forms.thirteen_orphans:
-            out += shapes.thirteen_orphans_decompositions(counts, wilds)
-        if forms.honors_knitted:
-            out += shapes.knitted_decompositions(counts, wilds, False)
-        if forms.seven_honors_knitted:
-            out += shapes.knitted_decompositions(counts, wilds, True)
-        if forms.lan:
-            out += shapes.lan_decompositions(counts, wilds, False)
-        if forms.seven_honors_lan:
-            out += shapes.lan_decompositions(counts, wilds, True)
+        out += _special(counts, wilds, forms)
     if forms.knitted_straight and n_melds <= 1:
         out += shapes.knitted_straight_decompositions(counts, wilds, caps)
     return tuple(out)
+
+
+def _special(counts: bytes, wilds: int, forms: Forms) -> list[Decomposition]:
+    """The fully concealed forms other than seven pairs (each a handful of readings)."""
+    out: list[Decomposition] = []
+    if forms.thirteen_orphans:
+        out += shapes.thirteen_orphans_decompositions(counts, wilds)
+    if forms.honors_knitted:
+        out += shapes.knitted_decompositions(counts, wilds, False)
+    if forms.seven_honors_knitted:
+        out += shapes.knitted_decompositions(counts, wilds, True)
+    if forms.lan:
+        out += shapes.lan_decompositions(counts, wilds, False)
+    if forms.seven_honors_lan:
+        out += shapes.lan_decompositions(counts, wilds, True)
+    return out
+
+
+def decompositions_counts(
+    counts: bytes, wilds: int, n_melds: int, forms: Forms, caps: tuple[int, ...] | None = None
+) -> tuple[Decomposition, ...]:
+    """Every decomposition, built; cached per (tiles, forms) unless the result is big.
+
+    With more than four wild tiles the number is counted first and a hand with
+    more than BUILD_MAX_DECOMPOSITIONS is refused rather than built."""
+    key = (counts, wilds, n_melds, forms, caps)
+    r = _DEC.get(key)
+    if r is not None:
+        return r
+    if (
+        wilds > 4
+        and count_decompositions(counts, wilds, n_melds, forms, caps) > BUILD_MAX_DECOMPOSITIONS
+    ):
+        raise too_many_wilds(wilds)
+    r = _build(counts, wilds, n_melds, forms, caps)
+    _keep(key, r)
+    return r
+
+
+def _keep(
+    key: tuple[bytes, int, int, Forms, tuple[int, ...] | None], r: tuple[Decomposition, ...]
+) -> None:
+    if len(r) <= CACHE_MAX_DECOMPOSITIONS:
+        if len(_DEC) >= DECOMPOSITION_CACHE_SIZE:
+            # The oldest entry.  Threads (runserver) may evict at once: losing
+            # a race costs a cache entry, never an error.
+            with suppress(KeyError, RuntimeError, StopIteration):
+                del _DEC[next(iter(_DEC))]
+        _DEC[key] = r
+
+
+def listing(
+    counts: bytes,
+    wilds: int,
+    n_melds: int,
+    forms: Forms,
+    caps: tuple[int, ...] | None = None,
+    limit: int = 50,
+) -> tuple[list[Decomposition], int]:
+    """The first `limit` decompositions and their exact number, the win decided
+    first by the table look-ups; no more than `limit` are ever built."""
+    key = (counts, wilds, n_melds, forms, caps)
+    hit = _DEC.get(key)
+    if hit is not None:
+        return list(hit[:limit]), len(hit)
+    if not is_win_counts(counts, wilds, n_melds, forms, caps):
+        _keep(key, ())
+        return [], 0
+    if wilds <= shapes.SMALL_BUDGET:  # a few hundred at most: built as before
+        every = decompositions_counts(counts, wilds, n_melds, forms, caps)
+        return list(every[:limit]), len(every)
+    listed = first_decompositions(counts, wilds, n_melds, forms, caps, limit)
+    if len(listed) < limit:
+        _keep(key, tuple(listed))
+        return listed, len(listed)
+    return listed, count_decompositions(counts, wilds, n_melds, forms, caps)
+
+
+def too_many_wilds(wilds: int) -> RuleError:
+    """The refusal of a hand whose readings are too many to build (a safety net:
+    the rulesets that build them all cap the wild tiles first)."""
+    return RuleError(
+        "too_many_wilds",
+        f"{wilds} wild tiles make too many readings of this hand for this ruleset",
+        f"{wilds} 张癞子让这手牌的组合太多，这个规则算不了",
+    )
+
+
+def count_decompositions(
+    counts: bytes, wilds: int, n_melds: int, forms: Forms, caps: tuple[int, ...] | None = None
+) -> int:
+    """len(decompositions_counts(...)) without building them: a per-suit product."""
+    n = shapes.standard_count(counts, wilds, caps)
+    for rest, _ in _without_extra_sets(counts, forms.extra_sets)[1:]:
+        n += shapes.standard_count(rest, wilds, caps)
+    if n_melds == 0:
+        if forms.seven_pairs:
+            n += shapes.seven_pairs_count(counts, wilds, forms.seven_pairs_quads)
+        n += len(_special(counts, wilds, forms))
+    if forms.knitted_straight and n_melds <= 1:
+        n += len(shapes.knitted_straight_decompositions(counts, wilds, caps))
+    return n
+
+
+def first_decompositions(
+    counts: bytes,
+    wilds: int,
+    n_melds: int,
+    forms: Forms,
+    caps: tuple[int, ...] | None = None,
+    limit: int = 50,
+) -> list[Decomposition]:
+    """decompositions_counts(...)[:limit], building only those."""
+    hit = _DEC.get((counts, wilds, n_melds, forms, caps))
+    if hit is not None:
+        return list(hit[:limit])
+    out = shapes.standard_decompositions_first(counts, wilds, caps, limit)
+    for rest, taken in _without_extra_sets(counts, forms.extra_sets)[1:]:
+        extra = tuple(shapes.Group("set3", t) for t in taken)
+        out += [
+            d._replace(groups=tuple(sorted(d.groups + extra)))
+            for d in shapes.standard_decompositions_first(rest, wilds, caps, limit - len(out))
+        ]
+    if n_melds == 0:
+        if forms.seven_pairs and len(out) < limit:
+            out += shapes.seven_pairs_decompositions(
+                counts, wilds, forms.seven_pairs_quads, limit=limit - len(out)
+            )
+        out += _special(counts, wilds, forms)
+    if forms.knitted_straight and n_melds <= 1:
+        out += shapes.knitted_straight_decompositions(counts, wilds, caps)
+    return out[:limit]
 
 
 def decompositions(hand: Hand, forms: Forms) -> tuple[Decomposition, ...]:

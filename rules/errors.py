@@ -22,6 +22,8 @@ ERROR_CODES: dict[str, str] = {
     "bad_table": "the table (players, dealer, winner, discarder) is inconsistent",
     "bad_event": "a round's event list is inconsistent (a player already out, an unknown event, "
     "an event after the round ended)",
+    "too_many_wilds": "more wild tiles than the ruleset's table can hold, or than it can read "
+    "in bounded time",
 }
 
 

@@ -344,10 +344,17 @@ def parse_situation(sit: Any, need_win_tile: bool = True) -> Hand:
     raw_table = get("table")
     table = None if raw_table is None else _parse_table(raw_table, self_drawn)
     seat = get("seat_wind")
-    seat = (seat.__class__ is str and WIND_ALIASES.get(seat)) or _wind(sit, "seat_wind")
+    seat = (
+        "E"
+        if seat is None
+        else (seat.__class__ is str and WIND_ALIASES.get(seat)) or _wind(sit, "seat_wind")
+    )
     prevalent = get("prevalent_wind")
-    prevalent = (prevalent.__class__ is str and WIND_ALIASES.get(prevalent)) or _wind(
-        sit, "prevalent_wind"
+    prevalent = (
+        "E"
+        if prevalent is None
+        else (prevalent.__class__ is str and WIND_ALIASES.get(prevalent))
+        or _wind(sit, "prevalent_wind")
     )
     return Hand._make(
         (

@@ -108,6 +108,10 @@ class Preset(NamedTuple):
     params: Mapping[str, Any]
 
 
+# (ruleset id, overrides' items) -> the checked parameters; see resolve_params.
+_RESOLVED: dict[tuple[str, tuple[Any, ...]], Mapping[str, Any]] = {}
+
+
 class Ruleset:
     """Base class: a ruleset scores one Hand and lists the waits of a short hand.
 
@@ -120,6 +124,20 @@ class Ruleset:
     name_zh: ClassVar[str]
     name_en: ClassVar[str]
     params: ClassVar[tuple[Param, ...]] = ()
+    # The most wild tiles one hand can hold at this ruleset's table (None: any
+    # number, for rulesets that never build every reading of a hand).  A
+    # ruleset that reads every decomposition sets it, so that no input can make
+    # it build millions of them; check_wilds() refuses more (too_many_wilds).
+    max_wilds: ClassVar[int | None] = None
+
+    def check_wilds(self, hand: Hand) -> None:
+        most = self.max_wilds
+        if most is not None and hand.wilds > most:
+            raise RuleError(
+                "too_many_wilds",
+                f"{hand.wilds} wild tiles: a hand at this table holds at most {most}",
+                f"手里有 {hand.wilds} 张癞子：这个规则一手牌最多 {most} 张癞子",
+            )
 
     @property
     def defaults(self) -> Mapping[str, Any]:
@@ -132,9 +150,31 @@ class Ruleset:
         return d
 
     def resolve_params(self, overrides: Any) -> Mapping[str, Any]:
-        """Defaults with `overrides` applied and checked."""
+        """Defaults with `overrides` applied and checked.
+
+        A table sends the same overrides with every tap: the checked result is
+        kept (read-only) per overrides, so a request resolves them once and a
+        repeated set costs a dict look-up."""
         if overrides is None or (not overrides and isinstance(overrides, Mapping)):
             return self.defaults
+        key: tuple[Any, ...] | None = None
+        if type(overrides) is dict:
+            # the type too: True == 1 == 1.0, but only True is a bool
+            key = tuple((k, v.__class__, v) for k, v in overrides.items())
+            try:
+                hit = _RESOLVED.get((self.id, key))
+            except TypeError:  # an unhashable value: checked below, not kept
+                key, hit = None, None
+            if hit is not None:
+                return hit
+        values = self._resolve(overrides)
+        if key is not None:
+            if len(_RESOLVED) >= 1024:
+                _RESOLVED.clear()
+            _RESOLVED[(self.id, key)] = values
+        return values
+
+    def _resolve(self, overrides: Any) -> Mapping[str, Any]:
         values = dict(self.defaults)
         if not isinstance(overrides, Mapping):
             raise RuleError("bad_param", "'params' must be an object", "params 必须是一个对象")
@@ -149,7 +189,7 @@ class Ruleset:
                     f"规则“{self.name_zh}”没有参数“{k}”（可用：{names}）",
                 )
             values[k] = p.validate(v)
-        return values
+        return MappingProxyType(values)
 
     # --- table play: what a scoring session needs besides scoring one hand -----
 

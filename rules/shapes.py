@@ -27,8 +27,10 @@ tables here do not, and the tests keep those hands as regressions.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
 from itertools import combinations, combinations_with_replacement, product
+from pathlib import Path
 from typing import NamedTuple
 
 from rules.tiles import HONORS, ORPHANS
@@ -109,8 +111,70 @@ _FULL_CAP_BYTES = {9: bytes([4] * 9), 7: bytes([4] * 7)}
 # pattern -> (need without pair, need with pair minus need without pair).  The
 # second item is a difference so that the hot path adds four numbers and
 # takes one min; INF entries stay correct because the difference cancels.
+# Filled from the shipped tables (below) as patterns are met, up to a size.
 _NEED: dict[bytes, tuple[int, int]] = {}
+NEED_CACHE_MAX = 100_000
 _NEED_CAPPED: dict[tuple[bytes, bytes], tuple[int, int]] = {}
+NEED_CAPPED_MAX = 20_000
+
+
+# The shipped per-suit tables (rules/data/suit_need.bin, built by
+# `python -m rules.build_tables`): for a 9- or 7-kind suit, one byte per pattern
+# at index sum(count[i] * 5**i), naming a (need, extra need with the pair)
+# entry of a short list.  The index is found from two halves of the pattern,
+# each a dict hit.
+class _Table(NamedTuple):
+    codes: bytes
+    values: tuple[tuple[int, int], ...]
+    low: dict[bytes, int]  # first half of the pattern -> its part of the index
+    high: dict[bytes, int]  # second half -> its part
+    split: int
+    step: tuple[int, ...]  # 5**i: the index of the pattern with one more tile i
+
+
+def _halves(n: int, split: int) -> tuple[dict[bytes, int], dict[bytes, int]]:
+    def all_of(m: int, weight: int) -> dict[bytes, int]:
+        # product() runs its last place fastest: reversed, that is count[0]
+        return {
+            bytes(digits[::-1]): x * weight for x, digits in enumerate(product(range(5), repeat=m))
+        }
+
+    return all_of(split, 1), all_of(n - split, 5**split)
+
+
+def _load_tables() -> dict[int, _Table]:
+    raw = zlib.decompress((Path(__file__).parent / "data" / "suit_need.bin").read_bytes())
+    assert raw[:5] == b"MJSN1", "rules/data/suit_need.bin: not a table file"
+    pos = 5
+    out = {}
+    for n, split in ((9, 5), (7, 4)):
+        size = int.from_bytes(raw[pos : pos + 4], "little")
+        assert size == 5**n
+        codes = raw[pos + 4 : pos + 4 + size]
+        pos += 4 + size
+        k = raw[pos] + 1
+        vals = [(raw[pos + 1 + 2 * i], raw[pos + 2 + 2 * i]) for i in range(k)]
+        pos += 1 + 2 * k
+        low, high = _halves(n, split)
+        out[n] = _Table(
+            codes,
+            tuple((a, b - a) for a, b in vals),
+            low,
+            high,
+            split,
+            tuple(5**i for i in range(n)),
+        )
+    return out
+
+
+_TABLES = _load_tables()
+
+
+def _index(key: bytes) -> int:
+    """The pattern's place in its table (KeyError for a count above 4)."""
+    t = _TABLES[len(key)]
+    s = t.split
+    return t.low[key[:s]] + t.high[key[s:]]
 
 
 def suit_need(key: bytes, caps: bytes | None = None) -> tuple[int, int]:
@@ -118,15 +182,26 @@ def suit_need(key: bytes, caps: bytes | None = None) -> tuple[int, int]:
     if caps is None or caps == _FULL_CAP_BYTES[len(key)]:
         r = _NEED.get(key)
         if r is None:
-            full = _FULL_CAP_BYTES[len(key)]
-            n0 = _solve_need(key, full, False)
-            r = _NEED[key] = (n0, _solve_need(key, full, True) - n0)
+            t = _TABLES[len(key)]
+            s = t.split
+            lo = t.low.get(key[:s])
+            hi = t.high.get(key[s:])
+            if lo is not None and hi is not None:
+                r = t.values[t.codes[lo + hi]]
+            else:  # a count above four: only the solver knows
+                full = _FULL_CAP_BYTES[len(key)]
+                n0 = _solve_need(key, full, False)
+                r = (n0, _solve_need(key, full, True) - n0)
+            if len(_NEED) < NEED_CACHE_MAX:
+                _NEED[key] = r
         return r
     ck = (key, caps)
     r = _NEED_CAPPED.get(ck)
     if r is None:
         n0 = _solve_need(key, caps, False)
-        r = _NEED_CAPPED[ck] = (n0, _solve_need(key, caps, True) - n0)
+        r = (n0, _solve_need(key, caps, True) - n0)
+        if len(_NEED_CAPPED) < NEED_CAPPED_MAX:
+            _NEED_CAPPED[ck] = r
     return r
 
 
@@ -158,15 +233,12 @@ def _solve_enum(c: bytes, caps: bytes, off: int, pair: bool, budget: int) -> lis
         for u in (0, 1):
             for q in (0, 1) if need_pair else (0,):
                 base = a + b + 3 * u + 2 * q
-                for s in range(max_s + 1):
-                    needed = base + s
-                    if needed > cap:
-                        break
-                    fill = needed - ci
-                    if fill < 0:
-                        continue
-                    if fill > left:
-                        break
+                # the chows begun here: enough to use the tiles, within the cap,
+                # the wild tiles left and four
+                lo = ci - base if ci > base else 0
+                hi = min(max_s, cap - base, ci - base + left)
+                for s in range(lo, hi + 1):
+                    fill = base + s - ci
                     here = (
                         ((Group("pung", t),) if u else ())
                         + ((Group("pair", t),) if q else ())
@@ -185,6 +257,21 @@ def _solve_enum(c: bytes, caps: bytes, off: int, pair: bool, budget: int) -> lis
 
 
 _ENUM: dict[tuple[bytes, bytes, int, bool, int], tuple[tuple[int, list[_Part]], ...]] = {}
+ENUM_CACHE_MAX = 20_000  # suit patterns' cuts kept (then the cache starts again)
+ENUM_KEEP_MAX = 256  # a pattern with more cuts is not kept
+# Up to this many wild tiles a suit's cuts are built and kept (a few dozen at
+# most); beyond it they are counted and the first few walked (_count_dp).
+SMALL_BUDGET = 4
+
+
+def _small_parts(
+    key: bytes, caps: bytes, off: int, pair: bool, budget: int, chows: bool
+) -> list[list[_Part]]:
+    """suit_decompositions as a list by k, only the cuts without chows when asked."""
+    out: list[list[_Part]] = [[] for _ in range(budget + 1)]
+    for k, parts in suit_decompositions(key, caps, off, pair, budget):
+        out[k] = parts if chows else [p for p in parts if all(g.kind != "chow" for g in p[0])]
+    return out
 
 
 def suit_decompositions(
@@ -195,7 +282,11 @@ def suit_decompositions(
     r = _ENUM.get(ck)
     if r is None:
         buckets = _solve_enum(key, caps, off, pair, budget)
-        r = _ENUM[ck] = tuple((k, parts) for k, parts in enumerate(buckets) if parts)
+        r = tuple((k, parts) for k, parts in enumerate(buckets) if parts)
+        if len(_ENUM) >= ENUM_CACHE_MAX:
+            _ENUM.clear()
+        if sum(len(parts) for _, parts in r) <= ENUM_KEEP_MAX:
+            _ENUM[ck] = r
     return r
 
 
@@ -250,6 +341,8 @@ def standard_decompositions(
     """Every cut into sets + pair using all `wilds` wild tiles, with what they stand for."""
     if (sum(counts) + wilds) % 3 != 2:
         return []
+    if wilds == 0 and (caps is None or all(map(int.__le__, counts, caps))):
+        return _natural_decompositions(counts)
     ks = _keys(counts)
     cap_b = tuple(
         bytes(caps[lo:hi]) if caps is not None else _FULL_CAP_BYTES[hi - lo] for lo, hi in _SUITS
@@ -280,6 +373,78 @@ def standard_decompositions(
     return out
 
 
+_NAT: dict[tuple[bytes, int, bool], list[tuple[Group, ...]]] = {}
+NAT_CACHE_MAX = 50_000
+
+
+def _natural_cuts(c: bytes, off: int, pair: bool) -> list[tuple[Group, ...]]:
+    """The cuts of one suit without wild tiles, in suit_decompositions' order.
+
+    Without wild tiles each kind's pung and pair decide its chows, so this is
+    _solve_enum with one choice fewer, no memo and a look at the next two
+    kinds before a chow is begun: several times faster on a new pattern."""
+    n = len(c)
+    honor = n == 7
+    out: list[tuple[Group, ...]] = []
+
+    def go(i: int, a: int, b: int, need_pair: bool, acc: tuple[Group, ...]) -> None:
+        if i == n:
+            if not need_pair:
+                out.append(acc)
+            return
+        r = c[i] - a - b
+        if r < 0:
+            return
+        t = off + i
+        max_s = 0 if honor or i > n - 3 else 4
+        for u in (0, 1):
+            for q in (0, 1) if need_pair else (0,):
+                s = r - 3 * u - 2 * q
+                if s < 0 or s > max_s or (s and (c[i + 1] < s + a or c[i + 2] < s)):
+                    continue
+                here = (
+                    ((Group("pung", t),) if u else ())
+                    + ((Group("pair", t),) if q else ())
+                    + (Group("chow", t),) * s
+                )
+                go(i + 1, s, a, need_pair and not q, acc + here)
+
+    go(0, 0, 0, pair, ())
+    return out
+
+
+def _nat_parts(key: bytes, x: int, pair: bool) -> list[tuple[Group, ...]]:
+    """The cuts of one suit without wild tiles (groups only), cached."""
+    ck = (key, x, pair)
+    r = _NAT.get(ck)
+    if r is None:
+        r = _natural_cuts(key, _SUITS[x][0], pair)
+        if len(_NAT) >= NAT_CACHE_MAX:
+            _NAT.clear()
+        _NAT[ck] = r
+    return r
+
+
+def _natural_decompositions(counts: bytes) -> list[Decomposition]:
+    """standard_decompositions without wild tiles (caps cannot bind): the needs
+    say which suit can hold the pair, and each suit's cuts are looked up."""
+    ks = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
+    get = _NEED.get
+    needs = [get(k) or suit_need(k) for k in ks]
+    s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
+    out: list[Decomposition] = []
+    for ps in range(4):
+        if s0 + needs[ps][1] > 0:
+            continue
+        p0 = _nat_parts(ks[0], 0, ps == 0)
+        p1 = _nat_parts(ks[1], 1, ps == 1)
+        p2 = _nat_parts(ks[2], 2, ps == 2)
+        p3 = _nat_parts(ks[3], 3, ps == 3)
+        for g0, g1, g2, g3 in product(p0, p1, p2, p3):
+            out.append(Decomposition("standard", g0 + g1 + g2 + g3))
+    return out
+
+
 # ---------------------------------------------------------------------------
 # seven pairs
 
@@ -305,9 +470,14 @@ def is_seven_pairs(counts: bytes, wilds: int = 0, quads: bool = True) -> bool:
 
 
 def seven_pairs_decompositions(
-    counts: bytes, wilds: int = 0, quads: bool = True, caps: Sequence[int] | None = None
+    counts: bytes,
+    wilds: int = 0,
+    quads: bool = True,
+    caps: Sequence[int] | None = None,
+    limit: int | None = None,
 ) -> list[Decomposition]:
-    if not is_seven_pairs(counts, wilds, quads):
+    """Every seven-pairs reading (the first `limit` of them when given)."""
+    if not is_seven_pairs(counts, wilds, quads) or limit == 0:
         return []
     caps = caps or FULL_CAPS
     pairs: list[int] = []
@@ -343,6 +513,8 @@ def seven_pairs_decompositions(
                     tuple(sorted(wild_fixed + [t for t in extra for _ in (0, 1)])),
                 )
             )
+            if limit is not None and len(out) >= limit:
+                break
     return out
 
 
@@ -482,9 +654,9 @@ def _lan_ok(mask: int) -> bool:
 
 # For each set of ranks held in a suit (a 9-bit mask): the most ranks a 十三烂
 # can hold in that suit keeping them, or -1 when they are already too close.
+_LAN_OK = tuple(s for s in range(512) if _lan_ok(s))  # the 3-apart rank sets (a few dozen)
 _LAN_ROOM = tuple(
-    max((bin(s).count("1") for s in range(512) if s & m == m and _lan_ok(s)), default=-1)
-    for m in range(512)
+    max((bin(s).count("1") for s in _LAN_OK if s & m == m), default=-1) for m in range(512)
 )
 
 
@@ -629,12 +801,24 @@ def is_knitted_straight(
 
 
 _ADD: dict[tuple[bytes, bytes | None], tuple[tuple[int, int], ...]] = {}
+ADD_CACHE_MAX = 50_000
 
 
 def _suit_add(key: bytes, caps: bytes | None) -> tuple[tuple[int, int], ...]:
     """For each kind j of the suit: the suit's needs after one more tile j."""
     ck = (key, caps)
     r = _ADD.get(ck)
+    if r is None and caps is None and max(key) <= 4:
+        # straight from the shipped table: one more tile j is 5**j further on
+        t = _TABLES[len(key)]
+        i = _index(key)
+        codes, values = t.codes, t.values
+        r = tuple(
+            (INF, 0) if c >= 4 else values[codes[i + step]]
+            for c, step in zip(key, t.step, strict=True)
+        )
+        if len(_ADD) < ADD_CACHE_MAX:
+            _ADD[ck] = r
     if r is None:
         rows = []
         for j in range(len(key)):
@@ -644,7 +828,9 @@ def _suit_add(key: bytes, caps: bytes | None) -> tuple[tuple[int, int], ...]:
                 k2 = bytearray(key)
                 k2[j] += 1
                 rows.append(suit_need(bytes(k2), caps))
-        r = _ADD[ck] = tuple(rows)
+        r = tuple(rows)
+        if len(_ADD) < ADD_CACHE_MAX:
+            _ADD[ck] = r
     return r
 
 
@@ -653,6 +839,8 @@ _MIN_T = -8  # pair differences are negative, so budgets can be too
 # (suit, pattern, caps, best pair elsewhere) -> for each budget T in _MIN_T.._MAX_T
 # the kinds whose addition completes the suit within T wild tiles.
 _WAIT_ROWS: dict[tuple[int, bytes, bytes | None, int], tuple[tuple[int, ...], ...]] = {}
+WAIT_ROWS_CACHE_MAX = 50_000
+_WAIT_SEEN: set[tuple[int, bytes, bytes | None, int]] = set()
 
 
 def _wait_rows(x: int, key: bytes, caps: bytes | None, other: int) -> tuple[tuple[int, ...], ...]:
@@ -661,9 +849,20 @@ def _wait_rows(x: int, key: bytes, caps: bytes | None, other: int) -> tuple[tupl
     if r is None:
         off = _SUITS[x][0]
         vals = [(a0 + min(a1, other), off + j) for j, (a0, a1) in enumerate(_suit_add(key, caps))]
-        r = _WAIT_ROWS[ck] = tuple(
-            tuple(t for v, t in vals if v <= budget) for budget in range(_MIN_T, _MAX_T + 1)
-        )
+        # a row changes only at the few distinct values: build each once
+        steps = sorted({v for v, _ in vals if v <= _MAX_T})
+        rows: list[tuple[int, ...]] = []
+        cur: tuple[int, ...] = ()
+        i = 0
+        for budget in range(_MIN_T, _MAX_T + 1):
+            if i < len(steps) and steps[i] <= budget:
+                while i < len(steps) and steps[i] <= budget:
+                    i += 1
+                cur = tuple(t for v, t in vals if v <= budget)
+            rows.append(cur)
+        r = tuple(rows)
+        if len(_WAIT_ROWS) < WAIT_ROWS_CACHE_MAX:
+            _WAIT_ROWS[ck] = r
     return r
 
 
@@ -695,6 +894,250 @@ def standard_waits(counts: bytes, wilds: int = 0, caps: Sequence[int] | None = N
         if budget < _MIN_T:
             continue
         k = ks[x]
-        rows = rows_get((x, k, cks[x], others[x])) or _wait_rows(x, k, cks[x], others[x])
+        ck = (x, k, cks[x], others[x])
+        rows = rows_get(ck)
+        if rows is None:
+            if ck not in _WAIT_SEEN:
+                # First sight: this budget's kinds straight from the table look-ups;
+                # the rows for every budget are built on the second.
+                if len(_WAIT_SEEN) >= WAIT_ROWS_CACHE_MAX:
+                    _WAIT_SEEN.clear()
+                _WAIT_SEEN.add(ck)
+                other = others[x]
+                off = _SUITS[x][0]
+                j = off
+                for a0, a1 in _ADD.get((k, cks[x])) or _suit_add(k, cks[x]):
+                    if a0 + (a1 if a1 < other else other) <= budget:
+                        out.append(j)
+                    j += 1
+                continue
+            rows = _wait_rows(*ck)
         out += rows[(budget if budget <= _MAX_T else _MAX_T) - _MIN_T]
     return out
+
+
+# ---------------------------------------------------------------------------
+# counting and listing without building every decomposition
+#
+# A hand with many wild tiles has millions of decompositions (13 wild tiles:
+# over four million), so building them all is never done for an answer that
+# only needs their number, the first few, or the first of some kind.  The
+# number is a sum over (pair suit, wild tiles per suit) of a product of
+# per-suit counts; the listing walks the same order as
+# standard_decompositions and stops when it has enough.
+
+_CountVec = list[int]
+_COUNT: dict[tuple[bytes, bytes, bool, int, bool], tuple[int, ...]] = {}
+COUNT_CACHE_MAX = 50_000  # per-suit count vectors kept (each at most 15 ints)
+
+
+def _count_dp(
+    c: bytes, caps: bytes, pair: bool, budget: int, chows: bool
+) -> dict[tuple[int, int, int, bool], _CountVec]:
+    """The counting twin of _solve_enum: for each state, the number of ways to
+    finish the suit using exactly k wild tiles (k = 0..budget).  Returned as
+    the memo so that a listing can prune dead branches with it."""
+    n = len(c)
+    honor = n == 7 or not chows
+    memo: dict[tuple[int, int, int, bool], _CountVec] = {}
+    done = [1] + [0] * budget
+    none = [0] * (budget + 1)
+
+    def go(i: int, a: int, b: int, need_pair: bool) -> _CountVec:
+        if i == n:
+            return none if need_pair else done
+        key = (i, a, b, need_pair)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        out = [0] * (budget + 1)
+        ci = c[i]
+        cap = caps[i]
+        max_s = 0 if honor or i > n - 3 else 4
+        for u in (0, 1):
+            for q in (0, 1) if need_pair else (0,):
+                base = a + b + 3 * u + 2 * q
+                for s in range(max_s + 1):
+                    needed = base + s
+                    if needed > cap:
+                        break
+                    fill = needed - ci
+                    if fill < 0:
+                        continue
+                    if fill > budget:
+                        break
+                    sub = go(i + 1, s, a, need_pair and not q)
+                    for x in range(budget + 1 - fill):
+                        v = sub[x]
+                        if v:
+                            out[x + fill] += v
+        memo[key] = out
+        return out
+
+    go(0, 0, 0, pair)
+    return memo
+
+
+def suit_counts(
+    key: bytes, caps: bytes, pair: bool, budget: int, chows: bool = True
+) -> tuple[int, ...]:
+    """Number of cuts of one suit pattern using exactly k wild tiles, k = 0..budget
+    (only cuts without chows when `chows` is off)."""
+    ck = (key, caps, pair, budget, chows)
+    r = _COUNT.get(ck)
+    if r is None and budget <= SMALL_BUDGET:
+        return tuple(len(p) for p in _small_parts(key, caps, 0, pair, budget, chows))
+    if r is None:
+        memo = _count_dp(key, caps, pair, budget, chows)
+        r = tuple(memo[(0, 0, 0, pair)])
+        if len(_COUNT) >= COUNT_CACHE_MAX:
+            _COUNT.clear()
+        _COUNT[ck] = r
+    return r
+
+
+def _suit_parts(
+    c: bytes, caps: bytes, off: int, pair: bool, k: int, budget: int, chows: bool, limit: int
+) -> list[_Part]:
+    """The first `limit` cuts of one suit using exactly k wild tiles, in the order
+    suit_decompositions lists them (a depth-first walk that skips dead branches)."""
+    if budget <= SMALL_BUDGET:
+        return _small_parts(c, caps, off, pair, budget, chows)[k][:limit]
+    memo = _count_dp(c, caps, pair, budget, chows)
+    n = len(c)
+    honor = n == 7 or not chows
+    out: list[_Part] = []
+
+    def walk(i: int, a: int, b: int, need_pair: bool, left: int, groups: tuple[Group, ...],
+             wild: tuple[int, ...]) -> bool:  # fmt: skip
+        """Appends the cuts below this state; False once `limit` is reached."""
+        if i == n:
+            out.append((groups, wild))
+            return len(out) < limit
+        ci = c[i]
+        cap = caps[i]
+        t = off + i
+        max_s = 0 if honor or i > n - 3 else 4
+        for u in (0, 1):
+            for q in (0, 1) if need_pair else (0,):
+                base = a + b + 3 * u + 2 * q
+                for s in range(max_s + 1):
+                    needed = base + s
+                    if needed > cap:
+                        break
+                    fill = needed - ci
+                    if fill < 0:
+                        continue
+                    if fill > left:
+                        break
+                    np = need_pair and not q
+                    rest = left - fill
+                    if i + 1 < n:
+                        if not memo[(i + 1, s, a, np)][rest]:
+                            continue
+                    elif rest or np:
+                        continue
+                    here = (
+                        ((Group("pung", t),) if u else ())
+                        + ((Group("pair", t),) if q else ())
+                        + (Group("chow", t),) * s
+                    )
+                    if not walk(i + 1, s, a, np, rest, groups + here, wild + (t,) * fill):
+                        return False
+        return True
+
+    if memo[(0, 0, 0, pair)][k] and limit > 0:
+        walk(0, 0, 0, pair, k, (), ())
+    return out
+
+
+def _standard_plan(
+    counts: bytes, wilds: int, caps: Sequence[int] | None, chows: bool
+) -> list[tuple[int, tuple[int, int, int, int], tuple[int, int, int, int]]]:
+    """(pair suit, wild tiles per suit, cuts per suit) of every non-empty block
+    of standard decompositions, in the order standard_decompositions lists them."""
+    if (sum(counts) + wilds) % 3 != 2:
+        return []
+    ks = _keys(counts)
+    cap_b = tuple(
+        bytes(caps[lo:hi]) if caps is not None else _FULL_CAP_BYTES[hi - lo] for lo, hi in _SUITS
+    )
+    cks = tuple(None if caps is None else cb for cb in cap_b)
+    needs = [suit_need(k, ck) for k, ck in zip(ks, cks, strict=True)]
+    s0 = sum(n[0] for n in needs)
+    plan = []
+    for ps in range(4):
+        if s0 + needs[ps][1] > wilds:
+            continue
+        v0, v1, v2, v3 = (suit_counts(ks[x], cap_b[x], ps == x, wilds, chows) for x in range(4))
+        for k0 in range(wilds + 1):
+            if not v0[k0]:
+                continue
+            for k1 in range(wilds + 1 - k0):
+                if not v1[k1]:
+                    continue
+                for k2 in range(wilds + 1 - k0 - k1):
+                    k3 = wilds - k0 - k1 - k2
+                    if v2[k2] and v3[k3]:
+                        plan.append((ps, (k0, k1, k2, k3), (v0[k0], v1[k1], v2[k2], v3[k3])))
+    return plan
+
+
+def standard_count(
+    counts: bytes, wilds: int = 0, caps: Sequence[int] | None = None, chows: bool = True
+) -> int:
+    """len(standard_decompositions(...)) without building them (only those
+    without chows when `chows` is off)."""
+    return sum(a * b * c * d for _, _, (a, b, c, d) in _standard_plan(counts, wilds, caps, chows))
+
+
+def standard_decompositions_first(
+    counts: bytes,
+    wilds: int = 0,
+    caps: Sequence[int] | None = None,
+    limit: int = 50,
+    chows: bool = True,
+) -> list[Decomposition]:
+    """The first `limit` of standard_decompositions(...), in its order, built alone
+    (only those without chows when `chows` is off, still in that order)."""
+    out: list[Decomposition] = []
+    if limit <= 0:
+        return out
+    ks = _keys(counts)
+    cap_b = tuple(
+        bytes(caps[lo:hi]) if caps is not None else _FULL_CAP_BYTES[hi - lo] for lo, hi in _SUITS
+    )
+    for ps, kk, _ in _standard_plan(counts, wilds, caps, chows):
+        left = limit - len(out)
+        p = [
+            _suit_parts(ks[x], cap_b[x], _SUITS[x][0], ps == x, kk[x], wilds, chows, left)
+            for x in range(4)
+        ]
+        for (g0, w0), (g1, w1), (g2, w2), (g3, w3) in product(*p):
+            out.append(Decomposition("standard", g0 + g1 + g2 + g3, w0 + w1 + w2 + w3))
+            if len(out) >= limit:
+                return out
+    return out
+
+
+def seven_pairs_count(counts: bytes, wilds: int = 0, quads: bool = True) -> int:
+    """len(seven_pairs_decompositions(...)) without building them."""
+    if not is_seven_pairs(counts, wilds, quads):
+        return 0
+    singles = sum(1 for c in counts if c & 1)
+    free = (wilds - singles) // 2
+    # ways to give `free` more pairs to the kinds, each within four of a kind
+    # (one pair a kind without quads)
+    ways = [1] + [0] * free
+    for c in counts:
+        have = c + (c & 1)
+        room = (4 - have) // 2 if quads else (0 if have else 1)
+        if room <= 0:
+            continue
+        new = [0] * (free + 1)
+        for x, v in enumerate(ways):
+            if v:
+                for e in range(min(room, free - x) + 1):
+                    new[x + e] += v
+        ways = new
+    return ways[free]

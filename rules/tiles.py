@@ -199,23 +199,38 @@ def parse_tiles(raw: object) -> list[int]:
     )
 
 
+_SUIT_RANGE = {"m": (0, 9), "p": (9, 9), "s": (18, 9), "z": (27, 7), "f": (34, 8)}
+_DIGIT = {str(i): i - 1 for i in range(1, 10)}
+
+
+_SEGMENT_RE = re.compile(r"[1-9]+[mpszf]")
+# "123m" -> its tiles: a hand's segments recur across hands, so each is read once.
+_SEGMENTS: dict[str, list[int]] = {}
+
+
 def _parse_compact(s: str) -> list[int] | None:
-    """'123m45p' the quick way; None sends odd input to the careful path for its message."""
+    """'123m45p' the quick way; None sends odd input to the careful path for its message.
+
+    The segments are found by one regular expression; their lengths adding up
+    to the whole string means nothing was skipped."""
     out: list[int] = []
-    digits: list[str] = []
-    for ch in s:
-        if "1" <= ch <= "9":
-            digits.append(ch)
-        elif digits and ch in "mpszf":
-            for d in digits:
-                t = _CODES.get(d + ch)
-                if t is None:
+    n = 0
+    for seg in _SEGMENT_RE.findall(s):
+        r = _SEGMENTS.get(seg)
+        if r is None:
+            base, lim = _SUIT_RANGE[seg[-1]]
+            r = []
+            for c in seg[:-1]:
+                d = _DIGIT[c]
+                if d >= lim:
                     return None
-                out.append(t)
-            digits = []
-        else:
-            return None
-    return out if not digits else None
+                r.append(base + d)
+            if len(_SEGMENTS) >= 20_000:
+                _SEGMENTS.clear()
+            _SEGMENTS[seg] = r
+        out += r
+        n += len(seg)
+    return out if n == len(s) else None
 
 
 def tiles_str(tiles: Iterable[int]) -> str:

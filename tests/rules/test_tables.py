@@ -83,3 +83,49 @@ def test_caps_bind_the_table() -> None:
     key = bytes([0, 0, 0, 0, 0, 0, 0, 0, 0])
     assert suit_need(key, caps) == (0, 2)
     assert suit_need(bytes([1, 0, 0, 0, 0, 0, 0, 0, 0]), caps)[0] == 2  # 1m + 23m from wilds
+
+
+# ---------------------------------------------------------------------------
+# the shipped tables (rules/data/suit_need.bin, `python -m rules.build_tables`)
+
+
+def test_shipped_tables_match_the_solver() -> None:
+    """Every honors pattern, and 1,500 random suit patterns of up to 14 tiles, of
+    the shipped file against the solver the tables were filled by before."""
+    import random
+
+    from rules import shapes
+
+    def solved(key: bytes) -> tuple[int, int]:
+        full = bytes([4] * len(key))
+        n0 = shapes._solve_need(key, full, False)
+        return (n0, shapes._solve_need(key, full, True) - n0)
+
+    def shipped(key: bytes) -> tuple[int, int]:
+        t = shapes._TABLES[len(key)]
+        return t.values[t.codes[shapes._index(key)]]
+
+    for c in product(range(5), repeat=7):
+        if sum(c) <= 9:
+            assert shipped(bytes(c)) == solved(bytes(c)), c
+    rng = random.Random(15)
+    for _ in range(1500):
+        c = bytes(rng.randrange(5) for _ in range(9))
+        if sum(c) <= 14:
+            assert shipped(c) == solved(c), list(c)
+
+
+def test_shipped_tables_are_the_builders() -> None:
+    """The file is what `python -m rules.build_tables` writes (the honors part is
+    rebuilt here; the suit part is checked above and by the brute force)."""
+    import zlib
+
+    from rules import build_tables, shapes
+
+    need0, need1 = build_tables.build_suit(7)
+    t = shapes._TABLES[7]
+    for x in range(5**7):
+        a, d = t.values[t.codes[x]]
+        assert (a, a + d) == (need0[x], need1[x]), x
+    raw = zlib.decompress(build_tables.PATH.read_bytes())
+    assert raw.startswith(build_tables.MAGIC)

@@ -162,3 +162,34 @@ def test_session_json_unknown_code_is_404_json(client: Client) -> None:
 def test_session_json_is_read_only(client: Client) -> None:
     s = GameSession.objects.create(ruleset="mcr", players=["a", "b", "c", "d"])
     assert client.post(reverse("scorer:api_session", args=[s.code])).status_code == 405
+
+
+@pytest.mark.parametrize(
+    ("situation", "status"),
+    [
+        # 13 wild tiles of four kinds: millions of readings, counted (issue 15)
+        ({"ruleset": "generic", "wild": ["1z", "2z", "3z", "4z"],
+          "concealed": "1z1z1z1z2z2z2z2z3z3z3z3z4z", "win_tile": "5p"}, 200),
+        ({"ruleset": "house", "wild": ["1m", "2m"],
+          "concealed": "1m1m1m1m2m2m2m2m5p6p7p9s9s", "win_tile": "3z"}, 200),
+        # more wild tiles than the table holds: refused in both languages
+        ({"ruleset": "wuhan", "wild": ["1z", "2z"],
+          "concealed": "1z1z1z1z2z2z2z2z5p6p7p9s9s", "win_tile": "3z"}, 400),
+    ],
+)  # fmt: skip
+def test_score_many_wild_tiles_is_bounded(
+    client: Client, situation: dict[str, Any], status: int
+) -> None:
+    """Answered within a generous bound (the target is 50 ms), never built whole."""
+    import time
+
+    post(client, SITUATION)  # the first request of a process sets Django up
+    t0 = time.perf_counter()
+    r = post(client, situation)
+    assert time.perf_counter() - t0 < 0.5
+    assert r.status_code == status
+    body = r.json()
+    if status == 400:
+        assert body["error"]["code"] == "too_many_wilds" and body["error"]["message_zh"]
+    else:
+        assert body["win"] is True and len(body["decompositions"]) <= 50

@@ -50,6 +50,7 @@ class Beijing(Ruleset):
     name_en = "Beijing"
     table_play = True
     order = 55
+    max_wilds = 4  # one 混儿 kind; every reading is scored
     players = (4,)
     params = (
         *doubling.common_params(1, 2, 4, "independent"),
@@ -109,6 +110,7 @@ class Beijing(Ruleset):
         return self._tables[four]
 
     def check(self, hand: Hand, params: Mapping[str, Any]) -> None:
+        self.check_wilds(hand)
         if hand.flowers:
             raise RuleError("bad_input", "this table plays without flowers", "这桌不打花牌")
         claims = sum(1 for m in hand.melds if m.type in ("chi", "pung") or m.added)

@@ -28,6 +28,12 @@ def decomposition_dict(d: Decomposition) -> dict[str, Any]:
     }
 
 
+def listed_and_count(hand: Hand, forms: Forms) -> tuple[list[Decomposition], int]:
+    """The first MAX_LISTED decompositions and their exact number; ([], 0) when
+    the cheap win check says no."""
+    return decompose.listing(hand.counts, hand.wilds, len(hand.melds), forms, hand.caps, MAX_LISTED)
+
+
 class Generic(Ruleset):
     id = "generic"
     name_zh = "通用胡牌型"
@@ -48,12 +54,15 @@ class Generic(Ruleset):
         return Forms(seven_pairs=bool(params["seven_pairs"]))
 
     def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+        """The win from the table look-ups first; then the decompositions counted
+        (a per-suit product: 13 wild tiles make millions) and the first
+        MAX_LISTED of them built, so any hand is answered in bounded time."""
         forms = self.forms(params)
-        decs = decompose.decompositions(hand, forms)
-        win = bool(decs)
+        listed, count = listed_and_count(hand, forms)
+        win = count > 0
         if win:
-            note = f"{len(decs)} way(s) to form a winning shape"
-            note_zh = f"共有 {len(decs)} 种组成和牌的方式"
+            note = f"{count} way(s) to form a winning shape"
+            note_zh = f"共有 {count} 种组成和牌的方式"
         else:
             sp = forms.seven_pairs
             note = "the tiles do not form four sets and a pair" + (" or seven pairs" if sp else "")
@@ -62,8 +71,8 @@ class Generic(Ruleset):
             "win": win,
             "fans": [],
             "total": 0,
-            "decompositions": [decomposition_dict(d) for d in decs[:MAX_LISTED]],
-            "decomposition_count": len(decs),
+            "decompositions": [decomposition_dict(d) for d in listed],
+            "decomposition_count": count,
             "notes": [note],
             "notes_zh": [note_zh],
         }

@@ -20,12 +20,11 @@ from rules.errors import RuleError
 from rules.fans import FanDef, FanTable
 from rules.hand import Hand
 from rules.registry import Param, Preset, Ruleset
-from rules.rulesets.generic import decomposition_dict
+from rules.rulesets.generic import decomposition_dict, listed_and_count
 from rules.table import ALL_TILES, SUITED_TILES, EventKind, TableSpec, Wilds
 from rules.tiles import tile_en, tile_zh, tiles_en
 
 RED_DRAGON = 33  # 7z 红中
-MAX_LISTED = 50  # decompositions listed in a result; the count is always exact
 
 # One row: the win itself.  Its points are the table's `points` parameter, so the
 # row's own are 1 (one unit) and the result says the points the table plays for.
@@ -157,10 +156,10 @@ class House(Ruleset):
 
     def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
         self.check(hand, params)
-        decs = decompose.decompositions(hand, self.forms(params))
+        decs, count = listed_and_count(hand, self.forms(params))
         points = int(params["points"])
-        listed = [decomposition_dict(d) for d in decs[:MAX_LISTED]]
-        if not decs:
+        listed = [decomposition_dict(d) for d in decs]
+        if not count:
             sp = params["seven_pairs"]
             return {
                 "win": False,
@@ -172,7 +171,8 @@ class House(Ruleset):
                 "notes_zh": ["这手牌组不成四副面子加一对将" + ("，也不是七对" if sp else "")],
             }  # fmt: skip
         row = FANS[1]
-        seven = all(d.form == "seven_pairs" for d in decs)
+        # Standard readings come first, so the first says whether there is any.
+        seven = decs[0].form == "seven_pairs"
         shape_zh, shape_en = (
             ("七对", "seven pairs") if seven else ("四副面子加一对将", "four sets and a pair")
         )
@@ -188,7 +188,7 @@ class House(Ruleset):
                       "count": 1}],
             "total": points,
             "decompositions": listed,
-            "decomposition_count": len(decs),
+            "decomposition_count": count,
             "notes": notes,
             "notes_zh": notes_zh,
         }  # fmt: skip

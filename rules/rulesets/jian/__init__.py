@@ -66,6 +66,7 @@ class Jian(Ruleset):
     name_en = "Ji'an Chong Guan"
     table_play = True
     order = 40
+    max_wilds = 8  # four 正精 and four 副精
     players = (4,)
     params = (
         Param("jing_rule", "choice", "next", "定精", "Which tiles are jing",
@@ -107,6 +108,7 @@ class Jian(Ruleset):
     # ------------------------------------------------------------------ hands
 
     def check(self, hand: Hand) -> None:
+        self.check_wilds(hand)
         if hand.flowers:
             raise RuleError("bad_input", "this table plays without flowers", "这桌不打花牌")
 

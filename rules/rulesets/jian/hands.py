@@ -137,12 +137,31 @@ def _natural(hand: Hand) -> bytes:
     return bytes(c)
 
 
+def _first_of_each_shape(hand: Hand) -> list[Decomposition]:
+    """The first decomposition (in decompositions' order) of each shape that
+    has one: _best_shape of these is _best_shape of them all, since the best
+    is the first of the highest shape.  With eight 精 a hand has tens of
+    thousands of decompositions; these are a handful, built alone."""
+    c, w, caps = hand.counts, hand.wilds, hand.caps
+    out = shapes.standard_decompositions_first(c, w, caps, 1)
+    if out and not any(m.type == "chi" for m in hand.melds):
+        # 大七对's first reading: the first one without chows
+        out += shapes.standard_decompositions_first(c, w, caps, 1, chows=False)
+    if not hand.melds:
+        out += shapes.seven_pairs_decompositions(c, w, FORMS.seven_pairs_quads, limit=1)
+        out += shapes.lan_decompositions(c, w, False)
+        out += shapes.lan_decompositions(c, w, True)
+    return out
+
+
 def readings(hand: Hand) -> list[Reading]:
     """Every reading worth scoring; empty when the tiles do not win."""
     n_melds = len(hand.melds)
     out: list[Reading] = []
-    wild = decompose.decompositions(hand, FORMS)
-    best = _best_shape(wild, hand)
+    if hand.wilds > 4:
+        best = _best_shape(_first_of_each_shape(hand), hand)
+    else:
+        best = _best_shape(decompose.decompositions(hand, FORMS), hand)
     if best is None:
         return []
     out.append(Reading(best[0], not hand.wilds, False, best[1]))

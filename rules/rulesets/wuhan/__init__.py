@@ -69,6 +69,7 @@ class Wuhan(Ruleset):
     name_en = "Wuhan (red dragon, wild kong)"
     table_play = True
     order = 35
+    max_wilds = 4  # one 癞子 kind; every reading is scored
     players = (4,)
     params = (
         Param("variant", "choice", "kaikoufan", "翻法", "Variant",
@@ -141,6 +142,7 @@ class Wuhan(Ruleset):
     # ------------------------------------------------------------------ hands
 
     def check(self, hand: Hand) -> None:
+        self.check_wilds(hand)
         if hand.flowers:
             raise RuleError("bad_input", "this table plays without flowers", "这桌不打花牌")
         for i, m in enumerate(hand.melds):

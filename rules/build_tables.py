@@ -1,0 +1,131 @@
+"""python -m rules.build_tables: (re)build rules/data/suit_need.bin, the per-suit tables.
+
+For every pattern of one suit (counts 0-4 of its 9 kinds, or 7 for the honors)
+the least number of wild tiles that complete it into sets only, and into sets
+plus the pair, every kind capped at four: what `shapes.suit_need` answers.
+Shipping them means a fresh process answers its first hand as fast as its
+thousandth (solving one pattern lazily cost about half a millisecond).
+
+How it is built, without solving 2.4 million patterns one by one: a pattern
+completes into sets (+ pair) exactly when it is one of the "complete" patterns
+(sums of pungs and chows, + one pair, at most four a kind), so its need is the
+least number of tiles to add to reach a complete pattern.  The complete
+patterns are found by adding sets from the empty one; then, from the fullest
+pattern down, need(x) = 0 if x is complete else 1 + min over the kinds i below
+four of need(x + i).  About 20 s in pure Python; the result is compared with the
+solver (`shapes._solve_need`) pattern by pattern in tests/rules/test_tables.py.
+
+The file: b"MJSN1", then for the 9-kind and the 7-kind suit in turn: the number
+of patterns as 4 bytes, then one byte per pattern (index = sum of count[i] * 5**i)
+naming an entry of a small list of (need without pair, need with pair) pairs
+that follows the patterns (1 byte length, 2 bytes per entry); the whole
+zlib-compressed.  99 stands for impossible (shapes.INF).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import zlib
+from pathlib import Path
+
+INF = 99
+MAGIC = b"MJSN1"
+PATH = Path(__file__).parent / "data" / "suit_need.bin"
+
+
+def _sets(n: int) -> list[list[int]]:
+    """Pungs of every kind, chows in a 9-kind suit, as per-kind additions."""
+    out = []
+    for i in range(n):
+        out.append([3 if j == i else 0 for j in range(n)])
+    if n == 9:
+        for i in range(7):
+            out.append([1 if i <= j <= i + 2 else 0 for j in range(n)])
+    return out
+
+
+def build_suit(n: int) -> tuple[bytearray, bytearray]:
+    """(need without pair, need with pair) for all 5**n patterns, as two byte arrays."""
+    size = 5**n
+    pow5 = [5**i for i in range(n)]
+    # digits of every index, once
+    digits = [[(x // p) % 5 for p in pow5] for x in range(size)]
+    complete = bytearray(size)  # 1: sets only; 2: sets + pair; 3: both
+    complete[0] = 1
+    sets = [(s, sum(s[i] * pow5[i] for i in range(n))) for s in _sets(n)]
+    frontier = [0]
+    while frontier:
+        nxt = []
+        for x in frontier:
+            dx = digits[x]
+            for s, ds in sets:
+                if all(dx[i] + s[i] <= 4 for i in range(n)):
+                    y = x + ds
+                    if not complete[y] & 1:
+                        complete[y] |= 1
+                        nxt.append(y)
+        frontier = nxt
+    for x in range(size):
+        if complete[x] & 1:
+            dx = digits[x]
+            for i in range(n):
+                if dx[i] <= 2:
+                    complete[x + 2 * pow5[i]] |= 2
+    need0 = bytearray([INF]) * size
+    need1 = bytearray([INF]) * size
+    # from the fullest pattern down: a pattern's neighbours x + i have higher index
+    for x in range(size - 1, -1, -1):
+        c = complete[x]
+        dx = digits[x]
+        best0 = 0 if c & 1 else INF
+        best1 = 0 if c & 2 else INF
+        if best0 or best1:
+            for i in range(n):
+                if dx[i] < 4:
+                    y = x + pow5[i]
+                    if best0 and need0[y] + 1 < best0:
+                        best0 = need0[y] + 1
+                    if best1 and need1[y] + 1 < best1:
+                        best1 = need1[y] + 1
+        need0[x] = min(best0, INF)
+        need1[x] = min(best1, INF)
+    return need0, need1
+
+
+def encode() -> bytes:
+    parts = [MAGIC]
+    for n in (9, 7):
+        need0, need1 = build_suit(n)
+        pairs: dict[tuple[int, int], int] = {}
+        codes = bytearray(len(need0))
+        for x in range(len(need0)):
+            p = (need0[x], need1[x])
+            code = pairs.get(p)
+            if code is None:
+                code = pairs[p] = len(pairs)
+                if code > 255:
+                    raise ValueError("more than 256 distinct need pairs")
+            codes[x] = code
+        parts.append(len(codes).to_bytes(4, "little"))
+        parts.append(bytes(codes))
+        parts.append(bytes([len(pairs) - 1]))
+        for a, b in pairs:
+            parts.append(bytes([a, b]))
+    return zlib.compress(b"".join(parts), 9)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m rules.build_tables", description=__doc__)
+    ap.add_argument("--out", type=Path, default=PATH)
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    data = encode()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_bytes(data)
+    print(f"wrote {args.out} ({len(data):,} bytes) in {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
