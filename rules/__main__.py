@@ -64,7 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.cmd == "rulesets":
         print(json.dumps([r.describe() for r in REGISTRY.values()], ensure_ascii=False, indent=2))
         return 0
-    _run(args.cmd, args.ruleset, sys.stdin, sys.stdout)
+    # Lines are read as bytes and decoded one by one: a line that is not text is an
+    # error result for that line (json_input), not a crash of the whole batch.
+    _run(args.cmd, args.ruleset, getattr(sys.stdin, "buffer", sys.stdin), sys.stdout)
     # Errors are results, not failures: the exit code stays 0 so a batch is never cut short.
     return 0
 

@@ -1,6 +1,7 @@
 """`python -m rules score|waits` as the spec describes: JSON lines in, same order out."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -78,3 +79,24 @@ def test_non_finite_numbers_and_lone_surrogates_are_bad_lines() -> None:
     assert [r["error"]["code"] for r in out[:4]] == ["bad_input"] * 4
     assert all(r["id"] is None and r["error"]["message_zh"] for r in out[:4])
     assert out[4]["ok"] is True and out[4]["id"] == "ok"
+
+
+def test_a_line_that_is_not_text_is_a_bad_line() -> None:
+    """Bytes that are not UTF-8 on one line: an error result for that line, the batch goes on."""
+    good = b'{"id": "ok", "concealed": "123m456p789s1122z", "win_tile": "2z"}'
+    p = subprocess.run(
+        [sys.executable, "-m", "rules", "score", "--ruleset", "generic"],
+        input=b'{"id": "\xff\xfe"}\n' + good + b"\n",
+        capture_output=True,
+        # Stdin read strictly, as under a user's en_US.UTF-8 or zh_CN.UTF-8 locale (the C
+        # locales of this machine escape the bytes instead).
+        env={**os.environ, "PYTHONIOENCODING": "utf-8:strict"},
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+    assert p.returncode == 0, p.stderr.decode()
+    out = [json.loads(x) for x in p.stdout.decode("utf-8").splitlines()]
+    assert out[0]["ok"] is False and out[0]["error"]["code"] == "bad_input"
+    assert out[0]["error"]["message_zh"].startswith("第 1 行")
+    assert out[1]["ok"] is True and out[1]["id"] == "ok"
