@@ -47,7 +47,7 @@ from collections.abc import Generator, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
 from tests.browser.helpers import snap
 
@@ -79,9 +79,12 @@ PHONE: dict[str, Any] = {
     "locale": "zh-CN",
 }
 
-# Each Playwright action/assertion waits at most this long (default 30 s):
-# a page on localhost that takes longer is a failure, not something to wait for.
-TIMEOUT_MS = 5_000
+# Each Playwright action and `expect` assertion waits at most this long (Playwright's
+# defaults: 30 s and 5 s). A page on localhost answers in well under a second, but CI
+# shares two cores with other work: a tap's answer once took over 5 s under a load of
+# 4, and the test failed with nothing wrong. A real fault still fails, 15 s later.
+TIMEOUT_MS = 15_000
+expect.set_options(timeout=TIMEOUT_MS)
 
 # Tests that use these fixtures count as browser tests even if unmarked.
 BROWSER_FIXTURES = {"_playwright", "browser", "page", "second_page"}
