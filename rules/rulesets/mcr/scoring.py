@@ -28,11 +28,12 @@ from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from functools import lru_cache
+from itertools import product
 from operator import add
 from typing import Any, NamedTuple
 
 from rules import shapes
-from rules.decompose import Forms, decompositions_counts, waits_counts
+from rules.decompose import Forms, waits_counts
 from rules.errors import RuleError
 from rules.hand import Hand, Table
 from rules.registry import Param, Preset, Ruleset
@@ -496,25 +497,55 @@ class Reading:
 def regular_cuts(standing: bytes, fixed_packs: tuple[Pack, ...], win: int) -> tuple[Cut, ...]:
     """Every sets-and-pair cut of the hand, in the order ties are settled, with its set facts.
 
-    Cached per hand shape (the decomposition cache, one level up).
+    The cuts are those of the engine's `standard_decompositions` (the same order),
+    put together from each suit's cuts as ready-made packs (`_suit_packs`), so a
+    new hand shape builds no decomposition objects.  Cached per hand shape.
     """
-    decs = decompositions_counts(standing, 0, len(fixed_packs), _REGULAR_FORMS)
-    if len(decs) > 1:
-        decs = tuple(sorted(decs, key=_division_order))
-    return tuple(
-        Cut(
-            fixed_packs
-            + tuple(
+    if sum(standing) % 3 != 2:
+        return ()
+    ks = (standing[0:9], standing[9:18], standing[18:27], standing[27:34])
+    get = shapes._NEED.get
+    needs = [get(k) or shapes.suit_need(k) for k in ks]
+    s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
+    cuts: list[tuple[Pack, ...]] = []
+    for ps in range(4):
+        if s0 + needs[ps][1] > 0:
+            continue
+        p0 = _suit_packs(ks[0], 0, ps == 0)
+        p1 = _suit_packs(ks[1], 1, ps == 1)
+        p2 = _suit_packs(ks[2], 2, ps == 2)
+        p3 = _suit_packs(ks[3], 3, ps == 3)
+        if len(p0) == len(p1) == len(p2) == len(p3) == 1:
+            cuts.append(p0[0] + p1[0] + p2[0] + p3[0])
+        else:
+            cuts.extend(a + b + c + d for a, b, c, d in product(p0, p1, p2, p3))
+    if len(cuts) > 1:
+        cuts.sort(key=_division_order)
+    return tuple(Cut(fixed_packs + packs, win, True) for packs in cuts)
+
+
+# (suit pattern, suit, pair here) -> the suit's cuts as packs, in the engine's order
+_SUIT_PACKS: dict[tuple[bytes, int, bool], tuple[tuple[Pack, ...], ...]] = {}
+SUIT_PACKS_MAX = 50_000
+
+
+def _suit_packs(key: bytes, x: int, pair: bool) -> tuple[tuple[Pack, ...], ...]:
+    ck = (key, x, pair)
+    r = _SUIT_PACKS.get(ck)
+    if r is None:
+        r = tuple(
+            tuple(
                 Pack("chow", g.tile + 1, False, True)
                 if g.kind == "chow"
                 else Pack(g.kind, g.tile, False, True)
-                for g in d.groups
-            ),
-            win,
-            True,
+                for g in groups
+            )
+            for groups in shapes._nat_parts(key, x, pair)
         )
-        for d in decs
-    )
+        if len(_SUIT_PACKS) >= SUIT_PACKS_MAX:
+            _SUIT_PACKS.clear()
+        _SUIT_PACKS[ck] = r
+    return r
 
 
 @lru_cache(maxsize=8192)
@@ -685,11 +716,13 @@ def _residual_unique_wait(rest: bytes, w: int) -> bool:
     return len(shapes.standard_waits(bytes(before), 0)) == 1
 
 
-def _division_order(d: shapes.Decomposition) -> tuple[tuple[int, int], ...]:
+def _division_order(packs: tuple[Pack, ...]) -> tuple[tuple[int, int], ...]:
     """The order the reference calculator meets cuts in (ties keep the first)."""
     return tuple(
         sorted(
-            (ORDER_KEY[g.tile], 0 if g.kind == "pung" else 1) for g in d.groups if g.kind != "pair"
+            (ORDER_KEY[p.tile - 1 if p.kind == "chow" else p.tile], 0 if p.kind == "pung" else 1)
+            for p in packs
+            if p.kind != "pair"
         )
     )
 
