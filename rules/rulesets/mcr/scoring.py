@@ -196,8 +196,6 @@ assert _FORM_HAND_SETS["regular"] == frozenset(HAND_FANS)
 # one hand: the facts every reading shares, and its readings
 
 
-_REGULAR_FORMS = Forms(seven_pairs=False)
-_WAIT_FORMS = Forms(seven_pairs=True)
 
 
 def _knit_pattern_of(counts: bytes) -> tuple[int, ...] | None:
@@ -560,18 +558,58 @@ def unique_wait(standing: bytes, fixed: bytes, win: int, n_fixed: int, formal: b
     """
     before = bytearray(standing)
     before[win] -= 1
-    held = bytes(map(add, before, fixed))
-    forms = _WAIT_FORMS if n_fixed == 0 else _REGULAR_FORMS
-    waits = waits_counts(bytes(before), 0, held, frozenset(), n_fixed, forms)
+    b = bytes(before)
+    held = bytes(map(add, before, fixed)) if n_fixed else b
+    waits = _waits(b, n_fixed == 0)
+    if n_fixed:
+        waits = [t for t in waits if held[t] < 4]
     if len(waits) != 1 or not formal:
         return len(waits) == 1
-    for t in range(34):
-        if held[t] >= 4 and t not in waits:
-            with_fifth = bytearray(before)
-            with_fifth[t] += 1
-            if _sets_and_pair(bytes(with_fifth), 4 - n_fixed, True):
-                return False
+    if 4 in held:
+        for t in range(34):
+            if held[t] >= 4 and t not in waits:
+                with_fifth = bytearray(before)
+                with_fifth[t] += 1
+                if _sets_and_pair(bytes(with_fifth), 4 - n_fixed, True):
+                    return False
     return True
+
+
+_ODD = bytes(i & 1 for i in range(256))
+
+
+def _waits(before: bytes, seven_pairs: bool) -> list[int]:
+    """waits_counts(before, 0, ..., Forms(seven_pairs)) for 13 natural tiles (3k + 1),
+    before the four-copies filter of melds: each suit's completions read from the
+    shipped per-suit tables (shapes.standard_waits, first-sight path, without its
+    caches of rows), and the kind a seven-pairs hand waits on."""
+    ks = (before[0:9], before[9:18], before[18:27], before[27:34])
+    get = shapes._NEED.get
+    needs = [get(k) or shapes.suit_need(k) for k in ks]
+    s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
+    d0, d1, d2, d3 = needs[0][1], needs[1][1], needs[2][1], needs[3][1]
+    others = (min(d1, d2, d3), min(d0, d2, d3), min(d0, d1, d3), min(d0, d1, d2))
+    out: list[int] = []
+    add_get = shapes._ADD.get
+    for x in range(4):
+        budget = needs[x][0] - s0
+        other = others[x]
+        # a kind of this suit needs at least min(0, other) (its table entries are >= 0
+        # with the pair and without): most suits are passed over here
+        if budget < (other if other < 0 else 0):
+            continue
+        k = ks[x]
+        j = 9 * x
+        for a0, a1 in add_get((k, None)) or shapes._suit_add(k, None):
+            if a0 + (a1 if a1 < other else other) <= budget:
+                out.append(j)
+            j += 1
+    if seven_pairs and before.translate(_ODD).count(1) == 1:
+        t = next(t for t in range(34) if before[t] & 1)
+        if t not in out:
+            out.append(t)
+            out.sort()
+    return out
 
 
 def _sets_and_pair(counts: bytes, sets: int, pair: bool) -> bool:
