@@ -416,7 +416,15 @@ class Cut:
         self.pung_fans = pf
         # 全带幺 / 全带五 / 全双刻: every set and the pair share the trait (5 packs)
         self.pack_trait = (
-            0 if len(self.packs) != 5 else 55 if trait & 1 else 31 if trait & 2 else 21 if trait & 4 else 0
+            0
+            if len(self.packs) != 5
+            else 55
+            if trait & 1
+            else 31
+            if trait & 2
+            else 21
+            if trait & 4
+            else 0
         )
 
     def _own(self, w: int) -> None:

@@ -41,7 +41,6 @@ from rules.rulesets.mcr.context import (
     DRAGONS,
     GREEN,
     ORDER_KEY,
-    ORPHANS,
     REVERSIBLE,
     WINDS,
     Ctx,
@@ -62,7 +61,6 @@ from rules.rulesets.mcr.fans import (
     HAND_FANS,
     TABLE,
     TableFan,
-    terminal_pungs,
 )
 from rules.table import Match, TableSpec, WinFlag
 from rules.tiles import group_en, tile_zh
@@ -154,14 +152,32 @@ def score_ctx(c: Ctx, hand_raw: Mapping[int, int] | None = None) -> Scored:
             r = c.r
             prevalent = r.prevalent
             seat = r.seat
+            # 圈风刻 / 门风刻, and 幺九刻 as fans.terminal_pungs counts it
+            n = 0
+            prev_pung = seat_pung = False
             for p in pungs:
-                if p.tile == prevalent:
-                    raw[60] = 1
-                if p.tile == seat:
-                    raw[61] = 1
-            n = terminal_pungs(c)
-            if n > 0:
-                raw[73] = n
+                t = p.tile
+                if t >= 27:
+                    if t <= 30:
+                        n += 1
+                        if t == prevalent:
+                            prev_pung = True
+                        if t == seat:
+                            seat_pung = True
+                elif t % 9 == 0 or t % 9 == 8:
+                    n += 1
+            if prev_pung:
+                raw[60] = 1
+            if seat_pung:
+                raw[61] = 1
+            if n:
+                pf = c.pung_fans
+                if 38 in pf or 9 in pf:
+                    n -= 3
+                else:
+                    n -= prev_pung + (seat_pung and seat != prevalent)
+                if n > 0:
+                    raw[73] = n
         if c.wait_position:
             raw[c.wait_position] = 1  # 77 / 78 / 79
     else:
@@ -172,7 +188,7 @@ def score_ctx(c: Ctx, hand_raw: Mapping[int, int] | None = None) -> Scored:
     for fid, n in c.extra.items():
         if n > 0:
             raw[fid] = raw.get(fid, 0) + n
-    fans, excluded = apply_exclusions(raw)
+    fans, excluded = TABLE.apply_exclusions(raw)
     total = 0
     for f, n in fans.items():
         total += _POINTS[f] * n
@@ -196,29 +212,11 @@ assert _FORM_HAND_SETS["regular"] == frozenset(HAND_FANS)
 # one hand: the facts every reading shares, and its readings
 
 
-
-
 def _knit_pattern_of(counts: bytes) -> tuple[int, ...] | None:
     for pat in shapes.KNIT_PATTERNS:
         if all(counts[t] for t in pat):
             return pat
     return None
-
-
-_M, _P, _S, _HONOR, _WIND, _DRAGON, _ORPHAN, _TERMINAL, _GREEN, _REVERSIBLE = (
-    1 << i for i in range(10)
-)
-_ALL_BITS = (1 << 10) - 1
-_BITS = [
-    (1 << suit(t) if t < 27 else _HONOR)
-    | (_WIND if is_wind(t) else 0)
-    | (_DRAGON if is_dragon(t) else 0)
-    | (_ORPHAN if t in ORPHANS else 0)
-    | (_TERMINAL if is_terminal(t) else 0)
-    | (_GREEN if t in GREEN else 0)
-    | (_REVERSIBLE if t in REVERSIBLE else 0)
-    for t in range(34)
-]
 
 
 class Reading:
@@ -231,7 +229,6 @@ class Reading:
     standing: bytes
     fixed: bytes
     merged: bytes
-    tiles: list[int]
     fourth: bool
     kong: bool
     dropped_flags: list[dict[str, str]]
@@ -293,20 +290,22 @@ class Reading:
         self.wall_last = hand.last_tile
         self.seat = _WIND_OF[hand.seat_wind]
         self.prevalent = _WIND_OF[hand.prevalent_wind]
-        self.n_fixed = len(hand.melds)
-        self.n_melded = sum(1 for m in hand.melds if m.exposed)
-        self.fixed_packs = tuple(
-            Pack(
-                "chow" if m.type == "chi" else m.type,
-                m.tiles[1] if m.type == "chi" else m.tiles[0],
-                m.exposed,
-                False,
-            )
-            for m in hand.melds
-        )
-        kongs = sum(1 for m in hand.melds if m.type == "kong")
+        melds = hand.melds
+        self.n_fixed = len(melds)
+        n_melded = kongs = 0
+        packs = []
+        for m in melds:
+            if m.exposed:
+                n_melded += 1
+            if m.type == "chi":
+                packs.append(Pack("chow", m.tiles[1], m.exposed, False))
+            else:
+                if m.type == "kong":
+                    kongs += 1
+                packs.append(Pack(m.type, m.tiles[0], m.exposed, False))
+        self.n_melded = n_melded
+        self.fixed_packs = tuple(packs)
         (
-            self.tiles,
             self.voided,
             self.no_honors,
             self.flush,
@@ -320,6 +319,11 @@ class Reading:
             self.tile_fans,
         ) = tile_facts(merged, kongs)
         self._hand_raw: dict[int, int] | None = None
+
+    @property
+    def tiles(self) -> list[int]:
+        """The kinds in the hand (melds included), in tile order."""
+        return [t for t in range(34) if self.merged[t]]
 
     def hand_raw(self) -> dict[int, int]:
         """Every HAND fan (`HAND_FANS`) of this hand, worked out once: the tile facts'
@@ -642,36 +646,32 @@ def _sets_and_pair(counts: bytes, sets: int, pair: bool) -> bool:
 @lru_cache(maxsize=8192)
 def tile_facts(
     merged: bytes, kongs: int
-) -> tuple[
-    list[int], int, bool, int, bool, bool, bool, bool, int, int, int, tuple[tuple[int, int], ...]
-]:
-    """What the tiles alone decide (suits, ranks, tile traits, 四归一), from per-tile bit masks,
-    and the HAND fans that read only these facts, as (fan id, count) pairs."""
-    tiles = [t for t in range(34) if merged[t]]
-    every = _ALL_BITS
-    some = 0
-    for t in tiles:
-        bits = _BITS[t]
-        every &= bits
-        some |= bits
-    voided = 3 - bool(some & _M) - bool(some & _P) - bool(some & _S)
-    no_honors = not some & _HONOR
-    all_simples = not some & _ORPHAN
+) -> tuple[int, bool, int, bool, bool, bool, bool, int, int, int, tuple[tuple[int, int], ...]]:
+    """What the tiles alone decide (suits, ranks, tile traits, 四归一), from the ranks
+    each suit holds as bit masks, and the HAND fans that read only these facts, as
+    (fan id, count) pairs."""
+    nz = _NONZERO
+    m = _RANKS9[merged[0:9].translate(nz)]
+    p = _RANKS9[merged[9:18].translate(nz)]
+    s = _RANKS9[merged[18:27].translate(nz)]
+    h = _RANKS7[merged[27:34].translate(nz)]
+    num = m | p | s
+    voided = (not m) + (not p) + (not s)
+    no_honors = not h
+    all_simples = not h and not num & 0x101
     if all_simples:
         trait = 0
-    elif every & _HONOR:
-        trait = 11
-    elif every & _TERMINAL:
-        trait = 8
-    elif every & _ORPHAN:
-        trait = 18
+    elif not num:
+        trait = 11  # honors only
+    elif not num & ~0x101:
+        trait = 8 if no_honors else 18  # terminals only / terminals and honors
     else:
         trait = 0
     flush = (22 if no_honors else 49) if voided == 2 else 0
-    all_types = voided == 0 and bool(some & _WIND) and bool(some & _DRAGON)
-    green = bool(every & _GREEN)
-    reversible = bool(every & _REVERSIBLE)
-    rank_fan = _rank_fan(tiles)
+    all_types = voided == 0 and bool(h & 0b1111) and bool(h & 0b1110000)
+    green = not m and not p and not s & ~_GREEN_S and not h & ~_GREEN_H
+    reversible = not m and not p & ~_REV_P and not s & ~_REV_S and not h & ~_REV_H
+    rank_fan = 0 if h else _RANK_FAN[num]
     hogs = merged.count(4) - kongs
     # the fans of HAND_FANS that read these facts alone (the same tests, id by id)
     fans: list[tuple[int, int]] = []
@@ -696,7 +696,6 @@ def tile_facts(
     if no_honors:
         fans.append((76, 1))
     return (
-        tiles,
         voided,
         no_honors,
         flush,
@@ -709,6 +708,52 @@ def tile_facts(
         hogs,
         tuple(fans),
     )
+
+
+def _rank_masks(n: int) -> dict[bytes, int]:
+    """A suit's pattern with every held kind as 1 -> the bit mask of its ranks."""
+    return {
+        bytes(bits): sum(1 << i for i, b in enumerate(bits) if b)
+        for bits in product((0, 1), repeat=n)
+    }
+
+
+_NONZERO = bytes([0] + [1] * 255)  # translate table: a count -> held or not
+_RANKS9 = _rank_masks(9)
+_RANKS7 = _rank_masks(7)
+
+
+def _mask(ranks: Sequence[int]) -> int:
+    return sum(1 << (r - 1) for r in ranks)
+
+
+_GREEN_S = _mask((2, 3, 4, 6, 8))  # 23468s
+_GREEN_H = 1 << (32 - 27)  # 发
+_REV_P = _mask((1, 2, 3, 4, 5, 8, 9))  # 1234589p
+_REV_S = _mask((2, 4, 5, 6, 8, 9))  # 245689s
+_REV_H = 1 << (31 - 27)  # 白
+# the masks hold the same tiles as context.GREEN / REVERSIBLE
+assert frozenset((*(18 + r - 1 for r in (2, 3, 4, 6, 8)), 32)) == GREEN
+assert (
+    frozenset(
+        (*(9 + r - 1 for r in (1, 2, 3, 4, 5, 8, 9)), *(18 + r - 1 for r in (2, 4, 5, 6, 8, 9)), 31)
+    )
+    == REVERSIBLE
+)
+
+
+def _rank_fan_of(num: int) -> int:
+    """大于五 / 小于五 / 全大 / 全中 / 全小 (at most one) of the ranks held (no honors)."""
+    if not num & ~_mask((1, 2, 3, 4)):
+        return 37 if num & _mask((4,)) else 27
+    if not num & ~_mask((6, 7, 8, 9)):
+        return 36 if num & _mask((6,)) else 25
+    if not num & ~_mask((4, 5, 6)):
+        return 26
+    return 0
+
+
+_RANK_FAN = tuple(_rank_fan_of(x) for x in range(512))
 
 
 @lru_cache(maxsize=8192)
@@ -729,20 +774,6 @@ def _may_be_special(s: bytes, n_fixed: int, w: int) -> bool:
         or shapes.is_thirteen_orphans(s, 0)
         or (w < 27 and sum(s[9 * suit(w) : 9 * suit(w) + 9]) == 14)  # 九莲宝灯: one suit
     )
-
-
-def _rank_fan(tiles: Sequence[int]) -> int:
-    """大于五 / 小于五 / 全大 / 全中 / 全小 (at most one)."""
-    if tiles[-1] >= 27:
-        return 0
-    ranks = {t % 9 + 1 for t in tiles}
-    if ranks <= {1, 2, 3, 4}:
-        return 37 if 4 in ranks else 27
-    if ranks <= {6, 7, 8, 9}:
-        return 36 if 6 in ranks else 25
-    if ranks <= {4, 5, 6}:
-        return 26
-    return 0
 
 
 def _residual_unique_wait(rest: bytes, w: int) -> bool:
