@@ -151,42 +151,57 @@ def chow_relation_fans(mids: Sequence[int]) -> dict[int, int]:
     """All fans that the chows make among themselves (mids in reference order)."""
     n = len(mids)
     out: dict[int, int] = {}
+    two = _two_chow
+    three = _THREE_CHOW
     if n == 4:
         f4 = four_chow_fan(mids)
         if f4:
             return {f4: 1}
         for i, j, k, extra in ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0)):
-            f3 = three_chow_fan(mids[i], mids[j], mids[k])
+            f3 = three[(mids[i], mids[j], mids[k])]
             if f3:
                 out[f3] = 1
                 # the fourth chow combines once with the three, best fan first
-                found = {two_chow_fan(mids[x], mids[extra]) for x in (i, j, k)}
+                found = {two(mids[x], mids[extra]) for x in (i, j, k)}
                 for f in (PURE_DOUBLE, MIXED_DOUBLE, SHORT_STRAIGHT, TERMINAL_CHOWS):
                     if f in found:
                         out[f] = 1
                         break
                 return out
-        pairs = [
-            two_chow_fan(mids[i], mids[j])
-            for i, j in ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
-        ]
+        pairs = [two(mids[i], mids[j]) for i, j in ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))]
         related = {0: (0, 1, 2), 1: (0, 3, 4), 2: (1, 3, 5), 3: (2, 4, 5)}
         max_cnt = 3 - sum(1 for idx in related.values() if not any(pairs[p] for p in idx))
         return _account_once(pairs, max_cnt) if max_cnt > 0 else {}
     if n == 3:
-        f3 = three_chow_fan(*mids)
+        f3 = three[(mids[0], mids[1], mids[2])]
         if f3:
             return {f3: 1}
         pairs = [
-            two_chow_fan(mids[0], mids[1]),
-            two_chow_fan(mids[0], mids[2]),
-            two_chow_fan(mids[1], mids[2]),
+            two(mids[0], mids[1]),
+            two(mids[0], mids[2]),
+            two(mids[1], mids[2]),
         ]
         return _account_once(pairs, 2)
     if n == 2:
-        f = two_chow_fan(mids[0], mids[1])
+        f = two(mids[0], mids[1])
         return {f: 1} if f else {}
     return out
+
+
+class _ThreeChow(dict[tuple[int, int, int], int]):
+    """three_chow_fan by its three middles, each worked out once."""
+
+    def __missing__(self, key: tuple[int, int, int]) -> int:
+        f = self[key] = three_chow_fan(*key)
+        return f
+
+
+_THREE_CHOW = _ThreeChow()
+_TWO_CHOW = tuple(tuple(two_chow_fan(a, b) for b in range(27)) for a in range(27))
+
+
+def _two_chow(a: int, b: int) -> int:
+    return _TWO_CHOW[a][b]
 
 
 def two_pung_fan(a: int, b: int) -> int:
@@ -390,7 +405,8 @@ class Cut:
         mids = self.chows
         pair = self.pair
         assert pair is not None
-        key = (*mids, pair) if len(mids) == 4 else tuple(mids)
+        # the pair tells only with four chows and a pair of fives (三色双龙会 / 一色双龙会)
+        key = (*mids, pair) if len(mids) == 4 and pair < 27 and pair % 9 == 4 else tuple(mids)
         cf = _CHOW_FANS.get(key)
         if cf is None:
             cf = _chow_fans(mids, pair)
@@ -406,13 +422,20 @@ class Cut:
                 tiles: tuple[int, ...] = (pungs[0].tile,)
             else:
                 tiles = tuple(sorted((p.tile for p in pungs), key=ORDER_KEY.__getitem__))
-            pkey = (tiles, pair, len(mids) == 4)
-            pf = _PUNG_FANS.get(pkey)
+            pf = _PUNG_FANS.get(tiles)
             if pf is None:
-                pf = _pung_fans(tiles, pair, len(mids))
+                pf = pung_relation_fans(tiles)
                 if len(_PUNG_FANS) >= RELATIONS_MAX:
                     _PUNG_FANS.clear()
-                _PUNG_FANS[pkey] = pf
+                _PUNG_FANS[tiles] = pf
+            # 双箭刻 with the third dragon as the pair is 小三元; three winds + a wind
+            # pair is 小四喜 (sets with pungs are never four chows)
+            if 54 in pf and is_dragon(pair):
+                pf = {f: n for f, n in pf.items() if f != 54}
+                pf[10] = 1
+            elif 38 in pf and is_wind(pair):
+                pf = {f: n for f, n in pf.items() if f != 38}
+                pf[9] = 1
         self.pung_fans = pf
         # 全带幺 / 全带五 / 全双刻: every set and the pair share the trait (5 packs)
         self.pack_trait = (
@@ -469,8 +492,8 @@ RELATIONS_MAX = 50_000
 _NO_FANS: dict[int, int] = {}
 # chow middles in reference order (and the pair, with four chows) -> chow_fans
 _CHOW_FANS: dict[tuple[int, ...], dict[int, int]] = {}
-# (pung tiles in reference order, pair, four chows) -> pung_fans
-_PUNG_FANS: dict[tuple[tuple[int, ...], int, bool], dict[int, int]] = {}
+# pung tiles in reference order -> pung_relation_fans
+_PUNG_FANS: dict[tuple[int, ...], dict[int, int]] = {}
 
 
 def _chow_fans(mids: Sequence[int], pair: int) -> dict[int, int]:
@@ -479,19 +502,6 @@ def _chow_fans(mids: Sequence[int], pair: int) -> dict[int, int]:
     if len(mids) == 4 and _pure_terminal_chows(mids, pair):
         return {13: 1}
     return chow_relation_fans(mids)
-
-
-def _pung_fans(tiles: Sequence[int], pair: int, n_chows: int) -> dict[int, int]:
-    fans = pung_relation_fans(tiles)
-    # 双箭刻 with the third dragon as the pair is 小三元; three winds + a wind pair is 小四喜
-    if n_chows != 4:
-        if fans.get(54) and is_dragon(pair):
-            del fans[54]
-            fans[10] = 1
-        elif fans.get(38) and is_wind(pair):
-            del fans[38]
-            fans[9] = 1
-    return fans
 
 
 def _set_trait(t: int) -> int:

@@ -286,7 +286,11 @@ class Reading:
             kong = self.fixed[w] == 0 and self.standing[w] == 1
         self.fourth = fourth
         self.kong = kong
-        self.dropped_flags = _dropped_flags(hand, fourth, kong)
+        self.dropped_flags = (
+            _dropped_flags(hand, fourth, kong)
+            if hand.fourth_tile or hand.after_kong or hand.robbing_kong
+            else []
+        )
         self.wall_last = hand.last_tile
         self.seat = _WIND_OF[hand.seat_wind]
         self.prevalent = _WIND_OF[hand.prevalent_wind]
@@ -764,14 +768,18 @@ def _may_be_special(s: bytes, n_fixed: int, w: int) -> bool:
     """
     if n_fixed > 1:
         return False
-    if _knit_pattern_of(s) is not None:  # 组合龙 (with one meld, the only form left)
+    # 组合龙 (with one meld, the only form left): nine different suited kinds at least
+    if s[:27].count(0) <= 18 and _knit_pattern_of(s) is not None:
         return True
     if n_fixed:
         return False
     return (
         shapes.is_seven_pairs(s, 0, quads=True)
-        or shapes.is_knitted(s, 0, False)
-        or shapes.is_thirteen_orphans(s, 0)
+        # 全不靠 and 十三幺: thirteen or fourteen different kinds
+        or (
+            s.count(0) <= 21
+            and (shapes.is_knitted(s, 0, False) or shapes.is_thirteen_orphans(s, 0))
+        )
         or (w < 27 and sum(s[9 * suit(w) : 9 * suit(w) + 9]) == 14)  # 九莲宝灯: one suit
     )
 
