@@ -578,7 +578,10 @@ def unique_wait(standing: bytes, fixed: bytes, win: int, n_fixed: int, formal: b
             if held[t] >= 4 and t not in waits:
                 with_fifth = bytearray(before)
                 with_fifth[t] += 1
-                if _sets_and_pair(bytes(with_fifth), 4 - n_fixed, True):
+                if with_fifth[t] <= 4:  # (the four are partly in melds) the tables know
+                    if shapes.is_standard_win(bytes(with_fifth)):
+                        return False
+                elif _sets_and_pair(bytes(with_fifth), 4 - n_fixed, True):
                     return False
     return True
 
@@ -1132,14 +1135,16 @@ def _fan_dict(fid: int, n: int) -> dict[str, Any]:
 _PACK_NAMES_ZH = {"chow": "顺", "pung": "刻", "kong": "杠", "pair": "将"}
 
 
-@lru_cache(maxsize=1024)
-def _pack_zh(p: Pack) -> str:
-    return tile_zh(p.tile - 1 if p.kind == "chow" else p.tile) + _PACK_NAMES_ZH[p.kind]
-
-
-@lru_cache(maxsize=1024)
-def _pack_en(p: Pack) -> str:
-    return group_en(p.kind, p.tile - 1 if p.kind == "chow" else p.tile)
+# A pack's name in the notes, by (kind, tile as the pack keeps it): (Chinese, English).
+_PACK_NAMES = {
+    (kind, t): (
+        tile_zh(t - 1 if kind == "chow" else t) + _PACK_NAMES_ZH[kind],
+        group_en(kind, t - 1 if kind == "chow" else t),
+    )
+    for kind in _PACK_NAMES_ZH
+    for t in range(34)
+    if kind != "chow" or (t < 27 and 1 <= t % 9 <= 7)
+}
 
 
 _NOTE_ZH = {f.id: f"{f.zh}：{f.points} 番，{f.rule_zh}" for f in FANS.values()}
@@ -1159,17 +1164,24 @@ def _fan_note(fid: int, n: int) -> tuple[str, str]:
 
 def _excluded_note(fid: int, by: int) -> tuple[str, str]:
     """Why a fan is not counted: (Chinese, English)."""
-    return (
-        f"不计{FANS[fid].zh}：已计{FANS[by].zh}",
-        f"{FANS[fid].en} not counted: included in {FANS[by].en}",
-    )
+    note = _EXCLUDED_NOTES.get((fid, by))
+    if note is None:
+        note = _EXCLUDED_NOTES[fid, by] = (
+            f"不计{FANS[fid].zh}：已计{FANS[by].zh}",
+            f"{FANS[fid].en} not counted: included in {FANS[by].en}",
+        )
+    return note
+
+
+_EXCLUDED_NOTES: dict[tuple[int, int], tuple[str, str]] = {}  # at most 82 x 82
 
 
 def _read_as(packs: tuple[Pack, ...]) -> tuple[str, str]:
     """The sets a regular reading is scored with: (Chinese, English)."""
+    names = [_PACK_NAMES[p.kind, p.tile] for p in packs]
     return (
-        "按 " + "、".join(_pack_zh(p) for p in packs) + " 计番",
-        "scored as " + ", ".join(_pack_en(p) for p in packs),
+        "按 " + "、".join([z for z, _ in names]) + " 计番",
+        "scored as " + ", ".join([e for _, e in names]),
     )
 
 
@@ -1194,12 +1206,11 @@ def _dropped_flags(hand: Hand, fourth: bool, kong: bool) -> list[dict[str, str]]
     return out
 
 
-@lru_cache(maxsize=8192)
 def _static_notes(
     read_as: tuple[str, str] | None,
-    items: tuple[tuple[int, int], ...],
-    excluded: tuple[tuple[int, int], ...],
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    items: Sequence[tuple[int, int]],
+    excluded: Sequence[tuple[int, int]],
+) -> tuple[list[str], list[str]]:
     """The notes that depend on the reading alone: its sets (`_read_as`, None for a
     special form), its fans (id, count) and the fans it does not count (id, by):
     (English, Chinese)."""
@@ -1210,14 +1221,18 @@ def _static_notes(
         zh.append(z)
         en.append(e)
     for fid, n in items:
-        z, e = _fan_note(fid, n)
-        zh.append(z)
-        en.append(e)
+        if n == 1:
+            zh.append(_NOTE_ZH[fid])
+            en.append(_NOTE_EN[fid])
+        else:
+            z, e = _fan_note(fid, n)
+            zh.append(z)
+            en.append(e)
     for fid, by in excluded:
         z, e = _excluded_note(fid, by)
         zh.append(z)
         en.append(e)
-    return tuple(en), tuple(zh)
+    return en, zh
 
 
 def _explain(
@@ -1236,13 +1251,11 @@ def _explain(
         read_as = cut.read_as
         if read_as is None:
             read_as = cut.read_as = _read_as(cut.packs)
-    en_notes, zh_notes = _static_notes(
+    en, zh = _static_notes(
         read_as,
-        tuple(items if items is not None else sorted(best.fans.items())),
-        tuple(sorted(best.excluded.items())) if best.excluded else (),
+        items if items is not None else sorted(best.fans.items()),
+        sorted(best.excluded.items()) if best.excluded else (),
     )
-    en = list(en_notes)
-    zh = list(zh_notes)
     if hand.flowers:
         zh.append(
             f"花牌 {hand.flowers} 张：另加 {hand.flowers * int(params['flower_points'])} 分，不计入起和番"
