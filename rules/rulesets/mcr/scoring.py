@@ -530,28 +530,79 @@ def regular_cuts(standing: bytes, fixed_packs: tuple[Pack, ...], win: int) -> tu
     return tuple(Cut(fixed_packs + packs, win, True) for packs in cuts)
 
 
-# (suit pattern, suit, pair here) -> the suit's cuts as packs, in the engine's order
+# (suit pattern, suit, pair here) -> the suit's cuts as packs, each in tile order
 _SUIT_PACKS: dict[tuple[bytes, int, bool], tuple[tuple[Pack, ...], ...]] = {}
-SUIT_PACKS_MAX = 50_000
+SUIT_PACKS_MAX = 60_000
 
 
 def _suit_packs(key: bytes, x: int, pair: bool) -> tuple[tuple[Pack, ...], ...]:
     ck = (key, x, pair)
     r = _SUIT_PACKS.get(ck)
     if r is None:
-        r = tuple(
-            tuple(
-                Pack("chow", g.tile + 1, False, True)
-                if g.kind == "chow"
-                else Pack(g.kind, g.tile, False, True)
-                for g in groups
-            )
-            for groups in shapes._nat_parts(key, x, pair)
-        )
         if len(_SUIT_PACKS) >= SUIT_PACKS_MAX:
             _SUIT_PACKS.clear()
-        _SUIT_PACKS[ck] = r
+        cuts = _suit_cuts(key, pair)
+        # a pattern of one suited suit is the same in the other two: filled at once
+        for y in (0, 1, 2) if x < 3 else (3,):
+            off = 9 * y
+            _SUIT_PACKS[key, y, pair] = tuple(
+                tuple(
+                    Pack("chow", off + i + 1, False, True)
+                    if kind == 2
+                    else Pack("pair" if kind else "pung", off + i, False, True)
+                    for i, kind in cut
+                )
+                for cut in cuts
+            )
+        r = _SUIT_PACKS[ck]
     return r
+
+
+def _suit_cuts(key: bytes, pair: bool) -> list[tuple[tuple[int, int], ...]]:
+    """Every cut of one suit's tiles into sets (and the pair, if `pair`), each as
+    (first kind, 0 pung / 1 pair / 2 chow) in that order, as the engine's
+    decompositions list a suit's groups (shapes._natural_cuts).
+
+    The group holding the lowest tile left starts there, so each cut is met once."""
+    c = bytearray(key)
+    n = len(c)
+    honor = n == 7
+    out: list[tuple[tuple[int, int], ...]] = []
+    acc: list[tuple[int, int]] = []
+
+    def go(i: int, need_pair: bool) -> None:
+        while i < n and not c[i]:
+            i += 1
+        if i == n:
+            if not need_pair:
+                out.append(tuple(sorted(acc)))
+            return
+        ci = c[i]
+        if ci >= 3:
+            c[i] = ci - 3
+            acc.append((i, 0))
+            go(i, need_pair)
+            acc.pop()
+            c[i] = ci
+        if need_pair and ci >= 2:
+            c[i] = ci - 2
+            acc.append((i, 1))
+            go(i, False)
+            acc.pop()
+            c[i] = ci
+        if not honor and i < n - 2 and c[i + 1] and c[i + 2]:
+            c[i] -= 1
+            c[i + 1] -= 1
+            c[i + 2] -= 1
+            acc.append((i, 2))
+            go(i, need_pair)
+            acc.pop()
+            c[i] += 1
+            c[i + 1] += 1
+            c[i + 2] += 1
+
+    go(0, pair)
+    return out
 
 
 @lru_cache(maxsize=8192)
