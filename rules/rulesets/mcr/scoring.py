@@ -359,7 +359,7 @@ class Reading:
 
     def unique_wait(self) -> bool:
         formal = not self.params.get("wait_fans_real_waits", False)
-        return unique_wait(self.standing, self.fixed, self.win, self.n_fixed, formal)
+        return unique_wait(self.standing, self.merged, self.win, self.n_fixed, formal)
 
     # -- special forms ----------------------------------------------------
 
@@ -606,8 +606,10 @@ def _suit_cuts(key: bytes, pair: bool) -> list[tuple[tuple[int, int], ...]]:
 
 
 @lru_cache(maxsize=8192)
-def unique_wait(standing: bytes, fixed: bytes, win: int, n_fixed: int, formal: bool = True) -> bool:
-    """The hand waited on exactly one kind.
+def unique_wait(
+    standing: bytes, merged: bytes, win: int, n_fixed: int, formal: bool = True
+) -> bool:
+    """The hand waited on exactly one kind (`merged`: the standing tiles and the melds').
 
     `formal` (the Mahjong International League's ruling, 《国标麻将规则释义》): a
     kind whose four copies are all in the hand still counts as a wait when a
@@ -618,22 +620,24 @@ def unique_wait(standing: bytes, fixed: bytes, win: int, n_fixed: int, formal: b
     before = bytearray(standing)
     before[win] -= 1
     b = bytes(before)
-    held = bytes(map(add, before, fixed)) if n_fixed else b
     waits = _waits(b, n_fixed == 0)
+    # held before the win: merged less the win tile; a kind held four times is no
+    # wait (without melds the tables already refuse a fifth copy)
     if n_fixed:
-        waits = [t for t in waits if held[t] < 4]
+        waits = [t for t in waits if merged[t] - (t == win) < 4]
     if len(waits) != 1 or not formal:
         return len(waits) == 1
-    if 4 in held:
-        for t in range(34):
-            if held[t] >= 4 and t not in waits:
-                with_fifth = bytearray(before)
-                with_fifth[t] += 1
-                if with_fifth[t] <= 4:  # (the four are partly in melds) the tables know
-                    if shapes.is_standard_win(bytes(with_fifth)):
-                        return False
-                elif _sets_and_pair(bytes(with_fifth), 4 - n_fixed, True):
+    t = merged.find(4)
+    while t >= 0:
+        if t != win and t not in waits:  # (the win tile is held three times before it)
+            with_fifth = bytearray(before)
+            with_fifth[t] += 1
+            if with_fifth[t] <= 4:  # (the four are partly in melds) the tables know
+                if shapes.is_standard_win(bytes(with_fifth)):
                     return False
+            elif _sets_and_pair(bytes(with_fifth), 4 - n_fixed, True):
+                return False
+        t = merged.find(4, t + 1)
     return True
 
 
