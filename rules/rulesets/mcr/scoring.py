@@ -29,7 +29,6 @@ from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from functools import lru_cache
 from itertools import product
-from operator import add
 from typing import Any, NamedTuple
 
 from rules import shapes
@@ -270,9 +269,7 @@ class Reading:
         w = self.win = hand.win_tile
         self.standing = hand.counts  # concealed + win tile
         self.fixed = hand.meld_counts
-        self.merged = merged = (
-            bytes(map(add, self.standing, self.fixed)) if hand.melds else self.standing
-        )
+        self.merged = merged = hand.held  # standing and melds (MCR has no wild tiles)
         # Flags as the rulebook defines them (docs/rules/mcr.md, "Flags").
         fourth = hand.fourth_tile
         if self.standing[w] != 1:
