@@ -558,33 +558,39 @@ def _suit_packs(key: bytes, x: int, pair: bool) -> tuple[tuple[Pack, ...], ...]:
 def _suit_cuts(key: bytes, pair: bool) -> list[tuple[tuple[int, int], ...]]:
     """Every cut of one suit's tiles into sets (and the pair, if `pair`), each as
     (first kind, 0 pung / 1 pair / 2 chow) in that order, as the engine's
-    decompositions list a suit's groups (shapes._natural_cuts).
+    decompositions list a suit's groups (shapes._natural_cuts; the cuts may come
+    in another order: regular_cuts sorts them).
 
-    The group holding the lowest tile left starts there, so each cut is met once."""
+    The group holding the lowest tile left starts there, and the groups starting
+    at one kind are taken pung, pair, chows in that order, so each cut is met once."""
     c = bytearray(key)
     n = len(c)
     honor = n == 7
     out: list[tuple[tuple[int, int], ...]] = []
     acc: list[tuple[int, int]] = []
 
-    def go(i: int, need_pair: bool) -> None:
-        while i < n and not c[i]:
+    def go(i: int, need_pair: bool, stage: int) -> None:
+        # stage: the groups already started at kind i (0 none, 1 its pung, 2 its pair or chow)
+        if i < n and not c[i]:
+            stage = 0
             i += 1
+            while i < n and not c[i]:
+                i += 1
         if i == n:
             if not need_pair:
-                out.append(tuple(sorted(acc)))
+                out.append(tuple(acc))
             return
         ci = c[i]
-        if ci >= 3:
+        if stage == 0 and ci >= 3:
             c[i] = ci - 3
             acc.append((i, 0))
-            go(i, need_pair)
+            go(i, need_pair, 1)
             acc.pop()
             c[i] = ci
-        if need_pair and ci >= 2:
+        if stage <= 1 and need_pair and ci >= 2:
             c[i] = ci - 2
             acc.append((i, 1))
-            go(i, False)
+            go(i, False, 2)
             acc.pop()
             c[i] = ci
         if not honor and i < n - 2 and c[i + 1] and c[i + 2]:
@@ -592,13 +598,13 @@ def _suit_cuts(key: bytes, pair: bool) -> list[tuple[tuple[int, int], ...]]:
             c[i + 1] -= 1
             c[i + 2] -= 1
             acc.append((i, 2))
-            go(i, need_pair)
+            go(i, need_pair, 2)
             acc.pop()
             c[i] += 1
             c[i + 1] += 1
             c[i + 2] += 1
 
-    go(0, pair)
+    go(0, pair, 0)
     return out
 
 
