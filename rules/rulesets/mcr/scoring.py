@@ -137,13 +137,17 @@ def score_ctx(c: Ctx, hand_raw: Mapping[int, int] | None = None) -> Scored:
     if c.form == "regular":
         # The set-relation fans are the entries of the Ctx's tables (see CUT_FANS,
         # which reads them one by one); taking the tables whole is the same, faster.
-        raw.update(c.chow_fans)
-        raw.update(c.pung_fans)
+        if c.chow_fans:
+            raw.update(c.chow_fans)
+        if c.pung_fans:
+            raw.update(c.pung_fans)
         kt = c.kong_table
-        raw.update(kt)
+        if kt:
+            raw.update(kt)
         # The rest of CUT_FANS (_REGULAR_OWN_FANS), the same tests: those of the sets
         # alone come worked out with the cut, the others read the flags and winds.
-        raw.update(c.own_fans)
+        if c.own_fans:
+            raw.update(c.own_fans)
         pungs = c.pungs
         if pungs:
             if len(pungs) == 4 and 5 not in kt and 12 not in kt:
@@ -187,11 +191,32 @@ def score_ctx(c: Ctx, hand_raw: Mapping[int, int] | None = None) -> Scored:
     for fid, n in c.extra.items():
         if n > 0:
             raw[fid] = raw.get(fid, 0) + n
-    fans, excluded = TABLE.apply_exclusions(raw)
+    # TABLE.apply_exclusions (the definition; tests/rules/test_mcr_fastpaths.py holds
+    # the two together), on a dict of our own: from the highest fan down, a counted
+    # fan removes those it excludes, and the points add up on the way.
+    excluded: dict[int, int] = {}
+    for fid in sorted(raw, key=_PLACE) if len(raw) > 1 else raw:
+        if fid not in excluded:
+            ex = _EXCLUDES[fid]
+            if ex:
+                for x in ex.intersection(raw):
+                    if x not in excluded:
+                        excluded[x] = fid
+    if excluded:
+        raw = {f: n for f, n in raw.items() if f not in excluded}
+    if not raw:
+        raw = {43: 1}  # 无番和
     total = 0
-    for f, n in fans.items():
+    for f, n in raw.items():
         total += _POINTS[f] * n
-    return Scored(fans, excluded, total, c)
+    return Scored(raw, excluded, total, c)
+
+
+_PLACE = {
+    fid: i for i, fid in enumerate(sorted(TABLE.rank, key=TABLE.rank.__getitem__))
+}.__getitem__
+_EXCLUDES = TABLE.exclude_sets
+assert TABLE.fallback == 43
 
 
 def hand_fans(c: Ctx) -> dict[int, int]:
