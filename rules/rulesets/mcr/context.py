@@ -359,12 +359,11 @@ class Cut:
         edge = closed = single = False
         wsuit = win // 9 if 0 <= win < 27 else -1
         for p in packs:
-            k = p.kind
-            t = p.tile
+            k, t, melded, standing = p
             if k == "chow":
                 chows.append(t)
                 trait &= _CHOW_TRAIT[t]
-                if p.standing and t // 9 == wsuit:
+                if standing and t // 9 == wsuit:
                     if t == win:
                         closed = True
                     elif t - win == 1 or win - t == 1:
@@ -372,13 +371,13 @@ class Cut:
             elif k == "pair":
                 pair = t
                 trait &= _SET_TRAIT[t]
-                if p.standing and t == win:
+                if standing and t == win:
                     single = True
             else:
                 pungs.append(p)
                 trait &= _SET_TRAIT[t]
                 if k == "kong":
-                    if p.melded:
+                    if melded:
                         mk += 1
                     else:
                         ck += 1
@@ -460,12 +459,12 @@ class Cut:
         hidden = 0
         hidden_w = False
         dragons = 0
-        for p in self.pungs:
-            if p.tile >= 31:
+        for k, t, melded, _ in self.pungs:
+            if t >= 31:
                 dragons += 1
-            if p.kind == "pung" and not p.melded:
+            if k == "pung" and not melded:
                 hidden += 1
-                if p.tile == w:
+                if t == w:
                     hidden_w = True
         if dragons:
             dragons -= 2 * self.pung_fans.get(54, 0)
