@@ -414,19 +414,19 @@ class Cut:
             _CHOW_FANS[key] = cf
         self.chow_fans = cf
         pungs = self.pungs
-        if not pungs:
-            pf = _NO_FANS
-        else:
+        pf = _NO_FANS
+        if pungs:
             if len(pungs) == 1:
                 tiles: tuple[int, ...] = (pungs[0].tile,)
             else:
                 tiles = tuple(sorted((p.tile for p in pungs), key=ORDER_KEY.__getitem__))
-            pf = _PUNG_FANS.get(tiles)
-            if pf is None:
-                pf = pung_relation_fans(tiles)
+            hit = _PUNG_FANS.get(tiles)
+            if hit is None:
+                hit = pung_relation_fans(tiles)
                 if len(_PUNG_FANS) >= RELATIONS_MAX:
                     _PUNG_FANS.clear()
-                _PUNG_FANS[tiles] = pf
+                _PUNG_FANS[tiles] = hit
+            pf = hit
             # 双箭刻 with the third dragon as the pair is 小三元; three winds + a wind
             # pair is 小四喜 (sets with pungs are never four chows)
             if 54 in pf and is_dragon(pair):
