@@ -565,19 +565,24 @@ def _suit_packs(key: bytes, x: int, pair: bool) -> tuple[tuple[Pack, ...], ...]:
             _SUIT_PACKS.clear()
         cuts = _suit_cuts(key, pair)
         # a pattern of one suited suit is the same in the other two: filled at once
+        # (each kept from its own local, so a clear by another thread loses nothing)
         for y in (0, 1, 2) if x < 3 else (3,):
             off = 9 * y
-            _SUIT_PACKS[key, y, pair] = tuple(
-                tuple(
-                    Pack("chow", off + i + 1, False, True)
-                    if kind == 2
-                    else Pack("pair" if kind else "pung", off + i, False, True)
-                    for i, kind in cut
-                )
-                for cut in cuts
-            )
-        r = _SUIT_PACKS[ck]
+            packs = tuple(tuple(_STANDING[kind][off + i] for i, kind in cut) for cut in cuts)
+            _SUIT_PACKS[key, y, pair] = packs
+            if y == x:
+                r = packs
+    assert r is not None
     return r
+
+
+# The packs of the standing tiles, shared: by kind (0 pung, 1 pair, 2 chow), then by
+# the first tile (a chow's Pack names its middle tile).
+_STANDING = (
+    tuple(Pack("pung", t, False, True) for t in range(34)),
+    tuple(Pack("pair", t, False, True) for t in range(34)),
+    tuple(Pack("chow", t + 1, False, True) for t in range(33)),
+)
 
 
 def _suit_cuts(key: bytes, pair: bool) -> list[tuple[tuple[int, int], ...]]:
