@@ -228,6 +228,8 @@ def pung_relation_fans(tiles: Sequence[int]) -> dict[int, int]:
     """Fans the pungs make among themselves (tiles in reference order)."""
     out: dict[int, int] = {}
     n = len(tiles)
+    two = _two_pung
+    three = _THREE_PUNG
     if n == 4:
         if (
             _next(tiles[0], tiles[1], 1)
@@ -238,28 +240,44 @@ def pung_relation_fans(tiles: Sequence[int]) -> dict[int, int]:
         if tuple(tiles) == WINDS:
             return {1: 1}  # 大四喜
         for i, j, k, free in ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0)):
-            f3 = three_pung_fan(tiles[i], tiles[j], tiles[k])
+            f3 = three[(tiles[i], tiles[j], tiles[k])]
             if f3:
                 out[f3] = 1
                 for x in (0, 1, 2, 3):  # the fourth pung combines once
                     if x != free:
-                        f2 = two_pung_fan(tiles[x], tiles[free])
+                        f2 = two(tiles[x], tiles[free])
                         if f2:
                             out[f2] = out.get(f2, 0) + 1
                             break
                 return out
     elif n == 3:
-        f3 = three_pung_fan(*tiles)
+        f3 = three[(tiles[0], tiles[1], tiles[2])]
         if f3:
             return {f3: 1}
     elif n != 2:
         return out
     for i in range(n):
         for j in range(i + 1, n):
-            f2 = two_pung_fan(tiles[i], tiles[j])
+            f2 = two(tiles[i], tiles[j])
             if f2:
                 out[f2] = out.get(f2, 0) + 1
     return out
+
+
+class _ThreePung(dict[tuple[int, int, int], int]):
+    """three_pung_fan by its three tiles, each worked out once."""
+
+    def __missing__(self, key: tuple[int, int, int]) -> int:
+        f = self[key] = three_pung_fan(*key)
+        return f
+
+
+_THREE_PUNG = _ThreePung()  # at most 34 ** 3 entries
+_TWO_PUNG = tuple(tuple(two_pung_fan(a, b) for b in range(34)) for a in range(34))
+
+
+def _two_pung(a: int, b: int) -> int:
+    return _TWO_PUNG[a][b]
 
 
 def kong_fans(

@@ -1217,7 +1217,14 @@ _FAN_DICTS = {
 
 
 def _fan_dict(fid: int, n: int) -> dict[str, Any]:
-    return {**_FAN_DICTS[fid], "count": n}
+    """A fresh entry (callers may change it), copied from a prebuilt one with its count."""
+    d = _FAN_DICTS_N.get((fid, n))
+    if d is None:
+        d = _FAN_DICTS_N[fid, n] = {**_FAN_DICTS[fid], "count": n}
+    return d.copy()
+
+
+_FAN_DICTS_N: dict[tuple[int, int], dict[str, Any]] = {}  # (fan, count): at most 82 x 9
 
 
 _PACK_NAMES_ZH = {"chow": "顺", "pung": "刻", "kong": "杠", "pair": "将"}
