@@ -11,12 +11,21 @@ fails here.
 
 from __future__ import annotations
 
-import pytest
+import random
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from benchmarks.hands import winning_tiles
+from rules import shapes
+from rules.decompose import Forms, decompositions_counts, waits_counts
 from rules.hand import parse_situation
 from rules.registry import get_ruleset
 from rules.rulesets.mcr import context, fans
 from rules.rulesets.mcr import scoring as mcr
+from rules.shapes import Decomposition
+from rules.tiles import tile_str
 from tests.rules import mcr_oracle as mo
 
 SITUATIONS = mo.generate_situations(1500, 23)
@@ -58,3 +67,184 @@ def test_cut_fans_match_the_fan_functions(params: dict) -> None:
             assert mcr.apply_exclusions(by_definition) == (scored.fans, scored.excluded), s["id"]
             checked += 1
     assert checked > 0
+
+
+# ---------------------------------------------------------------------------
+# The new-hand paths (issue 15) against the engine's complete ones: a suit's cuts,
+# every cut of a hand, the wait check and the tile facts, each beside the general
+# code it replaces (the decomposition layer, its waits, the tile sets of context.py).
+
+
+def _engine_cuts(standing: bytes, fixed_packs: tuple, win: int) -> list[tuple]:
+    """The cuts as they were read before issue 15: decompositions_counts, then sorted."""
+    decs = decompositions_counts(standing, 0, len(fixed_packs), Forms(seven_pairs=False))
+
+    def order(d: Decomposition) -> tuple:
+        return tuple(
+            sorted(
+                (context.ORDER_KEY[g.tile], 0 if g.kind == "pung" else 1)
+                for g in d.groups
+                if g.kind != "pair"
+            )
+        )
+
+    return [
+        fixed_packs
+        + tuple(
+            context.Pack("chow", g.tile + 1, False, True)
+            if g.kind == "chow"
+            else context.Pack(g.kind, g.tile, False, True)
+            for g in d.groups
+        )
+        for d in sorted(decs, key=order)
+    ]
+
+
+def _engine_unique_wait(
+    standing: bytes, merged: bytes, win: int, n_fixed: int, formal: bool
+) -> bool:
+    """The wait check through the decomposition layer's waits (the complete path)."""
+    before = bytearray(standing)
+    before[win] -= 1
+    fixed = bytes(m - s for m, s in zip(merged, standing, strict=True))
+    held = bytes(b + f for b, f in zip(before, fixed, strict=True))
+    forms = Forms(seven_pairs=n_fixed == 0)
+    waits = waits_counts(bytes(before), 0, held, frozenset(), n_fixed, forms)
+    if len(waits) != 1 or not formal:
+        return len(waits) == 1
+    for t in range(34):
+        if held[t] >= 4 and t not in waits:
+            with_fifth = bytearray(before)
+            with_fifth[t] += 1
+            if mcr._sets_and_pair(bytes(with_fifth), 4 - n_fixed, True):
+                return False
+    return True
+
+
+def _situations_and_uniform_hands() -> list[dict]:
+    """The generated situations and, for shapes they rarely reach, uniform winning hands."""
+    rng = random.Random(15)
+    out = list(SITUATIONS)
+    for i in range(1500):
+        tiles = winning_tiles(rng)
+        if max(tiles.count(t) for t in tiles) > 4:
+            continue
+        out.append(
+            {
+                "id": f"uniform-{i}",
+                "concealed": [tile_str(t) for t in sorted(tiles[:-1])],
+                "win_tile": tile_str(tiles[-1]),
+            }
+        )
+    return out
+
+
+def test_cuts_and_waits_match_the_engine(params: dict) -> None:
+    cuts_checked = waits_checked = 0
+    for s in _situations_and_uniform_hands():
+        r = mcr.Reading(parse_situation(s), params)
+        mcr.regular_cuts.cache_clear()
+        got = [c.packs for c in mcr.regular_cuts(r.standing, r.fixed_packs, r.win)]
+        assert got == _engine_cuts(r.standing, r.fixed_packs, r.win), s["id"]
+        cuts_checked += len(got)
+        for formal in (True, False):
+            mcr.unique_wait.cache_clear()
+            fast = mcr.unique_wait(r.standing, r.merged, r.win, r.n_fixed, formal)
+            assert fast == _engine_unique_wait(r.standing, r.merged, r.win, r.n_fixed, formal), (
+                s["id"],
+                formal,
+            )
+            waits_checked += 1
+    assert cuts_checked > 2500
+    assert waits_checked > 5000
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.integers(0, 4), min_size=9, max_size=9),
+    st.integers(0, 3),
+    st.booleans(),
+)
+def test_a_suits_cuts_match_the_engine(counts: list[int], x: int, pair: bool) -> None:
+    key = bytes(counts[:7] if x == 3 else counts)
+    mcr._SUIT_PACKS.clear()  # the miss path, which fills the three suits at once
+    for y in (0, 1, 2) if x < 3 else (3,):
+        want = tuple(
+            tuple(
+                context.Pack("chow", g.tile + 1, False, True)
+                if g.kind == "chow"
+                else context.Pack(g.kind, g.tile, False, True)
+                for g in groups
+            )
+            for groups in shapes._natural_cuts(key, 9 * y, pair)
+        )
+        # the same cuts, each once (their order is settled when a hand's cuts are sorted)
+        assert sorted(mcr._suit_packs(key, y, pair)) == sorted(want)
+
+
+def _facts_by_definition(merged: bytes, kongs: int) -> tuple:
+    """tile_facts read from the tile sets of context.py, tile by tile."""
+    tiles = [t for t in range(34) if merged[t]]
+    suits = {context.suit(t) for t in tiles}
+    voided = 3 - len(suits - {3})
+    no_honors = 3 not in suits
+    all_simples = not any(t in context.ORPHANS for t in tiles)
+    if all_simples:
+        trait = 0
+    elif all(t >= 27 for t in tiles):
+        trait = 11
+    elif all(context.is_terminal(t) for t in tiles):
+        trait = 8
+    elif all(t in context.ORPHANS for t in tiles):
+        trait = 18
+    else:
+        trait = 0
+    flush = (22 if no_honors else 49) if voided == 2 else 0
+    all_types = (
+        voided == 0
+        and any(context.is_wind(t) for t in tiles)
+        and any(context.is_dragon(t) for t in tiles)
+    )
+    green = all(t in context.GREEN for t in tiles)
+    reversible = all(t in context.REVERSIBLE for t in tiles)
+    ranks = {context.rank(t) for t in tiles}
+    if not no_honors:
+        rank_fan = 0
+    elif ranks <= {1, 2, 3, 4}:
+        rank_fan = 37 if 4 in ranks else 27
+    elif ranks <= {6, 7, 8, 9}:
+        rank_fan = 36 if 6 in ranks else 25
+    elif ranks <= {4, 5, 6}:
+        rank_fan = 26
+    else:
+        rank_fan = 0
+    hogs = merged.count(4) - kongs
+    return (
+        voided,
+        no_honors,
+        flush,
+        all_types,
+        all_simples,
+        green,
+        reversible,
+        trait,
+        rank_fan,
+        hogs,
+    )
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.integers(0, 33), min_size=14, max_size=18), st.integers(0, 4))
+def test_tile_facts_match_the_tile_sets(tiles: list[int], kongs: int) -> None:
+    counts = bytearray(34)
+    for t in tiles:
+        counts[t] = min(4, counts[t] + 1)
+    merged = bytes(counts)
+    assert mcr.tile_facts(merged, kongs)[:10] == _facts_by_definition(merged, kongs)
+
+
+def test_tile_facts_of_the_generated_hands(params: dict) -> None:
+    for s in SITUATIONS:
+        r = mcr.Reading(parse_situation(s), params)
+        kongs = sum(1 for m in r.hand.melds if m.type == "kong")
+        assert mcr.tile_facts(r.merged, kongs)[:10] == _facts_by_definition(r.merged, kongs)

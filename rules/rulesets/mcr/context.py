@@ -151,42 +151,57 @@ def chow_relation_fans(mids: Sequence[int]) -> dict[int, int]:
     """All fans that the chows make among themselves (mids in reference order)."""
     n = len(mids)
     out: dict[int, int] = {}
+    two = _two_chow
+    three = _THREE_CHOW
     if n == 4:
         f4 = four_chow_fan(mids)
         if f4:
             return {f4: 1}
         for i, j, k, extra in ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0)):
-            f3 = three_chow_fan(mids[i], mids[j], mids[k])
+            f3 = three[(mids[i], mids[j], mids[k])]
             if f3:
                 out[f3] = 1
                 # the fourth chow combines once with the three, best fan first
-                found = {two_chow_fan(mids[x], mids[extra]) for x in (i, j, k)}
+                found = {two(mids[x], mids[extra]) for x in (i, j, k)}
                 for f in (PURE_DOUBLE, MIXED_DOUBLE, SHORT_STRAIGHT, TERMINAL_CHOWS):
                     if f in found:
                         out[f] = 1
                         break
                 return out
-        pairs = [
-            two_chow_fan(mids[i], mids[j])
-            for i, j in ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
-        ]
+        pairs = [two(mids[i], mids[j]) for i, j in ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))]
         related = {0: (0, 1, 2), 1: (0, 3, 4), 2: (1, 3, 5), 3: (2, 4, 5)}
         max_cnt = 3 - sum(1 for idx in related.values() if not any(pairs[p] for p in idx))
         return _account_once(pairs, max_cnt) if max_cnt > 0 else {}
     if n == 3:
-        f3 = three_chow_fan(*mids)
+        f3 = three[(mids[0], mids[1], mids[2])]
         if f3:
             return {f3: 1}
         pairs = [
-            two_chow_fan(mids[0], mids[1]),
-            two_chow_fan(mids[0], mids[2]),
-            two_chow_fan(mids[1], mids[2]),
+            two(mids[0], mids[1]),
+            two(mids[0], mids[2]),
+            two(mids[1], mids[2]),
         ]
         return _account_once(pairs, 2)
     if n == 2:
-        f = two_chow_fan(mids[0], mids[1])
+        f = two(mids[0], mids[1])
         return {f: 1} if f else {}
     return out
+
+
+class _ThreeChow(dict[tuple[int, int, int], int]):
+    """three_chow_fan by its three middles, each worked out once."""
+
+    def __missing__(self, key: tuple[int, int, int]) -> int:
+        f = self[key] = three_chow_fan(*key)
+        return f
+
+
+_THREE_CHOW = _ThreeChow()
+_TWO_CHOW = tuple(tuple(two_chow_fan(a, b) for b in range(27)) for a in range(27))
+
+
+def _two_chow(a: int, b: int) -> int:
+    return _TWO_CHOW[a][b]
 
 
 def two_pung_fan(a: int, b: int) -> int:
@@ -213,6 +228,8 @@ def pung_relation_fans(tiles: Sequence[int]) -> dict[int, int]:
     """Fans the pungs make among themselves (tiles in reference order)."""
     out: dict[int, int] = {}
     n = len(tiles)
+    two = _two_pung
+    three = _THREE_PUNG
     if n == 4:
         if (
             _next(tiles[0], tiles[1], 1)
@@ -223,28 +240,44 @@ def pung_relation_fans(tiles: Sequence[int]) -> dict[int, int]:
         if tuple(tiles) == WINDS:
             return {1: 1}  # 大四喜
         for i, j, k, free in ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0)):
-            f3 = three_pung_fan(tiles[i], tiles[j], tiles[k])
+            f3 = three[(tiles[i], tiles[j], tiles[k])]
             if f3:
                 out[f3] = 1
                 for x in (0, 1, 2, 3):  # the fourth pung combines once
                     if x != free:
-                        f2 = two_pung_fan(tiles[x], tiles[free])
+                        f2 = two(tiles[x], tiles[free])
                         if f2:
                             out[f2] = out.get(f2, 0) + 1
                             break
                 return out
     elif n == 3:
-        f3 = three_pung_fan(*tiles)
+        f3 = three[(tiles[0], tiles[1], tiles[2])]
         if f3:
             return {f3: 1}
     elif n != 2:
         return out
     for i in range(n):
         for j in range(i + 1, n):
-            f2 = two_pung_fan(tiles[i], tiles[j])
+            f2 = two(tiles[i], tiles[j])
             if f2:
                 out[f2] = out.get(f2, 0) + 1
     return out
+
+
+class _ThreePung(dict[tuple[int, int, int], int]):
+    """three_pung_fan by its three tiles, each worked out once."""
+
+    def __missing__(self, key: tuple[int, int, int]) -> int:
+        f = self[key] = three_pung_fan(*key)
+        return f
+
+
+_THREE_PUNG = _ThreePung()  # at most 34 ** 3 entries
+_TWO_PUNG = tuple(tuple(two_pung_fan(a, b) for b in range(34)) for a in range(34))
+
+
+def _two_pung(a: int, b: int) -> int:
+    return _TWO_PUNG[a][b]
 
 
 def kong_fans(
@@ -333,21 +366,36 @@ class Cut:
     read_as: tuple[str, str] | None  # the note naming the sets (_read_as), once asked for
 
     def __init__(self, packs: tuple[Pack, ...], win: int, regular: bool) -> None:
+        # One pass over the packs: the sets by kind, the kongs, where the win tile
+        # sits (as _wait_position) and the trait every pack shares (as _pack_trait).
         self.packs = packs
         chows: list[int] = []
         pungs: list[Pack] = []
         pair = None
         mk = ck = 0
+        trait = 7
+        edge = closed = single = False
+        wsuit = win // 9 if 0 <= win < 27 else -1
         for p in packs:
-            k = p.kind
+            k, t, melded, standing = p
             if k == "chow":
-                chows.append(p.tile)
+                chows.append(t)
+                trait &= _CHOW_TRAIT[t]
+                if standing and t // 9 == wsuit:
+                    if t == win:
+                        closed = True
+                    elif t - win == 1 or win - t == 1:
+                        edge = True
             elif k == "pair":
-                pair = p.tile
+                pair = t
+                trait &= _SET_TRAIT[t]
+                if standing and t == win:
+                    single = True
             else:
                 pungs.append(p)
+                trait &= _SET_TRAIT[t]
                 if k == "kong":
-                    if p.melded:
+                    if melded:
                         mk += 1
                     else:
                         ck += 1
@@ -357,38 +405,67 @@ class Cut:
         self.pungs = pungs
         self.pair = pair
         self.kongs = (mk, ck)
-        self.position = _wait_position(packs, win)
-        self.chow_fans = {}
-        self.pung_fans = {}
-        self.pack_trait = 0
-        self.own_fans = ()
-        self.hidden_pungs = (0, 0)
+        self.position = 77 if edge else 78 if closed else 79 if single else 0
         self.read_as = None
         if regular:
-            self._relations()
+            self._relations(trait)
             self._own(win)
+        else:
+            self.chow_fans = {}
+            self.pung_fans = {}
+            self.pack_trait = 0
+            self.own_fans = ()
+            self.hidden_pungs = (0, 0)
 
-    def _relations(self) -> None:
+    def _relations(self, trait: int) -> None:
+        """The set-relation tables, shared between cuts with the same sets (read only)."""
         mids = self.chows
         pair = self.pair
         assert pair is not None
-        if len(mids) == 4 and _three_suited_terminal_chows(mids, pair):
-            self.chow_fans = {29: 1}
-        elif len(mids) == 4 and _pure_terminal_chows(mids, pair):
-            self.chow_fans = {13: 1}
-        else:
-            self.chow_fans = chow_relation_fans(mids)
-        fans = pung_relation_fans(sorted((p.tile for p in self.pungs), key=ORDER_KEY.__getitem__))
-        # 双箭刻 with the third dragon as the pair is 小三元; three winds + a wind pair is 小四喜
-        if len(mids) != 4:
-            if fans.get(54) and is_dragon(pair):
-                del fans[54]
-                fans[10] = 1
-            elif fans.get(38) and is_wind(pair):
-                del fans[38]
-                fans[9] = 1
-        self.pung_fans = fans
-        self.pack_trait = _pack_trait(self.packs)
+        # the pair tells only with four chows and a pair of fives (三色双龙会 / 一色双龙会)
+        key = (*mids, pair) if len(mids) == 4 and pair < 27 and pair % 9 == 4 else tuple(mids)
+        cf = _CHOW_FANS.get(key)
+        if cf is None:
+            cf = _chow_fans(mids, pair)
+            if len(_CHOW_FANS) >= RELATIONS_MAX:
+                _CHOW_FANS.clear()
+            _CHOW_FANS[key] = cf
+        self.chow_fans = cf
+        pungs = self.pungs
+        pf = _NO_FANS
+        if pungs:
+            if len(pungs) == 1:
+                tiles: tuple[int, ...] = (pungs[0].tile,)
+            else:
+                tiles = tuple(sorted((p.tile for p in pungs), key=ORDER_KEY.__getitem__))
+            hit = _PUNG_FANS.get(tiles)
+            if hit is None:
+                hit = pung_relation_fans(tiles)
+                if len(_PUNG_FANS) >= RELATIONS_MAX:
+                    _PUNG_FANS.clear()
+                _PUNG_FANS[tiles] = hit
+            pf = hit
+            # 双箭刻 with the third dragon as the pair is 小三元; three winds + a wind
+            # pair is 小四喜 (sets with pungs are never four chows)
+            if 54 in pf and is_dragon(pair):
+                pf = {f: n for f, n in pf.items() if f != 54}
+                pf[10] = 1
+            elif 38 in pf and is_wind(pair):
+                pf = {f: n for f, n in pf.items() if f != 38}
+                pf[9] = 1
+        self.pung_fans = pf
+        # 全带幺 / 全带五 / 全双刻: every set and the pair share the trait (5 packs)
+        self.pack_trait = (
+            0
+            if len(self.packs) != 5
+            else 55
+            if trait & 1
+            else 31
+            if trait & 2
+            else 21
+            if trait & 4
+            else 0
+        )
 
     def _own(self, w: int) -> None:
         """What the sets alone decide: their CUT fans (as CUT_FANS reads them) and the
@@ -397,23 +474,71 @@ class Cut:
         own: list[tuple[int, int]] = []
         if self.pack_trait:
             own.append((self.pack_trait, 1))  # 21 / 31 / 55
-        dragons = sum(1 for p in self.pungs if p.tile >= 31) - 2 * self.pung_fans.get(54, 0)
-        if dragons > 0:
-            own.append((59, dragons))
+        hidden = 0
+        hidden_w = False
+        dragons = 0
+        for k, t, melded, _ in self.pungs:
+            if t >= 31:
+                dragons += 1
+            if k == "pung" and not melded:
+                hidden += 1
+                if t == w:
+                    hidden_w = True
+        if dragons:
+            dragons -= 2 * self.pung_fans.get(54, 0)
+            if dragons > 0:
+                own.append((59, dragons))
         if len(self.chows) == 4 and self.pair is not None and self.pair < 27:
             own.append((63, 1))
         self.own_fans = tuple(own)
-        hidden = sum(1 for p in self.pungs if p.kind == "pung" and not p.melded)
         on_discard = hidden
-        in_chow = any(
-            p.standing and p.kind == "chow" and abs(p.tile - w) <= 1 and suit(p.tile) == suit(w)
-            for p in self.packs
-        )
-        if not in_chow:
-            on_discard -= sum(
-                1 for p in self.pungs if p.tile == w and p.kind == "pung" and not p.melded
+        if hidden_w:
+            wsuit = w // 9 if w < 27 else -1
+            in_chow = any(
+                p.standing and p.kind == "chow" and abs(p.tile - w) <= 1 and p.tile // 9 == wsuit
+                for p in self.packs
             )
+            if not in_chow:
+                on_discard -= sum(
+                    1 for p in self.pungs if p.tile == w and p.kind == "pung" and not p.melded
+                )
         self.hidden_pungs = (hidden, on_discard)
+
+
+RELATIONS_MAX = 50_000
+_NO_FANS: dict[int, int] = {}
+# chow middles in reference order (and the pair, with four chows) -> chow_fans
+_CHOW_FANS: dict[tuple[int, ...], dict[int, int]] = {}
+# pung tiles in reference order -> pung_relation_fans
+_PUNG_FANS: dict[tuple[int, ...], dict[int, int]] = {}
+
+
+def _chow_fans(mids: Sequence[int], pair: int) -> dict[int, int]:
+    if len(mids) == 4 and _three_suited_terminal_chows(mids, pair):
+        return {29: 1}
+    if len(mids) == 4 and _pure_terminal_chows(mids, pair):
+        return {13: 1}
+    return chow_relation_fans(mids)
+
+
+def _set_trait(t: int) -> int:
+    """A pung, kong or pair of t: 1 terminal or honor, 2 five, 4 even."""
+    if t >= 27:
+        return 1
+    rk = t % 9 + 1
+    return (1 if rk in (1, 9) else 0) | (2 if rk == 5 else 0) | (4 if rk % 2 == 0 else 0)
+
+
+def _chow_trait(t: int) -> int:
+    """A chow by its middle tile: 1 it holds a terminal, 2 a five (never all even)."""
+    if t >= 27:
+        return 0
+    rk = t % 9 + 1
+    return (1 if rk in (2, 8) else 0) | (2 if rk in (4, 5, 6) else 0)
+
+
+_SET_TRAIT = tuple(_set_trait(t) for t in range(34))
+_CHOW_TRAIT = tuple(_chow_trait(t) for t in range(34))
 
 
 class Ctx:
@@ -484,46 +609,6 @@ class Ctx:
 
 
 _kong_table = lru_cache(maxsize=256)(kong_fans)  # shared tables: read, never changed
-
-
-def _pack_trait(packs: Sequence[Pack]) -> int:
-    """全带幺 / 全带五 / 全双刻: every set and the pair share a trait."""
-    term = honor = five = even = 0
-    for p in packs:
-        if p.tile >= 27:
-            honor += 1
-            continue
-        rk = p.tile % 9 + 1
-        if p.kind == "chow":
-            term += rk in (2, 8)
-            five += rk in (4, 5, 6)
-        else:
-            term += rk in (1, 9)
-            five += rk == 5
-            even += rk in (2, 4, 6, 8)
-    if term + honor == 5:
-        return 55
-    if five == 5:
-        return 31
-    if even == 5:
-        return 21
-    return 0
-
-
-def _wait_position(packs: Sequence[Pack], w: int) -> int:
-    """Edge 77, closed 78 or single 79 by where the win tile sits (one only)."""
-    edge = closed = single = False
-    for p in packs:
-        if not p.standing:
-            continue
-        if p.kind == "chow" and suit(p.tile) == suit(w):
-            if p.tile == w:
-                closed = True
-            elif abs(p.tile - w) == 1:
-                edge = True
-        elif p.kind == "pair" and p.tile == w:
-            single = True
-    return 77 if edge else 78 if closed else 79 if single else 0
 
 
 _NO_CUT = Cut((), -1, False)

@@ -28,11 +28,11 @@ from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from functools import lru_cache
-from operator import add
+from itertools import product
 from typing import Any, NamedTuple
 
 from rules import shapes
-from rules.decompose import Forms, decompositions_counts, waits_counts
+from rules.decompose import Forms, waits_counts
 from rules.errors import RuleError
 from rules.hand import Hand, Table
 from rules.registry import Param, Preset, Ruleset
@@ -40,7 +40,6 @@ from rules.rulesets.mcr.context import (
     DRAGONS,
     GREEN,
     ORDER_KEY,
-    ORPHANS,
     REVERSIBLE,
     WINDS,
     Ctx,
@@ -61,7 +60,6 @@ from rules.rulesets.mcr.fans import (
     HAND_FANS,
     TABLE,
     TableFan,
-    terminal_pungs,
 )
 from rules.table import Match, TableSpec, WinFlag
 from rules.tiles import group_en, tile_zh
@@ -139,13 +137,17 @@ def score_ctx(c: Ctx, hand_raw: Mapping[int, int] | None = None) -> Scored:
     if c.form == "regular":
         # The set-relation fans are the entries of the Ctx's tables (see CUT_FANS,
         # which reads them one by one); taking the tables whole is the same, faster.
-        raw.update(c.chow_fans)
-        raw.update(c.pung_fans)
+        if c.chow_fans:
+            raw.update(c.chow_fans)
+        if c.pung_fans:
+            raw.update(c.pung_fans)
         kt = c.kong_table
-        raw.update(kt)
+        if kt:
+            raw.update(kt)
         # The rest of CUT_FANS (_REGULAR_OWN_FANS), the same tests: those of the sets
         # alone come worked out with the cut, the others read the flags and winds.
-        raw.update(c.own_fans)
+        if c.own_fans:
+            raw.update(c.own_fans)
         pungs = c.pungs
         if pungs:
             if len(pungs) == 4 and 5 not in kt and 12 not in kt:
@@ -153,14 +155,32 @@ def score_ctx(c: Ctx, hand_raw: Mapping[int, int] | None = None) -> Scored:
             r = c.r
             prevalent = r.prevalent
             seat = r.seat
+            # 圈风刻 / 门风刻, and 幺九刻 as fans.terminal_pungs counts it
+            n = 0
+            prev_pung = seat_pung = False
             for p in pungs:
-                if p.tile == prevalent:
-                    raw[60] = 1
-                if p.tile == seat:
-                    raw[61] = 1
-            n = terminal_pungs(c)
-            if n > 0:
-                raw[73] = n
+                t = p.tile
+                if t >= 27:
+                    if t <= 30:
+                        n += 1
+                        if t == prevalent:
+                            prev_pung = True
+                        if t == seat:
+                            seat_pung = True
+                elif t % 9 == 0 or t % 9 == 8:
+                    n += 1
+            if prev_pung:
+                raw[60] = 1
+            if seat_pung:
+                raw[61] = 1
+            if n:
+                pf = c.pung_fans
+                if 38 in pf or 9 in pf:
+                    n -= 3
+                else:
+                    n -= prev_pung + (seat_pung and seat != prevalent)
+                if n > 0:
+                    raw[73] = n
         if c.wait_position:
             raw[c.wait_position] = 1  # 77 / 78 / 79
     else:
@@ -171,11 +191,32 @@ def score_ctx(c: Ctx, hand_raw: Mapping[int, int] | None = None) -> Scored:
     for fid, n in c.extra.items():
         if n > 0:
             raw[fid] = raw.get(fid, 0) + n
-    fans, excluded = apply_exclusions(raw)
+    # TABLE.apply_exclusions (the definition; tests/rules/test_mcr_fastpaths.py holds
+    # the two together), on a dict of our own: from the highest fan down, a counted
+    # fan removes those it excludes, and the points add up on the way.
+    excluded: dict[int, int] = {}
+    for fid in sorted(raw, key=_PLACE) if len(raw) > 1 else raw:
+        if fid not in excluded:
+            ex = _EXCLUDES[fid]
+            if ex:
+                for x in ex.intersection(raw):
+                    if x not in excluded:
+                        excluded[x] = fid
+    if excluded:
+        raw = {f: n for f, n in raw.items() if f not in excluded}
+    if not raw:
+        raw = {43: 1}  # 无番和
     total = 0
-    for f, n in fans.items():
+    for f, n in raw.items():
         total += _POINTS[f] * n
-    return Scored(fans, excluded, total, c)
+    return Scored(raw, excluded, total, c)
+
+
+_PLACE = {
+    fid: i for i, fid in enumerate(sorted(TABLE.rank, key=TABLE.rank.__getitem__))
+}.__getitem__
+_EXCLUDES = TABLE.exclude_sets
+assert TABLE.fallback == 43
 
 
 def hand_fans(c: Ctx) -> dict[int, int]:
@@ -195,31 +236,11 @@ assert _FORM_HAND_SETS["regular"] == frozenset(HAND_FANS)
 # one hand: the facts every reading shares, and its readings
 
 
-_REGULAR_FORMS = Forms(seven_pairs=False)
-_WAIT_FORMS = Forms(seven_pairs=True)
-
-
 def _knit_pattern_of(counts: bytes) -> tuple[int, ...] | None:
     for pat in shapes.KNIT_PATTERNS:
         if all(counts[t] for t in pat):
             return pat
     return None
-
-
-_M, _P, _S, _HONOR, _WIND, _DRAGON, _ORPHAN, _TERMINAL, _GREEN, _REVERSIBLE = (
-    1 << i for i in range(10)
-)
-_ALL_BITS = (1 << 10) - 1
-_BITS = [
-    (1 << suit(t) if t < 27 else _HONOR)
-    | (_WIND if is_wind(t) else 0)
-    | (_DRAGON if is_dragon(t) else 0)
-    | (_ORPHAN if t in ORPHANS else 0)
-    | (_TERMINAL if is_terminal(t) else 0)
-    | (_GREEN if t in GREEN else 0)
-    | (_REVERSIBLE if t in REVERSIBLE else 0)
-    for t in range(34)
-]
 
 
 class Reading:
@@ -232,7 +253,6 @@ class Reading:
     standing: bytes
     fixed: bytes
     merged: bytes
-    tiles: list[int]
     fourth: bool
     kong: bool
     dropped_flags: list[dict[str, str]]
@@ -274,9 +294,7 @@ class Reading:
         w = self.win = hand.win_tile
         self.standing = hand.counts  # concealed + win tile
         self.fixed = hand.meld_counts
-        self.merged = merged = (
-            bytes(map(add, self.standing, self.fixed)) if hand.melds else self.standing
-        )
+        self.merged = merged = hand.held  # standing and melds (MCR has no wild tiles)
         # Flags as the rulebook defines them (docs/rules/mcr.md, "Flags").
         fourth = hand.fourth_tile
         if self.standing[w] != 1:
@@ -290,24 +308,30 @@ class Reading:
             kong = self.fixed[w] == 0 and self.standing[w] == 1
         self.fourth = fourth
         self.kong = kong
-        self.dropped_flags = _dropped_flags(hand, fourth, kong)
+        self.dropped_flags = (
+            _dropped_flags(hand, fourth, kong)
+            if hand.fourth_tile or hand.after_kong or hand.robbing_kong
+            else []
+        )
         self.wall_last = hand.last_tile
         self.seat = _WIND_OF[hand.seat_wind]
         self.prevalent = _WIND_OF[hand.prevalent_wind]
-        self.n_fixed = len(hand.melds)
-        self.n_melded = sum(1 for m in hand.melds if m.exposed)
-        self.fixed_packs = tuple(
-            Pack(
-                "chow" if m.type == "chi" else m.type,
-                m.tiles[1] if m.type == "chi" else m.tiles[0],
-                m.exposed,
-                False,
-            )
-            for m in hand.melds
-        )
-        kongs = sum(1 for m in hand.melds if m.type == "kong")
+        melds = hand.melds
+        self.n_fixed = len(melds)
+        n_melded = kongs = 0
+        packs = []
+        for m in melds:
+            if m.exposed:
+                n_melded += 1
+            if m.type == "chi":
+                packs.append(Pack("chow", m.tiles[1], m.exposed, False))
+            else:
+                if m.type == "kong":
+                    kongs += 1
+                packs.append(Pack(m.type, m.tiles[0], m.exposed, False))
+        self.n_melded = n_melded
+        self.fixed_packs = tuple(packs)
         (
-            self.tiles,
             self.voided,
             self.no_honors,
             self.flush,
@@ -321,6 +345,11 @@ class Reading:
             self.tile_fans,
         ) = tile_facts(merged, kongs)
         self._hand_raw: dict[int, int] | None = None
+
+    @property
+    def tiles(self) -> list[int]:
+        """The kinds in the hand (melds included), in tile order."""
+        return [t for t in range(34) if self.merged[t]]
 
     def hand_raw(self) -> dict[int, int]:
         """Every HAND fan (`HAND_FANS`) of this hand, worked out once: the tile facts'
@@ -352,7 +381,7 @@ class Reading:
 
     def unique_wait(self) -> bool:
         formal = not self.params.get("wait_fans_real_waits", False)
-        return unique_wait(self.standing, self.fixed, self.win, self.n_fixed, formal)
+        return unique_wait(self.standing, self.merged, self.win, self.n_fixed, formal)
 
     # -- special forms ----------------------------------------------------
 
@@ -496,30 +525,124 @@ class Reading:
 def regular_cuts(standing: bytes, fixed_packs: tuple[Pack, ...], win: int) -> tuple[Cut, ...]:
     """Every sets-and-pair cut of the hand, in the order ties are settled, with its set facts.
 
-    Cached per hand shape (the decomposition cache, one level up).
+    The cuts are those of the engine's `standard_decompositions` (the same order),
+    put together from each suit's cuts as ready-made packs (`_suit_packs`), so a
+    new hand shape builds no decomposition objects.  Cached per hand shape.
     """
-    decs = decompositions_counts(standing, 0, len(fixed_packs), _REGULAR_FORMS)
-    if len(decs) > 1:
-        decs = tuple(sorted(decs, key=_division_order))
-    return tuple(
-        Cut(
-            fixed_packs
-            + tuple(
-                Pack("chow", g.tile + 1, False, True)
-                if g.kind == "chow"
-                else Pack(g.kind, g.tile, False, True)
-                for g in d.groups
-            ),
-            win,
-            True,
-        )
-        for d in decs
-    )
+    if sum(standing) % 3 != 2:
+        return ()
+    ks = (standing[0:9], standing[9:18], standing[18:27], standing[27:34])
+    get = shapes._NEED.get
+    needs = [get(k) or shapes.suit_need(k) for k in ks]
+    s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
+    cuts: list[tuple[Pack, ...]] = []
+    for ps in range(4):
+        if s0 + needs[ps][1] > 0:
+            continue
+        p0 = _suit_packs(ks[0], 0, ps == 0)
+        p1 = _suit_packs(ks[1], 1, ps == 1)
+        p2 = _suit_packs(ks[2], 2, ps == 2)
+        p3 = _suit_packs(ks[3], 3, ps == 3)
+        if len(p0) == len(p1) == len(p2) == len(p3) == 1:
+            cuts.append(p0[0] + p1[0] + p2[0] + p3[0])
+        else:
+            cuts.extend(a + b + c + d for a, b, c, d in product(p0, p1, p2, p3))
+    if len(cuts) > 1:
+        cuts.sort(key=_division_order)
+    return tuple(Cut(fixed_packs + packs, win, True) for packs in cuts)
+
+
+# (suit pattern, suit, pair here) -> the suit's cuts as packs, each in tile order
+_SUIT_PACKS: dict[tuple[bytes, int, bool], tuple[tuple[Pack, ...], ...]] = {}
+SUIT_PACKS_MAX = 60_000
+
+
+def _suit_packs(key: bytes, x: int, pair: bool) -> tuple[tuple[Pack, ...], ...]:
+    ck = (key, x, pair)
+    r = _SUIT_PACKS.get(ck)
+    if r is None:
+        if len(_SUIT_PACKS) >= SUIT_PACKS_MAX:
+            _SUIT_PACKS.clear()
+        cuts = _suit_cuts(key, pair)
+        # a pattern of one suited suit is the same in the other two: filled at once
+        # (each kept from its own local, so a clear by another thread loses nothing)
+        for y in (0, 1, 2) if x < 3 else (3,):
+            off = 9 * y
+            packs = tuple(tuple(_STANDING[kind][off + i] for i, kind in cut) for cut in cuts)
+            _SUIT_PACKS[key, y, pair] = packs
+            if y == x:
+                r = packs
+    assert r is not None
+    return r
+
+
+# The packs of the standing tiles, shared: by kind (0 pung, 1 pair, 2 chow), then by
+# the first tile (a chow's Pack names its middle tile).
+_STANDING = (
+    tuple(Pack("pung", t, False, True) for t in range(34)),
+    tuple(Pack("pair", t, False, True) for t in range(34)),
+    tuple(Pack("chow", t + 1, False, True) for t in range(33)),
+)
+
+
+def _suit_cuts(key: bytes, pair: bool) -> list[tuple[tuple[int, int], ...]]:
+    """Every cut of one suit's tiles into sets (and the pair, if `pair`), each as
+    (first kind, 0 pung / 1 pair / 2 chow) in that order, as the engine's
+    decompositions list a suit's groups (shapes._natural_cuts; the cuts may come
+    in another order: regular_cuts sorts them).
+
+    The group holding the lowest tile left starts there, and the groups starting
+    at one kind are taken pung, pair, chows in that order, so each cut is met once."""
+    c = bytearray(key)
+    n = len(c)
+    honor = n == 7
+    out: list[tuple[tuple[int, int], ...]] = []
+    acc: list[tuple[int, int]] = []
+
+    def go(i: int, need_pair: bool, stage: int) -> None:
+        # stage: the groups already started at kind i (0 none, 1 its pung, 2 its pair or chow)
+        if i < n and not c[i]:
+            stage = 0
+            i += 1
+            while i < n and not c[i]:
+                i += 1
+        if i == n:
+            if not need_pair:
+                out.append(tuple(acc))
+            return
+        ci = c[i]
+        if stage == 0 and ci >= 3:
+            c[i] = ci - 3
+            acc.append((i, 0))
+            go(i, need_pair, 1)
+            acc.pop()
+            c[i] = ci
+        if stage <= 1 and need_pair and ci >= 2:
+            c[i] = ci - 2
+            acc.append((i, 1))
+            go(i, False, 2)
+            acc.pop()
+            c[i] = ci
+        if not honor and i < n - 2 and c[i + 1] and c[i + 2]:
+            c[i] -= 1
+            c[i + 1] -= 1
+            c[i + 2] -= 1
+            acc.append((i, 2))
+            go(i, need_pair, 2)
+            acc.pop()
+            c[i] += 1
+            c[i + 1] += 1
+            c[i + 2] += 1
+
+    go(0, pair, 0)
+    return out
 
 
 @lru_cache(maxsize=8192)
-def unique_wait(standing: bytes, fixed: bytes, win: int, n_fixed: int, formal: bool = True) -> bool:
-    """The hand waited on exactly one kind.
+def unique_wait(
+    standing: bytes, merged: bytes, win: int, n_fixed: int, formal: bool = True
+) -> bool:
+    """The hand waited on exactly one kind (`merged`: the standing tiles and the melds').
 
     `formal` (the Mahjong International League's ruling, 《国标麻将规则释义》): a
     kind whose four copies are all in the hand still counts as a wait when a
@@ -529,18 +652,63 @@ def unique_wait(standing: bytes, fixed: bytes, win: int, n_fixed: int, formal: b
     """
     before = bytearray(standing)
     before[win] -= 1
-    held = bytes(map(add, before, fixed))
-    forms = _WAIT_FORMS if n_fixed == 0 else _REGULAR_FORMS
-    waits = waits_counts(bytes(before), 0, held, frozenset(), n_fixed, forms)
+    b = bytes(before)
+    waits = _waits(b, n_fixed == 0)
+    # held before the win: merged less the win tile; a kind held four times is no
+    # wait (without melds the tables already refuse a fifth copy)
+    if n_fixed:
+        waits = [t for t in waits if merged[t] - (t == win) < 4]
     if len(waits) != 1 or not formal:
         return len(waits) == 1
-    for t in range(34):
-        if held[t] >= 4 and t not in waits:
+    t = merged.find(4)
+    while t >= 0:
+        if t != win and t not in waits:  # (the win tile is held three times before it)
             with_fifth = bytearray(before)
             with_fifth[t] += 1
-            if _sets_and_pair(bytes(with_fifth), 4 - n_fixed, True):
+            if with_fifth[t] <= 4:  # (the four are partly in melds) the tables know
+                if shapes.is_standard_win(bytes(with_fifth)):
+                    return False
+            elif _sets_and_pair(bytes(with_fifth), 4 - n_fixed, True):
                 return False
+        t = merged.find(4, t + 1)
     return True
+
+
+_ODD = bytes(i & 1 for i in range(256))
+
+
+def _waits(before: bytes, seven_pairs: bool) -> list[int]:
+    """waits_counts(before, 0, ..., Forms(seven_pairs)) for 13 natural tiles (3k + 1),
+    before the four-copies filter of melds: each suit's completions read from the
+    shipped per-suit tables (shapes.standard_waits, first-sight path, without its
+    caches of rows), and the kind a seven-pairs hand waits on."""
+    ks = (before[0:9], before[9:18], before[18:27], before[27:34])
+    get = shapes._NEED.get
+    needs = [get(k) or shapes.suit_need(k) for k in ks]
+    s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
+    d0, d1, d2, d3 = needs[0][1], needs[1][1], needs[2][1], needs[3][1]
+    others = (min(d1, d2, d3), min(d0, d2, d3), min(d0, d1, d3), min(d0, d1, d2))
+    out: list[int] = []
+    add_get = shapes._ADD.get
+    for x in range(4):
+        budget = needs[x][0] - s0
+        other = others[x]
+        # a kind of this suit needs at least min(0, other) (its table entries are >= 0
+        # with the pair and without): most suits are passed over here
+        if budget < (other if other < 0 else 0):
+            continue
+        k = ks[x]
+        j = 9 * x
+        for a0, a1 in add_get((k, None)) or shapes._suit_add(k, None):
+            if a0 + (a1 if a1 < other else other) <= budget:
+                out.append(j)
+            j += 1
+    if seven_pairs and before.translate(_ODD).count(1) == 1:
+        t = next(t for t in range(34) if before[t] & 1)
+        if t not in out:
+            out.append(t)
+            out.sort()
+    return out
 
 
 def _sets_and_pair(counts: bytes, sets: int, pair: bool) -> bool:
@@ -573,36 +741,32 @@ def _sets_and_pair(counts: bytes, sets: int, pair: bool) -> bool:
 @lru_cache(maxsize=8192)
 def tile_facts(
     merged: bytes, kongs: int
-) -> tuple[
-    list[int], int, bool, int, bool, bool, bool, bool, int, int, int, tuple[tuple[int, int], ...]
-]:
-    """What the tiles alone decide (suits, ranks, tile traits, 四归一), from per-tile bit masks,
-    and the HAND fans that read only these facts, as (fan id, count) pairs."""
-    tiles = [t for t in range(34) if merged[t]]
-    every = _ALL_BITS
-    some = 0
-    for t in tiles:
-        bits = _BITS[t]
-        every &= bits
-        some |= bits
-    voided = 3 - bool(some & _M) - bool(some & _P) - bool(some & _S)
-    no_honors = not some & _HONOR
-    all_simples = not some & _ORPHAN
+) -> tuple[int, bool, int, bool, bool, bool, bool, int, int, int, tuple[tuple[int, int], ...]]:
+    """What the tiles alone decide (suits, ranks, tile traits, 四归一), from the ranks
+    each suit holds as bit masks, and the HAND fans that read only these facts, as
+    (fan id, count) pairs."""
+    nz = _NONZERO
+    m = _RANKS9[merged[0:9].translate(nz)]
+    p = _RANKS9[merged[9:18].translate(nz)]
+    s = _RANKS9[merged[18:27].translate(nz)]
+    h = _RANKS7[merged[27:34].translate(nz)]
+    num = m | p | s
+    voided = (not m) + (not p) + (not s)
+    no_honors = not h
+    all_simples = not h and not num & 0x101
     if all_simples:
         trait = 0
-    elif every & _HONOR:
-        trait = 11
-    elif every & _TERMINAL:
-        trait = 8
-    elif every & _ORPHAN:
-        trait = 18
+    elif not num:
+        trait = 11  # honors only
+    elif not num & ~0x101:
+        trait = 8 if no_honors else 18  # terminals only / terminals and honors
     else:
         trait = 0
     flush = (22 if no_honors else 49) if voided == 2 else 0
-    all_types = voided == 0 and bool(some & _WIND) and bool(some & _DRAGON)
-    green = bool(every & _GREEN)
-    reversible = bool(every & _REVERSIBLE)
-    rank_fan = _rank_fan(tiles)
+    all_types = voided == 0 and bool(h & 0b1111) and bool(h & 0b1110000)
+    green = not m and not p and not s & ~_GREEN_S and not h & ~_GREEN_H
+    reversible = not m and not p & ~_REV_P and not s & ~_REV_S and not h & ~_REV_H
+    rank_fan = 0 if h else _RANK_FAN[num]
     hogs = merged.count(4) - kongs
     # the fans of HAND_FANS that read these facts alone (the same tests, id by id)
     fans: list[tuple[int, int]] = []
@@ -627,7 +791,6 @@ def tile_facts(
     if no_honors:
         fans.append((76, 1))
     return (
-        tiles,
         voided,
         no_honors,
         flush,
@@ -642,6 +805,52 @@ def tile_facts(
     )
 
 
+def _rank_masks(n: int) -> dict[bytes, int]:
+    """A suit's pattern with every held kind as 1 -> the bit mask of its ranks."""
+    return {
+        bytes(bits): sum(1 << i for i, b in enumerate(bits) if b)
+        for bits in product((0, 1), repeat=n)
+    }
+
+
+_NONZERO = bytes([0] + [1] * 255)  # translate table: a count -> held or not
+_RANKS9 = _rank_masks(9)
+_RANKS7 = _rank_masks(7)
+
+
+def _mask(ranks: Sequence[int]) -> int:
+    return sum(1 << (r - 1) for r in ranks)
+
+
+_GREEN_S = _mask((2, 3, 4, 6, 8))  # 23468s
+_GREEN_H = 1 << (32 - 27)  # 发
+_REV_P = _mask((1, 2, 3, 4, 5, 8, 9))  # 1234589p
+_REV_S = _mask((2, 4, 5, 6, 8, 9))  # 245689s
+_REV_H = 1 << (31 - 27)  # 白
+# the masks hold the same tiles as context.GREEN / REVERSIBLE
+assert frozenset((*(18 + r - 1 for r in (2, 3, 4, 6, 8)), 32)) == GREEN
+assert (
+    frozenset(
+        (*(9 + r - 1 for r in (1, 2, 3, 4, 5, 8, 9)), *(18 + r - 1 for r in (2, 4, 5, 6, 8, 9)), 31)
+    )
+    == REVERSIBLE
+)
+
+
+def _rank_fan_of(num: int) -> int:
+    """大于五 / 小于五 / 全大 / 全中 / 全小 (at most one) of the ranks held (no honors)."""
+    if not num & ~_mask((1, 2, 3, 4)):
+        return 37 if num & _mask((4,)) else 27
+    if not num & ~_mask((6, 7, 8, 9)):
+        return 36 if num & _mask((6,)) else 25
+    if not num & ~_mask((4, 5, 6)):
+        return 26
+    return 0
+
+
+_RANK_FAN = tuple(_rank_fan_of(x) for x in range(512))
+
+
 @lru_cache(maxsize=8192)
 def _may_be_special(s: bytes, n_fixed: int, w: int) -> bool:
     """False when no special form can fit these tiles (most hands): `special()` skips them.
@@ -650,30 +859,20 @@ def _may_be_special(s: bytes, n_fixed: int, w: int) -> bool:
     """
     if n_fixed > 1:
         return False
-    if _knit_pattern_of(s) is not None:  # 组合龙 (with one meld, the only form left)
+    # 组合龙 (with one meld, the only form left): nine different suited kinds at least
+    if s[:27].count(0) <= 18 and _knit_pattern_of(s) is not None:
         return True
     if n_fixed:
         return False
     return (
         shapes.is_seven_pairs(s, 0, quads=True)
-        or shapes.is_knitted(s, 0, False)
-        or shapes.is_thirteen_orphans(s, 0)
+        # 全不靠 and 十三幺: thirteen or fourteen different kinds
+        or (
+            s.count(0) <= 21
+            and (shapes.is_knitted(s, 0, False) or shapes.is_thirteen_orphans(s, 0))
+        )
         or (w < 27 and sum(s[9 * suit(w) : 9 * suit(w) + 9]) == 14)  # 九莲宝灯: one suit
     )
-
-
-def _rank_fan(tiles: Sequence[int]) -> int:
-    """大于五 / 小于五 / 全大 / 全中 / 全小 (at most one)."""
-    if tiles[-1] >= 27:
-        return 0
-    ranks = {t % 9 + 1 for t in tiles}
-    if ranks <= {1, 2, 3, 4}:
-        return 37 if 4 in ranks else 27
-    if ranks <= {6, 7, 8, 9}:
-        return 36 if 6 in ranks else 25
-    if ranks <= {4, 5, 6}:
-        return 26
-    return 0
 
 
 def _residual_unique_wait(rest: bytes, w: int) -> bool:
@@ -685,11 +884,13 @@ def _residual_unique_wait(rest: bytes, w: int) -> bool:
     return len(shapes.standard_waits(bytes(before), 0)) == 1
 
 
-def _division_order(d: shapes.Decomposition) -> tuple[tuple[int, int], ...]:
+def _division_order(packs: tuple[Pack, ...]) -> tuple[tuple[int, int], ...]:
     """The order the reference calculator meets cuts in (ties keep the first)."""
     return tuple(
         sorted(
-            (ORDER_KEY[g.tile], 0 if g.kind == "pung" else 1) for g in d.groups if g.kind != "pair"
+            (ORDER_KEY[p.tile - 1 if p.kind == "chow" else p.tile], 0 if p.kind == "pung" else 1)
+            for p in packs
+            if p.kind != "pair"
         )
     )
 
@@ -1016,20 +1217,29 @@ _FAN_DICTS = {
 
 
 def _fan_dict(fid: int, n: int) -> dict[str, Any]:
-    return {**_FAN_DICTS[fid], "count": n}
+    """A fresh entry (callers may change it), copied from a prebuilt one with its count."""
+    d = _FAN_DICTS_N.get((fid, n))
+    if d is None:
+        d = _FAN_DICTS_N[fid, n] = {**_FAN_DICTS[fid], "count": n}
+    return d.copy()
+
+
+_FAN_DICTS_N: dict[tuple[int, int], dict[str, Any]] = {}  # (fan, count): at most 82 x 9
 
 
 _PACK_NAMES_ZH = {"chow": "顺", "pung": "刻", "kong": "杠", "pair": "将"}
 
 
-@lru_cache(maxsize=1024)
-def _pack_zh(p: Pack) -> str:
-    return tile_zh(p.tile - 1 if p.kind == "chow" else p.tile) + _PACK_NAMES_ZH[p.kind]
-
-
-@lru_cache(maxsize=1024)
-def _pack_en(p: Pack) -> str:
-    return group_en(p.kind, p.tile - 1 if p.kind == "chow" else p.tile)
+# A pack's name in the notes, by (kind, tile as the pack keeps it): (Chinese, English).
+_PACK_NAMES = {
+    (kind, t): (
+        tile_zh(t - 1 if kind == "chow" else t) + _PACK_NAMES_ZH[kind],
+        group_en(kind, t - 1 if kind == "chow" else t),
+    )
+    for kind in _PACK_NAMES_ZH
+    for t in range(34)
+    if kind != "chow" or (t < 27 and 1 <= t % 9 <= 7)
+}
 
 
 _NOTE_ZH = {f.id: f"{f.zh}：{f.points} 番，{f.rule_zh}" for f in FANS.values()}
@@ -1049,17 +1259,24 @@ def _fan_note(fid: int, n: int) -> tuple[str, str]:
 
 def _excluded_note(fid: int, by: int) -> tuple[str, str]:
     """Why a fan is not counted: (Chinese, English)."""
-    return (
-        f"不计{FANS[fid].zh}：已计{FANS[by].zh}",
-        f"{FANS[fid].en} not counted: included in {FANS[by].en}",
-    )
+    note = _EXCLUDED_NOTES.get((fid, by))
+    if note is None:
+        note = _EXCLUDED_NOTES[fid, by] = (
+            f"不计{FANS[fid].zh}：已计{FANS[by].zh}",
+            f"{FANS[fid].en} not counted: included in {FANS[by].en}",
+        )
+    return note
+
+
+_EXCLUDED_NOTES: dict[tuple[int, int], tuple[str, str]] = {}  # at most 82 x 82
 
 
 def _read_as(packs: tuple[Pack, ...]) -> tuple[str, str]:
     """The sets a regular reading is scored with: (Chinese, English)."""
+    names = [_PACK_NAMES[p.kind, p.tile] for p in packs]
     return (
-        "按 " + "、".join(_pack_zh(p) for p in packs) + " 计番",
-        "scored as " + ", ".join(_pack_en(p) for p in packs),
+        "按 " + "、".join([z for z, _ in names]) + " 计番",
+        "scored as " + ", ".join([e for _, e in names]),
     )
 
 
@@ -1084,12 +1301,11 @@ def _dropped_flags(hand: Hand, fourth: bool, kong: bool) -> list[dict[str, str]]
     return out
 
 
-@lru_cache(maxsize=8192)
 def _static_notes(
     read_as: tuple[str, str] | None,
-    items: tuple[tuple[int, int], ...],
-    excluded: tuple[tuple[int, int], ...],
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    items: Sequence[tuple[int, int]],
+    excluded: Sequence[tuple[int, int]],
+) -> tuple[list[str], list[str]]:
     """The notes that depend on the reading alone: its sets (`_read_as`, None for a
     special form), its fans (id, count) and the fans it does not count (id, by):
     (English, Chinese)."""
@@ -1100,14 +1316,18 @@ def _static_notes(
         zh.append(z)
         en.append(e)
     for fid, n in items:
-        z, e = _fan_note(fid, n)
-        zh.append(z)
-        en.append(e)
+        if n == 1:
+            zh.append(_NOTE_ZH[fid])
+            en.append(_NOTE_EN[fid])
+        else:
+            z, e = _fan_note(fid, n)
+            zh.append(z)
+            en.append(e)
     for fid, by in excluded:
         z, e = _excluded_note(fid, by)
         zh.append(z)
         en.append(e)
-    return tuple(en), tuple(zh)
+    return en, zh
 
 
 def _explain(
@@ -1126,13 +1346,11 @@ def _explain(
         read_as = cut.read_as
         if read_as is None:
             read_as = cut.read_as = _read_as(cut.packs)
-    en_notes, zh_notes = _static_notes(
+    en, zh = _static_notes(
         read_as,
-        tuple(items if items is not None else sorted(best.fans.items())),
-        tuple(sorted(best.excluded.items())) if best.excluded else (),
+        items if items is not None else sorted(best.fans.items()),
+        sorted(best.excluded.items()) if best.excluded else (),
     )
-    en = list(en_notes)
-    zh = list(zh_notes)
     if hand.flowers:
         zh.append(
             f"花牌 {hand.flowers} 张：另加 {hand.flowers * int(params['flower_points'])} 分，不计入起和番"
