@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from benchmarks.hands import random_tiles, winning_tiles
-from rules import score, waits
+from rules import is_win, score, waits
 from rules.decompose import Forms, decompositions_counts, is_win_counts, waits_counts
 from rules.tiles import tile_str
 
@@ -162,16 +162,21 @@ def bench_win(rng: random.Random, n: int, seen: set[Any]) -> None:
         items = make_items(rng, n, k, 14, seen)
         fns: dict[str, Callable[[Any], object]] = {
             "API score(generic)": score,
+            "API is_win(generic)": is_win,
             "internal is_win_counts": lambda h: is_win_counts(h[0], h[1], 0, FORMS),
         }
         pick: dict[str, Callable[[Any], Any]] = {
             "API score(generic)": lambda it: it.sit,
+            "API is_win(generic)": lambda it: it.sit,
             "internal is_win_counts": lambda it: (it.counts, it.wilds),
         }
         if k == 0:
             fns["mahjong is_agari"] = ag.is_agari
             pick["mahjong is_agari"] = lambda it: list(it.counts)
-        own = {"internal is_win_counts": make_items(rng, n, k, 14, seen)}
+        own = {
+            "API is_win(generic)": make_items(rng, n, k, 14, seen),
+            "internal is_win_counts": make_items(rng, n, k, 14, seen),
+        }
         res = first_and_repeat(fns, items, pick, own)
         report(f"{k} wild", res, "mahjong is_agari" if k == 0 else None)
 

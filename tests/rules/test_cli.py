@@ -78,3 +78,21 @@ def test_non_finite_numbers_and_lone_surrogates_are_bad_lines() -> None:
     assert [r["error"]["code"] for r in out[:4]] == ["bad_input"] * 4
     assert all(r["id"] is None and r["error"]["message_zh"] for r in out[:4])
     assert out[4]["ok"] is True and out[4]["id"] == "ok"
+
+
+def test_win_lines_say_scores_win() -> None:
+    """`python -m rules win`: is_win's answer per line, the win the spec fixtures expect."""
+    lines = (FIXTURES / "generic-wild.jsonl").read_text(encoding="utf-8").splitlines()[:8]
+    p = run("win", "--ruleset", "generic", stdin="\n".join([*lines, "{not json"]) + "\n")
+    assert p.returncode == 0, p.stderr
+    out = [json.loads(x) for x in p.stdout.splitlines()]
+    assert len(out) == len(lines) + 1
+    for r, line in zip(out, lines, strict=False):
+        sit = json.loads(line)
+        assert r == {
+            "id": sit["id"],
+            "ok": True,
+            "ruleset": "generic",
+            "win": sit["expected"]["win"],
+        }
+    assert out[-1]["error"]["code"] == "bad_input"
