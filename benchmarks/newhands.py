@@ -12,7 +12,8 @@ peer on the same hands in the same process:
 * repeated: the same hands again, each the median of 5 calls.
 
 Before the new hands the process serves 2,000 other random hands (win checks
-and waits), as a worker that has run for a while would; `--fresh` reports the
+and waits, internally and through the API), as a worker that has run for a
+while would; `--fresh` reports the
 first hands of a brand-new process separately, beside a warm one's.
 
 Peers: the `mahjong` package (`Agari.is_agari`, no wild tiles) for the win
@@ -137,11 +138,15 @@ def p90(xs: list[float]) -> float:
 
 
 def warm_up(rng: random.Random, seen: set[Any]) -> None:
+    """2,000 other hands served, internally and through the API (as a worker's
+    requests would have filled the parsing caches too)."""
     for k in range(5):
         for it in make_items(rng, 200, k, 14, seen):
             is_win_counts(it.counts, it.wilds, 0, FORMS)
+            score(it.sit)
         for it in make_items(rng, 200, k, 13, seen):
             waits_counts(it.counts, it.wilds, it.held, it.wild_kinds, 0, FORMS)
+            waits(it.sit)
 
 
 def report(title: str, res: dict[str, tuple[list[float], list[float]]], peer: str | None) -> None:
