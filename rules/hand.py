@@ -360,7 +360,7 @@ _GROUPED = re.compile(r"((?:[1-9]+m)*)((?:[1-9]+p)*)((?:[1-9]+s)*)((?:[1-7]+z)*)
 _Chunk = tuple[bytes, tuple[int, ...]] | None
 _CHUNKS: tuple[dict[str, _Chunk], ...] = ({}, {}, {}, {})
 _CHUNK_M, _CHUNK_P, _CHUNK_S, _CHUNK_Z = _CHUNKS
-CHUNK_CACHE_MAX = 20_000
+CHUNK_CACHE_MAX = 5_000  # per suit: a few MB at most
 
 
 def _chunk(text: str, x: int) -> _Chunk:
