@@ -353,34 +353,6 @@ def _seg_tiles(seg: str) -> tuple[int, ...] | None:
     return r
 
 
-# A concealed hand written suit by suit, in the order m, p, s, z: each suit's
-# part ("1m2m3m", "123m", "" when absent) -> (its 9 or 7 counts, its tiles
-# sorted), or None when a count is above 4 (the careful path says so).
-_GROUPED = re.compile(r"((?:[1-9]+m)*)((?:[1-9]+p)*)((?:[1-9]+s)*)((?:[1-7]+z)*)").fullmatch
-_Chunk = tuple[bytes, tuple[int, ...]] | None
-_CHUNKS: tuple[dict[str, _Chunk], ...] = ({}, {}, {}, {})
-_CHUNK_M, _CHUNK_P, _CHUNK_S, _CHUNK_Z = _CHUNKS
-CHUNK_CACHE_MAX = 5_000  # per suit: a few MB at most
-
-
-def _chunk(text: str, x: int) -> _Chunk:
-    # _GROUPED let only this suit's letter and its digits into `text`
-    pattern = bytes(map(text.count, _DIGITS[x]))
-    r: _Chunk = None
-    if not pattern.translate(None, _UP_TO_4):
-        tiles = tuple(map(_DIGIT_TILE[x].__getitem__, sorted(text.replace("mpsz"[x], ""))))
-        r = (pattern, tiles)
-    cache = _CHUNKS[x]
-    if len(cache) >= CHUNK_CACHE_MAX:
-        cache.clear()
-    cache[text] = r
-    return r
-
-
-_DIGITS = ("123456789", "123456789", "123456789", "1234567")
-_DIGIT_TILE = tuple({d: 9 * x + i for i, d in enumerate(_DIGITS[x])} for x in range(4))
-
-
 def _counted(tiles: list[int]) -> tuple[bytes, tuple[int, ...]]:
     """The counts per kind and the sorted tiles of a list of playing tiles."""
     counts = bytearray(N_KINDS)
@@ -404,33 +376,18 @@ def _tiles_fast(sit: dict[str, Any], need_win_tile: bool) -> _Tiles | None:
     conc: tuple[int, ...]
     counts: bytes
     if raw.__class__ is str:
-        grouped = _GROUPED(raw)
-        if grouped is not None:
-            # suit by suit ("1m2m3m4p5p", "1234m55p"): each suit's part read once
-            gm, gp, gs, gz = grouped.groups()
-            cm = _CHUNK_M.get(gm) or _chunk(gm, 0)
-            cp = _CHUNK_P.get(gp) or _chunk(gp, 1)
-            cs = _CHUNK_S.get(gs) or _chunk(gs, 2)
-            cz = _CHUNK_Z.get(gz) or _chunk(gz, 3)
-            if not (cm and cp and cs and cz):
+        tiles: list[int] = []
+        n = 0
+        seg_get = _SEG_TILES.get
+        for seg in _SEG_FIND(raw):
+            r = seg_get(seg) or _seg_tiles(seg)
+            if r is None:
                 return None
-            counts = cm[0] + cp[0] + cs[0] + cz[0]
-            conc = cm[1] + cp[1] + cs[1] + cz[1]
-        else:
-            tiles: list[int] = []
-            n = 0
-            seg_get = _SEG_TILES.get
-            for seg in _SEG_FIND(raw):
-                r = seg_get(seg) or _seg_tiles(seg)
-                if r is None:
-                    return None
-                tiles += r
-                n += len(seg)
-            if n != len(raw):
-                return None
-            counts, conc = _counted(tiles)
-        if not conc:
+            tiles += r
+            n += len(seg)
+        if n != len(raw) or not n:
             return None
+        counts, conc = _counted(tiles)
     elif raw.__class__ is list:
         try:
             tiles = [_CODES[x] for x in raw]
