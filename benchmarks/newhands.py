@@ -12,7 +12,8 @@ peer on the same hands in the same process:
 * repeated: the same hands again, each the median of 5 calls.
 
 Before the new hands the process serves 2,000 other random hands (win checks
-and waits), as a worker that has run for a while would; `--fresh` reports the
+and waits, internally and through the API), as a worker that has run for a
+while would; `--fresh` reports the
 first hands of a brand-new process separately, beside a warm one's.
 
 Peers: the `mahjong` package (`Agari.is_agari`, no wild tiles) for the win
@@ -33,7 +34,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from benchmarks.hands import random_tiles, winning_tiles
-from rules import score, waits
+from rules import is_win, score, waits
 from rules.decompose import Forms, decompositions_counts, is_win_counts, waits_counts
 from rules.tiles import tile_str
 
@@ -137,11 +138,15 @@ def p90(xs: list[float]) -> float:
 
 
 def warm_up(rng: random.Random, seen: set[Any]) -> None:
+    """2,000 other hands served, internally and through the API (as a worker's
+    requests would have filled the parsing caches too)."""
     for k in range(5):
         for it in make_items(rng, 200, k, 14, seen):
             is_win_counts(it.counts, it.wilds, 0, FORMS)
+            score(it.sit)
         for it in make_items(rng, 200, k, 13, seen):
             waits_counts(it.counts, it.wilds, it.held, it.wild_kinds, 0, FORMS)
+            waits(it.sit)
 
 
 def report(title: str, res: dict[str, tuple[list[float], list[float]]], peer: str | None) -> None:
@@ -162,16 +167,21 @@ def bench_win(rng: random.Random, n: int, seen: set[Any]) -> None:
         items = make_items(rng, n, k, 14, seen)
         fns: dict[str, Callable[[Any], object]] = {
             "API score(generic)": score,
+            "API is_win(generic)": is_win,
             "internal is_win_counts": lambda h: is_win_counts(h[0], h[1], 0, FORMS),
         }
         pick: dict[str, Callable[[Any], Any]] = {
             "API score(generic)": lambda it: it.sit,
+            "API is_win(generic)": lambda it: it.sit,
             "internal is_win_counts": lambda it: (it.counts, it.wilds),
         }
         if k == 0:
             fns["mahjong is_agari"] = ag.is_agari
             pick["mahjong is_agari"] = lambda it: list(it.counts)
-        own = {"internal is_win_counts": make_items(rng, n, k, 14, seen)}
+        own = {
+            "API is_win(generic)": make_items(rng, n, k, 14, seen),
+            "internal is_win_counts": make_items(rng, n, k, 14, seen),
+        }
         res = first_and_repeat(fns, items, pick, own)
         report(f"{k} wild", res, "mahjong is_agari" if k == 0 else None)
 

@@ -9,11 +9,20 @@ API and the CLI) names no ruleset; each ruleset is a package under
 `rules/rulesets/`, found and registered when this package is imported.
 """
 
-from rules.api import score, settle, waits
+from rules.api import is_win, score, settle, waits
 from rules.errors import ERROR_CODES, RuleError
 from rules.registry import REGISTRY, get_ruleset
 from rules.rulesets import load_all
 
 load_all()
 
-__all__ = ["ERROR_CODES", "REGISTRY", "RuleError", "get_ruleset", "score", "settle", "waits"]
+__all__ = [
+    "ERROR_CODES",
+    "REGISTRY",
+    "RuleError",
+    "get_ruleset",
+    "is_win",
+    "score",
+    "settle",
+    "waits",
+]

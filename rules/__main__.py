@@ -1,4 +1,4 @@
-"""Command line: `python -m rules score|waits|settle --ruleset ID < in.jsonl > out.jsonl`.
+"""Command line: `python -m rules score|waits|settle|win --ruleset ID < in.jsonl > out.jsonl`.
 
 One situation per input line, one result per output line in the same order;
 a bad line gives an error result for that line and the others still run.
@@ -11,11 +11,11 @@ import json
 import sys
 from typing import Any
 
-from rules import REGISTRY, RuleError, json_input, score, settle, waits
+from rules import REGISTRY, RuleError, is_win, json_input, score, settle, waits
 
 
 def _run(kind: str, ruleset: str | None, fin: Any, fout: Any) -> int:
-    fn = {"score": score, "waits": waits, "settle": settle}[kind]
+    fn = {"score": score, "waits": waits, "settle": settle, "win": is_win}[kind]
     bad = 0
     for lineno, line in enumerate(fin, 1):
         if not line.strip():
@@ -51,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         ("score", "score situations"),
         ("waits", "list the waits of hands one tile short"),
         ("settle", "settle whole rounds given as their ordered events"),
+        ("win", "say whether each situation is a legal win (score()'s win alone)"),
     ):
         p = sub.add_parser(name, help=what)
         p.add_argument(

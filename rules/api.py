@@ -7,7 +7,7 @@ from typing import Any
 from rules.errors import RuleError
 from rules.hand import parse_situation
 from rules.registry import get_ruleset
-from rules.tiles import tile_str
+from rules.tiles import TILE_STRS
 
 
 def _ruleset_id(situation: Any, ruleset: str | None) -> Any:
@@ -49,7 +49,26 @@ def waits(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
         tiles = rs.wait_tiles(hand, params)
     except RuleError as e:
         return e.to_dict(sid)
-    return {"id": sid, "ok": True, "ruleset": rs.id, "waits": [tile_str(t) for t in tiles]}
+    return {"id": sid, "ok": True, "ruleset": rs.id, "waits": [TILE_STRS[t] for t in tiles]}
+
+
+def is_win(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
+    """Whether a situation is a legal win: `{"id", "ok", "ruleset", "win"}`; never raises.
+
+    The answer is score()'s `win` (a hand score() refuses as `not_a_win` is
+    `"win": false`), with the same errors for bad input, without the rest of
+    the result: for `generic` the per-suit table look-ups alone, no
+    decomposition counted or listed.  A tile tap that asks "is this a win?"
+    pays for that only."""
+    sid = _sid(situation)
+    try:
+        rs = get_ruleset(_ruleset_id(situation, ruleset))
+        params = rs.resolve_params(situation.get("params"))
+        hand = parse_situation(situation, need_win_tile=True)
+        win = rs.is_win(hand, params)
+    except RuleError as e:
+        return e.to_dict(sid)
+    return {"id": sid, "ok": True, "ruleset": rs.id, "win": win}
 
 
 def settle(rnd: Any, ruleset: str | None = None) -> dict[str, Any]:

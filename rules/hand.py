@@ -8,12 +8,14 @@ values.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from operator import add
 from typing import Any, NamedTuple
 
 from rules.errors import RuleError
 from rules.tiles import (
+    _CODES,
     FLOWER_BASE,
     N_KINDS,
     parse_tile,
@@ -246,19 +248,213 @@ _KNOWN = frozenset(
 )  # fmt: skip
 
 
+_Tiles = tuple[
+    tuple[int, ...], tuple[Meld, ...], int | None, frozenset[int], bytes, int, bytes, bytes
+]
+
+
 def parse_situation(sit: Any, need_win_tile: bool = True) -> Hand:
     """Validate a situation dict and build its Hand; RuleError on any problem.
 
     need_win_tile=False is the waits form: the hand is one tile short and a
     win_tile, if present, is ignored.
 
-    The checks run in a fixed order (the first problem is the one reported);
-    the common well-formed input takes the short way through each of them.
+    The checks run in a fixed order (the first problem is the one reported).
+    Well-formed tiles take _tiles_fast, which gives up (None) at the first
+    thing it does not expect; _tiles_careful then runs every check in order
+    for the error message, so a refusal reads the same either way.
     """
-    if type(sit) is not dict and not isinstance(sit, Mapping):
+    if type(sit) is dict:
+        tiles = _tiles_fast(sit, need_win_tile) or _tiles_careful(sit, need_win_tile)
+    elif isinstance(sit, Mapping):
+        tiles = _tiles_careful(sit, need_win_tile)
+    else:
         raise RuleError(
             "bad_input", "a situation must be a JSON object", "局面必须是一个 JSON 对象"
         )
+    get = sit.get
+    flowers = get("flowers", 0)
+    if flowers.__class__ is not int or not 0 <= flowers <= 8:
+        flowers = 0 if flowers is None else _int(flowers, "flowers", 0, 8)
+    # The flags: true/false (or null/missing for false); anything else is
+    # reported by _bool, flag by flag in FLAGS order.
+    flags: list[Any]
+    if _FLAG_SET.isdisjoint(sit):  # none given: all false
+        flags = _NO_FLAGS
+    else:
+        flags = list(map(get, FLAGS))
+        kinds = set(map(type, flags))
+        if not kinds <= _FLAG_TYPES:
+            flags = [_bool(sit, k) for k in FLAGS]
+        elif _NONE_TYPE in kinds:
+            flags = [v is True for v in flags]
+    self_drawn: bool = flags[0]
+    raw_table = get("table")
+    table = None if raw_table is None else _parse_table(raw_table, self_drawn)
+    seat = get("seat_wind")
+    seat = (
+        "E"
+        if seat is None
+        else (seat.__class__ is str and WIND_ALIASES.get(seat)) or _wind(sit, "seat_wind")
+    )
+    prevalent = get("prevalent_wind")
+    prevalent = (
+        "E"
+        if prevalent is None
+        else (prevalent.__class__ is str and WIND_ALIASES.get(prevalent))
+        or _wind(sit, "prevalent_wind")
+    )
+    concealed, melds, win_tile, wild, counts, wilds, held, meld_counts = tiles
+    return Hand._make(
+        (
+            concealed,
+            melds,
+            win_tile,
+            *flags,
+            seat,
+            prevalent,
+            flowers,
+            wild,
+            table,
+            {} if _KNOWN.issuperset(sit) else {k: v for k, v in sit.items() if k not in _KNOWN},
+            counts,
+            wilds,
+            held,
+            meld_counts,
+        )
+    )
+
+
+_FLAG_TYPES = frozenset({bool, type(None)})
+_NONE_TYPE = type(None)
+_FLAG_SET = frozenset(FLAGS)
+_NO_FLAGS = [False] * len(FLAGS)
+
+# "123m" (one suit's digits) -> its tiles, sorted; a hand's segments recur
+# across hands.  Only 1m..9m, 1p..9p, 1s..9s and 1z..7z: the rest is left to
+# the careful path.
+_SEG_FIND = re.compile(r"[1-9]+[mpsz]").findall
+_SEG_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
+_SEG_TILES: dict[str, tuple[int, ...]] = {}
+SEG_CACHE_MAX = 20_000
+_UP_TO_4 = bytes(range(5))
+
+
+def _seg_tiles(seg: str) -> tuple[int, ...] | None:
+    suit = seg[-1]
+    digits = seg[:-1]
+    if suit == "z" and max(digits) > "7":
+        return None
+    base = _SEG_BASE[suit] - 1
+    r = tuple(sorted(base + int(c) for c in digits))
+    if len(_SEG_TILES) >= SEG_CACHE_MAX:
+        _SEG_TILES.clear()
+    _SEG_TILES[seg] = r
+    return r
+
+
+def _counted(tiles: list[int]) -> tuple[bytes, tuple[int, ...]]:
+    """The counts per kind and the sorted tiles of a list of playing tiles."""
+    counts = bytearray(N_KINDS)
+    for t in tiles:
+        counts[t] += 1
+    tiles.sort()
+    return bytes(counts), tuple(tiles)
+
+
+def _tiles_fast(sit: dict[str, Any], need_win_tile: bool) -> _Tiles | None:
+    """The tile fields of a well-formed situation, or None for anything else.
+
+    It reports nothing itself: every value it does not expect (a flower, a
+    fifth copy, a wrong count, an odd spelling) sends the situation to
+    _tiles_careful, which finds the first problem in the documented order.
+    A meld's own check is the careful one (_parse_meld), run at the same
+    point of that order.  tests/rules/test_parse_fast.py holds the two paths
+    to the same Hand or the same error."""
+    get = sit.get
+    raw = get("concealed")
+    conc: tuple[int, ...]
+    counts: bytes
+    if raw.__class__ is str:
+        tiles: list[int] = []
+        n = 0
+        seg_get = _SEG_TILES.get
+        for seg in _SEG_FIND(raw):
+            r = seg_get(seg) or _seg_tiles(seg)
+            if r is None:
+                return None
+            tiles += r
+            n += len(seg)
+        if n != len(raw) or not n:
+            return None
+        counts, conc = _counted(tiles)
+    elif raw.__class__ is list:
+        try:
+            tiles = [_CODES[x] for x in raw]
+        except (KeyError, TypeError):
+            return None
+        if not tiles or max(tiles) >= FLOWER_BASE:
+            return None
+        counts, conc = _counted(tiles)
+    else:
+        return None
+    raw_melds = get("melds")
+    melds: tuple[Meld, ...] = ()
+    if raw_melds:
+        if raw_melds.__class__ is not list:
+            return None
+        melds = tuple([_parse_meld(m, i) for i, m in enumerate(raw_melds)])
+        if len(melds) > 4:
+            return None
+    n_hand = len(conc)
+    win_tile: int | None = None
+    if need_win_tile:
+        raw_win = get("win_tile")
+        win_tile = _CODES.get(raw_win) if raw_win.__class__ is str else None
+        if win_tile is None or win_tile >= FLOWER_BASE:
+            return None
+        n_hand += 1
+    wild_raw = get("wild")
+    wild = _NO_WILD
+    if wild_raw:
+        if wild_raw.__class__ is list:
+            try:
+                wild = frozenset([_CODES[x] for x in wild_raw])
+            except (KeyError, TypeError):
+                return None
+        elif wild_raw.__class__ is str and wild_raw in _CODES:
+            wild = frozenset((_CODES[wild_raw],))
+        else:
+            return None
+        if max(wild) >= FLOWER_BASE:
+            return None
+    if n_hand != 14 - 3 * len(melds) - (0 if need_win_tile else 1):
+        return None
+    standing = bytearray(counts)
+    if win_tile is not None:
+        standing[win_tile] += 1
+    if melds:
+        mc = bytearray(N_KINDS)
+        for m in melds:
+            for t in m.tiles:
+                mc[t] += 1
+        held = bytes(map(add, standing, mc))
+        meld_counts = bytes(mc)
+    else:
+        held = bytes(standing)
+        meld_counts = _NO_MELDS
+    if held.translate(None, _UP_TO_4):  # a count above 4 is left after deleting 0..4
+        return None
+    wilds = 0
+    if wild:
+        for w in wild:
+            wilds += standing[w]
+            standing[w] = 0
+    return (conc, melds, win_tile, wild, bytes(standing), wilds, held, meld_counts)
+
+
+def _tiles_careful(sit: Mapping[str, Any], need_win_tile: bool) -> _Tiles:
+    """The tile fields, every check in the documented order (the first problem is reported)."""
     get = sit.get
     concealed = parse_tiles(get("concealed", []))
     if concealed and max(concealed) >= FLOWER_BASE:
@@ -329,55 +525,16 @@ def parse_situation(sit: Any, need_win_tile: bool = True) -> Hand:
             wilds += counts[w]
             counts[w] = 0
 
-    flowers = get("flowers", 0)
-    if flowers.__class__ is not int or not 0 <= flowers <= 8:
-        flowers = 0 if flowers is None else _int(flowers, "flowers", 0, 8)
-    # The flags: true/false (or null/missing for false); anything else is
-    # reported by _bool, flag by flag in FLAGS order.
-    flags: list[Any] = list(map(get, FLAGS))
-    kinds = set(map(type, flags))
-    if not kinds <= _FLAG_TYPES:
-        flags = [_bool(sit, k) for k in FLAGS]
-    elif _NONE_TYPE in kinds:
-        flags = [v is True for v in flags]
-    self_drawn: bool = flags[0]
-    raw_table = get("table")
-    table = None if raw_table is None else _parse_table(raw_table, self_drawn)
-    seat = get("seat_wind")
-    seat = (
-        "E"
-        if seat is None
-        else (seat.__class__ is str and WIND_ALIASES.get(seat)) or _wind(sit, "seat_wind")
+    return (
+        tuple(sorted(concealed)),
+        melds,
+        win_tile,
+        wild,
+        bytes(counts),
+        wilds,
+        bytes(held),
+        bytes(meld_counts) if melds else _NO_MELDS,
     )
-    prevalent = get("prevalent_wind")
-    prevalent = (
-        "E"
-        if prevalent is None
-        else (prevalent.__class__ is str and WIND_ALIASES.get(prevalent))
-        or _wind(sit, "prevalent_wind")
-    )
-    return Hand._make(
-        (
-            tuple(sorted(concealed)),
-            melds,
-            win_tile,
-            *flags,
-            seat,
-            prevalent,
-            flowers,
-            wild,
-            table,
-            {} if _KNOWN.issuperset(sit) else {k: v for k, v in sit.items() if k not in _KNOWN},
-            bytes(counts),
-            wilds,
-            bytes(held),
-            bytes(meld_counts) if melds else _NO_MELDS,
-        )
-    )
-
-
-_FLAG_TYPES = frozenset({bool, type(None)})
-_NONE_TYPE = type(None)
 
 
 def _parse_table(raw: Any, self_drawn: bool) -> Table | None:

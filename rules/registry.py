@@ -354,6 +354,18 @@ class Ruleset:
     def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
         raise NotImplementedError
 
+    def is_win(self, hand: Hand, params: Mapping[str, Any]) -> bool:
+        """`score_hand(...)["win"]`, a hand refused as `not_a_win` being no win.
+
+        A ruleset whose win is a shape alone answers it without scoring (generic);
+        the others score the hand, since their win can turn on fans (MCR's 8)."""
+        try:
+            return bool(self.score_hand(hand, params)["win"])
+        except RuleError as e:
+            if e.code == "not_a_win":
+                return False
+            raise
+
     def hand_hint(
         self,
         concealed: Sequence[int],

@@ -124,6 +124,8 @@ _CODES: dict[str, int] = {}
 for _t in range(N_ALL):
     _code = tile_str(_t)
     _CODES[_code] = _CODES[_code.upper()] = _t
+# tile -> its mpsz code, for answers that list many tiles
+TILE_STRS: tuple[str, ...] = tuple(tile_str(_t) for _t in range(N_ALL))
 
 
 def parse_tile(raw: object) -> int:

@@ -100,3 +100,21 @@ def test_a_line_that_is_not_text_is_a_bad_line() -> None:
     assert out[0]["ok"] is False and out[0]["error"]["code"] == "bad_input"
     assert out[0]["error"]["message_zh"].startswith("第 1 行")
     assert out[1]["ok"] is True and out[1]["id"] == "ok"
+
+
+def test_win_lines_say_scores_win() -> None:
+    """`python -m rules win`: is_win's answer per line, the win the spec fixtures expect."""
+    lines = (FIXTURES / "generic-wild.jsonl").read_text(encoding="utf-8").splitlines()[:8]
+    p = run("win", "--ruleset", "generic", stdin="\n".join([*lines, "{not json"]) + "\n")
+    assert p.returncode == 0, p.stderr
+    out = [json.loads(x) for x in p.stdout.splitlines()]
+    assert len(out) == len(lines) + 1
+    for r, line in zip(out, lines, strict=False):
+        sit = json.loads(line)
+        assert r == {
+            "id": sit["id"],
+            "ok": True,
+            "ruleset": "generic",
+            "win": sit["expected"]["win"],
+        }
+    assert out[-1]["error"]["code"] == "bad_input"

@@ -18,6 +18,7 @@ from rules.shapes import Decomposition
 from rules.tiles import tile_str
 
 MAX_LISTED = 50  # decompositions listed in a result; the count is always exact
+_FORMS = {sp: Forms(seven_pairs=sp) for sp in (True, False)}
 
 
 def decomposition_dict(d: Decomposition) -> dict[str, Any]:
@@ -51,7 +52,16 @@ class Generic(Ruleset):
     )
 
     def forms(self, params: Mapping[str, Any]) -> Forms:
-        return Forms(seven_pairs=bool(params["seven_pairs"]))
+        # Built once: a Forms is a frozen dataclass, and building one per call
+        # cost about as much as a win check's table look-ups.
+        return _FORMS[bool(params["seven_pairs"])]
+
+    def is_win(self, hand: Hand, params: Mapping[str, Any]) -> bool:
+        """The table look-ups alone: what `score_hand` says as `win`, without
+        counting or listing the decompositions."""
+        return decompose.is_win_counts(
+            hand.counts, hand.wilds, len(hand.melds), self.forms(params), hand.caps
+        )
 
     def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
         """The win from the table look-ups first; then the decompositions counted

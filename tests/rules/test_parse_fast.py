@@ -1,0 +1,229 @@
+"""The quick ways against the complete ones (issue 15): the same answer or the same error.
+
+`parse_situation` reads a plain dict's tiles by `_tiles_fast`, which gives up on
+anything unusual; a Mapping that is not a dict always takes `_tiles_careful`,
+every check in order.  `rules.is_win` answers `generic` from the table look-ups
+alone; `score()` counts and lists the decompositions.  Each pair is compared
+here on thousands of generated situations, well-formed and broken.
+"""
+
+from __future__ import annotations
+
+import random
+from types import MappingProxyType
+from typing import Any
+
+import pytest
+
+from rules import get_ruleset, is_win, score, waits
+from rules.errors import RuleError
+from rules.hand import Hand, _tiles_careful, _tiles_fast, parse_situation
+from rules.tiles import tile_str
+
+SUITS = "mpsz"
+
+
+def spell(tiles: list[int], rng: random.Random) -> Any:
+    """The tiles in one of the spellings the format takes (and some it refuses)."""
+    codes = [tile_str(t) for t in tiles]
+    way = rng.randrange(9)
+    if way == 0:
+        return codes
+    if way == 1:
+        return [c.upper() if rng.random() < 0.3 else c for c in codes]
+    if way == 2:  # one tile at a time: "1m2m3m"
+        return "".join(codes)
+    if way == 3:  # grouped by suit, in tile order: "123m45p"
+        out = []
+        for s in SUITS + "f":
+            ds = "".join(c[0] for c in sorted(codes) if c[1] == s)
+            if ds:
+                out.append(ds + s)
+        return "".join(out)
+    if way == 4:  # shuffled segments, a suit more than once
+        rng.shuffle(codes)
+        return "".join(codes)
+    if way == 5:
+        return " ".join(codes) if rng.random() < 0.5 else ",".join(codes)
+    if way == 6:
+        return "".join(codes).upper()
+    if way == 7:  # a broken spelling
+        s = "".join(codes)
+        i = rng.randrange(len(s) + 1)
+        return s[:i] + rng.choice(["0", "9z", "8z", "x", "5", " ", "一万", "?", "1f"]) + s[i:]
+    return [*codes[:-1], rng.choice([5, None, "5q", "1f", ["5m"], "5M", "东"])]
+
+
+def hand_tiles(rng: random.Random, n: int) -> list[int]:
+    wall = [t for t in range(34) for _ in range(4)]
+    tiles = rng.sample(wall, n)
+    if n >= 6 and rng.random() < 0.1:
+        tiles[:5] = [tiles[5]] * 5  # five copies
+    if rng.random() < 0.05:
+        tiles[0] = 34 + rng.randrange(8)  # a flower
+    return tiles
+
+
+MELDS = [
+    {"type": "pung", "tiles": "666z"},
+    {"type": "chi", "tiles": ["3m", "2m", "4m"], "claimed_from": "left"},
+    {"type": "kong", "tiles": "1111p", "exposed": False},
+    {"type": "kong", "tiles": "9999s", "added": True, "claimed_from": "right"},
+    {"type": "chi", "tiles": "124m"},
+    {"type": "pung", "tiles": "666z", "exposed": "yes"},
+    "not a meld",
+]
+
+
+def situation(rng: random.Random, need_win_tile: bool) -> dict[str, Any]:
+    n_melds = rng.choice([0, 0, 0, 1, 2, 4])
+    melds = [rng.choice(MELDS[:4] if rng.random() < 0.9 else MELDS) for _ in range(n_melds)]
+    n = 14 - 3 * n_melds - (0 if need_win_tile else 1) + rng.choice([0, 0, 0, 0, 0, 0, -1, 1])
+    tiles = hand_tiles(rng, max(n, 1))
+    sit: dict[str, Any] = {"ruleset": "generic"}
+    if need_win_tile or rng.random() < 0.2:
+        win = tiles.pop()
+        sit["win_tile"] = rng.choice(
+            [tile_str(win)] * 8 + [tile_str(win).upper(), None, "", 5, "9z", "1f", "五万"]
+        )
+    sit["concealed"] = spell(tiles, rng) if tiles else rng.choice(["", []])
+    if melds or rng.random() < 0.1:
+        sit["melds"] = melds if rng.random() < 0.95 else {"type": "pung"}
+    k = rng.random()
+    if k < 0.5:
+        kinds = rng.sample(range(34), rng.choice([1, 1, 2]))
+        sit["wild"] = rng.choice(
+            [[tile_str(t) for t in kinds], tile_str(kinds[0]), [tile_str(kinds[0]).upper()]]
+        )
+    elif k < 0.55:
+        sit["wild"] = rng.choice([["1f"], [5], "q", "5z5z", [None], [["5z"]], 0, ""])
+    for flag in ("self_drawn", "after_kong", "last_tile"):
+        if rng.random() < 0.15:
+            sit[flag] = rng.choice([True, False, None, 1, "yes"])
+    if rng.random() < 0.2:
+        sit["seat_wind"] = rng.choice(["S", "w", "南", "X", 3])
+    if rng.random() < 0.1:
+        sit["flowers"] = rng.choice([0, 3, 9, 1.0, None])
+    if rng.random() < 0.1:
+        sit["table"] = rng.choice(
+            [{"players": 4, "dealer": 0, "winner": 0, "discarder": 2}, {"players": 5}]
+        )
+    if rng.random() < 0.05:
+        sit["house_note"] = "extra"
+    return sit
+
+
+def answer(fn: Any, *args: Any) -> Any:
+    try:
+        return fn(*args)
+    except RuleError as e:
+        return ("error", e.code, e.message, e.message_zh)
+
+
+@pytest.mark.parametrize("need_win_tile", [True, False])
+def test_fast_parse_is_the_careful_parse(need_win_tile: bool) -> None:
+    rng = random.Random(1500 + need_win_tile)
+    fast_taken = 0
+    for _ in range(4000):
+        sit = situation(rng, need_win_tile)
+        quick = answer(parse_situation, sit, need_win_tile)
+        careful = answer(parse_situation, MappingProxyType(sit), need_win_tile)
+        assert quick == careful, sit
+        if isinstance(quick, Hand):
+            assert quick.counts == bytes(
+                sum(1 for t in (*quick.concealed, quick.win_tile) if t == k and k not in quick.wild)
+                for k in range(34)
+            )
+        tiles = answer(_tiles_fast, sit, need_win_tile)
+        if tiles is not None:
+            fast_taken += 1
+            assert tiles == answer(_tiles_careful, sit, need_win_tile), sit
+    # a fair share of the generated hands are well-formed and spelt as the fast
+    # path reads them (the rest is broken or spelt otherwise on purpose)
+    assert fast_taken > 500
+
+
+def hands(rng: random.Random, n: int) -> list[dict[str, Any]]:
+    """Winning shapes and random tiles, 0-4 wild tiles, some melds."""
+    from benchmarks.hands import winning_tiles
+
+    out = []
+    while len(out) < n:
+        tiles = winning_tiles(rng) if rng.random() < 0.5 else rng.sample(range(136), 14)
+        tiles = [t % 34 if t >= 34 else t for t in tiles]
+        if max(tiles.count(t) for t in tiles) > 4:
+            continue
+        rng.shuffle(tiles)
+        sit: dict[str, Any] = {"ruleset": "generic"}
+        k = rng.randrange(5)
+        if k:
+            kind = rng.choice([t for t in range(34) if t not in tiles])
+            tiles[:k] = [kind] * k
+            sit["wild"] = [tile_str(kind)]
+        sit["win_tile"] = tile_str(tiles.pop())
+        sit["concealed"] = "".join(tile_str(t) for t in tiles)
+        if rng.random() < 0.2:
+            sit["params"] = {"seven_pairs": False}
+        out.append(sit)
+    return out
+
+
+def test_is_win_is_scores_win_for_generic() -> None:
+    rng = random.Random(15)
+    wins = 0
+    for sit in hands(rng, 1500):
+        full = score(sit)
+        quick = is_win(sit)
+        assert quick == {"id": None, "ok": True, "ruleset": "generic", "win": full["win"]}, sit
+        wins += full["win"]
+    assert 500 < wins < 1250
+    # melds, and the caps they put on wild tiles (test_api's cases)
+    melds = [{"type": "pung", "tiles": t} for t in ("111z", "222z", "333z", "777z")]
+    for conc, win, wild in (("1z", "5z", ["5z"]), ("4z", "5z", ["5z"]), ("7s", "7s", [])):
+        sit = {"ruleset": "generic", "concealed": conc, "win_tile": win, "melds": melds}
+        sit["wild"] = wild
+        assert is_win(sit)["win"] == score(sit)["win"]
+
+
+SITUATIONS = [
+    {"ruleset": "mcr", "concealed": "123m456m789m123p5p", "win_tile": "5p", "self_drawn": True},
+    {"ruleset": "mcr", "concealed": "123m456m789m123p5p", "win_tile": "6p"},
+    {"ruleset": "mcr", "concealed": "123m456p789s1234z", "win_tile": "5z"},
+    {"ruleset": "sichuan", "concealed": "1112345678999m", "win_tile": "5m"},
+    {"ruleset": "sichuan", "concealed": "1112345678999m", "win_tile": "5p"},
+    {"ruleset": "house", "concealed": "123m456p789s1122z", "win_tile": "2z", "wild": ["5m"]},
+    {"ruleset": "generic", "concealed": "123m456p789s1122z", "win_tile": "2z", "seat_wind": 3},
+    {"ruleset": "nope", "concealed": "123m456p789s1122z", "win_tile": "2z"},
+    {"ruleset": "mcr", "concealed": "123m456p789s1122z"},
+    "not a situation",
+]
+
+
+@pytest.mark.parametrize("sit", SITUATIONS)
+def test_is_win_answers_as_score_does(sit: Any) -> None:
+    """Every ruleset: the `win` of score(), `not_a_win` read as no win, the same errors."""
+    full = score(sit)
+    quick = is_win(sit)
+    if full["ok"]:
+        assert quick == {"id": None, "ok": True, "ruleset": full["ruleset"], "win": full["win"]}
+    elif full["error"]["code"] == "not_a_win":
+        assert quick["ok"] and quick["win"] is False
+    else:
+        assert quick == full
+
+
+def test_waits_unchanged_by_the_quick_parse() -> None:
+    """waits() against the waits of the same situation read the careful way."""
+    rs = get_ruleset("generic")
+    rng = random.Random(16)
+    for _ in range(1500):
+        sit = situation(rng, False)
+        try:
+            hand = parse_situation(MappingProxyType(sit), need_win_tile=False)
+        except RuleError as e:
+            expected = e.to_dict(None)
+        else:
+            kinds = rs.wait_tiles(hand, rs.resolve_params(None))
+            expected = {"id": None, "ok": True, "ruleset": "generic"}
+            expected["waits"] = [tile_str(t) for t in kinds]
+        assert waits(sit) == expected, sit
