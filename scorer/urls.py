@@ -31,6 +31,7 @@ urlpatterns = [
     path("p/<str:slug>/", players.player, name="player"),
     path("p/<str:slug>/rename", players.rename, name="player_rename"),
     path("api/score", api.score, name="api_score"),
+    path("api/win", api.win, name="api_win"),
     path("api/settle", api.settle, name="api_settle"),
     path("api/sessions/<str:code>", api.session, name="api_session"),
 ]

@@ -9,6 +9,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from rules import is_win
 from rules import score as score_situation
 from rules import settle as settle_round
 from scorer.access import session_or_404
@@ -27,6 +28,18 @@ def score(request: HttpRequest) -> JsonResponse:
     if isinstance(situation, JsonResponse):
         return situation
     result = score_situation(situation)
+    return answer(result, status=200 if result.get("ok") else 400)
+
+
+@csrf_exempt  # like /api/score: for scripts and other apps, no cookies involved
+@methods("POST")
+def win(request: HttpRequest) -> JsonResponse:
+    """Is this situation a win? `rules.is_win` over HTTP: the cheap answer a picker
+    needs on every tap, without the fans or decompositions of a whole score."""
+    situation = json_object(request, "one situation: a JSON object", "一个局面（JSON 对象）")
+    if isinstance(situation, JsonResponse):
+        return situation
+    result = is_win(situation)
     return answer(result, status=200 if result.get("ok") else 400)
 
 

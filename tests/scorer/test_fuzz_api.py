@@ -1,6 +1,6 @@
 """Fuzzing the HTTP API with malformed requests (issue 17).
 
-Whatever arrives at /api/score, /api/settle or /api/sessions/<code> (a mutated
+Whatever arrives at /api/score, /api/win, /api/settle or /api/sessions/<code> (a mutated
 situation or round as JSON, with NaN and lone surrogates among the values;
 random bytes; the wrong method or content type; a body over the upload limit),
 the answer is never a 5xx, always strict JSON (no NaN, valid UTF-8), every
@@ -66,7 +66,9 @@ def not_strict(value: Any) -> bool:
 
 @st.composite
 def requests(draw: st.DrawFn) -> Request:
-    endpoint = draw(st.sampled_from(["score", "score", "settle", "settle", "settle", "session"]))
+    endpoint = draw(
+        st.sampled_from(["score", "score", "win", "settle", "settle", "settle", "session"])
+    )
     method = draw(st.sampled_from(["POST"] * 10 + ["GET", "PUT", "DELETE"]))
     if endpoint == "session":
         code = draw(st.text(max_size=12))
@@ -75,7 +77,7 @@ def requests(draw: st.DrawFn) -> Request:
     case: Mutated | None = None
     kind = draw(st.sampled_from(["json"] * 8 + ["bytes", "text"]))
     if kind == "json":
-        case = draw(mutated(SITUATIONS if endpoint == "score" else ROUNDS))
+        case = draw(mutated(ROUNDS if endpoint == "settle" else SITUATIONS))
         # json.dumps writes NaN and Infinity as such and "\ud800" as an escape: what a
         # careless client sends.
         text = json.dumps(case.value)

@@ -193,3 +193,32 @@ def test_score_many_wild_tiles_is_bounded(
         assert body["error"]["code"] == "too_many_wilds" and body["error"]["message_zh"]
     else:
         assert body["win"] is True and len(body["decompositions"]) <= 50
+
+
+# --------------------------------------------------------------------------- /api/win
+
+
+@pytest.mark.parametrize(
+    ("situation", "won"),
+    [
+        (SITUATION, True),
+        ({**SITUATION, "ruleset": "generic"}, True),
+        ({"ruleset": "generic", "concealed": "123m456p789s1123z", "win_tile": "4z"}, False),
+    ],
+)
+def test_win_says_what_score_says(client: Client, situation: dict[str, Any], won: bool) -> None:
+    r = client.post(
+        reverse("scorer:api_win"), json.dumps(situation), content_type="application/json"
+    )
+    assert r.status_code == 200
+    body = r.json()
+    assert body["ok"] is True and body["win"] is won == score(situation)["win"]
+    assert body["ruleset"] == situation["ruleset"] and "fans" not in body
+
+
+def test_win_refuses_bad_input_like_score(client: Client) -> None:
+    bad = {"ruleset": "generic", "concealed": "123m", "win_tile": "4z", "seat_wind": ["E"]}
+    r = client.post(reverse("scorer:api_win"), json.dumps(bad), content_type="application/json")
+    assert r.status_code == 400
+    assert r.json()["error"]["code"] == score(bad)["error"]["code"]
+    assert client.get(reverse("scorer:api_win")).status_code == 405
