@@ -17,3 +17,14 @@ import os
 
 os.environ.setdefault("DJANGO_ALLOW_INSECURE_KEY", "1")
 os.environ.setdefault("DJANGO_STATIC_MANIFEST", "0")
+
+# Hypothesis: no per-example deadline by default. Speed is measured by the benchmarks,
+# never by a test, and CI shares two cores: a 200 ms deadline failed an example of
+# test_yunnan under load with nothing wrong. A test may still set its own.
+try:
+    from hypothesis import settings as _hypothesis_settings
+except ImportError:  # the dev extras are not installed: no property tests to run
+    pass
+else:
+    _hypothesis_settings.register_profile("suite", deadline=None)
+    _hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
