@@ -21,6 +21,7 @@ from tests.browser.helpers import (
     use_language,
 )
 from tests.browser.test_table_flow import PLAYERS
+from tests.browser.test_wuhan_flow import settled
 
 pytestmark = pytest.mark.browser
 
@@ -45,6 +46,11 @@ def test_wall_end_told_and_kong_prefilled(
     tap(page, "from:0")
     for code in ["1m", "2m", "3m", "7m", "8m", "9m", "7p", "8p", "9p", "1p", "1p"]:
         page.locator(f"#g-{code}").click()
+        # One tap at a time, each answered before the next: under CI's load a burst of
+        # taps once left the hand not a win (确认 stayed disabled; cause not found —
+        # see the closing note). Quick taps are tested in tests/browser/test_fast_taps.py.
+        expect(page.locator(".pk-pending")).to_have_count(0)
+        settled(page)
     expect(page.locator(".pk-pending")).to_have_count(0)
     expect(page.locator(".pk-confirm")).to_be_enabled()
     page.locator(".pk-confirm").click()
