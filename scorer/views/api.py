@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -19,16 +20,22 @@ from scorer.views.api_input import answer, json_object, methods, refusal
 CENT = Decimal("0.01")
 
 
+def _one_situation(request: HttpRequest, engine: Callable[[Any], dict[str, Any]]) -> JsonResponse:
+    """A situation read from the body and answered by `engine`: 200 when it is ok, 400
+    with the error otherwise (and api_input's statuses for a body that is not JSON)."""
+    situation = json_object(request, "one situation: a JSON object", "一个局面（JSON 对象）")
+    if isinstance(situation, JsonResponse):
+        return situation
+    result = engine(situation)
+    return answer(result, status=200 if result.get("ok") else 400)
+
+
 @csrf_exempt  # a JSON endpoint for scripts and other apps: no cookies, no session involved
 @methods("POST")
 def score(request: HttpRequest) -> JsonResponse:
     """One situation in, one result out: 200 when it scored, 400 with the error otherwise
     (and the statuses of scorer/views/api_input.py for a body that is not JSON)."""
-    situation = json_object(request, "one situation: a JSON object", "一个局面（JSON 对象）")
-    if isinstance(situation, JsonResponse):
-        return situation
-    result = score_situation(situation)
-    return answer(result, status=200 if result.get("ok") else 400)
+    return _one_situation(request, score_situation)
 
 
 @csrf_exempt  # like /api/score: for scripts and other apps, no cookies involved
@@ -36,11 +43,7 @@ def score(request: HttpRequest) -> JsonResponse:
 def win(request: HttpRequest) -> JsonResponse:
     """Is this situation a win? `rules.is_win` over HTTP: the cheap answer a picker
     needs on every tap, without the fans or decompositions of a whole score."""
-    situation = json_object(request, "one situation: a JSON object", "一个局面（JSON 对象）")
-    if isinstance(situation, JsonResponse):
-        return situation
-    result = is_win(situation)
-    return answer(result, status=200 if result.get("ok") else 400)
+    return _one_situation(request, is_win)
 
 
 @csrf_exempt  # like /api/score: for scripts and other apps, no cookies involved
