@@ -425,17 +425,22 @@ def _nat_parts(key: bytes, x: int, pair: bool) -> list[tuple[Group, ...]]:
     return r
 
 
+def natural_pair_suits(ks: tuple[bytes, bytes, bytes, bytes]) -> list[int]:
+    """The suits (0-3) that can hold the pair of a win without wild tiles, read off the
+    per-suit needs: every suit complete as sets, this one as sets and a pair.  The one
+    reading of the tables both the engine's natural cuts and MCR's cuts start from."""
+    get = _NEED.get
+    needs = [get(k) or suit_need(k) for k in ks]
+    s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
+    return [ps for ps in range(4) if s0 + needs[ps][1] <= 0]
+
+
 def _natural_decompositions(counts: bytes) -> list[Decomposition]:
     """standard_decompositions without wild tiles (caps cannot bind): the needs
     say which suit can hold the pair, and each suit's cuts are looked up."""
     ks = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
-    get = _NEED.get
-    needs = [get(k) or suit_need(k) for k in ks]
-    s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
     out: list[Decomposition] = []
-    for ps in range(4):
-        if s0 + needs[ps][1] > 0:
-            continue
+    for ps in natural_pair_suits(ks):
         p0 = _nat_parts(ks[0], 0, ps == 0)
         p1 = _nat_parts(ks[1], 1, ps == 1)
         p2 = _nat_parts(ks[2], 2, ps == 2)

@@ -532,13 +532,8 @@ def regular_cuts(standing: bytes, fixed_packs: tuple[Pack, ...], win: int) -> tu
     if sum(standing) % 3 != 2:
         return ()
     ks = (standing[0:9], standing[9:18], standing[18:27], standing[27:34])
-    get = shapes._NEED.get
-    needs = [get(k) or shapes.suit_need(k) for k in ks]
-    s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
     cuts: list[tuple[Pack, ...]] = []
-    for ps in range(4):
-        if s0 + needs[ps][1] > 0:
-            continue
+    for ps in shapes.natural_pair_suits(ks):
         p0 = _suit_packs(ks[0], 0, ps == 0)
         p1 = _suit_packs(ks[1], 1, ps == 1)
         p2 = _suit_packs(ks[2], 2, ps == 2)
