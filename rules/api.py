@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules import quick
 from rules.errors import RuleError
 from rules.hand import parse_situation
-from rules.registry import get_ruleset
+from rules.registry import REGISTRY, get_ruleset
 from rules.tiles import TILE_STRS
 
 
@@ -40,13 +41,31 @@ def score(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
 
 
 def waits(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
-    """The tile kinds that complete a hand one tile short; never raises on bad input."""
+    """The tile kinds that complete a hand one tile short; never raises on bad input.
+
+    A plain situation at a ruleset whose waits are a plain shape's
+    (`Ruleset.quick_forms`) is answered by rules/quick.py, as is_win is."""
+    if situation.__class__ is dict and "params" not in situation:
+        rid = situation.get("ruleset") if ruleset is None else ruleset
+        forms = _DEFAULT_FORMS[rid] if rid.__class__ is str else None
+        if forms is not None:
+            found = quick.waits(situation, forms)
+            if found is not None:
+                return {
+                    "id": situation.get("id"),
+                    "ok": True,
+                    "ruleset": rid,
+                    "waits": [TILE_STRS[t] for t in found],
+                }
     sid = _sid(situation)
     try:
         rs = get_ruleset(_ruleset_id(situation, ruleset))
         params = rs.resolve_params(situation.get("params") if isinstance(situation, dict) else None)
-        hand = parse_situation(situation, need_win_tile=False)
-        tiles = rs.wait_tiles(hand, params)
+        forms = rs.quick_forms(params)
+        tiles = quick.waits(situation, forms) if forms is not None else None
+        if tiles is None:
+            hand = parse_situation(situation, need_win_tile=False)
+            tiles = rs.wait_tiles(hand, params)
     except RuleError as e:
         return e.to_dict(sid)
     return {"id": sid, "ok": True, "ruleset": rs.id, "waits": [TILE_STRS[t] for t in tiles]}
@@ -59,16 +78,45 @@ def is_win(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
     `"win": false`), with the same errors for bad input, without the rest of
     the result: for `generic` the per-suit table look-ups alone, no
     decomposition counted or listed.  A tile tap that asks "is this a win?"
-    pays for that only."""
+    pays for that only: a plain situation at a ruleset whose win is a plain
+    shape (`Ruleset.quick_forms`) on its default parameters is read by
+    rules/quick.py straight into the tables, with no Hand built."""
+    if situation.__class__ is dict and "params" not in situation:
+        rid = situation.get("ruleset") if ruleset is None else ruleset
+        forms = _DEFAULT_FORMS[rid] if rid.__class__ is str else None
+        if forms is not None:
+            win = quick.is_win(situation, forms)
+            if win is not None:
+                return {"id": situation.get("id"), "ok": True, "ruleset": rid, "win": win}
     sid = _sid(situation)
     try:
         rs = get_ruleset(_ruleset_id(situation, ruleset))
         params = rs.resolve_params(situation.get("params"))
-        hand = parse_situation(situation, need_win_tile=True)
-        win = rs.is_win(hand, params)
+        forms = rs.quick_forms(params)
+        # A plain situation under plain forms: straight to the tables (rules/quick.py).
+        win = quick.is_win(situation, forms) if forms is not None else None
+        if win is None:
+            hand = parse_situation(situation, need_win_tile=True)
+            win = rs.is_win(hand, params)
     except RuleError as e:
         return e.to_dict(sid)
     return {"id": sid, "ok": True, "ruleset": rs.id, "win": win}
+
+
+class _DefaultForms(dict[str, Any]):
+    """ruleset id -> its quick_forms on its default parameters (None: none),
+    worked out on first use, so that a plain situation without `params` costs
+    one dict hit before the tables."""
+
+    def __missing__(self, rid: str) -> Any:
+        rs = REGISTRY.get(rid)
+        forms = rs.quick_forms(rs.defaults) if rs is not None else None
+        if rs is not None:
+            self[rid] = forms
+        return forms
+
+
+_DEFAULT_FORMS = _DefaultForms()
 
 
 def settle(rnd: Any, ruleset: str | None = None) -> dict[str, Any]:

@@ -12,12 +12,15 @@ from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from rules.errors import RuleError
 from rules.hand import Hand, Table
 from rules.round import DRAW_NOTES, RoundEnd, RoundState, settle_events
 from rules.table import TableSpec, describe_table
+
+if TYPE_CHECKING:
+    from rules.decompose import Forms
 
 WINDS = ("E", "S", "W", "N")
 
@@ -353,6 +356,17 @@ class Ruleset:
 
     def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
         raise NotImplementedError
+
+    def quick_forms(self, params: Mapping[str, Any]) -> Forms | None:
+        """The forms whose shapes alone are this ruleset's win and waits under
+        `params`, when they are plain (four sets and a pair, seven pairs:
+        `rules.quick.plain_forms`); None otherwise (the default).
+
+        A ruleset that gives them lets the API answer a plain situation's
+        is_win and waits from the quick reader (rules/quick.py), without
+        building a Hand; tests/rules/test_quick.py holds every ruleset that
+        does to its careful answers."""
+        return None
 
     def is_win(self, hand: Hand, params: Mapping[str, Any]) -> bool:
         """`score_hand(...)["win"]`, a hand refused as `not_a_win` being no win.

@@ -56,6 +56,10 @@ class Generic(Ruleset):
         # cost about as much as a win check's table look-ups.
         return _FORMS[bool(params["seven_pairs"])]
 
+    def quick_forms(self, params: Mapping[str, Any]) -> Forms:
+        # The win and the waits are the shape alone, and the forms are plain.
+        return _FORMS[bool(params["seven_pairs"])]
+
     def is_win(self, hand: Hand, params: Mapping[str, Any]) -> bool:
         """The table look-ups alone: what `score_hand` says as `win`, without
         counting or listing the decompositions."""

@@ -1,0 +1,283 @@
+"""The quick reader: a plain situation straight to the per-suit tables.
+
+A tile tap on the picker asks the same two questions over and over: is this a
+win, and what does it wait on.  For a ruleset whose answer is the shape alone
+(`Ruleset.shape_forms`), the careful path (parse_situation: every field
+validated, a Hand of tuples and bytes built, then the table look-ups) costs
+several times the look-ups themselves.  Here a *plain* situation -- no melds,
+no flags, winds, table or flowers, the concealed tiles in the canonical
+compact order ("123m456p789s11z") -- is read straight into one packed int per
+suit: five bits a kind (kind i of the suit at bit 5*i), the win tile included,
+the wild kinds taken out.  The shipped tables are then indexed from the
+packed ints by two dict hits, which also refuse any count above four.
+
+Anything else (another field, another spelling, a flower, a fifth copy, a
+wrong count) returns None and the caller takes the careful path, so every
+refusal is still the careful path's error, word for word; the answer of a
+plain situation is the careful path's answer (tests/rules/test_quick.py holds
+the two to the same result on generated situations, good and broken).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import insort
+from itertools import product
+from typing import Any, NamedTuple
+
+from rules import shapes
+from rules.decompose import Forms
+from rules.tiles import _CODES, N_KINDS
+
+# The fields a plain situation may have; any other (melds, flags, winds,
+# flowers, table, extras) sends it to the careful path.
+_PLAIN = frozenset({"id", "ruleset", "params", "concealed", "win_tile", "wild"})
+# The canonical compact order, one run of digits per suit ("123m456p789s11z",
+# what rules.tiles.tiles_str writes); "1m1m2m..." and lists of codes are read
+# too.  Anything else (spaces, Chinese names, "东") is the careful path's.
+_CANON = re.compile(r"(?:([1-9]+)m)?(?:([1-9]+)p)?(?:([1-9]+)s)?(?:([1-7]+)z)?").fullmatch
+# A suit's kinds packed in one int, five bits a kind (kind i of the suit at
+# bit 5*i): digit -> its bit, per suit.
+_DIGIT_BIT = tuple(
+    {str(d): 1 << 5 * (d - 1) for d in range(1, 10 if x < 3 else 8)}.__getitem__ for x in range(4)
+)
+# tile code -> (tile, suit, shift of its kind in the suit's packed int)
+_POS = {code: (t, t // 9, 5 * (t % 9)) for code, t in _CODES.items() if t < N_KINDS}
+# A code per tile ("1m1m2m...") is read two characters at a time, as the
+# 16-bit ints of its ASCII bytes: pair -> the kind's bit in the whole hand
+# packed in one int (kind t at bit 5*t); anything else a bit past the hand.
+_BAD = 1 << 5 * N_KINDS
+_PAIR_BIT = [_BAD] * 65536
+for _code, (_t, _x, _sh) in _POS.items():
+    _PAIR_BIT[_code.encode()[0] | _code.encode()[1] << 8] = 1 << 5 * _t
+_PAIR_BIT_GET = _PAIR_BIT.__getitem__
+_KIND_BIT_GET = {code: 1 << 5 * t for code, (t, _, _) in _POS.items()}.__getitem__
+_M = (1 << 45) - 1  # one suit's nine kinds in the whole-hand int
+_ODD_BITS = sum(1 << 5 * i for i in range(9))  # bit 0 of every kind of a suit
+_OVER_TWO = (13 * _ODD_BITS, 16 * _ODD_BITS)  # + 13 reaches 16 exactly when a count is 3+
+
+
+class _Index(NamedTuple):
+    """A suit's shipped table, indexed from packed counts (low kinds, high kinds)."""
+
+    low: dict[int, int]  # packed counts of the low kinds -> their part of the index
+    high: dict[int, int]  # packed counts of the high kinds, shifted down -> theirs
+    mask: int
+    shift: int
+    codes: bytes
+    values: tuple[tuple[int, int], ...]
+
+
+def _index(n: int) -> _Index:
+    t = shapes._TABLES[n]
+    s = t.split
+
+    def part(m: int, first: int) -> dict[int, int]:
+        out = {}
+        for digits in product(range(5), repeat=m):
+            packed = sum(d << 5 * i for i, d in enumerate(digits))
+            out[packed] = sum(d * 5 ** (first + i) for i, d in enumerate(digits))
+        return out
+
+    return _Index(part(s, 0), part(n - s, s), (1 << 5 * s) - 1, 5 * s, t.codes, t.values)
+
+
+_SUIT = _index(9)
+_HONOR = _index(7)
+
+
+# (packed counts per suit, wild tiles, wild kind -> copies held)
+Plain = tuple[list[int], int, dict[int, int]]
+
+
+def read(sit: dict[str, Any], need_win_tile: bool) -> Plain | None:
+    """A plain situation's tiles, or None for the careful path (see the module doc).
+
+    The packed counts are the natural tiles, the win tile included and the
+    wild kinds taken out; a count above four is found by suit_needs."""
+    if not _PLAIN.issuperset(sit):
+        return None
+    raw = sit.get("concealed")
+    if raw.__class__ is str:
+        m = _CANON(raw)
+        if m is not None:
+            g0, g1, g2, g3 = m.groups()
+            ks = [
+                sum(map(_DIGIT_BIT[0], g0)) if g0 else 0,
+                sum(map(_DIGIT_BIT[1], g1)) if g1 else 0,
+                sum(map(_DIGIT_BIT[2], g2)) if g2 else 0,
+                sum(map(_DIGIT_BIT[3], g3)) if g3 else 0,
+            ]
+            n = len(raw) - (g0 is not None) - (g1 is not None) - (g2 is not None)
+            if n - (g3 is not None) != 13:
+                return None
+        elif len(raw) == 26 and raw.isascii():  # a code per tile: "1m1m2m..."
+            h = sum(map(_PAIR_BIT_GET, memoryview(raw.encode()).cast("H")))
+            if h >= _BAD:
+                return None
+            ks = [h & _M, h >> 45 & _M, h >> 90 & _M, h >> 135]
+        else:
+            return None
+    elif raw.__class__ is list and len(raw) == 13:
+        try:
+            h = sum(map(_KIND_BIT_GET, raw))
+        except (KeyError, TypeError):
+            return None
+        ks = [h & _M, h >> 45 & _M, h >> 90 & _M, h >> 135]
+    else:
+        return None
+    if need_win_tile:
+        w = sit.get("win_tile")
+        pos = _POS.get(w) if w.__class__ is str else None
+        if pos is None:
+            return None
+        ks[pos[1]] += 1 << pos[2]
+    wild_raw = sit.get("wild")
+    wilds = 0
+    wild_held: dict[int, int] = {}
+    if wild_raw:
+        if wild_raw.__class__ is not list:
+            return None
+        for code in wild_raw:
+            pos = _POS.get(code) if code.__class__ is str else None
+            if pos is None:
+                return None
+            t, x, shift = pos
+            if t in wild_held:
+                continue
+            c = ks[x] >> shift & 31
+            if c > 4:
+                return None
+            ks[x] -= c << shift
+            wilds += c
+            wild_held[t] = c
+    return ks, wilds, wild_held
+
+
+_L9, _H9 = _SUIT.low.__getitem__, _SUIT.high.__getitem__
+_L7, _H7 = _HONOR.low.__getitem__, _HONOR.high.__getitem__
+_C9, _V9, _C7, _V7 = _SUIT.codes, _SUIT.values, _HONOR.codes, _HONOR.values
+_M9, _S9, _M7, _S7 = _SUIT.mask, _SUIT.shift, _HONOR.mask, _HONOR.shift
+
+
+def suit_indexes(ks: list[int]) -> tuple[int, int, int, int] | None:
+    """Each suit's place in its shipped table; None when a count is above four
+    (the careful path refuses it)."""
+    k0, k1, k2, k3 = ks
+    try:
+        return (
+            _L9(k0 & _M9) + _H9(k0 >> _S9),
+            _L9(k1 & _M9) + _H9(k1 >> _S9),
+            _L9(k2 & _M9) + _H9(k2 >> _S9),
+            _L7(k3 & _M7) + _H7(k3 >> _S7),
+        )
+    except KeyError:  # a count above four
+        return None
+
+
+def plain_forms(forms: Forms) -> bool:
+    """Whether the quick answers cover these forms: four sets and a pair, and
+    seven pairs; the rest (orphans, knitted, lan, extra sets) take the careful path."""
+    return forms == Forms(seven_pairs=forms.seven_pairs, seven_pairs_quads=forms.seven_pairs_quads)
+
+
+def _seven_pairs_need(packed: list[int], quads: bool) -> int:
+    """shapes.seven_pairs_need on packed counts: the kinds held an odd number of times."""
+    odd = 0
+    for k in packed:
+        if not quads and (k + _OVER_TWO[0]) & _OVER_TWO[1]:
+            return shapes.INF
+        odd += (k & _ODD_BITS).bit_count()
+    return odd
+
+
+def is_win(sit: dict[str, Any], forms: Forms) -> bool | None:
+    """score()'s `win` of a plain situation under plain forms, or None for the careful path."""
+    p = read(sit, True)
+    if p is None:
+        return None
+    ks, wilds, _ = p
+    ix = suit_indexes(ks)
+    if ix is None:
+        return None
+    a = _V9[_C9[ix[0]]]
+    b = _V9[_C9[ix[1]]]
+    c = _V9[_C9[ix[2]]]
+    d = _V7[_C7[ix[3]]]
+    m = a[0] + b[0] + c[0] + d[0] + min(a[1], b[1], c[1], d[1])
+    if m <= wilds and (wilds - m) % 3 == 0:
+        return True
+    return forms.seven_pairs and _seven_pairs_need(ks, forms.seven_pairs_quads) <= wilds
+
+
+# (suit, table index, the best pair difference elsewhere) -> (need, tile) for
+# each kind of the suit that one more tile of can complete: the need is the
+# suit's wild tiles after that tile, the pair here or elsewhere.  Few keys
+# recur (a suit holds 13 tiles at most), so the cache stays small; it has a
+# limit all the same.
+_ADDED: dict[tuple[int, int, int], tuple[tuple[int, int], ...]] = {}
+ADDED_CACHE_MAX = 50_000
+_STEP = (tuple(5**j for j in range(9)),) * 3 + (tuple(5**j for j in range(7)),)
+_OFF = (0, 9, 18, 27)
+
+
+def _added(x: int, i: int, k: int, other: int) -> tuple[tuple[int, int], ...]:
+    codes, values = (_C7, _V7) if x == 3 else (_C9, _V9)
+    out = []
+    off = _OFF[x]
+    for j, step in enumerate(_STEP[x]):
+        if k >> 5 * j & 31 < 4:
+            a0, a1 = values[codes[i + step]]
+            v = a0 + (a1 if a1 < other else other)
+            if v <= 14:  # at most 13 wild tiles: a bigger need is never met
+                out.append((v, off + j))
+    r = tuple(out)
+    if len(_ADDED) >= ADDED_CACHE_MAX:
+        _ADDED.clear()
+    _ADDED[(x, i, other)] = r
+    return r
+
+
+def waits(sit: dict[str, Any], forms: Forms) -> list[int] | None:
+    """decompose.waits of a plain situation (13 tiles) under plain forms, or None
+    for the careful path: the same kinds, in tile order."""
+    p = read(sit, False)
+    if p is None:
+        return None
+    ks, wilds, wild_held = p
+    ix = suit_indexes(ks)
+    if ix is None:
+        return None
+    needs = (_V9[_C9[ix[0]]], _V9[_C9[ix[1]]], _V9[_C9[ix[2]]], _V7[_C7[ix[3]]])
+    s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
+    d0, d1, d2, d3 = needs[0][1], needs[1][1], needs[2][1], needs[3][1]
+    out: list[int] = []
+    # One more tile lowers the least need by one at most: a hand that needs
+    # more than one over its wild tiles waits on nothing in the standard form.
+    if s0 + min(d0, d1, d2, d3) - 1 <= wilds:
+        others = (min(d1, d2, d3), min(d0, d2, d3), min(d0, d1, d3), min(d0, d1, d2))
+        get = _ADDED.get
+        for x in range(4):
+            budget = wilds - s0 + needs[x][0]
+            if budget < -1:  # a need is never below -1 (a0 >= 0, the pair's difference >= -1)
+                continue
+            ck = (x, ix[x], others[x])
+            vals = get(ck) or _added(x, ix[x], ks[x], others[x])
+            out += [t for v, t in vals if v <= budget]
+    if forms.seven_pairs:
+        singles = _seven_pairs_need(ks, forms.seven_pairs_quads)
+        if singles - 1 <= wilds:
+            counts = bytes(ks[t // 9] >> 5 * (t % 9) & 31 for t in range(N_KINDS))
+            extra = shapes.seven_pairs_waits(counts, wilds, forms.seven_pairs_quads)
+            if extra:
+                out = sorted(set(out).union(extra))
+    if wild_held:
+        completes = bool(out)
+        for w in wild_held:
+            if w in out:
+                out.remove(w)
+        if completes:
+            for w, c in wild_held.items():
+                if c < 4:
+                    insort(out, w)
+    return out
