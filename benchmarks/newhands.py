@@ -96,21 +96,44 @@ def make_items(rng: random.Random, n: int, k: int, size: int, seen: set[Any]) ->
     return out
 
 
+BLOCK = 200  # hands a row times back to back before the next row takes its turn
+
+
 def first_and_repeat(
     fns: dict[str, Callable[[Any], object]],
     items: Sequence[Any],
     pick: dict[str, Callable[[Any], Any]],
     own: dict[str, Sequence[Any]] | None = None,
-) -> dict[str, tuple[list[float], list[float]]]:
-    """Per entry: the first call of each hand (µs) and the median of 5 repeated calls.
+    fresh: dict[str, Sequence[Any]] | None = None,
+) -> dict[str, tuple[list[float], list[float], list[float]]]:
+    """Per entry: the first call of each hand (µs), the median of 5 repeated
+    calls, and (with `fresh`) the first call of other new hands back to back.
 
     Entries are interleaved hand by hand.  An entry listed in `own` runs on hands
     of its own (as many), so that one entry's first call does not warm the
     caches another's reads; a stateless peer shares the first entry's hands.
+
+    Interleaved hand by hand, each first call follows the other rows' work, so
+    it also pays for the processor's caches that work emptied (the code, the
+    tables): a request amid other requests.  `fresh` gives each entry further
+    hands never seen, timed in blocks of BLOCK back to back (the rows taking
+    turns block by block, so that a load on the machine falls on all alike):
+    still each hand's first sight by the engine, with its code warm, as in a
+    run of taps on one table.
     """
     own = own or {}
     first: dict[str, list[float]] = {k: [] for k in fns}
     again: dict[str, list[float]] = {k: [] for k in fns}
+    b2b: dict[str, list[float]] = {k: [] for k in fns}
+    if fresh:
+        size = min(len(v) for v in fresh.values())
+        for start in range(0, size, BLOCK):
+            for name, fn in fns.items():
+                for it in fresh[name][start : start + BLOCK]:
+                    arg = pick[name](it)
+                    t0 = clock()
+                    fn(arg)
+                    b2b[name].append((clock() - t0) / 1000)
     for i, it in enumerate(items):
         for name, fn in fns.items():
             arg = pick[name](own[name][i] if name in own else it)
@@ -126,7 +149,7 @@ def first_and_repeat(
                 fn(arg)
                 runs.append(clock() - t0)
             again[name].append(statistics.median(runs) / 1000)
-    return {k: (first[k], again[k]) for k in fns}
+    return {k: (first[k], again[k], b2b[k]) for k in fns}
 
 
 def med(xs: list[float]) -> float:
@@ -149,14 +172,20 @@ def warm_up(rng: random.Random, seen: set[Any]) -> None:
             waits(it.sit)
 
 
-def report(title: str, res: dict[str, tuple[list[float], list[float]]], peer: str | None) -> None:
+def report(
+    title: str, res: dict[str, tuple[list[float], list[float], list[float]]], peer: str | None
+) -> None:
     print(f"- {title}")
-    for name, (new, rep) in res.items():
+    for name, (new, rep, b2b) in res.items():
         ratio = ""
         if peer and name != peer and peer in res:
             ratio = f"; ratio to {peer}: new {med(new) / med(res[peer][0]):.1f}x, repeated {med(rep) / med(res[peer][1]):.1f}x"
+            if b2b and res[peer][2]:
+                ratio += f", new back to back {med(b2b) / med(res[peer][2]):.1f}x"
+        back = f"new back to back {med(b2b):.2f} (p90 {p90(b2b):.1f}), " if b2b else ""
         print(
-            f"    {name}: new {med(new):.2f} (p90 {p90(new):.1f}), repeated {med(rep):.2f}{ratio}"
+            f"    {name}: {back}new interleaved {med(new):.2f} (p90 {p90(new):.1f}), "
+            f"repeated {med(rep):.2f}{ratio}"
         )
 
 
@@ -182,7 +211,8 @@ def bench_win(rng: random.Random, n: int, seen: set[Any]) -> None:
             "API is_win(generic)": make_items(rng, n, k, 14, seen),
             "internal is_win_counts": make_items(rng, n, k, 14, seen),
         }
-        res = first_and_repeat(fns, items, pick, own)
+        fresh = {name: make_items(rng, n, k, 14, seen) for name in fns}
+        res = first_and_repeat(fns, items, pick, own, fresh)
         report(f"{k} wild", res, "mahjong is_agari" if k == 0 else None)
 
 
@@ -219,7 +249,8 @@ def bench_waits(rng: random.Random, n: int, seen: set[Any]) -> None:
             fns["mahjong 34 x is_agari"] = peer
             pick["mahjong 34 x is_agari"] = lambda it: it.counts
         own = {"internal waits_counts": make_items(rng, n, k, 13, seen)}
-        res = first_and_repeat(fns, items, pick, own)
+        fresh = {name: make_items(rng, n, k, 13, seen) for name in fns}
+        res = first_and_repeat(fns, items, pick, own, fresh)
         report(f"{k} wild", res, "mahjong 34 x is_agari" if k == 0 else None)
 
 
@@ -377,6 +408,11 @@ def main(argv: list[str] | None = None) -> int:
         set(args.only.split(",")) if args.only else {"win", "waits", "dec", "mcr", "worst", "fresh"}
     )
     print(f"# new hands vs repeated ({n} hands per row; Python {sys.version.split()[0]})")
+    print(
+        "# new back to back: each hand's first call, a row's hands timed in blocks of "
+        f"{BLOCK};\n# new interleaved: each first call after the other rows' calls "
+        "(processor caches emptied)"
+    )
     seen: set[Any] = set()
     warm_up(random.Random(5), seen)
     if "win" in only:

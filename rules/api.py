@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules import quick
+from rules.decompose import Forms
 from rules.errors import RuleError
 from rules.hand import parse_situation
 from rules.registry import REGISTRY, get_ruleset
@@ -47,16 +48,13 @@ def waits(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
     (`Ruleset.quick_forms`) is answered by rules/quick.py, as is_win is."""
     if situation.__class__ is dict and "params" not in situation:
         rid = situation.get("ruleset") if ruleset is None else ruleset
-        forms = _DEFAULT_FORMS[rid] if rid.__class__ is str else None
+        forms = _DEFAULT_FORMS.get(rid) if rid.__class__ is str else None
+        if forms is None and rid.__class__ is str and rid not in _DEFAULT_FORMS:
+            forms = _default_forms(rid)
         if forms is not None:
-            found = quick.waits(situation, forms)
+            found = quick.wait_codes(situation, forms)
             if found is not None:
-                return {
-                    "id": situation.get("id"),
-                    "ok": True,
-                    "ruleset": rid,
-                    "waits": [TILE_STRS[t] for t in found],
-                }
+                return {"id": situation.get("id"), "ok": True, "ruleset": rid, "waits": found}
     sid = _sid(situation)
     try:
         rs = get_ruleset(_ruleset_id(situation, ruleset))
@@ -83,7 +81,9 @@ def is_win(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
     rules/quick.py straight into the tables, with no Hand built."""
     if situation.__class__ is dict and "params" not in situation:
         rid = situation.get("ruleset") if ruleset is None else ruleset
-        forms = _DEFAULT_FORMS[rid] if rid.__class__ is str else None
+        forms = _DEFAULT_FORMS.get(rid) if rid.__class__ is str else None
+        if forms is None and rid.__class__ is str and rid not in _DEFAULT_FORMS:
+            forms = _default_forms(rid)
         if forms is not None:
             win = quick.is_win(situation, forms)
             if win is not None:
@@ -103,20 +103,18 @@ def is_win(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
     return {"id": sid, "ok": True, "ruleset": rs.id, "win": win}
 
 
-class _DefaultForms(dict[str, Any]):
-    """ruleset id -> its quick_forms on its default parameters (None: none),
-    worked out on first use, so that a plain situation without `params` costs
-    one dict hit before the tables."""
-
-    def __missing__(self, rid: str) -> Any:
-        rs = REGISTRY.get(rid)
-        forms = rs.quick_forms(rs.defaults) if rs is not None else None
-        if rs is not None:
-            self[rid] = forms
-        return forms
+# ruleset id -> its quick_forms on its default parameters (None: none), worked
+# out on first use, so that a plain situation without `params` costs one dict
+# hit before the tables.
+_DEFAULT_FORMS: dict[str, Forms | None] = {}
 
 
-_DEFAULT_FORMS = _DefaultForms()
+def _default_forms(rid: str) -> Forms | None:
+    rs = REGISTRY.get(rid)
+    if rs is None:
+        return None
+    forms = _DEFAULT_FORMS[rid] = rs.quick_forms(rs.defaults)
+    return forms
 
 
 def settle(rnd: Any, ruleset: str | None = None) -> dict[str, Any]:

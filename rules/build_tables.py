@@ -20,6 +20,22 @@ of patterns as 4 bytes, then one byte per pattern (index = sum of count[i] * 5**
 naming an entry of a small list of (need without pair, need with pair) pairs
 that follows the patterns (1 byte length, 2 bytes per entry); the whole
 zlib-compressed.  99 stands for impossible (shapes.INF).
+
+It also writes rules/data/suit_adds.bin, what one more tile does to each
+pattern a hand can hold (at most 13 tiles in the suit), for the waits
+(rules/quick.py): a tile tap asks the waits of a hand never seen, and working
+a pattern's nine "one more tile" look-ups out on first sight cost more than
+the rest of the answer.  Most patterns share their row: for each kind j, the
+need after one more j *less the pattern's own*, and the pair's difference
+after it; 20,590 distinct rows for a 9-kind suit, 2,243 for the honors.  The
+file: b"MJSA1", then for the 9-kind and the 7-kind suit: the number of
+patterns (4 bytes), a 2-byte row number per pattern (0: no row -- more than
+13 tiles, or an impossible need involved -- the caller works it out), the
+number of rows (4 bytes) and the rows, n bytes each: per kind
+(need difference + 1) * 16 + (pair difference + 8) (or no row where those
+fall outside -1..12 and -8..7), or 255 when one more of the
+kind can never complete the suit (held four times, or four honors); the whole
+zlib-compressed.
 """
 
 from __future__ import annotations
@@ -32,6 +48,10 @@ from pathlib import Path
 INF = 99
 MAGIC = b"MJSN1"
 PATH = Path(__file__).parent / "data" / "suit_need.bin"
+ADDS_MAGIC = b"MJSA1"
+ADDS_PATH = Path(__file__).parent / "data" / "suit_adds.bin"
+ADDS_MOST = 13  # tiles of one suit a 13-tile hand can hold
+NO_ADD = 255  # the kind is held four times
 
 
 def _sets(n: int) -> list[list[int]]:
@@ -93,10 +113,52 @@ def build_suit(n: int) -> tuple[bytearray, bytearray]:
     return need0, need1
 
 
-def encode() -> bytes:
+def add_rows(n: int, need0: bytearray, need1: bytearray) -> tuple[list[int], list[bytes]]:
+    """Each pattern's row number (0: none) and the rows (see the module doc)."""
+    pow5 = [5**i for i in range(n)]
+    ids = [0] * 5**n
+    rows: dict[bytes, int] = {}
+    for x in range(5**n):
+        digits = [(x // p) % 5 for p in pow5]
+        if sum(digits) > ADDS_MOST or need0[x] >= INF:
+            continue
+        row = bytearray(n)
+        for j in range(n):
+            if digits[j] == 4:
+                row[j] = NO_ADD
+                continue
+            y = x + pow5[j]
+            if need0[y] >= INF and need1[y] >= INF:  # never completes: as a fifth copy
+                row[j] = NO_ADD
+                continue
+            if need0[y] >= INF or need1[y] >= INF:
+                break
+            up, pair = need0[y] - need0[x], need1[y] - need0[y]
+            if not (-1 <= up <= 12 and -8 <= pair <= 7):
+                break  # outside what a byte holds: no row
+            row[j] = (up + 1) * 16 + pair + 8
+        else:
+            ids[x] = rows.setdefault(bytes(row), len(rows) + 1)
+    if len(rows) >= 1 << 16:
+        raise ValueError("more than 65,535 rows")
+    return ids, list(rows)
+
+
+def encode_adds(built: dict[int, tuple[bytearray, bytearray]]) -> bytes:
+    parts = [ADDS_MAGIC]
+    for n in (9, 7):
+        ids, rows = add_rows(n, *built[n])
+        parts.append(len(ids).to_bytes(4, "little"))
+        parts.append(b"".join(i.to_bytes(2, "little") for i in ids))
+        parts.append(len(rows).to_bytes(4, "little"))
+        parts.append(b"".join(rows))
+    return zlib.compress(b"".join(parts), 9)
+
+
+def encode(built: dict[int, tuple[bytearray, bytearray]] | None = None) -> bytes:
     parts = [MAGIC]
     for n in (9, 7):
-        need0, need1 = build_suit(n)
+        need0, need1 = built[n] if built else build_suit(n)
         pairs: dict[tuple[int, int], int] = {}
         codes = bytearray(len(need0))
         for x in range(len(need0)):
@@ -118,12 +180,15 @@ def encode() -> bytes:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m rules.build_tables", description=__doc__)
     ap.add_argument("--out", type=Path, default=PATH)
+    ap.add_argument("--adds-out", type=Path, default=ADDS_PATH)
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
-    data = encode()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_bytes(data)
-    print(f"wrote {args.out} ({len(data):,} bytes) in {time.perf_counter() - t0:.1f} s")
+    built = {n: build_suit(n) for n in (9, 7)}
+    for path, data in ((args.out, encode(built)), (args.adds_out, encode_adds(built))):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        print(f"wrote {path} ({len(data):,} bytes)")
+    print(f"in {time.perf_counter() - t0:.1f} s")
     return 0
 
 

@@ -21,13 +21,16 @@ the two to the same result on generated situations, good and broken).
 from __future__ import annotations
 
 import re
-from bisect import insort
-from itertools import product
+import sys
+import zlib
+from array import array
+from itertools import combinations, product
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from rules import shapes
 from rules.decompose import Forms
-from rules.tiles import _CODES, N_KINDS
+from rules.tiles import _CODES, N_KINDS, TILE_STRS
 
 # The fields a plain situation may have; any other (melds, flags, winds,
 # flowers, table, extras) sends it to the careful path.
@@ -54,6 +57,7 @@ _PAIR_BIT_GET = _PAIR_BIT.__getitem__
 _KIND_BIT_GET = {code: 1 << 5 * t for code, (t, _, _) in _POS.items()}.__getitem__
 _M = (1 << 45) - 1  # one suit's nine kinds in the whole-hand int
 _ODD_BITS = sum(1 << 5 * i for i in range(9))  # bit 0 of every kind of a suit
+_HONOR_BITS = sum(1 << 5 * i for i in range(7))
 _OVER_TWO = (13 * _ODD_BITS, 16 * _ODD_BITS)  # + 13 reaches 16 exactly when a count is 3+
 
 
@@ -86,15 +90,23 @@ _SUIT = _index(9)
 _HONOR = _index(7)
 
 
-# (packed counts per suit, wild tiles, wild kind -> copies held)
-Plain = tuple[list[int], int, dict[int, int]]
+_L9, _H9 = _SUIT.low.__getitem__, _SUIT.high.__getitem__
+_L7, _H7 = _HONOR.low.__getitem__, _HONOR.high.__getitem__
+_C9, _V9, _C7, _V7 = _SUIT.codes, _SUIT.values, _HONOR.codes, _HONOR.values
+_M9, _S9, _M7, _S7 = _SUIT.mask, _SUIT.shift, _HONOR.mask, _HONOR.shift
+
+
+# (packed counts per suit, each suit's place in its shipped table, wild tiles,
+# wild kind -> copies held)
+Plain = tuple[list[int], tuple[int, int, int, int], int, dict[int, int]]
 
 
 def read(sit: dict[str, Any], need_win_tile: bool) -> Plain | None:
     """A plain situation's tiles, or None for the careful path (see the module doc).
 
     The packed counts are the natural tiles, the win tile included and the
-    wild kinds taken out; a count above four is found by suit_needs."""
+    wild kinds taken out.  A count above four has no place in the tables:
+    the careful path refuses it."""
     if not _PLAIN.issuperset(sit):
         return None
     raw = sit.get("concealed")
@@ -151,21 +163,9 @@ def read(sit: dict[str, Any], need_win_tile: bool) -> Plain | None:
             ks[x] -= c << shift
             wilds += c
             wild_held[t] = c
-    return ks, wilds, wild_held
-
-
-_L9, _H9 = _SUIT.low.__getitem__, _SUIT.high.__getitem__
-_L7, _H7 = _HONOR.low.__getitem__, _HONOR.high.__getitem__
-_C9, _V9, _C7, _V7 = _SUIT.codes, _SUIT.values, _HONOR.codes, _HONOR.values
-_M9, _S9, _M7, _S7 = _SUIT.mask, _SUIT.shift, _HONOR.mask, _HONOR.shift
-
-
-def suit_indexes(ks: list[int]) -> tuple[int, int, int, int] | None:
-    """Each suit's place in its shipped table; None when a count is above four
-    (the careful path refuses it)."""
     k0, k1, k2, k3 = ks
     try:
-        return (
+        ix = (
             _L9(k0 & _M9) + _H9(k0 >> _S9),
             _L9(k1 & _M9) + _H9(k1 >> _S9),
             _L9(k2 & _M9) + _H9(k2 >> _S9),
@@ -173,6 +173,7 @@ def suit_indexes(ks: list[int]) -> tuple[int, int, int, int] | None:
         )
     except KeyError:  # a count above four
         return None
+    return ks, ix, wilds, wild_held
 
 
 def plain_forms(forms: Forms) -> bool:
@@ -196,10 +197,7 @@ def is_win(sit: dict[str, Any], forms: Forms) -> bool | None:
     p = read(sit, True)
     if p is None:
         return None
-    ks, wilds, _ = p
-    ix = suit_indexes(ks)
-    if ix is None:
-        return None
+    ks, ix, wilds, _ = p
     a = _V9[_C9[ix[0]]]
     b = _V9[_C9[ix[1]]]
     c = _V9[_C9[ix[2]]]
@@ -210,74 +208,168 @@ def is_win(sit: dict[str, Any], forms: Forms) -> bool | None:
     return forms.seven_pairs and _seven_pairs_need(ks, forms.seven_pairs_quads) <= wilds
 
 
-# (suit, table index, the best pair difference elsewhere) -> (need, tile) for
-# each kind of the suit that one more tile of can complete: the need is the
-# suit's wild tiles after that tile, the pair here or elsewhere.  Few keys
-# recur (a suit holds 13 tiles at most), so the cache stays small; it has a
-# limit all the same.
-_ADDED: dict[tuple[int, int, int], tuple[tuple[int, int], ...]] = {}
-ADDED_CACHE_MAX = 50_000
-_STEP = (tuple(5**j for j in range(9)),) * 3 + (tuple(5**j for j in range(7)),)
-_OFF = (0, 9, 18, 27)
+# A suit's kinds as a 9-bit mask (kind j of the suit at bit j), the form the
+# waits are gathered in: bit 0 of each kind's five bits -> that mask.
+_SQUEEZE = {sum(1 << 5 * j for j in js): sum(1 << j for j in js) for r in range(10) for js in combinations(range(9), r)}  # fmt: skip
+_SQUEEZE_GET = _SQUEEZE.__getitem__
+# per suit: a mask -> its tiles, and their codes, in tile order
+_MASK_TILES = tuple(
+    tuple(tuple(off + j for j in range(n) if m >> j & 1) for m in range(1 << n))
+    for off, n in ((0, 9), (9, 9), (18, 9), (27, 7))
+)
+_MASK_CODES = tuple(
+    tuple(tuple(map(TILE_STRS.__getitem__, ts)) for ts in per) for per in _MASK_TILES
+)
 
 
-def _added(x: int, i: int, k: int, other: int) -> tuple[tuple[int, int], ...]:
-    codes, values = (_C7, _V7) if x == 3 else (_C9, _V9)
+def _seven_pairs_waits(ks: list[int], wilds: int, quads: bool) -> list[int] | None:
+    """shapes.seven_pairs_waits on packed counts (13 tiles), as a mask per suit
+    (None for none), from bit operations.
+
+    One more tile flips one kind between odd and even: an odd kind is a wait
+    when one single fewer fits the wild tiles, an even one (below four) when
+    one more does; without quads only a lone tile or an absent kind."""
+    singles = _seven_pairs_need(ks, quads)
+    odd_ok = singles - 1 <= wilds
+    even_ok = singles + 1 <= wilds
+    if not (odd_ok or even_ok):
+        return None
     out = []
-    off = _OFF[x]
+    for x, k in enumerate(ks):
+        odd = k & _ODD_BITS
+        four = k >> 2 & _ODD_BITS  # counts are at most 4 here: bit 2 is a four
+        if quads:
+            even = _ODD_BITS & ~odd & ~four
+        else:  # counts are at most 2 here
+            odd &= ~(k >> 1)
+            even = _ODD_BITS & ~k & ~(k >> 1)
+        if x == 3:
+            even &= _HONOR_BITS
+        out.append(_SQUEEZE_GET((odd if odd_ok else 0) | (even if even_ok else 0)))
+    return out
+
+
+def _load_adds() -> tuple[tuple[array[int], bytes, int], ...]:
+    """rules/data/suit_adds.bin (rules/build_tables.py): per suit kind, each
+    pattern's row number and the rows."""
+    raw = zlib.decompress((Path(shapes.__file__).parent / "data" / "suit_adds.bin").read_bytes())
+    assert raw[:5] == b"MJSA1", "rules/data/suit_adds.bin: not a table file"
+    pos = 5
+    out = []
+    for n in (9, 7):
+        size = int.from_bytes(raw[pos : pos + 4], "little")
+        ids = array("H")
+        ids.frombytes(memoryview(raw)[pos + 4 : pos + 4 + 2 * size])
+        if sys.byteorder == "big":
+            ids.byteswap()
+        pos += 4 + 2 * size
+        count = int.from_bytes(raw[pos : pos + 4], "little")
+        out.append((ids, raw[pos + 4 : pos + 4 + n * count], n))
+        pos += 4 + n * count
+    return tuple(out)
+
+
+_ADDS = _load_adds()
+_ROW_ID = (_ADDS[0][0], _ADDS[0][0], _ADDS[0][0], _ADDS[1][0])
+_NO_ADD = 255
+
+
+# (row number, honors, best pair difference elsewhere, spare wild tiles),
+# packed in one int -> the mask of the kinds one more tile of completes the
+# hand.  Patterns share rows, and the spare and the pair difference take a
+# few values each, so a hand never seen mostly meets keys seen before; the
+# cache has a limit all the same.
+_ROWS: dict[int, int] = {}
+ROWS_CACHE_MAX = 50_000
+
+
+def _row(key: int) -> int:
+    spare = (key & 31) - 16
+    other = (key >> 5 & 15) - 8
+    _, rows, n = _ADDS[key >> 9 & 1]
+    at = ((key >> 10) - 1) * n
+    mask = 0
+    for j, b in enumerate(rows[at : at + n]):
+        if b != _NO_ADD:
+            pair = (b & 15) - 8
+            if (b >> 4) - 1 + (pair if pair < other else other) <= spare:
+                mask |= 1 << j
+    if len(_ROWS) >= ROWS_CACHE_MAX:
+        _ROWS.clear()
+    _ROWS[key] = mask
+    return mask
+
+
+_STEP = (tuple(5**j for j in range(9)),) * 3 + (tuple(5**j for j in range(7)),)
+
+
+def _row_of_index(x: int, i: int, k: int, other: int, budget: int) -> int:
+    """A pattern without a shipped row (rare): from its one-more-tile look-ups."""
+    codes, values = (_C7, _V7) if x == 3 else (_C9, _V9)
+    mask = 0
     for j, step in enumerate(_STEP[x]):
         if k >> 5 * j & 31 < 4:
             a0, a1 = values[codes[i + step]]
-            v = a0 + (a1 if a1 < other else other)
-            if v <= 14:  # at most 13 wild tiles: a bigger need is never met
-                out.append((v, off + j))
-    r = tuple(out)
-    if len(_ADDED) >= ADDED_CACHE_MAX:
-        _ADDED.clear()
-    _ADDED[(x, i, other)] = r
-    return r
+            if a0 + (a1 if a1 < other else other) <= budget:
+                mask |= 1 << j
+    return mask
+
+
+def wait_masks(sit: dict[str, Any], forms: Forms) -> list[int] | None:
+    """decompose.waits of a plain situation (13 tiles) under plain forms as a
+    mask per suit, or None for the careful path."""
+    p = read(sit, False)
+    if p is None:
+        return None
+    ks, ix, wilds, wild_held = p
+    needs = (_V9[_C9[ix[0]]], _V9[_C9[ix[1]]], _V9[_C9[ix[2]]], _V7[_C7[ix[3]]])
+    s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
+    d0, d1, d2, d3 = needs[0][1], needs[1][1], needs[2][1], needs[3][1]
+    masks = [0, 0, 0, 0]
+    # One more tile lowers the least need by one at most: a hand that needs
+    # more than one over its wild tiles waits on nothing in the standard form.
+    if s0 + min(d0, d1, d2, d3) - 1 <= wilds:
+        others = (min(d1, d2, d3), min(d0, d2, d3), min(d0, d1, d3), min(d0, d1, d2))
+        get = _ROWS.get
+        spare = wilds - s0
+        for x in range(4):
+            other = others[x]
+            row_id = _ROW_ID[x][ix[x]]
+            if row_id and -8 <= other <= 7 and -16 <= spare <= 15:
+                key = ((row_id << 1 | (x == 3)) << 4 | other + 8) << 5 | spare + 16
+                row = get(key)
+                masks[x] = _row(key) if row is None else row
+            else:
+                masks[x] = _row_of_index(x, ix[x], ks[x], other, spare + needs[x][0])
+    if forms.seven_pairs:
+        extra = _seven_pairs_waits(ks, wilds, forms.seven_pairs_quads)
+        if extra is not None:
+            masks = [a | b for a, b in zip(masks, extra, strict=True)]
+    if wild_held:
+        # A wild tile drawn completes the hand exactly when something does
+        # (decompose.waits_counts); a wild kind is no natural wait.
+        completes = any(masks)
+        for w, c in wild_held.items():
+            bit = 1 << w % 9
+            x = w // 9
+            masks[x] = masks[x] | bit if completes and c < 4 else masks[x] & ~bit
+    return masks
 
 
 def waits(sit: dict[str, Any], forms: Forms) -> list[int] | None:
     """decompose.waits of a plain situation (13 tiles) under plain forms, or None
     for the careful path: the same kinds, in tile order."""
-    p = read(sit, False)
-    if p is None:
+    masks = wait_masks(sit, forms)
+    if masks is None:
         return None
-    ks, wilds, wild_held = p
-    ix = suit_indexes(ks)
-    if ix is None:
+    t = _MASK_TILES
+    return [*t[0][masks[0]], *t[1][masks[1]], *t[2][masks[2]], *t[3][masks[3]]]
+
+
+def wait_codes(sit: dict[str, Any], forms: Forms) -> list[str] | None:
+    """quick.waits as tile codes ("1m"), the API's answer."""
+    masks = wait_masks(sit, forms)
+    if masks is None:
         return None
-    needs = (_V9[_C9[ix[0]]], _V9[_C9[ix[1]]], _V9[_C9[ix[2]]], _V7[_C7[ix[3]]])
-    s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
-    d0, d1, d2, d3 = needs[0][1], needs[1][1], needs[2][1], needs[3][1]
-    out: list[int] = []
-    # One more tile lowers the least need by one at most: a hand that needs
-    # more than one over its wild tiles waits on nothing in the standard form.
-    if s0 + min(d0, d1, d2, d3) - 1 <= wilds:
-        others = (min(d1, d2, d3), min(d0, d2, d3), min(d0, d1, d3), min(d0, d1, d2))
-        get = _ADDED.get
-        for x in range(4):
-            budget = wilds - s0 + needs[x][0]
-            if budget < -1:  # a need is never below -1 (a0 >= 0, the pair's difference >= -1)
-                continue
-            ck = (x, ix[x], others[x])
-            vals = get(ck) or _added(x, ix[x], ks[x], others[x])
-            out += [t for v, t in vals if v <= budget]
-    if forms.seven_pairs:
-        singles = _seven_pairs_need(ks, forms.seven_pairs_quads)
-        if singles - 1 <= wilds:
-            counts = bytes(ks[t // 9] >> 5 * (t % 9) & 31 for t in range(N_KINDS))
-            extra = shapes.seven_pairs_waits(counts, wilds, forms.seven_pairs_quads)
-            if extra:
-                out = sorted(set(out).union(extra))
-    if wild_held:
-        completes = bool(out)
-        for w in wild_held:
-            if w in out:
-                out.remove(w)
-        if completes:
-            for w, c in wild_held.items():
-                if c < 4:
-                    insort(out, w)
-    return out
+    c = _MASK_CODES
+    return [*c[0][masks[0]], *c[1][masks[1]], *c[2][masks[2]], *c[3][masks[3]]]

@@ -143,7 +143,7 @@ def test_quick_reads_the_hand() -> None:
     sit = {"ruleset": "generic", "concealed": "111234567899m", "win_tile": "9m", "wild": ["1m"]}
     p = quick.read({**sit, "concealed": sit["concealed"] + "5p"}, True)
     assert p is not None
-    ks, wilds, held = p
+    ks, _, wilds, held = p
     assert (wilds, held) == (3, {0: 3})
     assert ks[0] == sum(1 << 5 * r for r in range(1, 8)) + (3 << 5 * 8)
     assert ks[1] == 1 << 5 * 4 and ks[2] == ks[3] == 0
