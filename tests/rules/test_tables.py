@@ -129,3 +129,70 @@ def test_shipped_tables_are_the_builders() -> None:
         assert (a, a + d) == (need0[x], need1[x]), x
     raw = zlib.decompress(build_tables.PATH.read_bytes())
     assert raw.startswith(build_tables.MAGIC)
+
+
+# ---------------------------------------------------------------------------
+# the shipped one-more-tile rows (rules/data/suit_adds.bin), read by rules/quick.py
+
+
+def _row_masks(x: int, key: bytes) -> list[tuple[int, int, int, int]]:
+    """(other, spare, the shipped row's mask, the need tables' mask) for one pattern."""
+    from rules import quick, shapes
+
+    t = shapes._TABLES[len(key)]
+    i = shapes._index(key)
+    row_id = quick._ROW_ID[x][i]
+    packed = sum(c << 5 * j for j, c in enumerate(key))
+    a0 = t.values[t.codes[i]][0]
+    out = []
+    for other in range(-1, 3):
+        for spare in range(-4, 9):
+            want = quick._row_of_index(x, i, packed, other, spare + a0)
+            if row_id:
+                key_int = ((row_id << 1 | (x == 3)) << 4 | other + 8) << 5 | spare + 16
+                got = quick._row(key_int)
+            else:
+                got = want
+            out.append((other, spare, got, want))
+    return out
+
+
+def test_shipped_rows_are_the_need_tables_rows() -> None:
+    """Each pattern's shipped row says, for every pair difference elsewhere and
+    every spare, the kinds the need tables say one more tile of completes:
+    every honors pattern of up to 13 tiles (35,000), every suit pattern of up to
+    5 and random ones of up to 13 (8,000).  Nearly all have a row; the rest (four of an
+    honor: no sets at all) are worked out from the tables by the caller."""
+    import random
+
+    rowless = checked = 0
+    cases = [(3, c) for c in product(range(5), repeat=7) if sum(c) <= 13]
+    cases += [(0, c) for c in patterns(9, 5)]
+    rng = random.Random(16)
+    while len(cases) < 45_000:
+        c = tuple(rng.randrange(5) for _ in range(9))
+        if sum(c) <= 13:
+            cases.append((rng.randrange(3), c))
+    from rules import quick, shapes
+
+    for x, c in cases:
+        key = bytes(c)
+        for other, spare, got, want in _row_masks(x, key):
+            assert got == want, (x, c, other, spare)
+        checked += 1
+        if not (x == 3 and 4 in c):
+            rowless += not quick._ROW_ID[x][shapes._index(key)]
+    assert checked == len(cases)
+    assert rowless < checked // 100, rowless
+
+
+def test_shipped_rows_are_the_builders() -> None:
+    """The honors part of suit_adds.bin is what `python -m rules.build_tables` writes."""
+    from rules import build_tables, quick
+
+    need0, need1 = build_tables.build_suit(7)
+    ids, rows = build_tables.add_rows(7, need0, need1)
+    shipped_ids, shipped_rows, n = quick._ADDS[1]
+    assert n == 7
+    assert list(shipped_ids) == ids
+    assert shipped_rows == b"".join(rows)
