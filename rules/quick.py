@@ -21,14 +21,11 @@ the two to the same result on generated situations, good and broken).
 from __future__ import annotations
 
 import re
-import sys
-import zlib
-from array import array
 from itertools import combinations, product
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from rules import shapes
+from rules.adds import MASK_TILES, ROW_ID, ROWS, row_mask
 from rules.decompose import Forms
 from rules.tiles import _CODES, N_KINDS, TILE_STRS
 
@@ -212,13 +209,9 @@ def is_win(sit: dict[str, Any], forms: Forms) -> bool | None:
 # waits are gathered in: bit 0 of each kind's five bits -> that mask.
 _SQUEEZE = {sum(1 << 5 * j for j in js): sum(1 << j for j in js) for r in range(10) for js in combinations(range(9), r)}  # fmt: skip
 _SQUEEZE_GET = _SQUEEZE.__getitem__
-# per suit: a mask -> its tiles, and their codes, in tile order
-_MASK_TILES = tuple(
-    tuple(tuple(off + j for j in range(n) if m >> j & 1) for m in range(1 << n))
-    for off, n in ((0, 9), (9, 9), (18, 9), (27, 7))
-)
+# per suit: a mask -> its tiles' codes, in tile order
 _MASK_CODES = tuple(
-    tuple(tuple(map(TILE_STRS.__getitem__, ts)) for ts in per) for per in _MASK_TILES
+    tuple(tuple(map(TILE_STRS.__getitem__, ts)) for ts in per) for per in MASK_TILES
 )
 
 
@@ -247,57 +240,6 @@ def _seven_pairs_waits(ks: list[int], wilds: int, quads: bool) -> list[int] | No
             even &= _HONOR_BITS
         out.append(_SQUEEZE_GET((odd if odd_ok else 0) | (even if even_ok else 0)))
     return out
-
-
-def _load_adds() -> tuple[tuple[array[int], bytes, int], ...]:
-    """rules/data/suit_adds.bin (rules/build_tables.py): per suit kind, each
-    pattern's row number and the rows."""
-    raw = zlib.decompress((Path(shapes.__file__).parent / "data" / "suit_adds.bin").read_bytes())
-    assert raw[:5] == b"MJSA1", "rules/data/suit_adds.bin: not a table file"
-    pos = 5
-    out = []
-    for n in (9, 7):
-        size = int.from_bytes(raw[pos : pos + 4], "little")
-        ids = array("H")
-        ids.frombytes(memoryview(raw)[pos + 4 : pos + 4 + 2 * size])
-        if sys.byteorder == "big":
-            ids.byteswap()
-        pos += 4 + 2 * size
-        count = int.from_bytes(raw[pos : pos + 4], "little")
-        out.append((ids, raw[pos + 4 : pos + 4 + n * count], n))
-        pos += 4 + n * count
-    return tuple(out)
-
-
-_ADDS = _load_adds()
-_ROW_ID = (_ADDS[0][0], _ADDS[0][0], _ADDS[0][0], _ADDS[1][0])
-_NO_ADD = 255
-
-
-# (row number, honors, best pair difference elsewhere, spare wild tiles),
-# packed in one int -> the mask of the kinds one more tile of completes the
-# hand.  Patterns share rows, and the spare and the pair difference take a
-# few values each, so a hand never seen mostly meets keys seen before; the
-# cache has a limit all the same.
-_ROWS: dict[int, int] = {}
-ROWS_CACHE_MAX = 50_000
-
-
-def _row(key: int) -> int:
-    spare = (key & 31) - 16
-    other = (key >> 5 & 15) - 8
-    _, rows, n = _ADDS[key >> 9 & 1]
-    at = ((key >> 10) - 1) * n
-    mask = 0
-    for j, b in enumerate(rows[at : at + n]):
-        if b != _NO_ADD:
-            pair = (b & 15) - 8
-            if (b >> 4) - 1 + (pair if pair < other else other) <= spare:
-                mask |= 1 << j
-    if len(_ROWS) >= ROWS_CACHE_MAX:
-        _ROWS.clear()
-    _ROWS[key] = mask
-    return mask
 
 
 _STEP = (tuple(5**j for j in range(9)),) * 3 + (tuple(5**j for j in range(7)),)
@@ -330,15 +272,15 @@ def wait_masks(sit: dict[str, Any], forms: Forms) -> list[int] | None:
     # more than one over its wild tiles waits on nothing in the standard form.
     if s0 + min(d0, d1, d2, d3) - 1 <= wilds:
         others = (min(d1, d2, d3), min(d0, d2, d3), min(d0, d1, d3), min(d0, d1, d2))
-        get = _ROWS.get
+        get = ROWS.get
         spare = wilds - s0
         for x in range(4):
             other = others[x]
-            row_id = _ROW_ID[x][ix[x]]
+            row_id = ROW_ID[x][ix[x]]
             if row_id and -8 <= other <= 7 and -16 <= spare <= 15:
                 key = ((row_id << 1 | (x == 3)) << 4 | other + 8) << 5 | spare + 16
                 row = get(key)
-                masks[x] = _row(key) if row is None else row
+                masks[x] = row_mask(key) if row is None else row
             else:
                 masks[x] = _row_of_index(x, ix[x], ks[x], other, spare + needs[x][0])
     if forms.seven_pairs:
@@ -362,7 +304,7 @@ def waits(sit: dict[str, Any], forms: Forms) -> list[int] | None:
     masks = wait_masks(sit, forms)
     if masks is None:
         return None
-    t = _MASK_TILES
+    t = MASK_TILES
     return [*t[0][masks[0]], *t[1][masks[1]], *t[2][masks[2]], *t[3][masks[3]]]
 
 

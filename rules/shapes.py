@@ -33,6 +33,7 @@ from itertools import combinations, combinations_with_replacement, product
 from pathlib import Path
 from typing import NamedTuple
 
+from rules import adds
 from rules.tiles import HONORS, ORPHANS
 
 INF = 99
@@ -891,11 +892,15 @@ def standard_waits(counts: bytes, wilds: int = 0, caps: Sequence[int] | None = N
         needs = [suit_need(k, ck) for k, ck in zip(ks, cks, strict=True)]
     s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
     d0, d1, d2, d3 = needs[0][1], needs[1][1], needs[2][1], needs[3][1]
+    # One more tile lowers the least need by one at most.
+    if s0 + min(d0, d1, d2, d3) - 1 > wilds:
+        return []
     others = (min(d1, d2, d3), min(d0, d2, d3), min(d0, d1, d3), min(d0, d1, d2))
     out: list[int] = []
     rows_get = _WAIT_ROWS.get
+    spare = wilds - s0
     for x in range(4):
-        budget = wilds - s0 + needs[x][0]
+        budget = spare + needs[x][0]
         if budget < _MIN_T:
             continue
         k = ks[x]
@@ -903,14 +908,25 @@ def standard_waits(counts: bytes, wilds: int = 0, caps: Sequence[int] | None = N
         rows = rows_get(ck)
         if rows is None:
             if ck not in _WAIT_SEEN:
-                # First sight: this budget's kinds straight from the table look-ups;
+                # First sight: this budget's kinds from the pattern's shipped
+                # one-more-tile row (rules/adds.py), or from the table look-ups;
                 # the rows for every budget are built on the second.
                 if len(_WAIT_SEEN) >= WAIT_ROWS_CACHE_MAX:
                     _WAIT_SEEN.clear()
                 _WAIT_SEEN.add(ck)
                 other = others[x]
-                off = _SUITS[x][0]
-                j = off
+                key = None
+                if caps is None:
+                    t = _TABLES[len(k)]
+                    lo = t.low.get(k[: t.split])
+                    hi = t.high.get(k[t.split :])
+                    if lo is not None and hi is not None:
+                        key = adds.row_key(adds.ROW_ID[x][lo + hi], x == 3, other, spare)
+                if key is not None:
+                    m = adds.ROWS.get(key)
+                    out += adds.MASK_TILES[x][adds.row_mask(key) if m is None else m]
+                    continue
+                j = _SUITS[x][0]
                 for a0, a1 in _ADD.get((k, cks[x])) or _suit_add(k, cks[x]):
                     if a0 + (a1 if a1 < other else other) <= budget:
                         out.append(j)

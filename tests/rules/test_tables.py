@@ -137,22 +137,19 @@ def test_shipped_tables_are_the_builders() -> None:
 
 def _row_masks(x: int, key: bytes) -> list[tuple[int, int, int, int]]:
     """(other, spare, the shipped row's mask, the need tables' mask) for one pattern."""
-    from rules import quick, shapes
+    from rules import adds, quick, shapes
 
     t = shapes._TABLES[len(key)]
     i = shapes._index(key)
-    row_id = quick._ROW_ID[x][i]
+    row_id = adds.ROW_ID[x][i]
     packed = sum(c << 5 * j for j, c in enumerate(key))
     a0 = t.values[t.codes[i]][0]
     out = []
     for other in range(-1, 3):
         for spare in range(-4, 9):
             want = quick._row_of_index(x, i, packed, other, spare + a0)
-            if row_id:
-                key_int = ((row_id << 1 | (x == 3)) << 4 | other + 8) << 5 | spare + 16
-                got = quick._row(key_int)
-            else:
-                got = want
+            key_int = adds.row_key(row_id, x == 3, other, spare)
+            got = want if key_int is None else adds.row_mask(key_int)
             out.append((other, spare, got, want))
     return out
 
@@ -173,7 +170,7 @@ def test_shipped_rows_are_the_need_tables_rows() -> None:
         c = tuple(rng.randrange(5) for _ in range(9))
         if sum(c) <= 13:
             cases.append((rng.randrange(3), c))
-    from rules import quick, shapes
+    from rules import adds, shapes
 
     for x, c in cases:
         key = bytes(c)
@@ -181,18 +178,18 @@ def test_shipped_rows_are_the_need_tables_rows() -> None:
             assert got == want, (x, c, other, spare)
         checked += 1
         if not (x == 3 and 4 in c):
-            rowless += not quick._ROW_ID[x][shapes._index(key)]
+            rowless += not adds.ROW_ID[x][shapes._index(key)]
     assert checked == len(cases)
     assert rowless < checked // 100, rowless
 
 
 def test_shipped_rows_are_the_builders() -> None:
     """The honors part of suit_adds.bin is what `python -m rules.build_tables` writes."""
-    from rules import build_tables, quick
+    from rules import adds, build_tables
 
     need0, need1 = build_tables.build_suit(7)
     ids, rows = build_tables.add_rows(7, need0, need1)
-    shipped_ids, shipped_rows, n = quick._ADDS[1]
+    shipped_ids, shipped_rows, n = adds._ADDS[1]
     assert n == 7
     assert list(shipped_ids) == ids
     assert shipped_rows == b"".join(rows)
