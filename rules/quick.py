@@ -108,8 +108,19 @@ def read(sit: dict[str, Any], need_win_tile: bool) -> Plain | None:
         return None
     raw = sit.get("concealed")
     if raw.__class__ is str:
-        m = _CANON(raw)
-        if m is not None:
+        if len(raw) == 26:  # a code per tile, "1m1m2m..." (never the grouped form's length)
+            if not raw.isascii():
+                return None
+            # (pairs of bytes as native 16-bit ints: on a big-endian machine no
+            # pair is known, and every hand takes the careful path)
+            h = sum(map(_PAIR_BIT_GET, memoryview(raw.encode()).cast("H")))
+            if h >= _BAD:
+                return None
+            ks = [h & _M, h >> 45 & _M, h >> 90 & _M, h >> 135]
+        else:
+            m = _CANON(raw)
+            if m is None:
+                return None
             g0, g1, g2, g3 = m.groups()
             ks = [
                 sum(map(_DIGIT_BIT[0], g0)) if g0 else 0,
@@ -120,13 +131,6 @@ def read(sit: dict[str, Any], need_win_tile: bool) -> Plain | None:
             n = len(raw) - (g0 is not None) - (g1 is not None) - (g2 is not None)
             if n - (g3 is not None) != 13:
                 return None
-        elif len(raw) == 26 and raw.isascii():  # a code per tile: "1m1m2m..."
-            h = sum(map(_PAIR_BIT_GET, memoryview(raw.encode()).cast("H")))
-            if h >= _BAD:
-                return None
-            ks = [h & _M, h >> 45 & _M, h >> 90 & _M, h >> 135]
-        else:
-            return None
     elif raw.__class__ is list and len(raw) == 13:
         try:
             h = sum(map(_KIND_BIT_GET, raw))
@@ -147,19 +151,19 @@ def read(sit: dict[str, Any], need_win_tile: bool) -> Plain | None:
     if wild_raw:
         if wild_raw.__class__ is not list:
             return None
-        for code in wild_raw:
-            pos = _POS.get(code) if code.__class__ is str else None
-            if pos is None:
-                return None
-            t, x, shift = pos
-            if t in wild_held:
-                continue
-            c = ks[x] >> shift & 31
-            if c > 4:
-                return None
-            ks[x] -= c << shift
-            wilds += c
-            wild_held[t] = c
+        try:
+            for code in wild_raw:
+                t, x, shift = _POS[code]
+                if t in wild_held:
+                    continue
+                c = ks[x] >> shift & 31
+                if c > 4:
+                    return None
+                ks[x] -= c << shift
+                wilds += c
+                wild_held[t] = c
+        except (KeyError, TypeError):  # not a tile code, or not even hashable
+            return None
     k0, k1, k2, k3 = ks
     try:
         ix = (
