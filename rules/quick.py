@@ -21,6 +21,7 @@ the two to the same result on generated situations, good and broken).
 from __future__ import annotations
 
 import re
+import sys
 from itertools import combinations, product
 from typing import Any, NamedTuple
 
@@ -45,11 +46,11 @@ _DIGIT_BIT = tuple(
 _POS = {code: (t, t // 9, 5 * (t % 9)) for code, t in _CODES.items() if t < N_KINDS}
 # A code per tile ("1m1m2m...") is read two characters at a time, as the
 # 16-bit ints of its ASCII bytes: pair -> the kind's bit in the whole hand
-# packed in one int (kind t at bit 5*t); anything else a bit past the hand.
-_BAD = 1 << 5 * N_KINDS
-_PAIR_BIT = [_BAD] * 65536
-for _code, (_t, _x, _sh) in _POS.items():
-    _PAIR_BIT[_code.encode()[0] | _code.encode()[1] << 8] = 1 << 5 * _t
+# packed in one int (kind t at bit 5*t).  A small dict: a hand's first sight
+# touches little memory.
+_PAIR_BIT = {
+    int.from_bytes(code.encode(), sys.byteorder): 1 << 5 * t for code, (t, _, _) in _POS.items()
+}
 _PAIR_BIT_GET = _PAIR_BIT.__getitem__
 _KIND_BIT_GET = {code: 1 << 5 * t for code, (t, _, _) in _POS.items()}.__getitem__
 _M = (1 << 45) - 1  # one suit's nine kinds in the whole-hand int
@@ -111,10 +112,9 @@ def read(sit: dict[str, Any], need_win_tile: bool) -> Plain | None:
         if len(raw) == 26:  # a code per tile, "1m1m2m..." (never the grouped form's length)
             if not raw.isascii():
                 return None
-            # (pairs of bytes as native 16-bit ints: on a big-endian machine no
-            # pair is known, and every hand takes the careful path)
-            h = sum(map(_PAIR_BIT_GET, memoryview(raw.encode()).cast("H")))
-            if h >= _BAD:
+            try:
+                h = sum(map(_PAIR_BIT_GET, memoryview(raw.encode()).cast("H")))
+            except KeyError:
                 return None
             ks = [h & _M, h >> 45 & _M, h >> 90 & _M, h >> 135]
         else:
