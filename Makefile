@@ -22,7 +22,7 @@ help:
 	@echo "make check-deploy  manage.py check --deploy in docs/deploy.md's configuration"
 	@echo "make fmt     ruff format + ruff check --fix"
 	@echo "make bench   run the benchmarks (python -m benchmarks, python -m benchmarks.newhands)"
-	@echo "make tables  rebuild rules/data/suit_need.bin (python -m rules.build_tables, ~20 s)"
+	@echo "make tables  rebuild rules/data/suit_need.bin and suit_adds.bin (python -m rules.build_tables, ~10 s)"
 	@echo "make messages  update and compile locale/ translations (needs GNU gettext)"
 
 # The virtual environment is created once; the editable install is redone only
@@ -71,7 +71,7 @@ bench: $(STAMP)
 	$(PY) -m benchmarks $(ARGS)
 	$(PY) -m benchmarks.newhands $(ARGS)
 
-# The shipped per-suit tables (rules/data/suit_need.bin); tests/rules/test_tables.py
+# The shipped per-suit tables (rules/data/suit_need.bin, suit_adds.bin); tests/rules/test_tables.py
 # checks the file against the solver and the brute force.
 tables: $(STAMP)
 	$(PY) -m rules.build_tables

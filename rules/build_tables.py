@@ -27,7 +27,7 @@ pattern a hand can hold (at most 13 tiles in the suit), for the waits
 a pattern's nine "one more tile" look-ups out on first sight cost more than
 the rest of the answer.  Most patterns share their row: for each kind j, the
 need after one more j *less the pattern's own*, and the pair's difference
-after it; 20,590 distinct rows for a 9-kind suit, 2,243 for the honors.  The
+after it; 20,590 distinct rows for a 9-kind suit, 2,242 for the honors.  The
 file: b"MJSA1", then for the 9-kind and the 7-kind suit: the number of
 patterns (4 bytes), a 2-byte row number per pattern (0: no row -- more than
 13 tiles, or an impossible need involved -- the caller works it out), the
