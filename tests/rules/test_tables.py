@@ -193,3 +193,22 @@ def test_shipped_rows_are_the_builders() -> None:
     assert n == 7
     assert list(shipped_ids) == ids
     assert shipped_rows == b"".join(rows)
+
+
+def test_every_shipped_table_is_package_data() -> None:
+    """Every file under rules/data is matched by pyproject's package-data globs,
+    so an installed (non-editable) copy has the tables it loads at import."""
+    import fnmatch
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    globs = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"
+    ]["rules"]
+    files = sorted(
+        p.relative_to(root / "rules").as_posix() for p in (root / "rules/data").iterdir()
+    )
+    assert {"data/suit_need.bin", "data/suit_adds.bin"} <= set(files)
+    for f in files:
+        assert any(fnmatch.fnmatch(f, g) for g in globs), f
