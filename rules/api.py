@@ -46,15 +46,11 @@ def waits(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
 
     A plain situation at a ruleset whose waits are a plain shape's
     (`Ruleset.quick_forms`) is answered by rules/quick.py, as is_win is."""
-    if situation.__class__ is dict and "params" not in situation:
-        rid = situation.get("ruleset") if ruleset is None else ruleset
-        forms = _DEFAULT_FORMS.get(rid) if rid.__class__ is str else None
-        if forms is None and rid.__class__ is str and rid not in _DEFAULT_FORMS:
-            forms = _default_forms(rid)
-        if forms is not None:
-            found = quick.wait_codes(situation, forms)
-            if found is not None:
-                return {"id": situation.get("id"), "ok": True, "ruleset": rid, "waits": found}
+    plain = _plain(situation, ruleset)
+    if plain is not None:
+        found = quick.wait_codes(situation, plain[1])
+        if found is not None:
+            return {"id": situation.get("id"), "ok": True, "ruleset": plain[0], "waits": found}
     sid = _sid(situation)
     try:
         rs = get_ruleset(_ruleset_id(situation, ruleset))
@@ -79,15 +75,11 @@ def is_win(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
     pays for that only: a plain situation at a ruleset whose win is a plain
     shape (`Ruleset.quick_forms`) on its default parameters is read by
     rules/quick.py straight into the tables, with no Hand built."""
-    if situation.__class__ is dict and "params" not in situation:
-        rid = situation.get("ruleset") if ruleset is None else ruleset
-        forms = _DEFAULT_FORMS.get(rid) if rid.__class__ is str else None
-        if forms is None and rid.__class__ is str and rid not in _DEFAULT_FORMS:
-            forms = _default_forms(rid)
-        if forms is not None:
-            win = quick.is_win(situation, forms)
-            if win is not None:
-                return {"id": situation.get("id"), "ok": True, "ruleset": rid, "win": win}
+    plain = _plain(situation, ruleset)
+    if plain is not None:
+        win = quick.is_win(situation, plain[1])
+        if win is not None:
+            return {"id": situation.get("id"), "ok": True, "ruleset": plain[0], "win": win}
     sid = _sid(situation)
     try:
         rs = get_ruleset(_ruleset_id(situation, ruleset))
@@ -109,12 +101,25 @@ def is_win(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
 _DEFAULT_FORMS: dict[str, Forms | None] = {}
 
 
-def _default_forms(rid: str) -> Forms | None:
-    rs = REGISTRY.get(rid)
-    if rs is None:
+def _plain(situation: Any, ruleset: str | None) -> tuple[str, Forms] | None:
+    """(ruleset id, its quick forms) for a dict without `params` at a ruleset
+    that gives quick forms on its defaults; None for the careful path."""
+    if situation.__class__ is not dict or "params" in situation:
         return None
-    forms = _DEFAULT_FORMS[rid] = rs.quick_forms(rs.defaults)
-    return forms
+    rid = situation.get("ruleset") if ruleset is None else ruleset
+    if rid.__class__ is not str:
+        return None
+    forms = _DEFAULT_FORMS.get(rid)
+    if forms is None:
+        if rid in _DEFAULT_FORMS:
+            return None
+        rs = REGISTRY.get(rid)
+        if rs is None:
+            return None
+        forms = _DEFAULT_FORMS[rid] = rs.quick_forms(rs.defaults)
+        if forms is None:
+            return None
+    return rid, forms
 
 
 def settle(rnd: Any, ruleset: str | None = None) -> dict[str, Any]:
