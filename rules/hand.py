@@ -240,6 +240,44 @@ def _parse_meld(raw: Any, index: int) -> Meld:
     return Meld(mtype, tiles, exposed if mtype == "kong" else True, claimed, added)
 
 
+# A meld met before -> its Meld: a table's melds recur (a few dozen pungs and
+# chows), and checking one costs about as much as the rest of a hand's tiles.
+# Keyed by every field _parse_meld reads, exposed and added only as real
+# booleans (1 == True would otherwise find True's entry); only a meld that
+# passed its checks is kept.
+_MELDS: dict[tuple[Any, ...], Meld] = {}
+MELD_CACHE_MAX = 4096
+
+
+def _meld(raw: Any, index: int) -> Meld:
+    """_parse_meld, a meld seen before read from _MELDS (the fast path's)."""
+    if raw.__class__ is not dict:
+        return _parse_meld(raw, index)
+    get = raw.get
+    exposed = get("exposed", True)
+    added = get("added", False)
+    if exposed.__class__ is not bool or added.__class__ is not bool:
+        return _parse_meld(raw, index)
+    tiles = get("tiles", [])
+    key = (
+        get("type"),
+        tuple(tiles) if tiles.__class__ is list else tiles,
+        exposed,
+        get("claimed_from"),
+        added,
+    )
+    try:
+        hit = _MELDS.get(key)
+    except TypeError:  # something unhashable: the careful check says what
+        return _parse_meld(raw, index)
+    if hit is None:
+        hit = _parse_meld(raw, index)
+        if len(_MELDS) >= MELD_CACHE_MAX:
+            _MELDS.clear()
+        _MELDS[key] = hit
+    return hit
+
+
 _NO_MELDS = bytes(N_KINDS)
 _NO_WILD: frozenset[int] = frozenset()
 _KNOWN = frozenset(
@@ -403,7 +441,7 @@ def _tiles_fast(sit: dict[str, Any], need_win_tile: bool) -> _Tiles | None:
     if raw_melds:
         if raw_melds.__class__ is not list:
             return None
-        melds = tuple([_parse_meld(m, i) for i, m in enumerate(raw_melds)])
+        melds = tuple([_meld(m, i) for i, m in enumerate(raw_melds)])
         if len(melds) > 4:
             return None
     n_hand = len(conc)

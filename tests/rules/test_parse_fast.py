@@ -227,3 +227,30 @@ def test_waits_unchanged_by_the_quick_parse() -> None:
             expected = {"id": None, "ok": True, "ruleset": "generic"}
             expected["waits"] = [tile_str(t) for t in kinds]
         assert waits(sit) == expected, sit
+
+
+def test_melds_seen_before_are_checked_as_new_ones() -> None:
+    """A meld read once is kept (rules/hand.py _MELDS); look-alikes of it are
+    still judged by the careful check: 1 for true, 0 for false, a tuple or a
+    string for the tiles, an unhashable field."""
+    base = {"type": "kong", "tiles": ["5p"] * 4, "exposed": False, "claimed_from": None}
+    variants = [
+        base,
+        {**base, "exposed": 0},
+        {**base, "exposed": 1},
+        {**base, "added": 1},
+        {**base, "added": True},
+        {**base, "tiles": ("5p",) * 4},
+        {**base, "tiles": "5555p"},
+        {**base, "claimed_from": ["left"]},
+        {**base, "claimed_from": "left"},
+        {**base, "type": ["kong"]},
+        {**base, "tiles": [["5p"]] * 4},
+        {**base, "type": "pung"},
+    ]
+    for meld in variants * 2:  # the second time round, every valid one is kept
+        sit = {"ruleset": "generic", "concealed": "123m456p789s1z", "win_tile": "1z"}
+        sit["melds"] = [meld]
+        assert answer(parse_situation, sit, True) == answer(
+            parse_situation, MappingProxyType(sit), True
+        ), meld
