@@ -11,8 +11,12 @@ in `fans.py` is a pure function of).  Nothing here imports the fan table, so
 
 from __future__ import annotations
 
+import json
+import zlib
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from math import comb
+from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # Ctx keeps the Reading it comes from; scoring.py builds both
@@ -418,33 +422,27 @@ class Cut:
             self.hidden_pungs = (0, 0)
 
     def _relations(self, trait: int) -> None:
-        """The set-relation tables, shared between cuts with the same sets (read only)."""
+        """The set-relation tables, shared between cuts with the same sets (read only).
+
+        Read from the shipped tables (`shipped_chow_fans`, `shipped_pung_fans`):
+        about three new hands in ten used to meet their chow or pung set for the
+        first time and work its fans out then."""
         mids = self.chows
         pair = self.pair
         assert pair is not None
-        # the pair tells only with four chows and a pair of fives (三色双龙会 / 一色双龙会)
-        key = (*mids, pair) if len(mids) == 4 and pair < 27 and pair % 9 == 4 else tuple(mids)
-        cf = _CHOW_FANS.get(key)
-        if cf is None:
+        # from the shipped table (no chow set is worked out here); the pair tells
+        # only with four chows and a pair of fives (三色双龙会 / 一色双龙会)
+        if len(mids) < 2:
+            cf = _NO_FANS  # (chow_relation_fans of fewer than two chows)
+        elif len(mids) == 4 and pair < 27 and pair % 9 == 4:
             cf = _chow_fans(mids, pair)
-            if len(_CHOW_FANS) >= RELATIONS_MAX:
-                _CHOW_FANS.clear()
-            _CHOW_FANS[key] = cf
+        else:
+            cf = shipped_chow_fans(mids)
         self.chow_fans = cf
         pungs = self.pungs
-        pf = _NO_FANS
-        if pungs:
-            if len(pungs) == 1:
-                tiles: tuple[int, ...] = (pungs[0].tile,)
-            else:
-                tiles = tuple(sorted((p.tile for p in pungs), key=ORDER_KEY.__getitem__))
-            hit = _PUNG_FANS.get(tiles)
-            if hit is None:
-                hit = pung_relation_fans(tiles)
-                if len(_PUNG_FANS) >= RELATIONS_MAX:
-                    _PUNG_FANS.clear()
-                _PUNG_FANS[tiles] = hit
-            pf = hit
+        pf = _NO_FANS  # (no pung, or one: pung_relation_fans has nothing)
+        if len(pungs) > 1:
+            pf = shipped_pung_fans(sorted([p.tile for p in pungs], key=ORDER_KEY.__getitem__))
             # 双箭刻 with the third dragon as the pair is 小三元; three winds + a wind
             # pair is 小四喜 (sets with pungs are never four chows)
             if 54 in pf and is_dragon(pair):
@@ -505,12 +503,7 @@ class Cut:
         self.hidden_pungs = (hidden, on_discard)
 
 
-RELATIONS_MAX = 50_000
 _NO_FANS: dict[int, int] = {}
-# chow middles in reference order (and the pair, with four chows) -> chow_fans
-_CHOW_FANS: dict[tuple[int, ...], dict[int, int]] = {}
-# pung tiles in reference order -> pung_relation_fans
-_PUNG_FANS: dict[tuple[int, ...], dict[int, int]] = {}
 
 
 def _chow_fans(mids: Sequence[int], pair: int) -> dict[int, int]:
@@ -518,7 +511,65 @@ def _chow_fans(mids: Sequence[int], pair: int) -> dict[int, int]:
         return {29: 1}
     if len(mids) == 4 and _pure_terminal_chows(mids, pair):
         return {13: 1}
-    return chow_relation_fans(mids)
+    return shipped_chow_fans(mids)
+
+
+# ---------------------------------------------------------------------------
+# the set relations shipped (rules/data/mcr_relations.bin, built by
+# `python -m rules.rulesets.mcr.build_relations` from the functions above, which
+# stay the definition): a chow or pung set a process meets for the first time is
+# a look-up, not a computation.  The answers are shared dicts: read, never change.
+
+
+def _load_relations() -> tuple[tuple[dict[int, int], ...], bytes, bytes]:
+    path = Path(__file__).resolve().parent.parent.parent / "data" / "mcr_relations.bin"
+    raw = zlib.decompress(path.read_bytes())
+    assert raw[:5] == b"MJRL1", "rules/data/mcr_relations.bin: not a relations file"
+    n = int.from_bytes(raw[5:9], "little")
+    values = tuple({f: c for f, c in pairs} for pairs in json.loads(raw[9 : 9 + n]))
+    cut = 9 + n + _CHOW_OFF[-1]
+    return values, raw[9 + n : cut], raw[cut:]
+
+
+# chow middle tile -> its place among the 21 chows in reference order (-1: no chow)
+_CHOW_PLACE = tuple(
+    ORDER_KEY[t] // 9 * 7 + t % 9 - 1 if t < 27 and 1 <= t % 9 <= 7 else -1 for t in range(34)
+)
+# where the keys of k sets start (k = 0..4), and the total at the end
+_CHOW_OFF = tuple([sum(comb(20 + j, j) for j in range(k)) for k in range(6)])
+_PUNG_OFF = tuple([sum(comb(34, j) for j in range(k)) for k in range(6)])
+_COMB = tuple(tuple(comb(n, i) for n in range(40)) for i in range(6))  # _COMB[i][n] = C(n, i)
+_RELATION_VALUES, _CHOW_CODES, _PUNG_CODES = _load_relations()
+
+
+def shipped_chow_fans(mids: Sequence[int]) -> dict[int, int]:
+    """chow_relation_fans(mids) (middles in reference order), from the shipped table."""
+    if len(mids) > 4:  # not a chow set the table holds (never met)
+        return chow_relation_fans(mids)
+    r = _CHOW_OFF[len(mids)]
+    prev = 0
+    for i, t in enumerate(mids):
+        a = _CHOW_PLACE[t]
+        if a < prev:  # not a chow, or out of order: not a key of the table (never met)
+            return chow_relation_fans(mids)
+        prev = a
+        r += _COMB[i + 1][a + i]
+    return _RELATION_VALUES[_CHOW_CODES[r]]
+
+
+def shipped_pung_fans(tiles: Sequence[int]) -> dict[int, int]:
+    """pung_relation_fans(tiles) (tiles in reference order), from the shipped table."""
+    if len(tiles) > 4:  # not a pung set the table holds (never met)
+        return pung_relation_fans(tiles)
+    r = _PUNG_OFF[len(tiles)]
+    prev = -1
+    for i, t in enumerate(tiles):
+        a = ORDER_KEY[t]
+        if a <= prev:  # a kind twice, or out of order: not a key of the table (never met)
+            return pung_relation_fans(tiles)
+        prev = a
+        r += _COMB[i + 1][a]
+    return _RELATION_VALUES[_PUNG_CODES[r]]
 
 
 def _set_trait(t: int) -> int:

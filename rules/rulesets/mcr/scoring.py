@@ -24,11 +24,16 @@ Flowers are added last and never count toward the 8-fan minimum.
 
 from __future__ import annotations
 
+import sys
+import zlib
+from array import array
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from functools import lru_cache
 from itertools import product
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from rules import shapes
@@ -558,7 +563,7 @@ def _suit_packs(key: bytes, x: int, pair: bool) -> tuple[tuple[Pack, ...], ...]:
     if r is None:
         if len(_SUIT_PACKS) >= SUIT_PACKS_MAX:
             _SUIT_PACKS.clear()
-        cuts = _suit_cuts(key, pair)
+        cuts = shipped_suit_cuts(key, pair)
         # a pattern of one suited suit is the same in the other two: filled at once
         # (each kept from its own local, so a clear by another thread loses nothing)
         for y in (0, 1, 2) if x < 3 else (3,):
@@ -578,6 +583,63 @@ _STANDING = (
     tuple(Pack("pair", t, False, True) for t in range(34)),
     tuple(Pack("chow", t + 1, False, True) for t in range(33)),
 )
+
+
+# The cuts of every suit pattern a hand can hold, shipped (rules/data/mcr_suit_cuts.bin,
+# built by `python -m rules.rulesets.mcr.build_suit_cuts` from _suit_cuts, which stays
+# the definition): (kinds, pair) -> (pattern indexes ascending, offsets, entries).
+_SuitCutTable = tuple[array, array, bytes]
+_SUIT_CUT_TABLES: dict[tuple[int, bool], _SuitCutTable] = {}
+_DIGIT = bytes(48 + b if b < 5 else 57 for b in range(256))  # a count -> its base-5 digit
+_GROUP = tuple((g // 3, g % 3) for g in range(27))  # a group's byte -> (first kind, kind)
+
+
+def _load_suit_cuts() -> None:
+    path = Path(__file__).resolve().parent.parent.parent / "data" / "mcr_suit_cuts.bin"
+    raw = zlib.decompress(path.read_bytes())
+    assert raw[:5] == b"MJSC1", "rules/data/mcr_suit_cuts.bin: not a suit cuts file"
+    pos = 5
+    for n, pair in ((9, False), (9, True), (7, False), (7, True)):
+        count = int.from_bytes(raw[pos : pos + 4], "little")
+        pos += 4
+        idx = array("I", raw[pos : pos + 4 * count])
+        pos += 4 * count
+        offs = array("I", raw[pos : pos + 4 * (count + 1)])
+        pos += 4 * (count + 1)
+        if sys.byteorder == "big":  # the file is little-endian
+            idx.byteswap()
+            offs.byteswap()
+        size = int.from_bytes(raw[pos : pos + 4], "little")
+        pos += 4
+        _SUIT_CUT_TABLES[n, pair] = (idx, offs, raw[pos : pos + size])
+        pos += size
+
+
+def shipped_suit_cuts(key: bytes, pair: bool) -> list[tuple[tuple[int, int], ...]]:
+    """_suit_cuts(key, pair), read from the shipped table (worked out for a pattern
+    the table does not hold: more than four sets, or a count above four)."""
+    if not _SUIT_CUT_TABLES:
+        _load_suit_cuts()
+    table = _SUIT_CUT_TABLES.get((len(key), pair))
+    if table is None:
+        return _suit_cuts(key, pair)
+    idx, offs, entries = table
+    try:
+        x = int(key.translate(_DIGIT)[::-1], 5)
+    except ValueError:  # a count above four
+        return _suit_cuts(key, pair)
+    i = bisect_left(idx, x)
+    if i == len(idx) or idx[i] != x:
+        return _suit_cuts(key, pair)
+    p = offs[i]
+    end = offs[i + 1]
+    group = _GROUP
+    cuts = []
+    while p < end:
+        m = entries[p]
+        cuts.append(tuple([group[g] for g in entries[p + 1 : p + 1 + m]]))
+        p += 1 + m
+    return cuts
 
 
 def _suit_cuts(key: bytes, pair: bool) -> list[tuple[tuple[int, int], ...]]:
