@@ -332,16 +332,22 @@ def bench_mcr(n: int) -> None:
     params = rs.resolve_params(None)
     for s in mo.generate_situations(2000, 5):  # a worker that has served a while
         score(s, "mcr")
-    sits = []
-    keys = set()
-    for s in mo.generate_situations(3 * n, 11):
-        key = (str(s.get("concealed")), str(s.get("melds")), str(s.get("win_tile")))
-        if key not in keys:
-            keys.add(key)
-            sits.append(s)
-    sits = sits[:n]
+    keys: set[tuple[str, str, str]] = set()
+
+    def new_shapes(seed: int) -> list[dict[str, Any]]:
+        """n situations whose shape (tiles, melds, win tile) no other row has met."""
+        out = []
+        for s in mo.generate_situations(3 * n, seed):
+            key = (str(s.get("concealed")), str(s.get("melds")), str(s.get("win_tile")))
+            if key not in keys:
+                keys.add(key)
+                out.append(s)
+        return out[:n]
+
+    sits = new_shapes(11)
     calc = mo.MahjongGB.MahjongFanCalculator
     items = [(s, mo.oracle_args(s)) for s in sits]
+    fresh_items = [(s, mo.oracle_args(s)) for s in new_shapes(31)]
     fns: dict[str, Callable[[Any], object]] = {
         "API score(mcr)": lambda s: score(s, "mcr"),
         "PyMahjongGB": lambda a: calc(*a, verbose=True),
@@ -350,7 +356,8 @@ def bench_mcr(n: int) -> None:
         "API score(mcr)": lambda it: it[0],
         "PyMahjongGB": lambda it: it[1],
     }
-    report("MCR end to end", first_and_repeat(fns, items, pick), "PyMahjongGB")
+    fresh = {"API score(mcr)": fresh_items, "PyMahjongGB": fresh_items}
+    report("MCR end to end", first_and_repeat(fns, items, pick, None, fresh), "PyMahjongGB")
     # internally: the ruleset on a parsed hand (new shapes of another seed)
     sits2 = [s for s in mo.generate_situations(2 * n, 23) if s not in sits][:n]
     hands = [parse_situation(s) for s in sits2]
