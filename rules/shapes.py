@@ -872,6 +872,25 @@ def _wait_rows(x: int, key: bytes, caps: bytes | None, other: int) -> tuple[tupl
     return r
 
 
+def suit_wait_tiles(x: int, key: bytes, other: int, spare: int) -> tuple[int, ...] | None:
+    """The kinds of suit x (pattern `key`, no caps) that one more tile of completes
+    the hand, from the pattern's shipped one-more-tile row (rules/adds.py): `other`
+    the best pair difference of the other suits, `spare` the wild tiles less the
+    hand's needs without the pair.  None when the pattern has no row (a count
+    above four, four of an honor) or the values fall outside what a row key
+    holds: the caller works it out from the tables."""
+    t = _TABLES[len(key)]
+    lo = t.low.get(key[: t.split])
+    hi = t.high.get(key[t.split :])
+    if lo is None or hi is None:
+        return None
+    k = adds.row_key(adds.ROW_ID[x][lo + hi], x == 3, other, spare)
+    if k is None:
+        return None
+    m = adds.ROWS.get(k)
+    return adds.MASK_TILES[x][adds.row_mask(k) if m is None else m]
+
+
 def standard_waits(counts: bytes, wilds: int = 0, caps: Sequence[int] | None = None) -> list[int]:
     """Kinds t for which counts + t is sets + pair with `wilds` wild tiles, in tile order.
 
@@ -915,16 +934,9 @@ def standard_waits(counts: bytes, wilds: int = 0, caps: Sequence[int] | None = N
                     _WAIT_SEEN.clear()
                 _WAIT_SEEN.add(ck)
                 other = others[x]
-                key = None
-                if caps is None:
-                    t = _TABLES[len(k)]
-                    lo = t.low.get(k[: t.split])
-                    hi = t.high.get(k[t.split :])
-                    if lo is not None and hi is not None:
-                        key = adds.row_key(adds.ROW_ID[x][lo + hi], x == 3, other, spare)
-                if key is not None:
-                    m = adds.ROWS.get(key)
-                    out += adds.MASK_TILES[x][adds.row_mask(key) if m is None else m]
+                shipped = suit_wait_tiles(x, k, other, spare) if caps is None else None
+                if shipped is not None:
+                    out += shipped
                     continue
                 j = _SUITS[x][0]
                 for a0, a1 in _ADD.get((k, cks[x])) or _suit_add(k, cks[x]):

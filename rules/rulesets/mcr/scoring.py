@@ -737,8 +737,8 @@ _ODD = bytes(i & 1 for i in range(256))
 def _waits(before: bytes, seven_pairs: bool) -> list[int]:
     """waits_counts(before, 0, ..., Forms(seven_pairs)) for 13 natural tiles (3k + 1),
     before the four-copies filter of melds: each suit's completions read from the
-    shipped per-suit tables (shapes.standard_waits, first-sight path, without its
-    caches of rows), and the kind a seven-pairs hand waits on."""
+    pattern's shipped one-more-tile row (shapes.suit_wait_tiles), or from the
+    need tables when it has none, and the kind a seven-pairs hand waits on."""
     ks = (before[0:9], before[9:18], before[18:27], before[27:34])
     get = shapes._NEED.get
     needs = [get(k) or shapes.suit_need(k) for k in ks]
@@ -755,6 +755,10 @@ def _waits(before: bytes, seven_pairs: bool) -> list[int]:
         if budget < (other if other < 0 else 0):
             continue
         k = ks[x]
+        shipped = shapes.suit_wait_tiles(x, k, other, -s0)
+        if shipped is not None:
+            out += shipped
+            continue
         j = 9 * x
         for a0, a1 in add_get((k, None)) or shapes._suit_add(k, None):
             if a0 + (a1 if a1 < other else other) <= budget:
