@@ -22,7 +22,7 @@ help:
 	@echo "make check-deploy  manage.py check --deploy in docs/deploy.md's configuration"
 	@echo "make fmt     ruff format + ruff check --fix"
 	@echo "make bench   run the benchmarks (python -m benchmarks, python -m benchmarks.newhands)"
-	@echo "make tables  rebuild rules/data/suit_need.bin and suit_adds.bin (python -m rules.build_tables, ~10 s)"
+	@echo "make tables  rebuild the shipped tables: rules/data/*.bin, rules/rulesets/mcr/data/*.bin (~15 s)"
 	@echo "make messages  update and compile locale/ translations (needs GNU gettext)"
 
 # The virtual environment is created once; the editable install is redone only
@@ -71,10 +71,13 @@ bench: $(STAMP)
 	$(PY) -m benchmarks $(ARGS)
 	$(PY) -m benchmarks.newhands $(ARGS)
 
-# The shipped per-suit tables (rules/data/suit_need.bin, suit_adds.bin); tests/rules/test_tables.py
-# checks the file against the solver and the brute force.
+# The shipped tables (rules/data/suit_need.bin, suit_adds.bin; MCR's in rules/rulesets/mcr/data/);
+# tests/rules/test_tables.py, test_mcr_relations.py and test_mcr_suit_cuts.py
+# check the files against what they are built from.
 tables: $(STAMP)
 	$(PY) -m rules.build_tables
+	$(PY) -m rules.rulesets.mcr.build_relations
+	$(PY) -m rules.rulesets.mcr.build_suit_cuts
 
 # docs/deploy.md's configuration (a throwaway key, example host): must pass cleanly.
 check-deploy: $(STAMP)

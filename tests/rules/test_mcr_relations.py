@@ -1,6 +1,6 @@
 """The shipped set-relation tables of MCR against the functions that define them.
 
-`rules/data/mcr_relations.bin` (built by `python -m rules.rulesets.mcr.build_relations`)
+`rules/rulesets/mcr/data/mcr_relations.bin` (built by `python -m rules.rulesets.mcr.build_relations`)
 holds the fans every chow multiset and every pung set make among themselves;
 `chow_relation_fans` and `pung_relation_fans` in context.py stay the definition.
 Checked here: the file is what the script builds, every entry read back through

@@ -1,6 +1,6 @@
 """The shipped suit cuts of MCR against the walk that defines them.
 
-`rules/data/mcr_suit_cuts.bin` (built by `python -m rules.rulesets.mcr.build_suit_cuts`)
+`rules/rulesets/mcr/data/mcr_suit_cuts.bin` (built by `python -m rules.rulesets.mcr.build_suit_cuts`)
 holds the cuts of every suit pattern of at most four sets, without and with the
 pair; `scoring._suit_cuts` stays the definition.  Checked here: the file is what
 the script builds, every pattern reads back as the walk's cuts in the walk's

@@ -196,8 +196,9 @@ def test_shipped_rows_are_the_builders() -> None:
 
 
 def test_every_shipped_table_is_package_data() -> None:
-    """Every file under rules/data is matched by pyproject's package-data globs,
-    so an installed (non-editable) copy has the tables it loads at import."""
+    """Every file under rules/data and a ruleset's data/ is matched by pyproject's
+    package-data globs, so an installed (non-editable) copy has the tables it
+    loads at import."""
     import fnmatch
     import tomllib
     from pathlib import Path
@@ -206,9 +207,16 @@ def test_every_shipped_table_is_package_data() -> None:
     globs = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
         "package-data"
     ]["rules"]
+    rules = root / "rules"
     files = sorted(
-        p.relative_to(root / "rules").as_posix() for p in (root / "rules/data").iterdir()
+        p.relative_to(rules).as_posix()
+        for p in [*(rules / "data").iterdir(), *rules.glob("rulesets/*/data/*")]
     )
-    assert {"data/suit_need.bin", "data/suit_adds.bin"} <= set(files)
+    assert {
+        "data/suit_need.bin",
+        "data/suit_adds.bin",
+        "rulesets/mcr/data/mcr_relations.bin",
+        "rulesets/mcr/data/mcr_suit_cuts.bin",
+    } <= set(files)
     for f in files:
         assert any(fnmatch.fnmatch(f, g) for g in globs), f

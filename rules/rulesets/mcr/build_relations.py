@@ -1,4 +1,4 @@
-"""python -m rules.rulesets.mcr.build_relations: (re)build rules/data/mcr_relations.bin.
+"""python -m rules.rulesets.mcr.build_relations: (re)build rules/rulesets/mcr/data/mcr_relations.bin.
 
 The fans that a hand's chows make among themselves (`chow_relation_fans`: 一般高,
 喜相逢, 连六, 老少副 and the three- and four-chow fans, with 套算一次) and those its
@@ -36,7 +36,7 @@ from math import comb
 from pathlib import Path
 
 MAGIC = b"MJRL1"
-PATH = Path(__file__).resolve().parent.parent.parent / "data" / "mcr_relations.bin"
+PATH = Path(__file__).resolve().parent / "data" / "mcr_relations.bin"
 MAX_SETS = 4
 N_CHOWS = 21  # chow middles: ranks 2-8 of the three suits
 N_PUNGS = 34

@@ -1,4 +1,4 @@
-"""python -m rules.rulesets.mcr.build_suit_cuts: (re)build rules/data/mcr_suit_cuts.bin.
+"""python -m rules.rulesets.mcr.build_suit_cuts: (re)build rules/rulesets/mcr/data/mcr_suit_cuts.bin.
 
 MCR reads a hand's cuts into sets and a pair from each suit's cuts
 (scoring._suit_packs); a suit pattern met for the first time was cut by a walk
@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 MAGIC = b"MJSC1"
-PATH = Path(__file__).resolve().parent.parent.parent / "data" / "mcr_suit_cuts.bin"
+PATH = Path(__file__).resolve().parent / "data" / "mcr_suit_cuts.bin"
 SECTIONS = ((9, False), (9, True), (7, False), (7, True))
 
 

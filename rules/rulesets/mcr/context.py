@@ -515,16 +515,16 @@ def _chow_fans(mids: Sequence[int], pair: int) -> dict[int, int]:
 
 
 # ---------------------------------------------------------------------------
-# the set relations shipped (rules/data/mcr_relations.bin, built by
+# the set relations shipped (rules/rulesets/mcr/data/mcr_relations.bin, built by
 # `python -m rules.rulesets.mcr.build_relations` from the functions above, which
 # stay the definition): a chow or pung set a process meets for the first time is
 # a look-up, not a computation.  The answers are shared dicts: read, never change.
 
 
 def _load_relations() -> tuple[tuple[dict[int, int], ...], bytes, bytes]:
-    path = Path(__file__).resolve().parent.parent.parent / "data" / "mcr_relations.bin"
+    path = Path(__file__).resolve().parent / "data" / "mcr_relations.bin"
     raw = zlib.decompress(path.read_bytes())
-    assert raw[:5] == b"MJRL1", "rules/data/mcr_relations.bin: not a relations file"
+    assert raw[:5] == b"MJRL1", "rules/rulesets/mcr/data/mcr_relations.bin: not a relations file"
     n = int.from_bytes(raw[5:9], "little")
     values = tuple({f: c for f, c in pairs} for pairs in json.loads(raw[9 : 9 + n]))
     cut = 9 + n + _CHOW_OFF[-1]

@@ -585,7 +585,7 @@ _STANDING = (
 )
 
 
-# The cuts of every suit pattern a hand can hold, shipped (rules/data/mcr_suit_cuts.bin,
+# The cuts of every suit pattern a hand can hold, shipped (rules/rulesets/mcr/data/mcr_suit_cuts.bin,
 # built by `python -m rules.rulesets.mcr.build_suit_cuts` from _suit_cuts, which stays
 # the definition): (kinds, pair) -> (pattern indexes ascending, offsets, entries).
 _SuitCutTable = tuple[array, array, bytes]
@@ -595,9 +595,9 @@ _GROUP = tuple((g // 3, g % 3) for g in range(27))  # a group's byte -> (first k
 
 
 def _load_suit_cuts() -> None:
-    path = Path(__file__).resolve().parent.parent.parent / "data" / "mcr_suit_cuts.bin"
+    path = Path(__file__).resolve().parent / "data" / "mcr_suit_cuts.bin"
     raw = zlib.decompress(path.read_bytes())
-    assert raw[:5] == b"MJSC1", "rules/data/mcr_suit_cuts.bin: not a suit cuts file"
+    assert raw[:5] == b"MJSC1", "rules/rulesets/mcr/data/mcr_suit_cuts.bin: not a suit cuts file"
     pos = 5
     for n, pair in ((9, False), (9, True), (7, False), (7, True)):
         count = int.from_bytes(raw[pos : pos + 4], "little")
