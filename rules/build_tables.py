@@ -43,6 +43,7 @@ from __future__ import annotations
 import argparse
 import time
 import zlib
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 INF = 99
@@ -175,6 +176,22 @@ def encode(built: dict[int, tuple[bytearray, bytearray]] | None = None) -> bytes
         for a, b in pairs:
             parts.append(bytes([a, b]))
     return zlib.compress(b"".join(parts), 9)
+
+
+def table_main(
+    prog: str, default: Path, build: Callable[[], bytes], argv: Sequence[str] | None
+) -> int:
+    """The command line of a ruleset's table builder: `--out` (default: where the
+    ruleset loads it from), the built bytes zlib-compressed and written, and a line
+    with the size and the time."""
+    ap = argparse.ArgumentParser(prog=prog)
+    ap.add_argument("--out", type=Path, default=default)
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    data = zlib.compress(build(), 9)
+    args.out.write_bytes(data)
+    print(f"{args.out}: {len(data):,} bytes in {time.perf_counter() - t0:.1f} s")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

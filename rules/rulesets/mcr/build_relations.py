@@ -26,14 +26,13 @@ naming its answer.
 
 from __future__ import annotations
 
-import argparse
 import json
-import time
-import zlib
 from collections.abc import Iterator, Sequence
 from itertools import combinations, combinations_with_replacement
 from math import comb
 from pathlib import Path
+
+from rules.build_tables import table_main
 
 MAGIC = b"MJRL1"
 PATH = Path(__file__).resolve().parent / "data" / "mcr_relations.bin"
@@ -107,14 +106,7 @@ def build() -> bytes:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m rules.rulesets.mcr.build_relations")
-    ap.add_argument("--out", type=Path, default=PATH)
-    args = ap.parse_args(argv)
-    t0 = time.perf_counter()
-    data = zlib.compress(build(), 9)
-    args.out.write_bytes(data)
-    print(f"{args.out}: {len(data):,} bytes in {time.perf_counter() - t0:.1f} s")
-    return 0
+    return table_main("python -m rules.rulesets.mcr.build_relations", PATH, build, argv)
 
 
 if __name__ == "__main__":

@@ -21,13 +21,12 @@ each as its number of groups then one byte a group (3 * first kind + 0 pung /
 
 from __future__ import annotations
 
-import argparse
 import sys
-import time
-import zlib
 from array import array
 from collections.abc import Sequence
 from pathlib import Path
+
+from rules.build_tables import table_main
 
 MAGIC = b"MJSC1"
 PATH = Path(__file__).resolve().parent / "data" / "mcr_suit_cuts.bin"
@@ -93,14 +92,7 @@ def build() -> bytes:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m rules.rulesets.mcr.build_suit_cuts")
-    ap.add_argument("--out", type=Path, default=PATH)
-    args = ap.parse_args(argv)
-    t0 = time.perf_counter()
-    data = zlib.compress(build(), 9)
-    args.out.write_bytes(data)
-    print(f"{args.out}: {len(data):,} bytes in {time.perf_counter() - t0:.1f} s")
-    return 0
+    return table_main("python -m rules.rulesets.mcr.build_suit_cuts", PATH, build, argv)
 
 
 if __name__ == "__main__":
