@@ -1,13 +1,14 @@
 """Kongs recorded as events, met again in a hand shown later in the same round.
 
-A 四川 kong is paid the moment it is declared (its own event), and the same
+At a table whose kongs are events of their own (the ruleset's `TableSpec`
+declares a `kong` event kind), a kong is paid the moment it is declared, and the same
 kong is a meld of the hand its player shows later: the winning hand, or the
 standing hand at the wall's end.  The event form starts such a hand with the
 kongs recorded for its player (where the kong event gave its tile), and says
 where a hand contradicts them.  It says so and does not fix or refuse: the
 kong's money is already paid at its event, and either the hand or the kong
 event may be the mistake (the event is taken back and added again on the
-table page).  docs/rules/sichuan.md, "kongs in the hands shown".
+table page).  The ruleset's doc says how its kongs are paid.
 """
 
 from __future__ import annotations
