@@ -119,8 +119,6 @@ FORM_CUT_FANS: dict[str, tuple[int, ...]] = {
     "knitted_straight": (60, 61, 77, 78, 79),
 }
 
-_POINTS = TABLE.points
-
 
 class Scored(NamedTuple):
     fans: dict[int, int]
@@ -196,32 +194,8 @@ def score_ctx(c: Ctx, hand_raw: Mapping[int, int] | None = None) -> Scored:
     for fid, n in c.extra.items():
         if n > 0:
             raw[fid] = raw.get(fid, 0) + n
-    # TABLE.apply_exclusions (the definition; tests/rules/test_mcr_fastpaths.py holds
-    # the two together), on a dict of our own: from the highest fan down, a counted
-    # fan removes those it excludes, and the points add up on the way.
-    excluded: dict[int, int] = {}
-    for fid in sorted(raw, key=_PLACE) if len(raw) > 1 else raw:
-        if fid not in excluded:
-            ex = _EXCLUDES[fid]
-            if ex:
-                for x in ex.intersection(raw):
-                    if x not in excluded:
-                        excluded[x] = fid
-    if excluded:
-        raw = {f: n for f, n in raw.items() if f not in excluded}
-    if not raw:
-        raw = {43: 1}  # 无番和
-    total = 0
-    for f, n in raw.items():
-        total += _POINTS[f] * n
-    return Scored(raw, excluded, total, c)
-
-
-_PLACE = {
-    fid: i for i, fid in enumerate(sorted(TABLE.rank, key=TABLE.rank.__getitem__))
-}.__getitem__
-_EXCLUDES = TABLE.exclude_sets
-assert TABLE.fallback == 43
+    raw, excluded = TABLE.apply_exclusions(raw)
+    return Scored(raw, excluded, TABLE.total(raw), c)
 
 
 def hand_fans(c: Ctx) -> dict[int, int]:
