@@ -55,7 +55,8 @@ def waits(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
     try:
         rs = get_ruleset(_ruleset_id(situation, ruleset))
         params = rs.resolve_params(situation.get("params") if isinstance(situation, dict) else None)
-        forms = rs.quick_forms(params)
+        # the quick reader, unless it was tried above on these very forms
+        forms = rs.quick_forms(params) if plain is None else None
         tiles = quick.waits(situation, forms) if forms is not None else None
         if tiles is None:
             hand = parse_situation(situation, need_win_tile=False)
@@ -84,8 +85,8 @@ def is_win(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
     try:
         rs = get_ruleset(_ruleset_id(situation, ruleset))
         params = rs.resolve_params(situation.get("params"))
-        forms = rs.quick_forms(params)
-        # A plain situation under plain forms: straight to the tables (rules/quick.py).
+        # the quick reader, unless it was tried above on these very forms
+        forms = rs.quick_forms(params) if plain is None else None
         win = quick.is_win(situation, forms) if forms is not None else None
         if win is None:
             hand = parse_situation(situation, need_win_tile=True)
