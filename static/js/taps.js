@@ -94,6 +94,26 @@
     true
   );
 
+  // A grid tile that an answer changed (its count, dimmed or not) is updated in
+  // place rather than replaced.  A press that began on the old button and ended on
+  // a new one would make no click at all (the browser sends it to the common
+  // ancestor), so a mouse -- or a test's click -- pressing a tile while the answer
+  // to the previous tap of that tile came back lost its tap.
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    var target = e.detail && e.detail.target;
+    var fresh = e.detail && e.detail.fragment && e.detail.fragment.firstElementChild;
+    if (!target || !fresh || !target.matches || !target.matches("button.pk-tile[id^='g-']") ||
+      fresh.id !== target.id || fresh.tagName !== target.tagName) return;
+    Array.prototype.slice.call(target.attributes).forEach(function (a) {
+      if (!fresh.hasAttribute(a.name)) target.removeAttribute(a.name);
+    });
+    Array.prototype.slice.call(fresh.attributes).forEach(function (a) {
+      if (target.getAttribute(a.name) !== a.value) target.setAttribute(a.name, a.value);
+    });
+    target.replaceChildren.apply(target, Array.prototype.slice.call(fresh.childNodes));
+    e.detail.shouldSwap = false;
+  });
+
   document.addEventListener("htmx:afterRequest", function (e) {
     var elt = e.detail && e.detail.elt;
     var form = elt && elt.closest ? elt.closest("form[data-tap-queue]") : null;

@@ -191,6 +191,17 @@ def browser(_playwright: Playwright) -> Iterator[Browser]:
         browser.close()
 
 
+CSP_DETAIL = "CSP violation detail:"
+CSP_LISTENER = (
+    "document.addEventListener('securitypolicyviolation', function (e) {"
+    " var t = e.target && e.target.outerHTML ? e.target.outerHTML.slice(0, 160) : String(e.target);"
+    " console.log('" + CSP_DETAIL + " ' + JSON.stringify({directive: e.violatedDirective,"
+    " source: e.sourceFile, line: e.lineNumber, column: e.columnNumber, sample: e.sample,"
+    " target: t, page: location.pathname}));"
+    "}, true);"
+)
+
+
 def _phone(browser: Browser, request: pytest.FixtureRequest, name: str) -> Iterator[Page]:
     context = browser.new_context(**PHONE)
     context.set_default_timeout(TIMEOUT_MS)
@@ -201,11 +212,21 @@ def _phone(browser: Browser, request: pytest.FixtureRequest, name: str) -> Itera
     violations: list[str] = []
     page.on(
         "console",
-        lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None,
+        lambda m: (
+            violations.append(m.text)
+            if "Content Security Policy" in m.text or m.text.startswith(CSP_DETAIL)
+            else None
+        ),
     )
+    # Chromium's console line names the directive but not the element or the script
+    # behind it; the page's own securitypolicyviolation event does, so a failure says
+    # which element and which line of which file applied the inline style or script.
+    page.add_init_script(CSP_LISTENER)
     try:
         yield page
-        assert not violations, f"{name}: Content-Security-Policy violations: {violations[:5]}"
+        if violations:  # the page's own events follow Chromium's console line: wait for them
+            page.wait_for_timeout(300)
+        assert not violations, f"{name}: Content-Security-Policy violations: {violations[:8]}"
     finally:
         # On failure keep what the phone showed: screenshots/<test>-<name>-FAILED.png
         if request.node.stash.get(_call_failed_key, False):

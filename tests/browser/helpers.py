@@ -31,7 +31,10 @@ def snap(page: Page, name: str, *, full_page: bool = True) -> Path:
     SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-")
     path = SCREENSHOT_DIR / f"{_current_test_name()}-{safe}.png"
-    page.screenshot(path=str(path), full_page=full_page)
+    # caret="initial": Playwright's default hides carets by giving every input an
+    # inline style, which an htmx swap landing mid-screenshot could copy onto the new
+    # element: a Content-Security-Policy violation the page never caused.
+    page.screenshot(path=str(path), full_page=full_page, caret="initial")
     return path
 
 

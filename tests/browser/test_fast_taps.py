@@ -57,3 +57,56 @@ def test_quick_taps_on_a_slow_network_are_all_kept(
     tiles = page.locator(".pk-hand-tiles .pk-tile")
     expect(tiles).to_have_count(len(taps))
     assert [tiles.nth(i).get_attribute("aria-label") for i in range(len(taps))] == expected
+
+
+def test_a_press_held_while_its_tile_is_updated_still_taps(
+    page: Page, live_server: LiveServer
+) -> None:
+    """A press that spans the answer to the previous tap of the same tile still taps.
+
+    The answer updates that grid tile (its count); had it replaced the button, the
+    press would start on the old one and end on the new, and the browser would send
+    the click to neither: the second 五万 was lost (seen in the Sichuan flow's
+    ``click()``s under load, and so for a mouse at the table).
+    """
+    session = GameSession.objects.create(ruleset="mcr", players=list(PLAYERS), first_dealer=0)
+    page.goto(f"{live_server.url}/s/{session.code}/record")
+    count = page.locator(".pk-hand-count")
+    expect(count).to_have_text("0 / 14 张")
+    slow_network(page)
+    tile = grid_tile(page, "5m")
+    tile.click(no_wait_after=True)
+    box = tile.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    # The first tap's answer arrives (and updates 五万's count) while the press is held.
+    expect(page.locator("form.htmx-request")).to_have_count(1)
+    expect(page.locator("form.htmx-request")).to_have_count(0, timeout=15_000)
+    expect(page.locator(".pk-pending")).to_have_count(0)
+    expect(tile.locator(".pk-held")).to_have_text("1")
+    page.mouse.up()
+    expect(page.locator(".pk-pending")).to_have_count(0, timeout=15_000)
+    expect(page.locator("form.htmx-request")).to_have_count(0, timeout=15_000)
+    expect(count).to_have_text("2 / 14 张")
+    expect(tile.locator(".pk-held")).to_have_text("2")
+    expect(page.locator(".pk-hand-tiles .pk-tile")).to_have_count(2)
+
+
+def test_a_swap_does_not_copy_an_inline_style(page: Page, live_server: LiveServer) -> None:
+    """htmx's settle does not carry a script-set ``style`` onto the swapped-in element.
+
+    Playwright's screenshots (and browser extensions) set styles through the CSSOM,
+    which the Content-Security-Policy allows; htmx then copied that ``style``
+    attribute onto the new element with setAttribute, which it forbids: a violation
+    that the page fixture fails on (seen once in CI, a poll landing mid-screenshot).
+    """
+    session = GameSession.objects.create(ruleset="mcr", players=list(PLAYERS), first_dealer=0)
+    page.goto(f"{live_server.url}/s/{session.code}/record")
+    expect(page.locator(".pk-hand-count")).to_have_text("0 / 14 张")
+    page.evaluate("document.getElementById('pk-live').style.setProperty('caret-color', 'red')")
+    grid_tile(page, "5m").click()
+    expect(page.locator(".pk-pending")).to_have_count(0)
+    expect(page.locator(".pk-hand-count")).to_have_text("1 / 14 张")
+    page.wait_for_timeout(100)  # past htmx's settle (20 ms)
+    assert page.evaluate("document.getElementById('pk-live').getAttribute('style')") is None
