@@ -1055,6 +1055,15 @@ class Mcr(Ruleset):
     )
 
     def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+        # most hands: one regular reading, scored in one pass (lean.py); the rest here
+        body = lean.score_regular(hand, params)
+        if body is not None:
+            return body
+        return self.score_careful(hand, params)
+
+    def score_careful(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+        """score_hand by every reading's objects (Reading, Cut, Ctx, Scored): the
+        definition the lean path is held to, and the answer for every other hand."""
         reading = Reading(hand, params)
         best = best_reading(reading)
         if best is None:
@@ -1418,5 +1427,8 @@ def _payments(self_drawn: bool, t: Table, total: int, base: int, win: bool) -> d
             deltas[t.winner] += amount
     return {"payments": payments, "deltas": deltas}
 
+
+# The lean path reads this module's tables and helpers, so it is imported once they exist.
+from rules.rulesets.mcr import lean  # noqa: E402
 
 __all__ = ["FAN_FUNCS", "Ctx", "Mcr", "Reading", "best_reading", "score_ctx"]

@@ -1,0 +1,301 @@
+"""国标 MCR, the lean path: a hand with one regular reading, scored in one pass.
+
+Most hands a table scores have no special form and exactly one way to cut
+their tiles into sets and a pair.  For them the careful path (scoring.py:
+`Reading`, `regular_cuts` with a `Cut` per cut, a `Ctx`, `score_ctx`, a
+`Scored`, `best_reading`, then the result) builds half a dozen objects and
+repeats work between them (the packs read twice, the fans copied from dict
+to dict), and a hand a process meets for the first time finds none of it
+cached: that glue, not any one rule, was most of what a new hand cost.
+
+`score_regular` reads the same facts in the same order straight off the
+Hand into the result: the flags as `Reading` reads them, the one cut's sets
+as `Cut` reads them (the same shipped relation tables), the fans as
+`score_ctx` adds them, then the fan table's exclusions and total
+(`TABLE.apply_exclusions`, `TABLE.total`: the 不计 lists stay data) and the
+result as `Mcr.score_hand` writes it.  Anything else -- wild tiles, a flag
+the rules refuse, a hand a special form might take, no cut or more than one
+-- returns None and the careful path answers, so every refusal and every
+tie between readings is still decided there.
+
+The two are held to the same answers by tests/rules/test_mcr_lean.py and by
+`python -m benchmarks.mcr_dump` (39,060 situations, byte for byte).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.hand import Hand
+from rules.rulesets.mcr.context import (
+    _CHOW_TRAIT,
+    _SET_TRAIT,
+    ORDER_KEY,
+    _chow_fans,
+    _kong_table,
+    shipped_chow_fans,
+    shipped_pung_fans,
+)
+from rules.rulesets.mcr.fans import TABLE
+from rules.rulesets.mcr.scoring import (
+    _PACK_NAMES,
+    _WIND_OF,
+    _dropped_flags,
+    _excluded_note,
+    _fan_dict,
+    _fan_note,
+    _may_be_special,
+    _payments,
+    _suit_packs,
+    tile_facts,
+    unique_wait,
+)
+from rules.shapes import natural_pair_suits
+
+_ORDER_GET = ORDER_KEY.__getitem__
+_NO_FANS: dict[int, int] = {}
+
+
+def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | None:
+    """`Mcr.score_hand(hand, params)` for a hand with one regular reading and no
+    special form; None for any other hand (the careful path's)."""
+    w = hand.win_tile
+    sd = hand.self_drawn
+    if hand.wild or w is None or (hand.robbing_kong and sd):
+        return None  # Reading's refusals, said there
+    standing = hand.counts
+    melds = hand.melds
+    n_fixed = len(melds)
+    if n_fixed <= 1 and _may_be_special(standing, n_fixed, w):
+        return None
+    # the one cut: as regular_cuts, one pair suit and one cut of each suit
+    ks = (standing[0:9], standing[9:18], standing[18:27], standing[27:34])
+    pair_suits = natural_pair_suits(ks)
+    if len(pair_suits) != 1:
+        return None
+    ps = pair_suits[0]
+    p0 = _suit_packs(ks[0], 0, ps == 0)
+    p1 = _suit_packs(ks[1], 1, ps == 1)
+    p2 = _suit_packs(ks[2], 2, ps == 2)
+    p3 = _suit_packs(ks[3], 3, ps == 3)
+    if not len(p0) == len(p1) == len(p2) == len(p3) == 1:
+        return None
+    own = p0[0] + p1[0] + p2[0] + p3[0]  # the standing packs, in tile order
+
+    # the flags, as Reading reads them
+    fixed = hand.meld_counts
+    fourth = hand.fourth_tile
+    if standing[w] != 1:
+        fourth = False
+    if fixed[w] == 3:
+        fourth = True
+    kong = False
+    if sd and hand.after_kong:
+        kong = any(m.type == "kong" for m in melds)
+    elif not sd and hand.robbing_kong:
+        kong = fixed[w] == 0 and standing[w] == 1
+
+    # the sets, as Cut reads them: the melds first, then the standing packs
+    chows: list[int] = []
+    pung_tiles: list[int] = []
+    names: list[tuple[str, int]] = []  # (kind, tile) of each pack, for the note
+    n_melded = mk = ck = 0
+    trait = 7
+    for m in melds:
+        exposed = m.exposed
+        if exposed:
+            n_melded += 1
+        kind = m.type
+        if kind == "chi":
+            t = m.tiles[1]
+            chows.append(t)
+            trait &= _CHOW_TRAIT[t]
+            names.append(("chow", t))
+        else:
+            t = m.tiles[0]
+            pung_tiles.append(t)
+            trait &= _SET_TRAIT[t]
+            if kind == "kong":
+                if exposed:
+                    mk += 1
+                else:
+                    ck += 1
+            names.append((kind, t))
+    wsuit = w // 9 if w < 27 else -1
+    edge = closed = single = hidden_w = False
+    hidden = 0
+    pair = -1
+    for p in own:
+        kind = p.kind
+        t = p.tile
+        names.append((kind, t))
+        if kind == "chow":
+            chows.append(t)
+            trait &= _CHOW_TRAIT[t]
+            if t // 9 == wsuit:
+                if t == w:
+                    closed = True
+                elif t - w == 1 or w - t == 1:
+                    edge = True
+        elif kind == "pair":
+            pair = t
+            trait &= _SET_TRAIT[t]
+            if t == w:
+                single = True
+        else:  # a concealed pung
+            pung_tiles.append(t)
+            trait &= _SET_TRAIT[t]
+            hidden += 1
+            if t == w:
+                hidden_w = True
+    position = 77 if edge else 78 if closed else 79 if single else 0
+
+    # the relations between the sets (Cut._relations)
+    n_chows = len(chows)
+    if n_chows < 2:
+        cf = _NO_FANS
+    else:
+        chows.sort(key=_ORDER_GET)
+        if n_chows == 4 and pair < 27 and pair % 9 == 4:
+            cf = _chow_fans(chows, pair)
+        else:
+            cf = shipped_chow_fans(chows)
+    n_pungs = len(pung_tiles)
+    pf = _NO_FANS
+    if n_pungs > 1:
+        pf = shipped_pung_fans(sorted(pung_tiles, key=_ORDER_GET))
+        if 54 in pf and pair >= 31:
+            pf = {f: n for f, n in pf.items() if f != 54}
+            pf[10] = 1
+        elif 38 in pf and 27 <= pair <= 30:
+            pf = {f: n for f, n in pf.items() if f != 38}
+            pf[9] = 1
+
+    # the HAND fans (Reading.hand_raw): the tiles' own, then the flags'
+    merged = hand.held
+    raw = dict(tile_facts(merged, mk + ck)[10])
+    last = hand.last_tile
+    if last:
+        raw[44 if sd else 45] = 1
+    if kong:
+        raw[46 if sd else 47] = 1
+    if sd:
+        if n_melded == 0:
+            raw[56] = 1
+        if not last and not kong:
+            raw[80] = 1
+    else:
+        if n_melded == 4:
+            raw[52] = 1
+        if n_melded == 0:
+            raw[62] = 1
+    if fourth:
+        raw[58] = 1
+
+    # the CUT fans, as score_ctx adds them
+    if cf:
+        raw.update(cf)
+    if pf:
+        raw.update(pf)
+    # concealed pungs on a discard: one the discard completed counts as melded,
+    # unless the win tile can sit in a chow (Cut._own)
+    hidden_here = hidden - 1 if hidden_w and not sd and not closed and not edge else hidden
+    kt = _kong_table(hidden_here, mk, ck, bool(params["mixed_kong_fan"]))
+    if kt:
+        raw.update(kt)
+    pack_trait = 55 if trait & 1 else 31 if trait & 2 else 21 if trait & 4 else 0
+    if pack_trait:
+        raw[pack_trait] = 1
+    if n_pungs:
+        dragons = 0
+        for t in pung_tiles:
+            if t >= 31:
+                dragons += 1
+        if dragons:
+            dragons -= 2 * pf.get(54, 0)
+            if dragons > 0:
+                raw[59] = dragons
+    if n_chows == 4 and pair < 27:
+        raw[63] = 1
+    if n_pungs:
+        if n_pungs == 4 and 5 not in kt and 12 not in kt:
+            raw[48] = 1
+        prevalent = _WIND_OF[hand.prevalent_wind]
+        seat = _WIND_OF[hand.seat_wind]
+        n = 0
+        prev_pung = seat_pung = False
+        for t in pung_tiles:
+            if t >= 27:
+                if t <= 30:
+                    n += 1
+                    if t == prevalent:
+                        prev_pung = True
+                    if t == seat:
+                        seat_pung = True
+            elif t % 9 == 0 or t % 9 == 8:
+                n += 1
+        if prev_pung:
+            raw[60] = 1
+        if seat_pung:
+            raw[61] = 1
+        if n:
+            if 38 in pf or 9 in pf:
+                n -= 3
+            else:
+                n -= prev_pung + (seat_pung and seat != prevalent)
+            if n > 0:
+                raw[73] = n
+    if position:
+        formal = not params.get("wait_fans_real_waits", False)
+        if unique_wait(standing, merged, w, n_fixed, formal):
+            raw[position] = 1
+    fans, excluded = TABLE.apply_exclusions(raw)
+    fan_total = TABLE.total(fans)
+
+    # the result, as Mcr.score_hand writes it
+    items = sorted(fans.items())
+    out_fans = [_fan_dict(fid, n) for fid, n in items]
+    flowers = hand.flowers
+    flower_points = int(params["flower_points"])
+    if flowers:
+        out_fans.append({**_fan_dict(81, flowers), "points": flower_points})
+    total = fan_total + flowers * flower_points
+    need = int(params["min_fans"])
+    win = fan_total >= need
+    pack_names = [_PACK_NAMES[k] for k in names]
+    zh = ["按 " + "、".join([z for z, _ in pack_names]) + " 计番"]
+    en = ["scored as " + ", ".join([e for _, e in pack_names])]
+    for fid, n in items:
+        z, e = _fan_note(fid, n)
+        zh.append(z)
+        en.append(e)
+    if excluded:
+        for fid, by in sorted(excluded.items()):
+            z, e = _excluded_note(fid, by)
+            zh.append(z)
+            en.append(e)
+    if flowers:
+        zh.append(f"花牌 {flowers} 张：另加 {flowers * flower_points} 分，不计入起和番")
+        en.append(
+            f"{flowers} flower(s) add {flowers * flower_points}, not counted toward the minimum"
+        )
+    if fan_total < need:
+        zh.append(f"共 {fan_total} 番，不足 {need} 番起和，还差 {need - fan_total} 番，不能和牌")
+        en.append(
+            f"{fan_total} fans: {need - fan_total} short of the {need}-fan minimum, so this is not a legal win"
+        )
+    out: dict[str, Any] = {
+        "win": win,
+        "fans": out_fans,
+        "total": total,
+        "notes": en,
+        "notes_zh": zh,
+    }
+    if hand.fourth_tile or hand.after_kong or hand.robbing_kong:
+        dropped = _dropped_flags(hand, fourth, kong)
+        if dropped:
+            out["flags_dropped"] = dropped
+    if hand.table is not None:
+        out.update(_payments(sd, hand.table, total if win else 0, int(params["base"]), win))
+    return out

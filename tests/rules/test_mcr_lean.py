@@ -1,0 +1,77 @@
+"""The lean path of MCR scoring (lean.py) answers as the careful path does.
+
+`lean.score_regular` scores a hand with one regular reading in one pass; the
+careful path (`Mcr.score_careful`: Reading, Cut, Ctx, Scored) stays the
+definition.  Held to the same result, dict for dict, on generated situations
+reaching every fan, under every parameter that changes a fan, a note or a
+payment, with tables and flags the tiles contradict; and the lean path must
+take most of them (or it would save nothing) and refuse what it cannot read.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from rules.hand import parse_situation
+from rules.registry import get_ruleset
+from rules.rulesets.mcr import lean
+from tests.rules import mcr_oracle as mo
+
+RS = get_ruleset("mcr")
+PARAMS = (
+    {},
+    {"mixed_kong_fan": False},
+    {"wait_fans_real_waits": True},
+    {"min_fans": 20, "flower_points": 3},
+    {"min_fans": 0, "base": 5},
+)
+
+
+def _variants(sit: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+    """The situation, and with a table, contradicted flags, winds and flowers."""
+    out = [sit]
+    v = dict(sit)
+    v["fourth_tile"] = True
+    v["after_kong"] = True
+    v["robbing_kong"] = not v.get("self_drawn")
+    v["seat_wind"] = rng.choice("ESWN")
+    v["prevalent_wind"] = rng.choice("ESWN")
+    v["flowers"] = rng.randrange(9)
+    v["table"] = (
+        {"players": 4, "winner": 1}
+        if v.get("self_drawn")
+        else {"players": 4, "winner": 1, "discarder": 2}
+    )
+    out.append(v)
+    return out
+
+
+@pytest.mark.parametrize("overrides", PARAMS)
+def test_lean_answers_as_the_careful_path(overrides: dict[str, Any]) -> None:
+    params = RS.resolve_params(overrides)
+    rng = random.Random(5)
+    taken = total = 0
+    for s in mo.generate_situations(1200, 41):
+        for v in _variants(s, rng):
+            hand = parse_situation(v)
+            got = lean.score_regular(hand, params)
+            total += 1
+            if got is None:
+                continue
+            taken += 1
+            assert got == RS.score_careful(hand, params), v  # type: ignore[attr-defined]
+    assert taken > total // 2
+
+
+def test_lean_leaves_the_rest_to_the_careful_path() -> None:
+    params = RS.defaults
+    special = {"concealed": "19m19p19s1234567z", "win_tile": "1m"}
+    two_cuts = {"concealed": "111222333m456p7z", "win_tile": "7z"}
+    not_a_win = {"concealed": "135m2468p13579s1z", "win_tile": "1z"}
+    for sit in (special, two_cuts, not_a_win):
+        assert lean.score_regular(parse_situation(sit), params) is None, sit
+    plain = {"concealed": "123m456p789s1122z", "win_tile": "1z"}
+    assert lean.score_regular(parse_situation(plain), params) is not None
