@@ -48,10 +48,10 @@ from rules.rulesets.mcr.scoring import (
     _may_be_special,
     _payments,
     _suit_packs,
+    formal_unique_wait,
     tile_facts,
-    unique_wait,
 )
-from rules.shapes import natural_pair_suits
+from rules.shapes import _ADD, _NEED, _suit_add, suit_need, suit_wait_tiles
 
 _ORDER_GET = ORDER_KEY.__getitem__
 _NO_FANS: dict[int, int] = {}
@@ -69,12 +69,24 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
     n_fixed = len(melds)
     if n_fixed <= 1 and _may_be_special(standing, n_fixed, w):
         return None
-    # the one cut: as regular_cuts, one pair suit and one cut of each suit
+    # the one cut: as regular_cuts, one suit that can hold the pair (read off the
+    # suits' needs, as shapes.natural_pair_suits) and one cut of each suit
     ks = (standing[0:9], standing[9:18], standing[18:27], standing[27:34])
-    pair_suits = natural_pair_suits(ks)
-    if len(pair_suits) != 1:
+    need_get = _NEED.get
+    n0 = need_get(ks[0]) or suit_need(ks[0])
+    n1 = need_get(ks[1]) or suit_need(ks[1])
+    n2 = need_get(ks[2]) or suit_need(ks[2])
+    n3 = need_get(ks[3]) or suit_need(ks[3])
+    needs = (n0, n1, n2, n3)
+    s0 = n0[0] + n1[0] + n2[0] + n3[0]
+    ps = -1
+    for x in (0, 1, 2, 3):
+        if s0 + needs[x][1] <= 0:
+            if ps >= 0:
+                return None  # a second suit can hold the pair: more than one cut
+            ps = x
+    if ps < 0:
         return None
-    ps = pair_suits[0]
     p0 = _suit_packs(ks[0], 0, ps == 0)
     p1 = _suit_packs(ks[1], 1, ps == 1)
     p2 = _suit_packs(ks[2], 2, ps == 2)
@@ -248,7 +260,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
                 raw[73] = n
     if position:
         formal = not params.get("wait_fans_real_waits", False)
-        if unique_wait(standing, merged, w, n_fixed, formal):
+        if _unique_wait(standing, merged, w, n_fixed, formal, ks, needs):
             raw[position] = 1
     fans, excluded = TABLE.apply_exclusions(raw)
     fan_total = TABLE.total(fans)
@@ -299,3 +311,58 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
     if hand.table is not None:
         out.update(_payments(sd, hand.table, total if win else 0, int(params["base"]), win))
     return out
+
+
+_ODD = bytes(i & 1 for i in range(256))
+
+
+def _unique_wait(
+    standing: bytes,
+    merged: bytes,
+    w: int,
+    n_fixed: int,
+    formal: bool,
+    ks: tuple[bytes, bytes, bytes, bytes],
+    needs: tuple[tuple[int, int], ...],
+) -> bool:
+    """scoring.unique_wait(standing, merged, w, n_fixed, formal), the suits' needs
+    taken from the cut's: the hand before the win differs in the win tile's suit alone.
+
+    The waits as scoring._waits reads them (each suit's shipped one-more-tile
+    row, or its add table), less the kinds held four times with melds."""
+    before = bytearray(standing)
+    before[w] -= 1
+    b = bytes(before)
+    ws = w // 9 if w < 27 else 3
+    wk = b[9 * ws : 9 * ws + 9] if ws < 3 else b[27:34]
+    ks = (*ks[:ws], wk, *ks[ws + 1 :])  # type: ignore[assignment]
+    needs = (*needs[:ws], _NEED.get(wk) or suit_need(wk), *needs[ws + 1 :])
+    s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
+    d0, d1, d2, d3 = needs[0][1], needs[1][1], needs[2][1], needs[3][1]
+    others = (min(d1, d2, d3), min(d0, d2, d3), min(d0, d1, d3), min(d0, d1, d2))
+    waits: list[int] = []
+    for x in (0, 1, 2, 3):
+        budget = needs[x][0] - s0
+        other = others[x]
+        if budget < (other if other < 0 else 0):
+            continue
+        k = ks[x]
+        shipped = suit_wait_tiles(x, k, other, -s0)
+        if shipped is not None:
+            waits += shipped
+            continue
+        j = 9 * x
+        for a0, a1 in _ADD.get((k, None)) or _suit_add(k, None):
+            if a0 + (a1 if a1 < other else other) <= budget:
+                waits.append(j)
+            j += 1
+    if n_fixed == 0 and b.translate(_ODD).count(1) == 1:
+        t = next(t for t in range(34) if b[t] & 1)
+        if t not in waits:
+            waits.append(t)
+            waits.sort()
+    if n_fixed:
+        waits = [t for t in waits if merged[t] - (t == w) < 4]
+    if len(waits) != 1 or not formal:
+        return len(waits) == 1
+    return formal_unique_wait(before, merged, w, n_fixed, waits)

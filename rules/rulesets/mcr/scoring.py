@@ -691,6 +691,14 @@ def unique_wait(
         waits = [t for t in waits if merged[t] - (t == win) < 4]
     if len(waits) != 1 or not formal:
         return len(waits) == 1
+    return formal_unique_wait(before, merged, win, n_fixed, waits)
+
+
+def formal_unique_wait(
+    before: bytearray, merged: bytes, win: int, n_fixed: int, waits: list[int]
+) -> bool:
+    """The formal ruling's last word on a hand with one wait (`waits`, before the
+    win: `before`): no kind held four times would complete it as a fifth copy."""
     t = merged.find(4)
     while t >= 0:
         if t != win and t not in waits:  # (the win tile is held three times before it)
