@@ -391,13 +391,28 @@ def _seg_tiles(seg: str) -> tuple[int, ...] | None:
     return r
 
 
-def _counted(tiles: list[int]) -> tuple[bytes, tuple[int, ...]]:
+def _counted(tiles: list[int]) -> tuple[bytearray, tuple[int, ...]]:
     """The counts per kind and the sorted tiles of a list of playing tiles."""
     counts = bytearray(N_KINDS)
     for t in tiles:
         counts[t] += 1
     tiles.sort()
-    return bytes(counts), tuple(tiles)
+    return counts, tuple(tiles)
+
+
+# A meld's tiles -> its counts packed in one int, a byte a kind (kind t at byte t),
+# for every chi, pung and kong: the melds' counts are then added to the standing
+# tiles' as two ints, not a tile at a time (no byte carries: the count check lets
+# at most 14 standing tiles through, and four melds hold at most 16 of a kind).
+_BYTE = tuple(1 << 8 * t for t in range(N_KINDS))
+_MELD_PACKED = {
+    tiles: sum(_BYTE[t] for t in tiles)
+    for tiles in (
+        *((t, t + 1, t + 2) for t in range(27) if t % 9 < 7),
+        *((t,) * 3 for t in range(N_KINDS)),
+        *((t,) * 4 for t in range(N_KINDS)),
+    )
+}
 
 
 def _tiles_fast(sit: dict[str, Any], need_win_tile: bool) -> _Tiles | None:
@@ -468,27 +483,28 @@ def _tiles_fast(sit: dict[str, Any], need_win_tile: bool) -> _Tiles | None:
             return None
     if n_hand != 14 - 3 * len(melds) - (0 if need_win_tile else 1):
         return None
-    standing = bytearray(counts)
     if win_tile is not None:
-        standing[win_tile] += 1
+        counts[win_tile] += 1
+    standing = bytes(counts)
     if melds:
-        mc = bytearray(N_KINDS)
+        in_melds = 0
+        packed = _MELD_PACKED
         for m in melds:
-            for t in m.tiles:
-                mc[t] += 1
-        held = bytes(map(add, standing, mc))
-        meld_counts = bytes(mc)
+            in_melds += packed[m.tiles]  # (a Meld's tiles passed _parse_meld's checks)
+        held = (int.from_bytes(standing, "little") + in_melds).to_bytes(N_KINDS, "little")
+        meld_counts = in_melds.to_bytes(N_KINDS, "little")
     else:
-        held = bytes(standing)
+        held = standing
         meld_counts = _NO_MELDS
     if held.translate(None, _UP_TO_4):  # a count above 4 is left after deleting 0..4
         return None
     wilds = 0
     if wild:
         for w in wild:
-            wilds += standing[w]
-            standing[w] = 0
-    return (conc, melds, win_tile, wild, bytes(standing), wilds, held, meld_counts)
+            wilds += counts[w]
+            counts[w] = 0
+        standing = bytes(counts)
+    return (conc, melds, win_tile, wild, standing, wilds, held, meld_counts)
 
 
 def _tiles_careful(sit: Mapping[str, Any], need_win_tile: bool) -> _Tiles:

@@ -54,6 +54,18 @@ from rules.rulesets.mcr.scoring import (
 from rules.shapes import _ADD, _NEED, _suit_add, suit_need, suit_wait_tiles
 
 _ORDER_GET = ORDER_KEY.__getitem__
+# A pack's name in the note naming the sets, by (kind, tile as the pack keeps it).
+_PACK_ZH = {k: z for k, (z, _) in _PACK_NAMES.items()}
+_PACK_EN = {k: e for k, (_, e) in _PACK_NAMES.items()}
+# (fan, count) -> its entry in the result (a template: copied), its notes and its
+# points (the fan table's points times the count): at most 82 x 9.
+_ITEMS: dict[tuple[int, int], tuple[dict[str, Any], str, str, int]] = {}
+
+
+def _item(fid: int, n: int) -> tuple[dict[str, Any], str, str, int]:
+    z, e = _fan_note(fid, n)
+    r = _ITEMS[fid, n] = (_fan_dict(fid, n), z, e, TABLE.points[fid] * n)
+    return r
 _NO_FANS: dict[int, int] = {}
 
 
@@ -263,30 +275,31 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
         if _unique_wait(standing, merged, w, n_fixed, formal, ks, needs):
             raw[position] = 1
     fans, excluded = TABLE.apply_exclusions(raw)
-    fan_total = TABLE.total(fans)
 
     # the result, as Mcr.score_hand writes it
-    items = sorted(fans.items())
-    out_fans = [_fan_dict(fid, n) for fid, n in items]
     flowers = hand.flowers
     flower_points = int(params["flower_points"])
-    if flowers:
-        out_fans.append({**_fan_dict(81, flowers), "points": flower_points})
-    total = fan_total + flowers * flower_points
-    need = int(params["min_fans"])
-    win = fan_total >= need
-    pack_names = [_PACK_NAMES[k] for k in names]
-    zh = ["按 " + "、".join([z for z, _ in pack_names]) + " 计番"]
-    en = ["scored as " + ", ".join([e for _, e in pack_names])]
-    for fid, n in items:
-        z, e = _fan_note(fid, n)
-        zh.append(z)
-        en.append(e)
+    zh = ["按 " + "、".join([_PACK_ZH[k] for k in names]) + " 计番"]
+    en = ["scored as " + ", ".join([_PACK_EN[k] for k in names])]
+    out_fans = []
+    fan_total = 0
+    item_get = _ITEMS.get
+    for item in sorted(fans.items()):
+        entry = item_get(item) or _item(*item)
+        out_fans.append(entry[0].copy())
+        zh.append(entry[1])
+        en.append(entry[2])
+        fan_total += entry[3]
     if excluded:
         for fid, by in sorted(excluded.items()):
             z, e = _excluded_note(fid, by)
             zh.append(z)
             en.append(e)
+    if flowers:
+        out_fans.append({**_fan_dict(81, flowers), "points": flower_points})
+    total = fan_total + flowers * flower_points
+    need = int(params["min_fans"])
+    win = fan_total >= need
     if flowers:
         zh.append(f"花牌 {flowers} 张：另加 {flowers * flower_points} 分，不计入起和番")
         en.append(
