@@ -66,6 +66,8 @@ def _item(fid: int, n: int) -> tuple[dict[str, Any], str, str, int]:
     z, e = _fan_note(fid, n)
     r = _ITEMS[fid, n] = (_fan_dict(fid, n), z, e, TABLE.points[fid] * n)
     return r
+
+
 _NO_FANS: dict[int, int] = {}
 
 
