@@ -427,7 +427,7 @@ def _tiles_fast(sit: dict[str, Any], need_win_tile: bool) -> _Tiles | None:
     get = sit.get
     raw = get("concealed")
     conc: tuple[int, ...]
-    counts: bytes
+    counts: bytearray
     if raw.__class__ is str:
         tiles: list[int] = []
         n = 0
