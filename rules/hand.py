@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from operator import add
+from operator import add, is_
 from typing import Any, NamedTuple
 
 from rules.errors import RuleError
@@ -279,6 +279,7 @@ def _meld(raw: Any, index: int) -> Meld:
 
 
 _NO_MELDS = bytes(N_KINDS)
+_CODE_OF = _CODES.__getitem__
 _NO_WILD: frozenset[int] = frozenset()
 _KNOWN = frozenset(
     {"id", "ruleset", "params", "concealed", "melds", "win_tile", "seat_wind", "prevalent_wind",
@@ -325,7 +326,7 @@ def parse_situation(sit: Any, need_win_tile: bool = True) -> Hand:
         if not kinds <= _FLAG_TYPES:
             flags = [_bool(sit, k) for k in FLAGS]
         elif _NONE_TYPE in kinds:
-            flags = [v is True for v in flags]
+            flags = list(map(is_, flags, _ALL_TRUE))  # (v is True, flag by flag)
     self_drawn: bool = flags[0]
     raw_table = get("table")
     table = None if raw_table is None else _parse_table(raw_table, self_drawn)
@@ -367,6 +368,7 @@ _FLAG_TYPES = frozenset({bool, type(None)})
 _NONE_TYPE = type(None)
 _FLAG_SET = frozenset(FLAGS)
 _NO_FLAGS = [False] * len(FLAGS)
+_ALL_TRUE = (True,) * len(FLAGS)
 
 # "123m" (one suit's digits) -> its tiles, sorted; a hand's segments recur
 # across hands.  Only 1m..9m, 1p..9p, 1s..9s and 1z..7z: the rest is left to
@@ -443,7 +445,7 @@ def _tiles_fast(sit: dict[str, Any], need_win_tile: bool) -> _Tiles | None:
         counts, conc = _counted(tiles)
     elif raw.__class__ is list:
         try:
-            tiles = [_CODES[x] for x in raw]
+            tiles = list(map(_CODE_OF, raw))
         except (KeyError, TypeError):
             return None
         if not tiles or max(tiles) >= FLOWER_BASE:

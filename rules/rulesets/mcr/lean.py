@@ -57,18 +57,30 @@ _ORDER_GET = ORDER_KEY.__getitem__
 # A pack's name in the note naming the sets, by (kind, tile as the pack keeps it).
 _PACK_ZH = {k: z for k, (z, _) in _PACK_NAMES.items()}
 _PACK_EN = {k: e for k, (_, e) in _PACK_NAMES.items()}
-# (fan, count) -> its entry in the result (a template: copied), its notes and its
-# points (the fan table's points times the count): at most 82 x 9.
-_ITEMS: dict[tuple[int, int], tuple[dict[str, Any], str, str, int]] = {}
+_PACK_ZH_OF = _PACK_ZH.__getitem__
+_PACK_EN_OF = _PACK_EN.__getitem__
 
 
-def _item(fid: int, n: int) -> tuple[dict[str, Any], str, str, int]:
-    z, e = _fan_note(fid, n)
-    r = _ITEMS[fid, n] = (_fan_dict(fid, n), z, e, TABLE.points[fid] * n)
-    return r
+class _Items(dict[tuple[int, int], tuple[dict[str, Any], str, str, int]]):
+    """(fan, count) -> its entry in the result (a template: copied), its notes and
+    its points (the fan table's points times the count), each made once: at most
+    82 x 9."""
+
+    def __missing__(self, item: tuple[int, int]) -> tuple[dict[str, Any], str, str, int]:
+        fid, n = item
+        z, e = _fan_note(fid, n)
+        r = self[item] = (_fan_dict(fid, n), z, e, TABLE.points[fid] * n)
+        return r
+
+
+_ITEMS = _Items()
 
 
 _NO_FANS: dict[int, int] = {}
+# The hand's tile facts and the special forms' pre-check, worked out afresh: a
+# new hand misses their per-shape caches, and a miss costs more than the work.
+_tile_facts_of = tile_facts.__wrapped__
+_may_be_special_of = _may_be_special.__wrapped__
 
 
 def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -81,7 +93,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
     standing = hand.counts
     melds = hand.melds
     n_fixed = len(melds)
-    if n_fixed <= 1 and _may_be_special(standing, n_fixed, w):
+    if n_fixed <= 1 and _may_be_special_of(standing, n_fixed, w):
         return None
     # the one cut: as regular_cuts, one suit that can hold the pair (read off the
     # suits' needs, as shapes.natural_pair_suits) and one cut of each suit
@@ -200,7 +212,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
 
     # the HAND fans (Reading.hand_raw): the tiles' own, then the flags'
     merged = hand.held
-    raw = dict(tile_facts(merged, mk + ck)[10])
+    raw = dict(_tile_facts_of(merged, mk + ck)[10])
     last = hand.last_tile
     if last:
         raw[44 if sd else 45] = 1
@@ -281,13 +293,13 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
     # the result, as Mcr.score_hand writes it
     flowers = hand.flowers
     flower_points = int(params["flower_points"])
-    zh = ["按 " + "、".join([_PACK_ZH[k] for k in names]) + " 计番"]
-    en = ["scored as " + ", ".join([_PACK_EN[k] for k in names])]
+    zh = ["按 " + "、".join(map(_PACK_ZH_OF, names)) + " 计番"]
+    en = ["scored as " + ", ".join(map(_PACK_EN_OF, names))]
     out_fans = []
     fan_total = 0
     item_get = _ITEMS.get
     for item in sorted(fans.items()):
-        entry = item_get(item) or _item(*item)
+        entry = item_get(item) or _ITEMS[item]
         out_fans.append(entry[0].copy())
         zh.append(entry[1])
         en.append(entry[2])
@@ -329,6 +341,12 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
 
 
 _ODD = bytes(i & 1 for i in range(256))
+# (suit pattern, suit, the other suits' best pair difference, the hand's need) ->
+# shapes.suit_wait_tiles of it: a suit's row is read once for the many hands that
+# share the suit and the numbers (its wait tiles, or None: no row, see _ADD).
+_SUIT_WAITS: dict[tuple[bytes, int, int, int], tuple[int, ...] | None] = {}
+SUIT_WAITS_MAX = 50_000
+_UNKNOWN = (-1,)  # not yet read (a found answer is None or a tuple of kinds)
 
 
 def _unique_wait(
@@ -356,13 +374,19 @@ def _unique_wait(
     d0, d1, d2, d3 = needs[0][1], needs[1][1], needs[2][1], needs[3][1]
     others = (min(d1, d2, d3), min(d0, d2, d3), min(d0, d1, d3), min(d0, d1, d2))
     waits: list[int] = []
+    wait_get = _SUIT_WAITS.get
     for x in (0, 1, 2, 3):
         budget = needs[x][0] - s0
         other = others[x]
         if budget < (other if other < 0 else 0):
             continue
         k = ks[x]
-        shipped = suit_wait_tiles(x, k, other, -s0)
+        wkey = (k, x, other, s0)
+        shipped = wait_get(wkey, _UNKNOWN)
+        if shipped is _UNKNOWN:
+            if len(_SUIT_WAITS) >= SUIT_WAITS_MAX:
+                _SUIT_WAITS.clear()
+            shipped = _SUIT_WAITS[wkey] = suit_wait_tiles(x, k, other, -s0)
         if shipped is not None:
             waits += shipped
             continue
