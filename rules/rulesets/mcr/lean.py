@@ -57,8 +57,58 @@ _ORDER_GET = ORDER_KEY.__getitem__
 # A pack's name in the note naming the sets, by (kind, tile as the pack keeps it).
 _PACK_ZH = {k: z for k, (z, _) in _PACK_NAMES.items()}
 _PACK_EN = {k: e for k, (_, e) in _PACK_NAMES.items()}
-_PACK_ZH_OF = _PACK_ZH.__getitem__
-_PACK_EN_OF = _PACK_EN.__getitem__
+
+
+# One suit's tiles as a hand's cut reads them, kept per suit and pattern (a
+# pattern recurs across hands far more than a hand does): [its needs (n0, n1)
+# as shapes.suit_need, then its one cut without the pair and with it, each read
+# when first asked (None until then, _NOT_ONE when the pattern has no cut or
+# more than one)].  A cut is (chow middles, pung tiles, the pair or -1, the trait
+# its packs share as Cut reads it, the packs' names in Chinese, in English), the
+# packs in tile order as regular_cuts lists them.
+_SuitCut = tuple[tuple[int, ...], tuple[int, ...], int, int, tuple[str, ...], tuple[str, ...]]
+_NOT_ONE: _SuitCut = ((), (), -1, 0, (), ())
+_SUITS: tuple[dict[bytes, list[Any]], ...] = ({}, {}, {}, {})
+_S0, _S1, _S2, _S3 = _SUITS
+SUITS_MAX = 50_000
+
+
+def _suit(x: int, k: bytes) -> list[Any]:
+    d = _SUITS[x]
+    if len(d) >= SUITS_MAX:
+        d.clear()
+    r = d[k] = [*(_NEED.get(k) or suit_need(k)), None, None]
+    return r
+
+
+def _suit_cut(rec: list[Any], k: bytes, x: int, pair: bool) -> _SuitCut:
+    cuts = _suit_packs(k, x, pair)
+    c = _NOT_ONE
+    if len(cuts) == 1:
+        chows = []
+        pungs = []
+        pair_tile = -1
+        trait = 7
+        for kind, t, _, _ in cuts[0]:
+            if kind == "chow":
+                chows.append(t)
+                trait &= _CHOW_TRAIT[t]
+            elif kind == "pair":
+                pair_tile = t
+                trait &= _SET_TRAIT[t]
+            else:
+                pungs.append(t)
+                trait &= _SET_TRAIT[t]
+        c = (
+            tuple(chows),
+            tuple(pungs),
+            pair_tile,
+            trait,
+            tuple(_PACK_ZH[p.kind, p.tile] for p in cuts[0]),
+            tuple(_PACK_EN[p.kind, p.tile] for p in cuts[0]),
+        )
+    rec[3 if pair else 2] = c
+    return c
 
 
 class _Items(dict[tuple[int, int], tuple[dict[str, Any], str, str, int]]):
@@ -97,29 +147,38 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
         return None
     # the one cut: as regular_cuts, one suit that can hold the pair (read off the
     # suits' needs, as shapes.natural_pair_suits) and one cut of each suit
-    ks = (standing[0:9], standing[9:18], standing[18:27], standing[27:34])
-    need_get = _NEED.get
-    n0 = need_get(ks[0]) or suit_need(ks[0])
-    n1 = need_get(ks[1]) or suit_need(ks[1])
-    n2 = need_get(ks[2]) or suit_need(ks[2])
-    n3 = need_get(ks[3]) or suit_need(ks[3])
-    needs = (n0, n1, n2, n3)
-    s0 = n0[0] + n1[0] + n2[0] + n3[0]
+    k0 = standing[0:9]
+    k1 = standing[9:18]
+    k2 = standing[18:27]
+    k3 = standing[27:34]
+    r0 = _S0.get(k0) or _suit(0, k0)
+    r1 = _S1.get(k1) or _suit(1, k1)
+    r2 = _S2.get(k2) or _suit(2, k2)
+    r3 = _S3.get(k3) or _suit(3, k3)
+    s0 = r0[0] + r1[0] + r2[0] + r3[0]
     ps = -1
-    for x in (0, 1, 2, 3):
-        if s0 + needs[x][1] <= 0:
-            if ps >= 0:
-                return None  # a second suit can hold the pair: more than one cut
-            ps = x
+    if s0 + r0[1] <= 0:
+        ps = 0
+    if s0 + r1[1] <= 0:
+        if ps >= 0:
+            return None  # a second suit can hold the pair: more than one cut
+        ps = 1
+    if s0 + r2[1] <= 0:
+        if ps >= 0:
+            return None
+        ps = 2
+    if s0 + r3[1] <= 0:
+        if ps >= 0:
+            return None
+        ps = 3
     if ps < 0:
         return None
-    p0 = _suit_packs(ks[0], 0, ps == 0)
-    p1 = _suit_packs(ks[1], 1, ps == 1)
-    p2 = _suit_packs(ks[2], 2, ps == 2)
-    p3 = _suit_packs(ks[3], 3, ps == 3)
-    if not len(p0) == len(p1) == len(p2) == len(p3) == 1:
+    c0 = r0[3 if ps == 0 else 2] or _suit_cut(r0, k0, 0, ps == 0)
+    c1 = r1[3 if ps == 1 else 2] or _suit_cut(r1, k1, 1, ps == 1)
+    c2 = r2[3 if ps == 2 else 2] or _suit_cut(r2, k2, 2, ps == 2)
+    c3 = r3[3 if ps == 3 else 2] or _suit_cut(r3, k3, 3, ps == 3)
+    if c0 is _NOT_ONE or c1 is _NOT_ONE or c2 is _NOT_ONE or c3 is _NOT_ONE:
         return None
-    own = p0[0] + p1[0] + p2[0] + p3[0]  # the standing packs, in tile order
 
     # the flags, as Reading reads them
     fixed = hand.meld_counts
@@ -135,59 +194,56 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
         kong = fixed[w] == 0 and standing[w] == 1
 
     # the sets, as Cut reads them: the melds first, then the standing packs
-    chows: list[int] = []
-    pung_tiles: list[int] = []
-    names: list[tuple[str, int]] = []  # (kind, tile) of each pack, for the note
-    n_melded = mk = ck = 0
-    trait = 7
-    for m in melds:
-        exposed = m.exposed
-        if exposed:
-            n_melded += 1
-        kind = m.type
-        if kind == "chi":
-            t = m.tiles[1]
-            chows.append(t)
-            trait &= _CHOW_TRAIT[t]
-            names.append(("chow", t))
-        else:
-            t = m.tiles[0]
-            pung_tiles.append(t)
-            trait &= _SET_TRAIT[t]
-            if kind == "kong":
-                if exposed:
-                    mk += 1
-                else:
-                    ck += 1
-            names.append((kind, t))
-    wsuit = w // 9 if w < 27 else -1
-    edge = closed = single = hidden_w = False
-    hidden = 0
-    pair = -1
-    for p in own:
-        kind = p.kind
-        t = p.tile
-        names.append((kind, t))
-        if kind == "chow":
-            chows.append(t)
-            trait &= _CHOW_TRAIT[t]
-            if t // 9 == wsuit:
-                if t == w:
-                    closed = True
-                elif t - w == 1 or w - t == 1:
-                    edge = True
-        elif kind == "pair":
-            pair = t
-            trait &= _SET_TRAIT[t]
-            if t == w:
-                single = True
-        else:  # a concealed pung
-            pung_tiles.append(t)
-            trait &= _SET_TRAIT[t]
-            hidden += 1
-            if t == w:
-                hidden_w = True
-    position = 77 if edge else 78 if closed else 79 if single else 0
+    trait = c0[3] & c1[3] & c2[3] & c3[3]
+    n_melded = mk = ck = n_meld_pungs = 0
+    if melds:
+        chows: list[int] = []
+        pung_tiles: list[int] = []
+        zh_names: list[str] = []
+        en_names: list[str] = []
+        for m in melds:
+            exposed = m.exposed
+            if exposed:
+                n_melded += 1
+            kind = m.type
+            if kind == "chi":
+                t = m.tiles[1]
+                chows.append(t)
+                trait &= _CHOW_TRAIT[t]
+                kind = "chow"
+            else:
+                t = m.tiles[0]
+                pung_tiles.append(t)
+                n_meld_pungs += 1
+                trait &= _SET_TRAIT[t]
+                if kind == "kong":
+                    if exposed:
+                        mk += 1
+                    else:
+                        ck += 1
+            zh_names.append(_PACK_ZH[kind, t])
+            en_names.append(_PACK_EN[kind, t])
+        chows += c0[0] + c1[0] + c2[0]
+        pung_tiles += c0[1] + c1[1] + c2[1] + c3[1]
+        zh_names += c0[4] + c1[4] + c2[4] + c3[4]
+        en_names += c0[5] + c1[5] + c2[5] + c3[5]
+    else:
+        chows = [*c0[0], *c1[0], *c2[0]]  # (honors make no chows)
+        pung_tiles = [*c0[1], *c1[1], *c2[1], *c3[1]]
+        zh_names = [*c0[4], *c1[4], *c2[4], *c3[4]]
+        en_names = [*c0[5], *c1[5], *c2[5], *c3[5]]
+    hidden = len(pung_tiles) - n_meld_pungs
+    pair = (c0, c1, c2, c3)[ps][2]
+    # where the win tile sits among the standing sets (Cut: edge, closed, single)
+    cw = (c0, c1, c2, c3)[w // 9 if w < 27 else 3]
+    edge = closed = False
+    for t in cw[0]:
+        if t == w:
+            closed = True
+        elif t - w == 1 or w - t == 1:
+            edge = True
+    hidden_w = w in cw[1]
+    position = 77 if edge else 78 if closed else 79 if pair == w else 0
 
     # the relations between the sets (Cut._relations)
     n_chows = len(chows)
@@ -286,15 +342,17 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
                 raw[73] = n
     if position:
         formal = not params.get("wait_fans_real_waits", False)
-        if _unique_wait(standing, merged, w, n_fixed, formal, ks, needs):
+        if _unique_wait(
+            standing, merged, w, n_fixed, formal, (k0, k1, k2, k3), (r0, r1, r2, r3), ps
+        ):
             raw[position] = 1
     fans, excluded = TABLE.apply_exclusions(raw)
 
     # the result, as Mcr.score_hand writes it
     flowers = hand.flowers
     flower_points = int(params["flower_points"])
-    zh = ["按 " + "、".join(map(_PACK_ZH_OF, names)) + " 计番"]
-    en = ["scored as " + ", ".join(map(_PACK_EN_OF, names))]
+    zh = ["按 " + "、".join(zh_names) + " 计番"]
+    en = ["scored as " + ", ".join(en_names)]
     out_fans = []
     fan_total = 0
     item_get = _ITEMS.get
@@ -356,31 +414,42 @@ def _unique_wait(
     n_fixed: int,
     formal: bool,
     ks: tuple[bytes, bytes, bytes, bytes],
-    needs: tuple[tuple[int, int], ...],
+    recs: tuple[list[Any], list[Any], list[Any], list[Any]],
+    ps: int,
 ) -> bool:
-    """scoring.unique_wait(standing, merged, w, n_fixed, formal), the suits' needs
-    taken from the cut's: the hand before the win differs in the win tile's suit alone.
+    """scoring.unique_wait(standing, merged, w, n_fixed, formal), read off the cut's
+    suits (`ks`, their records `recs`, `ps` the pair's suit).
 
-    The waits as scoring._waits reads them (each suit's shipped one-more-tile
-    row, or its add table), less the kinds held four times with melds."""
+    The waits are scoring._waits' (each suit's shipped one-more-tile row, or its
+    add table), less the kinds held four times with melds.  Only the win tile's
+    suit and the pair's can hold a wait: before the win every other suit is
+    whole sets (3n tiles), and one more tile there leaves 3n + 1."""
     before = bytearray(standing)
     before[w] -= 1
     b = bytes(before)
     ws = w // 9 if w < 27 else 3
     wk = b[9 * ws : 9 * ws + 9] if ws < 3 else b[27:34]
-    ks = (*ks[:ws], wk, *ks[ws + 1 :])  # type: ignore[assignment]
-    needs = (*needs[:ws], _NEED.get(wk) or suit_need(wk), *needs[ws + 1 :])
-    s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
-    d0, d1, d2, d3 = needs[0][1], needs[1][1], needs[2][1], needs[3][1]
+    rw = _SUITS[ws].get(wk) or _suit(ws, wk)
+    r0, r1, r2, r3 = recs
+    d0, d1, d2, d3 = r0[1], r1[1], r2[1], r3[1]
+    s0 = r0[0] + r1[0] + r2[0] + r3[0] - recs[ws][0] + rw[0]
+    if ws == 0:
+        d0 = rw[1]
+    elif ws == 1:
+        d1 = rw[1]
+    elif ws == 2:
+        d2 = rw[1]
+    else:
+        d3 = rw[1]
     others = (min(d1, d2, d3), min(d0, d2, d3), min(d0, d1, d3), min(d0, d1, d2))
     waits: list[int] = []
     wait_get = _SUIT_WAITS.get
-    for x in (0, 1, 2, 3):
-        budget = needs[x][0] - s0
+    for x in (ws,) if ws == ps else (ws, ps) if ws < ps else (ps, ws):
+        budget = (rw if x == ws else recs[x])[0] - s0
         other = others[x]
         if budget < (other if other < 0 else 0):
             continue
-        k = ks[x]
+        k = wk if x == ws else ks[x]
         wkey = (k, x, other, s0)
         shipped = wait_get(wkey, _UNKNOWN)
         if shipped is _UNKNOWN:
