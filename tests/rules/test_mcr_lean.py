@@ -75,3 +75,25 @@ def test_lean_leaves_the_rest_to_the_careful_path() -> None:
         assert lean.score_regular(parse_situation(sit), params) is None, sit
     plain = {"concealed": "123m456p789s1122z", "win_tile": "1z"}
     assert lean.score_regular(parse_situation(plain), params) is not None
+
+
+def test_knit_precheck_matches_the_patterns() -> None:
+    """scoring._holds_knit (the special forms' pre-check, by ranks per suit) says
+    what _knit_pattern_of (pattern by pattern) says, on every pattern, each less
+    one tile, and random hands."""
+    from rules import shapes
+    from rules.rulesets.mcr import scoring
+
+    rng = random.Random(3)
+    hands = [bytes(rng.choice((0, 0, 1, 1, 2)) for _ in range(34)) for _ in range(20_000)]
+    for pat in shapes.KNIT_PATTERNS:
+        full = bytearray(34)
+        for t in pat:
+            full[t] = 1
+        hands.append(bytes(full))
+        for t in pat:
+            less = bytearray(full)
+            less[t] = 0
+            hands.append(bytes(less))
+    for s in hands:
+        assert scoring._holds_knit(s) == (scoring._knit_pattern_of(s) is not None), s

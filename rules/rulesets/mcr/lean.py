@@ -47,7 +47,7 @@ from rules.rulesets.mcr.scoring import (
     _fan_note,
     _may_be_special,
     _payments,
-    _suit_packs,
+    shipped_suit_cuts,
     formal_unique_wait,
     tile_facts,
 )
@@ -82,30 +82,39 @@ def _suit(x: int, k: bytes) -> list[Any]:
 
 
 def _suit_cut(rec: list[Any], k: bytes, x: int, pair: bool) -> _SuitCut:
-    cuts = _suit_packs(k, x, pair)
+    """The suit's one cut (with the pair or without), from the shipped suit cuts
+    regular_cuts' packs come from; _NOT_ONE when there is none or more than one."""
+    cuts = shipped_suit_cuts(k, pair)
     c = _NOT_ONE
     if len(cuts) == 1:
         chows = []
         pungs = []
         pair_tile = -1
         trait = 7
-        for kind, t, _, _ in cuts[0]:
-            if kind == "chow":
+        names = []
+        off = 9 * x
+        for i, kind in cuts[0]:  # (first kind, 0 pung / 1 pair / 2 chow), in tile order
+            t = off + i
+            if kind == 2:
+                t += 1  # a chow is named by its middle tile
                 chows.append(t)
                 trait &= _CHOW_TRAIT[t]
-            elif kind == "pair":
+                names.append(("chow", t))
+            elif kind == 1:
                 pair_tile = t
                 trait &= _SET_TRAIT[t]
+                names.append(("pair", t))
             else:
                 pungs.append(t)
                 trait &= _SET_TRAIT[t]
+                names.append(("pung", t))
         c = (
             tuple(chows),
             tuple(pungs),
             pair_tile,
             trait,
-            tuple(_PACK_ZH[p.kind, p.tile] for p in cuts[0]),
-            tuple(_PACK_EN[p.kind, p.tile] for p in cuts[0]),
+            tuple([_PACK_ZH[n] for n in names]),
+            tuple([_PACK_EN[n] for n in names]),
         )
     rec[3 if pair else 2] = c
     return c
