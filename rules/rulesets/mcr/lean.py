@@ -47,8 +47,8 @@ from rules.rulesets.mcr.scoring import (
     _fan_note,
     _may_be_special,
     _payments,
-    shipped_suit_cuts,
     formal_unique_wait,
+    shipped_suit_cuts,
     tile_facts,
 )
 from rules.shapes import _ADD, _NEED, _suit_add, suit_need, suit_wait_tiles
