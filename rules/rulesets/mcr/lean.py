@@ -45,7 +45,7 @@ from rules.rulesets.mcr.scoring import (
     _excluded_note,
     _fan_dict,
     _fan_note,
-    _may_be_special,
+    _holds_knit,
     _payments,
     formal_unique_wait,
     shipped_suit_cuts,
@@ -136,10 +136,9 @@ _ITEMS = _Items()
 
 
 _NO_FANS: dict[int, int] = {}
-# The hand's tile facts and the special forms' pre-check, worked out afresh: a
-# new hand misses their per-shape caches, and a miss costs more than the work.
+# The hand's tile facts, worked out afresh: a new hand misses their per-shape
+# cache, and a miss costs more than the work.
 _tile_facts_of = tile_facts.__wrapped__
-_may_be_special_of = _may_be_special.__wrapped__
 
 
 def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -152,8 +151,20 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
     standing = hand.counts
     melds = hand.melds
     n_fixed = len(melds)
-    if n_fixed <= 1 and _may_be_special_of(standing, n_fixed, w):
-        return None
+    if n_fixed <= 1:
+        # scoring._may_be_special, looser (13 kinds or more go to the careful path
+        # whatever they are): every hand a special form takes is left there
+        if standing[:27].count(0) <= 18 and _holds_knit(standing):
+            return None  # 组合龙
+        if (
+            n_fixed == 0
+            and (
+                not standing.translate(_ODD).count(1)  # 七对 (14 tiles: parse_situation)
+                or standing.count(0) <= 21  # 十三幺, 全不靠
+                or (w < 27 and sum(standing[9 * (w // 9) : 9 * (w // 9) + 9]) == 14)  # 九莲宝灯
+            )
+        ):
+            return None
     # the one cut: as regular_cuts, one suit that can hold the pair (read off the
     # suits' needs, as shapes.natural_pair_suits) and one cut of each suit
     k0 = standing[0:9]
