@@ -97,3 +97,30 @@ def test_knit_precheck_matches_the_patterns() -> None:
             hands.append(bytes(less))
     for s in hands:
         assert scoring._holds_knit(s) == (scoring._knit_pattern_of(s) is not None), s
+
+
+def test_tile_fans_match_tile_facts() -> None:
+    """lean._tile_fans (from the ranks each suit holds) gives scoring.tile_facts'
+    fans but 四归一, on random tiles of every mix of suits and honors."""
+    from rules.rulesets.mcr import scoring
+
+    rng = random.Random(9)
+    nz = scoring._NONZERO
+    for i in range(30_000):
+        kinds = rng.sample(range(34), rng.randrange(1, 12))
+        if i % 3 == 0:  # one suit, or one suit and honors, or honors alone
+            x = rng.randrange(4)
+            kinds = [t for t in kinds if t // 9 == x or (x < 3 and t >= 27 and i % 2)] or [27]
+        merged = bytearray(34)
+        for t in kinds:
+            merged[t] = rng.randrange(1, 4)
+        m = bytes(merged)
+        want = dict(scoring.tile_facts(m, 0)[10])
+        want.pop(64, None)
+        got = lean._tile_fans(
+            scoring._RANKS9[m[0:9].translate(nz)],
+            scoring._RANKS9[m[9:18].translate(nz)],
+            scoring._RANKS9[m[18:27].translate(nz)],
+            scoring._RANKS7[m[27:34].translate(nz)],
+        )
+        assert got == want, m

@@ -18,8 +18,14 @@ the rules refuse, a hand a special form might take, no cut or more than one
 -- returns None and the careful path answers, so every refusal and every
 tie between readings is still decided there.
 
-The two are held to the same answers by tests/rules/test_mcr_lean.py and by
-`python -m benchmarks.mcr_dump` (39,060 situations, byte for byte).
+What a hand's parts share is kept per part, not per hand: each suit's needs,
+its one cut and its ranks per suit pattern (`_SUITS`), a suit's wait tiles per
+pattern and numbers (`_SUIT_WAITS`), a fan's entry and notes per count
+(`_ITEMS`).  A new hand is mostly new as a whole, its suits mostly are not.
+
+The two are held to the same answers by tests/rules/test_mcr_lean.py (also
+`_tile_fans` against scoring.tile_facts) and by `python -m benchmarks.mcr_dump`
+(39,060 situations, byte for byte, both orders).
 """
 
 from __future__ import annotations
@@ -39,7 +45,16 @@ from rules.rulesets.mcr.context import (
 )
 from rules.rulesets.mcr.fans import TABLE
 from rules.rulesets.mcr.scoring import (
+    _GREEN_H,
+    _GREEN_S,
+    _NONZERO,
     _PACK_NAMES,
+    _RANK_FAN,
+    _RANKS7,
+    _RANKS9,
+    _REV_H,
+    _REV_P,
+    _REV_S,
     _WIND_OF,
     _dropped_flags,
     _excluded_note,
@@ -49,7 +64,6 @@ from rules.rulesets.mcr.scoring import (
     _payments,
     formal_unique_wait,
     shipped_suit_cuts,
-    tile_facts,
 )
 from rules.shapes import _ADD, _NEED, _suit_add, suit_need, suit_wait_tiles
 
@@ -63,7 +77,7 @@ _PACK_EN = {k: e for k, (_, e) in _PACK_NAMES.items()}
 # pattern recurs across hands far more than a hand does): [its needs (n0, n1)
 # as shapes.suit_need, then its one cut without the pair and with it, each read
 # when first asked (None until then, _NOT_ONE when the pattern has no cut or
-# more than one)].  A cut is (chow middles, pung tiles, the pair or -1, the trait
+# more than one), then the ranks it holds as a bit mask (scoring.tile_facts')].  A cut is (chow middles, pung tiles, the pair or -1, the trait
 # its packs share as Cut reads it, the packs' names in Chinese, in English), the
 # packs in tile order as regular_cuts lists them.
 _SuitCut = tuple[tuple[int, ...], tuple[int, ...], int, int, tuple[str, ...], tuple[str, ...]]
@@ -77,7 +91,7 @@ def _suit(x: int, k: bytes) -> list[Any]:
     d = _SUITS[x]
     if len(d) >= SUITS_MAX:
         d.clear()
-    r = d[k] = [*(_NEED.get(k) or suit_need(k)), None, None]
+    r = d[k] = [*(_NEED.get(k) or suit_need(k)), None, None, _RANKS[x][k.translate(_NONZERO)]]
     return r
 
 
@@ -136,9 +150,51 @@ _ITEMS = _Items()
 
 
 _NO_FANS: dict[int, int] = {}
-# The hand's tile facts, worked out afresh: a new hand misses their per-shape
-# cache, and a miss costs more than the work.
-_tile_facts_of = tile_facts.__wrapped__
+_RANKS = (_RANKS9, _RANKS9, _RANKS9, _RANKS7)
+# a pung's or kong's tile -> (its suit, its rank's bit in the suit's mask)
+_SET_RANK = tuple((t // 9, 1 << t % 9) if t < 27 else (3, 1 << t - 27) for t in range(34))
+
+
+def _tile_fans(m: int, p: int, s: int, h: int) -> dict[int, int]:
+    """The HAND fans that read the tiles alone, but 四归一 (64), from the ranks each
+    suit holds (bit masks): scoring.tile_facts' fans, the same tests, those the
+    held honors rule out left unasked."""
+    num = m | p | s
+    voided = (not m) + (not p) + (not s)
+    out: dict[int, int] = {}
+    if h:
+        if not num:
+            out[11] = 1  # honors only
+        elif not num & ~0x101:
+            out[18] = 1  # terminals and honors
+        if voided == 2:
+            out[49] = 1
+        elif voided == 0 and h & 0b1111 and h & 0b1110000:
+            out[51] = 1
+        if not m:
+            if not p and not s & ~_GREEN_S and not h & ~_GREEN_H:
+                out[3] = 1
+            if not p & ~_REV_P and not s & ~_REV_S and not h & ~_REV_H:
+                out[40] = 1
+    else:
+        if not num & 0x101:
+            out[68] = 1  # all simples
+        elif not num & ~0x101:
+            out[8] = 1  # terminals only
+        if voided == 2:
+            out[22] = 1
+        rank_fan = _RANK_FAN[num]
+        if rank_fan:
+            out[rank_fan] = 1
+        out[76] = 1
+        if not m:
+            if not p and not s & ~_GREEN_S:
+                out[3] = 1
+            if not p & ~_REV_P and not s & ~_REV_S:
+                out[40] = 1
+    if voided and voided != 2:
+        out[75] = voided
+    return out
 
 
 def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -217,6 +273,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
     trait = c0[3] & c1[3] & c2[3] & c3[3]
     n_melded = mk = ck = n_meld_pungs = 0
     if melds:
+        ranks = [r0[4], r1[4], r2[4], r3[4]]
         chows: list[int] = []
         pung_tiles: list[int] = []
         zh_names: list[str] = []
@@ -231,8 +288,11 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
                 chows.append(t)
                 trait &= _CHOW_TRAIT[t]
                 kind = "chow"
+                ranks[t // 9] |= 7 << t % 9 - 1
             else:
                 t = m.tiles[0]
+                x, bit = _SET_RANK[t]
+                ranks[x] |= bit
                 pung_tiles.append(t)
                 n_meld_pungs += 1
                 trait &= _SET_TRAIT[t]
@@ -247,7 +307,9 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
         pung_tiles += c0[1] + c1[1] + c2[1] + c3[1]
         zh_names += c0[4] + c1[4] + c2[4] + c3[4]
         en_names += c0[5] + c1[5] + c2[5] + c3[5]
+        m_ranks, p_ranks, s_ranks, h_ranks = ranks
     else:
+        m_ranks, p_ranks, s_ranks, h_ranks = r0[4], r1[4], r2[4], r3[4]
         chows = [*c0[0], *c1[0], *c2[0]]  # (honors make no chows)
         pung_tiles = [*c0[1], *c1[1], *c2[1], *c3[1]]
         zh_names = [*c0[4], *c1[4], *c2[4], *c3[4]]
@@ -288,7 +350,10 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
 
     # the HAND fans (Reading.hand_raw): the tiles' own, then the flags'
     merged = hand.held
-    raw = dict(_tile_facts_of(merged, mk + ck)[10])
+    raw = _tile_fans(m_ranks, p_ranks, s_ranks, h_ranks)
+    hogs = merged.count(4) - mk - ck
+    if hogs > 0:
+        raw[64] = hogs
     last = hand.last_tile
     if last:
         raw[44 if sd else 45] = 1
