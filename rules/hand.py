@@ -344,7 +344,8 @@ def parse_situation(sit: Any, need_win_tile: bool = True) -> Hand:
         or _wind(sit, "prevalent_wind")
     )
     concealed, melds, win_tile, wild, counts, wilds, held, meld_counts = tiles
-    return Hand._make(
+    return _new_hand(
+        Hand,
         (
             concealed,
             melds,
@@ -360,7 +361,7 @@ def parse_situation(sit: Any, need_win_tile: bool = True) -> Hand:
             wilds,
             held,
             meld_counts,
-        )
+        ),
     )
 
 
@@ -640,3 +641,6 @@ def _parse_table(raw: Any, self_drawn: bool) -> Table | None:
 
 # parse_situation unpacks the flags in FLAGS order.
 assert Hand._fields[3 : 3 + len(FLAGS)] == FLAGS
+# parse_situation builds a Hand from its 22 fields as Hand._make does, without
+# _make's call and length check (tests/rules/test_parse_fast.py compares Hands).
+_new_hand = tuple.__new__
