@@ -11,9 +11,10 @@ cached: that glue, not any one rule, was most of what a new hand cost.
 `score_regular` reads the same facts in the same order straight off the
 Hand into the result: the flags as `Reading` reads them, the one cut's sets
 as `Cut` reads them (the same shipped relation tables), the fans as
-`score_ctx` adds them, then the fan table's exclusions and total
-(`TABLE.apply_exclusions`, `TABLE.total`: the 不计 lists stay data) and the
-result as `Mcr.score_hand` writes it.  Anything else -- wild tiles, a flag
+`score_ctx` adds them (the tiles' own as `tile_facts` reads them, from the
+ranks each suit holds: `_tile_fans`), then the fan table's exclusions
+(`TABLE.apply_exclusions`: the 不计 lists stay data), its points and the result
+as `Mcr.score_hand` writes it.  Anything else -- wild tiles, a flag
 the rules refuse, a hand a special form might take, no cut or more than one
 -- returns None and the careful path answers, so every refusal and every
 tie between readings is still decided there.
@@ -77,8 +78,9 @@ _PACK_EN = {k: e for k, (_, e) in _PACK_NAMES.items()}
 # pattern recurs across hands far more than a hand does): [its needs (n0, n1)
 # as shapes.suit_need, then its one cut without the pair and with it, each read
 # when first asked (None until then, _NOT_ONE when the pattern has no cut or
-# more than one), then the ranks it holds as a bit mask (scoring.tile_facts')].  A cut is (chow middles, pung tiles, the pair or -1, the trait
-# its packs share as Cut reads it, the packs' names in Chinese, in English), the
+# more than one), then the ranks it holds as a bit mask (as tile_facts reads
+# them)].  A cut is (chow middles, pung tiles, the pair or -1, the trait its
+# packs share as Cut reads it, the packs' names in Chinese, in English), the
 # packs in tile order as regular_cuts lists them.
 _SuitCut = tuple[tuple[int, ...], tuple[int, ...], int, int, tuple[str, ...], tuple[str, ...]]
 _NOT_ONE: _SuitCut = ((), (), -1, 0, (), ())
@@ -88,6 +90,7 @@ SUITS_MAX = 50_000
 
 
 def _suit(x: int, k: bytes) -> list[Any]:
+    """A suit pattern's record, made when first met (its cuts are read when asked)."""
     d = _SUITS[x]
     if len(d) >= SUITS_MAX:
         d.clear()
