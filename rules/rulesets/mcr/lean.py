@@ -383,21 +383,15 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
     # concealed pungs on a discard: one the discard completed counts as melded,
     # unless the win tile can sit in a chow (Cut._own)
     hidden_here = hidden - 1 if hidden_w and not sd and not closed and not edge else hidden
-    kt = _kong_table(hidden_here, mk, ck, bool(params["mixed_kong_fan"]))
-    if kt:
-        raw.update(kt)
+    if mk or ck or hidden_here > 1:
+        kt = _kong_table(hidden_here, mk, ck, bool(params["mixed_kong_fan"]))
+        if kt:
+            raw.update(kt)
+    else:
+        kt = _NO_FANS  # (kong_fans: no kong and at most one concealed pung)
     pack_trait = 55 if trait & 1 else 31 if trait & 2 else 21 if trait & 4 else 0
     if pack_trait:
         raw[pack_trait] = 1
-    if n_pungs:
-        dragons = 0
-        for t in pung_tiles:
-            if t >= 31:
-                dragons += 1
-        if dragons:
-            dragons -= 2 * pf.get(54, 0)
-            if dragons > 0:
-                raw[59] = dragons
     if n_chows == 4 and pair < 27:
         raw[63] = 1
     if n_pungs:
@@ -405,7 +399,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
             raw[48] = 1
         prevalent = _WIND_OF[hand.prevalent_wind]
         seat = _WIND_OF[hand.seat_wind]
-        n = 0
+        n = dragons = 0
         prev_pung = seat_pung = False
         for t in pung_tiles:
             if t >= 27:
@@ -415,8 +409,14 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
                         prev_pung = True
                     if t == seat:
                         seat_pung = True
+                else:
+                    dragons += 1
             elif t % 9 == 0 or t % 9 == 8:
                 n += 1
+        if dragons:
+            dragons -= 2 * pf.get(54, 0)
+            if dragons > 0:
+                raw[59] = dragons
         if prev_pung:
             raw[60] = 1
         if seat_pung:
