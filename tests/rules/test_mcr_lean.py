@@ -124,3 +124,50 @@ def test_tile_fans_match_tile_facts() -> None:
             scoring._RANKS7[m[27:34].translate(nz)],
         )
         assert got == want, m
+
+
+def test_unique_wait_from_single_suits_matches_the_tables() -> None:
+    """lean._unique_wait (one suit pattern at a time) says what scoring.unique_wait
+    (every kind through the hand's tables) says, formal ruling or not, on every
+    generated hand with one suit that can hold the pair, and on random hands."""
+    from benchmarks.hands import winning_tiles
+    from rules import shapes
+    from rules.rulesets.mcr import scoring
+
+    def hands() -> list[Any]:
+        out = []
+        for seed in (1, 2, 3):
+            for sit in mo.generate_situations(3000, seed):
+                out.append(parse_situation(sit))
+        rng = random.Random(3)
+        for _ in range(20_000):
+            tiles = winning_tiles(rng)
+            w = rng.choice(tiles)
+            rest = list(tiles)
+            rest.remove(w)
+            code = "{}{}".format
+            out.append(
+                parse_situation(
+                    {
+                        "concealed": [code(t % 9 + 1, "mpsz"[t // 9]) for t in rest],
+                        "win_tile": code(w % 9 + 1, "mpsz"[w // 9]),
+                    }
+                )
+            )
+        return out
+
+    checked = 0
+    for h in hands():
+        s = h.counts
+        ks = (s[0:9], s[9:18], s[18:27], s[27:34])
+        needs = [shapes._NEED.get(k) or shapes.suit_need(k) for k in ks]
+        s0 = sum(n[0] for n in needs)
+        pair_suits = [x for x in range(4) if s0 + needs[x][1] <= 0]
+        if len(pair_suits) != 1:
+            continue
+        for formal in (True, False):
+            got = lean._unique_wait(s, h.held, h.win_tile, len(h.melds), formal, ks, pair_suits[0])
+            want = scoring.unique_wait.__wrapped__(s, h.held, h.win_tile, len(h.melds), formal)
+            assert got == want, (h.describe(), formal)
+        checked += 1
+    assert checked > 20_000

@@ -20,8 +20,8 @@ the rules refuse, a hand a special form might take, no cut or more than one
 tie between readings is still decided there.
 
 What a hand's parts share is kept per part, not per hand: each suit's needs,
-its one cut and its ranks per suit pattern (`_SUITS`), a suit's wait tiles per
-pattern and numbers (`_SUIT_WAITS`), a fan's entry and notes per count
+its one cut and its ranks per suit pattern (`_SUITS`), what one more tile
+makes of a suit pattern (`_PATTERN_WAITS`), a fan's entry and notes per count
 (`_ITEMS`).  A new hand is mostly new as a whole, its suits mostly are not.
 
 The two are held to the same answers by tests/rules/test_mcr_lean.py (also
@@ -66,7 +66,7 @@ from rules.rulesets.mcr.scoring import (
     formal_unique_wait,
     shipped_suit_cuts,
 )
-from rules.shapes import _ADD, _NEED, _suit_add, suit_need, suit_wait_tiles
+from rules.shapes import _ADD, _NEED, _suit_add, suit_need
 
 _ORDER_GET = ORDER_KEY.__getitem__
 # A pack's name in the note naming the sets, by (kind, tile as the pack keeps it).
@@ -430,9 +430,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
                 raw[73] = n
     if position:
         formal = not params.get("wait_fans_real_waits", False)
-        if _unique_wait(
-            standing, merged, w, n_fixed, formal, (k0, k1, k2, k3), (r0, r1, r2, r3), ps
-        ):
+        if _unique_wait(standing, merged, w, n_fixed, formal, (k0, k1, k2, k3), ps):
             raw[position] = 1
     fans, excluded = TABLE.apply_exclusions(raw)
 
@@ -487,12 +485,26 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
 
 
 _ODD = bytes(i & 1 for i in range(256))
-# (suit pattern, suit, the other suits' best pair difference, the hand's need) ->
-# shapes.suit_wait_tiles of it: a suit's row is read once for the many hands that
-# share the suit and the numbers (its wait tiles, or None: no row, see _ADD).
-_SUIT_WAITS: dict[tuple[bytes, int, int, int], tuple[int, ...] | None] = {}
-SUIT_WAITS_MAX = 50_000
-_UNKNOWN = (-1,)  # not yet read (a found answer is None or a tuple of kinds)
+# A suit pattern -> (the kinds one more of which makes it whole sets, those that
+# make it sets and a pair, whether it is sets and a pair already), per suit.
+_PatternWaits = tuple[tuple[int, ...], tuple[int, ...], bool]
+_PATTERN_WAITS: tuple[dict[bytes, _PatternWaits], ...] = ({}, {}, {}, {})
+PATTERN_WAITS_MAX = 50_000
+
+
+def _pattern_waits(x: int, k: bytes) -> _PatternWaits:
+    d = _PATTERN_WAITS[x]
+    if len(d) >= PATTERN_WAITS_MAX:
+        d.clear()
+    adds = _ADD.get((k, None)) or _suit_add(k, None)  # (needs after one more of each kind)
+    off = 9 * x
+    need = _NEED.get(k) or suit_need(k)
+    r = d[k] = (
+        tuple([off + j for j, (a0, _) in enumerate(adds) if a0 == 0]),
+        tuple([off + j for j, (a0, a1) in enumerate(adds) if a0 + a1 == 0]),
+        need[0] + need[1] == 0,
+    )
+    return r
 
 
 def _unique_wait(
@@ -502,56 +514,33 @@ def _unique_wait(
     n_fixed: int,
     formal: bool,
     ks: tuple[bytes, bytes, bytes, bytes],
-    recs: tuple[list[Any], list[Any], list[Any], list[Any]],
     ps: int,
 ) -> bool:
-    """scoring.unique_wait(standing, merged, w, n_fixed, formal), read off the cut's
-    suits (`ks`, their records `recs`, `ps` the pair's suit).
+    """scoring.unique_wait(standing, merged, w, n_fixed, formal) for a hand of one
+    cut (`ks` its suits, `ps` the pair's suit), read off single suits.
 
-    The waits are scoring._waits' (each suit's shipped one-more-tile row, or its
-    add table), less the kinds held four times with melds.  Only the win tile's
-    suit and the pair's can hold a wait: before the win every other suit is
-    whole sets (3n tiles), and one more tile there leaves 3n + 1."""
+    Before the win every suit but the pair's is whole sets (3n tiles) and the
+    pair's is sets and the pair (3n + 2); the win tile's suit is one short.  One
+    more tile completes the hand only in the win tile's suit or the pair's: in
+    the win tile's suit, sets and the pair when the pair is there, else sets
+    alone; in the pair's (another suit), sets alone, when the win tile's suit
+    is then sets and the pair.  Each is a question about one suit pattern, read
+    from shapes' one-more-tile table (`_suit_add`, which refuses a fifth copy)
+    and kept per pattern (`_PATTERN_WAITS`).  Then scoring._waits' seven-pairs
+    wait, the four-copies filter of melds and the formal ruling."""
     before = bytearray(standing)
     before[w] -= 1
     b = bytes(before)
     ws = w // 9 if w < 27 else 3
     wk = b[9 * ws : 9 * ws + 9] if ws < 3 else b[27:34]
-    rw = _SUITS[ws].get(wk) or _suit(ws, wk)
-    r0, r1, r2, r3 = recs
-    d0, d1, d2, d3 = r0[1], r1[1], r2[1], r3[1]
-    s0 = r0[0] + r1[0] + r2[0] + r3[0] - recs[ws][0] + rw[0]
-    if ws == 0:
-        d0 = rw[1]
-    elif ws == 1:
-        d1 = rw[1]
-    elif ws == 2:
-        d2 = rw[1]
+    rw = _PATTERN_WAITS[ws].get(wk) or _pattern_waits(ws, wk)
+    if ws == ps:
+        waits = list(rw[1])
     else:
-        d3 = rw[1]
-    others = (min(d1, d2, d3), min(d0, d2, d3), min(d0, d1, d3), min(d0, d1, d2))
-    waits: list[int] = []
-    wait_get = _SUIT_WAITS.get
-    for x in (ws,) if ws == ps else (ws, ps) if ws < ps else (ps, ws):
-        budget = (rw if x == ws else recs[x])[0] - s0
-        other = others[x]
-        if budget < (other if other < 0 else 0):
-            continue
-        k = wk if x == ws else ks[x]
-        wkey = (k, x, other, s0)
-        shipped = wait_get(wkey, _UNKNOWN)
-        if shipped is _UNKNOWN:
-            if len(_SUIT_WAITS) >= SUIT_WAITS_MAX:
-                _SUIT_WAITS.clear()
-            shipped = _SUIT_WAITS[wkey] = suit_wait_tiles(x, k, other, -s0)
-        if shipped is not None:
-            waits += shipped
-            continue
-        j = 9 * x
-        for a0, a1 in _ADD.get((k, None)) or _suit_add(k, None):
-            if a0 + (a1 if a1 < other else other) <= budget:
-                waits.append(j)
-            j += 1
+        waits = list(rw[0])
+        if rw[2]:
+            kp = ks[ps]
+            waits += (_PATTERN_WAITS[ps].get(kp) or _pattern_waits(ps, kp))[0]
     if n_fixed == 0 and b.translate(_ODD).count(1) == 1:
         t = next(t for t in range(34) if b[t] & 1)
         if t not in waits:
