@@ -150,6 +150,27 @@ class _Items(dict[tuple[int, int], tuple[dict[str, Any], str, str, int]]):
 
 
 _ITEMS = _Items()
+# The notes of flowers (flowers, points a flower) and of a hand short of the
+# minimum (fans, minimum), as scoring._explain words them, each worded once:
+# at most 9 x 11 and 89 x 89.
+_FLOWER_NOTES: dict[tuple[int, int], tuple[str, str]] = {}
+_SHORT_NOTES: dict[tuple[int, int], tuple[str, str]] = {}
+
+
+def _flower_notes(flowers: int, points: int) -> tuple[str, str]:
+    r = _FLOWER_NOTES[flowers, points] = (
+        f"花牌 {flowers} 张：另加 {flowers * points} 分，不计入起和番",
+        f"{flowers} flower(s) add {flowers * points}, not counted toward the minimum",
+    )
+    return r
+
+
+def _short_notes(fan_total: int, need: int) -> tuple[str, str]:
+    r = _SHORT_NOTES[fan_total, need] = (
+        f"共 {fan_total} 番，不足 {need} 番起和，还差 {need - fan_total} 番，不能和牌",
+        f"{fan_total} fans: {need - fan_total} short of the {need}-fan minimum, so this is not a legal win",
+    )
+    return r
 
 
 _NO_FANS: dict[int, int] = {}
@@ -459,15 +480,13 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
     need = int(params["min_fans"])
     win = fan_total >= need
     if flowers:
-        zh.append(f"花牌 {flowers} 张：另加 {flowers * flower_points} 分，不计入起和番")
-        en.append(
-            f"{flowers} flower(s) add {flowers * flower_points}, not counted toward the minimum"
-        )
+        z, e = _FLOWER_NOTES.get((flowers, flower_points)) or _flower_notes(flowers, flower_points)
+        zh.append(z)
+        en.append(e)
     if fan_total < need:
-        zh.append(f"共 {fan_total} 番，不足 {need} 番起和，还差 {need - fan_total} 番，不能和牌")
-        en.append(
-            f"{fan_total} fans: {need - fan_total} short of the {need}-fan minimum, so this is not a legal win"
-        )
+        z, e = _SHORT_NOTES.get((fan_total, need)) or _short_notes(fan_total, need)
+        zh.append(z)
+        en.append(e)
     out: dict[str, Any] = {
         "win": win,
         "fans": out_fans,
