@@ -46,6 +46,7 @@ from rules.rulesets.mcr.context import (
 )
 from rules.rulesets.mcr.fans import TABLE
 from rules.rulesets.mcr.scoring import (
+    _EXCLUDED_NOTES,
     _GREEN_H,
     _GREEN_S,
     _NONZERO,
@@ -458,8 +459,8 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
     # the result, as Mcr.score_hand writes it
     flowers = hand.flowers
     flower_points = int(params["flower_points"])
-    zh = ["按 " + "、".join(zh_names) + " 计番"]
-    en = ["scored as " + ", ".join(en_names)]
+    zh = [f"按 {'、'.join(zh_names)} 计番"]
+    en = [f"scored as {', '.join(en_names)}"]
     out_fans = []
     fan_total = 0
     item_get = _ITEMS.get
@@ -471,7 +472,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
         fan_total += entry[3]
     if excluded:
         for fid, by in sorted(excluded.items()):
-            z, e = _excluded_note(fid, by)
+            z, e = _EXCLUDED_NOTES.get((fid, by)) or _excluded_note(fid, by)
             zh.append(z)
             en.append(e)
     if flowers:
