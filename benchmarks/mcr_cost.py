@@ -16,9 +16,11 @@ Stages (cumulative, each on the same new hands):
   wait    the unique-wait check (here on every hand; score_hand asks it only
           when a cut has the win tile at an edge, closed or single place);
   best    best_reading: every reading scored, the exclusions applied;
-  score   score_hand again on top (a new Reading, the cached cuts and wait):
-          mostly the result's assembly, the fans' entries and notes;
-  api     rules.score(situation, "mcr") from the dict, on the new hands.
+  score   score_hand again on top: for a hand with one regular reading the
+          lean path (rules/rulesets/mcr/lean.py, none of the stages above), for
+          the rest the careful path on the cached cuts and wait;
+  api     rules.score(situation, "mcr") from the dict, on the new hands: what a
+          new hand costs end to end (the stages above are the careful path's).
 
 It needs valgrind and takes a few minutes (each stage is two runs, side by side).
 A measuring aid: nothing asserts on it.

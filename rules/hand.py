@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from operator import add
+from operator import add, is_
 from typing import Any, NamedTuple
 
 from rules.errors import RuleError
@@ -279,6 +279,7 @@ def _meld(raw: Any, index: int) -> Meld:
 
 
 _NO_MELDS = bytes(N_KINDS)
+_CODE_OF = _CODES.__getitem__
 _NO_WILD: frozenset[int] = frozenset()
 _KNOWN = frozenset(
     {"id", "ruleset", "params", "concealed", "melds", "win_tile", "seat_wind", "prevalent_wind",
@@ -325,7 +326,7 @@ def parse_situation(sit: Any, need_win_tile: bool = True) -> Hand:
         if not kinds <= _FLAG_TYPES:
             flags = [_bool(sit, k) for k in FLAGS]
         elif _NONE_TYPE in kinds:
-            flags = [v is True for v in flags]
+            flags = list(map(is_, flags, _ALL_TRUE))  # (v is True, flag by flag)
     self_drawn: bool = flags[0]
     raw_table = get("table")
     table = None if raw_table is None else _parse_table(raw_table, self_drawn)
@@ -343,7 +344,8 @@ def parse_situation(sit: Any, need_win_tile: bool = True) -> Hand:
         or _wind(sit, "prevalent_wind")
     )
     concealed, melds, win_tile, wild, counts, wilds, held, meld_counts = tiles
-    return Hand._make(
+    return _new_hand(
+        Hand,
         (
             concealed,
             melds,
@@ -359,7 +361,7 @@ def parse_situation(sit: Any, need_win_tile: bool = True) -> Hand:
             wilds,
             held,
             meld_counts,
-        )
+        ),
     )
 
 
@@ -367,6 +369,7 @@ _FLAG_TYPES = frozenset({bool, type(None)})
 _NONE_TYPE = type(None)
 _FLAG_SET = frozenset(FLAGS)
 _NO_FLAGS = [False] * len(FLAGS)
+_ALL_TRUE = (True,) * len(FLAGS)
 
 # "123m" (one suit's digits) -> its tiles, sorted; a hand's segments recur
 # across hands.  Only 1m..9m, 1p..9p, 1s..9s and 1z..7z: the rest is left to
@@ -391,13 +394,28 @@ def _seg_tiles(seg: str) -> tuple[int, ...] | None:
     return r
 
 
-def _counted(tiles: list[int]) -> tuple[bytes, tuple[int, ...]]:
+def _counted(tiles: list[int]) -> tuple[bytearray, tuple[int, ...]]:
     """The counts per kind and the sorted tiles of a list of playing tiles."""
     counts = bytearray(N_KINDS)
     for t in tiles:
         counts[t] += 1
     tiles.sort()
-    return bytes(counts), tuple(tiles)
+    return counts, tuple(tiles)
+
+
+# A meld's tiles -> its counts packed in one int, a byte a kind (kind t at byte t),
+# for every chi, pung and kong: the melds' counts are then added to the standing
+# tiles' as two ints, not a tile at a time (no byte carries: the count check lets
+# at most 14 standing tiles through, and four melds hold at most 16 of a kind).
+_BYTE = tuple(1 << 8 * t for t in range(N_KINDS))
+_MELD_PACKED = {
+    tiles: sum(_BYTE[t] for t in tiles)
+    for tiles in (
+        *((t, t + 1, t + 2) for t in range(27) if t % 9 < 7),
+        *((t,) * 3 for t in range(N_KINDS)),
+        *((t,) * 4 for t in range(N_KINDS)),
+    )
+}
 
 
 def _tiles_fast(sit: dict[str, Any], need_win_tile: bool) -> _Tiles | None:
@@ -412,7 +430,7 @@ def _tiles_fast(sit: dict[str, Any], need_win_tile: bool) -> _Tiles | None:
     get = sit.get
     raw = get("concealed")
     conc: tuple[int, ...]
-    counts: bytes
+    counts: bytearray
     if raw.__class__ is str:
         tiles: list[int] = []
         n = 0
@@ -428,7 +446,7 @@ def _tiles_fast(sit: dict[str, Any], need_win_tile: bool) -> _Tiles | None:
         counts, conc = _counted(tiles)
     elif raw.__class__ is list:
         try:
-            tiles = [_CODES[x] for x in raw]
+            tiles = list(map(_CODE_OF, raw))
         except (KeyError, TypeError):
             return None
         if not tiles or max(tiles) >= FLOWER_BASE:
@@ -468,27 +486,28 @@ def _tiles_fast(sit: dict[str, Any], need_win_tile: bool) -> _Tiles | None:
             return None
     if n_hand != 14 - 3 * len(melds) - (0 if need_win_tile else 1):
         return None
-    standing = bytearray(counts)
     if win_tile is not None:
-        standing[win_tile] += 1
+        counts[win_tile] += 1
+    standing = bytes(counts)
     if melds:
-        mc = bytearray(N_KINDS)
+        in_melds = 0
+        packed = _MELD_PACKED
         for m in melds:
-            for t in m.tiles:
-                mc[t] += 1
-        held = bytes(map(add, standing, mc))
-        meld_counts = bytes(mc)
+            in_melds += packed[m.tiles]  # (a Meld's tiles passed _parse_meld's checks)
+        held = (int.from_bytes(standing, "little") + in_melds).to_bytes(N_KINDS, "little")
+        meld_counts = in_melds.to_bytes(N_KINDS, "little")
     else:
-        held = bytes(standing)
+        held = standing
         meld_counts = _NO_MELDS
     if held.translate(None, _UP_TO_4):  # a count above 4 is left after deleting 0..4
         return None
     wilds = 0
     if wild:
         for w in wild:
-            wilds += standing[w]
-            standing[w] = 0
-    return (conc, melds, win_tile, wild, bytes(standing), wilds, held, meld_counts)
+            wilds += counts[w]
+            counts[w] = 0
+        standing = bytes(counts)
+    return (conc, melds, win_tile, wild, standing, wilds, held, meld_counts)
 
 
 def _tiles_careful(sit: Mapping[str, Any], need_win_tile: bool) -> _Tiles:
@@ -622,3 +641,6 @@ def _parse_table(raw: Any, self_drawn: bool) -> Table | None:
 
 # parse_situation unpacks the flags in FLAGS order.
 assert Hand._fields[3 : 3 + len(FLAGS)] == FLAGS
+# parse_situation builds a Hand from its 22 fields as Hand._make does, without
+# _make's call and length check (tests/rules/test_parse_fast.py compares Hands).
+_new_hand = tuple.__new__

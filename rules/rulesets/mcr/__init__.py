@@ -2,7 +2,8 @@
 
 `fans.py` is the fan table as data, each fan's row with its condition;
 `context.py` is the hand context the conditions read (tiles, sets, `Ctx`);
-`scoring.py` reads a hand and scores it;
+`scoring.py` reads a hand and scores it (every reading: the definition);
+`lean.py` scores the common hand, one regular reading, in one pass;
 docs/rules/mcr.md has every decision with the seed text it rests on.
 """
 

@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from functools import lru_cache
-from itertools import product
+from itertools import permutations, product
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -691,6 +691,14 @@ def unique_wait(
         waits = [t for t in waits if merged[t] - (t == win) < 4]
     if len(waits) != 1 or not formal:
         return len(waits) == 1
+    return formal_unique_wait(before, merged, win, n_fixed, waits)
+
+
+def formal_unique_wait(
+    before: bytearray, merged: bytes, win: int, n_fixed: int, waits: list[int]
+) -> bool:
+    """The formal ruling's last word on a hand with one wait (`waits`, before the
+    win: `before`): no kind held four times would complete it as a fifth copy."""
     t = merged.find(4)
     while t >= 0:
         if t != win and t not in waits:  # (the win tile is held three times before it)
@@ -895,7 +903,7 @@ def _may_be_special(s: bytes, n_fixed: int, w: int) -> bool:
     if n_fixed > 1:
         return False
     # 组合龙 (with one meld, the only form left): nine different suited kinds at least
-    if s[:27].count(0) <= 18 and _knit_pattern_of(s) is not None:
+    if s[:27].count(0) <= 18 and _holds_knit(s):
         return True
     if n_fixed:
         return False
@@ -908,6 +916,31 @@ def _may_be_special(s: bytes, n_fixed: int, w: int) -> bool:
         )
         or (w < 27 and sum(s[9 * suit(w) : 9 * suit(w) + 9]) == 14)  # 九莲宝灯: one suit
     )
+
+
+def _holds_knit(s: bytes) -> bool:
+    """`_knit_pattern_of(s) is not None`, read from the ranks each suit holds: a
+    knitted straight gives each suit one of 147 / 258 / 369, a different one each."""
+    nz = _NONZERO
+    a = _KNIT_TRIPLES[_RANKS9[s[0:9].translate(nz)]]
+    b = _KNIT_TRIPLES[_RANKS9[s[9:18].translate(nz)]]
+    c = _KNIT_TRIPLES[_RANKS9[s[18:27].translate(nz)]]
+    return _KNIT_OK[a | b << 3 | c << 6]
+
+
+# a suit's ranks (bit mask) -> which of 147, 258, 369 it holds whole (bits 0, 1, 2)
+_KNIT_TRIPLES = tuple(
+    sum(1 << j for j in range(3) if ranks & (0b001001001 << j) == 0b001001001 << j)
+    for ranks in range(512)
+)
+# the three suits' triples (3 bits each) -> whether they give each suit a different one
+_KNIT_OK = tuple(
+    any(
+        x >> perm[0] & 1 and x >> 3 + perm[1] & 1 and x >> 6 + perm[2] & 1
+        for perm in permutations(range(3))
+    )
+    for x in range(512)
+)
 
 
 def _residual_unique_wait(rest: bytes, w: int) -> bool:
@@ -1055,6 +1088,15 @@ class Mcr(Ruleset):
     )
 
     def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+        # most hands: one regular reading, scored in one pass (lean.py); the rest here
+        body = lean.score_regular(hand, params)
+        if body is not None:
+            return body
+        return self.score_careful(hand, params)
+
+    def score_careful(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+        """score_hand by every reading's objects (Reading, Cut, Ctx, Scored): the
+        definition the lean path is held to, and the answer for every other hand."""
         reading = Reading(hand, params)
         best = best_reading(reading)
         if best is None:
@@ -1418,5 +1460,8 @@ def _payments(self_drawn: bool, t: Table, total: int, base: int, win: bool) -> d
             deltas[t.winner] += amount
     return {"payments": payments, "deltas": deltas}
 
+
+# The lean path reads this module's tables and helpers, so it is imported once they exist.
+from rules.rulesets.mcr import lean  # noqa: E402
 
 __all__ = ["FAN_FUNCS", "Ctx", "Mcr", "Reading", "best_reading", "score_ctx"]
