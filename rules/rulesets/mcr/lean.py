@@ -64,6 +64,8 @@ from rules.rulesets.mcr.scoring import (
     _fan_note,
     _holds_knit,
     _payments,
+    add_flag_fans,
+    add_pung_fans,
     formal_unique_wait,
     shipped_suit_cuts,
 )
@@ -379,23 +381,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
     hogs = merged.count(4) - mk - ck
     if hogs > 0:
         raw[64] = hogs
-    last = hand.last_tile
-    if last:
-        raw[44 if sd else 45] = 1
-    if kong:
-        raw[46 if sd else 47] = 1
-    if sd:
-        if n_melded == 0:
-            raw[56] = 1
-        if not last and not kong:
-            raw[80] = 1
-    else:
-        if n_melded == 4:
-            raw[52] = 1
-        if n_melded == 0:
-            raw[62] = 1
-    if fourth:
-        raw[58] = 1
+    add_flag_fans(raw, sd, hand.last_tile, kong, n_melded, fourth)
 
     # the CUT fans, as score_ctx adds them
     if cf:
@@ -417,39 +403,17 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
     if n_chows == 4 and pair < 27:
         raw[63] = 1
     if n_pungs:
-        if n_pungs == 4 and 5 not in kt and 12 not in kt:
-            raw[48] = 1
-        prevalent = _WIND_OF[hand.prevalent_wind]
-        seat = _WIND_OF[hand.seat_wind]
-        n = dragons = 0
-        prev_pung = seat_pung = False
+        dragons = 0
         for t in pung_tiles:
-            if t >= 27:
-                if t <= 30:
-                    n += 1
-                    if t == prevalent:
-                        prev_pung = True
-                    if t == seat:
-                        seat_pung = True
-                else:
-                    dragons += 1
-            elif t % 9 == 0 or t % 9 == 8:
-                n += 1
+            if t >= 31:
+                dragons += 1
         if dragons:
             dragons -= 2 * pf.get(54, 0)
             if dragons > 0:
                 raw[59] = dragons
-        if prev_pung:
-            raw[60] = 1
-        if seat_pung:
-            raw[61] = 1
-        if n:
-            if 38 in pf or 9 in pf:
-                n -= 3
-            else:
-                n -= prev_pung + (seat_pung and seat != prevalent)
-            if n > 0:
-                raw[73] = n
+        add_pung_fans(
+            raw, pung_tiles, pf, kt, _WIND_OF[hand.prevalent_wind], _WIND_OF[hand.seat_wind]
+        )
     if position:
         formal = not params.get("wait_fans_real_waits", False)
         if _unique_wait(standing, merged, w, n_fixed, formal, (k0, k1, k2, k3), ps):

@@ -153,37 +153,8 @@ def score_ctx(c: Ctx, hand_raw: Mapping[int, int] | None = None) -> Scored:
             raw.update(c.own_fans)
         pungs = c.pungs
         if pungs:
-            if len(pungs) == 4 and 5 not in kt and 12 not in kt:
-                raw[48] = 1
             r = c.r
-            prevalent = r.prevalent
-            seat = r.seat
-            # 圈风刻 / 门风刻, and 幺九刻 as fans.terminal_pungs counts it
-            n = 0
-            prev_pung = seat_pung = False
-            for p in pungs:
-                t = p.tile
-                if t >= 27:
-                    if t <= 30:
-                        n += 1
-                        if t == prevalent:
-                            prev_pung = True
-                        if t == seat:
-                            seat_pung = True
-                elif t % 9 == 0 or t % 9 == 8:
-                    n += 1
-            if prev_pung:
-                raw[60] = 1
-            if seat_pung:
-                raw[61] = 1
-            if n:
-                pf = c.pung_fans
-                if 38 in pf or 9 in pf:
-                    n -= 3
-                else:
-                    n -= prev_pung + (seat_pung and seat != prevalent)
-                if n > 0:
-                    raw[73] = n
+            add_pung_fans(raw, [p.tile for p in pungs], c.pung_fans, kt, r.prevalent, r.seat)
         if c.wait_position:
             raw[c.wait_position] = 1  # 77 / 78 / 79
     else:
@@ -196,6 +167,45 @@ def score_ctx(c: Ctx, hand_raw: Mapping[int, int] | None = None) -> Scored:
             raw[fid] = raw.get(fid, 0) + n
     raw, excluded = TABLE.apply_exclusions(raw)
     return Scored(raw, excluded, TABLE.total(raw), c)
+
+
+def add_pung_fans(
+    raw: dict[int, int],
+    tiles: Sequence[int],
+    pf: Mapping[int, int],
+    kt: Mapping[int, int],
+    prevalent: int,
+    seat: int,
+) -> None:
+    """碰碰和, 圈风刻 / 门风刻 and 幺九刻 (as fans.terminal_pungs counts it) of the
+    pungs' `tiles`, added to `raw`; `pf` and `kt` are the cut's pung relations and kong
+    fans, which decide what 幺九刻 leaves out.  One copy for `score_ctx` and the lean
+    path; the fans' rows in fans.py are the definition, held to this by the tests."""
+    if len(tiles) == 4 and 5 not in kt and 12 not in kt:
+        raw[48] = 1
+    n = 0
+    prev_pung = seat_pung = False
+    for t in tiles:
+        if t >= 27:
+            if t <= 30:
+                n += 1
+                if t == prevalent:
+                    prev_pung = True
+                if t == seat:
+                    seat_pung = True
+        elif t % 9 == 0 or t % 9 == 8:
+            n += 1
+    if prev_pung:
+        raw[60] = 1
+    if seat_pung:
+        raw[61] = 1
+    if n:
+        if 38 in pf or 9 in pf:
+            n -= 3
+        else:
+            n -= prev_pung + (seat_pung and seat != prevalent)
+        if n > 0:
+            raw[73] = n
 
 
 def hand_fans(c: Ctx) -> dict[int, int]:
@@ -220,6 +230,30 @@ def _knit_pattern_of(counts: bytes) -> tuple[int, ...] | None:
         if all(counts[t] for t in pat):
             return pat
     return None
+
+
+def add_flag_fans(
+    out: dict[int, int], sd: bool, last: bool, kong: bool, n_melded: int, fourth: bool
+) -> None:
+    """The HAND fans of the win's circumstances, added to `out`: the flags as read
+    (海底, 杠上开花 / 抢杠和, 和绝张) and the melds' (不求人, 自摸, 全求人, 门前清).
+    One copy for the careful path's `Reading.hand_raw` and the lean path."""
+    if last:
+        out[44 if sd else 45] = 1
+    if kong:
+        out[46 if sd else 47] = 1
+    if sd:
+        if n_melded == 0:
+            out[56] = 1
+        if not last and not kong:
+            out[80] = 1
+    else:
+        if n_melded == 4:
+            out[52] = 1
+        if n_melded == 0:
+            out[62] = 1
+    if fourth:
+        out[58] = 1
 
 
 class Reading:
@@ -336,26 +370,9 @@ class Reading:
         out = self._hand_raw
         if out is None:
             out = self._hand_raw = dict(self.tile_fans)
-            sd = self.hand.self_drawn
-            last = self.wall_last
-            kong = self.kong
-            n_melded = self.n_melded
-            if last:
-                out[44 if sd else 45] = 1
-            if kong:
-                out[46 if sd else 47] = 1
-            if sd:
-                if n_melded == 0:
-                    out[56] = 1
-                if not last and not kong:
-                    out[80] = 1
-            else:
-                if n_melded == 4:
-                    out[52] = 1
-                if n_melded == 0:
-                    out[62] = 1
-            if self.fourth:
-                out[58] = 1
+            add_flag_fans(
+                out, self.hand.self_drawn, self.wall_last, self.kong, self.n_melded, self.fourth
+            )
         return out
 
     def unique_wait(self) -> bool:
