@@ -1,7 +1,7 @@
 from django.urls import path
 
 from scorer import views
-from scorer.views import api, export, final, ledger, players, record, session
+from scorer.views import api, export, final, ledger, players, record, record_edit, session
 
 app_name = "scorer"
 
@@ -27,7 +27,7 @@ urlpatterns = [
     path("s/<str:code>/record", record.record, name="record"),
     path("s/<str:code>/record/preview", record.preview, name="preview"),
     path("s/<str:code>/record/confirm", record.confirm, name="confirm"),
-    path("s/<str:code>/rounds/<int:number>/edit", record.edit, name="edit"),
+    path("s/<str:code>/rounds/<int:number>/edit", record_edit.edit, name="edit"),
     path("p/<str:slug>/", players.player, name="player"),
     path("p/<str:slug>/rename", players.rename, name="player_rename"),
     path("api/score", api.score, name="api_score"),

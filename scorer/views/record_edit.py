@@ -1,0 +1,99 @@
+"""Correct a past round: the record form (scorer/views/record.py) prefilled with the
+round's current version; confirming adds a revision, never overwrites one.
+
+Apart from `record.py` because correcting has its own races (a correction made on
+another phone meanwhile, a double tap) and its own way out (back to the round).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_http_methods
+from django_htmx.http import HttpResponseClientRedirect
+
+from rules import RuleError
+from rules.registry import get_ruleset
+from scorer import phone
+from scorer.access import closed_redirect, round_or_404, session_or_404
+from scorer.entry.pick import Pick, _error_text
+from scorer.models import RoundRevision, StaleRevision
+from scorer.views import HtmxHttpRequest
+from scorer.views.record import _posted, _render
+from scorer.views.recording import _author, round_summary, who_records
+
+__all__ = ["edit"]
+
+
+@require_http_methods(["GET", "POST"])
+def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
+    """Correct a past round: the record form prefilled; confirming adds a revision."""
+    session = session_or_404(code)
+    if (closed := closed_redirect(request, session)) is not None:
+        return closed
+    rnd = round_or_404(session, number)
+    if rnd.current is None:
+        raise Http404("this round has no version to correct")
+    if rnd.current.kind == RoundRevision.ROUND:
+        # A round played as events is changed an event at a time (take back the
+        # last one on the table page, add it again), never re-entered whole here.
+        messages.info(
+            request,
+            gettext(
+                "Round %(number)s was recorded event by event and cannot be corrected as a "
+                "whole. To change its last event, take it back on this page and add it again."
+            )
+            % {"number": rnd.number},
+        )
+        url = reverse("scorer:session", args=[session.code])
+        return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+    if request.method == "GET":
+        p = Pick.from_entry(rnd.current.entry, rnd)
+        p.author = phone.my_name(request, session)
+        return _render(request, session, p, editing=rnd)
+    if "confirm" not in request.POST:
+        p, message = _posted(request, session)
+        return _render(request, session, p, message, editing=rnd)
+    rs = get_ruleset(session.ruleset)
+    p = Pick.from_post(request.POST, session, rs)
+    who_records(request, session, p)
+    refused = 200 if request.htmx else 400
+    if p.kind == "win" and p.winner is not None and not p.discarder:
+        msg = gettext("Self-drawn, or who discarded the winning tile?")
+        return _render(request, session, p, msg, rnd, status=refused)
+    done = reverse("scorer:round", args=[session.code, rnd.number])
+    entry = p.entry()
+    current = rnd.current
+    if Pick.from_entry(current.entry, rnd).entry() == entry:
+        # Nothing to correct: unchanged, or a double tap whose first tap saved it.
+        return _done_edit(request, done)
+    try:
+        # base: the revision this form was opened on, checked under the row lock, so
+        # a correction made meanwhile (one after another or at the same moment) is
+        # never silently written over.
+        rnd.revise(entry, _author(request, session, p), base=p.base)
+    except StaleRevision as stale:
+        rnd.current = stale.current
+        if Pick.from_entry(stale.current.entry, rnd).entry() == entry:
+            # The same correction made meanwhile (a double tap, or another phone).
+            return _done_edit(request, done)
+        # Someone else corrected the round since this form was opened: show it
+        # before replacing their version (the next confirm does, deliberately).
+        p.base = stale.current.number
+        msg = gettext(
+            "This round was corrected on another phone meanwhile. "
+            "Check it and confirm again to replace that correction."
+        )
+        status = 200 if request.htmx else 409
+        return _render(request, session, p, msg, rnd, status, stale=round_summary(session, rnd))
+    except RuleError as e:
+        return _render(request, session, p, _error_text(e), rnd, status=refused)
+    messages.success(request, gettext("Round %(number)s corrected.") % {"number": rnd.number})
+    return _done_edit(request, done)
+
+
+def _done_edit(request: HtmxHttpRequest, url: str) -> HttpResponse:
+    """A correction made (or nothing to correct): the phone's new-round entry is kept."""
+    return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
