@@ -241,24 +241,25 @@ def _parse_meld(raw: Any, index: int) -> Meld:
     return Meld(mtype, tiles, exposed if mtype == "kong" else True, claimed, added)
 
 
-# A meld met before -> its Meld: a table's melds recur (a few dozen pungs and
-# chows), and checking one costs about as much as the rest of a hand's tiles.
-# Keyed by every field _parse_meld reads, exposed and added only as real
-# booleans (1 == True would otherwise find True's entry); only a meld that
-# passed its checks is kept.
-_MELDS: dict[tuple[Any, ...], Meld] = {}
+# A meld met before -> its Meld and its packed counts (_MELD_PACKED): a table's
+# melds recur (a few dozen pungs and chows), and checking one costs about as
+# much as the rest of a hand's tiles.  Keyed by every field _parse_meld reads,
+# exposed and added only as real booleans (1 == True would otherwise find
+# True's entry); only a meld that passed its checks is kept.
+_MELDS: dict[tuple[Any, ...], tuple[Meld, int]] = {}
 MELD_CACHE_MAX = 4096
 
 
-def _meld(raw: Any, index: int) -> Meld:
-    """_parse_meld, a meld seen before read from _MELDS (the fast path's)."""
+def _meld(raw: Any, index: int) -> tuple[Meld, int]:
+    """_parse_meld and the meld's packed counts, a meld seen before read from
+    _MELDS (the fast path's)."""
     if raw.__class__ is not dict:
-        return _parse_meld(raw, index)
+        return _packed_meld(raw, index)
     get = raw.get
     exposed = get("exposed", True)
     added = get("added", False)
     if exposed.__class__ is not bool or added.__class__ is not bool:
-        return _parse_meld(raw, index)
+        return _packed_meld(raw, index)
     tiles = get("tiles", [])
     key = (
         get("type"),
@@ -270,13 +271,18 @@ def _meld(raw: Any, index: int) -> Meld:
     try:
         hit = _MELDS.get(key)
     except TypeError:  # something unhashable: the careful check says what
-        return _parse_meld(raw, index)
+        return _packed_meld(raw, index)
     if hit is None:
-        hit = _parse_meld(raw, index)
+        hit = _packed_meld(raw, index)
         if len(_MELDS) >= MELD_CACHE_MAX:
             _MELDS.clear()
         _MELDS[key] = hit
     return hit
+
+
+def _packed_meld(raw: Any, index: int) -> tuple[Meld, int]:
+    meld = _parse_meld(raw, index)
+    return meld, _MELD_PACKED[meld.tiles]  # (its tiles passed _parse_meld's checks)
 
 
 _NO_MELDS = bytes(N_KINDS)
@@ -455,12 +461,19 @@ def _tiles_fast(sit: dict[str, Any], need_win_tile: bool) -> _Tiles | None:
     conc = tuple(tiles)
     raw_melds = get("melds")
     melds: tuple[Meld, ...] = ()
+    in_melds = 0  # the melds' counts, packed
     if raw_melds:
         if raw_melds.__class__ is not list:
             return None
-        melds = tuple([_meld(m, i) for i, m in enumerate(raw_melds)])
-        if len(melds) > 4:
+        # (more than 4 is refused by _tiles_careful, after every meld's own check)
+        if len(raw_melds) > 4:
             return None
+        found: list[Meld] = []
+        for i, raw_meld in enumerate(raw_melds):
+            meld, meld_packed = _meld(raw_meld, i)
+            found.append(meld)
+            in_melds += meld_packed
+        melds = tuple(found)
     n_hand = len(conc)
     win_tile: int | None = None
     if need_win_tile:
@@ -488,10 +501,6 @@ def _tiles_fast(sit: dict[str, Any], need_win_tile: bool) -> _Tiles | None:
         return None
     standing = packed.to_bytes(N_KINDS, "little")
     if melds:
-        in_melds = 0
-        table = _MELD_PACKED
-        for m in melds:
-            in_melds += table[m.tiles]  # (a Meld's tiles passed _parse_meld's checks)
         packed += in_melds
         held = packed.to_bytes(N_KINDS, "little")
         meld_counts = in_melds.to_bytes(N_KINDS, "little")
