@@ -49,9 +49,7 @@ def score(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
         body = rs.score_hand(hand, params)
     except RuleError as e:
         return e.to_dict(sid)
-    result: dict[str, Any] = {"id": sid, "ok": True, "ruleset": rs.id}
-    result.update(body)
-    return result
+    return {"id": sid, "ok": True, "ruleset": rs.id, **body}
 
 
 def waits(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
