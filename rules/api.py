@@ -8,7 +8,7 @@ from rules import quick
 from rules.decompose import Forms
 from rules.errors import RuleError
 from rules.hand import parse_situation
-from rules.registry import REGISTRY, get_ruleset
+from rules.registry import REGISTRY, Ruleset, get_ruleset
 from rules.tiles import TILE_STRS
 
 
@@ -27,18 +27,29 @@ def _sid(situation: Any) -> Any:
 
 
 def score(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
-    """Score one situation (see the situation spec); never raises on bad input."""
-    sid = _sid(situation)
+    """Score one situation (see the situation spec); never raises on bad input.
+
+    A plain dict naming a known ruleset (every tap) finds its id and ruleset
+    here in a few look-ups; anything else is read by _sid, _ruleset_id and
+    get_ruleset, which say what is wrong."""
+    rs: Ruleset | None = None
+    if situation.__class__ is dict:
+        sid = situation.get("id")
+        rid = situation.get("ruleset") if ruleset is None else ruleset
+        if rid.__class__ is str:
+            rs = REGISTRY.get(rid)
+    else:
+        sid = _sid(situation)
     try:
-        rs = get_ruleset(_ruleset_id(situation, ruleset))
-        params = rs.resolve_params(situation.get("params") if isinstance(situation, dict) else None)
+        if rs is None:
+            rs = get_ruleset(_ruleset_id(situation, ruleset))
+        # (a situation that reaches here is a dict: _ruleset_id refuses the rest)
+        params = rs.resolve_params(situation.get("params"))
         hand = parse_situation(situation, need_win_tile=True)
         body = rs.score_hand(hand, params)
     except RuleError as e:
         return e.to_dict(sid)
-    result: dict[str, Any] = {"id": sid, "ok": True, "ruleset": rs.id}
-    result.update(body)
-    return result
+    return {"id": sid, "ok": True, "ruleset": rs.id, **body}
 
 
 def waits(situation: Any, ruleset: str | None = None) -> dict[str, Any]:

@@ -97,7 +97,11 @@ class FanTable:
                     for x in ex.intersection(raw):
                         if x not in excluded:
                             excluded[x] = fid
-        fans = dict(raw) if not excluded else {f: n for f, n in raw.items() if f not in excluded}
+        # a copy less the excluded (each a fan of raw's): fewer steps than a
+        # comprehension over every fan, the rest in raw's order all the same
+        fans = dict(raw)
+        for x in excluded:
+            del fans[x]
         if not fans and self.fallback is not None:
             fans = {self.fallback: 1}
         return fans, excluded

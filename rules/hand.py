@@ -17,6 +17,7 @@ from rules.errors import RuleError
 from rules.tiles import (
     _CODES,
     FLOWER_BASE,
+    N_ALL,
     N_KINDS,
     parse_tile,
     parse_tiles,
@@ -240,24 +241,25 @@ def _parse_meld(raw: Any, index: int) -> Meld:
     return Meld(mtype, tiles, exposed if mtype == "kong" else True, claimed, added)
 
 
-# A meld met before -> its Meld: a table's melds recur (a few dozen pungs and
-# chows), and checking one costs about as much as the rest of a hand's tiles.
-# Keyed by every field _parse_meld reads, exposed and added only as real
-# booleans (1 == True would otherwise find True's entry); only a meld that
-# passed its checks is kept.
-_MELDS: dict[tuple[Any, ...], Meld] = {}
+# A meld met before -> its Meld and its packed counts (_MELD_PACKED): a table's
+# melds recur (a few dozen pungs and chows), and checking one costs about as
+# much as the rest of a hand's tiles.  Keyed by every field _parse_meld reads,
+# exposed and added only as real booleans (1 == True would otherwise find
+# True's entry); only a meld that passed its checks is kept.
+_MELDS: dict[tuple[Any, ...], tuple[Meld, int]] = {}
 MELD_CACHE_MAX = 4096
 
 
-def _meld(raw: Any, index: int) -> Meld:
-    """_parse_meld, a meld seen before read from _MELDS (the fast path's)."""
+def _meld(raw: Any, index: int) -> tuple[Meld, int]:
+    """_parse_meld and the meld's packed counts, a meld seen before read from
+    _MELDS (the fast path's)."""
     if raw.__class__ is not dict:
-        return _parse_meld(raw, index)
+        return _packed_meld(raw, index)
     get = raw.get
     exposed = get("exposed", True)
     added = get("added", False)
     if exposed.__class__ is not bool or added.__class__ is not bool:
-        return _parse_meld(raw, index)
+        return _packed_meld(raw, index)
     tiles = get("tiles", [])
     key = (
         get("type"),
@@ -269,13 +271,18 @@ def _meld(raw: Any, index: int) -> Meld:
     try:
         hit = _MELDS.get(key)
     except TypeError:  # something unhashable: the careful check says what
-        return _parse_meld(raw, index)
+        return _packed_meld(raw, index)
     if hit is None:
-        hit = _parse_meld(raw, index)
+        hit = _packed_meld(raw, index)
         if len(_MELDS) >= MELD_CACHE_MAX:
             _MELDS.clear()
         _MELDS[key] = hit
     return hit
+
+
+def _packed_meld(raw: Any, index: int) -> tuple[Meld, int]:
+    meld = _parse_meld(raw, index)
+    return meld, _MELD_PACKED[meld.tiles]  # (its tiles passed _parse_meld's checks)
 
 
 _NO_MELDS = bytes(N_KINDS)
@@ -316,16 +323,14 @@ def parse_situation(sit: Any, need_win_tile: bool = True) -> Hand:
     if flowers.__class__ is not int or not 0 <= flowers <= 8:
         flowers = 0 if flowers is None else _int(flowers, "flowers", 0, 8)
     # The flags: true/false (or null/missing for false); anything else is
-    # reported by _bool, flag by flag in FLAGS order.
-    flags: list[Any]
-    if _FLAG_SET.isdisjoint(sit):  # none given: all false
-        flags = _NO_FLAGS
-    else:
-        flags = list(map(get, FLAGS))
-        kinds = set(map(type, flags))
-        if not kinds <= _FLAG_TYPES:
+    # reported by _bool, flag by flag in FLAGS order.  A missing flag is read as
+    # False straight away (get's default), so the usual dict, a few flags given
+    # as booleans, passes on one look at the values' types.
+    flags: list[Any] = list(map(get, FLAGS, _NO_FLAGS))
+    if not _BOOL_ONLY.issuperset(map(type, flags)):
+        if not _FLAG_TYPES.issuperset(map(type, flags)):
             flags = [_bool(sit, k) for k in FLAGS]
-        elif _NONE_TYPE in kinds:
+        else:  # a null among them: false
             flags = list(map(is_, flags, _ALL_TRUE))  # (v is True, flag by flag)
     self_drawn: bool = flags[0]
     raw_table = get("table")
@@ -366,9 +371,8 @@ def parse_situation(sit: Any, need_win_tile: bool = True) -> Hand:
 
 
 _FLAG_TYPES = frozenset({bool, type(None)})
-_NONE_TYPE = type(None)
-_FLAG_SET = frozenset(FLAGS)
-_NO_FLAGS = [False] * len(FLAGS)
+_BOOL_ONLY = frozenset({bool})
+_NO_FLAGS = (False,) * len(FLAGS)
 _ALL_TRUE = (True,) * len(FLAGS)
 
 # "123m" (one suit's digits) -> its tiles, sorted; a hand's segments recur
@@ -378,7 +382,6 @@ _SEG_FIND = re.compile(r"[1-9]+[mpsz]").findall
 _SEG_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
 _SEG_TILES: dict[str, tuple[int, ...]] = {}
 SEG_CACHE_MAX = 20_000
-_UP_TO_4 = bytes(range(5))
 
 
 def _seg_tiles(seg: str) -> tuple[int, ...] | None:
@@ -394,20 +397,18 @@ def _seg_tiles(seg: str) -> tuple[int, ...] | None:
     return r
 
 
-def _counted(tiles: list[int]) -> tuple[bytearray, tuple[int, ...]]:
-    """The counts per kind and the sorted tiles of a list of playing tiles."""
-    counts = bytearray(N_KINDS)
-    for t in tiles:
-        counts[t] += 1
-    tiles.sort()
-    return counts, tuple(tiles)
-
-
-# A meld's tiles -> its counts packed in one int, a byte a kind (kind t at byte t),
-# for every chi, pung and kong: the melds' counts are then added to the standing
-# tiles' as two ints, not a tile at a time (no byte carries: the count check lets
-# at most 14 standing tiles through, and four melds hold at most 16 of a kind).
-_BYTE = tuple(1 << 8 * t for t in range(N_KINDS))
+# _tiles_fast counts tiles packed in one int, a byte a kind (kind t at byte t,
+# flowers above the playing kinds): the standing tiles summed in C, the melds'
+# counts added as ints, the five-copies check two int operations.  No byte
+# carries into the next: at most 15 standing tiles get there (14 concealed and
+# the win tile) and four melds hold at most 16 of a kind, so a byte stays below
+# 256 - 123.
+_BYTE = tuple(1 << 8 * t for t in range(N_ALL))
+_BYTE_OF = _BYTE.__getitem__
+_FLOWER_FLOOR = _BYTE[FLOWER_BASE]  # a packed count this large holds a flower
+_PLUS_123 = sum(123 * _BYTE[t] for t in range(N_KINDS))  # 5 + 123 sets a byte's top bit
+_TOP_BITS = sum(128 * _BYTE[t] for t in range(N_KINDS))
+# A meld's tiles -> its packed counts, for every chi, pung and kong.
 _MELD_PACKED = {
     tiles: sum(_BYTE[t] for t in tiles)
     for tiles in (
@@ -429,8 +430,6 @@ def _tiles_fast(sit: dict[str, Any], need_win_tile: bool) -> _Tiles | None:
     to the same Hand or the same error."""
     get = sit.get
     raw = get("concealed")
-    conc: tuple[int, ...]
-    counts: bytearray
     if raw.__class__ is str:
         tiles: list[int] = []
         n = 0
@@ -441,27 +440,40 @@ def _tiles_fast(sit: dict[str, Any], need_win_tile: bool) -> _Tiles | None:
                 return None
             tiles += r
             n += len(seg)
-        if n != len(raw) or not n:
+        if n != len(raw):
             return None
-        counts, conc = _counted(tiles)
     elif raw.__class__ is list:
         try:
             tiles = list(map(_CODE_OF, raw))
         except (KeyError, TypeError):
             return None
-        if not tiles or max(tiles) >= FLOWER_BASE:
-            return None
-        counts, conc = _counted(tiles)
     else:
         return None
+    # More than 14 never makes a hand (and would carry from byte to byte below).
+    if not 0 < len(tiles) <= 14:
+        return None
+    # The counts per kind packed in one int, a byte a kind (flowers above the
+    # playing kinds): a sum in C rather than a Python loop over the tiles.
+    packed = sum(map(_BYTE_OF, tiles))
+    if packed >= _FLOWER_FLOOR:
+        return None
+    tiles.sort()
+    conc = tuple(tiles)
     raw_melds = get("melds")
     melds: tuple[Meld, ...] = ()
+    in_melds = 0  # the melds' counts, packed
     if raw_melds:
         if raw_melds.__class__ is not list:
             return None
-        melds = tuple([_meld(m, i) for i, m in enumerate(raw_melds)])
-        if len(melds) > 4:
+        # (more than 4 is refused by _tiles_careful, after every meld's own check)
+        if len(raw_melds) > 4:
             return None
+        found: list[Meld] = []
+        for i, raw_meld in enumerate(raw_melds):
+            meld, meld_packed = _meld(raw_meld, i)
+            found.append(meld)
+            in_melds += meld_packed
+        melds = tuple(found)
     n_hand = len(conc)
     win_tile: int | None = None
     if need_win_tile:
@@ -470,6 +482,7 @@ def _tiles_fast(sit: dict[str, Any], need_win_tile: bool) -> _Tiles | None:
         if win_tile is None or win_tile >= FLOWER_BASE:
             return None
         n_hand += 1
+        packed += _BYTE[win_tile]
     wild_raw = get("wild")
     wild = _NO_WILD
     if wild_raw:
@@ -486,23 +499,19 @@ def _tiles_fast(sit: dict[str, Any], need_win_tile: bool) -> _Tiles | None:
             return None
     if n_hand != 14 - 3 * len(melds) - (0 if need_win_tile else 1):
         return None
-    if win_tile is not None:
-        counts[win_tile] += 1
-    standing = bytes(counts)
+    standing = packed.to_bytes(N_KINDS, "little")
     if melds:
-        in_melds = 0
-        packed = _MELD_PACKED
-        for m in melds:
-            in_melds += packed[m.tiles]  # (a Meld's tiles passed _parse_meld's checks)
-        held = (int.from_bytes(standing, "little") + in_melds).to_bytes(N_KINDS, "little")
+        packed += in_melds
+        held = packed.to_bytes(N_KINDS, "little")
         meld_counts = in_melds.to_bytes(N_KINDS, "little")
     else:
         held = standing
         meld_counts = _NO_MELDS
-    if held.translate(None, _UP_TO_4):  # a count above 4 is left after deleting 0..4
+    if (packed + _PLUS_123) & _TOP_BITS:  # a byte above 4 (123 + 5 sets its top bit)
         return None
     wilds = 0
     if wild:
+        counts = bytearray(standing)
         for w in wild:
             wilds += counts[w]
             counts[w] = 0

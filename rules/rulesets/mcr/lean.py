@@ -429,11 +429,11 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
     fan_total = 0
     item_get = _ITEMS.get
     for item in sorted(fans.items()):
-        entry = item_get(item) or _ITEMS[item]
-        out_fans.append(entry[0].copy())
-        zh.append(entry[1])
-        en.append(entry[2])
-        fan_total += entry[3]
+        fan, z, e, points = item_get(item) or _ITEMS[item]
+        out_fans.append(fan.copy())
+        zh.append(z)
+        en.append(e)
+        fan_total += points
     if excluded:
         for fid, by in sorted(excluded.items()):
             z, e = _EXCLUDED_NOTES.get((fid, by)) or _excluded_note(fid, by)
