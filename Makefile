@@ -61,7 +61,7 @@ test-browser:
 check: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	DJANGO_ALLOW_INSECURE_KEY=1 $(PY) -m mypy rules scorer mahjong_site
+	DJANGO_ALLOW_INSECURE_KEY=1 $(PY) -m mypy rules scorer mahjong_site benchmarks
 
 fmt: $(STAMP)
 	$(PY) -m ruff format .

@@ -46,7 +46,7 @@ def race(
 
 def mahjong_peer() -> Any:
     try:
-        from mahjong.agari import Agari  # type: ignore[import-untyped]
+        from mahjong.agari import Agari
     except ImportError:
         return None
     return Agari()

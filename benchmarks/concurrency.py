@@ -254,12 +254,12 @@ def main(argv: list[str] | None = None) -> int:
                     burst(s, n, phones[s.name])
             print(f"\n## {n} table(s), {4 * n} phones at once")
             for s in setups:
-                c, p = s.confirms[n], s.polls[n]
+                conf, p = s.confirms[n], s.polls[n]
                 poll = f"{statistics.median(p):.0f} / {p95(p):.0f}" if p else "-"
                 print(
-                    f"- {s.name}: confirm {statistics.median(c):.0f} / {p95(c):.0f}, "
+                    f"- {s.name}: confirm {statistics.median(conf):.0f} / {p95(conf):.0f}, "
                     f"poll {poll}, burst {statistics.median(s.bursts[n]):.0f}, "
-                    f"bad {s.errors[n]}/{len(c) + len(p)}"
+                    f"bad {s.errors[n]}/{len(conf) + len(p)}"
                 )
         print("\n## Rounds recorded (each confirmed once: every one accepted is there once)")
         for s in setups:

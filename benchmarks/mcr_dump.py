@@ -100,8 +100,8 @@ def situations() -> list[dict[str, Any]]:
             s["extra_key"] = 1
         out.append(s)
     spec = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "spec" / "mcr.jsonl"
-    with spec.open(encoding="utf-8") as f:
-        out.extend(json.loads(line) for line in f if line.strip())
+    with spec.open(encoding="utf-8") as fh:
+        out.extend(json.loads(line) for line in fh if line.strip())
     for i in range(8000):
         tiles = winning_tiles(rng) if i % 2 == 0 else random_tiles(rng)
         if i % 5 == 0:

@@ -30,7 +30,7 @@ import subprocess
 import sys
 import time
 import tracemalloc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from benchmarks.hands import random_tiles, winning_tiles
@@ -43,7 +43,7 @@ FORMS = Forms()
 
 
 def agari() -> Any:
-    from mahjong.agari import Agari  # type: ignore[import-untyped]
+    from mahjong.agari import Agari
 
     return Agari()
 
@@ -103,8 +103,8 @@ def first_and_repeat(
     fns: dict[str, Callable[[Any], object]],
     items: Sequence[Any],
     pick: dict[str, Callable[[Any], Any]],
-    own: dict[str, Sequence[Any]] | None = None,
-    fresh: dict[str, Sequence[Any]] | None = None,
+    own: Mapping[str, Sequence[Any]] | None = None,
+    fresh: Mapping[str, Sequence[Any]] | None = None,
 ) -> dict[str, tuple[list[float], list[float], list[float]]]:
     """Per entry: the first call of each hand (µs), the median of 5 repeated
     calls, and (with `fresh`) the first call of other new hands back to back.

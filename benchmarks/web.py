@@ -162,9 +162,13 @@ def main(argv: list[str] | None = None) -> int:
             "ledger": reverse("scorer:ledger", args=[s.code]),
             "record page": reverse("scorer:record", args=[s.code]),
         }
+
+        def getter(url: str, extra: dict[str, Any]) -> Callable[[], object]:
+            return lambda: c.get(url, **extra)
+
         for name, url in pages.items():
-            headers = {"HTTP_HX_REQUEST": "true"} if "htmx" in name else {}
-            ms = median_ms(lambda url=url, headers=headers: c.get(url, **headers), args.repeat)
+            extra: dict[str, Any] = {"HTTP_HX_REQUEST": "true"} if "htmx" in name else {}
+            ms = median_ms(getter(url, extra), args.repeat)
             print(f"- {name} with {args.rounds} rounds: median {ms:.1f} ms")
         etag_url = pages["tallies partial (htmx)"]
         etag = c.get(etag_url, HTTP_HX_REQUEST="true").get("ETag", "")

@@ -147,7 +147,7 @@ def hands(rng: random.Random, n: int) -> list[dict[str, Any]]:
     """Winning shapes and random tiles, 0-4 wild tiles, some melds."""
     from benchmarks.hands import winning_tiles
 
-    out = []
+    out: list[dict[str, Any]] = []
     while len(out) < n:
         tiles = winning_tiles(rng) if rng.random() < 0.5 else rng.sample(range(136), 14)
         tiles = [t % 34 if t >= 34 else t for t in tiles]
@@ -249,7 +249,11 @@ def test_melds_seen_before_are_checked_as_new_ones() -> None:
         {**base, "type": "pung"},
     ]
     for meld in variants * 2:  # the second time round, every valid one is kept
-        sit = {"ruleset": "generic", "concealed": "123m456p789s1z", "win_tile": "1z"}
+        sit: dict[str, Any] = {
+            "ruleset": "generic",
+            "concealed": "123m456p789s1z",
+            "win_tile": "1z",
+        }
         sit["melds"] = [meld]
         assert answer(parse_situation, sit, True) == answer(
             parse_situation, MappingProxyType(sit), True
