@@ -16,7 +16,7 @@ from django.utils import translation
 
 from rules import REGISTRY
 from rules.registry import get_ruleset
-from rules.rulesets.mcr.scoring import Mcr
+from rules.rulesets.mcr.ruleset import Mcr
 from scorer.models import GameSession, Round
 from scorer.templatetags.scorer_format import signed_text
 from scorer.views.session import author_label

@@ -4,9 +4,10 @@
 `context.py` is the hand context the conditions read (tiles, sets, `Ctx`);
 `scoring.py` reads a hand and scores it (every reading: the definition);
 `lean.py` scores the common hand, one regular reading, in one pass;
+`ruleset.py` is the ruleset (parameters, presets, table) and tries lean, then scoring;
 docs/rules/mcr.md has every decision with the seed text it rests on.
 """
 
-from rules.rulesets.mcr.scoring import Mcr
+from rules.rulesets.mcr.ruleset import Mcr
 
 RULESET = Mcr()
