@@ -1,16 +1,29 @@
-"""Small access helpers: a session is reachable only through its unguessable code."""
+"""Small access helpers: a session is reachable only through its unguessable code, and
+everything a room's admins manage only through the room they belong to.
+
+Each room-scoped kind has one helper that looks the row up *through the member's
+room*, so a row of another room is a 404, never a 403 that would say it exists
+(in the manner of healthchecks' `_get_check_for_user`).  A visitor who is not
+signed in is sent to the sign-in page by `room_admin`.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import wraps
+from typing import Concatenate, ParamSpec
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.translation import gettext
 from django_htmx.http import HttpResponseClientRedirect
 
 from scorer.models import GameSession, Round
+from scorer.players import Player
+from scorer.rooms import Room, RoomConfig, RoomMember, RoomTable, default_room
 
 # What new_code() makes (secrets.token_urlsafe), up to the field's length.
 CODE = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -47,3 +60,90 @@ def closed_redirect(request: HttpRequest, session: GameSession) -> HttpResponse 
     if request.headers.get("HX-Request") == "true":
         return HttpResponseClientRedirect(url)
     return HttpResponseRedirect(url)
+
+
+# ----------------------------------------------------------------------------- rooms
+
+
+def room_or_404(slug: str | None) -> Room:
+    """A room's public pages (its start page, a table's QR code): by its slug, or the
+    default room for the site's own `/`."""
+    if slug is None:
+        return default_room()
+    try:
+        return Room.objects.get(slug=slug)
+    except Room.DoesNotExist:
+        raise Http404("no such room") from None
+
+
+def member_or_404(request: HttpRequest, slug: str) -> RoomMember:
+    """The signed-in user's membership of this room; 404 for anyone else (another
+    room's admin learns nothing, not even that the room exists).  The site's
+    superusers (Django's admin) may look after every room, as its owner."""
+    user = request.user
+    if not user.is_authenticated:
+        raise Http404("not signed in")  # room_admin redirects before this
+    try:
+        return RoomMember.objects.select_related("room").get(room__slug=slug, user=user)
+    except RoomMember.DoesNotExist:
+        if user.is_superuser:
+            room = Room.objects.filter(slug=slug).first()
+            if room is not None:
+                return RoomMember(room=room, user=user, role=RoomMember.OWNER)
+        raise Http404("no such room") from None
+
+
+P = ParamSpec("P")
+
+
+def room_admin(
+    view: Callable[Concatenate[HttpRequest, RoomMember, P], HttpResponse],
+) -> Callable[Concatenate[HttpRequest, str, P], HttpResponse]:
+    """A room admin's page: signed in (else the sign-in page, then back here), and a
+    member of the room in the URL (else 404).  The view gets the membership, and
+    reaches the room's rows only through it."""
+
+    @login_required
+    @wraps(view)
+    def wrapped(request: HttpRequest, slug: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+        return view(request, member_or_404(request, slug), *args, **kwargs)
+
+    return wrapped
+
+
+def config_or_404(member: RoomMember, pk: int) -> RoomConfig:
+    try:
+        return member.room.configs.get(pk=pk)
+    except RoomConfig.DoesNotExist:
+        raise Http404("no such configuration") from None
+
+
+def table_or_404(room: Room, number: int) -> RoomTable:
+    try:
+        return room.tables.get(number=number)
+    except RoomTable.DoesNotExist:
+        raise Http404("no such table") from None
+
+
+def player_or_404(member: RoomMember, pk: int) -> Player:
+    try:
+        return member.room.players.get(pk=pk)
+    except Player.DoesNotExist:
+        raise Http404("no such player") from None
+
+
+def room_session_or_404(member: RoomMember, code: str) -> GameSession:
+    """A table played in the member's room (its admins close a stale one)."""
+    if not CODE.fullmatch(code):
+        raise Http404("no such session")
+    try:
+        return member.room.sessions.get(code=code)
+    except GameSession.DoesNotExist:
+        raise Http404("no such session") from None
+
+
+def owner_or_404(member: RoomMember) -> RoomMember:
+    """Pages only the owner sees (inviting admins)."""
+    if not member.is_owner:
+        raise Http404("owners only")
+    return member

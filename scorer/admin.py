@@ -58,9 +58,9 @@ class RoomConfigForm(forms.ModelForm):
 
 @admin.register(RoomConfig)
 class RoomConfigAdmin(SimpleHistoryAdmin):
-    list_display = ["name", "ruleset_name", "enabled", "order", "updated_at"]
+    list_display = ["name", "room", "ruleset_name", "enabled", "order", "updated_at"]
     list_editable = ["enabled", "order"]
-    list_filter = ["ruleset", "enabled"]
+    list_filter = ["room", "ruleset", "enabled"]
     search_fields = ["name"]
     actions = ["clone", "disable", "enable"]
     history_list_display = ["enabled", "order"]

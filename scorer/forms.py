@@ -1,4 +1,4 @@
-"""The form that starts a session: the ruleset, the players, money, and every parameter the ruleset declares."""
+"""The form that starts a session: one of the room's configurations, the players, money, and every parameter its ruleset declares."""
 
 from __future__ import annotations
 
@@ -12,11 +12,28 @@ from django.utils.translation import gettext, gettext_lazy
 
 from rules import RuleError
 from rules.registry import Param, Ruleset
-from scorer.present.words import NAME_MAX, SEAT_NAMES, WIND_NAMES, error_text, table_rulesets
+from scorer.present.words import NAME_MAX, SEAT_NAMES, WIND_NAMES, error_text
 from scorer.rooms import RoomConfig
 from scorer.views import (
     by_language,
 )
+
+
+def config_label(c: RoomConfig) -> str:
+    """A configuration as the start page lists it: its name, and its ruleset's unless
+    the name says it already ("成都五元 · 四川麻将").  A name still as copied from a
+    code preset is said in the reader's language; an admin's own name as typed."""
+    rs = c.rules
+    if rs is None:
+        return c.name
+    ruleset = by_language(rs.name_zh, rs.name_en)
+    preset = rs.preset(c.preset) if c.preset else None
+    name = (
+        by_language(preset.name_zh, preset.name_en)
+        if preset and c.name == preset.name_zh
+        else c.name
+    )
+    return name if ruleset in name else f"{name} · {ruleset}"
 
 
 def _param_field(p: Param) -> forms.Field:
@@ -80,11 +97,15 @@ def add_param_fields(form: forms.BaseForm, rules: Ruleset, start: Mapping[str, A
 
 
 def clean_params(
-    form: forms.BaseForm, rules: Ruleset, cleaned: Mapping[str, Any]
+    form: forms.BaseForm,
+    rules: Ruleset,
+    cleaned: Mapping[str, Any],
+    start: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The values that differ from the defaults; each one the ruleset refuses is marked
-    on its own field with the ruleset's message (the start form and the admin alike)."""
-    overrides: dict[str, Any] = {}
+    """The values the form gives, over `start` (a field left blank keeps its value
+    there, else the default); each one the ruleset refuses is marked on its own field
+    with the ruleset's message (the start form and the room's configuration form alike)."""
+    values: dict[str, Any] = dict(start or {})
     for p in rules.params:
         key = f"param_{p.name}"
         if key in form.errors:
@@ -97,28 +118,38 @@ def clean_params(
         except RuleError as e:
             form.add_error(key, error_text(e))
             continue
-        if value != p.default:
-            overrides[p.name] = value
+        values[p.name] = value
     try:
-        rules.resolve_params(overrides)
-    except RuleError as e:  # pragma: no cover - each value was checked above
+        rules.resolve_params(values)
+    except RuleError as e:  # each value fine alone, not together
         form.add_error(None, error_text(e))
-    return overrides
+    return values
 
 
-ROOM = "room:"  # a preset value naming a room configuration: "room:<id>"
+ROOM = "room:"  # GameSession.preset of a table started from a configuration: "room:<id>"
 
 
-def room_configs(rules: Ruleset) -> list[RoomConfig]:
-    """The room's enabled configurations of this ruleset, in the admins' order."""
-    return list(RoomConfig.objects.filter(ruleset=rules.id, enabled=True))
+def chosen_config(
+    offered: list[RoomConfig], config: Any = None, ruleset: Any = None
+) -> RoomConfig | None:
+    """The configuration a start page or a start asks for, among the room's offered ones:
+    by id ("12" or "room:12"), else the first of a ruleset, else the room's first.
+    None when nothing fits: a ruleset the room does not offer, or no configuration."""
+    text = str(config or "").removeprefix(ROOM)
+    by_id = {str(c.pk): c for c in offered}
+    if text in by_id:
+        return by_id[text]
+    if ruleset:
+        return next((c for c in offered if c.ruleset == ruleset), None)
+    return None if text or not offered else offered[0]
 
 
 class StartForm(forms.Form):
-    """Start a session: the ruleset, the players, the first dealer, money, the parameters."""
+    """Start a session from one of the room's configurations: the players, the first
+    dealer, money, and every parameter its ruleset declares, starting at its values."""
 
-    ruleset = forms.ChoiceField(label=gettext_lazy("Rules"))
-    preset = forms.ChoiceField(label=gettext_lazy("Preset"), required=False)
+    # Resolved by the view before the form is made (chosen_config); shown, not cleaned.
+    config = forms.ChoiceField(label=gettext_lazy("Rules"), required=False)
     players = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Players"))
     name_0 = forms.CharField(max_length=NAME_MAX, required=False)
     name_1 = forms.CharField(max_length=NAME_MAX, required=False)
@@ -135,32 +166,21 @@ class StartForm(forms.Form):
         widget=forms.NumberInput(attrs={"step": "0.01", "inputmode": "decimal", "min": "0"}),
     )
 
-    def __init__(self, rules: Ruleset, *args: Any, preset: str = "", **kwargs: Any) -> None:
+    def __init__(
+        self, offered: list[RoomConfig], chosen: RoomConfig, *args: Any, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
+        rules = chosen.rules
+        assert rules is not None  # offered configurations are of registered rulesets
         self.rules = rules
-        # The room's own configurations first (房间规则, edited by its admins), then the
-        # ruleset's presets from code.  A table snapshots the values it starts with.
-        rooms = {f"{ROOM}{c.pk}": c for c in room_configs(rules)}
-        preset_field = self.fields["preset"]
-        assert isinstance(preset_field, forms.ChoiceField)
-        preset_field.choices = [(key, c.name) for key, c in rooms.items()] + [
-            (p.id, by_language(p.name_zh, p.name_en)) for p in rules.presets
-        ]
-        if preset not in rooms and not rules.preset(preset) and rooms and not preset:
-            preset = next(iter(rooms))  # the room's first configuration, unless asked otherwise
-        start: Mapping[str, Any]
-        if preset in rooms:
-            start, initial = rooms[preset].params, preset
-        else:
-            chosen = rules.preset(preset) or rules.preset("")
-            start, initial = (chosen.params if chosen else {}), (chosen.id if chosen else "")
-        preset_field.initial = initial
-        ruleset_field = self.fields["ruleset"]
-        assert isinstance(ruleset_field, forms.ChoiceField)
-        ruleset_field.choices = [
-            (rs.id, by_language(rs.name_zh, rs.name_en)) for rs in table_rulesets()
-        ]
-        ruleset_field.initial = rules.id
+        self.chosen = chosen
+        config_field = self.fields["config"]
+        assert isinstance(config_field, forms.ChoiceField)
+        # The room's configurations only, each once, in the room's order: the values a
+        # table starts with are the ones its admins set (a code preset is only where a
+        # configuration is copied from).
+        config_field.choices = [(str(c.pk), config_label(c)) for c in offered]
+        config_field.initial = str(chosen.pk)
         players = self.fields["players"]
         assert isinstance(players, forms.ChoiceField)
         players.choices = [(n, n) for n in sorted(rules.players, reverse=True)]
@@ -172,7 +192,7 @@ class StartForm(forms.Form):
             self.fields[f"name_{i}"].widget.attrs.update(
                 {"placeholder": SEAT_NAMES[i], "autocomplete": "off", "list": "recent-players"}
             )
-        add_param_fields(self, rules, start)
+        add_param_fields(self, rules, chosen.params or {})
 
     def seats(self) -> list[dict[str, Any]]:
         """The name fields with the seat each starts in (the template lays them out)."""
@@ -207,6 +227,6 @@ class StartForm(forms.Form):
                     )
             cleaned["names"] = names
 
-        overrides = clean_params(self, self.rules, cleaned)
-        cleaned["params"] = overrides
+        # A blank field keeps the configuration's value (not the ruleset's default).
+        cleaned["params"] = clean_params(self, self.rules, cleaned, self.chosen.params)
         return cleaned

@@ -30,8 +30,27 @@ def new_code() -> str:
     return secrets.token_urlsafe(12)
 
 
+def _default_room_id() -> int:
+    # Imported late: rooms.py is loaded after this module (see the foot of the file).
+    from scorer.rooms import default_room_id
+
+    return default_room_id()
+
+
 class GameSession(models.Model):
     code = models.CharField(max_length=32, unique=True, default=new_code, editable=False)
+    # The room it was played in (its players' statistics, its admins' dashboard).
+    room = models.ForeignKey(
+        "scorer.Room", on_delete=models.CASCADE, related_name="sessions", default=_default_room_id
+    )
+    # The room's physical table it was started from (its QR code), if any.
+    room_table = models.ForeignKey(
+        "scorer.RoomTable",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="sessions",
+    )
     ruleset = models.CharField(max_length=32)
     preset = models.CharField(max_length=32, blank=True)  # the preset the values started from
     # Every parameter's value, resolved when the session started: a later change of
@@ -50,6 +69,7 @@ class GameSession(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [models.Index(fields=["room", "closed_at"], name="session_room_open")]
 
     def __str__(self) -> str:
         return f"{self.code} ({self.ruleset})"

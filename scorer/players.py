@@ -26,15 +26,27 @@ def new_slug() -> str:
     return secrets.token_urlsafe(9)
 
 
+def _default_room_id() -> int:
+    from scorer.rooms import default_room_id
+
+    return default_room_id()
+
+
 class Player(models.Model):
     slug = models.CharField(max_length=24, unique=True, default=new_slug, editable=False)
+    # Players are per room: a name typed in one room is never offered in another.
+    room = models.ForeignKey(
+        "scorer.Room", on_delete=models.CASCADE, related_name="players", default=_default_room_id
+    )
     name = models.CharField(max_length=40)
     created_at = models.DateTimeField(default=timezone.now)
     last_played = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["-last_played"]
-        constraints = [models.UniqueConstraint(fields=["name"], name="player_name_once")]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "name"], name="player_name_once_per_room")
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -46,7 +58,7 @@ class Player(models.Model):
         if not name:
             raise ValueError("empty name")
         with transaction.atomic():
-            if Player.objects.filter(name=name).exclude(pk=self.pk).exists():
+            if Player.objects.filter(room=self.room, name=name).exclude(pk=self.pk).exists():
                 raise ValueError("name taken")
             self.name = name
             self.save(update_fields=["name"])
@@ -74,14 +86,19 @@ def seat_players(session: GameSession) -> None:
     """Tie each seat of a new table to the registry, by name (a new name is a new player)."""
     now = timezone.now()
     for seat, name in enumerate(session.players):
-        player, created = Player.objects.get_or_create(name=str(name)[:40])
+        player, created = Player.objects.get_or_create(room=session.room, name=str(name)[:40])
         if not created:
             Player.objects.filter(pk=player.pk).update(last_played=now)
         Seat.objects.get_or_create(session=session, seat=seat, defaults={"player": player})
 
 
-def recent_names(limit: int = 24) -> list[str]:
-    return list(Player.objects.order_by("-last_played").values_list("name", flat=True)[:limit])
+def recent_names(room_id: int, limit: int = 24) -> list[str]:
+    """The names the room's start page offers: its own players only."""
+    return list(
+        Player.objects.filter(room_id=room_id)
+        .order_by("-last_played")
+        .values_list("name", flat=True)[:limit]
+    )
 
 
 # ----------------------------------------------------------------------------- records

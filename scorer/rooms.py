@@ -1,5 +1,13 @@
-"""Room configurations (房间规则): a ruleset, a name and its parameter values, kept in
-the database and edited by the room's staff in the admin.
+"""Rooms (棋牌室) and their configurations (房间规则).
+
+One deployment serves many rooms.  A room owns its configurations, its fixed
+tables, its players and the tables (sessions) played in it; its owner and admins
+are Django users tied to it by `RoomMember`.  Nothing of one room is reachable
+from another: the access helpers in `scorer.access` look every row up through
+its room.
+
+A configuration is a ruleset, a name and its parameter values, edited by the
+room's admins.
 
 A table started from one snapshots its values (GameSession.params): editing a
 configuration later changes no recorded round, correction or undo.  Values are
@@ -11,11 +19,13 @@ when by django-simple-history (a maintained package, shown in the admin).
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import models, transaction
 from django.db.models.signals import pre_save
 from django.dispatch import receiver
 from django.utils import timezone
@@ -56,7 +66,146 @@ def checked_params(ruleset_id: str, params: Any) -> dict[str, Any]:
         raise ValidationError({"params": by_language(e.message_zh, e.message)}) from None
 
 
+def new_room_code() -> str:
+    """A fixed table's code: part of the URL printed in its QR code, so unguessable
+    (a table's QR code opens that table's sessions, whose links are their only key)."""
+    return secrets.token_urlsafe(9)
+
+
+class Room(models.Model):
+    """A chess room (棋牌室): the unit everything else belongs to."""
+
+    name = models.CharField(_("name"), max_length=60)
+    # The room's address: /r/<slug>/ (letters, digits and dashes; unique on the site).
+    slug = models.SlugField(_("short name"), max_length=40, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["pk"]
+        verbose_name = _("room")
+        verbose_name_plural = _("rooms")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @classmethod
+    def open(cls, name: str, slug: str) -> Room:
+        """A new room, with a configuration copied from every code preset: a room can
+        start a table at once, and its admins then edit, order or stop offering them."""
+        with transaction.atomic():
+            room = cls.objects.create(name=name[:60], slug=slug)
+            room.copy_presets()
+        return room
+
+    def copy_presets(self) -> int:
+        """A configuration for every code preset this room has none of (idempotent:
+        an existing one, edited or not, is never touched).  How many were made."""
+        made = 0
+        have = set(self.configs.values_list("ruleset", "preset"))
+        order = self.configs.aggregate(m=models.Max("order"))["m"] or 0
+        for rs in sorted(
+            (r for r in REGISTRY.values() if r.table_play), key=lambda r: (r.order, r.id)
+        ):
+            # A ruleset without presets is offered once, at its defaults.
+            presets = [(p.id, p.name_zh, p.params) for p in rs.presets] or [("", rs.name_zh, {})]
+            for preset, name, params in presets:
+                if (rs.id, preset) in have:
+                    continue
+                order += 10
+                RoomConfig.objects.create(
+                    room=self,
+                    ruleset=rs.id,
+                    preset=preset,
+                    name=name,
+                    params=dict(rs.resolve_params(params)),
+                    order=order,
+                )
+                made += 1
+        return made
+
+    def offered_configs(self) -> list[RoomConfig]:
+        """What the room's start page offers: its enabled configurations, each once,
+        in the admins' order (one query)."""
+        return list(self.configs.filter(enabled=True).order_by("order", "pk"))
+
+
+DEFAULT_ROOM_SLUG = "main"
+
+
+def default_room() -> Room:
+    """The room `/` serves: the first one, made on first use (zero set-up)."""
+    room = Room.objects.order_by("pk").first()
+    if room is None:
+        with transaction.atomic():
+            room, made = Room.objects.get_or_create(
+                slug=DEFAULT_ROOM_SLUG, defaults={"name": str(_("Mahjong room"))}
+            )
+            if made:
+                room.copy_presets()
+    return room
+
+
+def default_room_id() -> int:
+    """The default of every room-owned row made without one (the embedded default:
+    one room, which `/` serves)."""
+    return default_room().pk
+
+
+class RoomMember(models.Model):
+    """A user who runs a room: its owner (who invites admins) or an admin."""
+
+    OWNER, ADMIN = "owner", "admin"
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="members")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rooms"
+    )
+    role = models.CharField(
+        max_length=8, choices=[(OWNER, _("owner")), (ADMIN, _("admin"))], default=ADMIN
+    )
+    # The name the room's history shows ("底分 8 → 10 · 老板"); the user name if blank.
+    display_name = models.CharField(_("name shown"), max_length=40, blank=True)
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["room", "user"], name="one_membership_per_room"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.room} ({self.role})"
+
+    @property
+    def is_owner(self) -> bool:
+        return self.role == self.OWNER
+
+
+class RoomTable(models.Model):
+    """A physical table of the room (1号桌, 包间A), with a stable URL and QR code."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveIntegerField(_("number"))
+    name = models.CharField(_("name"), max_length=30, blank=True)
+    code = models.CharField(max_length=24, unique=True, default=new_room_code, editable=False)
+
+    class Meta:
+        ordering = ["room", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "number"], name="one_table_per_number"),
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def label(self) -> str:
+        """What the room calls it: its name, else "3号桌" / "Table 3"."""
+        return self.name or str(_("Table %(n)s") % {"n": self.number})
+
+
 class RoomConfig(models.Model):
+    room = models.ForeignKey(
+        Room, on_delete=models.CASCADE, related_name="configs", default=default_room_id
+    )
     ruleset = models.CharField(_("ruleset"), max_length=32)
     name = models.CharField(_("name"), max_length=60)
     # Every parameter's value (resolved): what a table started from it plays with.
@@ -73,9 +222,9 @@ class RoomConfig(models.Model):
         verbose_name = _("room configuration")
         verbose_name_plural = _("room configurations")
         constraints = [
-            # load_presets creates one configuration per code preset, once.
+            # A room has one configuration copied from each code preset, once.
             models.UniqueConstraint(
-                fields=["ruleset", "preset"],
+                fields=["room", "ruleset", "preset"],
                 condition=~models.Q(preset=""),
                 name="one_config_per_code_preset",
             ),
@@ -94,6 +243,7 @@ class RoomConfig(models.Model):
     def clone(self, name: str) -> RoomConfig:
         """A copy to edit: the admin's own (no preset), placed right after this one."""
         return RoomConfig.objects.create(
+            room=self.room,
             ruleset=self.ruleset,
             name=name[:60],
             params=dict(self.params),
@@ -112,4 +262,12 @@ def _check_before_saving(
         instance.updated_at = timezone.now()
 
 
-__all__ = ["RoomConfig", "checked_params"]
+__all__ = [
+    "Room",
+    "RoomConfig",
+    "RoomMember",
+    "RoomTable",
+    "checked_params",
+    "default_room",
+    "default_room_id",
+]

@@ -25,11 +25,10 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from rules import REGISTRY, RuleError
-from rules.registry import Ruleset
 from scorer import phone
-from scorer.access import closed_redirect, session_or_404
-from scorer.forms import ROOM, StartForm
-from scorer.models import GameSession, RoomConfig, Round, RoundRevision
+from scorer.access import closed_redirect, room_or_404, session_or_404
+from scorer.forms import ROOM, StartForm, chosen_config
+from scorer.models import GameSession, Round, RoundRevision
 from scorer.players import recent_names, seat_players
 from scorer.present.chart import Series, line_chart, running_totals
 from scorer.present.events import describe, join_names
@@ -39,8 +38,8 @@ from scorer.present.words import (
     author_label,
     etag_of,
     money_text,
-    table_rulesets,
 )
+from scorer.rooms import Room
 from scorer.share import share_link
 from scorer.templatetags.scorer_format import sign_class
 from scorer.views import HtmxHttpRequest, by_language, seat_name
@@ -52,6 +51,8 @@ __all__ = [
     "home",
     "qr",
     "restore",
+    "room_create",
+    "room_home",
     "tallies",
     "undo",
     "undo_event",
@@ -59,16 +60,15 @@ __all__ = [
 ]
 
 
-def _rules_for(ruleset_id: Any) -> Ruleset:
-    """The chosen table ruleset, or the first one (the form then says the choice is unknown)."""
-    rs = REGISTRY.get(ruleset_id) if isinstance(ruleset_id, str) else None
-    if rs is not None and rs.table_play:
-        return rs
-    return table_rulesets()[0]
-
-
-def _home(request: HtmxHttpRequest, form: StartForm, status: int = 200) -> HttpResponse:
-    context = {"form": form, "my_tables": _my_tables(request), "recent_names": recent_names()}
+def _home(
+    request: HtmxHttpRequest, room: Room, form: StartForm | None, status: int = 200
+) -> HttpResponse:
+    context = {
+        "room": room,
+        "form": form,
+        "my_tables": _my_tables(request),
+        "recent_names": recent_names(room.pk),
+    }
     return render(request, "scorer/home.html", context, status=status)
 
 
@@ -90,33 +90,63 @@ def _my_tables(request: HtmxHttpRequest) -> list[dict[str, Any]]:
 
 @require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    """The landing page, which is also the form that starts a session."""
-    asked = request.GET.get("ruleset")
-    first_room = None if asked else RoomConfig.objects.filter(enabled=True).first()
-    # The room's first configuration comes first (its ruleset and values), if it has one.
-    rules = _rules_for(asked or (first_room.ruleset if first_room else None))
-    preset = request.GET.get("preset", "") if asked == rules.id else ""
-    if first_room is not None and first_room.ruleset == rules.id:
-        preset = f"{ROOM}{first_room.pk}"
-    form = StartForm(rules, initial={"ruleset": rules.id}, preset=preset)
-    if request.htmx and "ruleset" in request.GET:
-        # The ruleset select changed: only its own fields (players, parameters).
-        return render(request, "scorer/home.html#ruleset_fields", {"form": form})
-    return _home(request, form)
+    """The site's landing page: the default room's start page (zero set-up: one room)."""
+    return _start_page(request, room_or_404(None))
+
+
+@require_safe
+def room_home(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """A room's start page: the form that starts a table from its configurations."""
+    return _start_page(request, room_or_404(slug))
+
+
+def _start_page(request: HtmxHttpRequest, room: Room) -> HttpResponse:
+    offered = room.offered_configs()
+    chosen = chosen_config(offered, request.GET.get("config"), request.GET.get("ruleset"))
+    if chosen is None and offered:
+        chosen = offered[0]  # a link to rules no longer offered: the room's first
+    form = StartForm(offered, chosen) if chosen is not None else None
+    if request.htmx and "config" in request.GET and form is not None:
+        # Another configuration chosen: only its own fields (players, parameters).
+        return render(request, "scorer/home.html#ruleset_fields", {"form": form, "room": room})
+    return _home(request, room, form)
 
 
 @require_POST
 def create(request: HtmxHttpRequest) -> HttpResponse:
-    rules = _rules_for(request.POST.get("ruleset"))
-    form = StartForm(rules, request.POST)
+    return _create(request, room_or_404(None))
+
+
+@require_POST
+def room_create(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    return _create(request, room_or_404(slug))
+
+
+def _create(request: HtmxHttpRequest, room: Room) -> HttpResponse:
+    offered = room.offered_configs()
+    chosen = chosen_config(
+        offered,
+        request.POST.get("config") or request.POST.get("preset"),
+        request.POST.get("ruleset"),
+    )
+    if chosen is None:
+        if not offered:
+            return _home(request, room, None, status=400)
+        form = StartForm(offered, offered[0], request.POST)
+        form.is_valid()
+        form.add_error("config", gettext("This room does not offer these rules."))
+        return _home(request, room, form, status=400)
+    form = StartForm(offered, chosen, request.POST)
     if not form.is_valid():
-        return _home(request, form, status=400)
+        return _home(request, room, form, status=400)
     data = form.cleaned_data
+    rules = form.rules
     session = GameSession.objects.create(
+        room=room,
         ruleset=rules.id,
-        preset=data.get("preset") or "",
-        # Every value, not only the changed ones: a later change of a default never
-        # changes this session's rounds.
+        preset=f"{ROOM}{chosen.pk}",
+        # Every value, not only the changed ones: a later change of a default or of the
+        # room's configuration never changes this session's rounds.
         params=dict(rules.resolve_params(data["params"])),
         players=data["names"],
         first_dealer=data["first_dealer"],

@@ -28,6 +28,7 @@ from rules.registry import Ruleset
 from rules.table import TableSpec
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession, Round
+from scorer.rooms import default_room
 
 pytestmark = pytest.mark.django_db
 
@@ -85,9 +86,10 @@ def form_of(page: str) -> dict[str, str]:
 
 
 def start(client: Client, rs: Ruleset, preset: str = "") -> GameSession:
-    url = reverse("scorer:home") + f"?ruleset={rs.id}&preset={preset}"
+    config = default_room().configs.get(ruleset=rs.id, preset=preset)
+    url = reverse("scorer:home") + f"?config={config.pk}"
     form = form_of(client.get(url).content.decode())
-    assert form["ruleset"] == rs.id and form.get("preset", "") == preset
+    assert form["config"] == str(config.pk)
     form.update({f"name_{i}": name for i, name in enumerate(NAMES)})
     form["players"] = "4"
     response = client.post(reverse("scorer:create"), form)

@@ -17,7 +17,8 @@ from django.utils import translation
 from rules import REGISTRY
 from rules.registry import get_ruleset
 from rules.rulesets.mcr.ruleset import Mcr
-from scorer.models import GameSession, Round
+from scorer.models import GameSession, RoomConfig, Round
+from scorer.rooms import default_room
 from scorer.templatetags.scorer_format import signed_text
 from scorer.views.session import author_label
 
@@ -91,10 +92,12 @@ def test_home_is_the_start_form_in_chinese(client: Client) -> None:
     page = html(response)
     assert '<html lang="zh-hans">' in page
     assert "<h1>麻将计分</h1>" in page
-    assert f'action="{reverse("scorer:create")}"' in page
+    first = default_room().offered_configs()[0]
+    assert f'action="{reverse("scorer:room_create", args=[first.room.slug])}"' in page
     assert 'name="csrfmiddlewaretoken"' in page
-    # The ruleset and its parameters come from the engine, in Chinese.
-    assert '<option value="mcr" selected>国标麻将</option>' in page
+    # The room's first configuration, preselected; its parameters come from the engine, in Chinese.
+    assert first.ruleset == "mcr"
+    assert re.search(rf'<option value="{first.pk}" selected>[^<]*国标麻将</option>', page)
     for label in ("起和番", "明暗杠", "每张花分", "连庄", "底分"):
         assert label in page
     assert "和牌最少需要的番数" in page  # help text
@@ -102,14 +105,28 @@ def test_home_is_the_start_form_in_chinese(client: Client) -> None:
         assert f'name="name_{i}"' in page
 
 
-def test_home_only_offers_table_rulesets(client: Client) -> None:
+def test_home_offers_the_rooms_configurations_once_each_in_its_order(client: Client) -> None:
     page = html(client.get("/"))
     offered = re.findall(r'<option value="([^"]+)"[^>]*>[^<]*</option>', page.split("name_0")[0])
-    # Every registered table ruleset, in the order they declare; nothing listed by hand.
+    # A configuration copied from every preset of every table ruleset, in the rulesets'
+    # declared order; nothing listed by hand, no code preset beside them.
+    room = default_room()
     table = sorted((rs for rs in REGISTRY.values() if rs.table_play), key=lambda r: (r.order, r.id))
-    assert offered == [rs.id for rs in table]
-    assert {"mcr", "sichuan", "house"} <= set(offered) and offered[0] == "mcr"
+    configs = room.offered_configs()
+    assert offered == [str(c.pk) for c in configs]
+    assert [c.ruleset for c in configs] == [rs.id for rs in table for _ in (rs.presets or [0])]
     assert 'value="generic"' not in page
+    # The admins' order and choice: a configuration moved first is preselected, one
+    # no longer offered is gone.
+    last, first = configs[-1], configs[0]
+    last.order = 0
+    last.save()
+    first.enabled = False
+    first.save()
+    page = html(client.get("/"))
+    offered = re.findall(r'<option value="([^"]+)"[^>]*>[^<]*</option>', page.split("name_0")[0])
+    assert offered[0] == str(last.pk) and str(first.pk) not in offered
+    assert re.search(rf'<option value="{last.pk}" selected>', page)
 
 
 def test_home_parameter_inputs_follow_the_declarations(client: Client) -> None:
@@ -140,7 +157,9 @@ def test_home_in_english_from_accept_language(client: Client) -> None:
 
 
 def test_home_ruleset_change_renders_only_its_fields(client: Client) -> None:
-    response = client.get("/", {"ruleset": "mcr"}, HTTP_HX_REQUEST="true")
+    config = default_room().configs.filter(ruleset="mcr").first()
+    assert config is not None
+    response = client.get("/", {"config": config.pk}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     fragment = html(response)
     assert fragment.lstrip().startswith('<div id="ruleset-fields"')
@@ -262,6 +281,7 @@ class _ThreeOrFour(Mcr):
 @pytest.fixture
 def three_player_rules(monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.setitem(REGISTRY, _ThreeOrFour.id, _ThreeOrFour())
+    RoomConfig.objects.create(room=default_room(), ruleset=_ThreeOrFour.id, name="三四人")
     return _ThreeOrFour.id
 
 
@@ -808,15 +828,16 @@ def test_500_page_has_both_languages_and_no_trace(monkeypatch: pytest.MonkeyPatc
 
 
 def test_preset_fills_the_rule_options(client: Client) -> None:
-    page = client.get("/", {"ruleset": "mcr", "preset": "room"}).content.decode()
+    config = default_room().configs.get(ruleset="mcr", preset="room")
+    page = client.get("/", {"config": config.pk}).content.decode()
     assert "棋牌室" in page
     assert 'value="dealer_wins_or_draw" selected' in page or 'dealer_wins_or_draw" selected' in page
 
 
 def test_create_from_a_preset_keeps_its_values(client: Client) -> None:
+    config = default_room().configs.get(ruleset="mcr", preset="standard81")
     data = {
-        "ruleset": "mcr",
-        "preset": "standard81",
+        "config": str(config.pk),
         "players": "4",
         "first_dealer": "0",
         "param_min_fans": "8",
@@ -829,5 +850,5 @@ def test_create_from_a_preset_keeps_its_values(client: Client) -> None:
     response = client.post("/s/new", data)
     assert response.status_code == 302
     s = GameSession.objects.get()
-    assert s.preset == "standard81"
+    assert s.preset == f"room:{config.pk}"
     assert s.params == {**get_ruleset("mcr").defaults, "mixed_kong_fan": False}

@@ -25,6 +25,7 @@ from rules import REGISTRY, score, waits
 from rules.rulesets.sichuan.round import REASONS
 from rules.tiles import parse_tile, tile_zh
 from scorer.models import GameSession, Round
+from scorer.rooms import default_room
 from scorer.templatetags.scorer_format import signed_text
 
 pytestmark = pytest.mark.django_db
@@ -170,12 +171,18 @@ def read_form(page: str) -> _FormReader:
 
 def test_home_offers_sichuan_with_its_presets(client: Client) -> None:
     page = html(client.get("/", {"ruleset": "sichuan"}))
-    assert re.search(r'<option value="sichuan" selected>', page)
-    presets = re.findall(r'<select name="preset".*?</select>', page, re.S)
-    assert presets
-    assert re.findall(r'<option value="([^"]+)"', presets[0]) == [p.id for p in RULES.presets]
-    assert [p.id for p in RULES.presets] == ["xuezhan", "chengdu"]
-    assert re.search(r'<option value="xuezhan" selected>', presets[0])
+    configs = {c.preset: c for c in default_room().configs.filter(ruleset="sichuan")}
+    assert [p.id for p in RULES.presets] == ["xuezhan", "chengdu"] and configs.keys() == {
+        "xuezhan",
+        "chengdu",
+    }
+    select = re.findall(r'<select name="config".*?</select>', page, re.S)
+    assert select
+    offered = re.findall(r'<option value="([^"]+)"', select[0])
+    assert offered.index(str(configs["xuezhan"].pk)) + 1 == offered.index(
+        str(configs["chengdu"].pk)
+    )
+    assert re.search(rf'<option value="{configs["xuezhan"].pk}" selected>', select[0])
 
 
 def test_home_renders_every_sichuan_parameter_from_its_declaration(en_client: Client) -> None:
@@ -219,7 +226,8 @@ def test_home_parameters_in_chinese(client: Client) -> None:
 def test_changing_the_preset_renders_its_values(client: Client) -> None:
     chengdu = RULES.preset("chengdu")
     assert chengdu is not None
-    response = client.get("/", {"ruleset": "sichuan", "preset": "chengdu"}, HTTP_HX_REQUEST="true")
+    config = default_room().configs.get(ruleset="sichuan", preset="chengdu")
+    response = client.get("/", {"config": config.pk}, HTTP_HX_REQUEST="true")
     fragment = html(response)
     assert fragment.lstrip().startswith('<div id="ruleset-fields"')
     reader = _FormReader()
@@ -235,14 +243,15 @@ def test_start_form_creates_a_sichuan_session_with_the_chengdu_preset(client: Cl
     chengdu = RULES.preset("chengdu")
     assert chengdu is not None
     # What the phone submits after picking 四川麻将 and 成都五元: the form as rendered.
-    data = read_form(html(client.get("/", {"ruleset": "sichuan", "preset": "chengdu"}))).data
-    assert data["ruleset"] == "sichuan" and data["preset"] == "chengdu"
+    config = default_room().configs.get(ruleset="sichuan", preset="chengdu")
+    data = read_form(html(client.get("/", {"config": config.pk}))).data
+    assert data["config"] == str(config.pk)
     data.update({f"name_{i}": name for i, name in enumerate(NAMES)})
     response = client.post(reverse("scorer:create"), data)
     assert response.status_code == 302
     s = GameSession.objects.get()
     assert response["Location"] == reverse("scorer:session", args=[s.code])
-    assert (s.ruleset, s.preset, s.players) == ("sichuan", "chengdu", NAMES)
+    assert (s.ruleset, s.preset, s.players) == ("sichuan", f"room:{config.pk}", NAMES)
     assert dict(s.resolved_params()) == {**RULES.defaults, **chengdu.params}
     # Every value is stored, so a later change of a default changes nothing here.
     assert s.params == {**RULES.defaults, **chengdu.params}

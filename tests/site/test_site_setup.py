@@ -26,7 +26,7 @@ def test_load_presets_creates_one_configuration_per_preset_once() -> None:
     out = StringIO()
     call_command("load_presets", stdout=out)
     presets = {(rs.id, p.id): p for rs in REGISTRY.values() if rs.table_play for p in rs.presets}
-    assert len(presets) >= 3 and f"{len(presets)} created" in out.getvalue()
+    assert len(presets) >= 3 and "Room configurations:" in out.getvalue()
     configs = {(c.ruleset, c.preset): c for c in RoomConfig.objects.all()}
     assert configs.keys() == presets.keys()
     for key, c in configs.items():

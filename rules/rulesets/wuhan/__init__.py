@@ -117,8 +117,8 @@ class Wuhan(Ruleset):
               "手里有两个癞子时只能胡大胡", "With two wild tiles only a big win wins"),
     )  # fmt: skip
     presets = (
-        Preset("kaikoufan", "开口翻", "开口翻 (open once)", {}),
-        Preset("koukoufan", "口口翻", "口口翻 (each opening)",
+        Preset("kaikoufan", "开口翻", "Open once", {}),
+        Preset("koukoufan", "口口翻", "Each opening",
                {"variant": "koukoufan", "golden": 500}),
     )  # fmt: skip
     table_spec = TableSpec(
