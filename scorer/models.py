@@ -66,6 +66,9 @@ class GameSession(models.Model):
     version = models.PositiveIntegerField(default=0)  # bumped by every change: the polling ETag
     # Set by 结束本桌: a closed table is read-only until it is reopened (its history says so).
     closed_at = models.DateTimeField(null=True, blank=True)
+    # How the room charges this table (台费), snapshotted from its configuration when the
+    # table started, like every parameter: {} or {"mode": "none"} for no fee (scorer/fees.py).
+    fee = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -596,7 +599,12 @@ class RoundRevision(models.Model):
     winners = models.JSONField(default=list)
     entry = models.JSONField()  # what was entered: the situation, or the fans picked
     result = models.JSONField()  # the engine's answer: fans, total, notes
-    deltas = models.JSONField()  # points per seat, summing to zero
+    # Points per seat, the players' net: with what the room takes (台费) they sum to zero.
+    deltas = models.JSONField()
+    # What the room takes in this version of the round (a per-round 台费 / 抽水, or the
+    # fee charged when the table closes): sum(deltas) + room_take == 0.  Never hidden
+    # inside the players' deltas: the room is its own line.
+    room_take = models.IntegerField(default=0)
 
     class Meta:
         ordering = ["number"]
@@ -668,7 +676,7 @@ class StaleRevision(Exception):
 class Transfer(models.Model):
     revision = models.ForeignKey(RoundRevision, on_delete=models.CASCADE, related_name="transfers")
     from_seat = models.PositiveSmallIntegerField()
-    to_seat = models.PositiveSmallIntegerField()
+    to_seat = models.PositiveSmallIntegerField(null=True, blank=True)  # None: paid to the room
     amount = models.IntegerField()
     reason = models.CharField(max_length=80, blank=True)
 

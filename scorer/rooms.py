@@ -210,6 +210,8 @@ class RoomConfig(models.Model):
     name = models.CharField(_("name"), max_length=60)
     # Every parameter's value (resolved): what a table started from it plays with.
     params = models.JSONField(_("values"), default=dict, blank=True)
+    # How the room charges a table started from it (台费): {} for no fee (scorer/fees.py).
+    fee = models.JSONField(_("table fee"), default=dict, blank=True)
     enabled = models.BooleanField(_("offered on the start page"), default=True)
     order = models.PositiveIntegerField(_("order"), default=0)
     # The code preset it was made from by `load_presets` ("" for the admin's own).

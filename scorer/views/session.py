@@ -151,6 +151,7 @@ def _create(request: HtmxHttpRequest, room: Room) -> HttpResponse:
         players=data["names"],
         first_dealer=data["first_dealer"],
         money_per_point=data.get("money_per_point"),
+        fee=dict(chosen.fee or {}),  # the room's 台费 as it stands now, snapshotted
     )
     seat_players(session)
     phone.remember_table(request, session)
