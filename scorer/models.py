@@ -30,19 +30,10 @@ def new_code() -> str:
     return secrets.token_urlsafe(12)
 
 
-def _default_room_id() -> int:
-    # Imported late: rooms.py is loaded after this module (see the foot of the file).
-    from scorer.rooms import default_room_id
-
-    return default_room_id()
-
-
 class GameSession(models.Model):
     code = models.CharField(max_length=32, unique=True, default=new_code, editable=False)
     # The room it was played in (its players' statistics, its admins' dashboard).
-    room = models.ForeignKey(
-        "scorer.Room", on_delete=models.CASCADE, related_name="sessions", default=_default_room_id
-    )
+    room = models.ForeignKey("scorer.Room", on_delete=models.CASCADE, related_name="sessions")
     # The room's physical table it was started from (its QR code), if any.
     room_table = models.ForeignKey(
         "scorer.RoomTable",
@@ -76,6 +67,11 @@ class GameSession(models.Model):
 
     def __str__(self) -> str:
         return f"{self.code} ({self.ruleset})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.room_id is None:  # the embedded default: one room, which `/` serves
+            self.room = default_room()
+        super().save(*args, **kwargs)
 
     @property
     def n_players(self) -> int:
@@ -699,6 +695,6 @@ __all__ = [
 
 # Room configurations live in their own module; imported here so Django finds the model.
 from scorer.players import Player, Seat  # noqa: E402
-from scorer.rooms import RoomConfig  # noqa: E402
+from scorer.rooms import RoomConfig, default_room  # noqa: E402
 
 __all__ += ["Player", "RoomConfig", "Seat"]

@@ -26,18 +26,10 @@ def new_slug() -> str:
     return secrets.token_urlsafe(9)
 
 
-def _default_room_id() -> int:
-    from scorer.rooms import default_room_id
-
-    return default_room_id()
-
-
 class Player(models.Model):
     slug = models.CharField(max_length=24, unique=True, default=new_slug, editable=False)
     # Players are per room: a name typed in one room is never offered in another.
-    room = models.ForeignKey(
-        "scorer.Room", on_delete=models.CASCADE, related_name="players", default=_default_room_id
-    )
+    room = models.ForeignKey("scorer.Room", on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=40)
     created_at = models.DateTimeField(default=timezone.now)
     last_played = models.DateTimeField(default=timezone.now)
@@ -50,6 +42,13 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.room_id is None:  # the embedded default: one room
+            from scorer.rooms import default_room
+
+            self.room = default_room()
+        super().save(*args, **kwargs)
 
     def rename(self, name: str) -> None:
         """A new name for the same player: his record stays his (seats point at him).

@@ -145,12 +145,6 @@ def default_room() -> Room:
     return room
 
 
-def default_room_id() -> int:
-    """The default of every room-owned row made without one (the embedded default:
-    one room, which `/` serves)."""
-    return default_room().pk
-
-
 class RoomMember(models.Model):
     """A user who runs a room: its owner (who invites admins) or an admin."""
 
@@ -203,9 +197,7 @@ class RoomTable(models.Model):
 
 
 class RoomConfig(models.Model):
-    room = models.ForeignKey(
-        Room, on_delete=models.CASCADE, related_name="configs", default=default_room_id
-    )
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="configs")
     ruleset = models.CharField(_("ruleset"), max_length=32)
     name = models.CharField(_("name"), max_length=60)
     # Every parameter's value (resolved): what a table started from it plays with.
@@ -259,6 +251,8 @@ def _check_before_saving(
     sender: Any, instance: RoomConfig, raw: bool = False, **kwargs: Any
 ) -> None:
     """The last word for every entry point (a fixture is saved raw, past clean())."""
+    if instance.room_id is None:  # the embedded default: one room, which `/` serves
+        instance.room = default_room()
     instance.params = checked_params(instance.ruleset, instance.params)
     if not raw:
         instance.updated_at = timezone.now()
@@ -271,5 +265,4 @@ __all__ = [
     "RoomTable",
     "checked_params",
     "default_room",
-    "default_room_id",
 ]
