@@ -4,35 +4,34 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorer', '0011_rooms_required'),
+        ("scorer", "0011_rooms_required"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='gamesession',
-            name='fee',
+            model_name="gamesession",
+            name="fee",
             field=models.JSONField(blank=True, default=dict),
         ),
         migrations.AddField(
-            model_name='historicalroomconfig',
-            name='fee',
-            field=models.JSONField(blank=True, default=dict, verbose_name='table fee'),
+            model_name="historicalroomconfig",
+            name="fee",
+            field=models.JSONField(blank=True, default=dict, verbose_name="table fee"),
         ),
         migrations.AddField(
-            model_name='roomconfig',
-            name='fee',
-            field=models.JSONField(blank=True, default=dict, verbose_name='table fee'),
+            model_name="roomconfig",
+            name="fee",
+            field=models.JSONField(blank=True, default=dict, verbose_name="table fee"),
         ),
         migrations.AddField(
-            model_name='roundrevision',
-            name='room_take',
+            model_name="roundrevision",
+            name="room_take",
             field=models.IntegerField(default=0),
         ),
         migrations.AlterField(
-            model_name='transfer',
-            name='to_seat',
+            model_name="transfer",
+            name="to_seat",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
     ]
