@@ -24,7 +24,7 @@ from rules import REGISTRY
 from rules.registry import Ruleset
 from scorer.forms import add_param_fields, clean_params
 from scorer.present.words import table_rulesets
-from scorer.rooms import RoomConfig
+from scorer.rooms import Room, RoomConfig, RoomMember
 from scorer.views import by_language
 
 
@@ -130,3 +130,24 @@ class RoomConfigAdmin(SimpleHistoryAdmin):
         for config in queryset:
             config.enabled = True
             config.save()
+
+
+class RoomMemberInline(admin.TabularInline):
+    model = RoomMember
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Room)
+class RoomAdmin(admin.ModelAdmin):
+    """The site's staff open rooms and name their owners; each room's admins then
+    manage it on its own pages (/r/<slug>/manage/)."""
+
+    list_display = ["name", "slug", "created_at"]
+    search_fields = ["name", "slug"]
+    inlines = [RoomMemberInline]
+
+    def save_model(self, request: HttpRequest, obj: Room, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if not change:
+            obj.copy_presets()  # a new room can start a table at once

@@ -28,11 +28,12 @@ def config_label(c: RoomConfig) -> str:
         return c.name
     ruleset = by_language(rs.name_zh, rs.name_en)
     preset = rs.preset(c.preset) if c.preset else None
-    name = (
-        by_language(preset.name_zh, preset.name_en)
-        if preset and c.name == preset.name_zh
-        else c.name
-    )
+    if preset is not None and c.name == preset.name_zh:
+        name = by_language(preset.name_zh, preset.name_en)
+    elif not c.preset and c.name == rs.name_zh:
+        name = ruleset
+    else:
+        name = c.name
     return name if ruleset in name else f"{name} · {ruleset}"
 
 

@@ -106,8 +106,12 @@ class Room(models.Model):
         for rs in sorted(
             (r for r in REGISTRY.values() if r.table_play), key=lambda r: (r.order, r.id)
         ):
-            # A ruleset without presets is offered once, at its defaults.
-            presets = [(p.id, p.name_zh, p.params) for p in rs.presets] or [("", rs.name_zh, {})]
+            # The ruleset's own defaults first (named after it), unless a preset plays
+            # exactly those; then each preset.
+            defaults = dict(rs.resolve_params({}))
+            presets = [(p.id, p.name_zh, p.params) for p in rs.presets]
+            if all(dict(rs.resolve_params(params)) != defaults for _, _, params in presets):
+                presets.insert(0, ("", rs.name_zh, {}))
             for preset, name, params in presets:
                 if (rs.id, preset) in have:
                     continue

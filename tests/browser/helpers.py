@@ -84,3 +84,24 @@ def tap(page: Page, value: str) -> None:
     """Tap the record form's button with that tap value and wait for its answer."""
     page.locator(f'button[value="{value}"]').first.click()
     expect(page.locator("form.htmx-request")).to_have_count(0)
+
+
+def choose_rules(page: Page, ruleset: str, preset: str | None = None) -> str:
+    """Pick the room's configuration of this ruleset (its first, or the one named after
+    the preset) on the start page, and wait for its fields to be swapped in.  The list
+    is the room's configurations, each said as "name · ruleset" (or the ruleset's own
+    name for its defaults)."""
+    select = page.get_by_label("规则", exact=True)
+    labels = [t.strip() for t in select.locator("option").all_inner_texts()]
+    wanted = [
+        label
+        for label in labels
+        if ruleset in label and (preset is None or label.split(" · ")[0] == preset)
+    ]
+    assert wanted, (ruleset, preset, labels)
+    select.select_option(label=wanted[0])
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    )
+    expect(select.locator("option:checked")).to_have_text(wanted[0])
+    return wanted[0]

@@ -17,7 +17,12 @@ from pytest_django.live_server_helper import LiveServer
 from rules import get_ruleset, settle
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession
-from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, snap
+from tests.browser.helpers import (
+    assert_no_horizontal_scroll,
+    assert_touch_targets,
+    choose_rules,
+    snap,
+)
 from tests.browser.test_sichuan_flow import PLAYERS, expect_totals, signed
 from tests.browser.test_wuhan_flow import count_up, grid_tile, settled, tap
 
@@ -54,8 +59,7 @@ def test_a_round_of_each(case: dict[str, Any], page: Page, live_server: LiveServ
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     rs = get_ruleset(case["id"])
     page.goto(live_server.url + "/")
-    page.get_by_label("规则", exact=True).select_option(label=rs.name_zh)
-    settled(page)
+    choose_rules(page, rs.name_zh)
     for wind, name in zip("东南西北", PLAYERS, strict=True):
         page.get_by_label(wind, exact=True).fill(name)
     assert_no_horizontal_scroll(page)

@@ -19,7 +19,12 @@ from pytest_django.live_server_helper import LiveServer
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession
 from scorer.settleup import settle_up
-from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, snap
+from tests.browser.helpers import (
+    assert_no_horizontal_scroll,
+    assert_touch_targets,
+    choose_rules,
+    snap,
+)
 from tests.browser.test_sichuan_flow import PLAYERS, expect_totals
 from tests.browser.test_wuhan_flow import grid_tile, settled, tap
 
@@ -48,8 +53,7 @@ def test_play_close_settle_export_reopen(page: Page, live_server: LiveServer) ->
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(live_server.url + "/")
-    page.get_by_label("规则", exact=True).select_option(label="河北麻将")
-    settled(page)
+    choose_rules(page, "河北麻将")
     for wind, name in zip("东南西北", PLAYERS, strict=True):
         page.get_by_label(wind, exact=True).fill(name)
     money = page.get_by_label(re.compile("每分"))

@@ -22,7 +22,12 @@ from pytest_django.live_server_helper import LiveServer
 from rules import REGISTRY, settle
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession, Round
-from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, snap
+from tests.browser.helpers import (
+    assert_no_horizontal_scroll,
+    assert_touch_targets,
+    choose_rules,
+    snap,
+)
 from tests.browser.test_sichuan_flow import (
     PLAYERS,
     confirm,
@@ -63,15 +68,8 @@ def test_house_table_with_a_turned_wild_tile(page: Page, live_server: LiveServer
 
     # ------------------------------------------------------------ start from the home page
     page.goto(live_server.url + "/")
-    page.get_by_label("规则", exact=True).select_option(label="自定义规则")
-    preset_select = page.get_by_label("规则预设")
-    expect(preset_select.locator("option:checked")).to_have_text("简单计分")
-    # htmx binds the swapped-in select once the swap settles: a change before that
-    # would go unheard (a finger is never that fast; a test is).
-    page.wait_for_function(
-        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
-    )
-    preset_select.select_option(label="翻牌定癞子")
+    assert choose_rules(page, "自定义规则").startswith("简单计分")
+    choose_rules(page, "自定义规则", "翻牌定癞子")
     # The parameters follow the preset, with their labels from the ruleset.
     expect(page.get_by_label("癞子", exact=True).locator("option:checked")).to_have_text(
         "翻牌定癞子（下一张）"

@@ -18,7 +18,12 @@ from pytest_django.live_server_helper import LiveServer
 from rules import settle
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession
-from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, snap
+from tests.browser.helpers import (
+    assert_no_horizontal_scroll,
+    assert_touch_targets,
+    choose_rules,
+    snap,
+)
 from tests.browser.test_sichuan_flow import PLAYERS, expect_totals, signed, zh
 
 pytestmark = pytest.mark.browser
@@ -59,8 +64,7 @@ def test_jian_table_a_win_with_jing_and_a_drawn_round(page: Page, live_server: L
 
     # ------------------------------------------------------------ start from the home page
     page.goto(live_server.url + "/")
-    page.get_by_label("规则", exact=True).select_option(label="吉安冲关麻将")
-    settled(page)
+    choose_rules(page, "吉安冲关麻将")
     expect(page.get_by_label("定精", exact=True).locator("option:checked")).to_have_text(
         "下一张是正精"
     )

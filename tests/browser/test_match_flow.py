@@ -15,7 +15,7 @@ from rules import get_ruleset
 from rules.table import Match
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession
-from tests.browser.helpers import assert_no_horizontal_scroll, snap
+from tests.browser.helpers import assert_no_horizontal_scroll, choose_rules, snap
 from tests.browser.test_sichuan_flow import PLAYERS, expect_totals, seat_button
 from tests.browser.test_wuhan_flow import grid_tile, settled, tap
 
@@ -36,10 +36,7 @@ def test_a_match_counts_its_hands_changes_seats_and_ends_itself(
     page: Page, live_server: LiveServer
 ) -> None:
     page.goto(live_server.url + "/")
-    page.get_by_label("规则", exact=True).select_option(label="国标麻将")
-    settled(page)
-    page.get_by_label("规则预设").select_option(label="比赛规则")
-    settled(page)
+    choose_rules(page, "国标麻将", "比赛规则")
     for wind, name in zip("东南西北", PLAYERS, strict=True):
         page.get_by_label(wind, exact=True).fill(name)
     page.get_by_role("button", name="开始").click()

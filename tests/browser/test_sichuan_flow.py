@@ -28,7 +28,12 @@ from pytest_django.live_server_helper import LiveServer
 from rules import REGISTRY, score, settle, waits
 from rules.tiles import parse_tile, parse_tiles, tile_str, tile_zh
 from scorer.models import GameSession, Round
-from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, snap
+from tests.browser.helpers import (
+    assert_no_horizontal_scroll,
+    assert_touch_targets,
+    choose_rules,
+    snap,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -200,11 +205,8 @@ def test_sichuan_blood_battle_round(page: Page, second_page: Page, live_server: 
 
     # ------------------------------------------------------------ 1. start the table
     page.goto(live_server.url + "/")
-    page.get_by_label("规则", exact=True).select_option(label="四川麻将")
-    # htmx swaps in the Sichuan fields (preset, rule options).
-    preset = page.get_by_label("规则预设")
-    expect(preset.locator("option:checked")).to_have_text("血战到底")
-    preset.select_option(label="血战到底")
+    # htmx swaps in the Sichuan fields (rule options) of the room's 血战到底.
+    choose_rules(page, "四川麻将", "血战到底")
     for wind, name in zip("东南西北", PLAYERS, strict=True):
         page.get_by_label(wind, exact=True).fill(name)
     page.get_by_label("首局庄家").select_option(label="南家")

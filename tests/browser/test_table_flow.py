@@ -24,7 +24,12 @@ from rules import get_ruleset, score, waits
 from rules.hand import Table
 from rules.tiles import parse_tile, parse_tiles, tile_zh, tiles_str
 from scorer.models import GameSession, Round
-from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, snap
+from tests.browser.helpers import (
+    assert_no_horizontal_scroll,
+    assert_touch_targets,
+    choose_rules,
+    snap,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -160,8 +165,7 @@ def test_start_a_table_from_the_home_page(page: Page, live_server: LiveServer) -
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(live_server.url + "/")
 
-    page.get_by_label("规则", exact=True).select_option("mcr")
-    expect(page.get_by_label("规则", exact=True).locator("option:checked")).to_have_text("国标麻将")
+    assert choose_rules(page, "国标麻将") == "国标麻将"  # the ruleset's defaults
     for wind, name in zip("东南西北", PLAYERS, strict=True):
         page.get_by_label(wind, exact=True).fill(name)
     page.get_by_label("首局庄家").select_option(label="南家")

@@ -18,7 +18,12 @@ from pytest_django.live_server_helper import LiveServer
 from rules import get_ruleset, settle
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession
-from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, snap
+from tests.browser.helpers import (
+    assert_no_horizontal_scroll,
+    assert_touch_targets,
+    choose_rules,
+    snap,
+)
 from tests.browser.test_sichuan_flow import PLAYERS, expect_totals, signed, zh
 
 pytestmark = pytest.mark.browser
@@ -47,11 +52,7 @@ def test_wuhu_2468_table(page: Page, live_server: LiveServer) -> None:
     params = rs.resolve_params(preset.params)
 
     page.goto(live_server.url + "/")
-    page.get_by_label("规则", exact=True).select_option(label="芜湖麻将")
-    page.wait_for_function(
-        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
-    )
-    page.get_by_label("规则预设").select_option(label="2468")
+    choose_rules(page, "芜湖麻将", "2468")
     expect(page.get_by_label("平胡底番", exact=True)).to_have_value("2")
     for wind, name in zip("东南西北", PLAYERS, strict=True):
         page.get_by_label(wind, exact=True).fill(name)

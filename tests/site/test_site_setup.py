@@ -25,13 +25,21 @@ def test_load_presets_creates_one_configuration_per_preset_once() -> None:
 
     out = StringIO()
     call_command("load_presets", stdout=out)
-    presets = {(rs.id, p.id): p for rs in REGISTRY.values() if rs.table_play for p in rs.presets}
+    presets = {
+        (rs.id, p.id): p.params for rs in REGISTRY.values() if rs.table_play for p in rs.presets
+    }
+    # A ruleset whose defaults no preset plays is offered at its defaults too (preset "").
+    for rs in REGISTRY.values():
+        if rs.table_play and all(
+            dict(rs.resolve_params(p.params)) != dict(rs.resolve_params({})) for p in rs.presets
+        ):
+            presets[(rs.id, "")] = {}
     assert len(presets) >= 3 and "Room configurations:" in out.getvalue()
     configs = {(c.ruleset, c.preset): c for c in RoomConfig.objects.all()}
     assert configs.keys() == presets.keys()
     for key, c in configs.items():
         rs = REGISTRY[key[0]]
-        assert c.params == dict(rs.resolve_params(presets[key].params)) and c.enabled
+        assert c.params == dict(rs.resolve_params(presets[key])) and c.enabled
     # An admin edits one; the next set-up keeps the edit and creates nothing.
     edited = next(iter(configs.values()))
     edited.name = "我们的规则"
