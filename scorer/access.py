@@ -21,12 +21,14 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django_htmx.http import HttpResponseClientRedirect
 
+from scorer.invites import RoomInvite
 from scorer.models import GameSession, Round
 from scorer.players import Player
 from scorer.rooms import Room, RoomConfig, RoomMember, RoomTable, default_room
 
 # What new_code() makes (secrets.token_urlsafe), up to the field's length.
 CODE = re.compile(r"[A-Za-z0-9_-]{1,32}")
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")  # an invitation's (scorer.invites)
 
 
 def session_or_404(code: str) -> GameSession:
@@ -147,3 +149,29 @@ def owner_or_404(member: RoomMember) -> RoomMember:
     if not member.is_owner:
         raise Http404("owners only")
     return member
+
+
+def room_member_or_404(member: RoomMember, pk: int) -> RoomMember:
+    """Another admin of the member's room (the owner removes one)."""
+    try:
+        return member.room.members.select_related("user").get(pk=pk)
+    except RoomMember.DoesNotExist:
+        raise Http404("no such member") from None
+
+
+def invite_or_404(member: RoomMember, pk: int) -> RoomInvite:
+    """One of the room's invitations (the owner withdraws a pending one)."""
+    try:
+        return member.room.invites.get(pk=pk)
+    except RoomInvite.DoesNotExist:
+        raise Http404("no such invitation") from None
+
+
+def invite_by_token_or_404(token: str) -> RoomInvite:
+    """An invitation by its link (public: the token is the key), used or not."""
+    if not TOKEN.fullmatch(token):
+        raise Http404("no such invitation")
+    try:
+        return RoomInvite.objects.select_related("room").get(token=token)
+    except RoomInvite.DoesNotExist:
+        raise Http404("no such invitation") from None
