@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import wraps
-from typing import Concatenate, ParamSpec
+from typing import Concatenate, ParamSpec, TypeVar
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -96,18 +96,20 @@ def member_or_404(request: HttpRequest, slug: str) -> RoomMember:
 
 
 P = ParamSpec("P")
+# The request type the view declares (an HtmxHttpRequest for a page that answers htmx).
+R = TypeVar("R", bound=HttpRequest)
 
 
 def room_admin(
-    view: Callable[Concatenate[HttpRequest, RoomMember, P], HttpResponse],
-) -> Callable[Concatenate[HttpRequest, str, P], HttpResponse]:
+    view: Callable[Concatenate[R, RoomMember, P], HttpResponse],
+) -> Callable[Concatenate[R, str, P], HttpResponse]:
     """A room admin's page: signed in (else the sign-in page, then back here), and a
     member of the room in the URL (else 404).  The view gets the membership, and
     reaches the room's rows only through it."""
 
     @login_required
     @wraps(view)
-    def wrapped(request: HttpRequest, slug: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+    def wrapped(request: R, slug: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
         return view(request, member_or_404(request, slug), *args, **kwargs)
 
     return wrapped

@@ -13,6 +13,7 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.utils import timezone
@@ -72,7 +73,7 @@ class RoomInvite(models.Model):
     def pending(self) -> bool:
         return not self.used and not self.expired
 
-    def accept(self, user: models.Model, display_name: str = "") -> RoomMember:
+    def accept(self, user: User, display_name: str = "") -> RoomMember:
         """Make `user` a member with the invite's role, and use the link up.
 
         InviteRefused (nothing changed) when it is used or expired, or the user is a
@@ -94,7 +95,7 @@ class RoomInvite(models.Model):
                 display_name=display_name.strip()[:40],
             )
             invite.used_at = timezone.now()
-            invite.used_by = user  # type: ignore[assignment]
+            invite.used_by = user
             invite.save(update_fields=["used_at", "used_by"])
             self.used_at, self.used_by_id = invite.used_at, invite.used_by_id
         return member

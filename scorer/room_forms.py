@@ -167,7 +167,7 @@ class MergeForm(forms.Form):
         return cleaned
 
 
-class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
+class SignUpForm(UserCreationForm):
     """An invited admin's new account (Django's own form: its password checks)."""
 
     display_name = forms.CharField(

@@ -40,7 +40,8 @@ def _rooms_of(request: HttpRequest) -> list[Room]:
     user = request.user
     if user.is_superuser:  # the site's staff look after every room (scorer.access)
         return list(Room.objects.order_by("name", "pk"))
-    return list(Room.objects.filter(members__user=user).order_by("name", "pk"))
+    assert user.pk is not None  # signed in (login_required)
+    return list(Room.objects.filter(members__user_id=user.pk).order_by("name", "pk"))
 
 
 @login_required

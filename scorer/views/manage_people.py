@@ -146,7 +146,7 @@ def members(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
 @require_POST
 def invite_new(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
     owner_or_404(member)
-    RoomInvite.objects.create(room=member.room, created_by=request.user)
+    RoomInvite.objects.create(room=member.room, created_by=member.user)
     messages.success(
         request,
         gettext(
@@ -196,5 +196,5 @@ def member_name(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
         member.save(update_fields=["display_name"])
         messages.success(request, gettext("Saved."))
     else:
-        messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+        messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))
     return HttpResponseRedirect(_members_url(member))
