@@ -11,11 +11,12 @@ STAMP  := $(VENV)/.installed
 ADDR   ?= 127.0.0.1:8000
 ARGS   ?=
 
-.PHONY: help venv run test test-browser check check-deploy fmt bench tables messages clean
+.PHONY: help venv run admin test test-browser check check-deploy fmt bench tables messages clean
 
 help:
 	@echo "make run     set up (.venv, install, migrate, load presets) and serve http://$(ADDR)"
 	@echo "             (for the other phones at the table: make run ADDR=0.0.0.0:8000)"
+	@echo "make admin   the first account: owner of the room / serves, and the site's staff"
 	@echo "make test    run the whole test suite (extra pytest arguments: ARGS='...')"
 	@echo "make test-browser  only the real-browser tests (tests/browser; needs Chromium)"
 	@echo "make check   ruff lint, ruff format check, mypy"
@@ -43,6 +44,12 @@ run: $(STAMP)
 	@$(PY) -c "from mahjong_site import lan; print(lan.banner('$(ADDR)'))"
 	@echo
 	MAHJONG_LISTEN=$(ADDR) DJANGO_DEBUG=1 $(PY) manage.py runserver $(ADDR)
+
+# The first account on this install (asks for a name and a password): the owner of
+# the room `/` serves, who signs in at /accounts/login/, and the site's staff (/admin/).
+admin: $(STAMP)
+	DJANGO_DEBUG=1 $(PY) manage.py migrate --noinput
+	DJANGO_DEBUG=1 $(PY) manage.py room_owner --superuser
 
 # pytest exits with 5 when it collected no tests: treat that as a failure.
 # The browser tests (tests/browser) run whenever Chromium is found (/usr/bin/chromium

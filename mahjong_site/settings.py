@@ -377,3 +377,14 @@ LOGGING = {
         },
     },
 }
+
+# --------------------------------------------------------------------------- accounts
+
+# Room owners and admins sign in on the app's own pages (scorer/views/accounts.py);
+# Django's admin (/admin/) stays for the site's staff.  After signing in: the
+# user's room, or the list of their rooms.
+LOGIN_URL = "scorer:login"
+LOGIN_REDIRECT_URL = "scorer:my_rooms"
+LOGOUT_REDIRECT_URL = "scorer:login"
+# django-axes answers a locked-out sign-in with this page (in the reader's language).
+AXES_LOCKOUT_TEMPLATE = "accounts/locked.html"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import wraps
-from typing import Concatenate, ParamSpec
+from typing import Concatenate, ParamSpec, TypeVar
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -21,12 +21,14 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django_htmx.http import HttpResponseClientRedirect
 
+from scorer.invites import RoomInvite
 from scorer.models import GameSession, Round
 from scorer.players import Player
 from scorer.rooms import Room, RoomConfig, RoomMember, RoomTable, default_room
 
 # What new_code() makes (secrets.token_urlsafe), up to the field's length.
 CODE = re.compile(r"[A-Za-z0-9_-]{1,32}")
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")  # an invitation's (scorer.invites)
 
 
 def session_or_404(code: str) -> GameSession:
@@ -94,18 +96,20 @@ def member_or_404(request: HttpRequest, slug: str) -> RoomMember:
 
 
 P = ParamSpec("P")
+# The request type the view declares (an HtmxHttpRequest for a page that answers htmx).
+R = TypeVar("R", bound=HttpRequest)
 
 
 def room_admin(
-    view: Callable[Concatenate[HttpRequest, RoomMember, P], HttpResponse],
-) -> Callable[Concatenate[HttpRequest, str, P], HttpResponse]:
+    view: Callable[Concatenate[R, RoomMember, P], HttpResponse],
+) -> Callable[Concatenate[R, str, P], HttpResponse]:
     """A room admin's page: signed in (else the sign-in page, then back here), and a
     member of the room in the URL (else 404).  The view gets the membership, and
     reaches the room's rows only through it."""
 
     @login_required
     @wraps(view)
-    def wrapped(request: HttpRequest, slug: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+    def wrapped(request: R, slug: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
         return view(request, member_or_404(request, slug), *args, **kwargs)
 
     return wrapped
@@ -147,3 +151,29 @@ def owner_or_404(member: RoomMember) -> RoomMember:
     if not member.is_owner:
         raise Http404("owners only")
     return member
+
+
+def room_member_or_404(member: RoomMember, pk: int) -> RoomMember:
+    """Another admin of the member's room (the owner removes one)."""
+    try:
+        return member.room.members.select_related("user").get(pk=pk)
+    except RoomMember.DoesNotExist:
+        raise Http404("no such member") from None
+
+
+def invite_or_404(member: RoomMember, pk: int) -> RoomInvite:
+    """One of the room's invitations (the owner withdraws a pending one)."""
+    try:
+        return member.room.invites.get(pk=pk)
+    except RoomInvite.DoesNotExist:
+        raise Http404("no such invitation") from None
+
+
+def invite_by_token_or_404(token: str) -> RoomInvite:
+    """An invitation by its link (public: the token is the key), used or not."""
+    if not TOKEN.fullmatch(token):
+        raise Http404("no such invitation")
+    try:
+        return RoomInvite.objects.select_related("room").get(token=token)
+    except RoomInvite.DoesNotExist:
+        raise Http404("no such invitation") from None

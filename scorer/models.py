@@ -694,7 +694,8 @@ __all__ = [
 ]
 
 # Room configurations live in their own module; imported here so Django finds the model.
+from scorer.invites import RoomInvite  # noqa: E402
 from scorer.players import Player, Seat  # noqa: E402
 from scorer.rooms import RoomConfig, default_room  # noqa: E402
 
-__all__ += ["Player", "RoomConfig", "Seat"]
+__all__ += ["Player", "RoomConfig", "RoomInvite", "Seat"]

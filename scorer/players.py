@@ -15,8 +15,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 if TYPE_CHECKING:
     from scorer.models import GameSession
@@ -61,6 +63,45 @@ class Player(models.Model):
                 raise ValueError("name taken")
             self.name = name
             self.save(update_fields=["name"])
+
+    def merge_into(self, keep: Player) -> int:
+        """Two names that are one person: his seats move to `keep`, this name goes.
+        How many seats moved.  ValidationError (nothing changed) when they sat at the
+        same table (two people, then) or are of different rooms; Player.DoesNotExist
+        when one of them is gone (merged meanwhile)."""
+        if keep.pk == self.pk or keep.room_id != self.room_id:
+            raise ValidationError(_("Choose two different players of this room."))
+        with transaction.atomic():
+            # Both rows locked, in pk order: two admins merging the same pair (either
+            # way round) would otherwise both move seats and one would then delete a
+            # player the other had just given seats to; the second now finds one gone.
+            locked = list(
+                Player.objects.select_for_update().filter(pk__in=[self.pk, keep.pk]).order_by("pk")
+            )
+            if len(locked) != 2:
+                raise Player.DoesNotExist("merged meanwhile")
+            both = (
+                Seat.objects.filter(player=self, session__seats__player=keep)
+                .select_related("session")
+                .first()
+            )
+            if both is not None:
+                raise ValidationError(
+                    _("%(a)s and %(b)s sat at the same table (%(when)s): they are two people.")
+                    % {
+                        "a": self.name,
+                        "b": keep.name,
+                        "when": timezone.localtime(both.session.created_at).strftime(
+                            "%Y-%m-%d %H:%M"
+                        ),
+                    }
+                )
+            moved = Seat.objects.filter(player=self).update(player=keep)
+            last = max(p.last_played for p in locked)
+            Player.objects.filter(pk=keep.pk).update(last_played=last)
+            Player.objects.filter(pk=self.pk).delete()
+        keep.last_played = last
+        return moved
 
 
 class Seat(models.Model):

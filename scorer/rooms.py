@@ -19,6 +19,8 @@ when by django-simple-history (a maintained package, shown in the admin).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
 from collections.abc import Mapping
 from typing import Any
@@ -132,6 +134,51 @@ class Room(models.Model):
         in the admins' order (one query)."""
         return list(self.configs.filter(enabled=True).order_by("order", "pk"))
 
+    def next_order(self) -> int:
+        """The place after the room's last configuration."""
+        return (self.configs.aggregate(m=models.Max("order"))["m"] or 0) + 10
+
+    def add_config(self, ruleset: str, preset: str, name: str) -> RoomConfig:
+        """A new configuration of the admins' own, at a code preset's values (or the
+        ruleset's defaults for preset ""), last, not offered until they enable it.
+        Not tied to the preset (`preset` stays ""): the room's copy made by
+        copy_presets is that one; this one is theirs to change."""
+        rs = REGISTRY.get(ruleset)
+        if rs is None or not rs.table_play:
+            raise ValidationError(_("Unknown ruleset: %(id)s") % {"id": ruleset})
+        found = rs.preset(preset) if preset else None
+        if preset and found is None:
+            raise ValidationError(_("Unknown preset: %(id)s") % {"id": preset})
+        return RoomConfig.objects.create(
+            room=self,
+            ruleset=rs.id,
+            name=name[:60],
+            params=dict(rs.resolve_params(found.params if found else {})),
+            enabled=False,
+            order=self.next_order(),
+        )
+
+    def move_config(self, config_pk: int, step: int) -> bool:
+        """Move one configuration up (-1) or down (+1) in the room's order; False at
+        either end.  The places are renumbered 10, 20, 30… (a copy shares its
+        original's number until then); only the rows whose place changes are saved,
+        so the history shows the moves and nothing else."""
+        with transaction.atomic():
+            # The room's row lock: two admins reordering at once would each renumber
+            # from the order they read and interleave their writes; the second now
+            # waits and moves from the order the first left.
+            Room.objects.select_for_update().get(pk=self.pk)
+            configs = list(self.configs.order_by("order", "pk"))
+            at = next((i for i, c in enumerate(configs) if c.pk == config_pk), None)
+            if at is None or not 0 <= at + step < len(configs):
+                return False
+            configs[at], configs[at + step] = configs[at + step], configs[at]
+            for place, config in enumerate(configs, start=1):
+                if config.order != place * 10:
+                    config.order = place * 10
+                    config.save(update_fields=["order", "updated_at"])
+            return True
+
 
 DEFAULT_ROOM_SLUG = "main"
 
@@ -175,6 +222,11 @@ class RoomMember(models.Model):
     @property
     def is_owner(self) -> bool:
         return self.role == self.OWNER
+
+    @property
+    def shown_name(self) -> str:
+        """The name the room's pages and history give this admin."""
+        return self.display_name or self.user.get_username()
 
 
 class RoomTable(models.Model):
@@ -239,15 +291,78 @@ class RoomConfig(models.Model):
         self.params = checked_params(self.ruleset, self.params)
 
     def clone(self, name: str) -> RoomConfig:
-        """A copy to edit: the admin's own (no preset), placed right after this one."""
+        """A copy to edit: the admin's own (no preset), placed right after this one,
+        with its values and its table fee; not offered until enabled."""
         return RoomConfig.objects.create(
             room=self.room,
             ruleset=self.ruleset,
             name=name[:60],
             params=dict(self.params),
+            fee=dict(self.fee or {}),
             enabled=False,
             order=self.order,
         )
+
+    def edit(
+        self,
+        name: str,
+        params: Mapping[str, Any],
+        fee: Mapping[str, Any] | None = None,
+        seen: str | None = None,
+    ) -> RoomConfig:
+        """Save an admin's form: name, values, and (when given) the table fee.
+
+        `seen`: the `version` the form was opened at.  Two admins editing the same
+        configuration on two phones: the second to save would silently undo the
+        first one's change, so under the row lock a form opened before the last
+        change is refused (EditConflict, nothing saved) and shown again."""
+        with transaction.atomic():
+            config = RoomConfig.objects.select_for_update().get(pk=self.pk)
+            if seen is not None and seen != config.version:
+                raise EditConflict(config)
+            config.name = name.strip()[:60]
+            config.params = dict(params)
+            if fee is not None:
+                config.fee = dict(fee)
+            config.save()
+        return config
+
+    def set_offered(self, offered: bool) -> bool:
+        """Offer it on the room's start page, or stop; False when it already was so.
+
+        The room always offers one at least: a table's QR code starts a table from
+        the offered ones, and with none a phone at the table could start nothing."""
+        with transaction.atomic():
+            # The room's row lock: two admins each stopping one of the last two
+            # offered configurations would otherwise both see another one left.
+            Room.objects.select_for_update().get(pk=self.room_id)
+            config = RoomConfig.objects.get(pk=self.pk)
+            if config.enabled == offered:
+                return False
+            others = self.room.configs.filter(enabled=True).exclude(pk=self.pk)
+            if not offered and not others.exists():
+                raise ValidationError(
+                    _("The room must offer at least one configuration: offer another first.")
+                )
+            config.enabled = offered
+            config.save(update_fields=["enabled", "updated_at"])
+            self.enabled = offered
+            return True
+
+    @property
+    def version(self) -> str:
+        """What an edit form carries to tell whether what it edits (name, values,
+        fee) changed since it was opened; a move or an enable in the list does not."""
+        text = json.dumps([self.name, self.params, self.fee], sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class EditConflict(Exception):
+    """Another admin saved the configuration after this form was opened."""
+
+    def __init__(self, current: RoomConfig) -> None:
+        super().__init__("changed meanwhile")
+        self.current = current
 
 
 @receiver(pre_save, sender=RoomConfig)
@@ -263,6 +378,7 @@ def _check_before_saving(
 
 
 __all__ = [
+    "EditConflict",
     "Room",
     "RoomConfig",
     "RoomMember",

@@ -1,7 +1,19 @@
 from django.urls import path
 
 from scorer import views
-from scorer.views import api, export, final, ledger, players, record, record_edit, session
+from scorer.views import (
+    accounts,
+    api,
+    export,
+    final,
+    ledger,
+    manage_configs,
+    manage_people,
+    players,
+    record,
+    record_edit,
+    session,
+)
 
 app_name = "scorer"
 
@@ -32,6 +44,51 @@ urlpatterns = [
     path("s/<str:code>/rounds/<int:number>/edit", record_edit.edit, name="edit"),
     path("p/<str:slug>/", players.player, name="player"),
     path("p/<str:slug>/rename", players.rename, name="player_rename"),
+    # Accounts: room owners and admins (Django auth on the app's own pages).
+    path("accounts/login/", accounts.sign_in, name="login"),
+    path("accounts/logout/", accounts.sign_out, name="logout"),
+    path("accounts/rooms/", accounts.my_rooms, name="my_rooms"),
+    path("invite/<str:token>", accounts.invite, name="invite"),
+    # A room's admin pages (every one a @room_admin view, rows through scorer.access).
+    path("r/<slug:slug>/manage/configs/", manage_configs.configs, name="manage_configs"),
+    path("r/<slug:slug>/manage/configs/new", manage_configs.config_new, name="manage_config_new"),
+    path(
+        "r/<slug:slug>/manage/configs/<int:pk>/", manage_configs.config_edit, name="manage_config"
+    ),
+    path(
+        "r/<slug:slug>/manage/configs/<int:pk>/history",
+        manage_configs.config_history_page,
+        name="manage_config_history",
+    ),
+    path(
+        "r/<slug:slug>/manage/configs/<int:pk>/<str:action>",
+        manage_configs.config_action,
+        name="manage_config_do",
+    ),
+    path("r/<slug:slug>/manage/players/", manage_people.players, name="manage_players"),
+    path(
+        "r/<slug:slug>/manage/players/merge",
+        manage_people.players_merge,
+        name="manage_players_merge",
+    ),
+    path(
+        "r/<slug:slug>/manage/players/<int:pk>/rename",
+        manage_people.player_rename,
+        name="manage_player_rename",
+    ),
+    path("r/<slug:slug>/manage/members/", manage_people.members, name="manage_members"),
+    path("r/<slug:slug>/manage/members/invite", manage_people.invite_new, name="manage_invite"),
+    path(
+        "r/<slug:slug>/manage/members/invites/<int:pk>/withdraw",
+        manage_people.invite_withdraw,
+        name="manage_invite_withdraw",
+    ),
+    path("r/<slug:slug>/manage/members/name", manage_people.member_name, name="manage_member_name"),
+    path(
+        "r/<slug:slug>/manage/members/<int:pk>/remove",
+        manage_people.member_remove,
+        name="manage_member_remove",
+    ),
     path("api/score", api.score, name="api_score"),
     path("api/win", api.win, name="api_win"),
     path("api/settle", api.settle, name="api_settle"),

@@ -1,0 +1,104 @@
+"""A room's owner invites admins with a one-time link (/invite/<token>).
+
+The link is the key, like a table's: whoever opens it first, signed in or after
+making an account, becomes an admin of the room; then it is used up, and after
+its expiry it opens nothing.  The token is kept as it is (not hashed) so that the
+owner can copy a pending link again from the members page; a leaked database
+would give away only the pending links, which the owner can withdraw.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.db import models, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from scorer.rooms import Room, RoomMember
+
+# How long a link opens the room: long enough to be sent on WeChat and opened the
+# next evening, short enough that a forgotten one in a chat history goes stale.
+INVITE_DAYS = 7
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def invite_expiry() -> object:
+    return timezone.now() + timedelta(days=INVITE_DAYS)
+
+
+class InviteRefused(ValidationError):
+    """The link cannot be used (used already, expired, or the user is a member)."""
+
+
+class RoomInvite(models.Model):
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="invites")
+    token = models.CharField(max_length=40, default=new_invite_token, editable=False)
+    role = models.CharField(
+        max_length=8, choices=RoomMember._meta.get_field("role").choices, default=RoomMember.ADMIN
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField(default=invite_expiry)
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(fields=["token"], name="invite_token_unique")]
+
+    def __str__(self) -> str:
+        return f"invite to {self.room} ({self.role})"
+
+    @property
+    def used(self) -> bool:
+        return self.used_at is not None
+
+    @property
+    def expired(self) -> bool:
+        return not self.used and self.expires_at <= timezone.now()
+
+    @property
+    def pending(self) -> bool:
+        return not self.used and not self.expired
+
+    def accept(self, user: User, display_name: str = "") -> RoomMember:
+        """Make `user` a member with the invite's role, and use the link up.
+
+        InviteRefused (nothing changed) when it is used or expired, or the user is a
+        member of the room already (the link then stays good for someone else)."""
+        with transaction.atomic():
+            # The invite's row lock: two people opening the same link at once would
+            # both become admins of a link meant for one; the second finds it used.
+            invite = RoomInvite.objects.select_for_update().get(pk=self.pk)
+            if invite.used:
+                raise InviteRefused(_("This invitation has been used already."), code="used")
+            if invite.expired:
+                raise InviteRefused(_("This invitation has expired."), code="expired")
+            if RoomMember.objects.filter(room_id=invite.room_id, user=user).exists():
+                raise InviteRefused(_("You are a member of this room already."), code="member")
+            member = RoomMember.objects.create(
+                room_id=invite.room_id,
+                user=user,
+                role=invite.role,
+                display_name=display_name.strip()[:40],
+            )
+            invite.used_at = timezone.now()
+            invite.used_by = user
+            invite.save(update_fields=["used_at", "used_by"])
+            self.used_at, self.used_by_id = invite.used_at, invite.used_by_id
+        return member
+
+
+__all__ = ["INVITE_DAYS", "InviteRefused", "RoomInvite"]

@@ -1,0 +1,182 @@
+"""The forms of a room's admin pages: a configuration, a new one, merging two
+players, an invited admin's account."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext, gettext_lazy
+
+from rules.registry import Ruleset
+from scorer.forms import add_param_fields, clean_params, config_label
+from scorer.players import Player
+from scorer.present.words import table_rulesets
+from scorer.rooms import Room, RoomConfig
+from scorer.views import by_language
+
+
+def name_taken(room: Room, ruleset: str, name: str, exclude: int | None = None) -> bool:
+    """Whether another configuration of the room and ruleset goes by this name: the
+    start page lists them by name and ruleset ("基本打法 · 河北麻将"), and two alike are
+    what the room's players could not tell apart (issue 25)."""
+    others = room.configs.filter(ruleset=ruleset, name__iexact=name.strip())
+    return others.exclude(pk=exclude).exists() if exclude else others.exists()
+
+
+def free_name(room: Room, ruleset: str, name: str) -> str:
+    """`name`, or "name 2", "name 3"… when the room has one by that name already."""
+    name = name.strip()[:56]
+    candidate, n = name, 1
+    while name_taken(room, ruleset, candidate):
+        n += 1
+        candidate = f"{name} {n}"
+    return candidate
+
+
+class ConfigForm(forms.Form):
+    """A configuration's name and every parameter its ruleset declares, each checked by
+    the ruleset on its own field; the fee (台费) beside them."""
+
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=60)
+    # The configuration's `version` when the form was opened (RoomConfig.edit).
+    seen = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, config: RoomConfig, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        rules = config.rules
+        assert rules is not None  # a configuration's ruleset is checked on every save
+        self.rules: Ruleset = rules
+        self.config = config
+        self.fields["name"].initial = config.name
+        self.fields["seen"].initial = config.version
+        add_param_fields(self, rules, config.params or {})
+        # ---- MERGE(C): the table-fee fields go here, from scorer/fees.py:
+        #   add_fee_fields(self, config.fee or {})
+        # and fee_fields() below returns their bound fields for the template.
+
+    def param_fields(self) -> list[forms.BoundField]:
+        return [self[f"param_{p.name}"] for p in self.rules.params]
+
+    def fee_fields(self) -> list[forms.BoundField]:
+        # MERGE(C): [self[name] for name in <the fee fields add_fee_fields made>]
+        return []
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        name = (cleaned.get("name") or "").strip()
+        config = self.config
+        if name and name_taken(config.room, config.ruleset, name, exclude=config.pk):
+            self.add_error(
+                "name",
+                gettext("Another configuration of this room is called %(name)s.") % {"name": name},
+            )
+        cleaned["params"] = clean_params(self, self.rules, cleaned, self.config.params)
+        # MERGE(C): cleaned["fee"] = clean_fee(self, cleaned)   (None: the fee unchanged)
+        cleaned["fee"] = None
+        return cleaned
+
+
+def preset_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every code preset, grouped by ruleset ("preset:<ruleset>:<preset>"; a ruleset
+    without presets once, at its defaults)."""
+    groups = []
+    for rs in table_rulesets():
+        name = by_language(rs.name_zh, rs.name_en)
+        options = [
+            (f"preset:{rs.id}:{p.id}", by_language(p.name_zh, p.name_en)) for p in rs.presets
+        ] or [(f"preset:{rs.id}:", gettext("%(ruleset)s (defaults)") % {"ruleset": name})]
+        groups.append((name, options))
+    return groups
+
+
+class NewConfigForm(forms.Form):
+    """Where a new configuration starts: a code preset, or a copy of one of the room's."""
+
+    source = forms.ChoiceField(label=gettext_lazy("Start from"))
+    name = forms.CharField(
+        label=gettext_lazy("Name"),
+        max_length=60,
+        required=False,
+        help_text=gettext_lazy("Optional: the preset's or the copied configuration's name."),
+    )
+
+    def __init__(self, room: Room, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.room = room
+        self.room_configs = {str(c.pk): c for c in room.configs.order_by("order", "pk")}
+        mine = [(f"config:{pk}", config_label(c)) for pk, c in self.room_configs.items()]
+        source = self.fields["source"]
+        assert isinstance(source, forms.ChoiceField)
+        source.choices = [
+            (gettext("A copy of this room's"), mine),
+            *preset_choices(),
+        ]
+
+    def _ruleset(self, source: str) -> str:
+        kind, _, rest = source.partition(":")
+        return self.room_configs[rest].ruleset if kind == "config" else rest.partition(":")[0]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        name = (cleaned.get("name") or "").strip()
+        source = cleaned.get("source")
+        if name and source and name_taken(self.room, self._ruleset(source), name):
+            self.add_error(
+                "name",
+                gettext("Another configuration of this room is called %(name)s.") % {"name": name},
+            )
+        cleaned["name"] = name
+        return cleaned
+
+    def create(self) -> RoomConfig:
+        """The new configuration (call after is_valid)."""
+        source = self.cleaned_data["source"]
+        kind, _, rest = source.partition(":")
+        name = self.cleaned_data["name"]
+        if kind == "config":
+            original = self.room_configs[rest]
+            copy_name = gettext("%(name)s (copy)") % {"name": original.name}
+            return original.clone(name or free_name(self.room, original.ruleset, copy_name))
+        ruleset, _, preset = rest.partition(":")
+        if not name:
+            label = dict(c for _, group in preset_choices() for c in group)[source]
+            name = free_name(self.room, ruleset, label)
+        return self.room.add_config(ruleset, preset, name)
+
+
+class MergeForm(forms.Form):
+    """Two names that are one person: `gone` is merged into `keep`."""
+
+    gone = forms.TypedChoiceField(coerce=int, label=gettext_lazy("This name"))
+    keep = forms.TypedChoiceField(coerce=int, label=gettext_lazy("is the same person as"))
+
+    def __init__(self, players: list[Player], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [(p.pk, p.name) for p in sorted(players, key=lambda p: p.name)]
+        for key in ("gone", "keep"):
+            field = self.fields[key]
+            assert isinstance(field, forms.ChoiceField)
+            field.choices = choices
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if cleaned.get("gone") is not None and cleaned.get("gone") == cleaned.get("keep"):
+            self.add_error("keep", gettext("Choose two different names."))
+        return cleaned
+
+
+class SignUpForm(UserCreationForm):
+    """An invited admin's new account (Django's own form: its password checks)."""
+
+    display_name = forms.CharField(
+        label=gettext_lazy("Name shown in the room"),
+        max_length=40,
+        required=False,
+        help_text=gettext_lazy("What the room's history calls you, e.g. 老板 or 小张."),
+    )
+
+
+class DisplayNameForm(forms.Form):
+    display_name = forms.CharField(label=gettext_lazy("Name shown in the room"), max_length=40)

@@ -1,0 +1,172 @@
+"""A room's configurations on its admins' phones: the list (offer or not, move, copy),
+a new one, the edit form with its inline checks, and each one's history.
+
+Every row is reached through the member's room (scorer.access); every change is a
+model method under its lock (scorer.rooms)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
+
+from scorer.access import config_or_404, room_admin
+from scorer.forms import config_label
+from scorer.present.history import config_history
+from scorer.room_forms import ConfigForm, NewConfigForm, free_name
+from scorer.rooms import EditConflict, RoomConfig, RoomMember
+from scorer.views import HtmxHttpRequest, by_language
+
+__all__ = ["config_action", "config_edit", "config_history_page", "config_new", "configs"]
+
+HISTORY_PAGE = 50
+
+
+def _rows(member: RoomMember) -> list[dict[str, object]]:
+    configs = list(member.room.configs.order_by("order", "pk"))
+    rows = []
+    for i, c in enumerate(configs):
+        rs = c.rules
+        rows.append(
+            {
+                "config": c,
+                "label": config_label(c),
+                "ruleset": by_language(rs.name_zh, rs.name_en) if rs else c.ruleset,
+                "first": i == 0,
+                "last": i == len(configs) - 1,
+            }
+        )
+    return rows
+
+
+def _list(request: HtmxHttpRequest, member: RoomMember, status: int = 200) -> HttpResponse:
+    context = {"member": member, "room": member.room, "rows": _rows(member), "nav": "configs"}
+    template = "room/configs.html#config_list" if request.htmx else "room/configs.html"
+    return render(request, template, context, status=status)
+
+
+@room_admin
+def configs(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
+    return _list(request, member)
+
+
+ACTIONS = ("offer", "withdraw", "up", "down", "copy")
+
+
+@room_admin
+@require_POST
+def config_action(
+    request: HtmxHttpRequest, member: RoomMember, pk: int, action: str
+) -> HttpResponse:
+    """One tap in the list; with htmx the answer is the list alone, else back to it."""
+    if action not in ACTIONS:
+        raise Http404("no such action")
+    config = config_or_404(member, pk)
+    try:
+        if action in ("offer", "withdraw"):
+            config.set_offered(action == "offer")
+        elif action in ("up", "down"):
+            member.room.move_config(config.pk, -1 if action == "up" else 1)
+        else:
+            copy = config.clone(
+                free_name(
+                    member.room, config.ruleset, gettext("%(name)s (copy)") % {"name": config.name}
+                )
+            )
+            messages.success(
+                request,
+                gettext("Copied as %(name)s: not offered until you offer it.")
+                % {"name": copy.name},
+            )
+    except ValidationError as e:
+        # Refused, nothing changed: said above the list (with htmx the list is the
+        # answer, swapped in as a 200 so the message shows; htmx drops a 4xx's body).
+        messages.error(request, " ".join(e.messages))
+    if request.htmx:
+        return _list(request, member)
+    return HttpResponseRedirect(reverse("scorer:manage_configs", args=[member.room.slug]))
+
+
+@room_admin
+def config_new(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
+    """A new configuration from a code preset or a copy of one of the room's; it opens
+    in the edit form, not offered until the admin offers it."""
+    form = NewConfigForm(member.room, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            config = form.create()
+        except ValidationError as e:
+            form.add_error(None, e)
+        else:
+            messages.success(
+                request, gettext("Made. It is not offered until you offer it in the list.")
+            )
+            return HttpResponseRedirect(
+                reverse("scorer:manage_config", args=[member.room.slug, config.pk])
+            )
+    status = 400 if request.method == "POST" else 200
+    context = {"member": member, "room": member.room, "form": form, "nav": "configs"}
+    return render(request, "room/config_new.html", context, status=status)
+
+
+@room_admin
+def config_edit(request: HtmxHttpRequest, member: RoomMember, pk: int) -> HttpResponse:
+    config = config_or_404(member, pk)
+    form = ConfigForm(config, request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                config.edit(data["name"], data["params"], data["fee"], seen=data["seen"] or None)
+            except EditConflict as e:
+                # Shown again at the values saved meanwhile, with the admin's lost
+                # change said in the message: nothing of this form was saved.
+                messages.error(
+                    request,
+                    gettext(
+                        "Another admin changed this configuration meanwhile. Nothing was"
+                        " saved: here it is as it is now; make your change again."
+                    ),
+                )
+                config = e.current
+                form = ConfigForm(config)
+                status = 409
+            else:
+                messages.success(request, gettext("Saved. Tables started from now on use it."))
+                return HttpResponseRedirect(
+                    reverse("scorer:manage_configs", args=[member.room.slug])
+                )
+        else:
+            status = 400
+    rs = config.rules
+    context = {
+        "member": member,
+        "room": member.room,
+        "config": config,
+        "form": form,
+        "ruleset": by_language(rs.name_zh, rs.name_en) if rs else config.ruleset,
+        "nav": "configs",
+    }
+    return render(request, "room/config_edit.html", context, status=status)
+
+
+@room_admin
+def config_history_page(request: HtmxHttpRequest, member: RoomMember, pk: int) -> HttpResponse:
+    config: RoomConfig = config_or_404(member, pk)
+    names = {m.user_id: m.shown_name for m in member.room.members.select_related("user").all()}
+    page = Paginator(config_history(config, names), HISTORY_PAGE).get_page(request.GET.get("page"))
+    context = {
+        "member": member,
+        "room": member.room,
+        "config": config,
+        "label": config_label(config),
+        "page": page,
+        "nav": "configs",
+    }
+    return render(request, "room/config_history.html", context)

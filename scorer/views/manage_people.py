@@ -1,0 +1,200 @@
+"""A room's people on its admins' phones: its players (rename, merge two names that
+are one person) and its admins (the owner invites one with a one-time link)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.db.models import Count
+from django.http import HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
+
+from scorer.access import (
+    invite_or_404,
+    owner_or_404,
+    player_or_404,
+    room_admin,
+    room_member_or_404,
+)
+from scorer.invites import INVITE_DAYS, RoomInvite
+from scorer.players import Player
+from scorer.room_forms import DisplayNameForm, MergeForm
+from scorer.rooms import RoomMember
+from scorer.views import HtmxHttpRequest
+from scorer.views.accounts import invite_link
+
+__all__ = [
+    "invite_new",
+    "invite_withdraw",
+    "member_name",
+    "member_remove",
+    "members",
+    "player_rename",
+    "players",
+    "players_merge",
+]
+
+PLAYERS_PAGE = 50
+
+
+def _players_url(member: RoomMember) -> str:
+    return reverse("scorer:manage_players", args=[member.room.slug])
+
+
+def _members_url(member: RoomMember) -> str:
+    return reverse("scorer:manage_members", args=[member.room.slug])
+
+
+@room_admin
+def players(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
+    """The room's players, most recent first, with how many tables each sat at; a
+    search by name (a room's registry grows to hundreds)."""
+    q = (request.GET.get("q") or "").strip()
+    rows = member.room.players.annotate(tables=Count("seats")).order_by("-last_played", "pk")
+    if q:
+        rows = rows.filter(name__icontains=q)
+    page = Paginator(rows, PLAYERS_PAGE).get_page(request.GET.get("page"))
+    everyone = list(member.room.players.only("pk", "name"))
+    context = {
+        "member": member,
+        "room": member.room,
+        "page": page,
+        "q": q,
+        "merge": MergeForm(everyone),
+        "nav": "players",
+    }
+    return render(request, "room/players.html", context)
+
+
+@room_admin
+@require_POST
+def player_rename(request: HtmxHttpRequest, member: RoomMember, pk: int) -> HttpResponse:
+    player = player_or_404(member, pk)
+    old = player.name
+    try:
+        player.rename(request.POST.get("name") or "")
+    except ValueError:
+        messages.error(
+            request,
+            gettext(
+                "That name is empty or another player's already: if they are one person, merge them."
+            ),
+        )
+    else:
+        messages.success(
+            request,
+            gettext("%(old)s is now %(new)s; the record stays the same.")
+            % {"old": old, "new": player.name},
+        )
+    return HttpResponseRedirect(_players_url(member))
+
+
+@room_admin
+@require_POST
+def players_merge(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
+    """Two names that are one person: the seats of the first go to the second."""
+    form = MergeForm(list(member.room.players.only("pk", "name")), request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))
+        return HttpResponseRedirect(_players_url(member))
+    gone = player_or_404(member, form.cleaned_data["gone"])
+    keep = player_or_404(member, form.cleaned_data["keep"])
+    try:
+        moved = gone.merge_into(keep)
+    except ValidationError as e:
+        messages.error(request, " ".join(e.messages))
+    except Player.DoesNotExist:
+        messages.error(request, gettext("One of these names was merged meanwhile."))
+    else:
+        messages.success(
+            request,
+            gettext("%(gone)s is merged into %(keep)s: %(n)s tables moved.")
+            % {"gone": gone.name, "keep": keep.name, "n": moved},
+        )
+    return HttpResponseRedirect(_players_url(member))
+
+
+@room_admin
+def members(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
+    """The room's owner and admins; the owner's pending invitations, each with its link."""
+    people = list(member.room.members.select_related("user"))
+    people.sort(key=lambda m: (not m.is_owner, m.joined_at))
+    invites = []
+    if member.is_owner:
+        invites = [
+            {"invite": i, "link": invite_link(request, i)}
+            for i in member.room.invites.filter(used_at__isnull=True).order_by("-created_at")
+            if i.pending
+        ]
+    context = {
+        "member": member,
+        "room": member.room,
+        "people": people,
+        "invites": invites,
+        "invite_days": INVITE_DAYS,
+        "name_form": DisplayNameForm(initial={"display_name": member.shown_name}),
+        "nav": "members",
+    }
+    return render(request, "room/members.html", context)
+
+
+@room_admin
+@require_POST
+def invite_new(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
+    owner_or_404(member)
+    RoomInvite.objects.create(room=member.room, created_by=member.user)
+    messages.success(
+        request,
+        gettext(
+            "A new invitation: send its link to the new admin. It works once, for %(days)s days."
+        )
+        % {"days": INVITE_DAYS},
+    )
+    return HttpResponseRedirect(_members_url(member))
+
+
+@room_admin
+@require_POST
+def invite_withdraw(request: HtmxHttpRequest, member: RoomMember, pk: int) -> HttpResponse:
+    owner_or_404(member)
+    found = invite_or_404(member, pk)
+    if found.pending:
+        found.delete()
+        messages.success(request, gettext("Withdrawn: the link opens nothing now."))
+    return HttpResponseRedirect(_members_url(member))
+
+
+@room_admin
+@require_POST
+def member_remove(request: HtmxHttpRequest, member: RoomMember, pk: int) -> HttpResponse:
+    """The owner takes an admin off the room (an owner is never removed here)."""
+    owner_or_404(member)
+    other = room_member_or_404(member, pk)
+    if other.is_owner:
+        messages.error(request, gettext("An owner cannot be removed here."))
+    else:
+        other.delete()
+        messages.success(
+            request, gettext("%(name)s no longer runs this room.") % {"name": other.shown_name}
+        )
+    return HttpResponseRedirect(_members_url(member))
+
+
+@room_admin
+@require_POST
+def member_name(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
+    """The name the room's history gives this admin ("老板")."""
+    form = DisplayNameForm(request.POST)
+    if member.pk is None:  # the site's staff, looking after a room they are no member of
+        messages.error(request, gettext("You look after this room as the site's staff."))
+    elif form.is_valid():
+        member.display_name = form.cleaned_data["display_name"].strip()
+        member.save(update_fields=["display_name"])
+        messages.success(request, gettext("Saved."))
+    else:
+        messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))
+    return HttpResponseRedirect(_members_url(member))

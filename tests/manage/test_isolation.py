@@ -1,0 +1,133 @@
+"""Every room-scoped URL (every route under /r/<slug>/manage/, found in the URL
+configuration, so a page added later is covered without being listed here): an
+anonymous visitor gets the sign-in page, another room's admin a 404 (not a 403
+that would say the room exists), this room's admin the page; and a row of another
+room addressed through one's own room is a 404 as well."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from scorer.invites import RoomInvite
+from scorer.models import GameSession
+from scorer.players import seat_players
+from scorer.rooms import Room, RoomMember, RoomTable
+from tests.manage.helpers import member, open_room, signed_in
+
+pytestmark = pytest.mark.django_db
+
+PREFIX = "r/<slug:slug>/manage/"
+
+
+def room_routes() -> list[str]:
+    """Every route under a room's manage pages, as written in the URL configuration."""
+    routes: list[str] = []
+
+    def walk(patterns: list[Any], prefix: str) -> None:
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                walk(p.url_patterns, prefix + str(p.pattern))
+            elif isinstance(p, URLPattern):
+                routes.append(prefix + str(p.pattern))
+
+    walk(get_resolver().url_patterns, "")
+    return [r for r in routes if r.startswith(PREFIX)]
+
+
+def rows_of(room: Room, tag: str) -> dict[str, Any]:
+    """One row of every room-scoped kind, in `room`."""
+    owner = member(room, f"{tag}-owner")
+    admin = member(room, f"{tag}-admin", role=RoomMember.ADMIN)
+    session = GameSession.objects.create(room=room, ruleset="mcr", players=["甲", "乙", "丙", "丁"])
+    seat_players(session)
+    RoomTable.objects.create(room=room, number=3)
+    return {
+        "owner": owner,
+        "config": room.configs.first(),
+        "player": room.players.first(),
+        "member": admin,
+        "invite": RoomInvite.objects.create(room=room, created_by=owner.user),
+        "number": 3,
+        "code": session.code,
+    }
+
+
+def fill(route: str, slug: str, rows: dict[str, Any]) -> str:
+    """The route with this room's slug and its rows' keys."""
+    path = route.replace("<slug:slug>", slug)
+    for kind in ("invites", "configs", "players", "members"):
+        if f"{kind}/<int:pk>" in path:
+            row = rows[{"invites": "invite", "configs": "config", "players": "player",
+                        "members": "member"}[kind]]  # fmt: skip
+            path = path.replace("<int:pk>", str(row.pk))
+    path = path.replace("<int:number>", str(rows["number"])).replace("<str:code>", rows["code"])
+    path = path.replace("<str:action>", "up")
+    assert "<" not in path, f"the isolation test needs a sample value for {path}"
+    return "/" + path
+
+
+@pytest.fixture
+def rooms() -> tuple[Room, dict[str, Any], Room, dict[str, Any]]:
+    east, west = open_room("east"), open_room("west")
+    return east, rows_of(east, "east"), west, rows_of(west, "west")
+
+
+def test_the_room_pages_are_found(rooms: Any) -> None:
+    routes = room_routes()
+    for name in (
+        "configs/",
+        "configs/<int:pk>/",
+        "configs/<int:pk>/history",
+        "players/",
+        "members/",
+    ):
+        assert PREFIX + name in routes
+    assert len(routes) >= 12
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_every_room_page_is_the_rooms_admins_only(rooms: Any, method: str) -> None:
+    east, east_rows, west, west_rows = rooms
+    anonymous = Client()
+    west_owner = signed_in("west-owner")
+    east_owner = signed_in("east-owner")
+    for route in room_routes():
+        url = fill(route, east.slug, east_rows)
+        response = getattr(anonymous, method)(url)
+        assert response.status_code == 302, url
+        assert response["Location"].startswith("/accounts/login/?next="), url
+        assert getattr(west_owner, method)(url).status_code == 404, url
+        # West's rows through west's own room are west's; east's rows through it are not.
+        crossed = fill(route, west.slug, east_rows)
+        if crossed != fill(route, west.slug, west_rows):
+            # (A GET of a POST-only page is refused before any row is looked up: 405
+            # whatever the key, which says nothing about east's rows.)
+            allowed = (404,) if method == "post" else (404, 405)
+            assert getattr(west_owner, method)(crossed).status_code in allowed, crossed
+        if method == "get":
+            assert east_owner.get(url).status_code in (200, 405), url
+
+
+def test_nothing_of_another_room_changes(rooms: Any) -> None:
+    east, east_rows, _, _ = rooms
+    before = {
+        "configs": list(east.configs.values_list("pk", "order", "enabled", "name", "params")),
+        "players": list(east.players.values_list("pk", "name")),
+        "members": list(east.members.values_list("pk", "role")),
+        "invites": list(east.invites.values_list("pk", "used_at")),
+    }
+    west_owner = signed_in("west-owner")
+    for route in room_routes():
+        west_owner.post(fill(route, east.slug, east_rows), {"name": "x", "display_name": "x"})
+        west_owner.post(fill(route, "west", east_rows), {"name": "x", "display_name": "x"})
+    after = {
+        "configs": list(east.configs.values_list("pk", "order", "enabled", "name", "params")),
+        "players": list(east.players.values_list("pk", "name")),
+        "members": list(east.members.values_list("pk", "role")),
+        "invites": list(east.invites.values_list("pk", "used_at")),
+    }
+    assert after == before

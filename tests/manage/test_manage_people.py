@@ -1,0 +1,197 @@
+"""A room's players (rename; merge two names that are one person) and its admins
+(the owner invites one with a one-time link)."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from scorer.invites import RoomInvite
+from scorer.models import GameSession
+from scorer.players import Player, Seat, recent_names, seat_players
+from scorer.rooms import Room, RoomMember
+from tests.manage.helpers import PASSWORD, member, open_room, signed_in, text_of
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def room() -> Room:
+    return open_room("east")
+
+
+@pytest.fixture
+def boss(room: Room) -> Client:
+    member(room, "boss", shown="老板")
+    return signed_in("boss")
+
+
+def table(room: Room, names: list[str]) -> GameSession:
+    session = GameSession.objects.create(room=room, ruleset="mcr", players=names)
+    seat_players(session)
+    return session
+
+
+# ------------------------------------------------------------------ players
+
+
+def test_rename_keeps_the_record(boss: Client, room: Room) -> None:
+    table(room, ["老王", "小李", "阿强", "美玲"])
+    wang = room.players.get(name="老王")
+    response = boss.post(
+        reverse("scorer:manage_player_rename", args=[room.slug, wang.pk]), {"name": "王哥"}
+    )
+    assert response.status_code == 302
+    wang.refresh_from_db()
+    assert wang.name == "王哥" and wang.seats.count() == 1
+    # A name another player has: refused, nothing changed, merging suggested.
+    response = boss.post(
+        reverse("scorer:manage_player_rename", args=[room.slug, wang.pk]),
+        {"name": "小李"},
+        follow=True,
+    )
+    assert "合并" in text_of(response.content.decode())
+    wang.refresh_from_db()
+    assert wang.name == "王哥"
+
+
+def test_merge_moves_the_seats_and_the_name_goes(boss: Client, room: Room) -> None:
+    table(room, ["老王", "小李", "阿强", "美玲"])
+    table(room, ["王哥", "小李", "阿强", "美玲"])
+    gone, keep = room.players.get(name="王哥"), room.players.get(name="老王")
+    response = boss.post(
+        reverse("scorer:manage_players_merge", args=[room.slug]),
+        {"gone": gone.pk, "keep": keep.pk},
+        follow=True,
+    )
+    assert "王哥 已合并到 老王" in text_of(response.content.decode())
+    assert not Player.objects.filter(pk=gone.pk).exists()
+    assert keep.seats.count() == 2
+    assert "王哥" not in recent_names(room.pk)
+
+
+def test_two_names_at_one_table_are_two_people(boss: Client, room: Room) -> None:
+    table(room, ["老王", "王哥", "阿强", "美玲"])
+    gone, keep = room.players.get(name="王哥"), room.players.get(name="老王")
+    response = boss.post(
+        reverse("scorer:manage_players_merge", args=[room.slug]),
+        {"gone": gone.pk, "keep": keep.pk},
+        follow=True,
+    )
+    assert "是两个人" in text_of(response.content.decode())
+    assert Player.objects.filter(pk=gone.pk).exists()
+    assert Seat.objects.filter(player=gone).count() == 1
+
+
+def test_another_rooms_player_cannot_be_merged_in(boss: Client, room: Room) -> None:
+    other = open_room("west")
+    table(room, ["老王", "小李", "阿强", "美玲"])
+    table(other, ["王哥", "小李", "阿强", "美玲"])
+    theirs, mine = other.players.get(name="王哥"), room.players.get(name="老王")
+    response = boss.post(
+        reverse("scorer:manage_players_merge", args=[room.slug]),
+        {"gone": theirs.pk, "keep": mine.pk},
+    )
+    assert response.status_code == 302  # refused by the form: not one of the choices
+    assert Player.objects.filter(pk=theirs.pk).exists() and mine.seats.count() == 1
+
+
+def test_the_list_is_the_rooms_players_only(boss: Client, room: Room) -> None:
+    table(room, ["老王", "小李", "阿强", "美玲"])
+    table(open_room("west"), ["外人甲", "外人乙", "外人丙", "外人丁"])
+    text = text_of(boss.get(reverse("scorer:manage_players", args=[room.slug])).content.decode())
+    assert "老王" in text and "外人" not in text
+    found = boss.get(reverse("scorer:manage_players", args=[room.slug]), {"q": "王"})
+    rows = re.findall(r'id="player-(\d+)"', found.content.decode())
+    assert rows == [str(room.players.get(name="老王").pk)]
+
+
+# ------------------------------------------------------------------ admins and invitations
+
+
+def invite_link(boss: Client, room: Room) -> str:
+    boss.post(reverse("scorer:manage_invite", args=[room.slug]))
+    invite = RoomInvite.objects.get(room=room, used_at__isnull=True)
+    page = boss.get(reverse("scorer:manage_members", args=[room.slug])).content.decode()
+    path = reverse("scorer:invite", args=[invite.token])
+    assert path in page  # the owner sees the link to send
+    return path
+
+
+def test_an_invited_person_makes_an_account_and_becomes_an_admin(boss: Client, room: Room) -> None:
+    path = invite_link(boss, room)
+    newcomer = Client()
+    page = newcomer.get(path)
+    assert page.status_code == 200 and room.name in text_of(page.content.decode())
+    data = {"username": "xiaozhang", "password1": PASSWORD, "password2": PASSWORD,
+            "display_name": "小张"}  # fmt: skip
+    response = newcomer.post(path, data)
+    assert response.status_code == 302
+    joined = RoomMember.objects.get(room=room, user__username="xiaozhang")
+    assert joined.role == RoomMember.ADMIN and joined.shown_name == "小张"
+    # Signed in: the room's pages open.
+    assert newcomer.get(reverse("scorer:manage_configs", args=[room.slug])).status_code == 200
+    # The link is used up: it says so to the next one, and changes nothing.
+    again = Client().get(path)
+    assert again.status_code == 410 and "已经被使用" in text_of(again.content.decode())
+    late = Client().post(path, {**data, "username": "late"})
+    assert late.status_code == 410 and not User.objects.filter(username="late").exists()
+
+
+def test_a_signed_in_user_joins_with_the_link(boss: Client, room: Room) -> None:
+    other = open_room("west")
+    member(other, "li")  # owner elsewhere
+    path = invite_link(boss, room)
+    li = signed_in("li")
+    response = li.post(path, {"display_name": "李老板"})
+    assert response.status_code == 302
+    assert RoomMember.objects.get(room=room, user__username="li").role == RoomMember.ADMIN
+    # Two rooms now: after signing in he chooses.
+    rooms = li.get(reverse("scorer:my_rooms"))
+    assert rooms.status_code == 200
+    assert room.name in text_of(rooms.content.decode()) and other.name in text_of(
+        rooms.content.decode()
+    )
+
+
+def test_a_member_cannot_use_a_link_and_leaves_it_for_someone_else(
+    boss: Client, room: Room
+) -> None:
+    path = invite_link(boss, room)
+    response = boss.post(path, {"display_name": "老板"})
+    assert response.status_code == 409
+    assert RoomInvite.objects.get(room=room).pending
+
+
+def test_an_expired_link_says_so(boss: Client, room: Room) -> None:
+    path = invite_link(boss, room)
+    RoomInvite.objects.filter(room=room).update(expires_at=timezone.now() - timedelta(minutes=1))
+    response = Client().get(path)
+    assert response.status_code == 410 and "已过期" in text_of(response.content.decode())
+
+
+def test_only_the_owner_invites_and_removes(boss: Client, room: Room) -> None:
+    clerk_member = member(room, "clerk", role=RoomMember.ADMIN)
+    clerk = signed_in("clerk")
+    assert clerk.post(reverse("scorer:manage_invite", args=[room.slug])).status_code == 404
+    assert not RoomInvite.objects.exists()
+    page = clerk.get(reverse("scorer:manage_members", args=[room.slug])).content.decode()
+    assert "manage/members/invite" not in page
+    # The owner withdraws a pending link and removes an admin.
+    path = invite_link(boss, room)
+    invite = RoomInvite.objects.get()
+    boss.post(reverse("scorer:manage_invite_withdraw", args=[room.slug, invite.pk]))
+    assert Client().get(path).status_code == 404
+    boss.post(reverse("scorer:manage_member_remove", args=[room.slug, clerk_member.pk]))
+    assert clerk.get(reverse("scorer:manage_configs", args=[room.slug])).status_code == 404
+
+
+def test_an_admin_sets_the_name_the_history_shows(boss: Client, room: Room) -> None:
+    boss.post(reverse("scorer:manage_member_name", args=[room.slug]), {"display_name": "王老板"})
+    assert RoomMember.objects.get(user__username="boss").shown_name == "王老板"
