@@ -181,6 +181,9 @@ class Room(models.Model):
 
 
 DEFAULT_ROOM_SLUG = "main"
+# The default room's name, as data (not translated: a room's name is its own); its
+# owner renames it.
+DEFAULT_ROOM_NAME = "棋牌室"
 
 
 def default_room() -> Room:
@@ -189,7 +192,7 @@ def default_room() -> Room:
     if room is None:
         with transaction.atomic():
             room, made = Room.objects.get_or_create(
-                slug=DEFAULT_ROOM_SLUG, defaults={"name": str(_("Mahjong room"))}
+                slug=DEFAULT_ROOM_SLUG, defaults={"name": DEFAULT_ROOM_NAME}
             )
             if made:
                 room.copy_presets()
