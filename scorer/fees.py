@@ -40,9 +40,8 @@ from django import forms
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from rules import RuleError
-from scorer.views import by_language
-
 from scorer.scoring import ScoredEntry
+from scorer.views import by_language
 
 NONE, AA, WIN_FIXED, WIN_PERCENT, BIG_WINNER = (
     "none",
@@ -259,7 +258,11 @@ def charged(scored: ScoredEntry, rule: FeeRule) -> ScoredEntry:
     deltas = [d - f for d, f in zip(scored.deltas, fees, strict=True)]
     payments = [
         *scored.payments,
-        *({"from": s, "to": None, "amount": f, "reason": FEE_REASON} for s, f in enumerate(fees) if f),
+        *(
+            {"from": s, "to": None, "amount": f, "reason": FEE_REASON}
+            for s, f in enumerate(fees)
+            if f
+        ),
     ]
     result = {**scored.result, "room_fee": fees}
     return dataclasses.replace(

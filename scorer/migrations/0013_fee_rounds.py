@@ -4,15 +4,17 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorer', '0012_fees'),
+        ("scorer", "0012_fees"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='roundrevision',
-            name='kind',
-            field=models.CharField(choices=[('win', 'win'), ('draw', 'draw'), ('round', 'round'), ('fee', 'fee')], max_length=8),
+            model_name="roundrevision",
+            name="kind",
+            field=models.CharField(
+                choices=[("win", "win"), ("draw", "draw"), ("round", "round"), ("fee", "fee")],
+                max_length=8,
+            ),
         ),
     ]

@@ -91,7 +91,9 @@ def test_the_tallies_show_the_room_on_its_own_line(client: Client) -> None:
     assert [int(x.replace("−", "-")) for x in seats] == s.tallies()
     assert sum(s.tallies()) + 8 == 0
     plain = played({})
-    assert "room-line" not in client.get(reverse("scorer:session", args=[plain.code])).content.decode()
+    assert (
+        "room-line" not in client.get(reverse("scorer:session", args=[plain.code])).content.decode()
+    )
 
 
 def test_the_result_page_pays_the_room_in_the_settle_up(client: Client) -> None:
@@ -147,7 +149,9 @@ def test_the_api_carries_the_room_take(client: Client) -> None:
     [{"mode": "win_percent", "percent": 10, "cap": 3}, {"mode": "aa", "amount": 6},
      {"mode": "big_winner", "amount": 9}],
 )  # fmt: skip
-def test_the_exports_carry_the_fee_and_the_import_checks_it(client: Client, fee: dict[str, Any]) -> None:
+def test_the_exports_carry_the_fee_and_the_import_checks_it(
+    client: Client, fee: dict[str, Any]
+) -> None:
     s = played(fee)
     s.close()
     s.reopen(note="再来一局")  # the first fee at the close, undone, stays in the history

@@ -14,7 +14,7 @@ from django.utils import translation
 
 from rules import RuleError
 from scorer.fees import FeeRule, add_fee_fields, checked_fee, clean_fee
-from scorer.models import GameSession, Round, RoomConfig, Transfer
+from scorer.models import GameSession, RoomConfig, Round, Transfer
 
 pytestmark = pytest.mark.django_db
 
