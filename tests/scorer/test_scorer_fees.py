@@ -284,3 +284,16 @@ def test_an_empty_table_owes_nothing_and_a_fee_round_is_no_hand() -> None:
     assert r.current is not None and r.current.deltas == [0, -40, 0, 0]
     with pytest.raises(RuleError):
         r.revise(win(1, 2))
+
+
+def test_the_fee_fields_partial_renders_the_fields_for_a_configuration_form() -> None:
+    from django.template.loader import render_to_string
+
+    with translation.override("zh-hans"):
+        html = render_to_string(
+            "room/_fee_fields.html", {"form": FeeForm({"mode": "aa", "amount": 8})}
+        )
+    assert "<legend>台费</legend>" in html
+    for name in ("fee_mode", "fee_amount", "fee_percent", "fee_cap"):
+        assert f'name="{name}"' in html
+    assert 'value="8"' in html and 'value="aa" selected' in html
