@@ -128,6 +128,8 @@ def test_the_ledger_and_the_round_page_say_the_fee(client: Client) -> None:
     assert fee_round.current is not None and fee_round.current.room_take == 30
     assert "→ 台费 30" in text_of(detail)
     raked = played({"mode": "win_fixed", "amount": 4})
+    ledger = client.get(reverse("scorer:ledger", args=[raked.code]), **ZH).content.decode()
+    assert ledger.count('<sup class="room-mark" title="台费 4">费</sup>') == 2  # two wins
     part = client.get(reverse("scorer:round", args=[raked.code, 1]), {"part": "current"}, **ZH)
     assert "乙 → 台费 4" in text_of(part.content.decode())
 
