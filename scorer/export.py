@@ -24,6 +24,7 @@ from django.utils.dateparse import parse_datetime
 
 from rules import RuleError
 from rules.registry import get_ruleset
+from scorer.fees import FEE_KIND, FeeRule, charged, rescore_close
 from scorer.models import GameSession, Round, RoundChange, SessionChange
 from scorer.players import seat_players
 from scorer.scoring import score_entry
@@ -55,7 +56,7 @@ def table_json(session: GameSession) -> dict[str, Any]:
                 {
                     "number": v.number, "created_at": _at(v.created_at), "author": v.author,
                     "kind": v.kind, "dealer": v.dealer, "prevalent_wind": v.prevalent_wind,
-                    "entry": v.entry, "deltas": v.deltas,
+                    "entry": v.entry, "deltas": v.deltas, "room_take": v.room_take,
                     "transfers": [{"from": t.from_seat, "to": t.to_seat, "amount": t.amount,
                                    "reason": t.reason} for t in v.transfers.all()],
                 }
@@ -75,6 +76,7 @@ def table_json(session: GameSession) -> dict[str, Any]:
         "money_per_point": None
         if session.money_per_point is None
         else str(session.money_per_point),
+        "fee": session.fee_rule().to_json(),
         "created_at": _at(session.created_at),
         "closed_at": _at(session.closed_at),
         "changes": [
@@ -83,6 +85,8 @@ def table_json(session: GameSession) -> dict[str, Any]:
         ],  # fmt: skip
         "rounds": out_rounds,
         "tallies": session.tallies(),
+        # The room's take (台费): with the tallies it sums to zero.
+        "room_take": session.room_take(),
     }
 
 
@@ -96,6 +100,7 @@ def table_csv(session: GameSession) -> str:
     what he received minus what he paid), the others are the history."""
     data = table_json(session)
     names = data["players"]
+    room = "room"  # a payment to the room (台费): "to" is no player
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(CSV_HEAD)
@@ -106,11 +111,12 @@ def table_csv(session: GameSession) -> str:
                     r["number"], "yes" if r["status"] == Round.ACTIVE else "no",
                     v["number"], "yes" if v["number"] == r["current"] else "no", v["kind"],
                     names[v["dealer"]], v["author"], v["created_at"], names[t["from"]],
-                    names[t["to"]], t["amount"], t["reason"],
+                    room if t["to"] is None else names[t["to"]], t["amount"], t["reason"],
                 ])  # fmt: skip
     w.writerow([])
-    w.writerow(["total", *names])
-    w.writerow(["", *data["tallies"]])
+    charged_room = bool(data["fee"]) or data["room_take"]
+    w.writerow(["total", *names, *([room] if charged_room else [])])
+    w.writerow(["", *data["tallies"], *([data["room_take"]] if charged_room else [])])
     return buf.getvalue()
 
 
@@ -149,10 +155,11 @@ def import_table(data: Any) -> GameSession:
     rounds = data.get("rounds")
     if not isinstance(rounds, list):
         raise _bad("the rounds are missing", "缺少牌局")
+    fee = FeeRule.from_json(data.get("fee"))  # RuleError in both languages when unsound
     with transaction.atomic():
         session = GameSession.objects.create(
             ruleset=rs.id, preset=str(data.get("preset") or "")[:32], params=dict(params),
-            players=players, first_dealer=first, money_per_point=money,
+            players=players, first_dealer=first, money_per_point=money, fee=fee.to_json(),
         )  # fmt: skip
         for i, r in enumerate(rounds):
             _import_round(session, r, i)
@@ -171,6 +178,10 @@ def import_table(data: Any) -> GameSession:
         if expected is not None and session.tallies() != expected:
             raise _bad("the rounds do not add up to the file's totals",
                        "牌局加起来和文件里的总分不一样")  # fmt: skip
+        _check_close_fee(session)
+        if session.room_take() != data.get("room_take", 0):
+            raise _bad("the table fee does not add up to the file's",
+                       "台费加起来和文件里的不一样")  # fmt: skip
         session.bump()
     return session
 
@@ -190,14 +201,23 @@ def _import_round(session: GameSession, r: Any, i: int) -> None:
         if not isinstance(v, Mapping) or not isinstance(v.get("entry"), Mapping):
             raise _bad(f"{where}: a version has no entry", f"{where_zh}：有一个版本没有内容")
         try:
-            scored = score_entry(session, v["entry"])
+            if v["entry"].get("kind") == FEE_KIND:  # the fee charged at the close
+                scored = rescore_close(session.fee_rule(), v["entry"], session.n_players,
+                                       _int(v.get("dealer")), str(v.get("prevalent_wind") or "E"))  # fmt: skip
+                net = scored
+            else:
+                scored = score_entry(session, v["entry"])
+                net = charged(scored, session.fee_rule())  # the per-round fee, charged again
         except RuleError as e:
             raise RuleError(
                 e.code, f"{where}: {e.message}", f"{where_zh}：{e.message_zh}"
             ) from None
-        if list(scored.deltas) != v.get("deltas"):
-            raise _bad(f"{where}: a version scores {scored.deltas}, the file says {v.get('deltas')}",
+        if list(net.deltas) != v.get("deltas"):
+            raise _bad(f"{where}: a version scores {net.deltas}, the file says {v.get('deltas')}",
                        f"{where_zh}：重新计分和文件里的分数不一样")  # fmt: skip
+        if net.room_take != v.get("room_take", 0):
+            raise _bad(f"{where}: a version's table fee is {net.room_take}, the file says "
+                       f"{v.get('room_take')}", f"{where_zh}：重新计算的台费和文件里的不一样")  # fmt: skip
         rev = rnd.add_revision(scored, str(v.get("author") or ""))
         rev.created_at = _when(v.get("created_at"))
         rev.save(update_fields=["created_at"])
@@ -215,6 +235,27 @@ def _import_round(session: GameSession, r: Any, i: int) -> None:
         if isinstance(c, Mapping) and c.get("action") in (RoundChange.UNDO, RoundChange.RESTORE):
             RoundChange.objects.create(round=rnd, action=c["action"],
                                        author=str(c.get("author") or "")[:80], at=_when(c.get("at")))  # fmt: skip
+
+
+def _int(raw: Any) -> int:
+    return raw if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw < 4 else 0
+
+
+def _check_close_fee(session: GameSession) -> None:
+    """A fee charged at the close that still counts is charged on the totals of the
+    hands before it, and only on a closed table (reopening undoes it)."""
+    rounds = session.standing_rounds()
+    for i, r in enumerate(rounds):
+        if not r.is_fee:
+            continue
+        assert r.current is not None
+        before = [x for x in rounds[:i] if not x.is_fee]
+        if session.closed_at is None or i != len(rounds) - 1:
+            raise _bad("a table fee charged at the close counts on an open table",
+                       "牌桌没有结束，却收了结束时的台费")  # fmt: skip
+        if r.current.entry.get("totals") != session.tallies(before):
+            raise _bad("the table fee was not charged on the table's totals",
+                       "台费不是按这桌的总分收的")  # fmt: skip
 
 
 __all__ = ["import_table", "table_csv", "table_json"]

@@ -12,6 +12,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from rules import RuleError
 from rules.registry import Param, Ruleset
+from scorer.fees import FeeRule
 from scorer.present.words import NAME_MAX, SEAT_NAMES, WIND_NAMES, error_text
 from scorer.rooms import RoomConfig
 from scorer.views import (
@@ -201,6 +202,12 @@ class StartForm(forms.Form):
             {"field": self[f"name_{i}"], "seat": i, "wind": list(WIND_NAMES.values())[i]}
             for i in range(4)
         ]
+
+    def fee_line(self) -> str:
+        """How the room charges a table of the chosen configuration (台费), said before it
+        starts; "" when it does not (the start page then says nothing of fees)."""
+        rule = FeeRule.of(self.chosen.fee)
+        return rule.describe() if rule.charges else ""
 
     def param_fields(self) -> list[forms.BoundField]:
         return [self[f"param_{p.name}"] for p in self.rules.params]

@@ -20,6 +20,7 @@ from django.utils import timezone
 from rules import RuleError
 from rules.registry import get_ruleset
 from rules.table import TableSpec, seat_wind_in
+from scorer.fees import FEE_KIND, FeeRule, charged, close_entry
 from scorer.scoring import ScoredEntry, score_entry
 
 WINDS = ("E", "S", "W", "N")
@@ -101,7 +102,11 @@ class GameSession(models.Model):
         match = self.table().match
         if match is None or self.n_players != match.players or self.closed_at is not None:
             return False
-        done = self.rounds.filter(status=Round.ACTIVE, in_progress=False).count()
+        done = (
+            self.rounds.filter(status=Round.ACTIVE, in_progress=False)
+            .exclude(current__kind=RoundRevision.FEE)
+            .count()
+        )
         if done < match.hands:
             return False
         self.closed_at = timezone.now()
@@ -109,6 +114,7 @@ class GameSession(models.Model):
         SessionChange.objects.create(
             session=self, action=SessionChange.CLOSE, note=f"比赛结束：{match.hands} 盘打完"
         )
+        self.charge_at_close()
         return True
 
     def resolved_params(self) -> Mapping[str, Any]:
@@ -131,6 +137,7 @@ class GameSession(models.Model):
         )
 
     def tallies(self, rounds: list[Round] | None = None) -> list[int]:
+        """Each player's total: his net, after what he paid the room (room_take)."""
         totals = [0] * self.n_players
         for r in rounds if rounds is not None else self.standing_rounds():
             if r.current is not None:
@@ -138,12 +145,23 @@ class GameSession(models.Model):
                     totals[seat] += d
         return totals
 
+    def room_take(self, rounds: list[Round] | None = None) -> int:
+        """What the room has taken from this table (台费): with the tallies, zero."""
+        rounds = rounds if rounds is not None else self.standing_rounds()
+        return sum(r.current.room_take for r in rounds if r.current is not None)
+
+    def fee_rule(self) -> FeeRule:
+        """How the room charges this table, as snapshotted when it started."""
+        return FeeRule.of(self.fee)
+
     def next_position(self, rounds: list[Round] | None = None) -> tuple[int, str]:
         """(dealer, prevalent wind) proposed for the next round; the form may override it.
 
         The ruleset decides (连庄 or not, whether a 圈风 moves on).
         """
         rounds = rounds if rounds is not None else self.standing_rounds()
+        # The fee charged at the close is no hand: the hand after the last one played.
+        rounds = [r for r in rounds if not r.is_fee]
         if not rounds or rounds[-1].current is None:
             return self.first_dealer, "E"
         last = rounds[-1].current
@@ -187,9 +205,29 @@ class GameSession(models.Model):
             SessionChange.objects.create(
                 session=session, action=SessionChange.CLOSE, author=author[:80]
             )
+            session.charge_at_close(author)
             session.bump()
             self.closed_at = session.closed_at
             return True
+
+    def charge_at_close(self, author: str = "") -> Round | None:
+        """The fee a closing table owes the room (AA, 大赢家付), recorded as a round of
+        its own (kind "fee") after the last hand: the ledger shows it as a line, the
+        room's dashboard counts it like any round's room_take, and reopening the table
+        undoes it (closing again charges on the totals then).  Called under the
+        session's row lock by whatever closes the table (结束本桌, a match's last hand)."""
+        rule = self.fee_rule()
+        rounds = [r for r in self.standing_rounds() if not r.is_fee]
+        if not rounds:
+            return None  # a table nobody played at owes nothing
+        last = rounds[-1].current
+        assert last is not None
+        scored = close_entry(rule, self.tallies(rounds), last.dealer, last.prevalent_wind)
+        if scored is None:
+            return None
+        rnd = Round.objects.create(session=self, number=self.next_number(), token=uuid.uuid4())
+        rnd.add_revision(scored, author)
+        return rnd
 
     def reopen(self, author: str = "", note: str = "") -> bool:
         """Open a closed table again; its history keeps the close and this reopening."""
@@ -202,6 +240,12 @@ class GameSession(models.Model):
             SessionChange.objects.create(
                 session=session, action=SessionChange.REOPEN, author=author[:80], note=note[:200]
             )
+            # The fee charged at the close goes with it (it stays in the ledger's
+            # history, undone): the table owes it again, on its new totals, when it
+            # closes again.
+            for rnd in session.standing_rounds():
+                if rnd.is_fee:
+                    rnd.mark_undone(author)
             session.bump()
             self.closed_at = None
             return True
@@ -417,6 +461,12 @@ class GameSession(models.Model):
             )
             if rnd is None:
                 return None
+            if rnd.is_fee:
+                raise RuleError(
+                    "bad_event",
+                    "a table fee is charged when the table closes, not restored",
+                    "台费在结束本桌时收取，不能恢复",
+                )
             rev = rnd.current
             reopen = (
                 rev is not None
@@ -508,6 +558,11 @@ class Round(models.Model):
     def __str__(self) -> str:
         return f"{self.session.code} #{self.number}"
 
+    @property
+    def is_fee(self) -> bool:
+        """The fee charged when the table closed (no hand: no dealer moves, no undo)."""
+        return self.current is not None and self.current.kind == RoundRevision.FEE
+
     def mark_undone(self, author: str = "") -> None:
         """Undo this round: it stays in the ledger's history, struck through (who, when)."""
         self.status = Round.UNDONE
@@ -520,7 +575,14 @@ class Round(models.Model):
     def add_revision(
         self, scored: ScoredEntry, author: str = "", token: uuid.UUID | None = None
     ) -> RoundRevision:
-        """A new version of this round becomes current; the old ones stay."""
+        """A new version of this round becomes current; the old ones stay.
+
+        The room's per-round fee (台费, 抽水) is taken here, from the table's snapshot
+        of it, so every path that makes a version (a round recorded, an event added or
+        taken back, a correction, an import) charges it the same way: the version's
+        deltas are the players' net and its room_take the room's."""
+        if scored.kind != RoundRevision.FEE:
+            scored = charged(scored, FeeRule.of(self.session.fee))
         number = (self.revisions.aggregate(n=Max("number"))["n"] or 0) + 1
         rev = RoundRevision.objects.create(
             round=self,
@@ -534,6 +596,7 @@ class Round(models.Model):
             entry=scored.entry,
             result=scored.result,
             deltas=scored.deltas,
+            room_take=scored.room_take,
         )
         Transfer.objects.bulk_create(
             Transfer(
@@ -567,6 +630,12 @@ class Round(models.Model):
             session = GameSession.objects.select_for_update().get(pk=self.session_id)
             session.refuse_if_closed()
             rnd = Round.objects.select_related("current").get(pk=self.pk)
+            if rnd.is_fee:
+                raise RuleError(
+                    "bad_event",
+                    "the table fee is charged from the totals: correct the rounds instead",
+                    "台费按总分收取：请改对应的牌局",
+                )
             if base is not None and rnd.current is not None and rnd.current.number != base:
                 raise StaleRevision(rnd.current)
             if rnd.current is not None:
@@ -574,6 +643,7 @@ class Round(models.Model):
                 # unless it changes them.
                 entry = {**round_position(rnd.current), **entry}
             scored = score_entry(session, entry)
+            rnd.session = session  # its fee snapshot, without another query
             rev = rnd.add_revision(scored, author)
             session.bump()
             self.current = rev
@@ -581,7 +651,7 @@ class Round(models.Model):
 
 
 class RoundRevision(models.Model):
-    WIN, DRAW, ROUND = "win", "draw", "round"
+    WIN, DRAW, ROUND, FEE = "win", "draw", "round", FEE_KIND
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="revisions")
     number = models.PositiveIntegerField()
@@ -589,7 +659,10 @@ class RoundRevision(models.Model):
     token = models.UUIDField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     author = models.CharField(max_length=80, blank=True)
-    kind = models.CharField(max_length=8, choices=[(WIN, WIN), (DRAW, DRAW), (ROUND, ROUND)])
+    # FEE: the table fee charged when the table closed (AA, 大赢家付; scorer/fees.py).
+    kind = models.CharField(
+        max_length=8, choices=[(WIN, WIN), (DRAW, DRAW), (ROUND, ROUND), (FEE, FEE)]
+    )
     dealer = models.PositiveSmallIntegerField()
     prevalent_wind = models.CharField(max_length=1, default="E")
     winners = models.JSONField(default=list)

@@ -20,6 +20,8 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scorer.fees import seat_fees
+
 if TYPE_CHECKING:
     from scorer.models import GameSession
 
@@ -217,7 +219,14 @@ def records(player: Player) -> tuple[dict[str, Record], list[tuple[Any, int]]]:
                 continue
             entry = rev.entry if isinstance(rev.entry, Mapping) else {}
             result = rev.result if isinstance(rev.result, Mapping) else {}
+            # His net is what he took home, after the room's fee (as the table's
+            # final page and settle-up say); the fee charged at the close is no hand.
             table_net += int(rev.deltas[s.seat])
+            if r.is_fee:
+                continue
+            # What he paid the room for this round (台费, 抽水): a win counts at its full
+            # value in his average and biggest hand, not as the fee made it smaller.
+            fee = seat_fees(result, len(rev.deltas))[s.seat]
             for key in ("", session.ruleset):
                 rec = by[key]
                 rec.rounds += 1
@@ -228,7 +237,9 @@ def records(player: Player) -> tuple[dict[str, Record], list[tuple[Any, int]]]:
                     elif d == s.seat:
                         rec.dealt_in += 1
                 if s.seat in [w for w, _ in wins_of(entry, result)]:
-                    rec.hands.append(won_amount(result, rev.deltas, s.seat, entry))
+                    # (A round of events says each win's own payments: gross already.)
+                    gross = fee if entry.get("kind") == "win" else 0
+                    rec.hands.append(won_amount(result, rev.deltas, s.seat, entry) + gross)
         for key in ("", session.ruleset):
             by[key].net += table_net
         running += table_net

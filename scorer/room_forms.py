@@ -10,6 +10,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext, gettext_lazy
 
 from rules.registry import Ruleset
+from scorer.fees import add_fee_fields, clean_fee
 from scorer.forms import add_param_fields, clean_params, config_label
 from scorer.players import Player
 from scorer.present.words import table_rulesets
@@ -52,16 +53,10 @@ class ConfigForm(forms.Form):
         self.fields["name"].initial = config.name
         self.fields["seen"].initial = config.version
         add_param_fields(self, rules, config.params or {})
-        # ---- MERGE(C): the table-fee fields go here, from scorer/fees.py:
-        #   add_fee_fields(self, config.fee or {})
-        # and fee_fields() below returns their bound fields for the template.
+        add_fee_fields(self, config.fee or {})  # 台费, rendered by room/_fee_fields.html
 
     def param_fields(self) -> list[forms.BoundField]:
         return [self[f"param_{p.name}"] for p in self.rules.params]
-
-    def fee_fields(self) -> list[forms.BoundField]:
-        # MERGE(C): [self[name] for name in <the fee fields add_fee_fields made>]
-        return []
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -73,8 +68,7 @@ class ConfigForm(forms.Form):
                 gettext("Another configuration of this room is called %(name)s.") % {"name": name},
             )
         cleaned["params"] = clean_params(self, self.rules, cleaned, self.config.params)
-        # MERGE(C): cleaned["fee"] = clean_fee(self, cleaned)   (None: the fee unchanged)
-        cleaned["fee"] = None
+        cleaned["fee"] = clean_fee(self, cleaned)
         return cleaned
 
 

@@ -36,6 +36,7 @@ from simple_history.models import HistoricalRecords
 
 from rules import REGISTRY, RuleError
 from rules.registry import Ruleset
+from scorer.fees import checked_fee
 from scorer.views import by_language
 
 
@@ -66,6 +67,14 @@ def checked_params(ruleset_id: str, params: Any) -> dict[str, Any]:
         return dict(rs.resolve_params(dict(params)))
     except RuleError as e:  # values fine one by one, not together
         raise ValidationError({"params": by_language(e.message_zh, e.message)}) from None
+
+
+def checked_room_fee(fee: Any) -> dict[str, Any]:
+    """A configuration's table fee, normalized; ValidationError in the reader's language."""
+    try:
+        return checked_fee(fee)
+    except RuleError as e:
+        raise ValidationError({"fee": by_language(e.message_zh, e.message)}) from None
 
 
 def new_room_code() -> str:
@@ -292,6 +301,7 @@ class RoomConfig(models.Model):
 
     def clean(self) -> None:
         self.params = checked_params(self.ruleset, self.params)
+        self.fee = checked_room_fee(self.fee)
 
     def clone(self, name: str) -> RoomConfig:
         """A copy to edit: the admin's own (no preset), placed right after this one,
@@ -376,6 +386,7 @@ def _check_before_saving(
     if instance.room_id is None:  # the embedded default: one room, which `/` serves
         instance.room = default_room()
     instance.params = checked_params(instance.ruleset, instance.params)
+    instance.fee = checked_room_fee(instance.fee)
     if not raw:
         instance.updated_at = timezone.now()
 
@@ -387,5 +398,6 @@ __all__ = [
     "RoomMember",
     "RoomTable",
     "checked_params",
+    "checked_room_fee",
     "default_room",
 ]

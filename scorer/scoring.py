@@ -48,8 +48,9 @@ class ScoredEntry:
     winners: list[int]
     entry: dict[str, Any]  # normalized input, kept with the round
     result: dict[str, Any]  # the engine's result (fans, total, notes)
-    deltas: list[int]
-    payments: list[dict[str, Any]]
+    deltas: list[int]  # the players' net: with room_take they sum to zero
+    payments: list[dict[str, Any]]  # "to" None: paid to the room (台费)
+    room_take: int = 0  # what the room takes (scorer/fees.py adds it; the engine never does)
 
 
 def _seat(entry: Mapping[str, Any], key: str, players: int, required: bool) -> int | None:

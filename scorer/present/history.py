@@ -19,6 +19,7 @@ from django.utils.translation import gettext
 
 from rules import REGISTRY
 from rules.registry import Param
+from scorer.fees import FeeRule
 from scorer.rooms import RoomConfig
 from scorer.views import by_language
 
@@ -92,8 +93,7 @@ def change_words(ruleset: str, field: str, old: Any, new: Any) -> list[str]:
     if field == "order":
         return [gettext("moved up") if (new or 0) < (old or 0) else gettext("moved down")]
     if field == "fee":
-        # MERGE(C): say how it charges now, e.g. f"{gettext('Table fee')} {describe(old)} → {describe(new)}"
-        return [gettext("table fee changed")]
+        return [f"{FeeRule.of(old or {}).describe()}{ARROW}{FeeRule.of(new or {}).describe()}"]
     return [f"{field} {old}{ARROW}{new}"]
 
 

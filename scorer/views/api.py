@@ -89,6 +89,7 @@ def session(request: HttpRequest, code: str) -> JsonResponse:
     totals = s.tallies(rounds)
     dealer, wind = s.next_position(rounds)
     per_point = s.money_per_point
+    take = s.room_take(rounds)
     body: dict[str, Any] = {
         "code": s.code,
         "ruleset": s.ruleset,
@@ -98,7 +99,12 @@ def session(request: HttpRequest, code: str) -> JsonResponse:
         "money": None
         if per_point is None
         else [str((t * per_point).quantize(CENT)) for t in totals],
-        "rounds": len(rounds),
+        # The room's take (台费): the players' totals are their net, and with it they sum
+        # to zero; the fee as the table was started with it ({}: none).
+        "room_take": take,
+        "room_money": None if per_point is None else str((take * per_point).quantize(CENT)),
+        "fee": s.fee_rule().to_json(),
+        "rounds": sum(1 for r in rounds if not r.is_fee),
         "version": s.version,
         "next": {"dealer": dealer, "prevalent_wind": wind},
     }

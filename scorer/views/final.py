@@ -24,6 +24,7 @@ from scorer import phone
 from scorer.access import session_or_404
 from scorer.models import GameSession
 from scorer.present.chart import Series, line_chart, running_totals
+from scorer.present.fee import room_line
 from scorer.present.words import money_text
 from scorer.settleup import settle_up, standard_points
 from scorer.templatetags.scorer_format import sign_class
@@ -36,6 +37,8 @@ def summary(session: GameSession) -> dict[str, Any]:
     """What the final page and its picture show, from the rounds that count."""
     rounds = session.standing_rounds()
     totals = session.tallies(rounds)
+    take = session.room_take(rounds)
+    room = room_line(session, take)
     names = list(session.players)
     rate = session.money_per_point
     order = sorted(range(len(names)), key=lambda s: -totals[s])
@@ -57,14 +60,19 @@ def summary(session: GameSession) -> dict[str, Any]:
         }
         for seat in order
     ]
+    # The room is a payee like a player (its take is the rest of the zero-sum): the
+    # fewest payments may have a player pay the room and another player at once.
+    payees = [*names, room["name"]] if room is not None else names
+    balances = [*totals, take] if room is not None else totals
     payments = [
         {
-            "from": names[payer],
-            "to": names[payee],
+            "from": payees[payer],
+            "to": payees[payee],
+            "to_room": payee == len(names),
             "points": amount,
             "money": None if rate is None else _money(amount * rate),
         }
-        for payer, payee, amount in settle_up(totals)
+        for payer, payee, amount in settle_up(balances)
     ]
     match = session.table().match
     if match is not None and len(names) == match.players:
@@ -79,8 +87,9 @@ def summary(session: GameSession) -> dict[str, Any]:
     return {
         "session": session,
         "rows": rows,
+        "room_fee": room,
         "payments": payments,
-        "round_count": len(rounds),
+        "round_count": sum(1 for r in rounds if not r.is_fee),
         "match_hands": match.hands if match is not None and len(names) == match.players else None,
         "rate": rate,
         "closed": session.closed_at is not None,
@@ -118,6 +127,10 @@ def final_svg(request: HtmxHttpRequest, code: str) -> HttpResponse:
     session = session_or_404(code)
     context = summary(session)
     rows = context["rows"]
+    room = context["room_fee"]
+    if room is not None:  # the room's line under the players', unranked
+        rows.append({"rank": "", "name": f"{gettext('Table fee')} · {room['name']}",
+                     "total": room["take"], "money": room["money"], "rank_points": None})  # fmt: skip
     payments = context["payments"]
     # Rows from y = 250, 80 apart; the payments under their heading, 64 apart; the
     # chart (320 × 150, drawn ×3) last.

@@ -14,8 +14,10 @@ from django.views.decorators.http import require_safe
 from rules import RuleError
 from rules.tiles import parse_tiles, tile_en, tile_zh
 from scorer.access import round_or_404, session_or_404
+from scorer.fees import seat_fees
 from scorer.models import Round, RoundRevision, Transfer
 from scorer.present.events import change, describe, join_names
+from scorer.present.fee import room_line
 from scorer.present.words import MELD_NAMES, WIND_NAMES, author_label, money_text, name_seats
 from scorer.templatetags.scorer_format import sign_class
 from scorer.views import (
@@ -115,6 +117,14 @@ def _revision(
             {"name": seat_name(names, seat), "value": d, "sign": sign_class(d)}
             for seat, d in enumerate(rev.deltas)
         ],
+        # What the room took in this version (台费): said apart from the players' payments.
+        "room_take": rev.room_take,
+        "room_fees": [
+            {"name": seat_name(names, seat), "amount": f}
+            for seat, f in enumerate(seat_fees(result, len(names)))
+            if f
+        ],
+        "fee": rev.kind == RoundRevision.FEE,
     }
     if rev.kind == RoundRevision.ROUND:
         return {**common, **_events_revision(rev, names, entry, result, reasons or {})}
@@ -147,6 +157,7 @@ def _revision(
                 "amount": t.amount,
             }
             for t in rev.transfers.all()
+            if t.to_seat is not None  # the room's: room_fees above
         ],
     }
 
@@ -197,11 +208,13 @@ def ledger(request: HtmxHttpRequest, code: str) -> HttpResponse:
             "n_revisions",
             "in_progress",
             "current__kind",
+            "current__room_take",
         )
     )
     # Each row links to its round: this plus its number, one reverse() for the page.
     round_base = reverse("scorer:round", args=[session.code, 0]).removesuffix("0/")
     running = [0] * n
+    room_take = 0
     rows = []
     undone_count = 0
     for (
@@ -214,6 +227,7 @@ def ledger(request: HtmxHttpRequest, code: str) -> HttpResponse:
         n_revisions,
         live,
         kind,
+        take,
     ) in rounds:
         standing = status == Round.ACTIVE
         if not standing:
@@ -223,6 +237,7 @@ def ledger(request: HtmxHttpRequest, code: str) -> HttpResponse:
         deltas = list(deltas) if current_id is not None and deltas else [0] * n
         if standing:
             running = [a + b for a, b in zip(running, deltas, strict=False)]
+            room_take += take or 0
         rows.append(
             {
                 "number": str(number),
@@ -234,6 +249,9 @@ def ledger(request: HtmxHttpRequest, code: str) -> HttpResponse:
                 "revised": n_revisions > 1 and kind != RoundRevision.ROUND,
                 "in_progress": live and standing,
                 "has_detail": current_id is not None,
+                # The fee charged at the close (台费): a line of its own, not a hand.
+                "fee": kind == RoundRevision.FEE,
+                "room_take": take or 0,
                 # (points, running total) per seat: {% ledger_cells %} shows them.
                 "cells": list(zip(deltas, running, strict=False)),
             }
@@ -250,6 +268,7 @@ def ledger(request: HtmxHttpRequest, code: str) -> HttpResponse:
             "names": names,
             "rows": rows,
             "totals": totals,
+            "room_fee": room_line(session, room_take),
             "show_undone": show_undone,
             "undone_count": undone_count,
             "any_standing": any(row["standing"] for row in rows),

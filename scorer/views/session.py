@@ -32,6 +32,7 @@ from scorer.models import GameSession, Round, RoundRevision
 from scorer.players import recent_names, seat_players
 from scorer.present.chart import Series, line_chart, running_totals
 from scorer.present.events import describe, join_names
+from scorer.present.fee import room_line
 from scorer.present.words import (
     EVENT_ACTIONS,
     WIND_NAMES,
@@ -194,7 +195,13 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
         # The seats sit as they do in the round being played, not the next one.
         dealer, wind = live["dealer_seat"], live["wind_code"]
     # The round undone last, while nothing was recorded after it: it can be restored.
-    newest = session.rounds.order_by("-number").values_list("number", "status").first()
+    # (The fee a closed table paid is undone by reopening it: never one to restore.)
+    newest = (
+        session.rounds.exclude(current__kind=RoundRevision.FEE)
+        .order_by("-number")
+        .values_list("number", "status")
+        .first()
+    )
     redo = newest[0] if newest is not None and newest[1] == Round.UNDONE else None
     per_point = session.money_per_point
     winds = session.seat_winds(dealer, wind)
@@ -224,13 +231,14 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
         )
     ]
     match = table.match if table.match is not None and n == table.match.players else None
+    hands = [r for r in rounds if not r.is_fee]
     return {
         "session": session,
         "closed": session.closed_at is not None,
         # A match's next hand, said as "第 5 / 16 盘".
         "match_next": None
         if match is None
-        else {"hand": min(len(rounds) + 1, match.hands), "hands": match.hands},  # fmt: skip
+        else {"hand": min(len(hands) + 1, match.hands), "hands": match.hands},  # fmt: skip
         # Each player's running total, redrawn with every poll that brings a change.
         "chart": mark_safe(line_chart(series, gettext("Running totals"))) if rounds else "",  # noqa: S308
         "stepwise": table.stepwise,
@@ -244,9 +252,11 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
         "finished_round": finished if finished is not None and finished["events"] else None,
         "undo_event": events_round,
         "seats": seats,
+        # The room's take (台费) on its own line: the seats' totals are their net.
+        "room_fee": room_line(session, session.room_take(rounds)),
         # The next poll sends these back: the answer then marks what moved.
         "poll_vals": json.dumps({"was": ",".join(str(t) for t in totals)}),
-        "round_count": len(rounds),
+        "round_count": len(hands),
         "last_round": rounds[-1].number if rounds else None,
         "redo_round": redo,
         "dealer_name": seat_name(names, dealer),

@@ -137,6 +137,9 @@ def test_session_json(client: Client) -> None:
         "players": ["甲", "乙", "丙", "丁"],
         "totals": [-8, 69, -53, -8],
         "money": ["-4.00", "34.50", "-26.50", "-4.00"],
+        "room_take": 0,  # no table fee (台费): the totals sum to zero
+        "room_money": "0.00",
+        "fee": {},
         "rounds": 1,
         "version": 3,
         "next": {"dealer": 1, "prevalent_wind": "E"},

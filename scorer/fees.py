@@ -1,0 +1,416 @@
+"""台费: what the room charges a table, and how it is taken.
+
+A room sets it per configuration (`RoomConfig.fee`); a table snapshots it when it
+starts (`GameSession.fee`), like every parameter.  Five ways, as chess rooms
+charge:
+
+- ``none``: no fee.
+- ``aa``: a fixed amount from every player, taken when the table closes (AA).
+- ``win_fixed``: a fixed amount from every winner of a round (never more than
+  what that round brought him).
+- ``win_percent`` (抽水): a percentage of what each winner of a round won, rounded
+  down to a whole point, at most ``cap`` points a winner (0: no cap).
+- ``big_winner`` (大赢家付): the whole fee from the biggest winner, at the close
+  (players tied at the top share it, the odd points from the first seats).
+
+Amounts are in the table's points, the ledger's unit: the room's take is a
+line of the same ledger as the players' scores and is shown as money wherever
+the table has a money rate.  The room's take is never hidden inside the
+players' zero-sum: a round's `deltas` are the players' net after the fee and
+`room_take` the room's, so that ``sum(deltas) + room_take == 0``.
+
+A "win" is what a winner's seat took in that round (its points before the
+fee): a round of one win is the winner's delta, a round played as events (血战,
+kongs paying at once) is each winner's net for the round.  A winner whose net
+for the round is not positive pays nothing; a draw pays nothing.
+
+Written here, not taken from a library: a room's fee is this module's ~200 lines
+of arithmetic, and no package knows chess rooms' ways of charging.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_FLOOR, Decimal, InvalidOperation
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext, gettext_lazy, ngettext
+
+from rules import RuleError
+from scorer.scoring import ScoredEntry
+from scorer.views import by_language
+
+NONE, AA, WIN_FIXED, WIN_PERCENT, BIG_WINNER = (
+    "none",
+    "aa",
+    "win_fixed",
+    "win_percent",
+    "big_winner",
+)
+MODES = (NONE, AA, WIN_FIXED, WIN_PERCENT, BIG_WINNER)
+AT_CLOSE = (AA, BIG_WINNER)  # charged once, when the table closes
+PER_ROUND = (WIN_FIXED, WIN_PERCENT)  # charged with every round that has a winner
+
+MODE_LABELS = {
+    NONE: gettext_lazy("No table fee"),
+    AA: gettext_lazy("Every player pays a fixed fee at the close (AA)"),
+    WIN_FIXED: gettext_lazy("Each winner pays a fixed amount per round"),
+    WIN_PERCENT: gettext_lazy("A percentage of each win, with a cap (rake)"),
+    BIG_WINNER: gettext_lazy("The biggest winner pays the whole fee at the close"),
+}
+
+MAX_AMOUNT = 100_000  # points: far beyond any room's fee, a typo's guard
+MAX_PERCENT = Decimal(100)
+FEE_REASON = "fee"  # Transfer.reason of a payment to the room (to_seat None)
+FEE_KIND = "fee"  # RoundRevision.kind of the fee charged when a table closes
+
+
+def _bad(en: str, zh: str) -> RuleError:
+    return RuleError("bad_input", en, zh)
+
+
+def _whole(raw: Any, what_en: str, what_zh: str, low: int) -> int:
+    """A whole number of points from the stored JSON (an int, or text reading as one)."""
+    if isinstance(raw, bool):
+        raise _bad(f"the {what_en} must be a whole number", f"{what_zh}必须是整数")
+    if isinstance(raw, str):
+        raw = raw.strip()
+    try:
+        value = Decimal(str(raw))
+    except InvalidOperation:
+        raise _bad(f"the {what_en} must be a whole number", f"{what_zh}必须是整数") from None
+    if not value.is_finite() or value != value.to_integral_value():
+        raise _bad(f"the {what_en} must be a whole number", f"{what_zh}必须是整数")
+    if not low <= value <= MAX_AMOUNT:
+        raise _bad(
+            f"the {what_en} must be from {low} to {MAX_AMOUNT} points",
+            f"{what_zh}必须在 {low} 到 {MAX_AMOUNT} 分之间",
+        )
+    return int(value)
+
+
+def _percent(raw: Any) -> Decimal:
+    if isinstance(raw, bool):
+        raise _bad("the percentage must be a number", "抽水比例必须是数字")
+    try:
+        value = Decimal(str(raw).strip())
+    except InvalidOperation:
+        raise _bad("the percentage must be a number", "抽水比例必须是数字") from None
+    if not value.is_finite() or not 0 < value <= MAX_PERCENT:
+        raise _bad(
+            "the percentage must be more than 0 and at most 100",
+            "抽水比例必须大于 0，最多 100",
+        )
+    if value != value.quantize(Decimal("0.1")):
+        raise _bad(
+            "the percentage takes at most one decimal (2.5)", "抽水比例最多一位小数（如 2.5）"
+        )
+    return value.normalize() if value != value.to_integral_value() else value.quantize(Decimal(1))
+
+
+@dataclass(frozen=True)
+class FeeRule:
+    """How a room charges a table; built from (and back to) the stored JSON."""
+
+    mode: str = NONE
+    amount: int = 0  # aa: per player; win_fixed: per winner; big_winner: the whole fee
+    percent: Decimal = Decimal(0)  # win_percent
+    cap: int = 0  # win_percent: at most this per winner (0: no cap)
+
+    @classmethod
+    def from_json(cls, data: Any) -> FeeRule:
+        """The rule a stored fee says; RuleError (both languages) when it says nothing sound.
+        {} and None are no fee (a configuration or a table from before fees)."""
+        if data in (None, {}):
+            return cls()
+        if not isinstance(data, Mapping):
+            raise _bad("the table fee must be an object", "台费的设置格式不对")
+        mode = data.get("mode", NONE)
+        if mode not in MODES:
+            raise _bad(f"unknown table fee {mode!r}", "不认识这种台费收法")
+        known = {"mode", "amount", "percent", "cap"}
+        extra = sorted(set(data) - known)
+        if extra:
+            raise _bad(f"the table fee has no {extra[0]!r}", f"台费没有 {extra[0]} 这一项")
+        if mode == NONE:
+            return cls()
+        if mode == WIN_PERCENT:
+            cap = _whole(data.get("cap", 0) or 0, "cap", "封顶", 0)
+            return cls(mode=mode, percent=_percent(data.get("percent")), cap=cap)
+        return cls(mode=mode, amount=_whole(data.get("amount"), "fee", "台费", 1))
+
+    @classmethod
+    def of(cls, data: Any) -> FeeRule:
+        """The rule of a stored table: what was stored was checked when it was saved;
+        anything since unreadable charges nothing rather than breaking the table."""
+        try:
+            return cls.from_json(data)
+        except RuleError:
+            return cls()
+
+    def to_json(self) -> dict[str, Any]:
+        if self.mode == NONE:
+            return {}
+        if self.mode == WIN_PERCENT:
+            pct = self.percent
+            return {
+                "mode": self.mode,
+                "percent": int(pct) if pct == pct.to_integral_value() else float(pct),
+                "cap": self.cap,
+            }
+        return {"mode": self.mode, "amount": self.amount}
+
+    @property
+    def charges(self) -> bool:
+        return self.mode != NONE
+
+    # -- per round -------------------------------------------------------
+
+    def round_fees(self, deltas: Sequence[int], winners: Sequence[int]) -> list[int]:
+        """What each seat pays the room for one round (its players' zero-sum `deltas`
+        before any fee): only winners with a positive net pay, never more than that net."""
+        out = [0] * len(deltas)
+        if self.mode not in PER_ROUND:
+            return out
+        for seat in sorted(set(winners)):
+            if not (isinstance(seat, int) and 0 <= seat < len(deltas)):
+                continue
+            won = int(deltas[seat])
+            if won <= 0:
+                continue
+            if self.mode == WIN_FIXED:
+                fee = self.amount
+            else:
+                # Rounded down to a whole point: the ledger counts whole points, and the
+                # fraction stays with the player.
+                fee = int((Decimal(won) * self.percent / 100).to_integral_value(ROUND_FLOOR))
+                if self.cap:
+                    fee = min(fee, self.cap)
+            out[seat] = min(fee, won)
+        return out
+
+    # -- at the close ----------------------------------------------------
+
+    def close_fees(self, totals: Sequence[int]) -> list[int]:
+        """What each seat pays the room when the table closes, from its totals then."""
+        n = len(totals)
+        if self.mode == AA:
+            return [self.amount] * n
+        if self.mode == BIG_WINNER and n:
+            top = max(totals)
+            tied = [s for s in range(n) if totals[s] == top]
+            share, odd = divmod(self.amount, len(tied))
+            out = [0] * n
+            for i, seat in enumerate(tied):
+                out[seat] = share + (1 if i < odd else 0)
+            return out
+        return [0] * n
+
+    # -- words -----------------------------------------------------------
+
+    def describe(self) -> str:
+        """How this rule charges, in the reader's language (the start page's line)."""
+        if self.mode == AA:
+            return ngettext(
+                "Table fee: %(n)s point from every player, at the close (AA).",
+                "Table fee: %(n)s points from every player, at the close (AA).",
+                self.amount,
+            ) % {"n": self.amount}
+        if self.mode == WIN_FIXED:
+            return ngettext(
+                "Table fee: %(n)s point from each winner, every round.",
+                "Table fee: %(n)s points from each winner, every round.",
+                self.amount,
+            ) % {"n": self.amount}
+        if self.mode == WIN_PERCENT:
+            if self.cap:
+                return ngettext(
+                    "Table fee (rake): %(p)s%% of each win, at most %(cap)s point.",
+                    "Table fee (rake): %(p)s%% of each win, at most %(cap)s points.",
+                    self.cap,
+                ) % {"p": self.percent, "cap": self.cap}
+            return gettext("Table fee (rake): %(p)s%% of each win.") % {"p": self.percent}
+        if self.mode == BIG_WINNER:
+            return ngettext(
+                "Table fee: %(n)s point, paid by the biggest winner at the close.",
+                "Table fee: %(n)s points, paid by the biggest winner at the close.",
+                self.amount,
+            ) % {"n": self.amount}
+        return gettext("No table fee.")
+
+
+def checked_fee(data: Any) -> dict[str, Any]:
+    """A fee as stored, normalized; RuleError when it is not one."""
+    return FeeRule.from_json(data).to_json()
+
+
+def charged(scored: ScoredEntry, rule: FeeRule) -> ScoredEntry:
+    """A scored round with the room's per-round fee taken from its winners: the deltas
+    become the players' net, the fee is a payment to the room (`to` None) and its
+    `room_take`; the room's share of each seat is kept in the result (`room_fee`),
+    which the statistics read to count a win at its full value."""
+    fees = rule.round_fees(scored.deltas, scored.winners)
+    if not any(fees):
+        return scored
+    deltas = [d - f for d, f in zip(scored.deltas, fees, strict=True)]
+    payments = [
+        *scored.payments,
+        *(
+            {"from": s, "to": None, "amount": f, "reason": FEE_REASON}
+            for s, f in enumerate(fees)
+            if f
+        ),
+    ]
+    result = {**scored.result, "room_fee": fees}
+    return dataclasses.replace(
+        scored, deltas=deltas, payments=payments, result=result, room_take=sum(fees)
+    )
+
+
+def seat_fees(result: Any, n: int) -> list[int]:
+    """What each seat paid the room in one version of a round (0s for none)."""
+    fees = result.get("room_fee") if isinstance(result, Mapping) else None
+    if isinstance(fees, list) and len(fees) == n and all(isinstance(f, int) for f in fees):
+        return list(fees)
+    return [0] * n
+
+
+def close_entry(
+    rule: FeeRule, totals: Sequence[int], dealer: int = 0, wind: str = "E"
+) -> ScoredEntry | None:
+    """The round a closing table's fee is recorded as (kind "fee"), from the players'
+    totals at the close; None when this rule charges nothing then.  Its entry keeps the
+    totals it was charged on, so that an imported table's fee is checked again."""
+    fees = rule.close_fees(totals)
+    if not any(fees):
+        return None
+    return ScoredEntry(
+        kind=FEE_KIND,
+        dealer=dealer,
+        prevalent_wind=wind,
+        winners=[],
+        entry={"kind": FEE_KIND, "mode": rule.mode, "totals": [int(t) for t in totals]},
+        result={"room_fee": fees},
+        deltas=[-f for f in fees],
+        payments=[
+            {"from": s, "to": None, "amount": f, "reason": FEE_REASON}
+            for s, f in enumerate(fees)
+            if f
+        ],
+        room_take=sum(fees),
+    )
+
+
+def rescore_close(rule: FeeRule, entry: Any, n: int, dealer: int, wind: str) -> ScoredEntry:
+    """A close-time fee round read back (an import): charged again from its own totals."""
+    totals = entry.get("totals") if isinstance(entry, Mapping) else None
+    if (
+        not isinstance(totals, list)
+        or len(totals) != n
+        or not all(isinstance(t, int) and not isinstance(t, bool) for t in totals)
+    ):
+        raise _bad("a table fee has no totals to be charged on", "台费缺少结算时的总分")
+    if rule.mode not in AT_CLOSE or entry.get("mode") != rule.mode:
+        raise _bad(
+            "a table fee at the close that this table's fee does not charge",
+            "这桌的台费设置不会在结束时收这笔台费",
+        )
+    scored = close_entry(rule, totals, dealer, wind)
+    if scored is None:
+        raise _bad("a table fee of nothing", "台费为零")
+    return scored
+
+
+# --------------------------------------------------------------------------- forms
+
+FEE_FIELDS = ("fee_mode", "fee_amount", "fee_percent", "fee_cap")
+
+
+def add_fee_fields(form: forms.BaseForm, start: Any) -> None:
+    """The table-fee fields of a configuration form, starting at the stored fee `start`."""
+    rule = FeeRule.of(start)
+    form.fields["fee_mode"] = forms.ChoiceField(
+        label=gettext_lazy("Table fee"),
+        choices=list(MODE_LABELS.items()),
+        initial=rule.mode,
+        required=False,
+    )
+    form.fields["fee_amount"] = forms.IntegerField(
+        label=gettext_lazy("Fee (points)"),
+        help_text=gettext_lazy(
+            "AA: from every player; fixed: from each winner; biggest winner: the whole fee."
+        ),
+        min_value=1,
+        max_value=MAX_AMOUNT,
+        required=False,
+        initial=rule.amount or None,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": "1"}),
+    )
+    form.fields["fee_percent"] = forms.DecimalField(
+        label=gettext_lazy("Rake (% of each win)"),
+        min_value=Decimal("0.1"),
+        max_value=MAX_PERCENT,
+        decimal_places=1,
+        required=False,
+        initial=rule.percent or None,
+        widget=forms.NumberInput(attrs={"inputmode": "decimal", "step": "0.1"}),
+    )
+    form.fields["fee_cap"] = forms.IntegerField(
+        label=gettext_lazy("Cap per win (points; 0 for none)"),
+        min_value=0,
+        max_value=MAX_AMOUNT,
+        required=False,
+        initial=rule.cap if rule.mode == WIN_PERCENT else None,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": "1"}),
+    )
+
+
+def clean_fee(form: forms.BaseForm, cleaned: Mapping[str, Any]) -> dict[str, Any]:
+    """The fee the form gives, as stored; a missing value is marked on its own field."""
+    mode = cleaned.get("fee_mode") or NONE
+    if any(k in form.errors for k in FEE_FIELDS):
+        return {}
+    data: dict[str, Any] = {"mode": mode}
+    if mode in (AA, WIN_FIXED, BIG_WINNER):
+        if cleaned.get("fee_amount") is None:
+            form.add_error("fee_amount", gettext("Enter the fee in points."))
+            return {}
+        data["amount"] = cleaned["fee_amount"]
+    elif mode == WIN_PERCENT:
+        if cleaned.get("fee_percent") is None:
+            form.add_error("fee_percent", gettext("Enter the percentage of each win."))
+            return {}
+        data["percent"] = cleaned["fee_percent"]
+        data["cap"] = cleaned.get("fee_cap") or 0
+    try:
+        return checked_fee(data)
+    except RuleError as e:
+        field = "fee_percent" if mode == WIN_PERCENT else "fee_amount"
+        form.add_error(field if mode != NONE else None, by_language(e.message_zh, e.message))
+        return {}
+
+
+__all__ = [
+    "AA",
+    "AT_CLOSE",
+    "BIG_WINNER",
+    "FEE_FIELDS",
+    "FEE_KIND",
+    "FEE_REASON",
+    "MODES",
+    "NONE",
+    "PER_ROUND",
+    "WIN_FIXED",
+    "WIN_PERCENT",
+    "FeeRule",
+    "add_fee_fields",
+    "charged",
+    "checked_fee",
+    "clean_fee",
+    "close_entry",
+    "rescore_close",
+    "seat_fees",
+]
