@@ -1,13 +1,26 @@
 from django.urls import path
 
 from scorer import views
-from scorer.views import api, export, final, ledger, players, record, record_edit, session
+from scorer.views import (
+    api,
+    appearance,
+    export,
+    final,
+    ledger,
+    players,
+    record,
+    record_edit,
+    session,
+)
 
 app_name = "scorer"
 
 urlpatterns = [
     path("", session.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("text-size", appearance.text_size, name="text_size"),
+    path("manifest.webmanifest", appearance.manifest, name="manifest"),
+    path("favicon.ico", appearance.favicon, name="favicon"),
     path("s/new", session.create, name="create"),
     path("s/import", export.import_view, name="import"),
     path("s/<str:code>/", session.detail, name="session"),
