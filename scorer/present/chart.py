@@ -108,7 +108,7 @@ def chart_legend(series: Sequence[Series]) -> str:
     items = [
         f'<li><span class="chart-key chart-key-{i % len(COLORS)}" aria-hidden="true"></span>'
         f'<span class="chart-name">{escape(name)}</span> '
-        f'<b class="money">{_SIGN[(total > 0) - (total < 0)]}{abs(total)}</b></li>'
+        f'<b class="chart-total">{_SIGN[(total > 0) - (total < 0)]}{abs(total)}</b></li>'
         for total, i, name in rows
     ]
     return '<ul class="chart-legend">' + "".join(items) + "</ul>"
