@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 ADDR   ?= 127.0.0.1:8000
 ARGS   ?=
 
-.PHONY: help venv run admin test test-browser check check-deploy fmt bench tables messages clean
+.PHONY: help venv node run admin test test-browser check check-deploy fmt bench tables messages lighthouse clean
 
 help:
 	@echo "make run     set up (.venv, install, migrate, load presets) and serve http://$(ADDR)"
@@ -25,6 +25,7 @@ help:
 	@echo "make bench   run the benchmarks (python -m benchmarks, python -m benchmarks.newhands)"
 	@echo "make tables  rebuild the shipped tables: rules/data/*.bin, rules/rulesets/mcr/data/*.bin (~15 s)"
 	@echo "make messages  update and compile locale/ translations (needs GNU gettext)"
+	@echo "make lighthouse  Lighthouse (mobile) over the main pages, zh and en (needs Chromium; ~3 min)"
 
 # The virtual environment is created once; the editable install is redone only
 # when pyproject.toml is newer than the stamp, so repeated runs are fast.
@@ -36,6 +37,22 @@ $(STAMP): pyproject.toml | $(PY)
 	@touch $@
 
 venv: $(STAMP)
+
+# The development tools from npm (package.json: axe-core for the browser tests'
+# accessibility checks, lighthouse for `make lighthouse`); nothing from npm is served.
+# `npm ci` installs exactly package-lock.json, again whenever it or package.json is
+# newer than the stamp. Without npm only SKIP_BROWSER_TESTS=1 runs go on (the axe
+# tests are browser tests and fail, not skip, without axe-core).
+NODE_STAMP := node_modules/.installed
+
+$(NODE_STAMP): package.json package-lock.json
+	@if ! command -v npm >/dev/null 2>&1; then \
+	  if [ -n "$$SKIP_BROWSER_TESTS" ]; then echo "make: npm not found; SKIP_BROWSER_TESTS is set, going on without node_modules"; exit 0; fi; \
+	  echo "make: npm not found: the browser tests need axe-core from npm (apt-get install nodejs npm)" >&2; exit 1; \
+	fi; \
+	npm ci --no-audit --no-fund --loglevel=error && touch $@
+
+node: $(NODE_STAMP)
 
 run: $(STAMP)
 	DJANGO_DEBUG=1 $(PY) manage.py migrate --noinput
@@ -55,7 +72,7 @@ admin: $(STAMP)
 # The browser tests (tests/browser) run whenever Chromium is found (/usr/bin/chromium
 # or $$CHROMIUM) and are skipped, with one line saying why, when it isn't or when
 # SKIP_BROWSER_TESTS=1. Their screenshots go to test-artifacts/screenshots/.
-test: $(STAMP)
+test: $(STAMP) $(NODE_STAMP)
 	@set +e; $(PY) -m pytest $(ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests (exit 5) -- failing." >&2; exit 1; fi; \
 	exit $$rc
@@ -97,5 +114,13 @@ messages: $(STAMP)
 	DJANGO_DEBUG=1 $(PY) manage.py makemessages -l zh_Hans --no-obsolete --add-location file
 	DJANGO_DEBUG=1 $(PY) manage.py compilemessages --ignore=$(VENV)
 
+# Lighthouse 12 (mobile, simulated slow 4G) on the main pages in zh and en, against a
+# throwaway server with a demo table (benchmarks/lighthouse.py); reports go to
+# test-artifacts/lighthouse/, the scores to the terminal (quoted in docs/performance.md).
+# Not part of `make test` or CI: it takes minutes and measures, it doesn't test.
+CHROME_PATH ?= /usr/bin/chromium
+lighthouse: $(STAMP) $(NODE_STAMP)
+	CHROME_PATH=$(CHROME_PATH) $(PY) -m benchmarks.lighthouse $(ARGS)
+
 clean:
-	rm -rf $(VENV) staticfiles test-artifacts .pytest_cache .mypy_cache .ruff_cache *.egg-info
+	rm -rf $(VENV) node_modules staticfiles test-artifacts .pytest_cache .mypy_cache .ruff_cache *.egg-info

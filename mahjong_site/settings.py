@@ -204,6 +204,7 @@ TEMPLATES = [
                 "django.template.context_processors.static",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "scorer.views.appearance.large_text",
             ],
             # django-template-partials: "page.html#partial-name" loading, wrapped
             # around Django's cached loader (what its default app config would do).

@@ -4,6 +4,7 @@ from scorer import views
 from scorer.views import (
     accounts,
     api,
+    appearance,
     export,
     final,
     ledger,
@@ -20,6 +21,9 @@ app_name = "scorer"
 urlpatterns = [
     path("", session.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("text-size", appearance.text_size, name="text_size"),
+    path("manifest.webmanifest", appearance.manifest, name="manifest"),
+    path("favicon.ico", appearance.favicon, name="favicon"),
     path("s/new", session.create, name="create"),
     path("r/<slug:slug>/", session.room_home, name="room"),
     path("r/<slug:slug>/new", session.room_create, name="room_create"),

@@ -32,14 +32,19 @@ def running_totals(deltas: Sequence[Sequence[int]], players: int) -> list[tuple[
     return [tuple(s) for s in out]
 
 
-def line_chart(series: Sequence[Series], title: str) -> str:
-    """The SVG markup (safe to mark safe: every text is escaped here)."""
+def line_chart(series: Sequence[Series], title: str, *, labels: bool = True) -> str:
+    """The SVG markup (safe to mark safe: every text is escaped here).
+
+    ``labels=False`` for a page: the names and totals go in ``chart_legend``'s HTML
+    list under it instead. Text inside the SVG is scaled with the chart's width, so
+    on a 360-px phone it was 10 px, ignored the large-text mode, and two players
+    ending close collided; the picture (final.svg, drawn 3x) keeps them."""
     values = [v for s in series for v in s.points] or [0]
     lo, hi = min(min(values), 0), max(max(values), 0)
     if lo == hi:
         hi = lo + 1
     steps = max(max((len(s.points) for s in series), default=1) - 1, 1)
-    plot_w = WIDTH - 2 * PAD_X - LABEL_W
+    plot_w = WIDTH - 2 * PAD_X - (LABEL_W if labels else 0)
 
     def x(i: int) -> float:
         return PAD_X + plot_w * i / steps
@@ -77,6 +82,8 @@ def line_chart(series: Sequence[Series], title: str) -> str:
             f'stroke-width="2" stroke-linejoin="round" points="{pts}"/>'
         )
         total = s.points[-1] if s.points else 0
+        if not labels:
+            continue
         parts.append(
             f'<text x="{PAD_X + plot_w + 4}" y="{label_y[i]:.1f}" fill="{color}" '
             f'font-size="10" dominant-baseline="middle">{escape(s.name[:6])} '
@@ -86,4 +93,25 @@ def line_chart(series: Sequence[Series], title: str) -> str:
     return "".join(parts)
 
 
-__all__ = ["Series", "line_chart", "running_totals"]
+_SIGN = {1: "+", 0: "", -1: "\u2212"}  # the minus sign the tallies print
+
+
+def chart_legend(series: Sequence[Series]) -> str:
+    """The chart's key as HTML, highest total first: each player's line colour (a
+    swatch, site.css's chart-key-<seat>), whole name and total, in the page's text
+    size and colour, so it is legible in both colour schemes and scales with the
+    large-text mode."""
+    rows = sorted(
+        ((s.points[-1] if s.points else 0, i, s.name) for i, s in enumerate(series)),
+        key=lambda t: (-t[0], t[1]),
+    )
+    items = [
+        f'<li><span class="chart-key chart-key-{i % len(COLORS)}" aria-hidden="true"></span>'
+        f'<span class="chart-name">{escape(name)}</span> '
+        f'<b class="chart-total">{_SIGN[(total > 0) - (total < 0)]}{abs(total)}</b></li>'
+        for total, i, name in rows
+    ]
+    return '<ul class="chart-legend">' + "".join(items) + "</ul>"
+
+
+__all__ = ["Series", "chart_legend", "line_chart", "running_totals"]

@@ -38,8 +38,16 @@ class Face:
     en: str
 
     @property
+    def en_part(self) -> str:
+        """For an English reader, " (1 Character)" after the face's characters."""
+        return "" if is_zh() else f" ({self.en})"
+
+    @property
     def name(self) -> str:
-        return self.zh if is_zh() else self.en
+        """The accessible name: what the face shows (一万, 中) first, so a voice
+        command or a screen reader's words match the tile; in English its English
+        name after it: "一万 (1 Character)" (WCAG 2.5.3)."""
+        return self.zh + self.en_part
 
 
 def _face(t: int) -> Face:

@@ -23,7 +23,7 @@ from rules import RuleError
 from scorer import phone
 from scorer.access import session_or_404
 from scorer.models import GameSession
-from scorer.present.chart import Series, line_chart, running_totals
+from scorer.present.chart import Series, chart_legend, line_chart, running_totals
 from scorer.present.fee import room_line
 from scorer.present.words import money_text
 from scorer.settleup import settle_up, standard_points
@@ -93,7 +93,12 @@ def summary(session: GameSession) -> dict[str, Any]:
         "match_hands": match.hands if match is not None and len(names) == match.players else None,
         "rate": rate,
         "closed": session.closed_at is not None,
-        "chart": mark_safe(line_chart(series, gettext("Running totals"))),  # noqa: S308 (escaped)
+        # The page: the lines, and the names and totals as HTML under them (chart_legend);
+        # the picture (final.svg): the lines with their end labels.
+        "chart": mark_safe(  # noqa: S308 (escaped)
+            line_chart(series, gettext("Running totals"), labels=False) + chart_legend(series)
+        ),
+        "chart_picture": mark_safe(line_chart(series, gettext("Running totals"))),  # noqa: S308
     }
 
 

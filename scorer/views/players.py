@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from rules import REGISTRY
 from scorer.players import Player, records
-from scorer.present.chart import Series, line_chart
+from scorer.present.chart import Series, chart_legend, line_chart
 from scorer.views import HtmxHttpRequest, by_language
 
 __all__ = ["player", "rename"]
@@ -46,7 +46,9 @@ def player(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     chart = ""
     if timeline:
         series = [Series(p.name, (0, *(net for _, net in timeline)))]
-        chart = mark_safe(line_chart(series, gettext("Net result over time")))  # noqa: S308
+        chart = mark_safe(  # noqa: S308 (escaped)
+            line_chart(series, gettext("Net result over time"), labels=False) + chart_legend(series)
+        )
     context = {"player": p, "rows": rows, "tables": tables, "chart": chart}
     return render(request, "scorer/player.html", context)
 

@@ -30,7 +30,7 @@ from scorer.access import closed_redirect, room_or_404, session_or_404
 from scorer.forms import ROOM, StartForm, chosen_config
 from scorer.models import GameSession, Round, RoundRevision
 from scorer.players import recent_names, seat_players
-from scorer.present.chart import Series, line_chart, running_totals
+from scorer.present.chart import Series, chart_legend, line_chart, running_totals
 from scorer.present.events import describe, join_names
 from scorer.present.fee import room_line
 from scorer.present.words import (
@@ -240,7 +240,12 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
         if match is None
         else {"hand": min(len(hands) + 1, match.hands), "hands": match.hands},  # fmt: skip
         # Each player's running total, redrawn with every poll that brings a change.
-        "chart": mark_safe(line_chart(series, gettext("Running totals"))) if rounds else "",  # noqa: S308
+        # (the names and totals as HTML under the lines: scorer/present/chart.py says why)
+        "chart": mark_safe(  # noqa: S308 (escaped)
+            line_chart(series, gettext("Running totals"), labels=False) + chart_legend(series)
+        )
+        if rounds
+        else "",
         "stepwise": table.stepwise,
         "winds": table.prevalent_wind,
         # The win button in the middle, under the thumb: kong, win, the round's end.

@@ -3,7 +3,9 @@
  * "中/EN" in the header shows the other language beside them (and hides it
  * again).  Why: players at one table read different languages, and the rule
  * book names fans in Chinese; but a page showing both at once was hard to read
- * on a phone.  The choice is kept on this phone (localStorage).
+ * on a phone.  The choice is kept on this phone (localStorage).  The button is
+ * rendered by the server on the pages that have names in two languages
+ * (templates/bi_toggle.html): shown by script after load, it moved the header.
  */
 (function () {
   "use strict";
@@ -16,23 +18,11 @@
     });
   }
 
-  // Offered only where there is something in two languages (or may be, after a
-  // tap: the record form, the ledger's rounds): elsewhere the button would do
-  // nothing, and on a 360-px phone it took a header row of its own.
-  var BILINGUAL = ".pk-zh, .pk-en, #record-form, .ledger";
-
-  function offer() {
-    var any = !!document.querySelector(BILINGUAL);
-    document.querySelectorAll(".bi-toggle").forEach(function (b) { b.hidden = !any; });
-  }
-
   document.addEventListener("DOMContentLoaded", function () {
     var on = false;
     try { on = localStorage.getItem(KEY) === "1"; } catch (e) { /* private mode */ }
-    offer();
-    set(on);
+    if (on) set(true);
   });
-  document.addEventListener("htmx:afterSettle", offer);
 
   document.addEventListener("click", function (e) {
     var b = e.target.closest && e.target.closest(".bi-toggle");

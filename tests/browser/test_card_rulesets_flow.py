@@ -90,7 +90,7 @@ def test_a_round_of_each(case: dict[str, Any], page: Page, live_server: LiveServ
         if folds:
             count_up(page, seat, label)
         else:
-            page.get_by_role("button", name=f"{PLAYERS[seat]} {label} +", exact=True).click()
+            page.get_by_role("button", name=f"+ {PLAYERS[seat]} {label}", exact=True).click()
             settled(page)
     expect(page.locator(".pk-result")).to_be_visible()
     assert_no_horizontal_scroll(page)

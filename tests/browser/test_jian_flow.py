@@ -49,7 +49,8 @@ def tap(button: Locator) -> None:
 
 
 def counter(page: Page, player: int, label: str, sign: str) -> Locator:
-    return page.get_by_role("button", name=f"{PLAYERS[player]} {label} {sign}", exact=True)
+    # The name starts with the sign the button shows (WCAG 2.5.3).
+    return page.get_by_role("button", name=f"{sign} {PLAYERS[player]} {label}", exact=True)
 
 
 def settled(page: Page) -> None:

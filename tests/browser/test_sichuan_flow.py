@@ -117,7 +117,8 @@ def press(button: Locator) -> None:
 
 
 def grid_tile(page: Page, code: str) -> Locator:
-    return page.locator(".pk-grid").get_by_role("button", name=zh(code), exact=True)
+    """By its name, which starts with its face: 九条, 九条 ×2 (two in the hand)."""
+    return page.locator(".pk-grid").get_by_role("button", name=re.compile(rf"^{zh(code)}( |$)"))
 
 
 def hand_tile(page: Page, code: str) -> Locator:
@@ -340,7 +341,9 @@ def test_sichuan_blood_battle_round(page: Page, second_page: Page, live_server: 
     expect(page.locator(".ev-kong-warn")).to_have_count(0)
     tap_tiles(page, [*codes(WANG_CONCEALED), WIN_TILE], 3, 14)
     result = page.locator(".ev-result")
-    expect(page.locator(".pk-tile-win")).to_have_attribute("aria-label", f"和牌张: {zh(WIN_TILE)}")
+    expect(page.locator(".pk-tile-win")).to_have_attribute(
+        "aria-label", f"{zh(WIN_TILE)} 和 (和牌张)"
+    )
     rows = result.locator(".pk-fans tbody tr")
     expect(rows.locator(".pk-zh")).to_have_text([f["name_zh"] for f in wang_score["fans"]])
     expect(rows.locator(".pk-en")).to_have_text([f["name_en"] for f in wang_score["fans"]])

@@ -73,14 +73,20 @@ def test_a_tapped_tile_shows_before_the_answer(
         if i < 3:
             # The first taps wait for their answer: the server's tile replaces the pending one.
             expect(page.locator(".pk-pending")).to_have_count(0, timeout=10_000)
-    name = tile_zh if language == "zh-hans" else tile_en
+
+    # A tile's name: its face, then (in English) its English name: "一万 (1 Character)".
+    def name(t: int) -> str:
+        return tile_zh(t) if language == "zh-hans" else f"{tile_zh(t)} ({tile_en(t)})"
+
     expect(page.locator(".pk-pending")).to_have_count(0, timeout=20_000)
     expect(page.locator("form.htmx-request")).to_have_count(0, timeout=20_000)
     labels = page.locator(".pk-hand-tiles .pk-tile").evaluate_all(
         "els => els.map(e => e.getAttribute('aria-label'))"
     )
-    labels[-1] = labels[-1].split(": ")[-1]  # the winning tile: "和牌张: 中"
-    assert labels == [name(t) for t in parse_tiles(hand)]
+    # The winning tile: its face, its 和 badge, then what it is: "中 和 (和牌张)".
+    win = parse_tiles(hand)[-1]
+    assert labels.pop().startswith(f"{tile_zh(win)} {'和' if language == 'zh-hans' else 'Win'} (")
+    assert labels == [name(t) for t in parse_tiles(hand)[:-1]]
     # The fans came with the answers, and the hand can be confirmed.
     total = page.locator(".pk-total")
     expect(total).to_be_visible()

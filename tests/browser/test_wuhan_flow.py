@@ -53,7 +53,7 @@ def count_up(page: Page, player: int, label: str) -> None:
     if fold.get_attribute("open") is None:
         fold.locator("summary").click()
         expect(fold).to_have_attribute("open", "")
-    fold.get_by_role("button", name=f"{PLAYERS[player]} {label} +", exact=True).click()
+    fold.get_by_role("button", name=f"+ {PLAYERS[player]} {label}", exact=True).click()
     settled(page)
 
 

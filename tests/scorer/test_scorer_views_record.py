@@ -642,7 +642,8 @@ def test_wrong_methods_405(client: Client, session: GameSession) -> None:
 def test_english_from_the_language_cookie(en_client: Client, session: GameSession) -> None:
     phone = Phone(en_client, session)
     assert '<html lang="en">' in phone.page
-    assert 'aria-label="1 Character"' in phone.page and 'aria-label="Red"' in phone.page
+    # A tile's name starts with what its face shows (WCAG 2.5.3), then its English name.
+    assert 'aria-label="一万 (1 Character)"' in phone.page and 'aria-label="中 (Red)"' in phone.page
     assert "Pick tiles" in phone.page and "Record a round" in phone.page
     page = phone.tap("tool:chi", "tile:8m")
     assert tap_message(page).startswith("8 Characters cannot start a chi")

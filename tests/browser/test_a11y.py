@@ -1,0 +1,245 @@
+"""Every page and every record-page state the flows reach, checked in a real browser
+at 360 x 740: axe-core's WCAG 2.1 AA rules (0 violations), text a player reads at
+least 14 px, and contrast measured from computed styles (tests/browser/a11y.py) --
+each in light and dark colour schemes and in large-text mode, in Chinese and in
+English.
+
+Adding a page: one ``Screen`` in ``SCREENS`` -- a name, the path to open (its
+``{placeholders}`` filled from the ``Tables`` made below), and the taps that reach
+the state, e.g. ``Screen("rooms-dashboard", "/rooms/{room}/", login=True)``.
+Data a new page needs goes into ``Tables`` (one place, made once per test).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from scorer.models import GameSession
+from scorer.players import Player, seat_players
+from tests.browser.a11y import check_all_modes
+from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, use_language
+
+pytestmark = pytest.mark.browser
+
+PLAYERS = ["张三", "李四", "王五", "赵六"]
+ADMIN_PASSWORD = "a long room password 麻将"
+# MCR: 111m 222m 333m 456p 中中, won on the second 中 (tests/browser/test_table_flow.py).
+MCR_TAPS = ["1m", "1m", "1m", "2m", "2m", "2m", "3m", "3m", "3m", "4p", "5p", "6p", "7z", "7z"]
+MCR_HAND = {"concealed": "111222333m456p7z", "win_tile": "7z"}
+# 四川: 对对胡 and a 清一色 (tests/scorer/test_scorer_views_record_sichuan.py).
+SICHUAN_PUNGS = {"concealed": "111222p333s4455s", "win_tile": "5s"}
+
+
+@dataclass
+class Tables:
+    """The tables the screens show, made once per test (the database is flushed after)."""
+
+    mcr: str  # two rounds: a win on tiles, a drawn game
+    sichuan: str  # a round in progress: a 暗杠, then a win (血战: the round goes on)
+    closed: str  # an MCR table closed: its result page
+    player: str  # 张三's player page
+
+    def fill(self, path: str) -> str:
+        return path.format(**self.__dict__)
+
+
+def make_tables() -> Tables:
+    mcr = GameSession.objects.create(ruleset="mcr", players=list(PLAYERS))
+    seat_players(mcr)
+    mcr.record_round(
+        uuid.uuid4(),
+        {"kind": "win", "mode": "tiles", "winner": 1, "discarder": 2, "hand": MCR_HAND},
+    )
+    mcr.record_round(uuid.uuid4(), {"kind": "draw"})
+    sichuan = GameSession.objects.create(ruleset="sichuan", players=list(PLAYERS))
+    sichuan.add_event(uuid.uuid4(), {"type": "kong", "player": 1, "kong": "concealed"})
+    sichuan.add_event(
+        uuid.uuid4(),
+        {"type": "win", "discarder": 0, "winners": [{"seat": 3, "hand": SICHUAN_PUNGS}]},
+    )
+    closed = GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"])
+    closed.record_round(
+        uuid.uuid4(),
+        {"kind": "win", "mode": "tiles", "winner": 0, "discarder": None, "hand": MCR_HAND},
+    )
+    closed.close()
+    return Tables(
+        mcr=mcr.code,
+        sichuan=sichuan.code,
+        closed=closed.code,
+        player=Player.objects.get(name=PLAYERS[0]).slug,
+    )
+
+
+def tap(page: Page, value: str) -> None:
+    """Tap the record form's button with that tap value and wait for its answer."""
+    page.locator(f'button[value="{value}"]').first.click()
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .pk-pending')"
+    )
+
+
+def taps(*values: str) -> Callable[[Page], None]:
+    def run(page: Page) -> None:
+        for v in values:
+            tap(page, v)
+
+    return run
+
+
+def open_folds(selector: str) -> Callable[[Page], None]:
+    """Open every <details> matching ``selector`` (those already open stay open)."""
+
+    def run(page: Page) -> None:
+        page.evaluate(
+            "(s) => document.querySelectorAll(s).forEach(d => { d.open = true; })", selector
+        )
+        page.wait_for_function(
+            "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+        )
+
+    return run
+
+
+def then(*steps: Callable[[Page], None]) -> Callable[[Page], None]:
+    def run(page: Page) -> None:
+        for step in steps:
+            step(page)
+
+    return run
+
+
+@dataclass(frozen=True)
+class Screen:
+    """One page in one state: open ``path``, sign in first if ``login``, then ``steps``."""
+
+    name: str
+    path: str
+    steps: Callable[[Page], None] | None = None
+    login: bool = False
+    # Text under 14 px allowed on this screen only: CSS selector -> why.
+    allow_small: dict[str, str] = field(default_factory=dict)
+
+
+MCR_TILES = tuple(f"tile:{c}" for c in MCR_TAPS)
+
+SCREENS = [
+    Screen("home", "/"),
+    Screen("table", "/s/{mcr}/", open_folds(".last-round, .share, .chart-box")),
+    Screen("table-sichuan-live", "/s/{sichuan}/"),
+    Screen("ledger", "/s/{mcr}/ledger", open_folds(".ledger-round")),
+    Screen("ledger-sichuan", "/s/{sichuan}/ledger", open_folds(".ledger-round")),
+    Screen("round", "/s/{mcr}/rounds/1/"),
+    Screen("round-sichuan", "/s/{sichuan}/rounds/1/"),
+    Screen("result", "/s/{closed}/final"),
+    Screen("player", "/p/{player}/"),
+    Screen("not-found", "/s/nosuchtable/"),
+    # The record page, MCR: its first screen, a half-tapped hand (held counts, a
+    # meld tool on), the whole hand scored, 选番 with picks (one excluding another),
+    # a drawn game, the dealer and wind open.
+    Screen("record", "/s/{mcr}/record"),
+    Screen(
+        "record-tapping",
+        "/s/{mcr}/record",
+        taps("winner:1", "from:self", *MCR_TILES[:7], "tool:pung"),
+    ),
+    Screen("record-result", "/s/{mcr}/record", taps("winner:1", "from:2", *MCR_TILES)),
+    Screen(
+        "record-quick",
+        "/s/{mcr}/record",
+        taps("winner:1", "from:self", "mode:quick", "fan:22:+", "fan:48:+", "fan:75:+"),
+    ),
+    Screen("record-draw", "/s/{mcr}/record", then(taps("kind:draw"), open_folds(".rec-where"))),
+    # 四川 event by event: a kong, a second win (选番), the wall's end with a told hand.
+    Screen("record-sichuan", "/s/{sichuan}/record"),
+    Screen(
+        "record-sichuan-kong",
+        "/s/{sichuan}/record",
+        taps("kind:kong", "player:0", "kong:exposed", "from:2", "tile:5m"),
+    ),
+    Screen(
+        "record-sichuan-quick",
+        "/s/{sichuan}/record",
+        taps("winner:2", "from:self", "mode:quick"),
+    ),
+    Screen(
+        "record-sichuan-wall",
+        "/s/{sichuan}/record",
+        taps("kind:wall_end", "wstatus:ready"),
+    ),
+]
+
+
+def login(page: Page, base_url: str) -> None:
+    if not User.objects.filter(username="boss").exists():
+        User.objects.create_superuser("boss", "boss@example.org", ADMIN_PASSWORD)
+    page.goto(f"{base_url}/admin/login/")
+    page.locator("#id_username").fill("boss")
+    page.locator("#id_password").fill(ADMIN_PASSWORD)
+    page.locator("input[type=submit]").click()
+    expect(page.locator("#id_username")).to_have_count(0)
+
+
+def show(page: Page, live_server: LiveServer, screen: Screen) -> Tables:
+    tables = make_tables()
+    if screen.login:
+        login(page, live_server.url)
+    page.goto(live_server.url + tables.fill(screen.path))
+    if screen.steps:
+        screen.steps(page)
+    return tables
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+@pytest.mark.parametrize("screen", SCREENS, ids=[s.name for s in SCREENS])
+def test_screen_is_accessible(
+    page: Page, live_server: LiveServer, screen: Screen, language: str
+) -> None:
+    use_language(page, live_server.url, language)
+    show(page, live_server, screen)
+    failures = check_all_modes(page, f"{screen.name} ({language})", screen.allow_small)
+    assert not failures, "\n\n".join(failures)
+
+
+def test_large_text_is_a_tap_away_and_the_record_page_still_fits(
+    page: Page, live_server: LiveServer
+) -> None:
+    """The footer's 大字: remembered for the phone, about 1.3x, nine tiles a row at
+    360 px with no sideways scrolling, touch targets still 44 px."""
+    tables = make_tables()
+    page.goto(f"{live_server.url}/s/{tables.mcr}/record")
+    normal = page.evaluate("() => parseFloat(getComputedStyle(document.body).fontSize)")
+    page.locator(".site-foot button").click()
+    expect(page.locator("html")).to_have_class("large-text")
+    expect(page.locator(".site-foot button")).to_have_attribute("aria-pressed", "true")
+    large = page.evaluate("() => parseFloat(getComputedStyle(document.body).fontSize)")
+    assert 1.25 <= large / normal <= 1.35, (normal, large)
+    # Another page of the site, later: still large (the cookie, not this page's state).
+    page.goto(f"{live_server.url}/s/{tables.mcr}/ledger")
+    expect(page.locator("html")).to_have_class("large-text")
+    page.goto(f"{live_server.url}/s/{tables.mcr}/record")
+    tap(page, "winner:1")
+    tap(page, "from:self")
+    for value in MCR_TILES[:5]:
+        tap(page, value)
+    first_row = page.locator(".pk-grid-row").first.locator(".pk-tile")
+    expect(first_row).to_have_count(9)
+    tops = {round(b["y"]) for b in (t.bounding_box() for t in first_row.all()) if b}
+    assert len(tops) == 1, f"the first row of tiles wrapped: {tops}"
+    assert_no_horizontal_scroll(page)
+    assert_touch_targets(
+        page,
+        ".rec-seats button, .pk-tools button, .pk-flags button, .pk-confirm, .site-foot button",
+    )
+    # Tiles: 44 px tall; nine to a 360-px row leaves 37 px of width (picker.css says why).
+    assert_touch_targets(page, ".pk-grid .pk-tile", min_px=36)
+    # Off again, from the same button.
+    page.locator(".site-foot button").click()
+    expect(page.locator("html")).not_to_have_class("large-text")
