@@ -125,6 +125,17 @@ def table_or_404(room: Room, number: int) -> RoomTable:
         raise Http404("no such table") from None
 
 
+def room_table_by_code_or_404(room: Room, code: str) -> RoomTable:
+    """A table of the room by the code its QR code carries (public: whoever scans
+    it joins the table's open session, so the code, not the number, is the key)."""
+    if not CODE.fullmatch(code):
+        raise Http404("no such table")
+    try:
+        return room.tables.get(code=code)
+    except RoomTable.DoesNotExist:
+        raise Http404("no such table") from None
+
+
 def player_or_404(member: RoomMember, pk: int) -> Player:
     try:
         return member.room.players.get(pk=pk)

@@ -11,6 +11,7 @@ urlpatterns = [
     path("s/new", session.create, name="create"),
     path("r/<slug:slug>/", session.room_home, name="room"),
     path("r/<slug:slug>/new", session.room_create, name="room_create"),
+    path("r/<slug:slug>/t/<str:code>/", session.table, name="table"),
     path("s/import", export.import_view, name="import"),
     path("s/<str:code>/", session.detail, name="session"),
     path("s/<str:code>/tallies", session.tallies, name="tallies"),
