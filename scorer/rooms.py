@@ -127,6 +127,26 @@ class Room(models.Model):
                 made += 1
         return made
 
+    def next_table_number(self) -> int:
+        return (self.tables.aggregate(m=models.Max("number"))["m"] or 0) + 1
+
+    def add_tables(self, first: int, count: int = 1, name: str = "") -> list[RoomTable]:
+        """Tables numbered first, first+1, … (a new room adds its 20 at once); all or
+        none.  ValueError naming the numbers the room has already.
+
+        Race: two admins adding table 7 at once both find it free; the (room, number)
+        constraint lets one in and the other's IntegrityError rolls back all of his.
+        """
+        numbers = list(range(first, first + count))
+        with transaction.atomic():
+            taken = sorted(self.tables.filter(number__in=numbers).values_list("number", flat=True))
+            if taken:
+                raise ValueError(taken)
+            return [
+                RoomTable.objects.create(room=self, number=n, name=name[:30] if count == 1 else "")
+                for n in numbers
+            ]
+
     def offered_configs(self) -> list[RoomConfig]:
         """What the room's start page offers: its enabled configurations, each once,
         in the admins' order (one query)."""

@@ -1,7 +1,18 @@
 from django.urls import path
 
 from scorer import views
-from scorer.views import api, export, final, ledger, players, record, record_edit, session
+from scorer.views import (
+    api,
+    export,
+    final,
+    ledger,
+    manage_day,
+    manage_tables,
+    players,
+    record,
+    record_edit,
+    session,
+)
 
 app_name = "scorer"
 
@@ -12,6 +23,22 @@ urlpatterns = [
     path("r/<slug:slug>/", session.room_home, name="room"),
     path("r/<slug:slug>/new", session.room_create, name="room_create"),
     path("r/<slug:slug>/t/<str:code>/", session.table, name="table"),
+    # The room's admins (signed in, members of the room): the day and the tables.
+    path("r/<slug:slug>/manage/", manage_day.manage, name="manage"),
+    path("r/<slug:slug>/manage/close/<str:code>", manage_day.manage_close, name="manage_close"),
+    path("r/<slug:slug>/manage/report.csv", manage_day.manage_report, name="manage_report"),
+    path("r/<slug:slug>/manage/tables/", manage_tables.manage_tables, name="manage_tables"),
+    path("r/<slug:slug>/manage/tables/qr-sheet", manage_tables.qr_sheet, name="manage_qr_sheet"),
+    path(
+        "r/<slug:slug>/manage/tables/<int:number>/",
+        manage_tables.manage_table,
+        name="manage_table",
+    ),
+    path(
+        "r/<slug:slug>/manage/tables/<int:number>/qr.svg",
+        manage_tables.manage_table_qr,
+        name="manage_table_qr",
+    ),
     path("s/import", export.import_view, name="import"),
     path("s/<str:code>/", session.detail, name="session"),
     path("s/<str:code>/tallies", session.tallies, name="tallies"),

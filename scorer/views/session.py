@@ -7,13 +7,10 @@ here only read, prepare what the templates show, and call those methods.
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import qrcode
-import qrcode.image.svg
 from django.contrib import messages
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -45,7 +42,7 @@ from scorer.present.words import (
     money_text,
 )
 from scorer.rooms import Room, RoomTable
-from scorer.share import share_link
+from scorer.share import qr_svg, share_link
 from scorer.templatetags.scorer_format import sign_class
 from scorer.views import HtmxHttpRequest, by_language, seat_name
 
@@ -377,10 +374,7 @@ def qr(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The session link as a QR code (SVG), for the other phones at the table."""
     session = session_or_404(code)
     url = share_link(request, reverse("scorer:session", args=[session.code])).url
-    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, border=2)
-    out = io.BytesIO()
-    image.save(out)
-    response = HttpResponse(out.getvalue(), content_type="image/svg+xml")
+    response = HttpResponse(qr_svg(url), content_type="image/svg+xml")
     patch_cache_control(response, private=True, max_age=24 * 3600)
     return response
 
