@@ -222,10 +222,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--reset", action="store_true", help="empty the database's rooms and tables first"
     )
+    parser.add_argument(
+        "--again",
+        action="store_true",
+        help="measure the rooms already in the database again (no insert)",
+    )
     args = parser.parse_args(argv)
     _setup()
     from scorer.rooms import Room
 
+    if args.again:
+        n = Room.objects.count()
+        show({n: measure(f"room-{args.small // 2}", args.runs)})
+        return
     if args.reset:
         _reset()
     elif Room.objects.exists():
@@ -236,11 +245,15 @@ def main(argv: list[str] | None = None) -> None:
         grow(size, template)
         slug = f"room-{args.small // 2}"  # the same room, measured among 10 then 1,000
         results[size] = measure(slug, args.runs)
+    show(results)
+
+
+def show(results: dict[int, dict[str, tuple[int, float]]]) -> None:
     from scorer.models import Round
 
     print(f"{TABLES} open tables x {ROUNDS} rounds a room; {Round.objects.count():,} rounds")
     print(f"{'page':<12}" + "".join(f"{f'{n:,} rooms':>24}" for n in results))
-    for page in results[args.small]:
+    for page in next(iter(results.values())):
         cells = "".join(
             f"{f'{q} queries {ms:7.1f} ms':>24}" for q, ms in (r[page] for r in results.values())
         )

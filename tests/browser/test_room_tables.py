@@ -98,3 +98,19 @@ def test_a_phone_scans_table_3_and_the_qr_sheet_prints(
     pdf = second_page.pdf(format="A4", print_background=True)
     assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 2  # 12 on the first page, 1 after
     snap(second_page, "qr-sheet-print")
+
+    # Back on the phone's screen: the tables page and the day's dashboard fit it,
+    # table 3 open there with its players.
+    second_page.emulate_media(media="screen")
+    second_page.set_viewport_size({"width": 360, "height": 740})
+    second_page.goto(live_server.url + f"/r/{room.slug}/manage/tables/")
+    assert_no_horizontal_scroll(second_page)
+    assert_touch_targets(second_page, ".room-nav a, .room-table .button, .start-form button")
+    snap(second_page, "tables")
+    second_page.get_by_role("link", name="今天").click()
+    opened = second_page.locator(f"#open-{session.code}")
+    expect(opened).to_contain_text("3号桌")
+    expect(opened).to_contain_text("阿珍")
+    assert_no_horizontal_scroll(second_page)
+    assert_touch_targets(second_page, ".room-nav a, .day-table .button, .close-box > summary")
+    snap(second_page, "dashboard")
