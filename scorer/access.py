@@ -86,7 +86,7 @@ def member_or_404(request: HttpRequest, slug: str) -> RoomMember:
     if not user.is_authenticated:
         raise Http404("not signed in")  # room_admin redirects before this
     try:
-        return RoomMember.objects.select_related("room").get(room__slug=slug, user=user)
+        return RoomMember.objects.select_related("room", "user").get(room__slug=slug, user=user)
     except RoomMember.DoesNotExist:
         if user.is_superuser:
             room = Room.objects.filter(slug=slug).first()
@@ -125,6 +125,17 @@ def config_or_404(member: RoomMember, pk: int) -> RoomConfig:
 def table_or_404(room: Room, number: int) -> RoomTable:
     try:
         return room.tables.get(number=number)
+    except RoomTable.DoesNotExist:
+        raise Http404("no such table") from None
+
+
+def room_table_by_code_or_404(room: Room, code: str) -> RoomTable:
+    """A table of the room by the code its QR code carries (public: whoever scans
+    it joins the table's open session, so the code, not the number, is the key)."""
+    if not CODE.fullmatch(code):
+        raise Http404("no such table")
+    try:
+        return room.tables.get(code=code)
     except RoomTable.DoesNotExist:
         raise Http404("no such table") from None
 

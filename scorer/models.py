@@ -187,9 +187,10 @@ class GameSession(models.Model):
                 "本桌已经结束：要改动请先重新打开",
             )
 
-    def close(self, author: str = "") -> bool:
+    def close(self, author: str = "", note: str = "") -> bool:
         """结束本桌: the table becomes read-only.  False when it was closed already
-        (two phones tapping at once close it once) or a round is still being played."""
+        (two phones tapping at once close it once) or a round is still being played.
+        `note`: why, when the room's admins close a table its players left open."""
         with transaction.atomic():
             session = GameSession.objects.select_for_update().get(pk=self.pk)
             if session.closed_at is not None:
@@ -203,7 +204,7 @@ class GameSession(models.Model):
             session.closed_at = timezone.now()
             session.save(update_fields=["closed_at"])
             SessionChange.objects.create(
-                session=session, action=SessionChange.CLOSE, author=author[:80]
+                session=session, action=SessionChange.CLOSE, author=author[:80], note=note[:200]
             )
             session.charge_at_close(author)
             session.bump()

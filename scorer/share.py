@@ -9,8 +9,12 @@ only, the page says how to serve the table to the room.  `MAHJONG_PUBLIC_URL`
 
 from __future__ import annotations
 
+import io
+import re
 from dataclasses import dataclass
 
+import qrcode
+import qrcode.image.svg
 from django.conf import settings
 from django.http import HttpRequest
 
@@ -36,3 +40,23 @@ def share_link(request: HttpRequest, path: str) -> Share:
         return Share(request.build_absolute_uri(path), loopback_only=True)
     where = f"{address}:{port}" if port else address
     return Share(f"{request.scheme}://{where}{path}")
+
+
+def qr_svg(url: str) -> bytes:
+    """The link as a QR code, an SVG file (qrcode's path image: one <path>, small)."""
+    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, border=2)
+    out = io.BytesIO()
+    image.save(out)
+    return out.getvalue()
+
+
+_XML_DECLARATION = re.compile(r"^<\?xml[^>]*\?>\s*")
+_FIXED_SIZE = re.compile(r' (?:width|height)="[^"]*"| id="[^"]*"')
+
+
+def qr_svg_inline(url: str) -> str:
+    """The same code to put inside an HTML page (a sheet of many): no XML declaration,
+    no fixed size (the page's stylesheet sizes it), no id (one per page only)."""
+    svg = qr_svg(url).decode()
+    head, rest = _XML_DECLARATION.sub("", svg).split(">", 1)
+    return _FIXED_SIZE.sub("", head) + ">" + re.sub(r' id="[^"]*"', "", rest)

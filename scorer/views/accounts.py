@@ -26,9 +26,8 @@ __all__ = ["invite", "room_landing", "sign_in", "sign_out", "my_rooms"]
 sign_in = auth_views.LoginView.as_view(template_name="accounts/login.html")
 sign_out = auth_views.LogoutView.as_view()
 
-# MERGE(B): the room's dashboard, "scorer:manage", once it exists; its
-# configurations until then.
-ROOM_LANDING = "scorer:manage_configs"
+# Where a signed-in admin lands: the room's day (open tables, today's fees).
+ROOM_LANDING = "scorer:manage"
 
 
 def room_landing(room: Room) -> str:

@@ -7,13 +7,10 @@ here only read, prepare what the templates show, and call those methods.
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import qrcode
-import qrcode.image.svg
 from django.contrib import messages
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -26,7 +23,12 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from rules import REGISTRY, RuleError
 from scorer import phone
-from scorer.access import closed_redirect, room_or_404, session_or_404
+from scorer.access import (
+    closed_redirect,
+    room_or_404,
+    room_table_by_code_or_404,
+    session_or_404,
+)
 from scorer.forms import ROOM, StartForm, chosen_config
 from scorer.models import GameSession, Round, RoundRevision
 from scorer.players import recent_names, seat_players
@@ -40,8 +42,8 @@ from scorer.present.words import (
     etag_of,
     money_text,
 )
-from scorer.rooms import Room
-from scorer.share import share_link
+from scorer.rooms import Room, RoomTable
+from scorer.share import qr_svg, share_link
 from scorer.templatetags.scorer_format import sign_class
 from scorer.views import HtmxHttpRequest, by_language, seat_name
 
@@ -54,6 +56,7 @@ __all__ = [
     "restore",
     "room_create",
     "room_home",
+    "table",
     "tallies",
     "undo",
     "undo_event",
@@ -62,10 +65,15 @@ __all__ = [
 
 
 def _home(
-    request: HtmxHttpRequest, room: Room, form: StartForm | None, status: int = 200
+    request: HtmxHttpRequest,
+    room: Room,
+    form: StartForm | None,
+    status: int = 200,
+    room_table: RoomTable | None = None,
 ) -> HttpResponse:
     context = {
         "room": room,
+        "room_table": room_table,
         "form": form,
         "my_tables": _my_tables(request),
         "recent_names": recent_names(room.pk),
@@ -101,7 +109,23 @@ def room_home(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return _start_page(request, room_or_404(slug))
 
 
-def _start_page(request: HtmxHttpRequest, room: Room) -> HttpResponse:
+@require_safe
+def table(request: HtmxHttpRequest, slug: str, code: str) -> HttpResponse:
+    """A fixed table's QR code: its open session (this phone joins it, and its list of
+    tables keeps it), else the room's start page for this table, its last players'
+    names filled in."""
+    room = room_or_404(slug)
+    room_table = room_table_by_code_or_404(room, code)
+    session = room_table.open_session()
+    if session is not None:
+        phone.remember_table(request, session)
+        return redirect("scorer:session", code=session.code)
+    return _start_page(request, room, room_table)
+
+
+def _start_page(
+    request: HtmxHttpRequest, room: Room, room_table: RoomTable | None = None
+) -> HttpResponse:
     offered = room.offered_configs()
     chosen = chosen_config(offered, request.GET.get("config"), request.GET.get("ruleset"))
     if chosen is None and offered:
@@ -110,7 +134,18 @@ def _start_page(request: HtmxHttpRequest, room: Room) -> HttpResponse:
     if request.htmx and "config" in request.GET and form is not None:
         # Another configuration chosen: only its own fields (players, parameters).
         return render(request, "scorer/home.html#ruleset_fields", {"form": form, "room": room})
-    return _home(request, room, form)
+    if form is not None and room_table is not None:
+        _prefill_names(form, room_table.last_names())
+    return _home(request, room, form, room_table=room_table)
+
+
+def _prefill_names(form: StartForm, names: list[str]) -> None:
+    """Last time's players at this table, in their seats (each field stays editable)."""
+    for seat, name in enumerate(names[:4]):
+        form.fields[f"name_{seat}"].initial = name
+    players = form.fields["players"]
+    if len(names) in form.rules.players:
+        players.initial = len(names)
 
 
 @require_POST
@@ -124,6 +159,10 @@ def room_create(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 
 def _create(request: HtmxHttpRequest, room: Room) -> HttpResponse:
+    # Started from a fixed table's QR code: the table's code (not its number, which
+    # anyone could guess and so join a table he never saw).
+    code = request.POST.get("table")
+    room_table = room_table_by_code_or_404(room, code) if code else None
     offered = room.offered_configs()
     chosen = chosen_config(
         offered,
@@ -132,29 +171,41 @@ def _create(request: HtmxHttpRequest, room: Room) -> HttpResponse:
     )
     if chosen is None:
         if not offered:
-            return _home(request, room, None, status=400)
+            return _home(request, room, None, status=400, room_table=room_table)
         form = StartForm(offered, offered[0], request.POST)
         form.is_valid()
         form.add_error("config", gettext("This room does not offer these rules."))
-        return _home(request, room, form, status=400)
+        return _home(request, room, form, status=400, room_table=room_table)
     form = StartForm(offered, chosen, request.POST)
     if not form.is_valid():
-        return _home(request, room, form, status=400)
+        return _home(request, room, form, status=400, room_table=room_table)
     data = form.cleaned_data
     rules = form.rules
-    session = GameSession.objects.create(
-        room=room,
-        ruleset=rules.id,
-        preset=f"{ROOM}{chosen.pk}",
+    fields: dict[str, Any] = {
+        "ruleset": rules.id,
+        "preset": f"{ROOM}{chosen.pk}",
         # Every value, not only the changed ones: a later change of a default or of the
         # room's configuration never changes this session's rounds.
-        params=dict(rules.resolve_params(data["params"])),
-        players=data["names"],
-        first_dealer=data["first_dealer"],
-        money_per_point=data.get("money_per_point"),
-        fee=dict(chosen.fee or {}),  # the room's 台费 as it stands now, snapshotted
-    )
-    seat_players(session)
+        "params": dict(rules.resolve_params(data["params"])),
+        "players": data["names"],
+        "first_dealer": data["first_dealer"],
+        "money_per_point": data.get("money_per_point"),
+        "fee": dict(chosen.fee or {}),  # the room's 台费 as it stands now, snapshotted
+    }
+    if room_table is None:
+        session = GameSession.objects.create(room=room, **fields)
+        seat_players(session)
+    else:
+        session, started = room_table.start(**fields)
+        if not started:
+            messages.info(
+                request,
+                gettext(
+                    "%(table)s was started on another phone a moment ago: "
+                    "this phone joined it (the names and rules entered here were not used)."
+                )
+                % {"table": room_table.label},
+            )
     phone.remember_table(request, session)
     return redirect("scorer:session", code=session.code)
 
@@ -338,10 +389,7 @@ def qr(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The session link as a QR code (SVG), for the other phones at the table."""
     session = session_or_404(code)
     url = share_link(request, reverse("scorer:session", args=[session.code])).url
-    image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, border=2)
-    out = io.BytesIO()
-    image.save(out)
-    response = HttpResponse(out.getvalue(), content_type="image/svg+xml")
+    response = HttpResponse(qr_svg(url), content_type="image/svg+xml")
     patch_cache_control(response, private=True, max_age=24 * 3600)
     return response
 

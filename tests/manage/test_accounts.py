@@ -37,7 +37,7 @@ def test_one_room_goes_to_its_pages_several_to_the_list() -> None:
     response = Client().post(
         "/accounts/login/", {"username": "boss", "password": PASSWORD}, follow=True
     )
-    assert response.redirect_chain[-1][0] == reverse("scorer:manage_configs", args=["east"])
+    assert response.redirect_chain[-1][0] == reverse("scorer:manage", args=["east"])
     member(open_room("west"), "boss")
     response = Client().post(
         "/accounts/login/", {"username": "boss", "password": PASSWORD}, follow=True

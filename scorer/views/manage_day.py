@@ -1,0 +1,159 @@
+"""The room's day for its admins: the dashboard (open tables, today's 台费), closing a
+table its players left open, and the day's report as CSV."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from decimal import Decimal
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST, require_safe
+
+from rules import RuleError
+from scorer.access import room_admin, room_session_or_404
+from scorer.day import (
+    STALE_AFTER,
+    day_report,
+    fees_of_day,
+    open_tables,
+    results_text,
+    sum_money,
+    today,
+)
+from scorer.rooms import RoomMember
+from scorer.views import by_language
+
+__all__ = ["manage", "manage_close", "manage_report"]
+
+
+def member_name(member: RoomMember) -> str:
+    """How the table's history names the admin who closed it."""
+    return member.display_name or member.user.get_username()
+
+
+@room_admin
+@require_safe
+def manage(request: HttpRequest, member: RoomMember) -> HttpResponse:
+    """The room's dashboard: what is being played now, and what the room took today."""
+    room = member.room
+    day = today()
+    context = {
+        "member": member,
+        "room": room,
+        "nav": "day",
+        "day": day,
+        "tables": open_tables(room),
+        "fees": fees_of_day(room, day, gettext("Total")),
+        "stale_hours": int(STALE_AFTER.total_seconds() // 3600),
+    }
+    return render(request, "room/dashboard.html", context)
+
+
+@room_admin
+@require_POST
+def manage_close(request: HttpRequest, member: RoomMember, code: str) -> HttpResponse:
+    """Close a table its players left open, saying why (the table's history keeps it;
+    its players can still reopen it from its result page)."""
+    session = room_session_or_404(member, code)
+    back = HttpResponseRedirect(reverse("scorer:manage", args=[member.room.slug]))
+    note = (request.POST.get("note") or "").strip()
+    if not note:
+        messages.error(request, gettext("Say why the table is closed: its players will read it."))
+        return back
+    try:
+        closed = session.close(author=member_name(member), note=note)
+    except RuleError as e:  # a round still being played
+        messages.error(request, by_language(e.message_zh, e.message))
+        return back
+    if closed:
+        messages.success(request, gettext("Table closed."))
+    else:
+        messages.info(request, gettext("That table was closed already."))
+    return back
+
+
+def _amount(money: Decimal | None) -> str:
+    """Money in a spreadsheet's terms: "12.50", an ASCII minus (the pages' "−" is not a number there)."""
+    return "" if money is None else str(money.quantize(Decimal("0.01")))
+
+
+def _day_asked(raw: str | None) -> dt.date | None:
+    if not raw:
+        return today()
+    try:
+        return dt.date.fromisoformat(raw)
+    except ValueError:
+        return None
+
+
+@room_admin
+@require_safe
+def manage_report(request: HttpRequest, member: RoomMember) -> HttpResponse:
+    """The day's report (CSV, in the page's language and local time): a row per table
+    played that day, then the totals in the same columns."""
+    day = _day_asked(request.GET.get("day"))
+    if day is None:
+        return HttpResponseBadRequest(
+            gettext("The day must be a date such as 2026-11-26."),
+            content_type="text/plain; charset=utf-8",
+        )
+    rows = day_report(member.room, day)
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(
+        [
+            gettext("Table"),
+            gettext("Rules"),
+            gettext("Started"),
+            gettext("Closed"),
+            gettext("Players"),
+            gettext("Rounds"),
+            gettext("Results (points)"),
+            gettext("Room's take (points)"),
+            gettext("Room's take (money)"),
+        ]
+    )
+
+    def when(t: dt.datetime | None) -> str:
+        return "" if t is None else timezone.localtime(t).strftime("%Y-%m-%d %H:%M")
+
+    for r in rows:
+        w.writerow(
+            [
+                r.label,
+                r.config,
+                when(r.session.created_at),
+                when(r.session.closed_at),
+                by_language("、", ", ").join(n for n, _ in r.results),
+                r.rounds,
+                results_text(r.results),
+                r.take,
+                _amount(r.money),
+            ]
+        )
+    money = sum_money(r.money for r in rows)
+    w.writerow(
+        [
+            gettext("Total"),
+            "",
+            "",
+            "",
+            sum(len(r.results) for r in rows),
+            sum(r.rounds for r in rows),
+            "",
+            sum(r.take for r in rows),
+            _amount(money),
+        ]
+    )
+    # A BOM so that Excel opens the Chinese names as UTF-8 (as the table's export does).
+    response = HttpResponse("\ufeff" + out.getvalue(), content_type="text/csv; charset=utf-8")
+    name = f"{member.room.slug}-{day.isoformat()}"
+    response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
+    return response

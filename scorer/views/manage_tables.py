@@ -1,0 +1,185 @@
+"""A room's fixed tables, managed on a phone: add them, number and name them, and
+print the sheet of their QR codes (stuck on the tables once, never reprinted:
+a table's code, in its URL, stays the same when it is renumbered or renamed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.cache import patch_cache_control
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.views.decorators.http import require_http_methods, require_safe
+
+from scorer.access import room_admin, table_or_404
+from scorer.rooms import Room, RoomMember, RoomTable
+from scorer.share import Share, qr_svg, qr_svg_inline, share_link
+
+__all__ = ["manage_table", "manage_table_qr", "manage_tables", "qr_sheet"]
+
+MAX_TABLES_AT_ONCE = 60
+
+
+class AddTablesForm(forms.Form):
+    number = forms.IntegerField(label=gettext_lazy("Number"), min_value=1, max_value=9999)
+    count = forms.IntegerField(
+        label=gettext_lazy("How many"),
+        min_value=1,
+        max_value=MAX_TABLES_AT_ONCE,
+        initial=1,
+        help_text=gettext_lazy("Several at once are numbered one after another."),
+    )
+    name = forms.CharField(
+        label=gettext_lazy("Name (optional)"),
+        max_length=30,
+        required=False,
+        help_text=gettext_lazy("For example 包间A; blank: “Table 3”."),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        if (cleaned.get("count") or 1) > 1 and cleaned.get("name"):
+            self.add_error("name", gettext("Give a name to one table at a time."))
+        return cleaned
+
+
+class TableForm(forms.ModelForm):
+    class Meta:
+        model = RoomTable
+        fields = ["number", "name"]
+        labels = {"number": gettext_lazy("Number"), "name": gettext_lazy("Name (optional)")}
+
+    def clean_number(self) -> int:
+        number: int = self.cleaned_data["number"]
+        if number < 1:
+            raise forms.ValidationError(gettext("A table's number is 1 or more."))
+        clash = RoomTable.objects.filter(room=self.instance.room, number=number)
+        if clash.exclude(pk=self.instance.pk).exists():
+            raise forms.ValidationError(
+                gettext("The room has a table %(n)s already.") % {"n": number}
+            )
+        return number
+
+    def validate_unique(self) -> None:
+        """clean_number says it in words; the constraint stays the last word on save."""
+
+
+def _table_url(request: HttpRequest, t: RoomTable, room: Room) -> Share:
+    return share_link(request, reverse("scorer:table", args=[room.slug, t.code]))
+
+
+def _page(
+    request: HttpRequest,
+    member: RoomMember,
+    add: AddTablesForm | None = None,
+    editing: TableForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    room = member.room
+    tables = list(room.tables.all())
+    rows = [
+        {
+            "table": t,
+            "url": _table_url(request, t, room).url,
+            "form": editing if editing is not None and editing.instance.pk == t.pk else None,
+        }
+        for t in tables
+    ]
+    if add is None:
+        add = AddTablesForm(initial={"number": room.next_table_number(), "count": 1})
+    context = {"member": member, "room": room, "rows": rows, "add": add, "nav": "tables"}
+    return render(request, "room/tables.html", context, status=status)
+
+
+@room_admin
+@require_http_methods(["GET", "HEAD", "POST"])
+def manage_tables(request: HttpRequest, member: RoomMember) -> HttpResponse:
+    """The room's tables; POST adds one or several."""
+    if request.method != "POST":
+        return _page(request, member)
+    form = AddTablesForm(request.POST)
+    if not form.is_valid():
+        return _page(request, member, add=form, status=400)
+    data = form.cleaned_data
+    try:
+        made = member.room.add_tables(data["number"], data["count"], data["name"] or "")
+    except ValueError as e:
+        taken = e.args[0]
+        form.add_error(
+            "number",
+            ngettext(
+                "The room has table %(numbers)s already.",
+                "The room has tables %(numbers)s already.",
+                len(taken),
+            )
+            % {"numbers": ", ".join(str(n) for n in taken)},
+        )
+        return _page(request, member, add=form, status=400)
+    except IntegrityError:  # added by another admin at this very moment
+        form.add_error("number", gettext("Another admin just added that table: look again."))
+        return _page(request, member, add=form, status=409)
+    messages.success(
+        request,
+        ngettext("Added %(labels)s.", "Added %(count)s tables: %(labels)s.", len(made))
+        % {"count": len(made), "labels": ", ".join(t.label for t in made)},
+    )
+    return HttpResponseRedirect(reverse("scorer:manage_tables", args=[member.room.slug]))
+
+
+@room_admin
+@require_http_methods(["GET", "HEAD", "POST"])
+def manage_table(request: HttpRequest, member: RoomMember, number: int) -> HttpResponse:
+    """Renumber or rename one table (its QR code stays the same)."""
+    t = table_or_404(member.room, number)
+    if request.method != "POST":
+        return _page(request, member, editing=TableForm(instance=t))
+    form = TableForm(request.POST, instance=t)
+    if not form.is_valid():
+        return _page(request, member, editing=form, status=400)
+    try:
+        with transaction.atomic():
+            form.save()
+    except IntegrityError:  # that number taken by another admin meanwhile
+        form.add_error("number", gettext("Another admin just added that table: look again."))
+        return _page(request, member, editing=form, status=409)
+    messages.success(
+        request,
+        gettext("Saved %(label)s. Its QR code has not changed.") % {"label": t.label},
+    )
+    return HttpResponseRedirect(reverse("scorer:manage_tables", args=[member.room.slug]))
+
+
+@room_admin
+@require_safe
+def manage_table_qr(request: HttpRequest, member: RoomMember, number: int) -> HttpResponse:
+    """One table's QR code (SVG): its stable URL."""
+    t = table_or_404(member.room, number)
+    response = HttpResponse(
+        qr_svg(_table_url(request, t, member.room).url), content_type="image/svg+xml"
+    )
+    patch_cache_control(response, private=True, max_age=3600)
+    return response
+
+
+@room_admin
+@require_safe
+def qr_sheet(request: HttpRequest, member: RoomMember) -> HttpResponse:
+    """Every table's QR code on A4 (the print stylesheet lays out 3 x 4 a page), with
+    its label and the room's name: printed once, cut up and stuck on the tables."""
+    room = member.room
+    cards = []
+    loopback = False
+    for t in room.tables.all():
+        share = _table_url(request, t, room)
+        loopback = loopback or share.loopback_only
+        cards.append(
+            {"table": t, "url": share.url, "svg": mark_safe(qr_svg_inline(share.url))}  # noqa: S308
+        )
+    context = {"member": member, "room": room, "cards": cards, "loopback": loopback}
+    return render(request, "room/qr_sheet.html", context)

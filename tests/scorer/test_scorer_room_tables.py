@@ -1,0 +1,185 @@
+"""A room's fixed tables (1号桌, 包间A): the URL in a table's QR code joins its open
+session, or starts one from the room's configurations with last time's players
+filled in; two phones starting the same table at once end up at one session."""
+
+from __future__ import annotations
+
+import html as htmllib
+import re
+import threading
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from rules import get_ruleset
+from scorer.models import GameSession, RoomConfig
+from scorer.rooms import Room, RoomTable
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["老王", "小李", "阿强", "美玲"]
+
+
+def text_of(page: str) -> str:
+    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def form_data(config: RoomConfig, names: list[str], **extra: str) -> dict[str, str]:
+    """What the start form posts for this configuration unchanged (a box left unticked
+    is a False, so the true ones are sent ticked, as the page shows them)."""
+    rules = get_ruleset(config.ruleset)
+    data = {"config": str(config.pk), "players": str(len(names)), "first_dealer": "0"}
+    for i, name in enumerate(names):
+        data[f"name_{i}"] = name
+    for p in rules.params:
+        value = config.params.get(p.name, p.default)
+        if p.type == "bool":
+            if value:
+                data[f"param_{p.name}"] = "on"
+        else:
+            data[f"param_{p.name}"] = str(value)
+    return {**data, **extra}
+
+
+@pytest.fixture
+def room() -> Room:
+    return Room.open("老李棋牌室", "laoli")
+
+
+@pytest.fixture
+def table3(room: Room) -> RoomTable:
+    return RoomTable.objects.create(room=room, number=3)
+
+
+def table_url(t: RoomTable) -> str:
+    return reverse("scorer:table", args=[t.room.slug, t.code])
+
+
+def start(client: Client, t: RoomTable, names: list[str], config: RoomConfig | None = None) -> Any:
+    config = config or t.room.offered_configs()[0]
+    data = form_data(config, names, table=t.code)
+    return client.post(reverse("scorer:room_create", args=[t.room.slug]), data)
+
+
+def test_a_table_with_nothing_open_shows_the_rooms_start_page_for_it(
+    client: Client, table3: RoomTable
+) -> None:
+    response = client.get(table_url(table3))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert f'<input type="hidden" name="table" value="{table3.code}">' in page
+    assert "3号桌" in text_of(page)  # its label, in the page's language (Chinese first)
+    # The room's configurations, the first preselected (the same list as the room's page).
+    offered = table3.room.offered_configs()
+    assert re.search(rf'<option value="{offered[0].pk}" selected>', page)
+    assert page.count("<option value=") >= len(offered)
+
+
+def test_starting_at_a_table_ties_the_session_to_it_and_the_phone_remembers_it(
+    client: Client, table3: RoomTable
+) -> None:
+    response = start(client, table3, NAMES)
+    session = GameSession.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("scorer:session", args=[session.code])
+    assert session.room_table == table3 and session.room == table3.room
+    assert [s.player.room_id for s in session.seats.all()] == [table3.room_id] * 4
+    # Scanning the code again joins it; a second phone scanning it joins it too.
+    assert client.get(table_url(table3))["Location"] == response["Location"]
+    other = Client()
+    joined = other.get(table_url(table3))
+    assert joined.status_code == 302 and joined["Location"] == response["Location"]
+    home = other.get(reverse("scorer:room", args=[table3.room.slug])).content.decode()
+    assert response["Location"] in home  # "Your tables" on the phone that scanned it
+
+
+def test_the_next_session_at_a_table_starts_with_last_times_players(
+    client: Client, table3: RoomTable
+) -> None:
+    start(client, table3, ["阿珍", "阿强", "大刘"] + ["小美"])
+    session = GameSession.objects.get()
+    session.close("阿珍")
+    page = client.get(table_url(table3)).content.decode()
+    for i, name in enumerate(["阿珍", "阿强", "大刘", "小美"]):
+        assert re.search(rf'name="name_{i}" value="{name}"', page), name
+    # Another table of the room is not prefilled from this one.
+    t5 = RoomTable.objects.create(room=table3.room, number=5, name="包间A")
+    page = client.get(table_url(t5)).content.decode()
+    assert not re.search(r'name="name_0" value=', page) and "包间A" in page
+
+
+def test_a_second_start_at_an_open_table_joins_it(client: Client, table3: RoomTable) -> None:
+    first = start(client, table3, NAMES)
+    other = Client()
+    second = start(other, table3, ["甲", "乙", "丙", "丁"])  # the page was loaded before
+    assert GameSession.objects.count() == 1
+    assert second.status_code == 302 and second["Location"] == first["Location"]
+    page = text_of(other.get(second["Location"]).content.decode())
+    assert "另一台手机" in page or "another phone" in page
+    assert GameSession.objects.get().players == NAMES
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="threads on one in-memory SQLite database lock each other out (CI runs PostgreSQL)",
+)
+@pytest.mark.django_db(transaction=True)
+def test_two_phones_starting_one_table_at_once_make_one_session() -> None:
+    """The table's row lock orders them: without it both would see "none open"."""
+    room = Room.open("并发", "race")
+    t = RoomTable.objects.create(room=room, number=1)
+    config = room.offered_configs()[0]
+    rules = get_ruleset(config.ruleset)
+    fields = {"ruleset": rules.id, "params": dict(config.params), "players": NAMES}
+    barrier = threading.Barrier(2)
+    results: list[bool] = []
+
+    def go() -> None:
+        try:
+            barrier.wait()
+            results.append(RoomTable.objects.get(pk=t.pk).start(**fields)[1])
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=go) for _ in range(2)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert sorted(results) == [False, True]
+    assert GameSession.objects.filter(room_table=t).count() == 1
+
+
+def test_an_edited_configuration_starts_a_tables_session_with_the_edit(
+    client: Client, table3: RoomTable
+) -> None:
+    config = table3.room.offered_configs()[0]
+    base = next(p for p in get_ruleset(config.ruleset).params if p.type == "int")
+    old = config.params[base.name]
+    config.params = {**config.params, base.name: old + 2}
+    config.save()
+    page = client.get(table_url(table3)).content.decode()
+    assert re.search(rf'name="param_{base.name}" value="{old + 2}"', page)
+    start(client, table3, NAMES, config)
+    assert GameSession.objects.get().params[base.name] == old + 2
+
+
+def test_a_tables_code_is_its_rooms_only(client: Client, table3: RoomTable) -> None:
+    other = Room.open("别家", "other")
+    assert client.get(reverse("scorer:table", args=[other.slug, table3.code])).status_code == 404
+    assert client.get(reverse("scorer:table", args=[table3.room.slug, "nope"])).status_code == 404
+    # Posting this table's code to another room's start starts nothing.
+    data = form_data(other.offered_configs()[0], NAMES, table=table3.code)
+    assert client.post(reverse("scorer:room_create", args=[other.slug]), data).status_code == 404
+    assert not GameSession.objects.exists()
+
+
+def test_a_bad_start_at_a_table_keeps_the_table(client: Client, table3: RoomTable) -> None:
+    response = start(client, table3, ["老王", "老王", "阿强", "美玲"])
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert f'name="table" value="{table3.code}"' in page
+    assert not GameSession.objects.exists()
