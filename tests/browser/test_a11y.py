@@ -23,6 +23,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from scorer.models import GameSession
 from scorer.players import Player, seat_players
+from scorer.rooms import RoomMember, RoomTable, default_room
 from tests.browser.a11y import check_all_modes
 from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, use_language
 
@@ -45,6 +46,9 @@ class Tables:
     sichuan: str  # a round in progress: a 暗杠, then a win (血战: the round goes on)
     closed: str  # an MCR table closed: its result page
     player: str  # 张三's player page
+    room: str  # the default room's slug: its admin pages
+    config: int  # its first configuration (edited once: a history line)
+    table: str  # its table 3's code (the QR code's page)
 
     def fill(self, path: str) -> str:
         return path.format(**self.__dict__)
@@ -70,11 +74,20 @@ def make_tables() -> Tables:
         {"kind": "win", "mode": "tiles", "winner": 0, "discarder": None, "hand": MCR_HAND},
     )
     closed.close()
+    room = mcr.room
+    config = room.offered_configs()[0]
+    config.params = {**config.params, "base": config.params.get("base", 8) + 2}
+    config.save()
+    table = RoomTable.objects.create(room=room, number=3)
+    GameSession.objects.filter(pk=mcr.pk).update(room_table=table)
     return Tables(
         mcr=mcr.code,
         sichuan=sichuan.code,
         closed=closed.code,
         player=Player.objects.get(name=PLAYERS[0]).slug,
+        room=room.slug,
+        config=config.pk,
+        table=table.code,
     )
 
 
@@ -174,16 +187,32 @@ SCREENS = [
         "/s/{sichuan}/record",
         taps("kind:wall_end", "wstatus:ready"),
     ),
+    # The room: a table's QR code, the sign-in page and the admins' pages.
+    Screen("room-table-qr", "/r/{room}/t/{table}/"),
+    Screen("sign-in", "/accounts/login/"),
+    Screen("room-day", "/r/{room}/manage/", login=True),
+    Screen("room-tables", "/r/{room}/manage/tables/", login=True),
+    Screen("room-qr-sheet", "/r/{room}/manage/tables/qr-sheet", login=True),
+    Screen("room-configs", "/r/{room}/manage/configs/", login=True),
+    Screen("room-config", "/r/{room}/manage/configs/{config}/", login=True),
+    Screen("room-config-history", "/r/{room}/manage/configs/{config}/history", login=True),
+    Screen("room-players", "/r/{room}/manage/players/", login=True),
+    Screen("room-members", "/r/{room}/manage/members/", login=True),
 ]
 
 
 def login(page: Page, base_url: str) -> None:
-    if not User.objects.filter(username="boss").exists():
-        User.objects.create_superuser("boss", "boss@example.org", ADMIN_PASSWORD)
-    page.goto(f"{base_url}/admin/login/")
+    """Sign in on the app's own page as the default room's owner."""
+    boss = User.objects.filter(username="boss").first()
+    if boss is None:
+        boss = User.objects.create_user("boss", "boss@example.org", ADMIN_PASSWORD)
+        RoomMember.objects.create(
+            room=default_room(), user=boss, role=RoomMember.OWNER, display_name="老板"
+        )
+    page.goto(f"{base_url}/accounts/login/")
     page.locator("#id_username").fill("boss")
     page.locator("#id_password").fill(ADMIN_PASSWORD)
-    page.locator("input[type=submit]").click()
+    page.locator("#id_password").press("Enter")
     expect(page.locator("#id_username")).to_have_count(0)
 
 
