@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rules import quick
 from rules.decompose import Forms
 from rules.errors import RuleError
-from rules.hand import parse_situation
+from rules.hand import Hand, parse_situation
 from rules.registry import REGISTRY, Ruleset, get_ruleset
+from rules.seat_inputs import checked_hand
 from rules.tiles import TILE_STRS
 
 
@@ -46,6 +48,8 @@ def score(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
         # (a situation that reaches here is a dict: _ruleset_id refuses the rest)
         params = rs.resolve_params(situation.get("params"))
         hand = parse_situation(situation, need_win_tile=True)
+        if hand.extra:
+            hand = _seat_inputs(rs, params, hand, situation)
         body = rs.score_hand(hand, params)
     except RuleError as e:
         return e.to_dict(sid)
@@ -71,6 +75,8 @@ def waits(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
         tiles = quick.waits(situation, forms) if forms is not None else None
         if tiles is None:
             hand = parse_situation(situation, need_win_tile=False)
+            if hand.extra:
+                hand = _seat_inputs(rs, params, hand, situation, winner_part=False)
             tiles = rs.wait_tiles(hand, params)
     except RuleError as e:
         return e.to_dict(sid)
@@ -101,10 +107,25 @@ def is_win(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
         win = quick.is_win(situation, forms) if forms is not None else None
         if win is None:
             hand = parse_situation(situation, need_win_tile=True)
+            if hand.extra:
+                hand = _seat_inputs(rs, params, hand, situation)
             win = rs.is_win(hand, params)
     except RuleError as e:
         return e.to_dict(sid)
     return {"id": sid, "ok": True, "ruleset": rs.id, "win": win}
+
+
+def _seat_inputs(
+    rs: Ruleset, params: Mapping[str, Any], hand: Hand, situation: Mapping[str, Any],
+    winner_part: bool = True,
+) -> Hand:  # fmt: skip
+    """The hand with its `seat_inputs` checked as a round's win checks them
+    (rules/seat_inputs.py): the same values are taken and refused by every verb."""
+    t = hand.table
+    return checked_hand(
+        rs.table(params), hand, t.players if t is not None else max(rs.players),
+        situation.get("wild"), lambda h: rs.seat_inputs_from_hand(h, params), winner_part,
+    )  # fmt: skip
 
 
 # ruleset id -> its quick_forms on its default parameters (None: none), worked
@@ -116,7 +137,7 @@ _DEFAULT_FORMS: dict[str, Forms | None] = {}
 def _plain(situation: Any, ruleset: str | None) -> tuple[str, Forms] | None:
     """(ruleset id, its quick forms) for a dict without `params` at a ruleset
     that gives quick forms on its defaults; None for the careful path."""
-    if situation.__class__ is not dict or "params" in situation:
+    if situation.__class__ is not dict or "params" in situation or "seat_inputs" in situation:
         return None
     rid = situation.get("ruleset") if ruleset is None else ruleset
     if rid.__class__ is not str:

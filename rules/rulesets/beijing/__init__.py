@@ -109,6 +109,9 @@ class Beijing(Ruleset):
             self._tables[four] = spec
         return self._tables[four]
 
+    def seat_inputs_from_hand(self, hand: Hand, params: Mapping[str, Any]) -> Mapping[str, int]:
+        return doubling.hand_kongs(hand)
+
     def check(self, hand: Hand, params: Mapping[str, Any]) -> None:
         self.check_wilds(hand)
         if hand.flowers:
