@@ -12,6 +12,7 @@ from rules.hand import Hand, parse_situation
 from rules.registry import REGISTRY, Ruleset, get_ruleset
 from rules.seat_inputs import checked_hand
 from rules.tiles import TILE_STRS
+from rules.values import whole_in
 
 
 def _ruleset_id(situation: Any, ruleset: str | None) -> Any:
@@ -175,4 +176,28 @@ def settle_or_raise(rnd: Any, ruleset: str | None = None) -> dict[str, Any]:
     body = rs.settle_round(rnd, params)
     result: dict[str, Any] = {"id": _sid(rnd), "ok": True, "ruleset": rs.id}
     result.update(body)
+    result.update(_next(rs, rnd, params, body))
     return result
+
+
+def _next(
+    rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any], body: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Who deals the next round and its prevalent wind, as the ruleset decides
+    (连庄, 点炮者坐庄 …; a match's own order), so that a client of the API or the
+    command line can carry a table on; both null while the round goes on.  The
+    wind moves on when the deal comes back to `first_dealer` (default 0)."""
+    players, dealer = rnd.get("players", 4), rnd.get("dealer", 0)  # (checked by the round)
+    first = rnd.get("first_dealer", 0)
+    if not whole_in(first, 0, players - 1):
+        raise RuleError("bad_table", "'first_dealer' must be a seat number", "首位庄家必须是座位号")
+    if not body.get("finished"):
+        return {"next_dealer": None, "next_prevalent_wind": None}
+    discarder = next(
+        (e.get("discarder") for e in body.get("events") or [] if e.get("type") == "win"), None
+    )
+    dealer, wind = rs.next_position(
+        dealer, rnd.get("prevalent_wind", "E"), first, players, list(body.get("out") or []),
+        params, discarder=discarder,
+    )  # fmt: skip
+    return {"next_dealer": dealer, "next_prevalent_wind": wind}
