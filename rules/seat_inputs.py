@@ -13,6 +13,8 @@ Two checks need more than the declaration's ranges:
   冲杠 (an opening itself) or a 蓄杠 (whose 碰 was one), so a player's openings
   are never below his 明杠.  A value given below is refused; one not given at
   all starts there.
+* the seats together (`SeatInput.total_max`): a count of tiles of one kind
+  (吉安's 正精, 北京's 混儿, 武汉's 红中) adds up to at most four over the table.
 * what the winner's hand shows (`with_winner`): a count of wild tiles held
   (`counts_wild`: 北京's 混儿, 吉安's 精) is at least the copies in his hand —
   not given, it is that many; given below, refused — and a count read from the
@@ -32,6 +34,7 @@ from rules.tiles import parse_tiles, tile_en, tile_zh
 from rules.values import whole_in
 
 SeatValues = dict[str, list[int]]
+_ZH_NUMBER = {4: "四", 8: "八"}
 Where = tuple[str, str]  # (en, zh) prefix of a message: "event 2", "第 2 个事件"
 
 
@@ -88,7 +91,23 @@ def read_seat_inputs(
         out[sid] = list(values)
     given = frozenset(raw)
     _relate(asked, out, given, range(players), where)
+    _totals(asked, out, where)
     return out, given
+
+
+def _totals(asked: Mapping[str, SeatInput], values: SeatValues, where: Where) -> None:
+    """`total_max`: the seats together hold no more tiles of a kind than there are."""
+    en, zh = _prefix(where)
+    for sid, si in asked.items():
+        total = sum(values[sid])
+        if si.total_max is not None and total > si.total_max:
+            most = _ZH_NUMBER.get(si.total_max, str(si.total_max))
+            raise RuleError(
+                "bad_input",
+                f"{en}'{sid}': there are only {si.total_max} {si.tiles_en or si.en} in all, "
+                f"not {total}",
+                f"{zh}{si.tiles_zh or si.zh}一共只有{most}张，这里填了 {total} 张",
+            )
 
 
 def _relate(
@@ -157,6 +176,7 @@ def with_winner(
             f"{held} 张{tile_zh(kind)}",
         )
     _relate(asked, out, given, (winner,), where)
+    _totals(asked, out, where)
     return out
 
 

@@ -106,6 +106,12 @@ class SeatInput:
     at_least: str | None = None
     why_zh: str = ""
     why_en: str = ""
+    # The seats' values together never above this: they count tiles of one kind
+    # (吉安's 正精, 北京's 混儿, 武汉's 红中: four in all).
+    total_max: int | None = None
+    # What those tiles are called where it is not the input's name (武汉: 红中, not 红中杠).
+    tiles_zh: str = ""
+    tiles_en: str = ""
 
 
 @dataclass(frozen=True)

@@ -271,7 +271,7 @@ def seat_inputs(draw: st.DrawFn, rid: str) -> Any:
                           st.just([0, 0, 0, 0]), st.just(None)))  # fmt: skip
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 @pytest.mark.parametrize("rid", sorted(CASES))
 def test_score_and_settle_take_and_refuse_the_same_values(rid: str, data: st.DataObject) -> None:

@@ -32,7 +32,7 @@ SEAT_INPUTS = (
     *doubling.KONG_INPUTS,
     SeatInput("hun", "混儿", "Wild tiles held", 0, 4, 0, "手里的混儿张数（四张混帐外每人付）",
               "Wild tiles in the hand (four are paid by each other player)", on_draw=True,
-              counts_wild=0),
+              counts_wild=0, total_max=4),
     SeatInput("zhahu", "炸胡", "False win", 0, 1, 0, "诈胡（炸胡包庄：给每家付）",
               "Declared a win falsely (pays each other player)", on_draw=True),
 )  # fmt: skip

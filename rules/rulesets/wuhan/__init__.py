@@ -68,9 +68,11 @@ SEAT_INPUTS = (
               why_en=MING_OPENS[1]),
     _count("ming_gang", "明杠", "Exposed kongs", "冲杠和蓄杠", "Direct and added kongs", True),
     _count("an_gang", "暗杠", "Concealed kongs", "暗杠（×4）", "Concealed kongs (×4)", True),
-    _count("hz_gang", "红中杠", "Red dragon kongs", "拿出或打出的红中张数",
-           "Red dragons laid out or discarded", False),
-    _count("lz_gang", "癞子杠", "Wild kongs", "打出的癞子张数", "Wild tiles discarded", False),
+    replace(_count("hz_gang", "红中杠", "Red dragon kongs", "拿出或打出的红中张数",
+                   "Red dragons laid out or discarded", False), total_max=4, tiles_zh="红中",
+            tiles_en="red dragons"),
+    replace(_count("lz_gang", "癞子杠", "Wild kongs", "打出的癞子张数", "Wild tiles discarded",
+                   False), total_max=4, tiles_zh="癞子", tiles_en="wild tiles"),
 )  # fmt: skip
 
 
