@@ -142,7 +142,9 @@ MIDDLEWARE = [
     # serves static files pre-compressed): a chess room's Wi-Fi is the limit.
     "django.middleware.gzip.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Django's, whose session save after the view answers a lock timeout with
+    # "try again" (503) too, not a 500 or a 400 (scorer/busy.py).
+    "scorer.busy.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

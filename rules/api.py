@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rules import quick
 from rules.decompose import Forms
 from rules.errors import RuleError
-from rules.hand import parse_situation
+from rules.hand import Hand, parse_situation
 from rules.registry import REGISTRY, Ruleset, get_ruleset
+from rules.seat_inputs import checked_hand
 from rules.tiles import TILE_STRS
+from rules.values import whole_in
 
 
 def _ruleset_id(situation: Any, ruleset: str | None) -> Any:
@@ -46,6 +49,8 @@ def score(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
         # (a situation that reaches here is a dict: _ruleset_id refuses the rest)
         params = rs.resolve_params(situation.get("params"))
         hand = parse_situation(situation, need_win_tile=True)
+        if hand.extra:
+            hand = _seat_inputs(rs, params, hand, situation)
         body = rs.score_hand(hand, params)
     except RuleError as e:
         return e.to_dict(sid)
@@ -71,6 +76,8 @@ def waits(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
         tiles = quick.waits(situation, forms) if forms is not None else None
         if tiles is None:
             hand = parse_situation(situation, need_win_tile=False)
+            if hand.extra:
+                hand = _seat_inputs(rs, params, hand, situation, winner_part=False)
             tiles = rs.wait_tiles(hand, params)
     except RuleError as e:
         return e.to_dict(sid)
@@ -101,10 +108,25 @@ def is_win(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
         win = quick.is_win(situation, forms) if forms is not None else None
         if win is None:
             hand = parse_situation(situation, need_win_tile=True)
+            if hand.extra:
+                hand = _seat_inputs(rs, params, hand, situation)
             win = rs.is_win(hand, params)
     except RuleError as e:
         return e.to_dict(sid)
     return {"id": sid, "ok": True, "ruleset": rs.id, "win": win}
+
+
+def _seat_inputs(
+    rs: Ruleset, params: Mapping[str, Any], hand: Hand, situation: Mapping[str, Any],
+    winner_part: bool = True,
+) -> Hand:  # fmt: skip
+    """The hand with its `seat_inputs` checked as a round's win checks them
+    (rules/seat_inputs.py): the same values are taken and refused by every verb."""
+    t = hand.table
+    return checked_hand(
+        rs.table(params), hand, t.players if t is not None else max(rs.players),
+        situation.get("wild"), lambda h: rs.seat_inputs_from_hand(h, params), winner_part,
+    )  # fmt: skip
 
 
 # ruleset id -> its quick_forms on its default parameters (None: none), worked
@@ -116,7 +138,7 @@ _DEFAULT_FORMS: dict[str, Forms | None] = {}
 def _plain(situation: Any, ruleset: str | None) -> tuple[str, Forms] | None:
     """(ruleset id, its quick forms) for a dict without `params` at a ruleset
     that gives quick forms on its defaults; None for the careful path."""
-    if situation.__class__ is not dict or "params" in situation:
+    if situation.__class__ is not dict or "params" in situation or "seat_inputs" in situation:
         return None
     rid = situation.get("ruleset") if ruleset is None else ruleset
     if rid.__class__ is not str:
@@ -154,4 +176,28 @@ def settle_or_raise(rnd: Any, ruleset: str | None = None) -> dict[str, Any]:
     body = rs.settle_round(rnd, params)
     result: dict[str, Any] = {"id": _sid(rnd), "ok": True, "ruleset": rs.id}
     result.update(body)
+    result.update(_next(rs, rnd, params, body))
     return result
+
+
+def _next(
+    rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any], body: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Who deals the next round and its prevalent wind, as the ruleset decides
+    (连庄, 点炮者坐庄 …; a match's own order), so that a client of the API or the
+    command line can carry a table on; both null while the round goes on.  The
+    wind moves on when the deal comes back to `first_dealer` (default 0)."""
+    players, dealer = rnd.get("players", 4), rnd.get("dealer", 0)  # (checked by the round)
+    first = rnd.get("first_dealer", 0)
+    if not whole_in(first, 0, players - 1):
+        raise RuleError("bad_table", "'first_dealer' must be a seat number", "首位庄家必须是座位号")
+    if not body.get("finished"):
+        return {"next_dealer": None, "next_prevalent_wind": None}
+    discarder = next(
+        (e.get("discarder") for e in body.get("events") or [] if e.get("type") == "win"), None
+    )
+    dealer, wind = rs.next_position(
+        dealer, rnd.get("prevalent_wind", "E"), first, players, list(body.get("out") or []),
+        params, discarder=discarder,
+    )  # fmt: skip
+    return {"next_dealer": dealer, "next_prevalent_wind": wind}

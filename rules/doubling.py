@@ -210,6 +210,9 @@ class Card(Ruleset):
         """Kongs of the others are asked only where they are paid (not under 杠随胡)."""
         return kong_table(self.table_spec, params or self.defaults, self._tables)
 
+    def seat_inputs_from_hand(self, hand: Hand, params: Mapping[str, Any]) -> Mapping[str, int]:
+        return hand_kongs(hand)
+
     def check(self, hand: Hand) -> None:
         if hand.flowers:
             raise RuleError("bad_input", "this table plays without flowers", "这桌不打花牌")
@@ -317,11 +320,18 @@ def _kong_counts(hand: Hand, players: int, winner: int) -> list[tuple[int, int]]
     ming = raw.get("ming_gang") or [0] * players
     an = raw.get("an_gang") or [0] * players
     out = [(int(ming[s]), int(an[s])) for s in range(players)]
-    kongs = [m for m in hand.melds if m.type == "kong"]
-    out[winner] = (sum(1 for m in kongs if m.exposed), sum(1 for m in kongs if not m.exposed))
+    mine = hand_kongs(hand)
+    out[winner] = (mine["ming_gang"], mine["an_gang"])
     if sum(a + b for a, b in out) > 4 * 4:
         raise RuleError("bad_input", "more kongs than the tiles allow", "杠的数目超过了牌数")
     return out
+
+
+def hand_kongs(hand: Hand) -> dict[str, int]:
+    """The winner's exposed and concealed kongs, as KONG_INPUTS name them: his melds."""
+    kongs = [m for m in hand.melds if m.type == "kong"]
+    return {"ming_gang": sum(1 for m in kongs if m.exposed),
+            "an_gang": sum(1 for m in kongs if not m.exposed)}  # fmt: skip
 
 
 def result(

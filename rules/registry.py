@@ -354,6 +354,12 @@ class Ruleset:
     def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
 
+    def seat_inputs_from_hand(self, hand: Hand, params: Mapping[str, Any]) -> Mapping[str, int]:
+        """The winner's per-seat inputs that his hand shows (those declared
+        `winner_from_hand`: 武汉's openings and kongs), by input id; none by default.
+        rules/seat_inputs.py puts them in his seat whatever was entered there."""
+        return {}
+
     def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
         raise NotImplementedError
 

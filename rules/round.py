@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from rules.errors import RuleError
 from rules.hand import FLAGS, Hand, Table, parse_situation
+from rules.seat_inputs import read_seat_inputs, wild_order, with_winner
 from rules.table import KONG_KINDS, TableSpec, seat_wind_in
 from rules.tiles import N_KINDS, parse_tile, tile_en, tile_str, tile_zh
 from rules.values import fan_counts, flower_count, is_whole, one_of, whole_in
@@ -42,6 +43,8 @@ class Ruleset(Protocol):
     def table(self, params: Mapping[str, Any] | None = None) -> TableSpec: ...
 
     def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]: ...
+
+    def seat_inputs_from_hand(self, hand: Hand, params: Mapping[str, Any]) -> Mapping[str, int]: ...
 
     def quick_score(
         self, fans: Mapping[int, int], flowers: int, table: Table, self_drawn: bool,
@@ -210,8 +213,10 @@ def settle_events(rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any]
             finished = True
         else:  # draw: nobody wins, nothing shown
             report = {"type": etype, "index": i, "notes": DRAW_NOTES[0], "notes_zh": DRAW_NOTES[1]}
-            if any(s.on_draw for s in spec.seat_inputs):
-                state.seat_inputs = _seat_inputs(state, ev.get("seat_inputs"), i, on_draw=True)
+            # Checked even where a drawn round asks nothing: anything given is refused.
+            state.seat_inputs = read_seat_inputs(
+                spec, ev.get("seat_inputs"), players, on_draw=True, where=_where(i)
+            )[0]
             finished = True
         if finished:
             _round_end(state, report, i)
@@ -411,7 +416,7 @@ def _win(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
     if discarder is not None and discarder in state.out:
         raise _err(f"{where}: the discarder has already won", f"{where_zh}：放炮的人已经和牌了")
     self_drawn = discarder is None
-    seat_inputs = _seat_inputs(state, ev.get("seat_inputs"), i)
+    seat_inputs, given = read_seat_inputs(state.spec, ev.get("seat_inputs"), n, where=_where(i))
     state.seat_inputs = seat_inputs
     seen_win_tiles: set[int] = set()
     reports: list[dict[str, Any]] = []
@@ -427,7 +432,7 @@ def _win(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
         if "fans" in w:
             result = _quick(state, w, table, self_drawn, frozenset(_flags(ev, w)))
         else:
-            result = _scored(state, ev, w, seat, table, self_drawn, seen_win_tiles, seat_inputs)
+            result = _scored(state, ev, w, seat, table, self_drawn, seen_win_tiles, given, i)
         if not result.get("win"):
             notes = result.get("notes") or ["not a legal win"]
             notes_zh = result.get("notes_zh") or ["不能和牌"]
@@ -469,39 +474,6 @@ def _hand_over(state: RoundState, discarder: int, seats: Sequence[int], i: int) 
     return {"kong_event": i - 1, "amount": got}
 
 
-def _seat_inputs(
-    state: RoundState, raw: Any, i: int, on_draw: bool = False
-) -> dict[str, list[int]]:
-    """The win's (or, `on_draw`, the drawn round's) per-seat counts, checked
-    against the table's declaration; the declared defaults for those not given."""
-    where, where_zh = _where(i)
-    declared = {s.id: s for s in state.spec.seat_inputs if s.on_draw or not on_draw}
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, Mapping) or not set(raw) <= set(declared):
-        known = ", ".join(declared) or "none"
-        raise RuleError(
-            "bad_input",
-            f"{where}: 'seat_inputs' must be an object with the table's inputs ({known})",
-            f"{where_zh}：每位玩家的输入项不对（可用：{known}）",
-        )
-    out: dict[str, list[int]] = {}
-    for sid, spec in declared.items():
-        values = raw.get(sid, [spec.default] * state.players)
-        if (
-            not isinstance(values, list)
-            or len(values) != state.players
-            or not all(whole_in(v, spec.min, spec.max) for v in values)
-        ):
-            raise RuleError(
-                "bad_input",
-                f"{where}: '{sid}' needs one whole number from {spec.min} to {spec.max} per seat",
-                f"{where_zh}：“{spec.zh}”每位玩家要填 {spec.min} 到 {spec.max} 的整数",
-            )
-        out[sid] = list(values)
-    return out
-
-
 def _quick(
     state: RoundState, w: Mapping[str, Any], table: Table, self_drawn: bool,
     flags: AbstractSet[str],
@@ -519,7 +491,8 @@ def _scored(
     table: Table,
     self_drawn: bool,
     seen_win_tiles: set[int],
-    seat_inputs: dict[str, list[int]],
+    given: frozenset[str],
+    i: int,
 ) -> dict[str, Any]:
     hand = w.get("hand")
     if not isinstance(hand, Mapping):
@@ -533,10 +506,13 @@ def _scored(
         "table": {"players": table.players, "dealer": table.dealer, "winner": seat,
                   "discarder": table.discarder},
     }  # fmt: skip
-    if seat_inputs:
-        # The counts entered for each player (开口, 炮子 …): the ruleset reads them
-        # from the hand's `extra` (rules/table.py, SeatInput).
-        sit["seat_inputs"] = seat_inputs
+    if "seat_inputs" in hand:
+        where, where_zh = _where(i)
+        raise RuleError(
+            "bad_input",
+            f"{where}: 'seat_inputs' belong to the win event, not to a winner's hand",
+            f"{where_zh}：每位玩家的输入项（seat_inputs）要写在和牌事件上，不要写在和牌的手牌里",
+        )
     # The wild kinds are needed by a hand only: a round's kongs come before any
     # tile is turned up at some tables' first win.
     wild = round_wild(state)
@@ -544,6 +520,16 @@ def _scored(
         sit["wild"] = tiles_codes(wild)
     parsed = parse_situation(sit, need_win_tile=True)
     count_shown(state, parsed.held, parsed.win_tile, seen_win_tiles)
+    if state.spec.seat_inputs:
+        # The counts entered for each player (开口, 炮子 …), the winner's as his hand
+        # shows them: the ruleset reads them from the hand's `extra`, and the
+        # round's end (吉安's 精分, 北京's 四张混) from the state.
+        order = wild if wild and "wild" not in hand else wild_order(hand.get("wild"))
+        state.seat_inputs = with_winner(
+            state.spec, state.seat_inputs, given, parsed, seat, order,
+            lambda h: state.rs.seat_inputs_from_hand(h, state.params), _where(i),
+        )  # fmt: skip
+        parsed = parsed._replace(extra={**parsed.extra, "seat_inputs": state.seat_inputs})
     return state.rs.score_hand(parsed, state.params)
 
 

@@ -101,6 +101,17 @@ class SeatInput:
     # The winner's value is read from his hand (武汉: his openings and kongs are
     # its melds): the table shows it as such and asks only the others.
     winner_from_hand: bool = False
+    # Never below this other input of the same seat (武汉: openings ≥ 明杠, since a
+    # 明杠 is a 冲杠 or a 蓄杠 whose 碰 opened), and why, in words a player reads.
+    at_least: str | None = None
+    why_zh: str = ""
+    why_en: str = ""
+    # The seats' values together never above this: they count tiles of one kind
+    # (吉安's 正精, 北京's 混儿, 武汉's 红中: four in all).
+    total_max: int | None = None
+    # What those tiles are called where it is not the input's name (武汉: 红中, not 红中杠).
+    tiles_zh: str = ""
+    tiles_en: str = ""
 
 
 @dataclass(frozen=True)
@@ -329,7 +340,18 @@ def describe_table(spec: TableSpec) -> dict[str, Any]:
         },
         "continues_after_win": spec.continues_after_win,
         "seat_inputs": [
-            {"id": s.id, "zh": s.zh, "en": s.en, "min": s.min, "max": s.max, "on_draw": s.on_draw}
+            {
+                "id": s.id,
+                "zh": s.zh,
+                "en": s.en,
+                "min": s.min,
+                "max": s.max,
+                "on_draw": s.on_draw,
+                "default": s.default,
+                "counts_wild": s.counts_wild,
+                "winner_from_hand": s.winner_from_hand,
+                "at_least": s.at_least,
+            }
             for s in spec.seat_inputs
         ],
         "reasons": {k: list(v) for k, v in spec.reasons.items()},

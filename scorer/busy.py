@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.contrib.sessions.exceptions import SessionInterrupted
+from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessionMiddleware
 from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
@@ -52,23 +54,61 @@ class BusyMiddleware:
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
         if not is_busy(exc):
             return None
-        response = busy_response(request)
-        response["Retry-After"] = str(RETRY_AFTER)
-        return response
+        return busy_response(request)
+
+
+def _busy_within(exc: BaseException) -> bool:
+    """`exc` or what it was raised from (SessionInterrupted ← UpdateError ←
+    OperationalError) is the database refusing a lock in time."""
+    seen: BaseException | None = exc
+    for _ in range(4):
+        if seen is None:
+            return False
+        if is_busy(seen):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+class SessionMiddleware(DjangoSessionMiddleware):
+    """Django's, with its save after the view answered like a view's lock timeout.
+
+    The session is written once the view has answered, outside BusyMiddleware's
+    reach: a first visit's new session (GET /s/<code>/ from a phone with no
+    cookie) raised OperationalError there, a 500, and a tap that saves the
+    phone's draft (the picker's preview) got Django's 400 "the request's session
+    was deleted" (its UpdateError hides the lock).  Either way nothing was saved:
+    the phone is told to try again, as for a view."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        try:
+            return super().process_response(request, response)
+        except (OperationalError, SessionInterrupted) as exc:
+            if not _busy_within(exc):
+                raise
+            return busy_response(request)
 
 
 def busy_response(request: HttpRequest) -> HttpResponse:
+    """503 with Retry-After: JSON for the API, the message alone for htmx, else a page."""
+    response: HttpResponse
     if request.path.startswith("/api/") or "application/json" in request.headers.get("Accept", ""):
         error = {"code": "busy", "message": MESSAGE, "message_zh": MESSAGE_ZH}
-        return JsonResponse(
+        response = JsonResponse(
             {"ok": False, "error": error, "retry_after": RETRY_AFTER},
             status=503,
             json_dumps_params={"ensure_ascii": False},
         )
-    # htmx: only the message (static/js/busy.js shows it over the page, which stays
-    # as it was); without JavaScript the whole page, with the way back.
-    fragment = request.headers.get("HX-Request") == "true"
-    body = render_to_string(
-        "busy.html", {"fragment": fragment, "message": MESSAGE, "message_zh": MESSAGE_ZH}
-    )
-    return HttpResponse(body, status=503)
+    else:
+        # htmx: only the message (static/js/busy.js shows it over the page, which
+        # stays as it was, and static/js/taps.js sends a tap again); without
+        # JavaScript the whole page, with the way back.
+        fragment = request.headers.get("HX-Request") == "true"
+        body = render_to_string(
+            "busy.html", {"fragment": fragment, "message": MESSAGE, "message_zh": MESSAGE_ZH}
+        )
+        response = HttpResponse(body, status=503)
+    response["Retry-After"] = str(RETRY_AFTER)
+    # Never cached: the next try must reach the server.
+    response["Cache-Control"] = "no-store"
+    return response

@@ -24,12 +24,13 @@ from django.utils.dateparse import parse_datetime
 
 from rules import RuleError
 from rules.registry import get_ruleset
+from scorer import table_schema
 from scorer.fees import FEE_KIND, FeeRule, charged, rescore_close
 from scorer.models import GameSession, Round, RoundChange, SessionChange
 from scorer.players import seat_players
 from scorer.scoring import score_entry
 
-FORMAT, VERSION = "mahjong-scorer-table", 1
+FORMAT, VERSION = table_schema.FORMAT, table_schema.VERSION
 
 
 def _at(d: datetime | None) -> str | None:
@@ -130,11 +131,20 @@ def _when(raw: Any) -> datetime:
 
 
 def import_table(data: Any) -> GameSession:
-    """A new table from an exported JSON, all or nothing (RuleError: nothing created)."""
+    """A new table from an exported JSON, all or nothing (RuleError: nothing created).
+
+    The file is held to its declared shape (scorer/table_schema.py) before any
+    field is read, so a wrong type anywhere is a refusal naming the field, never
+    a TypeError half-way through; what the shape cannot say (a known ruleset,
+    its parameters, every version scoring as the file says) is checked below."""
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         raise _bad("this is not an exported table", "这不是导出的牌桌文件")
     if data.get("version") != VERSION:
         raise _bad("this file's version is not known", "不认识这个文件的版本")
+    wrong = table_schema.problem(data)
+    if wrong is not None:
+        raise _bad(f"the file does not fit an exported table: {wrong[0]}",
+                   f"文件内容和导出的牌桌格式不符：{wrong[1]}")  # fmt: skip
     rs = get_ruleset(data.get("ruleset"))
     players = data.get("players")
     if (

@@ -107,12 +107,19 @@ class Pick:
         return p
 
     def seat_floor(self, si: SeatInput, n: int) -> list[int]:
-        """The least each seat may enter: the winner's count cannot be below the
-        copies of the wild kind it counts that his hand shows (吉安's 精)."""
+        """The least each seat may enter, as the engine checks it (rules/seat_inputs.py):
+        the winner's count not below the copies of the wild kind it counts that his
+        hand shows (吉安's 精, 北京's 混儿), and a count tied to another never below
+        it (武汉: openings ≥ 明杠).  Only shown here: the engine judges."""
         floor = [si.min] * n
         wild = self.wild_kinds()
         if si.counts_wild is not None and self.winner is not None and si.counts_wild < len(wild):
             floor[self.winner] = max(si.min, self.held(wild[si.counts_wild]))
+        if si.at_least is not None:
+            other = self.seat_values.get(si.at_least) or []
+            for s, v in enumerate(other[:n]):
+                if not (si.winner_from_hand and s == self.winner):
+                    floor[s] = max(floor[s], v)
         return floor
 
     def seat_inputs_now(self, n: int) -> dict[str, list[int]]:

@@ -170,6 +170,10 @@ def seat_input_rows(p: Pick, names: list[str]) -> list[dict[str, Any]]:
                         "max": si.max,
                         # Read from the winner's hand (武汉's openings and kongs): not asked.
                         "from_hand": si.winner_from_hand and s == p.winner,
+                        # Why the count cannot go lower (武汉: a 明杠 means an opening).
+                        "why": by_language(si.why_zh, si.why_en)
+                        if si.at_least and floor[s] > si.min
+                        else "",
                     }
                     for s, (name, v) in enumerate(zip(names, values, strict=False))
                 ],

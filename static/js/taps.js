@@ -13,13 +13,19 @@
  *  - a tap made while the previous answer is on its way is remembered by its
  *    value ("tile:5m", "winner:2") and sent, in order, once the form holds the
  *    state that answer brought; htmx alone keeps only the last waiting request
- *    and drops it when its button is replaced, so quick taps went missing.
+ *    and drops it when its button is replaced, so quick taps went missing;
+ *  - a tap the server could not save because the database was busy (503 with
+ *    Retry-After, scorer/busy.py; static/js/busy.js says so) is kept, first in
+ *    the queue, and sent again once Retry-After has passed: the player does not
+ *    tap it twice, and the taps made meanwhile follow it in order.
  *
  * No scoring happens here: the server reads each tap against the state it sent.
  */
 (function () {
   "use strict";
   var queue = [];
+  var inFlight = null; // the tap the form's current request carries
+  var holdUntil = 0; // no tap is sent before this time (a busy server's Retry-After)
 
   function busy(form) {
     return form.classList.contains("htmx-request");
@@ -70,6 +76,7 @@
 
   function sendNext(form) {
     if (!queue.length || busy(form) || !document.body.contains(form)) return;
+    if (Date.now() < holdUntil) return; // the timer set on the 503 sends it
     var value = queue.shift();
     htmx.ajax("POST", form.getAttribute("hx-post"), {
       source: form,
@@ -114,10 +121,36 @@
     e.detail.shouldSwap = false;
   });
 
-  document.addEventListener("htmx:afterRequest", function (e) {
+  function tapForm(e) {
     var elt = e.detail && e.detail.elt;
-    var form = elt && elt.closest ? elt.closest("form[data-tap-queue]") : null;
-    if (form) {
+    return elt && elt.closest ? elt.closest("form[data-tap-queue]") : null;
+  }
+
+  document.addEventListener("htmx:configRequest", function (e) {
+    if (!tapForm(e)) return;
+    var p = e.detail.parameters;
+    var v = p && (typeof p.get === "function" ? p.get("tap") : p.tap);
+    inFlight = v ? String(v) : null;
+  });
+
+  document.addEventListener("htmx:responseError", function (e) {
+    var xhr = e.detail && e.detail.xhr;
+    var form = tapForm(e);
+    if (!form || !xhr || xhr.status !== 503 || !inFlight) return;
+    // Nothing was saved: the same tap goes first once the server has room again.
+    queue.unshift(inFlight);
+    inFlight = null;
+    var wait = (parseInt(xhr.getResponseHeader("Retry-After"), 10) || 2) * 1000;
+    holdUntil = Date.now() + wait;
+    setTimeout(function () { sendNext(form); }, wait + 50);
+  });
+
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var form = tapForm(e);
+    if (form && e.detail.successful === false) {
+      // No answer swapped in: the hand still shows the waiting taps as they were.
+      setTimeout(function () { sendNext(form); }, 0);
+    } else if (form) {
       // The answer replaced the hand: show again the taps still waiting their turn.
       queue.forEach(function (value) {
         if (plainTileTap(form, value)) showPending(form, value);

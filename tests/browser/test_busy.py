@@ -56,3 +56,31 @@ def test_a_busy_confirm_is_said_and_tapping_again_records_once(
     page.locator(".pk-confirm").click()
     page.wait_for_url(table)
     assert list(Round.objects.values_list("number", flat=True)) == [1]
+
+
+def test_a_busy_tap_is_kept_and_sent_again(page: Page, live_server: LiveServer) -> None:
+    """Issue 26: a tile tap whose draft (the phone's session) cannot be saved is
+    answered 503, not Django's 400; the page says so, keeps the tap, and sends it
+    again after Retry-After, without a second tap."""
+    session = GameSession.objects.create(ruleset="mcr", players=list(PLAYERS), first_dealer=0)
+    page.goto(f"{live_server.url}/s/{session.code}/record")
+    enter_hand(page, 1, 2, ["1m"])
+    count = page.locator(".pk-hand-count")
+    expect(count).to_contain_text("1")
+    answers: list[int] = []
+    page.on("response", lambda r: answers.append(r.status) if "/record/" in r.url else None)
+    other = sqlite3.connect(connection.settings_dict["NAME"], uri=True, timeout=0.1)
+    other.isolation_level = None
+    other.execute("BEGIN IMMEDIATE")  # every other writer is refused: the session's save too
+    try:
+        page.locator("#g-2m").click()
+        expect(page.locator(".busy-msg")).to_contain_text(MESSAGE_ZH)
+        expect(page.locator(".pk-pending")).to_have_count(1)  # the tap still shows, waiting
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    # Sent again by the page after Retry-After (2 s): one tap, one tile.
+    expect(page.locator(".pk-pending")).to_have_count(0, timeout=6000)
+    expect(count).to_contain_text("2")
+    expect(page.locator("#pk-live .pk-hand-tiles .pk-tile")).to_have_count(2)
+    assert 503 in answers and answers[-1] == 200

@@ -1,5 +1,6 @@
 """The JSON rounds in docs/rules/{beijing,hebei,shandong,shaanxi,yunnan}.md settle to
-the deltas the docs state beside them, block by block: the docs stay current."""
+the deltas the docs state beside them, block by block, and each worked-case table's
+rows (seats and deltas) are its `jsonl` rounds' (issue 26): the docs stay current."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ STATED = {
     "beijing": [[12, -2, -6, -4]],
     "hebei": [[0, 15, -15, 0]],
     "shandong": [[-90, 150, -50, -10]],
-    "shaanxi": [[-36, 108, -24, -48]],
+    "shaanxi": [[-36, 108, -24, -48], [0, 0, 6, -6], [-9, 21, -6, -6]],
     "yunnan": [[-14, 4, 6, 4], [6, -9, 12, -9]],
 }
 
@@ -31,3 +32,34 @@ def test_doc_round_settles_as_stated(rid: str) -> None:
         assert out["ok"], out
         assert out["deltas"] == stated
         assert f"`{stated}`" in text
+
+
+TABLED = ("beijing", "hebei", "shandong", "shaanxi")
+_ROW = re.compile(
+    r"^\| (?P<case>[a-z]{2}-d\d+) [^|]*\|[^|]*\| winner (?P<winner>\d), "
+    r"(?:discarder (?P<discarder>\d)|(?P<self>self-drawn)), dealer (?P<dealer>\d) \|[^|]*\| "
+    r"`(?P<deltas>[^`]*)` \|$",
+    re.M,
+)
+
+
+@pytest.mark.parametrize("rid", TABLED)
+def test_worked_case_tables_are_their_rounds(rid: str) -> None:
+    text = (DOCS / f"{rid}.md").read_text(encoding="utf-8")
+    table = text[text.index("## Worked cases") :]
+    table = table[: table.index("\n## ")]
+    rows = {m["case"]: m for m in _ROW.finditer(table)}
+    (block,) = re.findall(r"```jsonl\n(.*?)```", table, re.S)
+    rounds = [json.loads(line) for line in block.splitlines()]
+    assert sorted(rows) == sorted(r["id"] for r in rounds) and len(rows) >= 3
+    for rnd in rounds:
+        row = rows[rnd["id"]]
+        win = rnd["events"][0]
+        assert int(row["winner"]) == win["winners"][0]["seat"]
+        assert (None if row["self"] else int(row["discarder"])) == win["discarder"]
+        assert int(row["dealer"]) == rnd["dealer"]
+        out = api.settle(rnd)
+        if out["ok"]:
+            assert json.loads(row["deltas"]) == out["deltas"], rnd["id"]
+        else:
+            assert row["deltas"] == out["error"]["code"], rnd["id"]

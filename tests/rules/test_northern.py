@@ -66,8 +66,16 @@ def test_hb_d07_basic2_self_draw_has_no_zimo_double() -> None:
 
 
 def test_hebei_loser_kongs_pay_nothing_under_gang_sui_hu() -> None:
-    out = score("hebei", PLAIN, "5s", seat_inputs={"ming_gang": [1, 0, 1, 0]})
+    out = score("hebei", PLAIN, "5s")
     assert out["deltas"] == [0, 5, -5, 0]
+    # 杠随胡 asks no loser's kongs: given, they are refused (as settle refuses them),
+    # never silently dropped (issue 26).
+    sit = {"ruleset": "hebei", "concealed": PLAIN, "win_tile": "5s",
+           "table": {"players": 4, "dealer": 0, "winner": 1, "discarder": 2},
+           "seat_inputs": {"ming_gang": [1, 0, 1, 0]}}  # fmt: skip
+    out = api.score(sit)
+    assert out["ok"] is False and out["error"]["code"] == "bad_input"
+    assert "ming_gang" in out["error"]["message"]
 
 
 def test_hebei_independent_kongs_parameter() -> None:
@@ -203,9 +211,10 @@ def test_invariants(key: tuple[str, str], h: Any, winner: int, dealer: int,
     if discarder == winner:
         discarder = None
     params = {"discard_payer": payer, "kong_settlement": kongs}
+    # The others' kongs are asked (and taken) only where each is paid (issue 26).
+    inputs = {"seat_inputs": {"ming_gang": ming}} if kongs == "independent" else {}
     out = score(rs, h[0], h[1], preset=preset, winner=winner, dealer=dealer,
-                discarder=discarder, melds=h[2], params=params,
-                seat_inputs={"ming_gang": ming})  # fmt: skip
+                discarder=discarder, melds=h[2], params=params, **inputs)  # fmt: skip
     if not out["win"]:
         return
     assert sum(out["deltas"]) == 0
@@ -217,7 +226,7 @@ def test_invariants(key: tuple[str, str], h: Any, winner: int, dealer: int,
     # one more ×2 never pays less: the same hand with the dealer double off pays no more
     off = score(rs, h[0], h[1], preset=preset, winner=winner, dealer=dealer,
                 discarder=discarder, melds=h[2], params={**params, "dealer_double": False},
-                seat_inputs={"ming_gang": ming})  # fmt: skip
+                **inputs)  # fmt: skip
     assert off["deltas"][winner] <= out["deltas"][winner]
 
 

@@ -8,6 +8,8 @@ refusal is the error object with a code and a message in both languages, and
 a settled round's deltas sum to zero.  The upload limit is lowered for the
 run so that an oversized body costs kilobytes, not megabytes
 (tests/scorer/test_scorer_api_edge.py sends one over Django's real limit).
+The pages' doors (table import with mutated exports, the forms) are fuzzed the
+same way in tests/scorer/test_fuzz_forms.py.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.db import OperationalError, connection
 from django.test import Client
 
@@ -115,3 +116,102 @@ def test_only_lock_timeouts_count_as_busy() -> None:
             raise OperationalError("from PostgreSQL") from pg()
         except OperationalError as e:
             assert is_busy(e) is busy
+
+
+# -- issue 26: the session's own save, after the view, when the lock is held ----
+
+
+@pytest.fixture
+def sessions_locked() -> Iterator[Any]:
+    """Hold the lock Django's session save needs, from another connection.
+
+    SQLite: a write transaction (BEGIN IMMEDIATE, as the issue's probe did) on the
+    shared database, so the view reads and only the session's save is refused.  PostgreSQL: the phone's
+    own session row locked (FOR UPDATE), or, for a phone with no session yet
+    (whose new row no row lock can stop), the table (LOCK TABLE … EXCLUSIVE,
+    which still lets the view read); the test's connection waits 200 ms."""
+    held: list[Any] = []
+
+    def hold(session_key: str | None = None) -> None:
+        s = connection.settings_dict
+        if connection.vendor == "sqlite":
+            other = sqlite3.connect(s["NAME"], uri=True, timeout=0.1)
+            other.isolation_level = None
+            other.execute("BEGIN IMMEDIATE")  # (shared cache: every other writer now fails)
+        else:
+            import psycopg
+
+            other = psycopg.connect(host=s["HOST"], port=s["PORT"] or 5432,
+                                    user=s["USER"] or "postgres", password=s["PASSWORD"] or None,
+                                    dbname=s["NAME"])  # fmt: skip
+            if session_key is None:
+                other.execute("LOCK TABLE django_session IN EXCLUSIVE MODE")
+            else:
+                other.execute("SELECT 1 FROM django_session WHERE session_key = %s FOR UPDATE",
+                              [session_key])  # fmt: skip
+            with connection.cursor() as c:
+                c.execute("SET lock_timeout = '200ms'")
+        held.append(other)
+
+    hold.held = held  # type: ignore[attr-defined]
+    yield hold
+    for other in held:
+        other.rollback()
+        other.close()
+
+
+def _told_to_retry(response: Any, form: str) -> None:
+    assert response.status_code == 503, response.status_code
+    assert response["Retry-After"] == "2"
+    if form == "json":
+        body = response.json()
+        assert body["ok"] is False and body["retry_after"] == 2
+        assert body["error"] == {"code": "busy", "message": MESSAGE, "message_zh": MESSAGE_ZH}
+        return
+    text = response.content.decode()
+    assert MESSAGE_ZH in text and MESSAGE in text
+    if form == "htmx":
+        assert text.startswith('<p class="busy-msg" role="alert">')
+    else:
+        assert "<!DOCTYPE html>" in text
+
+
+@pytest.mark.parametrize("form", ["page", "json"])
+def test_a_first_visit_whose_new_session_cannot_be_saved_is_asked_again(
+    sessions_locked: Any, form: str
+) -> None:
+    session = make_session()
+    phone = Client(raise_request_exception=False)  # no cookie: its session is new
+    url = f"/s/{session.code}/"
+    headers = {"HX-Request": "true"} if form == "htmx" else {}
+    if form == "json":
+        headers["Accept"] = "application/json"
+    sessions_locked()
+    response = phone.get(url, headers=headers)
+    _told_to_retry(response, form)
+    assert settings.SESSION_COOKIE_NAME not in response.cookies
+    for other in sessions_locked.held:
+        other.rollback()
+    assert phone.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("form", ["htmx", "page", "json"])
+def test_a_tap_whose_draft_cannot_be_saved_is_asked_again(sessions_locked: Any, form: str) -> None:
+    session = make_session()
+    phone = Phone(Client(raise_request_exception=False), session)
+    phone.tap("winner:1")
+    key = phone.client.session.session_key
+    assert key
+    sessions_locked(key)
+    headers = {"HX-Request": "true"} if form == "htmx" else {}
+    if form == "json":
+        headers["Accept"] = "application/json"
+    response = phone.client.post(
+        phone.preview_url, {**phone.state, "tap": "from:2"}, headers=headers
+    )
+    _told_to_retry(response, form)
+    for other in sessions_locked.held:
+        other.rollback()
+    # The same tap, sent again once the lock is free, is taken.
+    phone.tap("from:2")
+    assert phone.state["discarder"] == "2"

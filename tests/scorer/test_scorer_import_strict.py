@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import io
 import json
+from typing import Any
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 
-from scorer.export import table_json
+from scorer.export import import_table, table_json
 from scorer.models import GameSession
+from scorer.table_schema import problem
 from tests.scorer.test_scorer_final import generated_table
 
 pytestmark = pytest.mark.django_db
@@ -37,3 +39,56 @@ def test_an_export_with_nan_or_a_lone_surrogate_is_refused_whole(
     assert r.status_code == 200
     assert "不是导出的牌桌" in r.content.decode()
     assert GameSession.objects.count() == before
+
+
+# Issue 26: each of these answered 500 (a TypeError half-way through the import).
+BROKEN = [
+    (("changes",), 1, "changes"),
+    (("changes",), 2.5, "changes"),
+    (("changes",), True, "changes"),
+    (("rounds", 0, "changes"), 7, "rounds[0].changes"),
+    (("rounds", 0, "revisions", 0, "number"), [1], "rounds[0].revisions[0].number"),
+    (("rounds", 0, "current"), {}, "rounds[0].current"),
+    (("rounds", 0, "number"), 1.0, "rounds[0].number"),
+    (("first_dealer",), True, "first_dealer"),
+    (("players", 1), "  ", "players[1]"),
+    (("rounds", 0, "revisions", 0, "deltas"), None, "rounds[0].revisions[0].deltas"),
+]
+
+
+def _set(data: Any, path: tuple[Any, ...], value: Any) -> None:
+    for k in path[:-1]:
+        data = data[k]
+    data[path[-1]] = value
+
+
+@pytest.mark.parametrize(("path", "value", "field"), BROKEN, ids=[b[2] for b in BROKEN])
+@pytest.mark.parametrize("lang", ["zh-hans", "en"])
+def test_a_wrong_type_anywhere_is_refused_naming_the_field(
+    path: tuple[Any, ...], value: Any, field: str, lang: str
+) -> None:
+    data = table_json(generated_table(3))
+    _set(data, path, value)
+    before = GameSession.objects.count()
+    client = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE=lang)
+    upload = io.BytesIO(json.dumps(data).encode())
+    upload.name = "table.json"
+    with override_settings(DEBUG=False):
+        r = client.post(reverse("scorer:import"), {"file": upload}, follow=True)
+    assert r.status_code == 200
+    page = r.content.decode()
+    assert field in page
+    assert ("导出的牌桌格式不符" if lang == "zh-hans" else "does not fit an exported table") in page
+    assert GameSession.objects.count() == before
+
+
+def test_the_schema_names_fields_and_takes_a_real_export() -> None:
+    data = table_json(generated_table(3))
+    assert problem(data) is None
+    assert import_table(data).tallies() == data["tallies"]
+    _set(data, ("rounds", 0, "revisions", 0, "number"), [1])
+    en, zh = problem(data) or ("", "")
+    assert en == "rounds[0].revisions[0].number must be a whole number"
+    assert zh == "rounds[0].revisions[0].number：应为整数"
+    del data["rounds"]
+    assert problem(data) == ("the file has no 'rounds'", "文件：缺少“rounds”")

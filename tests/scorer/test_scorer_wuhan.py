@@ -87,3 +87,20 @@ def test_the_third_opening_of_a_full_flush_is_told_on_the_page(client: Client) -
     assert rnd.current is not None
     melds = rnd.current.entry["hand"]["melds"]
     assert [m.get("claimed_from") for m in melds] == ["left", "right", "across"]
+
+
+def test_a_losers_ming_gang_opens_him_and_the_page_says_why(client: Client) -> None:
+    """Issue 26: 丁's 明杠 is an opening too (a 冲杠, or a 蓄杠 whose 碰 opened):
+    1 × 8 × 4, not 1 × 8 × 2; his 开口 cannot be set below it, and the row says why."""
+    session = table()
+    phone = Phone(client, session)
+    enter_d03(phone)
+    page = phone.tap("seat_input:ming_gang:3:+")
+    assert "丁：1 × 8 × 4（开口 ×2、明杠 ×2） = 32" in page
+    assert "有明杠就开过口" in page
+    assert phone.state["si_openings"] == "0,0,0,1"
+    assert 'value="seat_input:openings:3:-" aria-label="− 丁 开口" disabled' in page
+    page = phone.tap("seat_input:openings:3:-")  # refused by the page: stays 1
+    assert phone.state["si_openings"] == "0,0,0,1"
+    assert phone.confirm().status_code == 302
+    assert session.tallies() == [-16, 64, -16, -32]

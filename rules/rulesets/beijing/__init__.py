@@ -32,7 +32,7 @@ SEAT_INPUTS = (
     *doubling.KONG_INPUTS,
     SeatInput("hun", "混儿", "Wild tiles held", 0, 4, 0, "手里的混儿张数（四张混帐外每人付）",
               "Wild tiles in the hand (four are paid by each other player)", on_draw=True,
-              counts_wild=0),
+              counts_wild=0, total_max=4),
     SeatInput("zhahu", "炸胡", "False win", 0, 1, 0, "诈胡（炸胡包庄：给每家付）",
               "Declared a win falsely (pays each other player)", on_draw=True),
 )  # fmt: skip
@@ -108,6 +108,9 @@ class Beijing(Ruleset):
                 spec = replace(spec, seat_inputs=tuple(s for s in SEAT_INPUTS if s.id != "hun"))
             self._tables[four] = spec
         return self._tables[four]
+
+    def seat_inputs_from_hand(self, hand: Hand, params: Mapping[str, Any]) -> Mapping[str, int]:
+        return doubling.hand_kongs(hand)
 
     def check(self, hand: Hand, params: Mapping[str, Any]) -> None:
         self.check_wilds(hand)

@@ -51,9 +51,10 @@ def _table(jing_rule: str, on_draw: bool) -> TableSpec:
         seat_inputs=(
             SeatInput("zheng_jing", "正精", "Main jing", 0, 4, 0, help_zh.format("正精（算 2 个）"),
                       help_en.format("main jing (each counts two)"), on_draw=on_draw,
-                      counts_wild=0),
+                      counts_wild=0, total_max=4, tiles_en="zheng jing tiles"),
             SeatInput("fu_jing", "副精", "Minor jing", 0, 4, 0, help_zh.format("副精"),
-                      help_en.format("minor jing"), on_draw=on_draw, counts_wild=1),
+                      help_en.format("minor jing"), on_draw=on_draw, counts_wild=1,
+                      total_max=4, tiles_en="fu jing tiles"),
         ),
         reasons=REASONS,
         meld_labels={"turned": ("翻精", "Turn up the jing tile"), "wild": ("精", "Jing")},

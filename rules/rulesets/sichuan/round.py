@@ -31,6 +31,7 @@ from rules.errors import RuleError
 from rules.hand import Hand, parse_situation
 from rules.round import robbed_kongs, round_result, round_seats
 from rules.rulesets.sichuan.scoring import Sichuan
+from rules.seat_inputs import read_seat_inputs
 from rules.tiles import parse_tile, tile_en, tile_str, tile_zh
 from rules.values import whole_in
 from rules.wall import located, standings
@@ -155,6 +156,8 @@ def settle_round(rs: Sichuan, rnd: Mapping[str, Any], params: Mapping[str, Any])
         if etype == "kong":
             report = state.kong(ev, i)
         elif etype == "win":
+            # This table asks no per-seat inputs: any given are refused, as everywhere.
+            read_seat_inputs(rs.table(params), ev.get("seat_inputs"), players, where=_where(i))
             report = state.win(ev, i)
             finished = not params["blood_battle"] or len(state.out) >= players - 1
         else:
@@ -179,6 +182,12 @@ def _hand_situation(hand: Any, where: str, where_zh: str) -> dict[str, Any]:
     """A shown hand as a situation; its own ruleset, params and table don't apply."""
     if not isinstance(hand, Mapping):
         raise _err(f"{where}: the hand must be an object", f"{where_zh}：手牌格式不对")
+    if "seat_inputs" in hand:
+        raise RuleError(
+            "bad_input",
+            f"{where}: this table asks no per-seat inputs ('seat_inputs')",
+            f"{where_zh}：这桌没有每位玩家的输入项（seat_inputs）",
+        )
     return {k: v for k, v in hand.items() if k not in ("ruleset", "params", "table")}
 
 

@@ -11,6 +11,7 @@ is over; 承包 makes one player pay the three.  `hands.py` reads the tiles,
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -52,14 +53,26 @@ def _count(sid: str, zh: str, en: str, help_zh: str, help_en: str, hand: bool) -
     return SeatInput(sid, zh, en, 0, 4, 0, help_zh, help_en, winner_from_hand=hand)
 
 
+# A 明杠 is a 冲杠 (an opening itself) or a 蓄杠 (its 碰 was one): a player with a
+# 明杠 has opened, so his openings are never fewer than his 明杠 (issue 26).  Not
+# where a 冲杠 is no opening (`chong_gang_is_opening` off): a 冲杠 alone opens nothing.
+MING_OPENS = ("有明杠就开过口：冲杠本身是开口，蓄杠的碰也是",
+              "an exposed kong means an opening: a direct kong is one, an added kong's "
+              "pung was one")  # fmt: skip
 SEAT_INPUTS = (
-    _count("openings", "开口", "Openings", "这一局吃、碰、冲杠的次数（蓄杠算它的碰）",
-           "Chi, pung and direct kongs this hand (an added kong counts as its pung)", True),
+    SeatInput("openings", "开口", "Openings", 0, 4, 0,
+              "这一局吃、碰、冲杠的次数（蓄杠算它的碰）；有明杠就开过口，开口不少于明杠",
+              "Chi, pung and direct kongs this hand (an added kong counts as its pung); "
+              "an exposed kong means an opening, so never fewer than the exposed kongs",
+              winner_from_hand=True, at_least="ming_gang", why_zh=MING_OPENS[0],
+              why_en=MING_OPENS[1]),
     _count("ming_gang", "明杠", "Exposed kongs", "冲杠和蓄杠", "Direct and added kongs", True),
     _count("an_gang", "暗杠", "Concealed kongs", "暗杠（×4）", "Concealed kongs (×4)", True),
-    _count("hz_gang", "红中杠", "Red dragon kongs", "拿出或打出的红中张数",
-           "Red dragons laid out or discarded", False),
-    _count("lz_gang", "癞子杠", "Wild kongs", "打出的癞子张数", "Wild tiles discarded", False),
+    replace(_count("hz_gang", "红中杠", "Red dragon kongs", "拿出或打出的红中张数",
+                   "Red dragons laid out or discarded", False), total_max=4, tiles_zh="红中",
+            tiles_en="red dragons"),
+    replace(_count("lz_gang", "癞子杠", "Wild kongs", "打出的癞子张数", "Wild tiles discarded",
+                   False), total_max=4, tiles_zh="癞子", tiles_en="wild tiles"),
 )  # fmt: skip
 
 
@@ -138,6 +151,24 @@ class Wuhan(Ruleset):
         reasons=REASONS,
         meld_labels={"wild": ("癞子", "Wild")},
     )
+    # Without `chong_gang_is_opening` a 冲杠 opens nothing: openings are not tied to 明杠.
+    _loose_spec = replace(
+        table_spec,
+        seat_inputs=(replace(SEAT_INPUTS[0], at_least=None, why_zh="", why_en="",
+                             help_zh="这一局吃、碰的次数（蓄杠算它的碰；冲杠不算开口）",
+                             help_en="Chi and pung this hand (an added kong counts as its "
+                             "pung; a direct kong is no opening)"),
+                     *SEAT_INPUTS[1:]),
+    )  # fmt: skip
+
+    def table(self, params: Mapping[str, Any] | None = None) -> TableSpec:
+        """Openings tied to 明杠 only where a 冲杠 is an opening (the default)."""
+        if (params or self.defaults)["chong_gang_is_opening"]:
+            return self.table_spec
+        return self._loose_spec
+
+    def seat_inputs_from_hand(self, hand: Hand, params: Mapping[str, Any]) -> Mapping[str, int]:
+        return hand_counts(hand, params)
 
     # ------------------------------------------------------------------ hands
 
@@ -245,12 +276,7 @@ class Wuhan(Ruleset):
         raw = hand.extra.get("seat_inputs") or {}
         counts = [{k: int((raw.get(k) or [0] * players)[s]) for k in COUNTS}
                   for s in range(players)]  # fmt: skip
-        kongs = [m for m in hand.melds if m.type == "kong"]
-        counts[winner].update(
-            openings=len(openings(hand, bool(params["chong_gang_is_opening"]))),
-            ming_gang=sum(1 for m in kongs if m.exposed),
-            an_gang=sum(1 for m in kongs if not m.exposed),
-        )
+        counts[winner].update(hand_counts(hand, params))
         red = sum(c["hz_gang"] for c in counts)
         if red > 4:
             raise RuleError("bad_input", f"there are four red dragons, not {red}",
@@ -297,6 +323,16 @@ class Wuhan(Ruleset):
             if naturals and all(t in group for t in naturals):
                 out |= {t for t in group if hand.held[t] < 4}
         return sorted(t for t in out if t != RED)
+
+
+def hand_counts(hand: Hand, params: Mapping[str, Any]) -> dict[str, int]:
+    """The winner's openings and kongs: his hand's melds."""
+    kongs = [m for m in hand.melds if m.type == "kong"]
+    return {
+        "openings": len(openings(hand, bool(params["chong_gang_is_opening"]))),
+        "ming_gang": sum(1 for m in kongs if m.exposed),
+        "an_gang": sum(1 for m in kongs if not m.exposed),
+    }
 
 
 def _n(x: Fraction) -> str:

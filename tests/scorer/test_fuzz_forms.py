@@ -1,0 +1,147 @@
+"""Fuzzing the pages' doors (issue 26), beside tests/scorer/test_fuzz_api.py's API:
+table import with mutated exports, and the page forms (start a table, record a
+round tap by tap and confirm it, say who you are, close) with mutated fields.
+
+Whatever arrives, the answer is never a 5xx (DEBUG off, the server error page is
+what a 500 would show), an import creates one whole table whose tallies are the
+file's or nothing at all, and a recorded round's deltas sum to zero.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import uuid
+from typing import Any
+
+import pytest
+from django.test import Client, override_settings
+from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorer.export import table_json
+from scorer.models import GameSession, Round
+from tests.rules.fuzz_inputs import Mutated, mutated
+from tests.scorer.test_scorer_final import generated_table
+from tests.scorer.test_scorer_views_record import Phone
+
+pytestmark = pytest.mark.django_db
+
+WUHAN_ENTRY = {
+    "kind": "win", "mode": "tiles", "winner": 1, "discarder": 2, "turned": "5m",
+    "hand": {"concealed": "345m567s8p", "win_tile": "8p",
+             "melds": [{"type": "chi", "tiles": "234p", "claimed_from": "left"},
+                       {"type": "kong", "tiles": "9999m", "exposed": True, "added": True,
+                        "claimed_from": "right"}]},
+    "seat_inputs": {"openings": [0, 0, 1, 0], "ming_gang": [0, 0, 0, 0], "an_gang": [1, 0, 0, 0],
+                    "hz_gang": [0, 0, 0, 1], "lz_gang": [0, 0, 0, 0]},
+}  # fmt: skip
+_EXPORTS: list[dict[str, Any]] = []
+
+
+def exports() -> list[dict[str, Any]]:
+    """Exported tables to mutate (made once: they are plain JSON)."""
+    if not _EXPORTS:
+        _EXPORTS.append(table_json(generated_table(7)))
+        wuhan = GameSession.objects.create(ruleset="wuhan", players=["甲", "乙", "丙", "丁"])
+        wuhan.record_round(uuid.uuid4(), WUHAN_ENTRY)
+        wuhan.record_round(uuid.uuid4(), {"kind": "draw", "turned": "1z"})
+        _EXPORTS.append(table_json(wuhan))
+    return _EXPORTS
+
+
+def post_import(client: Client, body: bytes) -> Any:
+    upload = io.BytesIO(body)
+    upload.name = "table.json"
+    return client.post(reverse("scorer:import"), {"file": upload})
+
+
+@settings(max_examples=100, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(st.data())
+def test_a_mutated_export_is_imported_whole_or_refused_never_a_5xx(data: st.DataObject) -> None:
+    case: Mutated = data.draw(mutated(exports()))
+    before = GameSession.objects.count()
+    client = Client(raise_request_exception=False)
+    with override_settings(DEBUG=False):
+        response = post_import(client, json.dumps(case.value).encode())
+    assert response.status_code == 302, (case.changes, response.status_code)
+    created = GameSession.objects.count() - before
+    assert created in (0, 1)
+    if created:
+        session = GameSession.objects.latest("pk")
+        assert response["Location"].endswith(f"/s/{session.code}/")
+        tallies = session.tallies()
+        assert sum(tallies) == 0
+        if isinstance(case.value.get("tallies"), list):
+            assert tallies == case.value["tallies"]
+    else:
+        assert response["Location"] == reverse("scorer:home")
+
+
+NASTY = ["", " ", "-1", "0", "1", "3", "4", "9", "1.5", "1e9", "99999999999999999999", "NaN",
+         "true", "null", "[]", "{}", "东", "1m", "5z", "8f", "1m" * 30, "\x00", "a:b:c", "self",
+         "win", "draw", "quick", "tiles", "tile:1m", "tile:9z", "hand:win", "seat_input:openings:3:+",
+         "seat_input:openings:9:-", "seat_input:nope:1:+", "meld:0", "meldfrom:7", "fan:1:+",
+         "fan:x:+", "kind:draw", "winner:9", "from:self", "tool:kong", "tool:turned", "x" * 300]  # fmt: skip
+_value = st.one_of(st.sampled_from(NASTY), st.text(
+    alphabet=st.characters(blacklist_categories=["Cs"]), max_size=12))  # fmt: skip
+
+
+def _phone(ruleset: str) -> Phone:
+    session = GameSession.objects.create(ruleset=ruleset, players=["甲", "乙", "丙", "丁"])
+    phone = Phone(Client(raise_request_exception=False), session)
+    taps = ["winner:1", "from:2"]
+    if ruleset == "wuhan":
+        taps += ["tool:turned", "tile:5m", "seat_input:openings:2:+", "seat_input:ming_gang:3:+"]
+    phone.tap(*taps)
+    return phone
+
+
+@settings(max_examples=50, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(st.data())
+@pytest.mark.parametrize("ruleset", ["mcr", "wuhan", "jian", "beijing"])
+def test_the_record_forms_with_mutated_fields_never_answer_a_5xx(
+    ruleset: str, data: st.DataObject
+) -> None:
+    phone = _phone(ruleset)
+    fields = dict(phone.state)
+    for key in data.draw(st.lists(st.sampled_from([*fields, "tap", "delta", "confirm",
+                                                   "round", "nonsense"]), max_size=4)):  # fmt: skip
+        fields[key] = data.draw(_value)
+    htmx = {"HX-Request": "true"} if data.draw(st.booleans()) else {}
+    url = data.draw(st.sampled_from([phone.preview_url, phone.confirm_url, phone.page_url]))
+    with override_settings(DEBUG=False):
+        response = phone.client.post(url, fields, headers=htmx)
+    assert response.status_code < 500, (url, fields, response.status_code)
+    for r in Round.objects.filter(session=phone.session).select_related("current"):
+        assert r.current is not None and sum(r.current.deltas) == 0
+
+
+@settings(max_examples=80, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
+@given(
+    st.dictionaries(
+        st.sampled_from(["ruleset", "preset", "players", "name_0", "name_1", "name_2", "name_3",
+                         "first_dealer", "money_per_point", "me", "note", "name", "round"]),
+        _value, max_size=6),
+    st.sampled_from(["create", "whoami", "close", "reopen", "undo", "rename"]),
+)  # fmt: skip
+def test_the_other_forms_with_mutated_fields_never_answer_a_5xx(
+    fields: dict[str, str], form: str
+) -> None:
+    session = GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"])
+    client = Client(raise_request_exception=False)
+    if form == "create":
+        url = reverse("scorer:create")
+        fields = {"ruleset": "mcr", "players": "4", **fields}
+    elif form == "rename":
+        client.get(reverse("scorer:session", args=[session.code]))
+        url = reverse("scorer:player_rename", args=["nobody"])
+    else:
+        url = reverse(f"scorer:{form}", args=[session.code])
+    with override_settings(DEBUG=False):
+        response = client.post(url, fields)
+    assert response.status_code < 500, (form, fields, response.status_code)
