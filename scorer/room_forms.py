@@ -172,5 +172,17 @@ class SignUpForm(UserCreationForm):
     )
 
 
+class RoomNameForm(forms.Form):
+    """The room's name, as its pages and QR sheet show it (its address stays)."""
+
+    name = forms.CharField(label=gettext_lazy("The room's name"), max_length=60)
+
+    def clean_name(self) -> str:
+        name = str(self.cleaned_data["name"]).strip()
+        if not name:
+            raise forms.ValidationError(gettext("Give the room a name."))
+        return name
+
+
 class DisplayNameForm(forms.Form):
     display_name = forms.CharField(label=gettext_lazy("Name shown in the room"), max_length=40)

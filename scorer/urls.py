@@ -107,6 +107,7 @@ urlpatterns = [
         name="manage_invite_withdraw",
     ),
     path("r/<slug:slug>/manage/members/name", manage_people.member_name, name="manage_member_name"),
+    path("r/<slug:slug>/manage/room-name", manage_people.room_name, name="manage_room_name"),
     path(
         "r/<slug:slug>/manage/members/<int:pk>/remove",
         manage_people.member_remove,

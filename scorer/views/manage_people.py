@@ -22,7 +22,7 @@ from scorer.access import (
 )
 from scorer.invites import INVITE_DAYS, RoomInvite
 from scorer.players import Player
-from scorer.room_forms import DisplayNameForm, MergeForm
+from scorer.room_forms import DisplayNameForm, MergeForm, RoomNameForm
 from scorer.rooms import RoomMember
 from scorer.views import HtmxHttpRequest
 from scorer.views.accounts import invite_link
@@ -31,6 +31,7 @@ __all__ = [
     "invite_new",
     "invite_withdraw",
     "member_name",
+    "room_name",
     "member_remove",
     "members",
     "player_rename",
@@ -137,6 +138,7 @@ def members(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
         "invites": invites,
         "invite_days": INVITE_DAYS,
         "name_form": DisplayNameForm(initial={"display_name": member.shown_name}),
+        "room_form": RoomNameForm(initial={"name": member.room.name}) if member.is_owner else None,
         "nav": "members",
     }
     return render(request, "room/members.html", context)
@@ -194,6 +196,23 @@ def member_name(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
     elif form.is_valid():
         member.display_name = form.cleaned_data["display_name"].strip()
         member.save(update_fields=["display_name"])
+        messages.success(request, gettext("Saved."))
+    else:
+        messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))
+    return HttpResponseRedirect(_members_url(member))
+
+
+@room_admin
+@require_POST
+def room_name(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
+    """The owner renames the room (the default install's is called 棋牌室); its
+    address, its tables' QR codes and every link stay as they are."""
+    owner_or_404(member)
+    form = RoomNameForm(request.POST)
+    if form.is_valid():
+        room = member.room
+        room.name = form.cleaned_data["name"]
+        room.save(update_fields=["name"])
         messages.success(request, gettext("Saved."))
     else:
         messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))

@@ -195,3 +195,19 @@ def test_only_the_owner_invites_and_removes(boss: Client, room: Room) -> None:
 def test_an_admin_sets_the_name_the_history_shows(boss: Client, room: Room) -> None:
     boss.post(reverse("scorer:manage_member_name", args=[room.slug]), {"display_name": "王老板"})
     assert RoomMember.objects.get(user__username="boss").shown_name == "王老板"
+
+
+def test_the_owner_renames_the_room_and_nothing_else_changes(room: Room) -> None:
+    member(room, "boss")
+    member(room, "helper", role=RoomMember.ADMIN)
+    owner, admin = signed_in("boss"), signed_in("helper")
+    url = reverse("scorer:manage_room_name", args=[room.slug])
+    assert admin.post(url, {"name": "别人的名字"}).status_code == 404  # the owner's alone
+    assert owner.post(url, {"name": "   "}).status_code == 302
+    room.refresh_from_db()
+    assert room.name != "" and room.name != "别人的名字"
+    owner.post(url, {"name": "幸福棋牌室"})
+    room.refresh_from_db()
+    assert room.name == "幸福棋牌室" and room.slug == "east"
+    page = owner.get(reverse("scorer:manage_members", args=["east"])).content.decode()
+    assert "幸福棋牌室" in text_of(page)
