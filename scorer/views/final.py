@@ -89,7 +89,7 @@ def summary(session: GameSession) -> dict[str, Any]:
         "rows": rows,
         "room_fee": room,
         "payments": payments,
-        "round_count": sum(1 for r in rounds if not r.is_fee),
+        "round_count": sum(1 for r in rounds if r.is_hand),
         "match_hands": match.hands if match is not None and len(names) == match.players else None,
         "rate": rate,
         "closed": session.closed_at is not None,

@@ -282,7 +282,7 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
         )
     ]
     match = table.match if table.match is not None and n == table.match.players else None
-    hands = [r for r in rounds if not r.is_fee]
+    hands = [r for r in rounds if r.is_hand]
     return {
         "session": session,
         "closed": session.closed_at is not None,
