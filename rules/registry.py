@@ -106,7 +106,7 @@ def recipients_param(name: str, what_zh: str, what_en: str) -> Param:
     """The parameter saying who receives a declared penalty (`PenaltyKind.to_param`):
     the other players, split (the default), or the room's account (台费)."""
     return Param(name, "choice", "others", f"{what_zh}的分给谁", f"{what_en}: paid to",
-                 f"{what_zh}扣的分：其他玩家平分，或交给房间（台费账户）",
+                 f"{what_zh}扣的分：其他玩家平分，或交给房间",
                  f"{what_en}: split among the other players, or paid to the room (table fee "
                  "account)", choices=("others", "room"),
                  choice_labels=(("其他玩家平分", "Split among the others"),

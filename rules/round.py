@@ -404,7 +404,7 @@ def _penalty(state: RoundState, ev: Mapping[str, Any], i: int) -> tuple[dict[str
     reason = f"penalty_{kind.id}"
     if to == "room":
         state.ledger.pay(seat, None, charge.amount, reason, i)
-        to_zh, to_en = "交给房间（台费账户）", "paid to the room"
+        to_zh, to_en = "交给房间", "paid to the room"
     else:
         n = state.players
         others = [(seat + k) % n for k in range(1, n)]
