@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from rules.errors import RuleError
 from rules.hand import Hand, Table
-from rules.round import DRAW_NOTES, RoundEnd, RoundState, settle_events
+from rules.round import DRAW_NOTES, Penalty, RoundEnd, RoundState, settle_events
 from rules.table import TableSpec, describe_table
 
 if TYPE_CHECKING:
@@ -100,6 +100,17 @@ class Param:
         if self.choice_labels:
             d["choice_labels"] = [list(pair) for pair in self.choice_labels]
         return d
+
+
+def recipients_param(name: str, what_zh: str, what_en: str) -> Param:
+    """The parameter saying who receives a declared penalty (`PenaltyKind.to_param`):
+    the other players, split (the default), or the room's account (台费)."""
+    return Param(name, "choice", "others", f"{what_zh}的分给谁", f"{what_en}: paid to",
+                 f"{what_zh}扣的分：其他玩家平分，或交给房间",
+                 f"{what_en}: split among the other players, or paid to the room (table fee "
+                 "account)", choices=("others", "room"),
+                 choice_labels=(("其他玩家平分", "Split among the others"),
+                                ("交给房间", "Paid to the room")))  # fmt: skip
 
 
 class Preset(NamedTuple):
@@ -333,6 +344,14 @@ class Ruleset:
             f"ruleset '{self.id}' has no kong payments",
             f"“{self.name_zh}”的杠不单独算钱",
         )
+
+    def penalty_amount(
+        self, penalty: str, seat: int, seat_inputs: Mapping[str, list[int]], players: int,
+        params: Mapping[str, Any],
+    ) -> Penalty:  # fmt: skip
+        """What a penalty the table declares (`TableSpec.penalties`) charges `seat`.
+        Only a ruleset that declares penalties is asked."""
+        raise NotImplementedError(f"{self.id} declares no penalty {penalty!r}")
 
     def round_end_payments(
         self, seat_inputs: Mapping[str, list[int]], players: int, dealer: int,

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from rules.errors import RuleError
@@ -65,6 +65,11 @@ class Ruleset(Protocol):
 
     def kong_handover(self, params: Mapping[str, Any]) -> bool: ...
 
+    def penalty_amount(
+        self, penalty: str, seat: int, seat_inputs: Mapping[str, list[int]], players: int,
+        params: Mapping[str, Any],
+    ) -> Penalty: ...  # fmt: skip
+
 
 @dataclass(frozen=True)
 class RoundEnd:
@@ -75,6 +80,15 @@ class RoundEnd:
     notes: tuple[str, ...] = ()
     notes_zh: tuple[str, ...] = ()
     detail: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """What a declared penalty charges one player, and its working in both languages."""
+
+    amount: int
+    notes: tuple[str, ...] = ()
+    notes_zh: tuple[str, ...] = ()
 
 
 WINDS = ("E", "S", "W", "N")
@@ -131,7 +145,8 @@ class Ledger:
     reasons: Mapping[str, tuple[str, str]]
     transfers: list[dict[str, Any]] = field(default_factory=list)
 
-    def pay(self, frm: int, to: int, amount: int, reason: str, event: int) -> None:
+    def pay(self, frm: int, to: int | None, amount: int, reason: str, event: int) -> None:
+        """`to` None: paid to the room (台费's account), outside the players' zero-sum."""
         if amount <= 0 or frm == to:
             return
         zh, en = self.reasons.get(reason, (reason, reason))
@@ -144,8 +159,13 @@ class Ledger:
         d = [0] * self.players
         for t in self.transfers[first:]:
             d[t["from"]] -= t["amount"]
-            d[t["to"]] += t["amount"]
+            if t["to"] is not None:
+                d[t["to"]] += t["amount"]
         return d
+
+    def room_take(self) -> int:
+        """What the round's transfers paid the room: with the deltas, zero."""
+        return sum(t["amount"] for t in self.transfers if t["to"] is None)
 
 
 @dataclass
@@ -185,7 +205,7 @@ def settle_events(rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any]
         Ledger(players, spec.reasons), _round_wild(spec, rnd.get("wild")),
         robbed=robbed_kongs(events), seating=_seating(rnd.get("seating"), players),
     )  # fmt: skip
-    kinds = spec.event_ids
+    kinds = spec.event_ids + (("penalty",) if spec.penalties else ())
     reports: list[dict[str, Any]] = []
     finished = False
     for i, ev in enumerate(events):
@@ -196,7 +216,8 @@ def settle_events(rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any]
         if etype not in kinds:
             raise _err(
                 f"{where}: unknown type {etype!r} ({', '.join(kinds)})",
-                f"{where_zh}：这种规则没有这类事件（{'、'.join(e.zh for e in spec.events)}）",
+                f"{where_zh}：这种规则没有这类事件（{'、'.join(e.zh for e in spec.events)}"
+                f"{'、罚分' if spec.penalties else ''}）",
             )
         if finished:
             raise _err(
@@ -208,6 +229,9 @@ def settle_events(rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any]
             finished = not spec.continues_after_win or len(state.out) >= players - 1
         elif etype == "kong":
             report = _kong(state, ev, i)
+        elif etype == "penalty":
+            report, ends = _penalty(state, ev, i)
+            finished = ends
         elif etype == "wall_end":  # the standing hands are checked (查大叫) by the ruleset
             report = state.rs.wall_end(state, ev, i)
             finished = True
@@ -225,6 +249,7 @@ def settle_events(rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any]
     return round_result(
         players, reports, state.ledger.transfers, state.ledger.deltas(), state.out, finished,
         ("the round is not over yet: add the next event", "这一局还没结束：继续记下一件事"),
+        state.ledger.room_take(),
     )  # fmt: skip
 
 
@@ -255,10 +280,12 @@ def round_result(
     out: list[int],
     finished: bool,
     unfinished: tuple[str, str],
+    room_take: int = 0,
 ) -> dict[str, Any]:
     """A settled round in the one form every ruleset answers with (`unfinished`: what
-    to say, en and zh, while the round is not over)."""
-    assert sum(deltas) == 0, deltas
+    to say, en and zh, while the round is not over).  `room_take`: what a penalty paid
+    the room (transfers `to` null): the players' deltas and it sum to zero."""
+    assert sum(deltas) + room_take == 0, (deltas, room_take)
     return {
         "players": players,
         "events": reports,
@@ -268,6 +295,7 @@ def round_result(
         "finished": finished,
         "notes": [] if finished else [unfinished[0]],
         "notes_zh": [] if finished else [unfinished[1]],
+        "room_take": room_take,
     }
 
 
@@ -351,6 +379,51 @@ def _round_end(state: RoundState, report: dict[str, Any], i: int) -> None:
     report["round_end"] = {
         "notes": list(end.notes), "notes_zh": list(end.notes_zh), **dict(end.detail),
     }  # fmt: skip
+
+
+def _penalty(state: RoundState, ev: Mapping[str, Any], i: int) -> tuple[dict[str, Any], bool]:
+    """A declared penalty (逃跑, 错和): the ruleset says how much the player is charged,
+    the table's parameter who receives it: split among the others (in play order
+    from the player's right, the odd points to the first) or paid to the room."""
+    where, where_zh = _where(i)
+    kind = state.spec.penalty(ev.get("penalty"))
+    if kind is None:
+        known = ", ".join(p.id for p in state.spec.penalties)
+        raise _err(
+            f"{where}: unknown penalty {ev.get('penalty')!r} ({known})",
+            f"{where_zh}：这种规则没有这种罚分（{'、'.join(p.zh for p in state.spec.penalties)}）",
+        )
+    seat = _seat(ev.get("seat"), state.players, "seat", "被罚的人", i)
+    if seat in state.out:
+        raise _err(f"{where}: seat {seat} has already won", f"{where_zh}：这位玩家已经和牌了")
+    asked = replace(state.spec, seat_inputs=tuple(
+        s for s in state.spec.seat_inputs if s.id in kind.inputs))  # fmt: skip
+    inputs = read_seat_inputs(asked, ev.get("seat_inputs"), state.players, where=_where(i))[0]
+    charge = state.rs.penalty_amount(kind.id, seat, inputs, state.players, state.params)
+    to = state.params.get(kind.to_param, "others")
+    reason = f"penalty_{kind.id}"
+    if to == "room":
+        state.ledger.pay(seat, None, charge.amount, reason, i)
+        to_zh, to_en = "交给房间", "paid to the room"
+    else:
+        n = state.players
+        others = [(seat + k) % n for k in range(1, n)]
+        if state.seating is not None:  # play order where the players changed places
+            at = state.seating.index(seat)
+            others = [state.seating[(at + k) % n] for k in range(1, n)]
+        share, odd = divmod(charge.amount, len(others))
+        for k, s in enumerate(others):
+            state.ledger.pay(seat, s, share + (1 if k < odd else 0), reason, i)
+        to_zh, to_en = "其他玩家平分", "split among the others"
+    report: dict[str, Any] = {
+        "type": "penalty", "index": i, "penalty": kind.id, "seat": seat,
+        "amount": charge.amount, "to": "room" if to == "room" else "others",
+        "notes": [*charge.notes, f"{kind.en}: {charge.amount}, {to_en}"],
+        "notes_zh": [*charge.notes_zh, f"{kind.zh}：扣 {charge.amount}，{to_zh}"],
+    }  # fmt: skip
+    if inputs:
+        report["seat_inputs"] = inputs
+    return report, kind.ends_round
 
 
 def _kong(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
@@ -561,6 +634,7 @@ __all__ = [
     "DRAW_NOTES",
     "WINNER_KEYS",
     "Ledger",
+    "Penalty",
     "RoundEnd",
     "RoundState",
     "count_shown",

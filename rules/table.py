@@ -24,6 +24,8 @@ SUITED_TILES = tuple(range(27))
 MELD_TOOLS = ("chi", "pung", "kong", "concealed_kong", "added_kong")
 EVENT_KINDS = ("win", "draw", "kong", "wall_end")
 KONG_KINDS = ("exposed", "added", "concealed")
+# Who receives a penalty: split among the other players, or paid to the room (台费 account).
+PENALTY_TO = ("others", "room")
 WINDS = ("E", "S", "W", "N")
 
 
@@ -240,6 +242,27 @@ def seat_wind_in(seat: int, dealer: int, order: tuple[int, ...] | None, players:
 
 
 @dataclass(frozen=True)
+class PenaltyKind:
+    """A penalty a ruleset declares (武汉's and 陕西's 逃跑, 国标's 错和): a round event
+    `{"type": "penalty", "penalty": id, "seat": s}` charging one player.  How much is
+    the ruleset's `penalty_amount`; who receives it is the value of the parameter
+    `to_param` (one of PENALTY_TO), so a room decides without the core naming a ruleset.
+
+    `inputs`: the table's per-seat inputs the amount reads (陕西's 炮子), given on the
+    event as `seat_inputs`.  `ends_round`: the round is over with it (逃跑: 游戏结束);
+    otherwise the hand plays on (错和)."""
+
+    id: str
+    zh: str
+    en: str
+    help_zh: str
+    help_en: str
+    to_param: str
+    inputs: tuple[str, ...] = ()
+    ends_round: bool = True
+
+
+@dataclass(frozen=True)
 class TableSpec:
     """Everything a table needs to know of a ruleset besides scoring."""
 
@@ -269,12 +292,17 @@ class TableSpec:
     reasons: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     # A match of fixed length with seat changes and rank points (国标比赛), or None.
     match: Match | None = None
+    # Penalties the ruleset declares (a `penalty` event charges one of them).
+    penalties: tuple[PenaltyKind, ...] = ()
 
     def __post_init__(self) -> None:
         ids = [e.id for e in self.events]
         assert "win" in ids, "every table has wins"
         object.__setattr__(self, "meld_labels", _frozen(self.meld_labels))
-        object.__setattr__(self, "reasons", _frozen({**DEFAULT_REASONS, **self.reasons}))
+        penalties = {f"penalty_{p.id}": (p.zh, p.en) for p in self.penalties}
+        object.__setattr__(
+            self, "reasons", _frozen({**DEFAULT_REASONS, **penalties, **self.reasons})
+        )
 
     @property
     def event_ids(self) -> tuple[str, ...]:
@@ -296,6 +324,9 @@ class TableSpec:
 
     def event(self, kind: str) -> EventKind | None:
         return next((e for e in self.events if e.id == kind), None)
+
+    def penalty(self, penalty_id: Any) -> PenaltyKind | None:
+        return next((p for p in self.penalties if p.id == penalty_id), None)
 
     def flag(self, flag_id: str) -> WinFlag | None:
         return next((f for f in self.flags if f.id == flag_id), None)
@@ -355,6 +386,17 @@ def describe_table(spec: TableSpec) -> dict[str, Any]:
             for s in spec.seat_inputs
         ],
         "reasons": {k: list(v) for k, v in spec.reasons.items()},
+        "penalties": [
+            {
+                "id": p.id,
+                "zh": p.zh,
+                "en": p.en,
+                "to_param": p.to_param,
+                "inputs": list(p.inputs),
+                "ends_round": p.ends_round,
+            }
+            for p in spec.penalties
+        ],  # fmt: skip
     }
 
 
@@ -362,6 +404,8 @@ __all__ = [
     "EventKind",
     "KONG_KINDS",
     "Match",
+    "PENALTY_TO",
+    "PenaltyKind",
     "WINDS",
     "seat_wind_in",
     "SeatInput",

@@ -112,7 +112,7 @@ def table_csv(session: GameSession) -> str:
                     r["number"], "yes" if r["status"] == Round.ACTIVE else "no",
                     v["number"], "yes" if v["number"] == r["current"] else "no", v["kind"],
                     names[v["dealer"]], v["author"], v["created_at"], names[t["from"]],
-                    room if t["to"] is None else names[t["to"]], t["amount"], t["reason"],
+                    room if t["to"] is None else names[t["to"]], t["amount"], _reason(v, t),
                 ])  # fmt: skip
     w.writerow([])
     charged_room = bool(data["fee"]) or data["room_take"]
@@ -128,6 +128,12 @@ def _bad(en: str, zh: str) -> RuleError:
 def _when(raw: Any) -> datetime:
     d = parse_datetime(raw) if isinstance(raw, str) else None
     return d if d is not None else timezone.now()
+
+
+def _reason(version: Mapping[str, Any], transfer: Mapping[str, Any]) -> str:
+    """A transfer's reason code; an adjustment's line says why, as entered."""
+    why = (version.get("entry") or {}).get("reason") if version.get("kind") == "adjust" else None
+    return f"{transfer['reason']}: {why}" if why else str(transfer["reason"])
 
 
 def import_table(data: Any) -> GameSession:

@@ -266,7 +266,11 @@ def charged(scored: ScoredEntry, rule: FeeRule) -> ScoredEntry:
     ]
     result = {**scored.result, "room_fee": fees}
     return dataclasses.replace(
-        scored, deltas=deltas, payments=payments, result=result, room_take=sum(fees)
+        scored,
+        deltas=deltas,
+        payments=payments,
+        result=result,
+        room_take=scored.room_take + sum(fees),
     )
 
 

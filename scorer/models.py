@@ -21,6 +21,8 @@ from rules import RuleError
 from rules.registry import get_ruleset
 from rules.table import TableSpec, seat_wind_in
 from scorer.fees import FEE_KIND, FeeRule, charged, close_entry
+from scorer.scoring import ADJUST as ADJUST_KIND
+from scorer.scoring import PENALTY as PENALTY_KIND
 from scorer.scoring import ScoredEntry, score_entry
 
 WINDS = ("E", "S", "W", "N")
@@ -104,7 +106,7 @@ class GameSession(models.Model):
             return False
         done = (
             self.rounds.filter(status=Round.ACTIVE, in_progress=False)
-            .exclude(current__kind=RoundRevision.FEE)
+            .filter(current__kind__in=RoundRevision.HANDS)
             .count()
         )
         if done < match.hands:
@@ -160,8 +162,9 @@ class GameSession(models.Model):
         The ruleset decides (连庄 or not, whether a 圈风 moves on).
         """
         rounds = rounds if rounds is not None else self.standing_rounds()
-        # The fee charged at the close is no hand: the hand after the last one played.
-        rounds = [r for r in rounds if not r.is_fee]
+        # The fee charged at the close, an adjustment and a penalty are no hands: the
+        # hand after the last one played (the dealer stays after a 逃跑).
+        rounds = [r for r in rounds if r.is_hand]
         if not rounds or rounds[-1].current is None:
             return self.first_dealer, "E"
         last = rounds[-1].current
@@ -282,7 +285,17 @@ class GameSession(models.Model):
                 if done is not None:
                     return done  # the same form confirmed twice: already recorded
                 # The cheap check first: no scoring for a round that cannot start.
-                starts_round = isinstance(entry, Mapping) and entry.get("kind") == "round"
+                kind = entry.get("kind") if isinstance(entry, Mapping) else None
+                if kind in RoundRevision.NOT_HANDS and session.round_in_progress() is not None:
+                    # A line of its own numbered after a round still open would stand
+                    # between that round and its next event (taking back the last event
+                    # finds the last round); the open round is finished first.
+                    raise RuleError(
+                        "bad_event",
+                        "a round is still in progress: finish it first (its kongs stay paid)",
+                        "还有一局没打完：请先记完这一局（已付的杠钱不变）",
+                    )
+                starts_round = kind == "round"
                 if starts_round and session.round_in_progress() is not None:
                     raise RuleError(
                         "bad_event",
@@ -560,6 +573,12 @@ class Round(models.Model):
         return f"{self.session.code} #{self.number}"
 
     @property
+    def is_hand(self) -> bool:
+        """A hand played (a win, a draw, a round of events): not the close's fee, an
+        adjustment or a penalty, which move points but deal no hand."""
+        return self.current is not None and self.current.kind in RoundRevision.HANDS
+
+    @property
     def is_fee(self) -> bool:
         """The fee charged when the table closed (no hand: no dealer moves, no undo)."""
         return self.current is not None and self.current.kind == RoundRevision.FEE
@@ -639,6 +658,14 @@ class Round(models.Model):
                 )
             if base is not None and rnd.current is not None and rnd.current.number != base:
                 raise StaleRevision(rnd.current)
+            was = rnd.current.kind if rnd.current is not None else None
+            now = entry.get("kind") if isinstance(entry, Mapping) else None
+            if was in RoundRevision.NOT_HANDS and now != was:
+                raise RuleError(
+                    "bad_input",
+                    "an adjustment or a penalty is corrected as one (undo it to drop it)",
+                    "调整或罚分只能改成调整或罚分（不要了就撤销）",
+                )
             if rnd.current is not None:
                 # A correction keeps the round's own dealer, wind (and turned tile)
                 # unless it changes them.
@@ -653,6 +680,11 @@ class Round(models.Model):
 
 class RoundRevision(models.Model):
     WIN, DRAW, ROUND, FEE = "win", "draw", "round", FEE_KIND
+    # ADJUST: points moved between players by agreement, with a reason; PENALTY: a
+    # penalty the ruleset declares (逃跑, 错和).  Neither is a hand (scorer/scoring.py).
+    ADJUST, PENALTY = ADJUST_KIND, PENALTY_KIND
+    HANDS = (WIN, DRAW, ROUND)
+    NOT_HANDS = (ADJUST, PENALTY)
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="revisions")
     number = models.PositiveIntegerField()
@@ -662,7 +694,15 @@ class RoundRevision(models.Model):
     author = models.CharField(max_length=80, blank=True)
     # FEE: the table fee charged when the table closed (AA, 大赢家付; scorer/fees.py).
     kind = models.CharField(
-        max_length=8, choices=[(WIN, WIN), (DRAW, DRAW), (ROUND, ROUND), (FEE, FEE)]
+        max_length=8,
+        choices=[
+            (WIN, WIN),
+            (DRAW, DRAW),
+            (ROUND, ROUND),
+            (FEE, FEE),
+            (ADJUST, ADJUST),
+            (PENALTY, PENALTY),
+        ],
     )
     dealer = models.PositiveSmallIntegerField()
     prevalent_wind = models.CharField(max_length=1, default="E")

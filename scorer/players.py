@@ -220,9 +220,10 @@ def records(player: Player) -> tuple[dict[str, Record], list[tuple[Any, int]]]:
             entry = rev.entry if isinstance(rev.entry, Mapping) else {}
             result = rev.result if isinstance(rev.result, Mapping) else {}
             # His net is what he took home, after the room's fee (as the table's
-            # final page and settle-up say); the fee charged at the close is no hand.
+            # final page and settle-up say); the fee charged at the close, an adjustment
+            # and a penalty are no hands (they count in his net only).
             table_net += int(rev.deltas[s.seat])
-            if r.is_fee:
+            if not r.is_hand:
                 continue
             # What he paid the room for this round (台费, 抽水): a win counts at its full
             # value in his average and biggest hand, not as the fee made it smaller.

@@ -16,7 +16,7 @@ from rules import RuleError
 from rules.api import settle_or_raise
 from rules.round import WINNER_KEYS
 from rules.table import TableSpec
-from rules.values import fan_counts, flower_count
+from rules.values import fan_counts, flower_count, whole_in
 
 
 class GameSession(Protocol):
@@ -74,7 +74,7 @@ def _seat(entry: Mapping[str, Any], key: str, players: int, required: bool) -> i
     return seat
 
 
-_SEAT_ZH = {"winner": "和牌者", "discarder": "放炮者", "dealer": "庄家"}
+_SEAT_ZH = {"winner": "和牌者", "discarder": "放炮者", "dealer": "庄家", "seat": "被罚的人"}
 
 
 def position(session: GameSession, entry: Mapping[str, Any]) -> tuple[int, str]:
@@ -268,8 +268,95 @@ def evaluate_events(
     return Evaluation("round", dealer, wind, list(result["out"]), normalized, result)
 
 
+ADJUST, PENALTY = "adjust", "penalty"
+MAX_LINES = 12  # an adjustment's lines: more is a typo, not a dispute
+MAX_POINTS = 100_000
+REASON_LENGTH = 80
+
+
+def adjustment(session: GameSession, entry: Mapping[str, Any]) -> ScoredEntry:
+    """An adjustment (调整): points moved between named players with a reason, for what
+    the engine does not model (a dispute settled by agreement, a house rule).  Never
+    scored by the engine: each line is one transfer, so it is zero-sum by construction;
+    RuleError (both languages) on anything unsound, nothing recorded."""
+    n = session.n_players
+    dealer, wind = position(session, entry)
+    reason = entry.get("reason")
+    reason = reason.strip() if isinstance(reason, str) else ""
+    if not reason:
+        raise RuleError("bad_input", "say why the points move (the reason)", "请写明调整的原因")
+    if len(reason) > REASON_LENGTH:
+        raise RuleError(
+            "bad_input",
+            f"the reason is at most {REASON_LENGTH} characters",
+            f"原因最多 {REASON_LENGTH} 个字",
+        )
+    raw = entry.get("lines")
+    if not isinstance(raw, list) or not raw:
+        raise RuleError("bad_input", "an adjustment needs at least one line", "调整至少要有一行")
+    if len(raw) > MAX_LINES:
+        raise RuleError("bad_input", f"at most {MAX_LINES} lines", f"调整最多 {MAX_LINES} 行")
+    lines: list[dict[str, int]] = []
+    deltas = [0] * n
+    for k, line in enumerate(raw, 1):
+        if not isinstance(line, Mapping):
+            raise RuleError("bad_input", f"line {k} must be an object", f"第 {k} 行格式不对")
+        frm, to, amount = line.get("from"), line.get("to"), line.get("amount")
+        if not whole_in(frm, 0, n - 1) or not whole_in(to, 0, n - 1):
+            raise RuleError(
+                "bad_input", f"line {k}: choose who pays and who receives",
+                f"第 {k} 行：请选择谁给、给谁",
+            )  # fmt: skip
+        if frm == to:
+            raise RuleError(
+                "bad_input", f"line {k}: a player cannot pay himself", f"第 {k} 行：不能自己给自己"
+            )
+        if not whole_in(amount, 1, MAX_POINTS):
+            raise RuleError(
+                "bad_input",
+                f"line {k}: the points are a whole number from 1 to {MAX_POINTS}",
+                f"第 {k} 行：分数要是 1 到 {MAX_POINTS} 的整数",
+            )
+        assert isinstance(frm, int) and isinstance(to, int) and isinstance(amount, int)
+        lines.append({"from": frm, "to": to, "amount": amount})
+        deltas[frm] -= amount
+        deltas[to] += amount
+    normalized = {"kind": ADJUST, "dealer": dealer, "prevalent_wind": wind, "reason": reason,
+                  "lines": lines}  # fmt: skip
+    result = {"reason": reason, "lines": lines, "total": sum(x["amount"] for x in lines),
+              "notes": [f"Adjustment: {reason}"], "notes_zh": [f"调整：{reason}"]}  # fmt: skip
+    payments = [{**x, "reason": ADJUST} for x in lines]
+    return ScoredEntry(ADJUST, dealer, wind, [], normalized, result, deltas, payments)
+
+
+def penalty(session: GameSession, entry: Mapping[str, Any]) -> ScoredEntry:
+    """A penalty the ruleset declares (逃跑, 错和), settled by the engine as a round of
+    one `penalty` event: the amount is the ruleset's, who receives it the table's
+    parameter (the others, or the room: `room_take`)."""
+    dealer, wind = position(session, entry)
+    seat = _seat(entry, "seat", session.n_players, True)
+    event: dict[str, Any] = {"type": "penalty", "penalty": entry.get("penalty"), "seat": seat}
+    if entry.get("seat_inputs"):
+        event["seat_inputs"] = entry["seat_inputs"]
+    res = _settle(session, dealer, wind, [event], {})
+    report = res["events"][0]
+    normalized = {"kind": PENALTY, "dealer": dealer, "prevalent_wind": wind,
+                  **{k: v for k, v in event.items() if k != "type"}}  # fmt: skip
+    result = {k: report[k] for k in ("penalty", "seat", "amount", "to", "notes", "notes_zh")}
+    result["total"] = report["amount"]
+    return ScoredEntry(
+        PENALTY, dealer, wind, [], normalized, result, list(res["deltas"]), _payments(res),
+        room_take=int(res.get("room_take") or 0),
+    )  # fmt: skip
+
+
 def score_entry(session: GameSession, entry: Mapping[str, Any]) -> ScoredEntry:
     """Score one round's entry for this session; RuleError when it does not score."""
+    kind = entry.get("kind") if isinstance(entry, Mapping) else None
+    if kind == ADJUST:
+        return adjustment(session, entry)
+    if kind == PENALTY:
+        return penalty(session, entry)
     ev = evaluate(session, entry)
     n = session.n_players
     if ev.kind == "draw":
@@ -289,7 +376,7 @@ def score_entry(session: GameSession, entry: Mapping[str, Any]) -> ScoredEntry:
         ]
         return ScoredEntry(
             "round", ev.dealer, ev.prevalent_wind, ev.winners, ev.entry, kept_round,
-            list(res["deltas"]), transfers,
+            list(res["deltas"]), transfers, room_take=int(res.get("room_take") or 0),
         )  # fmt: skip
     result = ev.result
     err = refusal(result)

@@ -3,6 +3,7 @@ from django.urls import path
 from scorer import views
 from scorer.views import (
     accounts,
+    adjust,
     api,
     appearance,
     export,
@@ -65,6 +66,8 @@ urlpatterns = [
     path("s/<str:code>/record/preview", record.preview, name="preview"),
     path("s/<str:code>/record/confirm", record.confirm, name="confirm"),
     path("s/<str:code>/rounds/<int:number>/edit", record_edit.edit, name="edit"),
+    path("s/<str:code>/adjust", adjust.adjust, name="adjust"),
+    path("s/<str:code>/rounds/<int:number>/adjust", adjust.adjust_edit, name="adjust_edit"),
     path("p/<str:slug>/", players.player, name="player"),
     path("p/<str:slug>/rename", players.rename, name="player_rename"),
     # Accounts: room owners and admins (Django auth on the app's own pages).

@@ -32,7 +32,18 @@ def running_totals(deltas: Sequence[Sequence[int]], players: int) -> list[tuple[
     return [tuple(s) for s in out]
 
 
-def line_chart(series: Sequence[Series], title: str, *, labels: bool = True) -> str:
+@dataclass(frozen=True)
+class Mark:
+    """A step of the chart that is no hand (an adjustment, a penalty): drawn as a dashed
+    upright line with its words, so a jump there reads as what it was."""
+
+    step: int  # the point after it (1 for the first round)
+    text: str
+
+
+def line_chart(
+    series: Sequence[Series], title: str, *, labels: bool = True, marks: Sequence[Mark] = ()
+) -> str:
     """The SVG markup (safe to mark safe: every text is escaped here).
 
     ``labels=False`` for a page: the names and totals go in ``chart_legend``'s HTML
@@ -60,6 +71,12 @@ def line_chart(series: Sequence[Series], title: str, *, labels: bool = True) -> 
         f'<line class="chart-zero" x1="{PAD_X}" x2="{PAD_X + plot_w}" y1="{y(0):.1f}" '
         f'y2="{y(0):.1f}" stroke="#999" stroke-dasharray="3 3" stroke-width="1"/>',
     ]
+    for m in marks:
+        parts.append(
+            f'<line class="chart-mark" x1="{x(m.step):.1f}" x2="{x(m.step):.1f}" y1="{PAD_Y}" '
+            f'y2="{HEIGHT - PAD_Y}" stroke="#6b3fa0" stroke-dasharray="2 2" stroke-width="1">'
+            f"<title>{escape(m.text)}</title></line>"
+        )
     # End labels, nudged apart so two players ending close stay readable.
     ends = sorted(
         ((y(s.points[-1]) if s.points else y(0), i) for i, s in enumerate(series)),
@@ -114,4 +131,4 @@ def chart_legend(series: Sequence[Series]) -> str:
     return '<ul class="chart-legend">' + "".join(items) + "</ul>"
 
 
-__all__ = ["Series", "chart_legend", "line_chart", "running_totals"]
+__all__ = ["Mark", "Series", "chart_legend", "line_chart", "running_totals"]

@@ -104,7 +104,7 @@ def session(request: HttpRequest, code: str) -> JsonResponse:
         "room_take": take,
         "room_money": None if per_point is None else str((take * per_point).quantize(CENT)),
         "fee": s.fee_rule().to_json(),
-        "rounds": sum(1 for r in rounds if not r.is_fee),
+        "rounds": sum(1 for r in rounds if r.is_hand),
         "version": s.version,
         "next": {"dealer": dealer, "prevalent_wind": wind},
     }

@@ -29,6 +29,7 @@ from scorer.present.words import money_text
 from scorer.settleup import settle_up, standard_points
 from scorer.templatetags.scorer_format import sign_class
 from scorer.views import HtmxHttpRequest, by_language
+from scorer.views.session import kind_marks
 
 __all__ = ["close", "final", "final_svg", "reopen", "summary"]
 
@@ -89,14 +90,15 @@ def summary(session: GameSession) -> dict[str, Any]:
         "rows": rows,
         "room_fee": room,
         "payments": payments,
-        "round_count": sum(1 for r in rounds if not r.is_fee),
+        "round_count": sum(1 for r in rounds if r.is_hand),
         "match_hands": match.hands if match is not None and len(names) == match.players else None,
         "rate": rate,
         "closed": session.closed_at is not None,
         # The page: the lines, and the names and totals as HTML under them (chart_legend);
         # the picture (final.svg): the lines with their end labels.
         "chart": mark_safe(  # noqa: S308 (escaped)
-            line_chart(series, gettext("Running totals"), labels=False) + chart_legend(series)
+            line_chart(series, gettext("Running totals"), labels=False, marks=kind_marks(rounds))
+            + chart_legend(series)
         ),
         "chart_picture": mark_safe(line_chart(series, gettext("Running totals"))),  # noqa: S308
     }

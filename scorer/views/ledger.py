@@ -125,7 +125,23 @@ def _revision(
             if f
         ],
         "fee": rev.kind == RoundRevision.FEE,
+        # Points moved by agreement (调整) or a declared penalty (逃跑, 错和): no hand.
+        "adjust": rev.kind == RoundRevision.ADJUST,
+        "penalty": rev.kind == RoundRevision.PENALTY,
+        "reason": str(result.get("reason") or ""),
+        "lines": [
+            {
+                "from": seat_name(names, x.get("from")),
+                "to": seat_name(names, x.get("to")),
+                "amount": x.get("amount"),
+            }
+            for x in result.get("lines") or []
+            if isinstance(x, dict)
+        ],  # fmt: skip
+        "penalized": seat_name(names, result.get("seat")) if "seat" in result else "",
     }
+    if rev.kind in RoundRevision.NOT_HANDS:
+        return common
     if rev.kind == RoundRevision.ROUND:
         return {**common, **_events_revision(rev, names, entry, result, reasons or {})}
     discarder = entry.get("discarder")
@@ -251,6 +267,8 @@ def ledger(request: HtmxHttpRequest, code: str) -> HttpResponse:
                 "has_detail": current_id is not None,
                 # The fee charged at the close (台费): a line of its own, not a hand.
                 "fee": kind == RoundRevision.FEE,
+                "adjust": kind == RoundRevision.ADJUST,
+                "penalty": kind == RoundRevision.PENALTY,
                 "room_take": take or 0,
                 # (points, running total) per seat: {% ledger_cells %} shows them.
                 "cells": list(zip(deltas, running, strict=False)),

@@ -36,6 +36,10 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
     rnd = round_or_404(session, number)
     if rnd.current is None:
         raise Http404("this round has no version to correct")
+    if rnd.current.kind in RoundRevision.NOT_HANDS:
+        # An adjustment or a penalty has its own small form (scorer/views/adjust.py).
+        url = reverse("scorer:adjust_edit", args=[session.code, rnd.number])
+        return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
     if rnd.current.kind == RoundRevision.ROUND:
         # A round played as events is changed an event at a time (take back the
         # last one on the table page, add it again), never re-entered whole here.

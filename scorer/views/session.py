@@ -32,7 +32,7 @@ from scorer.access import (
 from scorer.forms import ROOM, StartForm, chosen_config
 from scorer.models import GameSession, Round, RoundRevision
 from scorer.players import recent_names, seat_players
-from scorer.present.chart import Series, chart_legend, line_chart, running_totals
+from scorer.present.chart import Mark, Series, chart_legend, line_chart, running_totals
 from scorer.present.events import describe, join_names
 from scorer.present.fee import room_line
 from scorer.present.words import (
@@ -46,6 +46,19 @@ from scorer.rooms import Room, RoomTable
 from scorer.share import qr_svg, share_link
 from scorer.templatetags.scorer_format import sign_class
 from scorer.views import HtmxHttpRequest, by_language, seat_name
+
+
+def kind_marks(rounds: list[Round]) -> list[Mark]:
+    """The chart's marks for the steps that are adjustments or penalties."""
+    counted = [r for r in rounds if r.current is not None]
+    return [
+        Mark(k, gettext("Round %(number)s: adjustment") % {"number": r.number}
+             if r.current.kind == RoundRevision.ADJUST
+             else gettext("Round %(number)s: penalty") % {"number": r.number})
+        for k, r in enumerate(counted, 1)
+        if r.current is not None and r.current.kind in RoundRevision.NOT_HANDS
+    ]  # fmt: skip
+
 
 __all__ = [
     "author_label",
@@ -282,7 +295,7 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
         )
     ]
     match = table.match if table.match is not None and n == table.match.players else None
-    hands = [r for r in rounds if not r.is_fee]
+    hands = [r for r in rounds if r.is_hand]
     return {
         "session": session,
         "closed": session.closed_at is not None,
@@ -293,7 +306,8 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
         # Each player's running total, redrawn with every poll that brings a change.
         # (the names and totals as HTML under the lines: scorer/present/chart.py says why)
         "chart": mark_safe(  # noqa: S308 (escaped)
-            line_chart(series, gettext("Running totals"), labels=False) + chart_legend(series)
+            line_chart(series, gettext("Running totals"), labels=False, marks=kind_marks(rounds))
+            + chart_legend(series)
         )
         if rounds
         else "",

@@ -150,6 +150,7 @@ SCREENS = [
     Screen("ledger", "/s/{mcr}/ledger", open_folds(".ledger-round")),
     Screen("ledger-sichuan", "/s/{sichuan}/ledger", open_folds(".ledger-round")),
     Screen("round", "/s/{mcr}/rounds/1/"),
+    Screen("adjust", "/s/{mcr}/adjust"),
     Screen("round-sichuan", "/s/{sichuan}/rounds/1/"),
     Screen("result", "/s/{closed}/final"),
     Screen("player", "/p/{player}/"),

@@ -1,4 +1,4 @@
-"""The JSON rounds in docs/rules/{beijing,hebei,shandong,shaanxi,yunnan}.md settle to
+"""The JSON rounds in docs/rules/{beijing,hebei,shandong,shaanxi,wuhan,yunnan}.md settle to
 the deltas the docs state beside them, block by block, and each worked-case table's
 rows (seats and deltas) are its `jsonl` rounds' (issue 26): the docs stay current."""
 
@@ -17,7 +17,7 @@ STATED = {
     "beijing": [[12, -2, -6, -4]],
     "hebei": [[0, 15, -15, 0]],
     "shandong": [[-90, 150, -50, -10]],
-    "shaanxi": [[-36, 108, -24, -48], [0, 0, 6, -6], [-9, 21, -6, -6]],
+    "shaanxi": [[-36, 108, -24, -48], [0, 0, 6, -6], [-9, 21, -6, -6], [18, -54, 18, 18]],
     "yunnan": [[-14, 4, 6, 4], [6, -9, 12, -9]],
 }
 
@@ -32,6 +32,29 @@ def test_doc_round_settles_as_stated(rid: str) -> None:
         assert out["ok"], out
         assert out["deltas"] == stated
         assert f"`{stated}`" in text
+        if out["room_take"]:  # a penalty paid to the room says so beside its deltas
+            assert f"`room_take` {out['room_take']}" in text
+
+
+PENALTY_SECTIONS = {  # each doc's "## Penalty" examples, in order: (deltas, room_take)
+    "wuhan": [([133, -400, 134, 133], 0), ([0, -400, 0, 0], 400)],
+    "shaanxi": [([18, -54, 18, 18], 0)],
+    "mcr": [([10, 10, -30, 10], 0), ([-30, 0, 0, 0], 30)],
+}
+
+
+@pytest.mark.parametrize("rid", sorted(PENALTY_SECTIONS))
+def test_penalty_examples_settle_as_stated(rid: str) -> None:
+    text = (DOCS / f"{rid}.md").read_text(encoding="utf-8")
+    part = text[text.index("## Penalty") :]
+    blocks = re.findall(r"```json\n(.*?)```", part, re.S)
+    assert len(blocks) == len(PENALTY_SECTIONS[rid])
+    for block, (deltas, take) in zip(blocks, PENALTY_SECTIONS[rid], strict=True):
+        out = api.settle(json.loads(block))
+        assert out["ok"], out
+        assert (out["deltas"], out["room_take"]) == (deltas, take)
+        assert f"`{deltas}`" in part
+        assert not take or f"`room_take` {take}" in part
 
 
 TABLED = ("beijing", "hebei", "shandong", "shaanxi")

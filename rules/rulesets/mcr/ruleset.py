@@ -15,11 +15,12 @@ from typing import Any
 from rules.decompose import Forms, waits_counts
 from rules.errors import RuleError
 from rules.hand import Hand, Table
-from rules.registry import Param, Preset, Ruleset
+from rules.registry import Param, Preset, Ruleset, recipients_param
+from rules.round import Penalty
 from rules.rulesets.mcr import lean
 from rules.rulesets.mcr.fans import COMMON_FANS, FANS, TABLE
 from rules.rulesets.mcr.scoring import Reading, _explain, _fan_dict, _payments, best_reading
-from rules.table import Match, TableSpec, WinFlag
+from rules.table import Match, PenaltyKind, TableSpec, WinFlag
 
 __all__ = ["Mcr"]
 
@@ -119,6 +120,18 @@ class Mcr(Ruleset):
             min=0,
             max=1000,
         ),
+        Param(
+            "false_win_penalty",
+            "int",
+            10,
+            "错和罚分",
+            "False win penalty",
+            "错和者付给其他每家这么多（竞赛规则：各 10 分，共 30 分）",
+            "What a false win pays each other player (competition rules: 10 each, 30 in all)",
+            min=1,
+            max=1000,
+        ),
+        recipients_param("false_win_to", "错和", "False win"),
     )
 
     def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -177,6 +190,18 @@ class Mcr(Ruleset):
             WinFlag("last_tile", "海底", "Last tile"),
             WinFlag("fourth_tile", "和绝张", "Last of its kind"),
         ),
+        # 错和: the competition rules' penalty (docs/rules/mcr.md); the hand plays on.
+        penalties=(
+            PenaltyKind(
+                "false_win",
+                "错和",
+                "False win",
+                "错和者付给其他每家 10 分（共 30 分），这盘继续打",
+                "A false win pays 10 to each other player (30 in all); the hand plays on",
+                to_param="false_win_to",
+                ends_round=False,
+            ),
+        ),
     )
     presets = (
         Preset("competition", "比赛规则", "Competition", {"match": True}),
@@ -203,6 +228,23 @@ class Mcr(Ruleset):
         if self._match_spec is None:
             self._match_spec = replace(self.table_spec, match=Match())
         return self._match_spec
+
+    def penalty_amount(
+        self,
+        penalty: str,
+        seat: int,
+        seat_inputs: Mapping[str, list[int]],
+        players: int,
+        params: Mapping[str, Any],
+    ) -> Penalty:
+        """错和: `false_win_penalty` to each other player (paid to the room, the same sum)."""
+        each = int(params["false_win_penalty"])
+        amount = each * (players - 1)
+        return Penalty(
+            amount,
+            (f"{each} × {players - 1} = {amount}",),
+            (f"每家 {each} × {players - 1} = {amount}",),
+        )
 
     def fan_catalog(self, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         """Every fan a player can pick, with the fans it excludes (不计) and, for the

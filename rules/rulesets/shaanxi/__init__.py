@@ -17,8 +17,9 @@ from typing import Any
 from rules import decompose
 from rules.errors import RuleError
 from rules.hand import Hand
-from rules.registry import Param, Preset, Ruleset
-from rules.table import ALL_TILES, EventKind, SeatInput, TableSpec, WinFlag
+from rules.registry import Param, Preset, Ruleset, recipients_param
+from rules.round import Penalty
+from rules.table import ALL_TILES, EventKind, PenaltyKind, SeatInput, TableSpec, WinFlag
 
 FORMS = decompose.Forms(seven_pairs=True, seven_pairs_quads=True, thirteen_orphans=True,
                         honors_knitted=True, knitted_straight=True)  # fmt: skip
@@ -73,6 +74,7 @@ class Shaanxi(Ruleset):
               "这些牌型也可以胡（分数和平胡一样）", "These shapes win too (worth a plain win)"),
         Param("chi", "bool", False, "可以吃", "Chi allowed", "规则只说碰杠：默认不能吃",
               "The rules describe only pung and kong: no chi by default"),
+        recipients_param("escape_to", "逃跑", "Escape"),
     )  # fmt: skip
     presets = (
         Preset("standard", "陕西（三家都给）", "Shaanxi (all three pay)", {}),
@@ -90,6 +92,18 @@ class Shaanxi(Ruleset):
             EventKind("draw", "荒庄", "Drawn hand"),
         ),  # fmt: skip
         seat_inputs=(PAOZI,),
+        # "逃跑扣分:算該玩家輸,扣分=底分*(8 + 自己的炮子數*3 + 其余玩家炮子數和)" (SX-9).
+        penalties=(
+            PenaltyKind(
+                "escape",
+                "逃跑",
+                "Escape",
+                "逃跑者扣 底分 ×（8 + 自己的炮子 × 3 + 其余玩家炮子和）",
+                "The player who leaves loses base × (8 + own stakes × 3 + the others' stakes)",
+                to_param="escape_to",
+                inputs=("paozi",),
+            ),
+        ),
         reasons=REASONS,
         meld_labels={
             "kong": ("放杠", "Kong on a discard"),
@@ -162,6 +176,21 @@ class Shaanxi(Ruleset):
         out["payments"] = [{"from": lo["seat"], "to": w, "amount": lo["pays"]} for lo in losers]
         out["deltas"] = deltas
         return out
+
+    def penalty_amount(
+        self, penalty: str, seat: int, seat_inputs: Mapping[str, list[int]], players: int,
+        params: Mapping[str, Any],
+    ) -> Penalty:  # fmt: skip
+        """逃跑: 底分 × (8 + own 炮子 × 3 + the others' 炮子), seed 002."""
+        p = [int(x) for x in seat_inputs.get("paozi") or [0] * players]
+        b, own = int(params["base"]), p[seat]
+        rest = sum(p) - own
+        amount = b * (8 + own * 3 + rest)
+        return Penalty(
+            amount,
+            (f"{b} × (8 + {own} × 3 + {rest}) = {amount}",),
+            (f"底分 {b} ×（8 + 自己炮子 {own} × 3 + 其余炮子 {rest}）= {amount}",),
+        )
 
     def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
         self.check(hand, params)

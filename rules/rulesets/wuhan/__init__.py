@@ -18,7 +18,8 @@ from typing import Any
 from rules import decompose
 from rules.errors import RuleError
 from rules.hand import Hand
-from rules.registry import Param, Preset, Ruleset
+from rules.registry import Param, Preset, Ruleset, recipients_param
+from rules.round import Penalty
 from rules.rulesets.wuhan.hands import (
     FORMS,
     JIANG,
@@ -34,7 +35,7 @@ from rules.rulesets.wuhan.hands import (
     readings,
 )  # fmt: skip
 from rules.rulesets.wuhan.payments import COUNTS, Factor, own_factor, settle
-from rules.table import ALL_TILES, EventKind, SeatInput, TableSpec, Wilds, WinFlag
+from rules.table import ALL_TILES, EventKind, PenaltyKind, SeatInput, TableSpec, Wilds, WinFlag
 from rules.tiles import tile_en, tile_zh
 
 # 东 → 南 → 西 → 北 → 发 → 白 → 东; 中 is skipped and a turned 中 gives 发:
@@ -128,11 +129,15 @@ class Wuhan(Ruleset):
               "全求人的将也要是 2、5、8", "全求人's pair must be 2, 5 or 8"),
         Param("two_laizi_bar_small", "bool", True, "两个癞子不能胡小胡", "Two wilds bar a small win",
               "手里有两个癞子时只能胡大胡", "With two wild tiles only a big win wins"),
+        Param("escape_penalty", "int", 400, "逃跑扣分", "Escape penalty",
+              "逃跑者扣这么多（口口翻 500）", "What the player who leaves loses (口口翻: 500)",
+              min=1, max=100_000),
+        recipients_param("escape_to", "逃跑", "Escape"),
     )  # fmt: skip
     presets = (
         Preset("kaikoufan", "开口翻", "Open once", {}),
         Preset("koukoufan", "口口翻", "Each opening",
-               {"variant": "koukoufan", "golden": 500}),
+               {"variant": "koukoufan", "golden": 500, "escape_penalty": 500}),
     )  # fmt: skip
     table_spec = TableSpec(
         tiles=ALL_TILES,
@@ -147,6 +152,17 @@ class Wuhan(Ruleset):
         ),
         events=(EventKind("win", "胡牌", "Win"), EventKind("draw", "荒庄", "Drawn game")),
         seat_inputs=SEAT_INPUTS,
+        # "逃跑:游戲結束,逃跑者扣400分(口口翻扣500分)" (WH-24).
+        penalties=(
+            PenaltyKind(
+                "escape",
+                "逃跑",
+                "Escape",
+                "逃跑者扣 400 分（口口翻 500）",
+                "The player who leaves loses 400 (口口翻: 500)",
+                to_param="escape_to",
+            ),
+        ),
         meld_sources=True,
         reasons=REASONS,
         meld_labels={"wild": ("癞子", "Wild")},
@@ -169,6 +185,13 @@ class Wuhan(Ruleset):
 
     def seat_inputs_from_hand(self, hand: Hand, params: Mapping[str, Any]) -> Mapping[str, int]:
         return hand_counts(hand, params)
+
+    def penalty_amount(
+        self, penalty: str, seat: int, seat_inputs: Mapping[str, list[int]], players: int,
+        params: Mapping[str, Any],
+    ) -> Penalty:  # fmt: skip
+        """逃跑: a fixed deduction, 400 (口口翻 500), whatever the hand."""
+        return Penalty(int(params["escape_penalty"]))
 
     # ------------------------------------------------------------------ hands
 

@@ -1,0 +1,209 @@
+"""Adjustments (调整) and the penalties a ruleset declares (逃跑, 错和), entered from
+the table page: one small form, no tile picker.
+
+Recorded as rounds of their own (kinds "adjust" / "penalty", scorer/scoring.py) through
+`GameSession.record_round`, so the one-time token, the session's row lock, the round
+number the form was opened for and the closed-table check are the ones every round
+has; corrected through `Round.revise` with the revision the form was opened on.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_http_methods
+from django_htmx.http import HttpResponseClientRedirect
+
+from rules import RuleError
+from scorer import phone
+from scorer.access import closed_redirect, round_or_404, session_or_404
+from scorer.models import GameSession, Round, RoundRevision, RoundTaken, StaleRevision
+from scorer.views import HtmxHttpRequest, by_language
+
+__all__ = ["adjust", "adjust_edit"]
+
+LINES = 4  # line rows the form shows; blank ones are ignored
+
+
+def _int(raw: Any) -> int | None:
+    try:
+        return int(str(raw).strip())
+    except ValueError:
+        return None
+
+
+def _entry(post: Any, session: GameSession) -> dict[str, Any]:
+    """The entry the form says (checked by the model: nothing is trusted here)."""
+    if post.get("kind") == RoundRevision.PENALTY:
+        entry: dict[str, Any] = {"kind": "penalty", "penalty": post.get("penalty", ""),
+                                 "seat": _int(post.get("seat"))}  # fmt: skip
+        kind = session.table().penalty(entry["penalty"])
+        inputs = {}
+        for sid in kind.inputs if kind is not None else ():
+            values = [_int(post.get(f"{sid}_{s}", "0") or "0") for s in range(session.n_players)]
+            inputs[sid] = values
+        if inputs:
+            entry["seat_inputs"] = inputs
+        return entry
+    lines = []
+    for k in range(LINES):
+        frm, to, amount = (post.get(f"{x}_{k}", "").strip() for x in ("from", "to", "amount"))
+        if frm == to == amount == "" or (amount == "" and "" in (frm, to)):
+            continue  # a blank row (or one with nothing to move)
+        lines.append({"from": _int(frm), "to": _int(to), "amount": _int(amount)})
+    return {"kind": "adjust", "reason": post.get("reason", ""), "lines": lines}
+
+
+def _form(session: GameSession, data: dict[str, Any]) -> dict[str, Any]:
+    """What the template shows: the players, the declared penalties, the rows."""
+    table = session.table()
+    names = list(session.players)
+    penalties = [
+        {
+            "id": p.id,
+            "label": by_language(p.zh, p.en),
+            "help": by_language(p.help_zh, p.help_en),
+            "inputs": [
+                {
+                    "id": si.id,
+                    "label": by_language(si.zh, si.en),
+                    "min": si.min,
+                    "max": si.max,
+                    "seats": [
+                        {"seat": s, "name": names[s], "value": data.get(f"{si.id}_{s}", si.default)}
+                        for s in range(len(names))
+                    ],
+                }
+                for si in table.seat_inputs
+                if si.id in p.inputs
+            ],  # fmt: skip
+            "to": session.resolved_params().get(p.to_param, "others"),
+        }
+        for p in table.penalties
+    ]
+    rows = [
+        {k: data.get(f"{k}_{i}", "") for k in ("from", "to", "amount")} | {"i": i}
+        for i in range(LINES)
+    ]
+    return {"names": list(enumerate(names)), "penalties": penalties, "rows": rows}
+
+
+def _data(entry: dict[str, Any] | None) -> dict[str, Any]:
+    """A recorded entry as the form's values (a correction starts from it)."""
+    if not entry:
+        return {}
+    if entry.get("kind") == RoundRevision.PENALTY:
+        data = {"kind": "penalty", "penalty": entry.get("penalty"), "seat": entry.get("seat")}
+        for sid, values in (entry.get("seat_inputs") or {}).items():
+            for s, v in enumerate(values):
+                data[f"{sid}_{s}"] = v
+        return data
+    data = {"kind": "adjust", "reason": entry.get("reason", "")}
+    for i, line in enumerate(entry.get("lines") or []):
+        for k in ("from", "to", "amount"):
+            data[f"{k}_{i}"] = line.get(k)
+    return data
+
+
+def _render(
+    request: HtmxHttpRequest,
+    session: GameSession,
+    data: dict[str, Any],
+    message: str = "",
+    status: int = 200,
+    editing: Round | None = None,
+    token: str = "",
+    base: int | None = None,
+    number: int | None = None,
+) -> HttpResponse:
+    context = {
+        "session": session,
+        "data": data,
+        "kind": data.get("kind") or "adjust",
+        "message": message,
+        "editing": editing,
+        "token": token or str(uuid.uuid4()),
+        "base": base,
+        "for_round": number if number is not None else session.next_number(),
+        "author": phone.my_name(request, session),
+        **_form(session, data),
+    }
+    return render(request, "scorer/adjust.html", context, status=status)
+
+
+def _go(request: HtmxHttpRequest, url: str) -> HttpResponse:
+    return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+
+
+@require_http_methods(["GET", "POST"])
+def adjust(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """Record an adjustment or a penalty as the next round, once."""
+    session = session_or_404(code)
+    if (closed := closed_redirect(request, session)) is not None:
+        return closed
+    if request.method == "GET":
+        kind = request.GET.get("kind", "adjust")
+        data: dict[str, Any] = {"kind": kind if kind in ("adjust", "penalty") else "adjust"}
+        return _render(request, session, data)
+    post = request.POST
+    data = {k: post.get(k) for k in post}
+    refused = 200 if request.htmx else 400
+    number = _int(post.get("for_round"))
+    try:
+        token = uuid.UUID(post.get("token", ""))
+    except ValueError:
+        msg = gettext("This form had expired. Check the round and confirm again.")
+        return _render(request, session, data, msg, refused)
+    author = phone.my_name(request, session)
+    try:
+        rnd = session.record_round(token, _entry(post, session), author, number=number)
+    except RoundTaken as taken:
+        msg = gettext(
+            "Another phone recorded a round meanwhile. Check the scores, then confirm again "
+            "to record this one as round %(number)s."
+        ) % {"number": taken.next_number}
+        return _render(request, session, data, msg, refused, token=str(token),
+                       number=taken.next_number)  # fmt: skip
+    except RuleError as e:
+        msg = by_language(e.message_zh, e.message)
+        return _render(request, session, data, msg, refused, token=str(token), number=number)
+    messages.success(request, gettext("Round %(number)s recorded.") % {"number": rnd.number})
+    return _go(request, reverse("scorer:session", args=[session.code]))
+
+
+@require_http_methods(["GET", "POST"])
+def adjust_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
+    """Correct an adjustment or a penalty: a new version, made from the one shown."""
+    session = session_or_404(code)
+    if (closed := closed_redirect(request, session)) is not None:
+        return closed
+    rnd = round_or_404(session, number)
+    rev = rnd.current
+    if rev is None or rev.kind not in RoundRevision.NOT_HANDS:
+        raise Http404("not an adjustment or a penalty")
+    if request.method == "GET":
+        return _render(request, session, _data(rev.entry), editing=rnd, base=rev.number)
+    post = request.POST
+    data = {k: post.get(k) for k in post}
+    refused = 200 if request.htmx else 400
+    base = _int(post.get("base"))
+    try:
+        rnd.revise(_entry(post, session), phone.my_name(request, session), base=base)
+    except StaleRevision as stale:
+        msg = gettext(
+            "This round was corrected on another phone meanwhile. "
+            "Check it and confirm again to replace that correction."
+        )
+        return _render(request, session, _data(stale.current.entry), msg,
+                       200 if request.htmx else 409, editing=rnd, base=stale.current.number)  # fmt: skip
+    except RuleError as e:
+        msg = by_language(e.message_zh, e.message)
+        return _render(request, session, data, msg, refused, editing=rnd, base=base)
+    messages.success(request, gettext("Round %(number)s corrected.") % {"number": rnd.number})
+    return _go(request, reverse("scorer:round", args=[session.code, rnd.number]))

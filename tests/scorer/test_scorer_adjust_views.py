@@ -1,0 +1,171 @@
+"""Adjustments and penalties at the table: entered on their own small page (zh first),
+recorded once per form under the session's lock, refused whole with a message in the
+reader's language, undone, corrected, shown as such in the ledger, on the round's
+page and in the chart, exported (CSV, JSON) and re-checked by the JSON import."""
+
+from __future__ import annotations
+
+import csv
+import html as htmllib
+import io
+import json
+import re
+import uuid
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from rules import RuleError
+from scorer.export import import_table, table_csv, table_json
+from scorer.models import GameSession, Round, RoundRevision
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["甲", "乙", "丙", "丁"]
+ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
+EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
+
+
+def text_of(page: str) -> str:
+    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+
+
+def post_adjust(c: Client, s: GameSession, token: str, **extra: Any) -> Any:
+    data = {"token": token, "for_round": s.next_number(), "kind": "adjust", "reason": "协商",
+            "from_0": "1", "to_0": "0", "amount_0": "30", **extra}  # fmt: skip
+    return c.post(reverse("scorer:adjust", args=[s.code]), data, **ZH)
+
+
+def test_an_adjustment_is_recorded_once_and_shown_as_such() -> None:
+    s = GameSession.objects.create(ruleset="mcr", players=NAMES)
+    c = Client()
+    page = c.get(reverse("scorer:session", args=[s.code]), **ZH).content.decode()
+    assert reverse("scorer:adjust", args=[s.code]) in page and "调整 / 罚分" in page
+    form = c.get(reverse("scorer:adjust", args=[s.code]), **ZH).content.decode()
+    assert "原因" in form and "罚分" in form and "错和" in form  # mcr declares 错和
+    token = str(uuid.uuid4())
+    extra = {"from_1": "2", "to_1": "3", "amount_1": "5"}
+    r = post_adjust(c, s, token, **extra)
+    assert r.status_code == 302
+    post_adjust(c, s, token, **extra)  # a double tap: the same form, recorded once
+    assert s.rounds.count() == 1
+    assert s.tallies() == [30, -30, -5, 5]
+    rev = s.rounds.get().current
+    assert rev.kind == RoundRevision.ADJUST and rev.result["reason"] == "协商"
+    ledger = text_of(c.get(reverse("scorer:ledger", args=[s.code]), **ZH).content.decode())
+    assert "1 调整" in ledger
+    detail = text_of(c.get(reverse("scorer:round", args=[s.code, 1]), **ZH).content.decode())
+    assert "调整：协商" in detail and "乙 → 甲：30" in detail and "丙 → 丁：5" in detail
+    chart = c.get(reverse("scorer:session", args=[s.code]), **EN).content.decode()
+    assert 'class="chart-mark"' in chart and "Round 1: adjustment" in chart
+    # No hand was dealt: the dealer proposed next is still the first.
+    assert s.next_position() == (0, "E")
+
+
+@pytest.mark.parametrize(
+    ("extra", "zh"),
+    [
+        ({"reason": " "}, "请写明调整的原因"),
+        ({"to_0": "1"}, "第 1 行：不能自己给自己"),
+        ({"amount_0": "0"}, "第 1 行：分数要是 1 到 100000 的整数"),
+        ({"amount_0": "2.5"}, "第 1 行：分数要是 1 到 100000 的整数"),
+        (
+            {"from_0": "", "to_0": "", "amount_0": "", "from_1": "", "to_1": "", "amount_1": ""},
+            "调整至少要有一行",
+        ),
+    ],
+)
+def test_a_bad_adjustment_is_refused_whole_in_the_readers_language(
+    extra: dict[str, str], zh: str
+) -> None:
+    s = GameSession.objects.create(ruleset="mcr", players=NAMES)
+    r = post_adjust(Client(), s, str(uuid.uuid4()), **{"from_1": "2", "to_1": "3", "amount_1": "5",
+                                                        **extra})  # fmt: skip
+    assert r.status_code == 400 and zh in r.content.decode()
+    assert s.rounds.count() == 0 and s.tallies() == [0, 0, 0, 0]
+
+
+def test_shaanxi_escape_from_the_form_reads_the_stakes_and_pays_the_others() -> None:
+    s = GameSession.objects.create(ruleset="shaanxi", players=NAMES)
+    c = Client()
+    form = c.get(reverse("scorer:adjust", args=[s.code]) + "?kind=penalty", **ZH).content.decode()
+    assert "逃跑" in form and "炮子" in form and "这桌罚的分由其他玩家平分" in form
+    r = c.post(reverse("scorer:adjust", args=[s.code]), {
+        "token": str(uuid.uuid4()), "for_round": 1, "kind": "penalty", "penalty": "escape",
+        "seat": "1", "paozi_0": "1", "paozi_1": "2", "paozi_2": "0", "paozi_3": "3"}, **ZH)  # fmt: skip
+    assert r.status_code == 302
+    # 扣分 = 底分 × (8 + 自己的炮子數 × 3 + 其余玩家炮子數和) = 3 × (8 + 6 + 4)
+    assert s.tallies() == [18, -54, 18, 18]
+    detail = text_of(c.get(reverse("scorer:round", args=[s.code, 1]), **ZH).content.decode())
+    assert "罚分：乙" in detail and "逃跑：扣 54，其他玩家平分" in detail
+
+
+def test_wuhan_escape_paid_to_the_room_is_the_rooms_take() -> None:
+    s = GameSession.objects.create(ruleset="wuhan", players=NAMES, params={"escape_to": "room"})
+    s.record_round(uuid.uuid4(), {"kind": "penalty", "penalty": "escape", "seat": 3})
+    assert s.tallies() == [0, 0, 0, -400] and s.room_take() == 400
+    rev = s.rounds.get().current
+    assert [(t.from_seat, t.to_seat, t.amount) for t in rev.transfers.all()] == [(3, None, 400)]
+    rows = list(csv.reader(io.StringIO(table_csv(s))))
+    assert ["total", *NAMES, "room"] in rows and ["", "0", "0", "0", "-400", "400"] in rows
+
+
+def test_undo_restore_and_correction_of_an_adjustment() -> None:
+    s = GameSession.objects.create(ruleset="mcr", players=NAMES)
+    entry = {"kind": "adjust", "reason": "借分", "lines": [{"from": 0, "to": 2, "amount": 50}]}
+    rnd = s.record_round(uuid.uuid4(), entry)
+    s.undo_last()
+    assert s.tallies() == [0, 0, 0, 0]
+    s.restore(rnd.number)
+    assert s.tallies() == [-50, 0, 50, 0]
+    c = Client()
+    edit = reverse("scorer:adjust_edit", args=[s.code, rnd.number])
+    assert c.get(reverse("scorer:edit", args=[s.code, rnd.number]))["Location"] == edit
+    form = c.get(edit, **ZH).content.decode()
+    assert 'value="借分"' in form and 'name="base" value="1"' in form
+    r = c.post(edit, {"base": "1", "kind": "adjust", "reason": "借分（改）", "from_0": "0",
+                      "to_0": "2", "amount_0": "20"}, **ZH)  # fmt: skip
+    assert r.status_code == 302
+    assert s.tallies() == [-20, 0, 20, 0]
+    stale = c.post(edit, {"base": "1", "kind": "adjust", "reason": "x", "from_0": "0",
+                          "to_0": "1", "amount_0": "9"}, **ZH)  # fmt: skip
+    assert stale.status_code == 409 and s.tallies() == [-20, 0, 20, 0]
+    rnd.refresh_from_db()
+    with pytest.raises(RuleError):  # an adjustment is corrected as one
+        rnd.revise({"kind": "draw"})
+
+
+def test_a_closed_table_and_a_round_in_progress_take_no_adjustment() -> None:
+    s = GameSession.objects.create(ruleset="sichuan", players=NAMES)
+    s.add_event(uuid.uuid4(), {"type": "kong", "player": 1, "kong": "concealed"})
+    entry = {"kind": "adjust", "reason": "x", "lines": [{"from": 0, "to": 1, "amount": 5}]}
+    with pytest.raises(RuleError) as e:
+        s.record_round(uuid.uuid4(), entry)
+    assert "还有一局没打完" in e.value.message_zh
+    t = GameSession.objects.create(ruleset="mcr", players=NAMES)
+    t.record_round(uuid.uuid4(), entry)
+    t.close()
+    r = post_adjust(Client(), t, str(uuid.uuid4()))
+    assert r.status_code == 302 and t.rounds.filter(status=Round.ACTIVE).count() == 1
+
+
+def test_the_json_export_round_trips_and_the_import_re_checks_it() -> None:
+    s = GameSession.objects.create(ruleset="shaanxi", players=NAMES,
+                                   params={"escape_to": "room"},
+                                   fee={"mode": "win_fixed", "amount": 2})  # fmt: skip
+    s.record_round(uuid.uuid4(), {"kind": "adjust", "reason": "协商",
+                                  "lines": [{"from": 0, "to": 1, "amount": 7}]})  # fmt: skip
+    s.record_round(uuid.uuid4(), {"kind": "penalty", "penalty": "escape", "seat": 2,
+                                  "seat_inputs": {"paozi": [0, 0, 4, 0]}})  # fmt: skip
+    data = json.loads(json.dumps(table_json(s), ensure_ascii=False))
+    t = import_table(data)
+    assert t.tallies() == s.tallies() == [-7, 7, -60, 0] and t.room_take() == 60
+    rows = list(csv.reader(io.StringIO(table_csv(s))))
+    assert any(row[4] == "adjust" and row[-1] == "adjust: 协商" for row in rows[1:-3])
+    assert any(row[4] == "penalty" and row[-1] == "penalty_escape" for row in rows[1:-3])
+    forged = json.loads(json.dumps(data))
+    forged["rounds"][1]["revisions"][0]["entry"]["seat_inputs"]["paozi"] = [0, 0, 0, 0]
+    with pytest.raises(RuleError):
+        import_table(forged)
