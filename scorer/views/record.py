@@ -431,6 +431,12 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
         return _confirm_event(request, session, rs)
     p = Pick.from_post(request.POST, session, rs)
     who_records(request, session, p)
+    if "taken:next" in taps_of(request):
+        # "Record it as round N" after another phone recorded this form's round: the
+        # choice is a confirm (issue 27), of the next round, with the dealer and wind
+        # after the round just recorded (the ones the form had loaded are stale).
+        p.for_round = session.next_number()
+        p.dealer, p.wind = _next_position(session)
     # htmx swaps only 2xx answers, so a refusal it must show comes back as 200.
     refused = 200 if request.htmx else 400
     try:

@@ -112,6 +112,7 @@
     function (e) {
       var button = e.target.closest && e.target.closest('button[name="tap"]');
       if (!button || !button.form || !button.form.hasAttribute("data-tap-queue")) return;
+      if (button.hasAttribute("hx-post")) return; // posts elsewhere ("record it as round N")
       var form = button.form;
       var ahead = busy(form) ? inFlight.concat(queue) : queue;
       if (button.value && plainTileTap(form, button.value, ahead)) showPending(form, button.value);
