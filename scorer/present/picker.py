@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
-from rules.table import TableSpec
+from rules.table import SeatInput, TableSpec
 from rules.tiles import N_KINDS, tile_en, tile_str, tile_zh
 from scorer.entry.pick import Pick, _meld_tiles
 from scorer.scoring import WINDS
@@ -173,13 +173,23 @@ def seat_input_rows(p: Pick, names: list[str]) -> list[dict[str, Any]]:
                         # Why the count cannot go lower (武汉: a 明杠 means an opening).
                         "why": by_language(si.why_zh, si.why_en)
                         if si.at_least and floor[s] > si.min
-                        else "",
+                        else _counted_from_hand(si, p, s, floor[s]),
                     }
                     for s, (name, v) in enumerate(zip(names, values, strict=False))
                 ],
             }
         )
     return rows
+
+
+def _counted_from_hand(si: SeatInput, p: Pick, seat: int, floor: int) -> str:
+    """Beside the winner's count of a wild kind (吉安's 精): those his hand shows are
+    in it already (issue 27: a player added them a second time)."""
+    if si.counts_wild is None or seat != p.winner or floor <= si.min:
+        return ""
+    return ngettext(
+        "%(n)s in the hand: counted already", "%(n)s in the hand: counted already", floor
+    ) % {"n": floor}
 
 
 def seat_input_grid(
