@@ -156,11 +156,13 @@ def seat_input_rows(p: Pick, names: list[str]) -> list[dict[str, Any]]:
             continue
         values = now[si.id]
         floor = p.seat_floor(si, len(names))
+        label = by_language(si.zh, si.en)
         rows.append(
             {
                 "id": si.id,
-                "label": by_language(si.zh, si.en),
+                "label": label,
                 "help": by_language(si.help_zh, si.help_en),
+                "counted": _counted_from_hand(si, p, names, floor, label),
                 "seats": [
                     {
                         "seat": s,
@@ -173,7 +175,7 @@ def seat_input_rows(p: Pick, names: list[str]) -> list[dict[str, Any]]:
                         # Why the count cannot go lower (武汉: a 明杠 means an opening).
                         "why": by_language(si.why_zh, si.why_en)
                         if si.at_least and floor[s] > si.min
-                        else _counted_from_hand(si, p, s, floor[s]),
+                        else "",
                     }
                     for s, (name, v) in enumerate(zip(names, values, strict=False))
                 ],
@@ -182,14 +184,20 @@ def seat_input_rows(p: Pick, names: list[str]) -> list[dict[str, Any]]:
     return rows
 
 
-def _counted_from_hand(si: SeatInput, p: Pick, seat: int, floor: int) -> str:
-    """Beside the winner's count of a wild kind (吉安's 精): those his hand shows are
-    in it already (issue 27: a player added them a second time)."""
-    if si.counts_wild is None or seat != p.winner or floor <= si.min:
+def _counted_from_hand(
+    si: SeatInput, p: Pick, names: list[str], floor: list[int], label: str
+) -> str:
+    """Said under the counts of a wild kind (吉安's 精): the winner's count starts at
+    those his hand shows, which are in it already (issue 27: a player added them a
+    second time)."""
+    if si.counts_wild is None or p.winner is None or floor[p.winner] <= si.min:
         return ""
+    n = floor[p.winner]
     return ngettext(
-        "%(n)s in the hand: counted already", "%(n)s in the hand: counted already", floor
-    ) % {"n": floor}
+        "%(name)s: the %(n)s %(kind)s in the hand are counted already",
+        "%(name)s: the %(n)s %(kind)s in the hand are counted already",
+        n,
+    ) % {"name": names[p.winner], "n": n, "kind": label}
 
 
 def seat_input_grid(

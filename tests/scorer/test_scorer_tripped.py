@@ -126,4 +126,4 @@ def test_jian_says_the_winners_jing_are_counted_already(client: Client) -> None:
     assert state_of(page)["si_zheng_jing"] == "0,1,0,0"
     assert "也算" not in text
     assert "和牌的人手牌里的已经自动算上了，不要再加" in text
-    assert "手牌里有 1 个，已算上" in text
+    assert "乙：手牌里的 1 个正精已经算上了" in text
