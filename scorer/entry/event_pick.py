@@ -389,6 +389,23 @@ class EventPick(Pick):
         self.win_tile, self.tool = None, ""
 
     def apply(self, tap: str, n_players: int, rs: Ruleset) -> str:
+        """Apply one tap; a winner joining the last win (一炮多响) wins on its tile.
+
+        That tile is the win tile as soon as the hand holds it, whatever order the
+        tiles were tapped in (issue 27: the player had to pick it himself, and the
+        refusal did not say which it was)."""
+        message = self._apply_tap(tap, n_players, rs)
+        shared = self.shared_tile
+        if (
+            self.join and self.kind == "win" and self.mode == "tiles" and shared is not None
+            and self.win_tile is not None and self.win_tile != shared and shared in self.concealed
+        ):  # fmt: skip
+            self.concealed.remove(shared)
+            self.concealed = sorted((*self.concealed, self.win_tile))
+            self.win_tile = shared
+        return message
+
+    def _apply_tap(self, tap: str, n_players: int, rs: Ruleset) -> str:
         verb, _, arg = tap.partition(":")
         seat = _int(arg, 0, n_players - 1)
         if verb == "kind":

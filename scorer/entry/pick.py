@@ -26,11 +26,29 @@ TOOLS = (*MELD_TYPES, "win", "turned")
 MELD_FROM = ("left", "across", "right")  # 上家, 对家, 下家
 AUTHOR_COOKIE = "mj_author"
 AUTHOR_MAX = 40
+# Taps one request may carry (static/js/taps.js sends those queued behind an answer
+# together): far more than a hand has tiles, few enough that a request stays small.
+MAX_TAPS = 64
 
 
 def _error_text(e: RuleError) -> str:
     """The engine's message in the reader's language."""
     return e.message_zh if is_zh() else e.message
+
+
+def tile_of_tap(p: Pick, tap: str) -> set[int]:
+    """The tile kind a tile tap (grid "tile:5m", hand "hand:5m" or "hand:win") acts on,
+    read against the state before the tap; empty for any other tap.  Those are the
+    grid buttons a batch of plain tile taps changes (scorer/views/record.py)."""
+    verb, _, code = tap.partition(":")
+    if verb == "hand" and code == "win":
+        return set() if p.win_tile is None else {p.win_tile}
+    if verb not in ("tile", "hand") or not code:
+        return set()
+    try:
+        return {parse_tile(code)}
+    except RuleError:
+        return set()
 
 
 # ---------------------------------------------------------------- the form's state

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
-from rules.table import TableSpec
+from rules.table import SeatInput, TableSpec
 from rules.tiles import N_KINDS, tile_en, tile_str, tile_zh
 from scorer.entry.pick import Pick, _meld_tiles
 from scorer.scoring import WINDS
@@ -156,11 +156,13 @@ def seat_input_rows(p: Pick, names: list[str]) -> list[dict[str, Any]]:
             continue
         values = now[si.id]
         floor = p.seat_floor(si, len(names))
+        label = by_language(si.zh, si.en)
         rows.append(
             {
                 "id": si.id,
-                "label": by_language(si.zh, si.en),
+                "label": label,
                 "help": by_language(si.help_zh, si.help_en),
+                "counted": _counted_from_hand(si, p, names, floor, label),
                 "seats": [
                     {
                         "seat": s,
@@ -180,6 +182,22 @@ def seat_input_rows(p: Pick, names: list[str]) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def _counted_from_hand(
+    si: SeatInput, p: Pick, names: list[str], floor: list[int], label: str
+) -> str:
+    """Said under the counts of a wild kind (吉安's 精): the winner's count starts at
+    those his hand shows, which are in it already (issue 27: a player added them a
+    second time)."""
+    if si.counts_wild is None or p.winner is None or floor[p.winner] <= si.min:
+        return ""
+    n = floor[p.winner]
+    return ngettext(
+        "%(name)s: the %(n)s %(kind)s in the hand are counted already",
+        "%(name)s: the %(n)s %(kind)s in the hand are counted already",
+        n,
+    ) % {"name": names[p.winner], "n": n, "kind": label}
 
 
 def seat_input_grid(

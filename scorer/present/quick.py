@@ -10,14 +10,31 @@ nothing, and the total already leaves it out.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from django.utils.translation import gettext
+from pypinyin import lazy_pinyin
 
 from scorer.views import by_language
 
 # Groups up to this many points are open (a common minimum is 8); bigger ones fold.
 QUICK_OPEN_MAX = 8
+
+
+@lru_cache(maxsize=2048)
+def fan_pinyin(name_zh: str) -> str:
+    """What the 选番 search box also finds a fan by: its pinyin, whole and by initials
+    ("jianke jk" for 箭刻), from pypinyin rather than a table of our own.
+
+    和 in a fan's name is the win, read hú at the table (碰碰和 pengpenghu); pypinyin
+    reads it hé, so both readings are given."""
+    out: list[str] = []
+    for name in dict.fromkeys((name_zh, name_zh.replace("和", "胡"))):
+        syllables = [s for s in lazy_pinyin(name, errors="ignore") if s.isascii() and s.isalpha()]
+        if syllables:
+            out += ["".join(syllables), "".join(s[0] for s in syllables)]
+    return " ".join(dict.fromkeys(out))
 
 
 def fan_groups(
@@ -47,6 +64,7 @@ def fan_groups(
             **f,
             "count": picked.get(f["id"], 0),
             "name": names[f["id"]],  # in the page's language
+            "pinyin": fan_pinyin(str(f.get("name_zh") or "")),
             "void": by is not None,
             "why": gettext("not counted: %(fan)s includes it") % {"fan": names[by]}
             if by is not None else "",

@@ -63,7 +63,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from rules import RuleError
 from rules.registry import get_ruleset
-from rules.tiles import N_KINDS, parse_tile
+from rules.tiles import N_KINDS
 from scorer import phone
 from scorer.access import closed_redirect, round_or_404, session_or_404
 from scorer.entry.pick import (
@@ -72,6 +72,7 @@ from scorer.entry.pick import (
     _error_text,
     _int,
     _next_position,
+    tile_of_tap,
 )
 from scorer.models import GameSession, Round, RoundTaken
 from scorer.present.picker import (
@@ -94,6 +95,7 @@ from scorer.views.recording import (
     _tapped_seat,
     _unfinished_hand,
     taken_round,
+    taps_of,
     who_records,
 )
 
@@ -285,22 +287,26 @@ def _render(
 # ---------------------------------------------------------------- views
 
 
-def _posted(request: HtmxHttpRequest, session: GameSession) -> tuple[Pick, str]:
-    """The form's state with its tap applied, and the tap's message if it could not be done."""
+def _posted(request: HtmxHttpRequest, session: GameSession) -> tuple[Pick, str, set[int]]:
+    """The form's state with its taps applied in order, the message of the last tap
+    that could not be done, and the tiles the tile taps touched."""
     rs = get_ruleset(session.ruleset)
     p = Pick.from_post(request.POST, session, rs)
     who_records(request, session, p)
-    tap = request.POST.get("tap", "")
-    if tap == "taken:next":
-        # Record it as the next round: its number, and the dealer and wind after the
-        # round just recorded (the ones the form had loaded are stale).
-        p.for_round = session.next_number()
-        p.dealer, p.wind = _next_position(session)
-        return p, ""
-    message = p.apply(tap, session.n_players, rs)
-    if tap.startswith("mode:"):
-        phone.set_last_mode(request, p.mode)
-    return p, message
+    message = ""
+    touched: set[int] = set()
+    for tap in taps_of(request):
+        if tap == "taken:next":
+            # Record it as the next round: its number, and the dealer and wind after the
+            # round just recorded (the ones the form had loaded are stale).
+            p.for_round = session.next_number()
+            p.dealer, p.wind = _next_position(session)
+            continue
+        touched |= tile_of_tap(p, tap)
+        message = p.apply(tap, session.n_players, rs) or message
+        if tap.startswith("mode:"):
+            phone.set_last_mode(request, p.mode)
+    return p, message, touched
 
 
 def _dropped(request: HtmxHttpRequest, session: GameSession) -> HttpResponse:
@@ -327,9 +333,9 @@ def record(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if session.stepwise:
         return _record_event(request, session, rs)
     if request.method == "POST":
-        if request.POST.get("tap") == "taken:discard":
+        if "taken:discard" in taps_of(request):
             return _dropped(request, session)
-        p, message = _posted(request, session)
+        p, message, _ = _posted(request, session)
         phone.save_draft(request, session, p.hidden())
         return _render(request, session, p, message)
     draft = phone.load_draft(request, session)
@@ -353,13 +359,14 @@ def preview(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if session.stepwise and "round" not in request.POST:
         return _preview_event(request, session, rs)
     editing = _editing(request, session)
-    if editing is None and request.POST.get("tap") == "taken:discard":
+    if editing is None and "taken:discard" in taps_of(request):
         return _dropped(request, session)
-    p, message = _posted(request, session)
+    p, message, touched = _posted(request, session)
     if editing is None:
         phone.save_draft(request, session, p.hidden())
-    tap = request.POST.get("tap", "")
-    changed = _delta_tiles(request, p, tap)
+    taps = taps_of(request)
+    tap = taps[-1] if taps else ""
+    changed = _delta_tiles(request, p, taps, touched)
     if changed is not None:
         response = _tap_delta(request, session, p, message, editing, changed)
     else:
@@ -374,28 +381,24 @@ def preview(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return response
 
 
-def _delta_tiles(request: HtmxHttpRequest, p: Pick, tap: str) -> set[int] | None:
-    """The tiles whose grid buttons a plain tile tap changed, when the page can take
+def _delta_tiles(
+    request: HtmxHttpRequest, p: Pick, taps: list[str], touched: set[int]
+) -> set[int] | None:
+    """The tiles whose grid buttons plain tile taps changed, when the page can take
     only what changed (htmx sends delta=1); None when the whole form is answered.
 
     A plain tap adds a tile to the hand or takes one back, with no tool active:
     the hand, its result, the state, that tile's count on the grid and the bar
     change, nothing else.  Anything else (a tool, a seat, the mode) re-renders
-    the whole form.
+    the whole form; so does a batch of taps with anything but plain tile taps in it.
     """
     if not request.htmx or request.POST.get("delta") != "1":
         return None
     if p.kind != "win" or p.mode != "tiles" or p.tool or request.POST.get("tool"):
         return None
-    verb, _, code = tap.partition(":")
-    if verb == "hand" and code == "win":
-        code = request.POST.get("win_tile", "")
-    if verb not in ("tile", "hand") or not code:
+    if not taps or any(t.partition(":")[0] not in ("tile", "hand") for t in taps):
         return None
-    try:
-        return {parse_tile(code)}
-    except RuleError:
-        return None
+    return touched or None
 
 
 def _tap_delta(
@@ -428,6 +431,12 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
         return _confirm_event(request, session, rs)
     p = Pick.from_post(request.POST, session, rs)
     who_records(request, session, p)
+    if "taken:next" in taps_of(request):
+        # "Record it as round N" after another phone recorded this form's round: the
+        # choice is a confirm (issue 27), of the next round, with the dealer and wind
+        # after the round just recorded (the ones the form had loaded are stale).
+        p.for_round = session.next_number()
+        p.dealer, p.wind = _next_position(session)
     # htmx swaps only 2xx answers, so a refusal it must show comes back as 200.
     refused = 200 if request.htmx else 400
     try:

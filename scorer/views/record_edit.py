@@ -58,7 +58,7 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         p.author = phone.my_name(request, session)
         return _render(request, session, p, editing=rnd)
     if "confirm" not in request.POST:
-        p, message = _posted(request, session)
+        p, message, _ = _posted(request, session)
         return _render(request, session, p, message, editing=rnd)
     rs = get_ruleset(session.ruleset)
     p = Pick.from_post(request.POST, session, rs)

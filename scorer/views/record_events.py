@@ -40,6 +40,7 @@ from scorer.views.recording import (
     _unfinished_hand,
     _waits,
     taken_round,
+    taps_of,
     who_records,
 )
 
@@ -284,17 +285,21 @@ def _render_event(
 def _posted_event(
     request: HtmxHttpRequest, session: GameSession, rs: Ruleset, now: RoundNow
 ) -> tuple[EventPick, str]:
+    """The event's state with its taps applied in order (several when taps made while
+    an answer was on its way come together: static/js/taps.js), and the message of
+    the last tap that could not be done."""
     p = EventPick.read(request.POST, session, rs, now)
     who_records(request, session, p)
-    tap = request.POST.get("tap", "")
-    if tap == "taken:next":
-        # Start the next round instead: its number, its dealer, the events so far.
-        fresh = EventPick.fresh_event(session, rs, now, p.kind)
-        p.for_round, p.dealer, p.expected = fresh.for_round, fresh.dealer, fresh.expected
-        return p, ""
-    message = p.apply(tap, session.n_players, rs)
-    if tap.startswith("mode:"):
-        phone.set_last_mode(request, p.mode)
+    message = ""
+    for tap in taps_of(request):
+        if tap == "taken:next":
+            # Start the next round instead: its number, its dealer, the events so far.
+            fresh = EventPick.fresh_event(session, rs, now, p.kind)
+            p.for_round, p.dealer, p.expected = fresh.for_round, fresh.dealer, fresh.expected
+            continue
+        message = p.apply(tap, session.n_players, rs) or message
+        if tap.startswith("mode:"):
+            phone.set_last_mode(request, p.mode)
     return p, message
 
 
@@ -306,7 +311,7 @@ def _dropped_event(request: HtmxHttpRequest, session: GameSession) -> HttpRespon
 def _record_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -> HttpResponse:
     now = _round_now(session)
     if request.method == "POST":
-        if request.POST.get("tap") == "taken:discard":
+        if "taken:discard" in taps_of(request):
             return _dropped_event(request, session)
         p, message = _posted_event(request, session, rs, now)
         phone.save_draft(request, session, p.hidden())
@@ -326,7 +331,7 @@ def _record_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -
 
 def _preview_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -> HttpResponse:
     now = _round_now(session)
-    if request.POST.get("tap") == "taken:discard":
+    if "taken:discard" in taps_of(request):
         return _dropped_event(request, session)
     p, message = _posted_event(request, session, rs, now)
     phone.save_draft(request, session, p.hidden())
@@ -349,6 +354,10 @@ def _confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) 
     now = _round_now(session)
     p = EventPick.read(request.POST, session, rs, now)
     who_records(request, session, p)
+    if "taken:next" in taps_of(request):
+        # "Record it as round N": a confirm (issue 27), starting the next round.
+        fresh = EventPick.fresh_event(session, rs, now, p.kind)
+        p.for_round, p.dealer, p.expected = fresh.for_round, fresh.dealer, fresh.expected
     try:
         token = uuid.UUID(p.token)
     except ValueError:

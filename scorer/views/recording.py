@@ -13,7 +13,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from rules import waits
 from rules.tiles import parse_tile, tile_str, tiles_str
 from scorer import phone
-from scorer.entry.pick import HAND_SIZE, Pick
+from scorer.entry.pick import HAND_SIZE, MAX_TAPS, Pick
 from scorer.models import GameSession, Round
 from scorer.present.picker import FACES
 from scorer.present.words import author_label
@@ -142,3 +142,13 @@ def _tapped_seat(request: HtmxHttpRequest) -> int | None:
         return None
     seat = rest.split(":")[1] if rest.count(":") >= 2 else ""
     return int(seat) if seat.isdigit() else None
+
+
+def taps_of(request: HtmxHttpRequest) -> list[str]:
+    """The taps a request carries, in the order they were made.
+
+    One from a button; several when the taps made while an answer was on its way
+    come together (static/js/taps.js), so that on a slow network the final hand
+    and its score are one answer after the last tap, whatever their number.
+    """
+    return request.POST.getlist("tap")[:MAX_TAPS]

@@ -453,6 +453,10 @@ def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
             else:
                 _not_undone(request, now)
         else:
+            # This phone's entry in progress was made on the round just undone (its
+            # dealer and wind, its number): dropped, not restored later as if another
+            # phone had changed the table under it.
+            phone.clear_draft(request, session)
             messages.success(
                 request,
                 gettext("Round %(number)s undone. It stays in the ledger, struck through.")
@@ -499,6 +503,11 @@ def undo_event(request: HtmxHttpRequest, code: str) -> HttpResponse:
         except RuleError:  # closed on another phone since the check above
             session.refresh_from_db(fields=["closed_at"])
             return closed_redirect(request, session) or HttpResponseRedirect(request.path)
+        if rnd is not None:
+            # This phone's entry in progress was opened on the events just changed:
+            # dropped, so that 记和牌 opens on the round as it is now instead of the
+            # old entry blamed on "another phone" and refused once (issue 27).
+            phone.clear_draft(request, session)
         if rnd is None:
             messages.warning(request, _changed_meanwhile(last.number))
         elif rnd.status == Round.UNDONE:

@@ -2,7 +2,9 @@
  * Quick entry (选番): find a fan by typing part of its name, Chinese or English.
  *
  * Why: the MCR list has 80 fans; at the table a player knows the name and
- * should not scroll.  The box is hidden without script (the whole list is
+ * should not scroll.  Names match in Chinese, English or pinyin, whole or by
+ * initials ("jian", "pph": data-fan-names, scorer/present/quick.py); the fans
+ * already chosen stay shown whatever is typed.  The box is hidden without script (the whole list is
  * there anyway); typing hides the fans that do not match and opens the folded
  * groups that hold a match.  What was typed survives the form's re-render
  * after each tap (htmx replaces the list), so one can pick several matches.
@@ -19,7 +21,11 @@
     var q = query.trim().toLowerCase();
     root.querySelectorAll(".pk-quick-fan").forEach(function (fan) {
       var names = (fan.getAttribute("data-fan-names") || "").toLowerCase();
-      fan.hidden = q !== "" && names.indexOf(q) < 0;
+      // A fan already chosen stays in sight while searching: it counts, and its
+      // "−" is the way to take it back (issue 27: 碰碰和 vanished while 箭刻 was found).
+      var chosen = fan.classList.contains("pk-on");
+      fan.hidden = q !== "" && !chosen && names.indexOf(q.replace(/\s+/g, "")) < 0 &&
+        names.indexOf(q) < 0;
     });
     root.querySelectorAll(".pk-quick-fold").forEach(function (fold) {
       if (q !== "" && fold.querySelector(".pk-quick-fan:not([hidden])")) fold.open = true;

@@ -11,30 +11,50 @@
  *    then replaces the hand with the server's, which is the truth (fans and
  *    payments come with it);
  *  - a tap made while the previous answer is on its way is remembered by its
- *    value ("tile:5m", "winner:2") and sent, in order, once the form holds the
- *    state that answer brought; htmx alone keeps only the last waiting request
- *    and drops it when its button is replaced, so quick taps went missing;
- *  - a tap the server could not save because the database was busy (503 with
- *    Retry-After, scorer/busy.py; static/js/busy.js says so) is kept, first in
+ *    value ("tile:5m", "winner:2"); once the form holds the state that answer
+ *    brought, every tap remembered meanwhile goes in ONE request (the values in
+ *    order, several "tap" fields), which the server applies one after the other
+ *    as it would have one by one (scorer/views/record.py `_posted`): on a slow
+ *    network the final hand and score are one answer after the last tap, not one
+ *    answer per tap.  (htmx alone keeps only the last waiting request and drops
+ *    it when its button is replaced, so quick taps went missing.)
+ *  - taps the server could not save because the database was busy (503 with
+ *    Retry-After, scorer/busy.py; static/js/busy.js says so) are kept, first in
  *    the queue, and sent again once Retry-After has passed: the player does not
- *    tap it twice, and the taps made meanwhile follow it in order.
+ *    tap them twice, and the taps made meanwhile follow them in order, in the
+ *    same request.
  *
  * No scoring happens here: the server reads each tap against the state it sent.
  */
 (function () {
   "use strict";
   var queue = [];
-  var inFlight = null; // the tap the form's current request carries
+  var inFlight = []; // the taps the form's current request carries, in order
   var holdUntil = 0; // no tap is sent before this time (a busy server's Retry-After)
 
   function busy(form) {
     return form.classList.contains("htmx-request");
   }
 
-  function plainTileTap(form, value) {
+  // The tool the form will hold once the taps ahead (in flight, then waiting) are
+  // applied: a tool tap picks it (or puts it down), the next tile tap uses it up.
+  function toolAfter(form, ahead) {
+    var input = form.querySelector('input[name="tool"]');
+    var tool = input ? input.value : "";
+    ahead.forEach(function (v) {
+      if (/^tool:/.test(v)) {
+        var t = v.slice(5);
+        tool = tool === t ? "" : t;
+      } else if (/^(tile|hand):/.test(v)) {
+        tool = "";
+      }
+    });
+    return tool;
+  }
+
+  function plainTileTap(form, value, ahead) {
     // Tools (a meld, the winning tile) change what a tap means: only the server knows.
-    var tool = form.querySelector('input[name="tool"]');
-    return /^(tile|hand):/.test(value) && (!tool || tool.value === "") &&
+    return /^(tile|hand):/.test(value) && toolAfter(form, ahead) === "" &&
       form.querySelector("#pk-live .pk-hand-tiles") !== null;
   }
 
@@ -77,12 +97,13 @@
   function sendNext(form) {
     if (!queue.length || busy(form) || !document.body.contains(form)) return;
     if (Date.now() < holdUntil) return; // the timer set on the 503 sends it
-    var value = queue.shift();
+    // Every tap waiting, in the order made: one request, one answer.
+    var taps = queue.splice(0, queue.length);
     htmx.ajax("POST", form.getAttribute("hx-post"), {
       source: form,
       target: form,
       swap: "innerHTML",
-      values: { tap: value, delta: "1" },
+      values: { tap: taps, delta: "1" },
     });
   }
 
@@ -91,8 +112,10 @@
     function (e) {
       var button = e.target.closest && e.target.closest('button[name="tap"]');
       if (!button || !button.form || !button.form.hasAttribute("data-tap-queue")) return;
+      if (button.hasAttribute("hx-post")) return; // posts elsewhere ("record it as round N")
       var form = button.form;
-      if (button.value && plainTileTap(form, button.value)) showPending(form, button.value);
+      var ahead = busy(form) ? inFlight.concat(queue) : queue;
+      if (button.value && plainTileTap(form, button.value, ahead)) showPending(form, button.value);
       if (!busy(form) && !queue.length) return; // the usual path: htmx posts it
       e.preventDefault();
       e.stopPropagation();
@@ -129,17 +152,17 @@
   document.addEventListener("htmx:configRequest", function (e) {
     if (!tapForm(e)) return;
     var p = e.detail.parameters;
-    var v = p && (typeof p.get === "function" ? p.get("tap") : p.tap);
-    inFlight = v ? String(v) : null;
+    var v = p && (typeof p.getAll === "function" ? p.getAll("tap") : [].concat(p.tap || []));
+    inFlight = (v || []).map(String).filter(function (t) { return t !== ""; });
   });
 
   document.addEventListener("htmx:responseError", function (e) {
     var xhr = e.detail && e.detail.xhr;
     var form = tapForm(e);
-    if (!form || !xhr || xhr.status !== 503 || !inFlight) return;
-    // Nothing was saved: the same tap goes first once the server has room again.
-    queue.unshift(inFlight);
-    inFlight = null;
+    if (!form || !xhr || xhr.status !== 503 || !inFlight.length) return;
+    // Nothing was saved: the same taps go first once the server has room again.
+    queue = inFlight.concat(queue);
+    inFlight = [];
     var wait = (parseInt(xhr.getResponseHeader("Retry-After"), 10) || 2) * 1000;
     holdUntil = Date.now() + wait;
     setTimeout(function () { sendNext(form); }, wait + 50);
@@ -147,13 +170,14 @@
 
   document.addEventListener("htmx:afterRequest", function (e) {
     var form = tapForm(e);
+    if (form && e.detail.successful !== false) inFlight = []; // answered: the form holds them
     if (form && e.detail.successful === false) {
       // No answer swapped in: the hand still shows the waiting taps as they were.
       setTimeout(function () { sendNext(form); }, 0);
     } else if (form) {
       // The answer replaced the hand: show again the taps still waiting their turn.
-      queue.forEach(function (value) {
-        if (plainTileTap(form, value)) showPending(form, value);
+      queue.forEach(function (value, i) {
+        if (plainTileTap(form, value, queue.slice(0, i))) showPending(form, value);
       });
       // After the swap of this answer: the next tap reads the new state.
       setTimeout(function () { sendNext(form); }, 0);

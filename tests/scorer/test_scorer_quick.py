@@ -12,6 +12,7 @@ from django.test import Client
 from rules import get_ruleset
 from rules.rulesets.mcr.fans import FANS
 from scorer.models import GameSession, Round
+from scorer.present.quick import fan_pinyin
 from tests.scorer.test_scorer_views_record import NAMES, Phone, make_session, page_of, state_of
 
 pytestmark = pytest.mark.django_db
@@ -64,9 +65,12 @@ def test_quick_entry_has_a_search_box_and_common_fans_first() -> None:
     page = Phone(Client(), make_session()).tap("mode:quick")
     assert "data-fan-search" in page
     common = get_ruleset("mcr").fan_catalog()
-    # Every fan can be found by its names, Chinese and English.
+    # Every fan can be found by its names, Chinese, English and pinyin (issue 27).
     for f in common:
-        assert f'data-fan-names="{f["name_zh"]} {htmllib.escape(f["name_en"].lower())}"' in page
+        names = f"{f['name_zh']} {htmllib.escape(f['name_en'].lower())} {fan_pinyin(f['name_zh'])}"
+        assert f'data-fan-names="{names}"' in page
+    assert fan_pinyin("碰碰和").split() == ["pengpenghe", "pph", "pengpenghu"]
+    assert fan_pinyin("箭刻").split() == ["jianke", "jk"]
 
 
 def test_a_chengdu_table_quick_entry_shows_the_chengdu_fans() -> None:

@@ -371,9 +371,11 @@ class _Round:
                 if win_tile is None:
                     win_tile = hand.win_tile
                 elif hand.win_tile != win_tile:
+                    # Named (issue 27): the player sees which tile to make the win tile.
                     raise _err(
-                        f"{we}: players winning on one discard win on the same tile",
-                        f"{wz}：一炮多响时各家和的是同一张牌",
+                        f"{we}: players winning on one discard win on the same tile, "
+                        f"{tile_en(win_tile)}",
+                        f"{wz}：一炮多响时各家和的是同一张牌，{tile_zh(win_tile)}",
                     )
                 else:
                     self.seen[win_tile] -= 1  # one physical tile, already counted
