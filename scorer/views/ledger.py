@@ -275,7 +275,7 @@ def ledger(request: HtmxHttpRequest, code: str) -> HttpResponse:
     totals: list[dict[str, Any]] = [{"value": t, "sign": sign_class(t)} for t in running]
     if session.money_per_point is not None:
         for cell, t in zip(totals, running, strict=True):
-            cell["money"] = money_text(t * session.money_per_point)
+            cell["money"] = money_text(t * session.money_per_point, session.money_per_point)
     return render(
         request,
         "scorer/ledger.html",

@@ -261,7 +261,7 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
     winds = session.seat_winds(dealer, wind)
     seats = []
     for seat, (name, total) in enumerate(zip(names, totals, strict=True)):
-        money = None if per_point is None else money_text(total * per_point)
+        money = None if per_point is None else money_text(total * per_point, per_point)
         seats.append(
             {
                 "seat": seat,
