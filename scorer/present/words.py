@@ -26,13 +26,14 @@ WIND_NAMES = {
     "W": gettext_lazy("West"),
     "N": gettext_lazy("North"),
 }
-# A player left unnamed is called after the seat he starts in.
+# The seats by the wind each starts in (the first dealer's choice).
 SEAT_NAMES = (
     gettext_lazy("East player"),
     gettext_lazy("South player"),
     gettext_lazy("West player"),
     gettext_lazy("North player"),
 )
+
 # What the session page's button for each kind of event says.
 EVENT_ACTIONS = {
     "kong": gettext_lazy("Record a kong"),
