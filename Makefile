@@ -72,8 +72,11 @@ admin: $(STAMP)
 # The browser tests (tests/browser) run whenever Chromium is found (/usr/bin/chromium
 # or $$CHROMIUM) and are skipped, with one line saying why, when it isn't or when
 # SKIP_BROWSER_TESTS=1. Their screenshots go to test-artifacts/screenshots/.
+# A whole run takes minutes: each test file gets its own line of dots (the file's
+# name first, --verbosity=0 over the config's -q), and the slowest tests (over 2 s)
+# are listed at the end.
 test: $(STAMP) $(NODE_STAMP)
-	@set +e; $(PY) -m pytest $(ARGS); rc=$$?; \
+	@set +e; $(PY) -m pytest --verbosity=0 --durations=15 --durations-min=2 $(ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests (exit 5) -- failing." >&2; exit 1; fi; \
 	exit $$rc
 

@@ -254,6 +254,8 @@ class Settled:
     notes: list[str]
     notes_zh: list[str]
     share: int  # P × 2^k, before the dealer's ×2
+    working: list[str]  # how the win's amounts came where they differ from the share
+    working_zh: list[str]
 
 
 def settle(hand: Hand, fids: Sequence[int], params: Mapping[str, Any], extra: int = 0) -> Settled:
@@ -284,16 +286,22 @@ def settle(hand: Hand, fids: Sequence[int], params: Mapping[str, Any], extra: in
         assert t.discarder is not None
         pays.append((t.discarder, winner, sum(amount(s) for s in others), "win"))
         payers = [t.discarder] * len(others)
-        notes_zh.append(f"点炮包三家：{t.discarder} 号位付三家的钱")
-        notes.append(f"the discarder, seat {t.discarder}, pays for all three")
     else:
         assert t.discarder is not None
         pays.append((t.discarder, winner, amount(t.discarder), "win"))
         payers = [t.discarder]
+    working: list[str] = []
+    working_zh: list[str] = []
+    if rule == "discarder_all" and not hand.self_drawn:
+        parts = [f"{share} × 2" if amount(s) != share else f"{share}" for s in others]
+        working_zh.append(f"{t.discarder} 号位包三家：{' + '.join(parts)} = {pays[0][2]}")
+        working.append(f"seat {t.discarder} pays for all three: {' + '.join(parts)} = {pays[0][2]}")
     for s, _, a, _ in pays:
         if a != share and dd and not (rule == "discarder_all" and not hand.self_drawn):
-            notes_zh.append(f"{s} 号位：庄家翻番 {a}")
-            notes.append(f"seat {s}: dealer ×2, {a}")
+            working_zh.append(f"{s} 号位：{share} × 2（庄家翻番）= {a}")
+            working.append(f"seat {s}: {share} × 2 (dealer) = {a}")
+    notes_zh[:0] = working_zh
+    notes[:0] = working
     kongs = _kong_counts(hand, players, winner)
     xv, cv = int(params["exposed_kong"]), int(params["concealed_kong"])
     if params["kong_settlement"] == "with_win":
@@ -312,7 +320,7 @@ def settle(hand: Hand, fids: Sequence[int], params: Mapping[str, Any], extra: in
                         pays.append((s, owner, value, "kong"))
                 notes_zh.append(f"{owner} 号位的杠：每家付 {value}")
                 notes.append(f"seat {owner}'s kongs: {value} from each")
-    return Settled([p for p in pays if p[2]], notes, notes_zh, share)
+    return Settled([p for p in pays if p[2]], notes, notes_zh, share, working, working_zh)
 
 
 def _kong_counts(hand: Hand, players: int, winner: int) -> list[tuple[int, int]]:
@@ -351,6 +359,9 @@ def result(
     words_zh = "".join(" × 2" for _ in range(k))
     out: dict[str, Any] = {
         "win": True, "fans": rows, "total": share, "doublings": k,
+        # The working as the card counts it: the flat value, ×2 per item.
+        "working_zh": [f"平胡 {params['pinghu']}{words_zh}" + (f" = {share}" if k else "")],
+        "working": [f"plain win {params['pinghu']}{words_zh}" + (f" = {share}" if k else "")],
         "notes_zh": [f"平胡 {params['pinghu']}{words_zh} = {share}"
                      + (f"（{'、'.join(r['name_zh'] for r in rows)}）" if rows else "")],
         "notes": [f"plain win {params['pinghu']}{words_zh} = {share}"
@@ -367,6 +378,8 @@ def result(
         out["deltas"] = deltas
         out["notes"] += s.notes
         out["notes_zh"] += s.notes_zh
+        out["working"] += s.working
+        out["working_zh"] += s.working_zh
     return out
 
 

@@ -241,6 +241,31 @@ def seat_wind_in(seat: int, dealer: int, order: tuple[int, ...] | None, players:
     return WINDS[(order.index(seat) - order.index(dealer)) % players]
 
 
+UNITS = ("fan", "point")
+COMPOSES = ("sum", "double", "flat", "factors")
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """How a table counts a win, so that a page shows the working the way the
+    ruleset counts rather than as a sum of fans.
+
+    `unit`: "fan" (番) or "point" (分), the word after a result's total.
+    `compose`: "sum" (the fans add up to the total); "double" (a flat value ×2
+    per item: each fan is a ×2); "flat" (every shape is worth the same: the
+    fan names the shape, the amounts come from the working); "factors" (a base
+    times each player's factors).  Where it is not "sum" the result carries
+    `working` / `working_zh`: the lines that make the amounts ("5 × 2 × 2 = 20").
+    """
+
+    unit: str = "fan"
+    compose: str = "sum"
+
+    def __post_init__(self) -> None:
+        assert self.unit in UNITS, self.unit
+        assert self.compose in COMPOSES, self.compose
+
+
 @dataclass(frozen=True)
 class PenaltyKind:
     """A penalty a ruleset declares (武汉's and 陕西's 逃跑, 国标's 错和): a round event
@@ -294,6 +319,8 @@ class TableSpec:
     match: Match | None = None
     # Penalties the ruleset declares (a `penalty` event charges one of them).
     penalties: tuple[PenaltyKind, ...] = ()
+    # Its unit and how a result is composed (see Scoring).
+    scoring: Scoring = Scoring()
 
     def __post_init__(self) -> None:
         ids = [e.id for e in self.events]
@@ -370,6 +397,7 @@ def describe_table(spec: TableSpec) -> dict[str, Any]:
             "rank_points": list(spec.match.rank_points),
         },
         "continues_after_win": spec.continues_after_win,
+        "scoring": {"unit": spec.scoring.unit, "compose": spec.scoring.compose},
         "seat_inputs": [
             {
                 "id": s.id,
@@ -409,6 +437,7 @@ __all__ = [
     "WINDS",
     "seat_wind_in",
     "SeatInput",
+    "Scoring",
     "TableSpec",
     "Wilds",
     "WinFlag",

@@ -13,6 +13,7 @@ from django.utils.translation import gettext, gettext_lazy
 from rules import RuleError
 from rules.registry import Param, Ruleset
 from scorer.fees import FeeRule
+from scorer.players import PLACEHOLDER_NAMES
 from scorer.present.words import NAME_MAX, SEAT_NAMES, WIND_NAMES, error_text
 from scorer.rooms import RoomConfig
 from scorer.views import (
@@ -192,7 +193,11 @@ class StartForm(forms.Form):
         dealer.choices = [(i, SEAT_NAMES[i]) for i in range(4)]
         for i in range(4):
             self.fields[f"name_{i}"].widget.attrs.update(
-                {"placeholder": SEAT_NAMES[i], "autocomplete": "off", "list": "recent-players"}
+                {
+                    "placeholder": PLACEHOLDER_NAMES[i],
+                    "autocomplete": "off",
+                    "list": "recent-players",
+                }
             )
         add_param_fields(self, rules, chosen.params or {})
 
@@ -223,7 +228,8 @@ class StartForm(forms.Form):
             )
         if n is not None:
             names = [
-                (cleaned.get(f"name_{i}") or "").strip() or str(SEAT_NAMES[i]) for i in range(n)
+                (cleaned.get(f"name_{i}") or "").strip() or str(PLACEHOLDER_NAMES[i])
+                for i in range(n)
             ]
             # Each clashing field is marked (Django sets aria-invalid on it), not only the form.
             for i, name in enumerate(names):

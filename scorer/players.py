@@ -15,9 +15,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from scorer.fees import seat_fees
@@ -124,10 +125,33 @@ class Seat(models.Model):
         return f"{self.session_id}:{self.seat} {self.player_id}"
 
 
+# A player left unnamed is kept as a placeholder, numbered by the seat he starts in
+# (not its wind: the seat winds move round, and "北 东家" read as a contradiction).
+# A placeholder is never a player of the room's registry (see is_placeholder).
+PLACEHOLDER_NAMES = (_("Player 1"), _("Player 2"), _("Player 3"), _("Player 4"))
+
+
+def is_placeholder(name: str, seat: int) -> bool:
+    """Whether `name` is the placeholder of an unnamed player at `seat`, in any of the
+    site's languages (a table keeps the words of the page it was started from)."""
+    if not 0 <= seat < len(PLACEHOLDER_NAMES):
+        return False
+    words = set()
+    for code, _language in settings.LANGUAGES:
+        with translation.override(code):
+            words.add(str(PLACEHOLDER_NAMES[seat]))
+    return name in words
+
+
 def seat_players(session: GameSession) -> None:
-    """Tie each seat of a new table to the registry, by name (a new name is a new player)."""
+    """Tie each seat of a new table to the registry, by name (a new name is a new player).
+
+    A seat left unnamed (its placeholder, "玩家1") is no player: every unnamed
+    table would otherwise add to the same "player" and his statistics."""
     now = timezone.now()
     for seat, name in enumerate(session.players):
+        if is_placeholder(str(name), seat):
+            continue
         player, created = Player.objects.get_or_create(room=session.room, name=str(name)[:40])
         if not created:
             Player.objects.filter(pk=player.pk).update(last_played=now)

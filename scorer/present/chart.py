@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
+from unicodedata import east_asian_width
 
 # One color per seat, told apart by lightness too (and by the labels at the line ends).
 COLORS = ("#0b6e4f", "#c0392b", "#1f5fae", "#b7791f", "#6b3fa0", "#4a5568")
-WIDTH, HEIGHT, PAD_X, PAD_Y, LABEL_W = 320, 150, 6, 10, 58
+WIDTH, HEIGHT, PAD_X, PAD_Y = 320, 150, 6, 10
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,45 @@ def running_totals(deltas: Sequence[Sequence[int]], players: int) -> list[tuple[
         for seat in range(players):
             out[seat].append(out[seat][-1] + int(d[seat]))
     return [tuple(s) for s in out]
+
+
+_SIGN = {1: "+", 0: "", -1: "\u2212"}  # the minus sign the tallies print
+FONT = 10  # the end labels' size in the picture, in viewBox units
+GAP = FONT * 1.5  # between two labels' middles: a CJK line box is ~1.45 em
+MAX_LABEL_W = WIDTH // 2  # the labels never take more than half the picture
+
+
+def _text_width(text: str) -> float:
+    """A label's width at FONT, for laying it out without a browser: a wide
+    (CJK) character is 1 em, another about 0.62 em (digits and Latin in the
+    sans-serif fonts final.svg names), on the generous side."""
+    return sum(FONT if east_asian_width(ch) in "WF" else FONT * 0.62 for ch in text)
+
+
+def _fit(name: str, room: float) -> str:
+    """The whole name if it fits in `room`, else as much as fits and "…"."""
+    if _text_width(name) <= room:
+        return name
+    while name and _text_width(name + "…") > room:
+        name = name[:-1]
+    return name + "…"
+
+
+def _spread(wanted: list[float], top: float, bottom: float) -> list[float]:
+    """Label middles as near `wanted` (sorted) as can be, GAP apart, all within
+    [top, bottom]: pushed down past the one above, then up from the bottom."""
+    out: list[float] = []
+    for w in wanted:
+        out.append(max(w, top, out[-1] + GAP if out else top))
+    for k in range(len(out) - 1, -1, -1):
+        limit = bottom if k == len(out) - 1 else out[k + 1] - GAP
+        out[k] = min(out[k], limit)
+    return [max(v, top) for v in out]
+
+
+def signed_total(total: int) -> str:
+    """+12, −8, 0: the minus sign the cards print."""
+    return f"{_SIGN[(total > 0) - (total < 0)]}{abs(total)}"
 
 
 @dataclass(frozen=True)
@@ -49,13 +89,23 @@ def line_chart(
     ``labels=False`` for a page: the names and totals go in ``chart_legend``'s HTML
     list under it instead. Text inside the SVG is scaled with the chart's width, so
     on a 360-px phone it was 10 px, ignored the large-text mode, and two players
-    ending close collided; the picture (final.svg, drawn 3x) keeps them."""
+    ending close collided; the picture (final.svg, drawn 3x) keeps them, laid out
+    here: every label inside the picture (three losers who tie push the others
+    up, never above the top), the total whole at the right edge, the name as
+    long as the room the widest label needs allows (up to half the picture)."""
     values = [v for s in series for v in s.points] or [0]
     lo, hi = min(min(values), 0), max(max(values), 0)
     if lo == hi:
         hi = lo + 1
     steps = max(max((len(s.points) for s in series), default=1) - 1, 1)
-    plot_w = WIDTH - 2 * PAD_X - (LABEL_W if labels else 0)
+    totals = [s.points[-1] if s.points else 0 for s in series]
+    label_w = 0.0
+    if labels and series:
+        widest = max(
+            _text_width(f"{s.name} {signed_total(t)}") for s, t in zip(series, totals, strict=True)
+        )
+        label_w = min(widest + 6, MAX_LABEL_W)
+    plot_w = WIDTH - 2 * PAD_X - label_w
 
     def x(i: int) -> float:
         return PAD_X + plot_w * i / steps
@@ -68,7 +118,7 @@ def line_chart(
         f'role="img" '
         f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
         f"<title>{escape(title)}</title>",
-        f'<line class="chart-zero" x1="{PAD_X}" x2="{PAD_X + plot_w}" y1="{y(0):.1f}" '
+        f'<line class="chart-zero" x1="{PAD_X}" x2="{PAD_X + plot_w:.1f}" y1="{y(0):.1f}" '
         f'y2="{y(0):.1f}" stroke="#999" stroke-dasharray="3 3" stroke-width="1"/>',
     ]
     for m in marks:
@@ -78,19 +128,10 @@ def line_chart(
             f"<title>{escape(m.text)}</title></line>"
         )
     # End labels, nudged apart so two players ending close stay readable.
-    ends = sorted(
-        ((y(s.points[-1]) if s.points else y(0), i) for i, s in enumerate(series)),
-        key=lambda t: t[0],
-    )
-    label_y: dict[int, float] = {}
-    last = -100.0
-    for yy, i in ends:
-        yy = max(yy, last + 11)
-        label_y[i] = yy
-        last = yy
-    overflow = last - (HEIGHT - 4)
-    if overflow > 0:  # pushed off the bottom: move the whole column up
-        label_y = {i: v - overflow for i, v in label_y.items()}
+    ends = sorted((y(t), i) for i, t in enumerate(totals))
+    half = FONT / 2 + 1
+    spread = _spread([yy for yy, _ in ends], half, HEIGHT - half)
+    label_y = {i: v for (_, i), v in zip(ends, spread, strict=True)}
     for i, s in enumerate(series):
         color = COLORS[i % len(COLORS)]
         pts = " ".join(f"{x(k):.1f},{y(v):.1f}" for k, v in enumerate(s.points))
@@ -98,19 +139,19 @@ def line_chart(
             f'<polyline class="chart-line" data-seat="{i}" fill="none" stroke="{color}" '
             f'stroke-width="2" stroke-linejoin="round" points="{pts}"/>'
         )
-        total = s.points[-1] if s.points else 0
         if not labels:
             continue
+        score = signed_total(totals[i])
+        name = _fit(s.name, label_w - 6 - _text_width(" " + score) + 0.01)
         parts.append(
-            f'<text x="{PAD_X + plot_w + 4}" y="{label_y[i]:.1f}" fill="{color}" '
-            f'font-size="10" dominant-baseline="middle">{escape(s.name[:6])} '
-            f"{'+' if total > 0 else ''}{total}</text>"
+            f'<text class="chart-label" x="{PAD_X + plot_w + 4:.1f}" y="{label_y[i]:.1f}" '
+            f'fill="{color}" font-size="{FONT}" dominant-baseline="middle">{escape(name)}</text>'
+            f'<text class="chart-score" x="{WIDTH - 1}" y="{label_y[i]:.1f}" fill="{color}" '
+            f'font-size="{FONT}" font-weight="700" text-anchor="end" '
+            f'dominant-baseline="middle">{score}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)
-
-
-_SIGN = {1: "+", 0: "", -1: "\u2212"}  # the minus sign the tallies print
 
 
 def chart_legend(series: Sequence[Series]) -> str:
@@ -125,10 +166,10 @@ def chart_legend(series: Sequence[Series]) -> str:
     items = [
         f'<li><span class="chart-key chart-key-{i % len(COLORS)}" aria-hidden="true"></span>'
         f'<span class="chart-name">{escape(name)}</span> '
-        f'<b class="chart-total">{_SIGN[(total > 0) - (total < 0)]}{abs(total)}</b></li>'
+        f'<b class="chart-total">{signed_total(total)}</b></li>'
         for total, i, name in rows
     ]
     return '<ul class="chart-legend">' + "".join(items) + "</ul>"
 
 
-__all__ = ["Mark", "Series", "chart_legend", "line_chart", "running_totals"]
+__all__ = ["Mark", "Series", "chart_legend", "line_chart", "running_totals", "signed_total"]

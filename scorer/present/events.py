@@ -15,13 +15,17 @@ from typing import Any
 from django.utils.translation import gettext, ngettext
 
 from rules import RuleError
+from rules.table import Scoring
 from rules.tiles import parse_tile
+from scorer.present.scoring import total_text, working_lines
 from scorer.templatetags.scorer_format import sign_class
 from scorer.views import by_language, is_zh, seat_name, tile_name
 
 # Transfers whose reason the event's own line already says (甲 暗杠, 丙 自摸):
 # the session page shows them without a label; the others (杠上炮转杠钱,
 # 查花猪, 查大叫, 退杠钱) carry theirs.
+SUM = Scoring()  # a table that adds its fans up (the declaration's default)
+
 SELF_EXPLAINED = frozenset(
     {"kong_exposed", "kong_added", "kong_concealed", "win", "win_discard", "win_self_drawn"}
 )
@@ -45,8 +49,9 @@ def fans_text(total: Any) -> str:
     return ngettext("%(n)s fan", "%(n)s fans", n) % {"n": n}
 
 
-def winner_fans(winner: Mapping[str, Any]) -> str:
-    """清七对 根 ×2 7番: the fans a winner was paid for, and their total."""
+def winner_fans(winner: Mapping[str, Any], scoring: Scoring = SUM) -> str:
+    """清七对 根 ×2 7番: the fans a winner was paid for, and their total in the table's
+    unit; no total where every shape is worth the same (the working says the amounts)."""
     parts = []
     for f in winner.get("fans") or []:
         if not isinstance(f, Mapping):
@@ -54,7 +59,8 @@ def winner_fans(winner: Mapping[str, Any]) -> str:
         name = by_language(f.get("name_zh"), f.get("name_en"))
         count = f.get("count", 1)
         parts.append(f"{name} ×{count}" if isinstance(count, int) and count > 1 else name)
-    parts.append(fans_text(winner.get("total")))
+    if scoring.compose != "flat":
+        parts.append(total_text(winner.get("total"), scoring))
     return " ".join(p for p in parts if p)
 
 
@@ -83,7 +89,7 @@ def _winners(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [w for w in report.get("winners") or [] if isinstance(w, Mapping)]
 
 
-def headline(report: Mapping[str, Any], names: Sequence[str]) -> str:
+def headline(report: Mapping[str, Any], names: Sequence[str], scoring: Scoring = SUM) -> str:
     """One event in a line: 甲 暗杠 · 五万 / 丙 和牌，甲 放炮 清七对 5番 / 流局."""
     kind = report.get("type")
     if kind == "kong":
@@ -120,20 +126,25 @@ def headline(report: Mapping[str, Any], names: Sequence[str]) -> str:
                 "discarder": seat_name(names, discarder),
             }
         if len(winners) == 1:
-            text += " · " + winner_fans(winners[0])
+            text += " · " + winner_fans(winners[0], scoring)
         return text
     if kind == "wall_end":
         return gettext("The wall has run out")
     return str(kind or "?")
 
 
-def _details(report: Mapping[str, Any], names: Sequence[str]) -> list[str]:
-    """What one line cannot hold: each winner's fans when several won, who is ready at the wall's end."""
+def _details(report: Mapping[str, Any], names: Sequence[str], scoring: Scoring = SUM) -> list[str]:
+    """What one line cannot hold: each winner's fans when several won, the working
+    where the table counts otherwise than a sum, who is ready at the wall's end."""
     lines: list[str] = []
     if report.get("type") == "win":
         winners = _winners(report)
         if len(winners) > 1:
-            lines += [f"{seat_name(names, w.get('seat'))} {winner_fans(w)}" for w in winners]
+            lines += [
+                f"{seat_name(names, w.get('seat'))} {winner_fans(w, scoring)}" for w in winners
+            ]
+        for w in winners:
+            lines += working_lines(w, names)
     elif report.get("type") == "wall_end":
         for check in report.get("checks") or []:
             if not isinstance(check, Mapping):
@@ -249,7 +260,10 @@ def _transfer(
 
 
 def describe(
-    result: Any, names: Sequence[str], reasons: Mapping[str, tuple[str, str]] | None = None
+    result: Any,
+    names: Sequence[str],
+    reasons: Mapping[str, tuple[str, str]] | None = None,
+    scoring: Scoring = SUM,
 ) -> list[dict[str, Any]]:
     """Every event of a round played as events, in order, ready to show.
 
@@ -278,9 +292,9 @@ def describe(
             {
                 "number": index + 1 if isinstance(index, int) else i + 1,
                 "type": report.get("type"),
-                "text": headline(report, names),
+                "text": headline(report, names, scoring),
                 "fans_other": fans_other(report) if report.get("type") == "win" else None,
-                "lines": _details(report, names),
+                "lines": _details(report, names, scoring),
                 "payments": payment_lines(transfers, names, _actor(report), reasons),
                 "transfers": [_transfer(t, names, reasons or {}) for t in transfers],
                 "void": bool(report.get("void")),
@@ -321,6 +335,7 @@ def change(
 
 
 __all__ = [
+    "SUM",
     "change",
     "describe",
     "fans_other",

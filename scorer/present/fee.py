@@ -33,7 +33,7 @@ def room_line(session: GameSession, take: int) -> dict[str, Any] | None:
         "name": room_label(session),
         "take": take,
         "sign": sign_class(take),
-        "money": None if rate is None else money_text(take * rate),
+        "money": None if rate is None else money_text(take * rate, rate),
         "rule": rule.describe(),
     }
 

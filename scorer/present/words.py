@@ -26,13 +26,14 @@ WIND_NAMES = {
     "W": gettext_lazy("West"),
     "N": gettext_lazy("North"),
 }
-# A player left unnamed is called after the seat he starts in.
+# The seats by the wind each starts in (the first dealer's choice).
 SEAT_NAMES = (
     gettext_lazy("East player"),
     gettext_lazy("South player"),
     gettext_lazy("West player"),
     gettext_lazy("North player"),
 )
+
 # What the session page's button for each kind of event says.
 EVENT_ACTIONS = {
     "kong": gettext_lazy("Record a kong"),
@@ -71,8 +72,21 @@ def table_rulesets() -> list[Ruleset]:
     )
 
 
-def money_text(amount: Decimal) -> str:
-    """Signed, two decimals, or none when the amount is whole: "+12", "−7.50", "0"."""
+def money_places(rate: Decimal | None) -> int:
+    """How many decimals a table's money shows: none where the rate per point is
+    whole (every amount is), else two, as money is written (0.5 → "+34.50", "−4.00")."""
+    if rate is None or rate == rate.to_integral_value():
+        return 0 if rate is not None else 2
+    return 2
+
+
+def money_text(amount: Decimal, rate: Decimal | None = None) -> str:
+    """Signed, in one format per table: as many decimals as its `rate` needs, on
+    every amount ("+16.00" beside "+3.50" at 0.25 a point; "+16" at 1).  Without a
+    rate, two decimals or none when the amount is whole."""
+    if rate is not None:
+        q = amount.quantize(Decimal(1).scaleb(-money_places(rate)))
+        return signed_text(q) if q else str(q.copy_abs())
     q = amount.quantize(Decimal("0.01"))
     if not q:
         return "0"

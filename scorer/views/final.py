@@ -57,7 +57,7 @@ def summary(session: GameSession) -> dict[str, Any]:
             "name": names[seat],
             "total": totals[seat],
             "sign": sign_class(totals[seat]),
-            "money": None if rate is None else money_text(totals[seat] * rate),
+            "money": None if rate is None else money_text(totals[seat] * rate, rate),
         }
         for seat in order
     ]
@@ -71,7 +71,7 @@ def summary(session: GameSession) -> dict[str, Any]:
             "to": payees[payee],
             "to_room": payee == len(names),
             "points": amount,
-            "money": None if rate is None else _money(amount * rate),
+            "money": None if rate is None else _money(amount * rate, rate),
         }
         for payer, payee, amount in settle_up(balances)
     ]
@@ -111,8 +111,8 @@ def _points_text(points: Fraction) -> str:
     return f"{float(points):.2f}".rstrip("0").rstrip(".")
 
 
-def _money(amount: Decimal) -> str:
-    return money_text(amount).lstrip("+")
+def _money(amount: Decimal, rate: Decimal) -> str:
+    return money_text(amount, rate).lstrip("+")
 
 
 @require_safe

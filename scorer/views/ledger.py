@@ -12,12 +12,14 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from rules import RuleError
+from rules.table import Scoring
 from rules.tiles import parse_tiles, tile_en, tile_zh
 from scorer.access import round_or_404, session_or_404
 from scorer.fees import seat_fees
 from scorer.models import Round, RoundRevision, Transfer
 from scorer.present.events import change, describe, join_names
 from scorer.present.fee import room_line
+from scorer.present.scoring import fan_rows, total_text, working_lines
 from scorer.present.words import MELD_NAMES, WIND_NAMES, author_label, money_text, name_seats
 from scorer.templatetags.scorer_format import sign_class
 from scorer.views import (
@@ -27,6 +29,8 @@ from scorer.views import (
 )
 
 # --------------------------------------------------------------------------- ledger and rounds
+
+SUM = Scoring()  # a table whose fans add up (the declaration's default)
 
 
 _SUITS_EN = ("Characters", "Dots", "Bamboo")
@@ -92,6 +96,7 @@ def _revision(
     number: int,
     winds: bool = True,
     reasons: Mapping[str, tuple[str, str]] | None = None,
+    scoring: Scoring = SUM,
 ) -> dict[str, Any]:
     """One version of a round, ready to show (its transfers must be prefetched).
 
@@ -110,8 +115,13 @@ def _revision(
         "dealer": seat_name(names, rev.dealer),
         "wind": WIND_NAMES.get(rev.prevalent_wind, rev.prevalent_wind) if winds else "",
         "winners": [seat_name(names, w) for w in rev.winners],
+        # The notes the working (shown with the fans) does not already say.
         "notes": [
-            name_seats(n, names) for n in result.get("notes_zh" if is_zh() else "notes") or []
+            name_seats(n, names)
+            for n in result.get("notes_zh" if is_zh() else "notes") or []
+            if not any(
+                n.startswith(w) for w in result.get("working_zh" if is_zh() else "working") or []
+            )
         ],
         "deltas": [
             {"name": seat_name(names, seat), "value": d, "sign": sign_class(d)}
@@ -143,7 +153,7 @@ def _revision(
     if rev.kind in RoundRevision.NOT_HANDS:
         return common
     if rev.kind == RoundRevision.ROUND:
-        return {**common, **_events_revision(rev, names, entry, result, reasons or {})}
+        return {**common, **_events_revision(rev, names, entry, result, reasons or {}, scoring)}
     discarder = entry.get("discarder")
     win = rev.kind == RoundRevision.WIN
     fans = [
@@ -153,8 +163,9 @@ def _revision(
             "points": f.get("points", 0),
             "count": f.get("count", 1),
             "subtotal": f.get("points", 0) * f.get("count", 1),
+            "shown": f["shown"],
         }
-        for f in result.get("fans") or []
+        for f in fan_rows(result.get("fans") or [], scoring)
     ]
     hand = entry.get("hand") if isinstance(entry.get("hand"), dict) else None
     return {
@@ -166,6 +177,10 @@ def _revision(
         "hand": _hand(hand),
         "fans": fans,
         "total": result.get("total", 0),
+        # Where the fans do not add up (×2 each, one value for every shape): the working.
+        "compose": scoring.compose,
+        "total_text": total_text(result.get("total", 0), scoring),
+        "working": working_lines(result, names),
         "transfers": [
             {
                 "from": seat_name(names, t.from_seat),
@@ -184,6 +199,7 @@ def _events_revision(
     entry: dict[str, Any],
     result: dict[str, Any],
     reasons: Mapping[str, tuple[str, str]],
+    scoring: Scoring = SUM,
 ) -> dict[str, Any]:
     """What a version of a round played as events adds: every event with its transfers and reasons."""
     return {
@@ -191,7 +207,7 @@ def _events_revision(
         "win": False,
         "winner_names": join_names([seat_name(names, w) for w in rev.winners]),
         "finished": bool(result.get("finished")),
-        "events": describe(result, names, reasons),
+        "events": describe(result, names, reasons, scoring),
         "event_list": entry.get("events") or [],
         # Each event lists its own transfers (with reasons): none listed apart.
         "transfers": [],
@@ -277,7 +293,7 @@ def ledger(request: HtmxHttpRequest, code: str) -> HttpResponse:
     totals: list[dict[str, Any]] = [{"value": t, "sign": sign_class(t)} for t in running]
     if session.money_per_point is not None:
         for cell, t in zip(totals, running, strict=True):
-            cell["money"] = money_text(t * session.money_per_point)
+            cell["money"] = money_text(t * session.money_per_point, session.money_per_point)
     return render(
         request,
         "scorer/ledger.html",
@@ -314,7 +330,9 @@ def round_detail(request: HtmxHttpRequest, code: str, number: int) -> HttpRespon
             request,
             "scorer/round.html#revision",
             {
-                "rev": _revision(rnd.current, names, rnd.number, winds, table.reasons),
+                "rev": _revision(
+                    rnd.current, names, rnd.number, winds, table.reasons, table.scoring
+                ),
                 "standing": standing,
             },
         )
@@ -324,7 +342,7 @@ def round_detail(request: HtmxHttpRequest, code: str, number: int) -> HttpRespon
         "transfers", queryset=Transfer.objects.exclude(revision__kind=RoundRevision.ROUND)
     )
     revisions = [
-        _revision(rev, names, rnd.number, winds, table.reasons)
+        _revision(rev, names, rnd.number, winds, table.reasons, table.scoring)
         for rev in rnd.revisions.prefetch_related(transfers).order_by("-number")
     ]
     # A round played as events: each version says which event it added or took back.

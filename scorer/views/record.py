@@ -85,6 +85,7 @@ from scorer.present.picker import (
     seat_input_rows,
 )
 from scorer.present.quick import fan_groups
+from scorer.present.scoring import fan_rows, total_text, working_lines
 from scorer.present.words import name_seats
 from scorer.scoring import WINDS, evaluate, refusal
 from scorer.views import HtmxHttpRequest, by_language, is_zh
@@ -129,8 +130,10 @@ def _outcome(session: GameSession, p: Pick, taken: dict[str, Any] | None) -> dic
         out["message"] = _error_text(e)
         return out
     result = ev.result
-    out["fans"] = result.get("fans", [])
+    scoring = p.spec.scoring
+    out["fans"] = fan_rows(result.get("fans", []), scoring)
     out["total"] = result.get("total")
+    out["total_text"] = total_text(out["total"], scoring)
     out["win"] = bool(result.get("win"))
     # Flags the tiles contradict count for nothing: said next to the flag.
     out["flag_notes"] = {
@@ -168,6 +171,12 @@ def _outcome(session: GameSession, p: Pick, taken: dict[str, Any] | None) -> dic
         out["end_notes"] = [
             name_seats(n, list(names)) for n in result.get("notes_zh" if is_zh() else "notes", [])
         ]
+    if scoring.compose == "flat" and p.winner is not None:
+        # Every shape worth the same: the bar says what the win brings, not the shape.
+        out["total_text"] = total_text(deltas[p.winner], scoring)
+    if not out.get("end_notes"):
+        # The working the way the table counts (P × 2 × 2 = 20; 炮子 per loser).
+        out["working"] = working_lines(result, names)
     return out
 
 

@@ -30,6 +30,7 @@ from scorer.present.picker import (
     seat_input_grid,
     seat_input_rows,
 )
+from scorer.present.scoring import fan_rows, total_text, working_lines
 from scorer.present.words import name_seats
 from scorer.scoring import evaluate_events
 from scorer.views import HtmxHttpRequest, by_language, is_zh
@@ -119,8 +120,13 @@ def _event_outcome(
     out["transfers"] = _transfer_rows(names, mine, session.table().reasons)
     if report["type"] == "win":
         won = next(w for w in report["winners"] if w["seat"] == p.winner)
-        out["fans"], out["total"] = won.get("fans", []), won.get("total")
+        scoring = p.spec.scoring
+        out["fans"], out["total"] = fan_rows(won.get("fans", []), scoring), won.get("total")
         out["amount"] = won.get("amount", sum(t["amount"] for t in mine))
+        # Every shape worth the same (陕西): the bar says what the win brings, not the shape.
+        shown = out["amount"] if scoring.compose == "flat" else out["total"]
+        out["total_text"] = total_text(shown, scoring)
+        out["working"] = working_lines(won, names)
     elif report["type"] == "wall_end":
         out["checks"] = {
             c["seat"]: {**c, "waits": [FACES[parse_tile(w)] for w in c["waits"]]}

@@ -22,6 +22,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from rules import REGISTRY, RuleError
+from rules.table import Scoring
 from scorer import phone
 from scorer.access import (
     closed_redirect,
@@ -33,7 +34,7 @@ from scorer.forms import ROOM, StartForm, chosen_config
 from scorer.models import GameSession, Round, RoundRevision
 from scorer.players import recent_names, seat_players
 from scorer.present.chart import Mark, Series, chart_legend, line_chart, running_totals
-from scorer.present.events import describe, join_names
+from scorer.present.events import SUM, describe, join_names
 from scorer.present.fee import room_line
 from scorer.present.words import (
     EVENT_ACTIONS,
@@ -252,7 +253,9 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
     # back, and the round in progress, which the page shows event by event.  Once
     # over, the last round stays (folded) until the next one starts: the table
     # checks what was just recorded and what 撤销上一步 would take back.
-    events_round = _events_round(rounds[-1], names, table.reasons) if rounds else None
+    events_round = (
+        _events_round(rounds[-1], names, table.reasons, table.scoring) if rounds else None
+    )
     live = events_round if events_round is not None and events_round["in_progress"] else None
     finished = events_round if events_round is not None and live is None else None
     if live is not None:
@@ -271,7 +274,7 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
     winds = session.seat_winds(dealer, wind)
     seats = []
     for seat, (name, total) in enumerate(zip(names, totals, strict=True)):
-        money = None if per_point is None else money_text(total * per_point)
+        money = None if per_point is None else money_text(total * per_point, per_point)
         seats.append(
             {
                 "seat": seat,
@@ -338,7 +341,10 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
 
 
 def _events_round(
-    rnd: Round, names: Sequence[str], reasons: Mapping[str, tuple[str, str]]
+    rnd: Round,
+    names: Sequence[str],
+    reasons: Mapping[str, tuple[str, str]],
+    scoring: Scoring = SUM,
 ) -> dict[str, Any] | None:
     """A round played as events, as the session page shows it; None for a round recorded whole.
 
@@ -350,7 +356,7 @@ def _events_round(
         return None
     entry = rev.entry if isinstance(rev.entry, dict) else {}
     result = rev.result if isinstance(rev.result, dict) else {}
-    events = describe(result, names, reasons)
+    events = describe(result, names, reasons, scoring)
     out = [s for s in result.get("out") or [] if isinstance(s, int)]
     return {
         "number": rnd.number,
@@ -482,8 +488,8 @@ def undo_event(request: HtmxHttpRequest, code: str) -> HttpResponse:
         .order_by("-number")
         .first()
     )
-    reasons = session.table().reasons
-    shown = _events_round(last, names, reasons) if last is not None else None
+    table = session.table()
+    shown = _events_round(last, names, table.reasons, table.scoring) if last is not None else None
     if last is None or shown is None or not shown["count"]:
         messages.info(request, gettext("There is no event to take back."))
     elif request.POST.get("round") != str(last.number) or request.POST.get("events") != str(

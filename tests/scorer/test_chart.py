@@ -46,3 +46,52 @@ def test_lines_follow_the_running_totals(deltas: list[list[int]]) -> None:
         for v2, y2 in pairs[:40]:
             if v1 > v2:
                 assert y1 < y2 + 0.11
+
+
+def _labels(svg: str) -> list[tuple[str, float, str]]:
+    """(name, y, score) of each end label of the picture."""
+    names = re.findall(r'class="chart-label"[^>]*y="([-\d.]+)"[^>]*>([^<]*)</text>', svg)
+    scores = re.findall(r'class="chart-score"[^>]*>([^<]*)</text>', svg)
+    return [(n, float(y), s) for (y, n), s in zip(names, scores, strict=True)]
+
+
+def test_the_leaders_label_stays_inside_when_the_three_losers_tie() -> None:
+    """A first round won by self-draw: three equal losers push their labels down,
+    and the column used to be moved up as a whole, the leader's above the top."""
+    svg = line_chart([Series("甲", (0, 24)), *(Series(n, (0, -8)) for n in "乙丙丁")], "t")
+    labels = _labels(svg)
+    assert [(n, s) for n, _, s in labels] == [
+        ("甲", "+24"),
+        ("乙", "−8"),
+        ("丙", "−8"),
+        ("丁", "−8"),
+    ]
+    ys = [y for _, y, _ in labels]
+    assert all(5 <= y <= 150 - 5 for y in ys), ys
+    assert sorted(ys) == ys and all(b - a >= 10 for a, b in zip(ys, ys[1:], strict=False)), ys
+
+
+def test_a_long_name_is_whole_and_the_score_never_falls_off_the_right_edge() -> None:
+    names = ["欧阳娜娜娜娜娜", "Alexander", "司马", "诸葛"]
+    svg = line_chart(
+        [Series(n, (0, t)) for n, t in zip(names, (-1350, 450, 450, 450), strict=True)], "t"
+    )
+    labels = _labels(svg)
+    assert [n for n, _, _ in labels] == names  # not cut to 6 characters
+    assert labels[0][2] == "−1350"  # the cards' minus, whole
+    # The score is anchored at the right edge, inside the 320-wide picture.
+    assert re.findall(r'class="chart-score" x="([\d.]+)"[^>]*text-anchor="end"', svg) == ["319"] * 4
+
+
+@given(st.lists(st.tuples(st.text(min_size=1, max_size=30), st.integers(-99999, 99999)),
+                min_size=2, max_size=6))  # fmt: skip
+@settings(max_examples=100, deadline=None)
+def test_every_label_fits_the_picture(ends: list[tuple[str, int]]) -> None:
+    svg = line_chart([Series(n, (0, t)) for n, t in ends], "t")
+    labels = _labels(svg)
+    ys = sorted(y for _, y, _ in labels)
+    assert all(5 <= y <= 145 for y in ys) and all(
+        b - a >= 10 for a, b in zip(ys, ys[1:], strict=False)
+    )
+    xs = [float(x) for x in re.findall(r'class="chart-label" x="([\d.]+)"', svg)]
+    assert all(x >= 160 - 12 for x in xs)  # the labels take at most half the picture

@@ -349,7 +349,8 @@ def test_session_page_money(client: Client) -> None:
     record(s)
     page = html(client.get(reverse("scorer:session", args=[s.code])))
     money = re.findall(r'<span class="money (?:pos|neg|zero)">[^<]*?([−+\d.]+)</span>', page)
-    assert money == [f"{MINUS}4", "+34.50", f"{MINUS}26.50", f"{MINUS}4"]
+    # One format per table (issue 27): a rate with decimals gives every amount two.
+    assert money == [f"{MINUS}4.00", "+34.50", f"{MINUS}26.50", f"{MINUS}4.00"]
 
 
 def test_session_page_without_rounds(en_client: Client) -> None:

@@ -19,7 +19,7 @@ from rules.errors import RuleError
 from rules.hand import Hand
 from rules.registry import Param, Preset, Ruleset
 from rules.round import RoundEnd
-from rules.table import ALL_TILES, EventKind, SeatInput, TableSpec, Wilds, WinFlag
+from rules.table import ALL_TILES, EventKind, Scoring, SeatInput, TableSpec, Wilds, WinFlag
 
 # "turn up a tile after the deal; the next tile is the 混儿" (BJ-1): suits 9 → 1,
 # winds 东 → 南 → 西 → 北 → 东, dragons 中 → 发 → 白 → 中 (ints 33, 32, 31).
@@ -84,6 +84,7 @@ class Beijing(Ruleset):
                 "three_wilds_self_draw_only": False, "four_wilds_each": 0}),
     )  # fmt: skip
     table_spec = TableSpec(
+        scoring=Scoring(unit="point", compose="double"),
         tiles=ALL_TILES,
         chi=True,
         prevalent_wind=True,

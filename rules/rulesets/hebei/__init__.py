@@ -14,7 +14,7 @@ from typing import Any
 from rules import decompose, doubling
 from rules.hand import Hand
 from rules.registry import Preset
-from rules.table import ALL_TILES, EventKind, TableSpec
+from rules.table import ALL_TILES, EventKind, Scoring, TableSpec
 
 ITEMS = ("seven", "gangci", "zimo", "menqing", "dragon", "luxury", "zhuowu")
 
@@ -52,6 +52,7 @@ class Hebei(doubling.Card):
                 "x_zimo": False}),
     )  # fmt: skip
     table_spec = TableSpec(
+        scoring=Scoring(unit="point", compose="double"),
         tiles=ALL_TILES,
         chi=False,  # "許碰不許吃牌"
         prevalent_wind=True,

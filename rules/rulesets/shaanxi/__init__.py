@@ -19,7 +19,15 @@ from rules.errors import RuleError
 from rules.hand import Hand
 from rules.registry import Param, Preset, Ruleset, recipients_param
 from rules.round import Penalty
-from rules.table import ALL_TILES, EventKind, PenaltyKind, SeatInput, TableSpec, WinFlag
+from rules.table import (
+    ALL_TILES,
+    EventKind,
+    PenaltyKind,
+    Scoring,
+    SeatInput,
+    TableSpec,
+    WinFlag,
+)
 
 FORMS = decompose.Forms(seven_pairs=True, seven_pairs_quads=True, thirteen_orphans=True,
                         honors_knitted=True, knitted_straight=True)  # fmt: skip
@@ -82,6 +90,7 @@ class Shaanxi(Ruleset):
                {"discard_payers": "discarder"}),
     )  # fmt: skip
     table_spec = TableSpec(
+        scoring=Scoring(unit="point", compose="flat"),
         tiles=ALL_TILES,
         chi=False,
         prevalent_wind=True,
@@ -144,8 +153,11 @@ class Shaanxi(Ruleset):
             "win": True,
             "fans": [{"id": 0, "name_zh": zh, "name_en": en, "points": a * b, "count": 1}],
             "total": a * b,
-            "notes_zh": [f"{zh}，{how_zh}：A = {a}，底分 {b}（牌型不另加分）"],
-            "notes": [f"{en}, {how_en}: A = {a}, base {b} (shapes add nothing)"],
+            # Every shape is worth the same: A × 底分, then each loser's 炮子 make his amount.
+            "notes_zh": [f"{how_zh} A {a} × 底分 {b} = {a * b}（{zh}不另加分）"],
+            "notes": [f"{how_en}: A {a} × base {b} = {a * b} ({en} adds nothing)"],
+            "working_zh": [f"{how_zh} A {a} × 底分 {b} = {a * b}（{zh}不另加分）"],
+            "working": [f"{how_en}: A {a} × base {b} = {a * b} ({en} adds nothing)"],
         }
         t = hand.table
         if t is None:
@@ -168,10 +180,13 @@ class Shaanxi(Ruleset):
             deltas[s] -= amount
             deltas[w] += amount
             losers.append({"seat": s, "pays": amount, "dealer": d, "paozi": p[s]})
-            out["notes_zh"].append(f"{s} 号位：{a} × {b} × (庄 {d} + 炮子 {p[s]} + 赢家炮子 {p[w]})"
-                                   f" = {amount}")  # fmt: skip
-            out["notes"].append(f"seat {s}: {a} × {b} × (dealer {d} + stakes {p[s]} + winner's "
-                                f"stakes {p[w]}) = {amount}")  # fmt: skip
+            line_zh = f"{s} 号位：{a} × {b} × (庄 {d} + 炮子 {p[s]} + 赢家炮子 {p[w]}) = {amount}"
+            line_en = (f"seat {s}: {a} × {b} × (dealer {d} + stakes {p[s]} + winner's "
+                       f"stakes {p[w]}) = {amount}")  # fmt: skip
+            out["notes_zh"].append(line_zh)
+            out["notes"].append(line_en)
+            out["working_zh"].append(line_zh)
+            out["working"].append(line_en)
         out["losers"] = losers
         out["payments"] = [{"from": lo["seat"], "to": w, "amount": lo["pays"]} for lo in losers]
         out["deltas"] = deltas

@@ -15,7 +15,7 @@ from typing import Any
 from rules import decompose, doubling
 from rules.hand import Hand
 from rules.registry import Param, Preset
-from rules.table import ALL_TILES, EventKind, TableSpec
+from rules.table import ALL_TILES, EventKind, Scoring, TableSpec
 
 JIANG = frozenset(t for t in range(27) if t % 9 in (1, 4, 7))  # "2、5、8坐將胡"
 ITEMS = ("seven", "zimo", "biankandiao", "menqing", "dragon", "gangci")
@@ -47,6 +47,7 @@ class Shandong(doubling.Card):
                 "x_biankandiao": True}),
     )  # fmt: skip
     table_spec = TableSpec(
+        scoring=Scoring(unit="point", compose="double"),
         tiles=ALL_TILES,
         chi=True,  # "可以吃碰牌"
         prevalent_wind=True,

@@ -35,7 +35,16 @@ from rules.rulesets.wuhan.hands import (
     readings,
 )  # fmt: skip
 from rules.rulesets.wuhan.payments import COUNTS, Factor, own_factor, settle
-from rules.table import ALL_TILES, EventKind, PenaltyKind, SeatInput, TableSpec, Wilds, WinFlag
+from rules.table import (
+    ALL_TILES,
+    EventKind,
+    PenaltyKind,
+    Scoring,
+    SeatInput,
+    TableSpec,
+    Wilds,
+    WinFlag,
+)
 from rules.tiles import tile_en, tile_zh
 
 # 东 → 南 → 西 → 北 → 发 → 白 → 东; 中 is skipped and a turned 中 gives 发:
@@ -140,6 +149,7 @@ class Wuhan(Ruleset):
                {"variant": "koukoufan", "golden": 500, "escape_penalty": 500}),
     )  # fmt: skip
     table_spec = TableSpec(
+        scoring=Scoring(unit="point", compose="factors"),
         tiles=ALL_TILES,
         chi=True,
         prevalent_wind=True,
@@ -251,6 +261,8 @@ class Wuhan(Ruleset):
             f"winner's factor {_n(w)}" + (f" ({', '.join(we)})" if we else ""),
         ]  # fmt: skip
         detail = []
+        working: list[str] = []
+        working_zh: list[str] = []
         for lo in losers:
             f_zh = f"（{'、'.join(lo.words_zh)}）" if lo.words_zh else ""
             f_en = f" ({', '.join(lo.words_en)})" if lo.words_en else ""
@@ -261,6 +273,8 @@ class Wuhan(Ruleset):
                 line_en += f", {lo.why_en}"
             notes_zh.append(line_zh)
             notes.append(line_en)
+            working_zh.append(line_zh)
+            working.append(line_en)
             detail.append({"seat": lo.seat, "factor": _j(lo.factor), "raw": _j(lo.raw),
                            "capped": lo.paid if contractor is None else None,
                            "pays": lo.paid, "why_zh": "、".join(lo.words_zh) + (
@@ -274,7 +288,7 @@ class Wuhan(Ruleset):
         out: dict[str, Any] = {
             "win": True, "fans": rows, "total": base, "hard": best.hard,
             "winner_factor": _j(w), "losers": detail, "contractor": contractor,
-            "notes": notes, "notes_zh": notes_zh,
+            "notes": notes, "notes_zh": notes_zh, "working": working, "working_zh": working_zh,
         }  # fmt: skip
         if t is not None:
             pays = [(lo.seat, lo.paid) for lo in losers if lo.paid]
