@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import IntegrityError, models, transaction
@@ -146,6 +146,21 @@ class GameSession(models.Model):
                 for seat, d in enumerate(r.current.deltas):
                     totals[seat] += d
         return totals
+
+    @staticmethod
+    def standings_of(sessions: Sequence[GameSession]) -> dict[int, tuple[list[int], int]]:
+        """Each session's totals and its number of standing rounds, by pk (one query
+        for them all: a phone's list of tables shows who leads at each)."""
+        out: dict[int, tuple[list[int], int]] = {s.pk: ([0] * s.n_players, 0) for s in sessions}
+        rows = Round.objects.filter(
+            session__in=[s.pk for s in sessions], status=Round.ACTIVE, current__isnull=False
+        ).values_list("session_id", "current__deltas")
+        for pk, deltas in rows:
+            totals, n = out[pk]
+            for seat, d in enumerate(deltas[: len(totals)]):
+                totals[seat] += d
+            out[pk] = (totals, n + 1)
+        return out
 
     def room_take(self, rounds: list[Round] | None = None) -> int:
         """What the room has taken from this table (台费): with the tallies, zero."""

@@ -18,6 +18,7 @@ from scorer.models import GameSession
 
 TABLES_KEY = "tables"  # codes of the tables this phone has opened, most recent first
 TABLES_MAX = 30
+HIDDEN_KEY = "hidden_table"  # the table just hidden from the list: offered back once
 
 
 def _draft_key(session: GameSession) -> str:
@@ -40,16 +41,38 @@ def remember_table(request: HttpRequest, session: GameSession) -> None:
     request.session[TABLES_KEY] = codes
 
 
-def tables_opened(request: HttpRequest) -> list[GameSession]:
-    """This phone's tables, the one with the latest activity first (one query).
+def tables_opened(request: HttpRequest) -> tuple[list[GameSession], GameSession | None]:
+    """This phone's tables, the one with the latest activity first, and the one it
+    has just hidden (offered back once), in one query.
 
     Only codes this phone has opened are looked up: nothing about other
     people's tables is ever listed.
     """
     codes = [c for c in request.session.get(TABLES_KEY) or [] if isinstance(c, str)]
-    if not codes:
-        return []
-    return list(GameSession.objects.filter(code__in=codes).order_by("-updated_at", "-pk"))
+    hidden = request.session.pop(HIDDEN_KEY, None)
+    hidden = hidden if isinstance(hidden, str) and hidden not in codes else None
+    if not codes and hidden is None:
+        return [], None
+    found = list(
+        GameSession.objects.filter(code__in=[*codes, *([hidden] if hidden else [])])
+        .select_related("room_table")
+        .order_by("-updated_at", "-pk")
+    )
+    return [s for s in found if s.code != hidden], next(
+        (s for s in found if s.code == hidden), None
+    )
+
+
+def hide_table(request: HttpRequest, code: str) -> bool:
+    """Take a table off this phone's list (an accidental one); the table itself stays
+    as it is and its link still opens it (which lists it again).  The home page offers
+    it back once."""
+    codes = list(request.session.get(TABLES_KEY) or [])
+    if code not in codes:
+        return False
+    request.session[TABLES_KEY] = [c for c in codes if c != code]
+    request.session[HIDDEN_KEY] = code
+    return True
 
 
 # ---------------------------------------------------------------- who this phone is

@@ -21,7 +21,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from rules import REGISTRY, RuleError
+from rules import RuleError
 from rules.table import Scoring
 from scorer import phone
 from scorer.access import (
@@ -47,6 +47,7 @@ from scorer.rooms import Room, RoomTable
 from scorer.share import qr_svg, share_link
 from scorer.templatetags.scorer_format import sign_class
 from scorer.views import HtmxHttpRequest, by_language, seat_name
+from scorer.views.my_tables import tables_context
 
 
 def kind_marks(rounds: list[Round]) -> list[Mark]:
@@ -89,26 +90,10 @@ def _home(
         "room": room,
         "room_table": room_table,
         "form": form,
-        "my_tables": _my_tables(request),
         "recent_names": recent_names(room.pk),
+        **tables_context(request),
     }
     return render(request, "scorer/home.html", context, status=status)
-
-
-def _my_tables(request: HtmxHttpRequest) -> list[dict[str, Any]]:
-    """The tables this phone opened, latest activity first, as the home page lists them."""
-    rows = []
-    for s in phone.tables_opened(request):
-        rs = REGISTRY.get(s.ruleset)
-        rows.append(
-            {
-                "url": reverse("scorer:session", args=[s.code]),
-                "players": join_names([str(n) for n in s.players]),
-                "ruleset": by_language(rs.name_zh, rs.name_en) if rs is not None else s.ruleset,
-                "updated_at": s.updated_at,
-            }
-        )
-    return rows
 
 
 @require_safe
