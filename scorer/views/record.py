@@ -86,6 +86,7 @@ from scorer.present.picker import (
 )
 from scorer.present.quick import fan_groups
 from scorer.present.scoring import fan_rows, total_text, working_lines
+from scorer.present.seats import seat_columns
 from scorer.present.words import name_seats
 from scorer.scoring import WINDS, evaluate, refusal
 from scorer.views import HtmxHttpRequest, by_language, is_zh
@@ -253,6 +254,8 @@ def _context(
         "confirm_url": confirm_url,
         "tap_message": name_seats(message, names),
         "seats": seats,
+        # Names alike at the start: fewer seats on a line, each name told apart.
+        "seat_cols": seat_columns(session.players),
         "others": [s for s in seats if not s["winner"]],
         "winds": [(w, _wind_name(w)) for w in WINDS],
         "seat_wind": _wind_name(winds[p.winner]) if p.winner is not None else "",

@@ -31,6 +31,7 @@ from scorer.present.picker import (
     seat_input_rows,
 )
 from scorer.present.scoring import fan_rows, total_text, working_lines
+from scorer.present.seats import seat_columns
 from scorer.present.words import name_seats
 from scorer.scoring import evaluate_events
 from scorer.views import HtmxHttpRequest, by_language, is_zh
@@ -237,6 +238,8 @@ def _event_context(
         "tap_message": name_seats(message, list(session.players)),
         "now": now,
         "seats": seats,
+        # Names alike at the start: fewer seats on a line, each name told apart.
+        "seat_cols": seat_columns(session.players),
         "others": [s for s in seats if not s["winner"]],
         "kong_from": [s for s in seats if not s["player"]],
         "wall_seats": wall_seats,

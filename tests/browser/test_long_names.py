@@ -12,7 +12,7 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from scorer.models import GameSession
@@ -227,3 +227,90 @@ def test_the_language_toggle_is_offered_only_where_it_shows_something(
     header = page.locator(".site-title").bounding_box()
     switch = page.locator(".lang-switch").bounding_box()
     assert header and switch and abs(header["y"] - switch["y"]) < 20, (header, switch)
+
+
+# Names alike at the start (issue 27, item 11): "欧阳…" on three buttons told nobody
+# who was who.  Each set: what a table really has, then the worst a table takes (16
+# characters, one differing in its last).
+ALIKE = {
+    "zh-short": ["欧阳长风", "欧阳长云", "欧阳明", "司马懿"],
+    "zh-long": [
+        "欧阳长风慕容雪上官云飞司马懿然君",
+        "欧阳长风慕容雪上官云飞司马懿然臣",
+        "欧阳长风慕容雪",
+        "上官云飞",
+    ],
+    "latin-short": ["Alexander", "Alexandra", "Alex", "Bob"],
+    "latin-long": ["Maximilian-Alexa", "Maximilian-Alexb", "Maximilian", "Bartholomew-Jone"],
+}
+
+# What a name's box shows of it: the characters drawn inside the box, less those
+# an ellipsis covers at the end of its last line when the name is cut.
+SHOWN = """el => {
+  const node = el.firstChild;
+  if (!node || node.nodeType !== 3) return el.textContent;
+  const box = el.getBoundingClientRect();
+  const cut = el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+  const em = parseFloat(getComputedStyle(el).fontSize);
+  const range = document.createRange();
+  const text = node.textContent;
+  let shown = '';
+  for (let i = 0; i < text.length; i++) {
+    range.setStart(node, i);
+    range.setEnd(node, i + 1);
+    const r = [...range.getClientRects()].find(r => r.width > 0);
+    if (!r || r.bottom > box.bottom + 0.5 || r.right > box.right + 0.5) break;
+    if (cut && r.bottom > box.bottom - r.height + 0.5 && r.right > box.right - em) break;
+    shown += text[i];
+  }
+  return shown;
+}"""
+
+
+def shown_names(row: Locator) -> dict[str, str]:
+    """Each name button of the row (a `.rec-seats` fieldset): its name -> what shows."""
+    out = {}
+    buttons = row.locator("button[title]")
+    for i in range(buttons.count()):
+        b = buttons.nth(i)
+        out[b.get_attribute("title") or ""] = b.locator(".nm").evaluate(SHOWN)
+    return out
+
+
+def assert_told_apart(page: Page, what: str, names: list[str]) -> None:
+    rows = page.locator(".rec-seats")
+    assert rows.count() >= 2, what
+    for k in range(rows.count()):
+        shown = shown_names(rows.nth(k))
+        assert len(shown) >= 2, (what, k)
+        for name, part in shown.items():
+            assert part and name.startswith(part), (what, name, part)
+        assert len(set(shown.values())) == len(shown), (what, k, shown)
+    check(page, what, names, english=False)
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+@pytest.mark.parametrize("names", list(ALIKE.values()), ids=list(ALIKE))
+def test_names_alike_are_told_apart_on_the_seat_buttons(
+    page: Page, live_server: LiveServer, language: str, names: list[str]
+) -> None:
+    use_language(page, live_server.url, language)
+    mcr = GameSession.objects.create(ruleset="mcr", players=list(names))
+    page.goto(f"{live_server.url}/s/{mcr.code}/record")
+    tap(page, "winner:3")  # the discarder's row: the other three
+    assert_told_apart(page, "record", names)
+    for b in page.locator(".rec-seats button[title]").all():
+        # Its accessible name is its whole name: starts with what is shown.
+        assert b.get_attribute("aria-label") is None
+        assert b.locator(".nm").inner_text() == b.get_attribute("title")
+    snap(page, f"record-{language}")
+
+    sichuan = GameSession.objects.create(ruleset="sichuan", players=list(names))
+    sichuan.params = dict(sichuan.resolved_params())
+    sichuan.save()
+    page.goto(f"{live_server.url}/s/{sichuan.code}/record?kind=win")
+    tap(page, "winner:3")
+    assert_told_apart(page, "sichuan win", names)
+    page.goto(f"{live_server.url}/s/{sichuan.code}/record?kind=kong")
+    tap(page, "kong:exposed")
+    assert_told_apart(page, "sichuan kong", names)
