@@ -145,6 +145,8 @@ MCR_TILES = tuple(f"tile:{c}" for c in MCR_TAPS)
 
 SCREENS = [
     Screen("home", "/"),
+    # "Your tables" with a table in it: its state, its 隐藏 button (issue 27, item 9).
+    Screen("home-tables", "/s/{closed}/", lambda page: page.locator(".site-title").click()),
     Screen("table", "/s/{mcr}/", open_folds(".last-round, .share, .chart-box")),
     Screen("table-sichuan-live", "/s/{sichuan}/"),
     Screen("ledger", "/s/{mcr}/ledger", open_folds(".ledger-round")),
