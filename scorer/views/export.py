@@ -12,7 +12,7 @@ from rules import RuleError, json_input
 from scorer import phone
 from scorer.access import session_or_404
 from scorer.export import import_table, table_csv, table_json
-from scorer.views import HtmxHttpRequest, by_language
+from scorer.views import HtmxHttpRequest, by_language, csv_download
 
 __all__ = ["export", "import_view"]
 
@@ -27,11 +27,8 @@ def export(request: HtmxHttpRequest, code: str, fmt: str) -> HttpResponse:
         response: HttpResponse = JsonResponse(
             table_json(session), json_dumps_params={"ensure_ascii": False, "indent": 1}
         )
-    elif fmt == "csv":
-        # A BOM so that Excel opens the Chinese names as UTF-8.
-        response = HttpResponse(
-            "\ufeff" + table_csv(session), content_type="text/csv; charset=utf-8"
-        )
+    elif fmt == "csv":  # in the page's language and local time (scorer/spreadsheet.py)
+        return csv_download(table_csv(session), name)
     else:
         raise Http404("no such format")
     response["Content-Disposition"] = f'attachment; filename="{name}.{fmt}"'

@@ -5,7 +5,6 @@ the same tallies (re-scored; a tampered file changes nothing) — on generated t
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import random
@@ -22,6 +21,7 @@ from rules import RuleError
 from scorer.export import import_table, table_json
 from scorer.models import GameSession, Round, SessionChange
 from scorer.settleup import settle_up
+from tests.scorer.csv_export import ROOM, read_export
 
 pytestmark = pytest.mark.django_db
 
@@ -82,18 +82,14 @@ def test_csv_sums_reconcile_to_the_tallies(client: Client, seed: int) -> None:
     s = generated_table(seed)
     r = client.get(reverse("scorer:export", args=[s.code, "csv"]))
     assert r.status_code == 200 and r["Content-Type"].startswith("text/csv")
-    rows = list(csv.reader(io.StringIO(r.content.decode("utf-8-sig"))))
-    head = rows[0]
-    net = dict.fromkeys(NAMES, 0)
-    for row in rows[1:]:
-        if not row:
-            break
-        rec = dict(zip(head, row, strict=True))
-        if rec["counted"] == "yes" and rec["current"] == "yes":
-            net[rec["from"]] -= int(rec["amount"])
-            net[rec["to"]] += int(rec["amount"])
-    assert [net[n] for n in NAMES] == s.tallies()
-    assert rows[-2] == ["total", *NAMES] and [int(x) for x in rows[-1][1:]] == s.tallies()
+    got = read_export(r.content.decode("utf-8"), NAMES)
+    assert [got.net[n] for n in NAMES] == s.tallies()
+    assert [got.totals[n] for n in NAMES] == s.tallies()
+    assert got.totals.get(ROOM, 0) == s.room_take() == 0
+    # The history is kept: every version of every round, undone ones too.
+    versions = {(r.number, v.number) for r in s.rounds.all() for v in r.revisions.all()
+                if v.transfers.exists()}  # fmt: skip
+    assert {(int(x["局"]), int(x["版本"])) for x in got.body} == versions
 
 
 def test_a_tampered_file_is_refused_whole() -> None:
