@@ -10,6 +10,8 @@ the exported ones or there is no imported table.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import uuid
 from collections.abc import Mapping
 from datetime import datetime
@@ -70,6 +72,9 @@ def table_json(session: GameSession) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
+        # The table's lineage, never its code (the link is its key): importing this file
+        # where the table, or a copy of it, already is says so (`import_table`).
+        "origin": session.origin,
         "ruleset": session.ruleset,
         "preset": session.preset,
         "params": session.params,
@@ -186,8 +191,36 @@ def _when(raw: Any) -> datetime:
     return d if d is not None else timezone.now()
 
 
-def import_table(data: Any) -> GameSession:
+class AlreadyHere(Exception):
+    """The file's table is here already (itself, or a copy imported before): nothing was
+    imported.  A second copy would count its rounds twice in the players' statistics,
+    so it is made only on the reader's explicit choice (`copy_of`)."""
+
+    def __init__(self, origin: str, tables: list[GameSession]) -> None:
+        super().__init__(origin)
+        self.origin, self.tables = origin, tables
+
+
+def origin_of(data: Mapping[str, Any]) -> str:
+    """The lineage of an exported table: the one its file carries, or for a file exported
+    before files carried it, a fingerprint of what made that table (its ruleset, players
+    and start to the microsecond), the same in every old export of it."""
+    origin = data.get("origin")
+    if isinstance(origin, str) and origin:
+        return origin
+    made = [data.get("ruleset"), data.get("players"), data.get("created_at")]
+    if data.get("created_at") is None:  # no start: the file's whole content
+        made = [dict(data)]
+    canonical = json.dumps(made, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(f"mahjong-file:{canonical}".encode()).hexdigest()
+
+
+def import_table(data: Any, copy_of: str = "") -> GameSession:
     """A new table from an exported JSON, all or nothing (RuleError: nothing created).
+
+    A table already here (the file's origin is one of this site's tables') is not
+    imported again (AlreadyHere, nothing created) unless `copy_of` is that origin:
+    the reader chose a second copy of that very table.
 
     The file is held to its declared shape (scorer/table_schema.py) before any
     field is read, so a wrong type anywhere is a refusal naming the field, never
@@ -248,6 +281,16 @@ def import_table(data: Any) -> GameSession:
         if session.room_take() != data.get("room_take", 0):
             raise _bad("the table fee does not add up to the file's",
                        "台费加起来和文件里的不一样")  # fmt: skip
+        # Asked last, once the file is known good: a refusal says what is wrong with it.
+        # Two phones importing the same file at the same instant may both find nothing
+        # and make two copies; no row exists yet to lock, and a copy is what the reader
+        # could have chosen anyway (it can be seen, and the rounds are right).
+        session.origin = origin_of(data)
+        session.save(update_fields=["origin"])
+        here = list(GameSession.objects.filter(origin=session.origin).exclude(pk=session.pk)
+                    .order_by("created_at", "pk"))  # fmt: skip
+        if here and copy_of != session.origin:
+            raise AlreadyHere(session.origin, here)  # rolls the import back
         session.bump()
     return session
 
@@ -324,4 +367,4 @@ def _check_close_fee(session: GameSession) -> None:
                        "台费不是按这桌的总分收的")  # fmt: skip
 
 
-__all__ = ["import_table", "table_csv", "table_json", "table_rows"]
+__all__ = ["AlreadyHere", "import_table", "origin_of", "table_csv", "table_json", "table_rows"]

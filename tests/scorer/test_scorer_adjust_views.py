@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 
 from rules import RuleError
-from scorer.export import import_table, table_json
+from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession, Round, RoundRevision
 from tests.scorer.csv_export import ROOM, read_export, zh_csv
 
@@ -161,7 +161,7 @@ def test_the_json_export_round_trips_and_the_import_re_checks_it() -> None:
     s.record_round(uuid.uuid4(), {"kind": "penalty", "penalty": "escape", "seat": 2,
                                   "seat_inputs": {"paozi": [0, 0, 4, 0]}})  # fmt: skip
     data = json.loads(json.dumps(table_json(s), ensure_ascii=False))
-    t = import_table(data)
+    t = import_table(data, copy_of=origin_of(data))  # a second copy, chosen
     assert t.tallies() == s.tallies() == [-7, 7, -60, 0] and t.room_take() == 60
     got = read_export(zh_csv(s), NAMES)
     assert [(x["类型"], x["谁给"], x["给谁"], x["分数"], x["原因"]) for x in got.body] == [
