@@ -10,8 +10,8 @@ the exported ones or there is no imported table.
 
 from __future__ import annotations
 
-import csv
-import io
+import hashlib
+import json
 import uuid
 from collections.abc import Mapping
 from datetime import datetime
@@ -21,14 +21,17 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import pgettext
 
 from rules import RuleError
 from rules.registry import get_ruleset
 from scorer import table_schema
-from scorer.fees import FEE_KIND, FeeRule, charged, rescore_close
-from scorer.models import GameSession, Round, RoundChange, SessionChange
+from scorer.fees import FEE_KIND, FEE_REASON, FeeRule, charged, rescore_close
+from scorer.models import GameSession, Round, RoundChange, RoundRevision, SessionChange
 from scorer.players import seat_players
 from scorer.scoring import score_entry
+from scorer.spreadsheet import csv_text, local_time
+from scorer.views import by_language
 
 FORMAT, VERSION = table_schema.FORMAT, table_schema.VERSION
 
@@ -69,6 +72,9 @@ def table_json(session: GameSession) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
+        # The table's lineage, never its code (the link is its key): importing this file
+        # where the table, or a copy of it, already is says so (`import_table`).
+        "origin": session.origin,
         "ruleset": session.ruleset,
         "preset": session.preset,
         "params": session.params,
@@ -91,34 +97,89 @@ def table_json(session: GameSession) -> dict[str, Any]:
     }
 
 
-CSV_HEAD = ("round", "counted", "version", "current", "kind", "dealer", "author", "at",
-            "from", "to", "amount", "reason")  # fmt: skip
+def table_rows(session: GameSession) -> list[list[Any]]:
+    """The table's transfers as a spreadsheet reads them, in the page's language.
+
+    One row per transfer of every version of every round (the history too), then
+    one column per player and one for the room (台费, where the table pays it):
+    on a row that counts (counted and current: 是, 是) the points it moves to or
+    from each of them, on the history's rows nothing.  The last row is the totals
+    in the same columns, so that a spreadsheet's SUM of each column is its total:
+    each player's tally, and what the room took."""
+    reasons = session.table().reasons
+    names = [str(n) for n in session.players]
+    charged_room = bool(session.fee_rule().to_json()) or session.room_take() != 0
+    room = pgettext("the room as a payee of the table's export", "the room")
+    head = [
+        pgettext("table export column", "Round"),
+        pgettext("table export column", "Counted"),
+        pgettext("table export column", "Version"),
+        pgettext("table export column", "Current"),
+        pgettext("table export column", "Kind"),
+        pgettext("table export column", "Dealer"),
+        pgettext("table export column", "Recorded by"),
+        pgettext("table export column", "Time"),
+        pgettext("table export column", "From"),
+        pgettext("table export column", "To"),
+        pgettext("table export column", "Points"),
+        pgettext("table export column", "Reason"),
+        *names,
+        *([room] if charged_room else []),
+    ]
+    yes, no = pgettext("table export", "yes"), pgettext("table export", "no")
+    rows: list[list[Any]] = [head]
+    totals = [0] * (len(names) + 1)
+    rounds = session.rounds.order_by("number").prefetch_related("revisions__transfers")
+    for r in rounds:
+        for v in r.revisions.all():
+            counts = r.status == Round.ACTIVE and v.pk == r.current_id
+            for t in v.transfers.all():
+                moved: list[Any] = [""] * len(totals)
+                if counts:
+                    moved = [0] * len(totals)
+                    moved[t.from_seat] -= t.amount
+                    moved[len(names) if t.to_seat is None else t.to_seat] += t.amount
+                    totals = [a + b for a, b in zip(totals, moved, strict=True)]
+                rows.append([
+                    r.number, yes if r.status == Round.ACTIVE else no, v.number,
+                    yes if v.pk == r.current_id else no, _kind_word(v.kind),
+                    names[v.dealer], v.author, local_time(v.created_at), names[t.from_seat],
+                    room if t.to_seat is None else names[t.to_seat], t.amount,
+                    _reason_words(v, t.reason, reasons),
+                    *(moved if charged_room else moved[:-1]),
+                ])  # fmt: skip
+    total = pgettext("table export", "Total")
+    rows.append([total, *[""] * 11, *(totals if charged_room else totals[:-1])])
+    return rows
 
 
 def table_csv(session: GameSession) -> str:
-    """One row per transfer of every version of every round.  The rows with
-    counted = yes and current = yes sum to the tallies (each player's total is
-    what he received minus what he paid), the others are the history."""
-    data = table_json(session)
-    names = data["players"]
-    room = "room"  # a payment to the room (台费): "to" is no player
-    buf = io.StringIO()
-    w = csv.writer(buf)
-    w.writerow(CSV_HEAD)
-    for r in data["rounds"]:
-        for v in r["revisions"]:
-            for t in v["transfers"]:
-                w.writerow([
-                    r["number"], "yes" if r["status"] == Round.ACTIVE else "no",
-                    v["number"], "yes" if v["number"] == r["current"] else "no", v["kind"],
-                    names[v["dealer"]], v["author"], v["created_at"], names[t["from"]],
-                    room if t["to"] is None else names[t["to"]], t["amount"], _reason(v, t),
-                ])  # fmt: skip
-    w.writerow([])
-    charged_room = bool(data["fee"]) or data["room_take"]
-    w.writerow(["total", *names, *([room] if charged_room else [])])
-    w.writerow(["", *data["tallies"], *([data["room_take"]] if charged_room else [])])
-    return buf.getvalue()
+    """`table_rows` as a CSV file's text (BOM first, scorer/spreadsheet.py)."""
+    return csv_text(table_rows(session))
+
+
+def _kind_word(kind: str) -> str:
+    words = {
+        RoundRevision.WIN: pgettext("table export kind", "Win"),
+        RoundRevision.DRAW: pgettext("table export kind", "Draw"),
+        RoundRevision.ROUND: pgettext("table export kind", "Round played event by event"),
+        RoundRevision.FEE: pgettext("table export kind", "Table fee"),
+        RoundRevision.ADJUST: pgettext("table export kind", "Adjustment"),
+        RoundRevision.PENALTY: pgettext("table export kind", "Penalty"),
+    }
+    return words.get(kind, kind)
+
+
+def _reason_words(version: RoundRevision, code: str, reasons: Mapping[str, tuple[str, str]]) -> str:
+    """A transfer's reason as the ledger says it; an adjustment's line says why, as entered."""
+    if code == FEE_REASON:
+        return pgettext("table export kind", "Table fee")
+    if code == RoundRevision.ADJUST:
+        word = pgettext("table export kind", "Adjustment")
+        why = version.entry.get("reason") if isinstance(version.entry, Mapping) else None
+        return f"{word}: {why}" if why else word
+    zh, en = reasons.get(code, (code, code))
+    return by_language(zh, en)
 
 
 def _bad(en: str, zh: str) -> RuleError:
@@ -130,14 +191,36 @@ def _when(raw: Any) -> datetime:
     return d if d is not None else timezone.now()
 
 
-def _reason(version: Mapping[str, Any], transfer: Mapping[str, Any]) -> str:
-    """A transfer's reason code; an adjustment's line says why, as entered."""
-    why = (version.get("entry") or {}).get("reason") if version.get("kind") == "adjust" else None
-    return f"{transfer['reason']}: {why}" if why else str(transfer["reason"])
+class AlreadyHere(Exception):
+    """The file's table is here already (itself, or a copy imported before): nothing was
+    imported.  A second copy would count its rounds twice in the players' statistics,
+    so it is made only on the reader's explicit choice (`copy_of`)."""
+
+    def __init__(self, origin: str, tables: list[GameSession]) -> None:
+        super().__init__(origin)
+        self.origin, self.tables = origin, tables
 
 
-def import_table(data: Any) -> GameSession:
+def origin_of(data: Mapping[str, Any]) -> str:
+    """The lineage of an exported table: the one its file carries, or for a file exported
+    before files carried it, a fingerprint of what made that table (its ruleset, players
+    and start to the microsecond), the same in every old export of it."""
+    origin = data.get("origin")
+    if isinstance(origin, str) and origin:
+        return origin
+    made = [data.get("ruleset"), data.get("players"), data.get("created_at")]
+    if data.get("created_at") is None:  # no start: the file's whole content
+        made = [dict(data)]
+    canonical = json.dumps(made, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(f"mahjong-file:{canonical}".encode()).hexdigest()
+
+
+def import_table(data: Any, copy_of: str = "") -> GameSession:
     """A new table from an exported JSON, all or nothing (RuleError: nothing created).
+
+    A table already here (the file's origin is one of this site's tables') is not
+    imported again (AlreadyHere, nothing created) unless `copy_of` is that origin:
+    the reader chose a second copy of that very table.
 
     The file is held to its declared shape (scorer/table_schema.py) before any
     field is read, so a wrong type anywhere is a refusal naming the field, never
@@ -198,6 +281,16 @@ def import_table(data: Any) -> GameSession:
         if session.room_take() != data.get("room_take", 0):
             raise _bad("the table fee does not add up to the file's",
                        "台费加起来和文件里的不一样")  # fmt: skip
+        # Asked last, once the file is known good: a refusal says what is wrong with it.
+        # Two phones importing the same file at the same instant may both find nothing
+        # and make two copies; no row exists yet to lock, and a copy is what the reader
+        # could have chosen anyway (it can be seen, and the rounds are right).
+        session.origin = origin_of(data)
+        session.save(update_fields=["origin"])
+        here = list(GameSession.objects.filter(origin=session.origin).exclude(pk=session.pk)
+                    .order_by("created_at", "pk"))  # fmt: skip
+        if here and copy_of != session.origin:
+            raise AlreadyHere(session.origin, here)  # rolls the import back
         session.bump()
     return session
 
@@ -274,4 +367,4 @@ def _check_close_fee(session: GameSession) -> None:
                        "台费不是按这桌的总分收的")  # fmt: skip
 
 
-__all__ = ["import_table", "table_csv", "table_json"]
+__all__ = ["AlreadyHere", "import_table", "origin_of", "table_csv", "table_json", "table_rows"]

@@ -8,6 +8,7 @@ over the current revisions of the rounds still standing.  Every change bumps
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import uuid
 from collections.abc import Mapping, Sequence
@@ -31,6 +32,12 @@ WINDS = ("E", "S", "W", "N")
 def new_code() -> str:
     """An unguessable session code: the link is the only key to the session."""
     return secrets.token_urlsafe(12)
+
+
+def origin_of_code(code: str) -> str:
+    """A table's lineage as its exports carry it: one-way, so that a shared file never
+    gives away the table's link (its code is its key), yet the same for every export."""
+    return hashlib.sha256(f"mahjong-table:{code}".encode()).hexdigest()
 
 
 class GameSession(models.Model):
@@ -63,6 +70,10 @@ class GameSession(models.Model):
     # How the room charges this table (台费), snapshotted from its configuration when the
     # table started, like every parameter: {} or {"mode": "none"} for no fee (scorer/fees.py).
     fee = models.JSONField(default=dict, blank=True)
+    # The table this one is (origin_of_code of its own code) or, imported, a copy of
+    # (the file's origin): the JSON export carries it, and an import of a table
+    # already here finds it by it (scorer/export.py) instead of doubling its statistics.
+    origin = models.CharField(max_length=64, blank=True, db_index=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -74,6 +85,8 @@ class GameSession(models.Model):
     def save(self, *args: Any, **kwargs: Any) -> None:
         if self.room_id is None:  # the embedded default: one room, which `/` serves
             self.room = default_room()
+        if not self.origin:
+            self.origin = origin_of_code(self.code)
         super().save(*args, **kwargs)
 
     @property

@@ -80,6 +80,8 @@ SCHEMA: dict[str, Any] = {
     "properties": {
         "format": {"const": FORMAT},
         "version": {"const": VERSION},
+        # The table's lineage (scorer.models.origin_of_code); files exported before have none.
+        "origin": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
         "ruleset": {"type": "string"},
         "preset": _TEXT,
         "params": {"type": ["object", "null"]},
@@ -151,6 +153,8 @@ def _why(e: ValidationError) -> tuple[str, str]:
     if v in ("minItems", "maxItems"):
         return (f"must have at {'least' if v == 'minItems' else 'most'} {arg} items",
                 f"最{'少' if v == 'minItems' else '多'} {arg} 项")  # fmt: skip
+    if v == "pattern" and arg != r"\S":
+        return "is not a table's fingerprint (64 hex digits)", "不是牌桌的指纹（64 位十六进制）"
     if v in ("minLength", "pattern"):
         return "must not be empty", "不能是空的"
     if v == "maxLength":

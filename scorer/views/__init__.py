@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 from django_htmx.middleware import HtmxDetails
@@ -27,6 +27,13 @@ def is_zh() -> bool:
 def by_language(zh: Any, en: Any) -> str:
     """The engine's texts come in both languages: pick the active one ("" for none)."""
     return str((zh if is_zh() else en) or "")
+
+
+def csv_download(text: str, filename: str) -> HttpResponse:
+    """A CSV file to save (its text from scorer/spreadsheet.py, BOM included)."""
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}.csv"'
+    return response
 
 
 def seat_name(names: Sequence[str], seat: Any) -> str:

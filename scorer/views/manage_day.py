@@ -3,16 +3,12 @@ table its players left open, and the day's report as CSV."""
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
-from decimal import Decimal
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
@@ -28,7 +24,8 @@ from scorer.day import (
     today,
 )
 from scorer.rooms import RoomMember
-from scorer.views import by_language
+from scorer.spreadsheet import amount, csv_text, local_time
+from scorer.views import by_language, csv_download
 
 __all__ = ["manage", "manage_close", "manage_report"]
 
@@ -79,11 +76,6 @@ def manage_close(request: HttpRequest, member: RoomMember, code: str) -> HttpRes
     return back
 
 
-def _amount(money: Decimal | None) -> str:
-    """Money in a spreadsheet's terms: "12.50", an ASCII minus (the pages' "−" is not a number there)."""
-    return "" if money is None else str(money.quantize(Decimal("0.01")))
-
-
 def _day_asked(raw: str | None) -> dt.date | None:
     if not raw:
         return today()
@@ -105,55 +97,40 @@ def manage_report(request: HttpRequest, member: RoomMember) -> HttpResponse:
             content_type="text/plain; charset=utf-8",
         )
     rows = day_report(member.room, day)
-    out = io.StringIO()
-    w = csv.writer(out)
-    w.writerow(
+    head = [
+        gettext("Table"),
+        gettext("Rules"),
+        gettext("Started"),
+        gettext("Closed"),
+        gettext("Players"),
+        gettext("Rounds"),
+        gettext("Results (points)"),
+        gettext("Room's take (points)"),
+        gettext("Room's take (money)"),
+    ]
+    lines = [
         [
-            gettext("Table"),
-            gettext("Rules"),
-            gettext("Started"),
-            gettext("Closed"),
-            gettext("Players"),
-            gettext("Rounds"),
-            gettext("Results (points)"),
-            gettext("Room's take (points)"),
-            gettext("Room's take (money)"),
+            r.label,
+            r.config,
+            local_time(r.session.created_at),
+            local_time(r.session.closed_at),
+            by_language("、", ", ").join(n for n, _ in r.results),
+            r.rounds,
+            results_text(r.results),
+            r.take,
+            amount(r.money),
         ]
-    )
-
-    def when(t: dt.datetime | None) -> str:
-        return "" if t is None else timezone.localtime(t).strftime("%Y-%m-%d %H:%M")
-
-    for r in rows:
-        w.writerow(
-            [
-                r.label,
-                r.config,
-                when(r.session.created_at),
-                when(r.session.closed_at),
-                by_language("、", ", ").join(n for n, _ in r.results),
-                r.rounds,
-                results_text(r.results),
-                r.take,
-                _amount(r.money),
-            ]
-        )
-    money = sum_money(r.money for r in rows)
-    w.writerow(
-        [
-            gettext("Total"),
-            "",
-            "",
-            "",
-            sum(len(r.results) for r in rows),
-            sum(r.rounds for r in rows),
-            "",
-            sum(r.take for r in rows),
-            _amount(money),
-        ]
-    )
-    # A BOM so that Excel opens the Chinese names as UTF-8 (as the table's export does).
-    response = HttpResponse("\ufeff" + out.getvalue(), content_type="text/csv; charset=utf-8")
-    name = f"{member.room.slug}-{day.isoformat()}"
-    response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
-    return response
+        for r in rows
+    ]
+    total = [
+        gettext("Total"),
+        "",
+        "",
+        "",
+        sum(len(r.results) for r in rows),
+        sum(r.rounds for r in rows),
+        "",
+        sum(r.take for r in rows),
+        amount(sum_money(r.money for r in rows)),
+    ]
+    return csv_download(csv_text([head, *lines, total]), f"{member.room.slug}-{day.isoformat()}")

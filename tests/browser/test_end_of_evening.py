@@ -6,8 +6,6 @@ reopened with a note."""
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import re
 from pathlib import Path
@@ -27,6 +25,7 @@ from tests.browser.helpers import (
 )
 from tests.browser.test_sichuan_flow import PLAYERS, expect_totals
 from tests.browser.test_wuhan_flow import grid_tile, settled, tap
+from tests.scorer.csv_export import read_export
 
 pytestmark = pytest.mark.browser
 
@@ -106,9 +105,10 @@ def test_play_close_settle_export_reopen(page: Page, live_server: LiveServer) ->
     # The exports: CSV rows reconcile to the tallies, JSON carries them.
     with page.expect_download() as got:
         page.get_by_role("link", name="导出表格").click()
-    text = Path(got.value.path()).read_text(encoding="utf-8-sig")
-    rows = list(csv.reader(io.StringIO(text)))
-    assert rows[-2] == ["total", *PLAYERS] and [int(x) for x in rows[-1][1:]] == totals
+    exported = read_export(Path(got.value.path()).read_text(encoding="utf-8"), PLAYERS)
+    assert [exported.totals[p] for p in PLAYERS] == [exported.net[p] for p in PLAYERS] == totals
+    # The times as the page shows them (local time), the kinds in the page's words.
+    assert {x["类型"] for x in exported.body} == {"和牌"}
     with page.expect_download() as got:
         page.get_by_role("link", name="导出完整数据").click()
     data = json.loads(Path(got.value.path()).read_text(encoding="utf-8"))

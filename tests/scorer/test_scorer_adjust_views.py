@@ -5,9 +5,7 @@ page and in the chart, exported (CSV, JSON) and re-checked by the JSON import.""
 
 from __future__ import annotations
 
-import csv
 import html as htmllib
-import io
 import json
 import re
 import uuid
@@ -18,8 +16,9 @@ from django.test import Client
 from django.urls import reverse
 
 from rules import RuleError
-from scorer.export import import_table, table_csv, table_json
+from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession, Round, RoundRevision
+from tests.scorer.csv_export import ROOM, read_export, zh_csv
 
 pytestmark = pytest.mark.django_db
 
@@ -108,8 +107,10 @@ def test_wuhan_escape_paid_to_the_room_is_the_rooms_take() -> None:
     assert s.tallies() == [0, 0, 0, -400] and s.room_take() == 400
     rev = s.rounds.get().current
     assert [(t.from_seat, t.to_seat, t.amount) for t in rev.transfers.all()] == [(3, None, 400)]
-    rows = list(csv.reader(io.StringIO(table_csv(s))))
-    assert ["total", *NAMES, "room"] in rows and ["", "0", "0", "0", "-400", "400"] in rows
+    got = read_export(zh_csv(s), NAMES)
+    assert got.totals == {**dict(zip(NAMES, [0, 0, 0, -400], strict=True)), ROOM: 400}
+    (line,) = got.body
+    assert (line["类型"], line["谁给"], line["给谁"], line["原因"]) == ("罚分", "丁", ROOM, "逃跑")
 
 
 def test_undo_restore_and_correction_of_an_adjustment() -> None:
@@ -160,11 +161,12 @@ def test_the_json_export_round_trips_and_the_import_re_checks_it() -> None:
     s.record_round(uuid.uuid4(), {"kind": "penalty", "penalty": "escape", "seat": 2,
                                   "seat_inputs": {"paozi": [0, 0, 4, 0]}})  # fmt: skip
     data = json.loads(json.dumps(table_json(s), ensure_ascii=False))
-    t = import_table(data)
+    t = import_table(data, copy_of=origin_of(data))  # a second copy, chosen
     assert t.tallies() == s.tallies() == [-7, 7, -60, 0] and t.room_take() == 60
-    rows = list(csv.reader(io.StringIO(table_csv(s))))
-    assert any(row[4] == "adjust" and row[-1] == "adjust: 协商" for row in rows[1:-3])
-    assert any(row[4] == "penalty" and row[-1] == "penalty_escape" for row in rows[1:-3])
+    got = read_export(zh_csv(s), NAMES)
+    assert [(x["类型"], x["谁给"], x["给谁"], x["分数"], x["原因"]) for x in got.body] == [
+        ("调整", "甲", "乙", "7", "调整: 协商"), ("罚分", "丙", ROOM, "60", "逃跑")]  # fmt: skip
+    assert got.totals == {**dict(zip(NAMES, s.tallies(), strict=True)), ROOM: 60}
     forged = json.loads(json.dumps(data))
     forged["rounds"][1]["revisions"][0]["entry"]["seat_inputs"]["paozi"] = [0, 0, 0, 0]
     with pytest.raises(RuleError):

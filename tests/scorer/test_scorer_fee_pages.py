@@ -4,9 +4,7 @@ exports (the import charges the fee again and refuses a file whose fee is not it
 
 from __future__ import annotations
 
-import csv
 import html as htmllib
-import io
 import json
 import re
 import uuid
@@ -18,10 +16,11 @@ from django.test import Client
 from django.urls import reverse
 
 from rules import RuleError
-from scorer.export import import_table, table_json
+from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession, Player, RoomConfig
 from scorer.players import records, seat_players
 from scorer.rooms import Room, default_room
+from tests.scorer.csv_export import ROOM, read_export
 
 pytestmark = pytest.mark.django_db
 
@@ -161,7 +160,7 @@ def test_the_exports_carry_the_fee_and_the_import_checks_it(
     s.close()
     data = json.loads(json.dumps(table_json(s), ensure_ascii=False))
     assert data["fee"] == s.fee_rule().to_json() and data["room_take"] == s.room_take() > 0
-    t = import_table(data)
+    t = import_table(data, copy_of=origin_of(data))  # a second copy, chosen
     assert t.tallies() == s.tallies() and t.room_take() == s.room_take()
     assert sum(t.tallies()) + t.room_take() == 0
     # A file whose fee is not the one its rule charges is refused whole.
@@ -185,22 +184,15 @@ def test_the_exports_carry_the_fee_and_the_import_checks_it(
         with pytest.raises(RuleError):
             import_table(bad)
         assert GameSession.objects.count() == before
-    rows = list(csv.reader(io.StringIO(
-        client.get(reverse("scorer:export", args=[s.code, "csv"])).content.decode("utf-8-sig"))))  # fmt: skip
-    head, net, room = rows[0], dict.fromkeys(NAMES, 0), 0
-    for row in rows[1:]:
-        if not row:
-            break
-        rec = dict(zip(head, row, strict=True))
-        if rec["counted"] == "yes" and rec["current"] == "yes":
-            net[rec["from"]] -= int(rec["amount"])
-            if rec["to"] == "room":
-                room += int(rec["amount"])
-            else:
-                net[rec["to"]] += int(rec["amount"])
-    assert [net[n] for n in NAMES] == s.tallies() and room == s.room_take()
-    assert rows[-2] == ["total", *NAMES, "room"]
-    assert [int(x) for x in rows[-1][1:]] == [*s.tallies(), s.room_take()]
+    got = read_export(
+        client.get(reverse("scorer:export", args=[s.code, "csv"]), **ZH).content.decode(), NAMES
+    )
+    assert [got.net[n] for n in NAMES] == [got.totals[n] for n in NAMES] == s.tallies()
+    assert got.net[ROOM] == got.totals[ROOM] == s.room_take() > 0
+    # The room's payments are its own lines: to the room, as 台费.
+    fees = [x for x in got.body if x["给谁"] == ROOM]
+    assert fees and {x["原因"] for x in fees} == {"台费"}
+    assert any(x["类型"] == "台费" for x in fees) == (fee["mode"] != "win_percent")
 
 
 def test_a_win_counts_at_its_full_value_in_the_players_records() -> None:

@@ -5,7 +5,6 @@ the same tallies (re-scored; a tampered file changes nothing) — on generated t
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import random
@@ -19,9 +18,10 @@ from django.test import Client
 from django.urls import reverse
 
 from rules import RuleError
-from scorer.export import import_table, table_json
+from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession, Round, SessionChange
 from scorer.settleup import settle_up
+from tests.scorer.csv_export import ROOM, read_export
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +66,7 @@ def generated_table(seed: int, rate: str | None = "0.5") -> GameSession:
 def test_json_round_trip_keeps_the_tallies_and_the_history(seed: int) -> None:
     s = generated_table(seed)
     data = json.loads(json.dumps(table_json(s), ensure_ascii=False))
-    t = import_table(data)
+    t = import_table(data, copy_of=origin_of(data))  # a second copy, chosen
     assert t.code != s.code and t.tallies() == s.tallies()
     assert sum(t.tallies()) == 0
     got = [(r.number, r.status, r.revisions.count(), r.current.number if r.current else None)
@@ -82,18 +82,14 @@ def test_csv_sums_reconcile_to_the_tallies(client: Client, seed: int) -> None:
     s = generated_table(seed)
     r = client.get(reverse("scorer:export", args=[s.code, "csv"]))
     assert r.status_code == 200 and r["Content-Type"].startswith("text/csv")
-    rows = list(csv.reader(io.StringIO(r.content.decode("utf-8-sig"))))
-    head = rows[0]
-    net = dict.fromkeys(NAMES, 0)
-    for row in rows[1:]:
-        if not row:
-            break
-        rec = dict(zip(head, row, strict=True))
-        if rec["counted"] == "yes" and rec["current"] == "yes":
-            net[rec["from"]] -= int(rec["amount"])
-            net[rec["to"]] += int(rec["amount"])
-    assert [net[n] for n in NAMES] == s.tallies()
-    assert rows[-2] == ["total", *NAMES] and [int(x) for x in rows[-1][1:]] == s.tallies()
+    got = read_export(r.content.decode("utf-8"), NAMES)
+    assert [got.net[n] for n in NAMES] == s.tallies()
+    assert [got.totals[n] for n in NAMES] == s.tallies()
+    assert got.totals.get(ROOM, 0) == s.room_take() == 0
+    # The history is kept: every version of every round, undone ones too.
+    versions = {(r.number, v.number) for r in s.rounds.all() for v in r.revisions.all()
+                if v.transfers.exists()}  # fmt: skip
+    assert {(int(x["局"]), int(x["版本"])) for x in got.body} == versions
 
 
 def test_a_tampered_file_is_refused_whole() -> None:
@@ -113,7 +109,7 @@ def test_import_through_the_home_page(client: Client) -> None:
     body = json.dumps(table_json(s), ensure_ascii=False).encode()
     upload = io.BytesIO(body)
     upload.name = "table.json"
-    r = client.post(reverse("scorer:import"), {"file": upload})
+    r = client.post(reverse("scorer:import"), {"file": upload, "copy_of": origin_of(table_json(s))})
     assert r.status_code == 302
     code = r["Location"].rstrip("/").rsplit("/", 1)[-1]
     assert GameSession.objects.get(code=code).tallies() == s.tallies()
@@ -185,7 +181,8 @@ def test_an_events_round_round_trips() -> None:
     s.add_event(uuid.uuid4(), {"type": "kong", "player": 1, "kong": "concealed"})
     s.add_event(uuid.uuid4(), {"type": "wall_end", "hands": [
         {"seat": x, "status": "ready" if x == 2 else "not_ready"} for x in range(4)]})  # fmt: skip
-    t = import_table(table_json(s))
+    data = table_json(s)
+    t = import_table(data, copy_of=origin_of(data))
     assert t.tallies() == s.tallies() == [-1, -1, 3, -1]
 
 

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from scorer.export import import_table, table_json
+from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession
 from scorer.table_schema import problem
 from tests.scorer.test_scorer_final import generated_table
@@ -85,7 +85,7 @@ def test_a_wrong_type_anywhere_is_refused_naming_the_field(
 def test_the_schema_names_fields_and_takes_a_real_export() -> None:
     data = table_json(generated_table(3))
     assert problem(data) is None
-    assert import_table(data).tallies() == data["tallies"]
+    assert import_table(data, copy_of=origin_of(data)).tallies() == data["tallies"]
     _set(data, ("rounds", 0, "revisions", 0, "number"), [1])
     en, zh = problem(data) or ("", "")
     assert en == "rounds[0].revisions[0].number must be a whole number"

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from rules import RuleError, get_ruleset
 from rules.table import WINDS, Match
-from scorer.export import import_table, table_json
+from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession, SessionChange
 
 pytestmark = pytest.mark.django_db
@@ -108,7 +108,7 @@ def test_a_finished_match_exports_and_reimports_whole() -> None:
     s.refresh_from_db()
     assert s.closed_at is not None
     data = json.loads(json.dumps(table_json(s), ensure_ascii=False))
-    t = import_table(data)
+    t = import_table(data, copy_of=origin_of(data))  # a second copy, chosen
     assert t.tallies() == s.tallies() and t.closed_at is not None
     assert t.table().match is not None
     win = t.rounds.get(number=5).current

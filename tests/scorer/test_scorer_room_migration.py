@@ -44,3 +44,21 @@ def test_a_new_database_has_no_room_until_first_used() -> None:
     room = default_room()
     assert room.slug == "main" and room.configs.filter(enabled=True).exists()
     assert default_room() == room  # made once
+
+
+def test_tables_made_before_get_the_origin_their_exports_carry() -> None:
+    """Issue 27: a table exported after the upgrade is recognised when imported here."""
+    from scorer.models import GameSession, origin_of_code
+
+    executor = MigrationExecutor(connection)
+    executor.migrate([("scorer", "0015_adjust_penalty")])
+    old = executor.loader.project_state([("scorer", "0015_adjust_penalty")]).apps
+    session = old.get_model("scorer", "GameSession").objects.create(
+        code="abc",
+        ruleset="mcr",
+        players=["甲", "乙", "丙", "丁"],
+        room=old.get_model("scorer", "Room").objects.create(slug="r", name="r"),
+    )
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    assert GameSession.objects.get(pk=session.pk).origin == origin_of_code("abc")
