@@ -276,7 +276,7 @@ REASON_LENGTH = 80
 
 def adjustment(session: GameSession, entry: Mapping[str, Any]) -> ScoredEntry:
     """An adjustment (调整): points moved between named players with a reason, for what
-    the engine does not model (a dispute settled by agreement, a house rule).  Never
+    the engine does not model (a dispute settled by agreement, a rule of the room).  Never
     scored by the engine: each line is one transfer, so it is zero-sum by construction;
     RuleError (both languages) on anything unsound, nothing recorded."""
     n = session.n_players
