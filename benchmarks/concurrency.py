@@ -24,7 +24,6 @@ import http.client
 import os
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -34,6 +33,8 @@ import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
+
+from benchmarks.served import runserver, stop_server
 
 ROOT = Path(__file__).resolve().parent.parent
 WIN = {"winner": "1", "discarder": "2", "hand": "111222333m456p7z", "win_tile": "7z"}
@@ -111,27 +112,10 @@ class Setup:
         return env
 
     def start(self) -> None:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        self.base = f"http://127.0.0.1:{port}"
-        cmd = [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]
-        self.proc = subprocess.Popen(
-            cmd, cwd=ROOT, env=self.env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(self.base + "/healthz", timeout=5):
-                    return
-            except OSError:
-                time.sleep(0.2)
-        raise SystemExit(f"{self.name}: the server did not start")
+        self.proc, self.base = runserver(ROOT, self.env(), self.name)
 
     def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            self.proc.wait(timeout=10)
+        stop_server(self.proc)
 
     def tables(self, n: int) -> list[str]:
         """`n` MCR tables (made through the ORM of a short subprocess, not timed)."""

@@ -23,18 +23,17 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tarfile
 import tempfile
-import time
-import urllib.request
 from io import BytesIO
 from pathlib import Path
 
 from playwright.sync_api import Browser, sync_playwright
+
+from benchmarks.served import runserver, stop_server
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ["张三", "李四", "王五", "赵六"]
@@ -84,28 +83,10 @@ class Server:
 
     def start(self) -> None:
         self.manage("migrate", "--verbosity", "0")
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        self.base = f"http://127.0.0.1:{port}"
-        cmd = [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"]
-        self.proc = subprocess.Popen(
-            cmd, cwd=self.root, env=self.env(),
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(self.base + "/healthz", timeout=5):
-                    return
-            except OSError:
-                time.sleep(0.2)
-        raise SystemExit(f"{self.name}: the server did not start")
+        self.proc, self.base = runserver(self.root, self.env(), self.name)
 
     def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            self.proc.wait(timeout=10)
+        stop_server(self.proc)
 
     def tables(self, n: int) -> list[str]:
         """`n` fresh MCR tables (through the ORM of the served code; not timed)."""
