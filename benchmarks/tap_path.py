@@ -18,6 +18,7 @@ import tempfile
 from pathlib import Path
 from types import FrameType
 from typing import Any
+from unittest.mock import patch
 
 from benchmarks.web import _setup
 from rules.tiles import parse_tiles, tile_str
@@ -62,13 +63,12 @@ def last_tap(ruleset: str) -> tuple[list[str], list[str]]:
         templates.setdefault(name)
         return get_template(engine, name)
 
-    Engine.get_template = loading  # type: ignore[method-assign]
-    sys.setprofile(profile)
-    try:
-        r = c.post(url, {**state, "tap": taps[-1]}, HTTP_HX_REQUEST="true")
-    finally:
-        sys.setprofile(None)
-        Engine.get_template = get_template  # type: ignore[method-assign]
+    with patch.object(Engine, "get_template", loading):
+        sys.setprofile(profile)
+        try:
+            r = c.post(url, {**state, "tap": taps[-1]}, HTTP_HX_REQUEST="true")
+        finally:
+            sys.setprofile(None)
     assert r.status_code == 200 and EXPECT[ruleset] in r.content.decode(), "the tap did not score"
     return list(files), list(templates)
 
