@@ -8,9 +8,8 @@ from typing import Any
 from django.utils.translation import gettext_lazy, ngettext
 
 from rules.table import SeatInput, TableSpec
-from rules.tiles import N_KINDS, tile_en, tile_str, tile_zh
+from rules.tiles import N_KINDS, SEAT_WINDS, tile_en, tile_str, tile_zh
 from scorer.entry.pick import Pick, _meld_tiles
-from scorer.scoring import WINDS
 from scorer.views import by_language, is_zh
 
 _NUM_ZH = "一二三四五六七八九"
@@ -18,7 +17,7 @@ _SUIT_ZH = "万筒条"
 
 
 def _wind_name(w: str) -> str:
-    t = 27 + WINDS.index(w)
+    t = 27 + SEAT_WINDS.index(w)
     return tile_zh(t) if is_zh() else tile_en(t)
 
 

@@ -21,6 +21,7 @@ from rules.hand import Hand
 from rules.registry import Param, Preset, Ruleset, recipients_param
 from rules.round import Penalty
 from rules.rulesets.wuhan.hands import (
+    FENG_TILES,
     FORMS,
     JIANG,
     QIANGGANG,
@@ -29,7 +30,6 @@ from rules.rulesets.wuhan.hands import (
     RED,
     SMALL,
     TYPES,
-    WINDS,
     Reading,
     openings,
     readings,
@@ -356,7 +356,7 @@ class Wuhan(Ruleset):
         out = set(decompose.waits(hand, FORMS))
         naturals = [t for t in hand.concealed if t not in hand.wild]
         naturals += [t for m in hand.melds for t in m.tiles]
-        for group in (WINDS, JIANG):
+        for group in (FENG_TILES, JIANG):
             if naturals and all(t in group for t in naturals):
                 out |= {t for t in group if hand.held[t] < 4}
         return sorted(t for t in out if t != RED)
