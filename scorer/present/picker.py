@@ -187,7 +187,7 @@ def _counted_from_hand(
     si: SeatInput, p: Pick, names: list[str], floor: list[int], label: str
 ) -> str:
     """Said under the counts of a wild kind (吉安's 精): the winner's count starts at
-    those his hand shows, which are in it already (issue 27: a player added them a
+    those his hand shows, which are in it already (said, so that no player adds them a
     second time)."""
     if si.counts_wild is None or p.winner is None or floor[p.winner] <= si.min:
         return ""

@@ -445,7 +445,7 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
     who_records(request, session, p)
     if "taken:next" in taps_of(request):
         # "Record it as round N" after another phone recorded this form's round: the
-        # choice is a confirm (issue 27), of the next round, with the dealer and wind
+        # choice is a confirm, of the next round, with the dealer and wind
         # after the round just recorded (the ones the form had loaded are stale).
         p.for_round = session.next_number()
         p.dealer, p.wind = _next_position(session)

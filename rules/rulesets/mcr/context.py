@@ -426,8 +426,8 @@ class Cut:
         """The set-relation tables, shared between cuts with the same sets (read only).
 
         Read from the shipped tables (`shipped_chow_fans`, `shipped_pung_fans`):
-        about three new hands in ten used to meet their chow or pung set for the
-        first time and work its fans out then."""
+        about three new hands in ten meet a chow or pung set for the first time,
+        which would otherwise work its fans out then."""
         mids = self.chows
         pair = self.pair
         assert pair is not None

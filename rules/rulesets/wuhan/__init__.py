@@ -64,7 +64,7 @@ def _count(sid: str, zh: str, en: str, help_zh: str, help_en: str, hand: bool) -
 
 
 # A 明杠 is a 冲杠 (an opening itself) or a 蓄杠 (its 碰 was one): a player with a
-# 明杠 has opened, so his openings are never fewer than his 明杠 (issue 26).  Not
+# 明杠 has opened, so his openings are never fewer than his 明杠.  Not
 # where a 冲杠 is no opening (`chong_gang_is_opening` off): a 冲杠 alone opens nothing.
 MING_OPENS = ("有明杠就开过口：冲杠本身是开口，蓄杠的碰也是",
               "an exposed kong means an opening: a direct kong is one, an added kong's "
