@@ -63,7 +63,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from rules import RuleError
 from rules.registry import get_ruleset
-from rules.tiles import N_KINDS
+from rules.tiles import N_KINDS, SEAT_WINDS
 from scorer import phone
 from scorer.access import closed_redirect, round_or_404, session_or_404
 from scorer.entry.pick import (
@@ -88,7 +88,7 @@ from scorer.present.quick import fan_groups
 from scorer.present.scoring import fan_rows, total_text, working_lines
 from scorer.present.seats import seat_columns
 from scorer.present.words import name_seats
-from scorer.scoring import WINDS, evaluate, refusal
+from scorer.scoring import evaluate, refusal
 from scorer.views import HtmxHttpRequest, by_language, is_zh
 from scorer.views.record_events import _confirm_event, _preview_event, _record_event
 from scorer.views.recording import (
@@ -257,7 +257,7 @@ def _context(
         # Names alike at the start: fewer seats on a line, each name told apart.
         "seat_cols": seat_columns(session.players),
         "others": [s for s in seats if not s["winner"]],
-        "winds": [(w, _wind_name(w)) for w in WINDS],
+        "winds": [(w, _wind_name(w)) for w in SEAT_WINDS],
         "seat_wind": _wind_name(winds[p.winner]) if p.winner is not None else "",
         "round_wind": _wind_name(p.wind),
         "dealer_name": session.players[p.dealer],
@@ -445,7 +445,7 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
     who_records(request, session, p)
     if "taken:next" in taps_of(request):
         # "Record it as round N" after another phone recorded this form's round: the
-        # choice is a confirm (issue 27), of the next round, with the dealer and wind
+        # choice is a confirm, of the next round, with the dealer and wind
         # after the round just recorded (the ones the form had loaded are stale).
         p.for_round = session.next_number()
         p.dealer, p.wind = _next_position(session)

@@ -364,7 +364,7 @@ def _confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) 
     p = EventPick.read(request.POST, session, rs, now)
     who_records(request, session, p)
     if "taken:next" in taps_of(request):
-        # "Record it as round N": a confirm (issue 27), starting the next round.
+        # "Record it as round N": a confirm, starting the next round.
         fresh = EventPick.fresh_event(session, rs, now, p.kind)
         p.for_round, p.dealer, p.expected = fresh.for_round, fresh.dealer, fresh.expected
     try:
