@@ -3,7 +3,7 @@
 Issue 27: with 400 ms added to every request, the total of a hand tapped in
 quickly came seconds after the last tap, because the taps queued behind the
 answer in flight went to the server one request each.  Now they go together
-(static/js/taps.js, scorer/views/record.py `_posted`).
+(static/js/taps.js, scorer/views/record.py `posted_pick`).
 
 Two servers side by side, each `manage.py runserver` on its own SQLite file:
 **before** a `git archive` of --before (default 108f47a, issue 27's start),
