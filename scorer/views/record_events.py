@@ -66,6 +66,7 @@ def _posted_event(
 
 
 def record_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -> HttpResponse:
+    """The record page of a table that records events (scorer/views/record.py `record`)."""
     now = _round_now(session)
     if request.method == "POST":
         if "taken:discard" in taps_of(request):
@@ -87,6 +88,7 @@ def record_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) ->
 
 
 def preview_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -> HttpResponse:
+    """Apply the taps and show the event's live result; saves only the phone's entry."""
     now = _round_now(session)
     if "taken:discard" in taps_of(request):
         return dropped(request, session)
