@@ -1,7 +1,7 @@
 """python -m benchmarks.taps: from the last of 14 quick taps to the final total, on a slow network.
 
 With 400 ms added to every request, taps queued behind the answer in flight go
-to the server together (static/js/taps.js, scorer/views/record.py `_posted`);
+to the server together (static/js/taps.js, scorer/views/record.py `posted_pick`);
 sent one request each, the total of a hand tapped in quickly comes seconds after
 the last tap.
 
