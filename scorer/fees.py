@@ -40,8 +40,8 @@ from django import forms
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from rules import RuleError
+from scorer.language import by_language
 from scorer.scoring import ScoredEntry
-from scorer.views import by_language
 
 NONE, AA, WIN_FIXED, WIN_PERCENT, BIG_WINNER = (
     "none",

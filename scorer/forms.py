@@ -13,12 +13,10 @@ from django.utils.translation import gettext, gettext_lazy
 from rules import RuleError
 from rules.registry import Param, Ruleset
 from scorer.fees import FeeRule
+from scorer.language import by_language
 from scorer.players import PLACEHOLDER_NAMES
 from scorer.present.words import NAME_MAX, SEAT_NAMES, WIND_NAMES, error_text
 from scorer.rooms import RoomConfig
-from scorer.views import (
-    by_language,
-)
 
 
 def config_label(c: RoomConfig) -> str:

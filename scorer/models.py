@@ -22,6 +22,9 @@ from rules import RuleError
 from rules.registry import get_ruleset
 from rules.table import TableSpec, seat_wind_in
 from scorer.fees import FEE_KIND, FeeRule, charged, close_entry
+from scorer.invites import RoomInvite
+from scorer.players import Player, Seat
+from scorer.rooms import RoomConfig, default_room
 from scorer.scoring import ADJUST as ADJUST_KIND
 from scorer.scoring import PENALTY as PENALTY_KIND
 from scorer.scoring import ScoredEntry, score_entry
@@ -834,10 +837,6 @@ __all__ = [
     "StaleRevision",
     "Transfer",
 ]
-
-# Room configurations live in their own module; imported here so Django finds the model.
-from scorer.invites import RoomInvite  # noqa: E402
-from scorer.players import Player, Seat  # noqa: E402
-from scorer.rooms import RoomConfig, default_room  # noqa: E402
-
+# Rooms, players and invites live in modules of their own, below this one (they
+# never name a session); imported above so that Django finds their models here.
 __all__ += ["Player", "RoomConfig", "RoomInvite", "Seat"]

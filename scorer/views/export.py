@@ -14,8 +14,9 @@ from rules import REGISTRY, RuleError, json_input
 from scorer import phone
 from scorer.access import session_or_404
 from scorer.export import AlreadyHere, import_table, table_csv, table_json
+from scorer.language import by_language
 from scorer.models import GameSession, Round
-from scorer.views import HtmxHttpRequest, by_language, csv_download
+from scorer.views import HtmxHttpRequest, csv_download
 
 __all__ = ["export", "import_view"]
 

@@ -22,13 +22,14 @@ from django_htmx.http import HttpResponseClientRedirect
 from rules import RuleError
 from scorer import phone
 from scorer.access import session_or_404
+from scorer.language import by_language
 from scorer.models import GameSession
 from scorer.present.chart import Series, chart_legend, line_chart, running_totals
 from scorer.present.fee import room_line
 from scorer.present.words import money_text
 from scorer.settleup import settle_up, standard_points
 from scorer.templatetags.scorer_format import sign_class
-from scorer.views import HtmxHttpRequest, by_language
+from scorer.views import HtmxHttpRequest
 from scorer.views.session import kind_marks
 
 __all__ = ["close", "final", "final_svg", "reopen", "summary"]

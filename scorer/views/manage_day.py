@@ -23,9 +23,10 @@ from scorer.day import (
     sum_money,
     today,
 )
+from scorer.language import by_language
 from scorer.rooms import RoomMember
 from scorer.spreadsheet import amount, csv_text, local_time
-from scorer.views import by_language, csv_download
+from scorer.views import csv_download
 
 __all__ = ["manage", "manage_close", "manage_report"]
 

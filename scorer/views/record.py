@@ -66,30 +66,25 @@ from rules.registry import get_ruleset
 from rules.tiles import N_KINDS
 from scorer import phone
 from scorer.access import closed_redirect, round_or_404, session_or_404
-from scorer.entry.pick import (
-    HAND_SIZE,
-    Pick,
-    _error_text,
-    _int,
-    _next_position,
-    tile_of_tap,
-)
+from scorer.entry.pick import HAND_SIZE, Pick, next_position_of, tile_of_tap
+from scorer.language import by_language, is_zh, rule_error_text
 from scorer.models import GameSession, Round, RoundTaken
+from scorer.parse import int_or_none
+from scorer.present.fan_list import fan_groups
 from scorer.present.picker import (
     FACES,
-    _hand_view,
-    _seat_rows,
-    _wind_name,
     flag_rows,
+    hand_view,
     seat_input_grid,
     seat_input_rows,
+    seat_rows,
+    wind_name,
 )
-from scorer.present.quick import fan_groups
 from scorer.present.scoring import fan_rows, total_text, working_lines
 from scorer.present.seats import seat_columns
 from scorer.present.words import name_seats
 from scorer.scoring import WINDS, evaluate, refusal
-from scorer.views import HtmxHttpRequest, by_language, is_zh
+from scorer.views import HtmxHttpRequest
 from scorer.views.record_events import _confirm_event, _preview_event, _record_event
 from scorer.views.recording import (
     _author,
@@ -128,7 +123,7 @@ def _outcome(session: GameSession, p: Pick, taken: dict[str, Any] | None) -> dic
     try:
         ev = evaluate(session, p.entry())
     except RuleError as e:
-        out["message"] = _error_text(e)
+        out["message"] = rule_error_text(e)
         return out
     result = ev.result
     scoring = p.spec.scoring
@@ -148,13 +143,13 @@ def _outcome(session: GameSession, p: Pick, taken: dict[str, Any] | None) -> dic
         out["end_notes"] = notes[1:]
         out["can_confirm"] = True
     elif (err := refusal(result)) is not None:
-        out["message"] = _error_text(err)
+        out["message"] = rule_error_text(err)
         out["refused"] = True  # its fans are shown, never as a score
     else:
         out["can_confirm"] = True
     names = session.players
     deltas = result.get("deltas") or [0] * session.n_players
-    out["seats"] = _seat_rows(names, deltas)
+    out["seats"] = seat_rows(names, deltas)
     reasons = p.spec.reasons
     out["payments"] = [
         {"from": names[x["from"]], "to": names[x["to"]], "amount": x["amount"],
@@ -207,7 +202,7 @@ def _context(
     live = p.live_flags()
     winds = session.seat_winds(p.dealer, p.wind)
     seats = [
-        {"seat": s, "name": name, "wind": _wind_name(winds[s]),
+        {"seat": s, "name": name, "wind": wind_name(winds[s]),
          "dealer": s == p.dealer, "winner": s == p.winner, "discarder": p.discarder == str(s)}
         for s, name in enumerate(session.players)
     ]  # fmt: skip
@@ -226,7 +221,7 @@ def _context(
     # Folded parts of the page are re-rendered on every tap: keep open what was just used.
     tap = request.POST.get("tap") if request.method == "POST" else None
     verb, _, arg = (tap or "").partition(":")
-    tapped_fan = _int(arg.partition(":")[0], 0, 10_000) if verb == "fan" else None
+    tapped_fan = int_or_none(arg.partition(":")[0], 0, 10_000) if verb == "fan" else None
     result = _outcome(session, p, taken)
     result["shape"] = _hand_hint(session, p)
     names = list(session.players)
@@ -257,14 +252,14 @@ def _context(
         # Names alike at the start: fewer seats on a line, each name told apart.
         "seat_cols": seat_columns(session.players),
         "others": [s for s in seats if not s["winner"]],
-        "winds": [(w, _wind_name(w)) for w in WINDS],
-        "seat_wind": _wind_name(winds[p.winner]) if p.winner is not None else "",
-        "round_wind": _wind_name(p.wind),
+        "winds": [(w, wind_name(w)) for w in WINDS],
+        "seat_wind": wind_name(winds[p.winner]) if p.winner is not None else "",
+        "round_wind": wind_name(p.wind),
         "dealer_name": session.players[p.dealer],
         # A select changed (htmx posts the form with no tap): keep dealer and wind open.
         "where_open": request.method == "POST" and tap is None and "confirm" not in request.POST,
         "grid": [r for r in rows if r],
-        **_hand_view(p),
+        **hand_view(p),
         "flags": flags,
         "seat_inputs": (si_rows := seat_input_rows(p, list(session.players))),
         "seat_input_grid": seat_input_grid(si_rows, _tapped_seat(request)),
@@ -312,7 +307,7 @@ def _posted(request: HtmxHttpRequest, session: GameSession) -> tuple[Pick, str, 
             # Record it as the next round: its number, and the dealer and wind after the
             # round just recorded (the ones the form had loaded are stale).
             p.for_round = session.next_number()
-            p.dealer, p.wind = _next_position(session)
+            p.dealer, p.wind = next_position_of(session)
             continue
         touched |= tile_of_tap(p, tap)
         message = p.apply(tap, session.n_players, rs) or message
@@ -328,7 +323,7 @@ def _dropped(request: HtmxHttpRequest, session: GameSession) -> HttpResponse:
 
 
 def _editing(request: HtmxHttpRequest, session: GameSession) -> Round | None:
-    number = _int(request.POST.get("round"), 1, 1_000_000)
+    number = int_or_none(request.POST.get("round"), 1, 1_000_000)
     return round_or_404(session, number) if number is not None else None
 
 
@@ -448,7 +443,7 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
         # choice is a confirm (issue 27), of the next round, with the dealer and wind
         # after the round just recorded (the ones the form had loaded are stale).
         p.for_round = session.next_number()
-        p.dealer, p.wind = _next_position(session)
+        p.dealer, p.wind = next_position_of(session)
     # htmx swaps only 2xx answers, so a refusal it must show comes back as 200.
     refused = 200 if request.htmx else 400
     try:
@@ -474,6 +469,6 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
         # The form shows the round recorded meanwhile and asks what to do with this one.
         return _render(request, session, p, status=200 if request.htmx else 409)
     except RuleError as e:
-        return _render(request, session, p, _error_text(e), status=refused)
+        return _render(request, session, p, rule_error_text(e), status=refused)
     messages.success(request, gettext("Round %(number)s recorded.") % {"number": rnd.number})
     return _done(request, session, reverse("scorer:session", args=[session.code]))

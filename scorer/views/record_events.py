@@ -17,24 +17,24 @@ from rules.registry import Ruleset, get_ruleset
 from rules.tiles import parse_tile, tile_str
 from scorer import phone
 from scorer.entry.event_pick import STANDING_SIZE, EventPick
-from scorer.entry.pick import Pick, _error_text
-from scorer.entry.round_now import RoundNow, _round_now
+from scorer.entry.pick import Pick
+from scorer.entry.round_now import RoundNow, round_now_of
+from scorer.language import by_language, is_zh, rule_error_text
 from scorer.models import GameSession, RoundRevision, RoundTaken
 from scorer.present.events import join_names, reason_labels
 from scorer.present.picker import (
     FACES,
-    _hand_view,
-    _seat_rows,
     flag_rows,
-    meld_labels,
+    hand_view,
     seat_input_grid,
     seat_input_rows,
+    seat_rows,
 )
 from scorer.present.scoring import fan_rows, total_text, working_lines
 from scorer.present.seats import seat_columns
-from scorer.present.words import name_seats
+from scorer.present.words import meld_labels, name_seats
 from scorer.scoring import evaluate_events
-from scorer.views import HtmxHttpRequest, by_language, is_zh
+from scorer.views import HtmxHttpRequest
 from scorer.views.recording import (
     _author,
     _done,
@@ -106,7 +106,7 @@ def _event_outcome(
         turned = {"turned": tile_str(p.turned)} if p.turned is not None else {}
         result = evaluate_events(session, events, p.dealer, p.wind, turned).result
     except RuleError as e:
-        out["message"] = _error_text(e)
+        out["message"] = rule_error_text(e)
         return out
     i = len(events) - 1
     report = result["events"][i]
@@ -117,7 +117,7 @@ def _event_outcome(
     for t in mine:
         deltas[t["from"]] -= t["amount"]
         deltas[t["to"]] += t["amount"]
-    out["seats"] = _seat_rows(names, deltas)
+    out["seats"] = seat_rows(names, deltas)
     out["transfers"] = _transfer_rows(names, mine, session.table().reasons)
     if report["type"] == "win":
         won = next(w for w in report["winners"] if w["seat"] == p.winner)
@@ -154,7 +154,7 @@ def _told_claim(session: GameSession, p: EventPick, now: RoundNow) -> dict[str, 
         events = [*now.events, {"type": "wall_end", "hands": hands}]
         result = evaluate_events(session, events, p.dealer, p.wind, turned).result
     except RuleError as e:
-        return {"message": _error_text(e)}
+        return {"message": rule_error_text(e)}
     check = next(c for c in result["events"][-1]["checks"] if c["seat"] == p.seat)
     return {"amount": check["claim"], "fans": check["claim_fans"]}
 
@@ -247,7 +247,7 @@ def _event_context(
         "where_open": request.method == "POST" and tap is None and "confirm" not in request.POST,
         "grid": [r for r in rows if r],
         "picking": picking,
-        **_hand_view(p),
+        **hand_view(p),
         "event_flags": flag_rows(p, live),
         "seat_inputs": (si_rows := seat_input_rows(p, list(session.players))),
         "seat_input_grid": seat_input_grid(si_rows, _tapped_seat(request)),
@@ -318,7 +318,7 @@ def _dropped_event(request: HtmxHttpRequest, session: GameSession) -> HttpRespon
 
 
 def _record_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -> HttpResponse:
-    now = _round_now(session)
+    now = round_now_of(session)
     if request.method == "POST":
         if "taken:discard" in taps_of(request):
             return _dropped_event(request, session)
@@ -339,7 +339,7 @@ def _record_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -
 
 
 def _preview_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -> HttpResponse:
-    now = _round_now(session)
+    now = round_now_of(session)
     if "taken:discard" in taps_of(request):
         return _dropped_event(request, session)
     p, message = _posted_event(request, session, rs, now)
@@ -360,7 +360,7 @@ def _confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) 
     """Add the event the form shows to the round in progress (or start one with it), once."""
     refused = 200 if request.htmx else 400
     done = reverse("scorer:session", args=[session.code])
-    now = _round_now(session)
+    now = round_now_of(session)
     p = EventPick.read(request.POST, session, rs, now)
     who_records(request, session, p)
     if "taken:next" in taps_of(request):
@@ -396,14 +396,14 @@ def _confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) 
         # The form shows the round recorded meanwhile and asks what to do with this event.
         return _render_event(request, session, p, now, status=200 if request.htmx else 409)
     except RuleError as e:
-        now = _round_now(session)
+        now = round_now_of(session)
         if p.expected != now.count:
             # Another phone added an event meanwhile: show the round as it is now;
             # the next confirm, made knowing it, goes through.
             p = EventPick.read(
                 {**request.POST.dict(), "expected": str(now.count)}, session, rs, now
             )
-        return _render_event(request, session, p, now, _error_text(e), status=refused)
+        return _render_event(request, session, p, now, rule_error_text(e), status=refused)
     if rnd.in_progress:
         msg = gettext("Added to round %(number)s.") % {"number": rnd.number}
     else:

@@ -14,11 +14,12 @@ from rules import waits
 from rules.tiles import parse_tile, tile_str, tiles_str
 from scorer import phone
 from scorer.entry.pick import HAND_SIZE, MAX_TAPS, Pick
+from scorer.language import is_zh, seat_name
 from scorer.models import GameSession, Round
 from scorer.present.picker import FACES
 from scorer.present.words import author_label
 from scorer.templatetags.scorer_format import sign_class
-from scorer.views import HtmxHttpRequest, is_zh, seat_name
+from scorer.views import HtmxHttpRequest
 
 
 def _unfinished_hand(session: GameSession, p: Pick, out: dict[str, Any]) -> dict[str, Any] | None:

@@ -31,8 +31,9 @@ from scorer.access import (
     session_or_404,
 )
 from scorer.forms import ROOM, StartForm, chosen_config
+from scorer.language import by_language, seat_name
 from scorer.models import GameSession, Round, RoundRevision
-from scorer.players import recent_names, seat_players
+from scorer.players import recent_names
 from scorer.present.chart import Mark, Series, chart_legend, line_chart, running_totals
 from scorer.present.events import SUM, describe, join_names
 from scorer.present.fee import room_line
@@ -44,9 +45,10 @@ from scorer.present.words import (
     money_text,
 )
 from scorer.rooms import Room, RoomTable
+from scorer.seating import open_session, seat_players, start_at
 from scorer.share import qr_svg, share_link
 from scorer.templatetags.scorer_format import sign_class
-from scorer.views import HtmxHttpRequest, by_language, seat_name
+from scorer.views import HtmxHttpRequest
 from scorer.views.my_tables import tables_context
 
 
@@ -115,7 +117,7 @@ def table(request: HtmxHttpRequest, slug: str, code: str) -> HttpResponse:
     names filled in."""
     room = room_or_404(slug)
     room_table = room_table_by_code_or_404(room, code)
-    session = room_table.open_session()
+    session = open_session(room_table)
     if session is not None:
         phone.remember_table(request, session)
         return redirect("scorer:session", code=session.code)
@@ -195,7 +197,7 @@ def _create(request: HtmxHttpRequest, room: Room) -> HttpResponse:
         session = GameSession.objects.create(room=room, **fields)
         seat_players(session)
     else:
-        session, started = room_table.start(**fields)
+        session, started = start_at(room_table, **fields)
         if not started:
             messages.info(
                 request,

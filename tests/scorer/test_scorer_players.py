@@ -14,7 +14,8 @@ from django.test import Client
 from django.urls import reverse
 
 from scorer.models import GameSession, Round
-from scorer.players import Player, records, seat_players
+from scorer.players import Player, records
+from scorer.seating import seat_players
 from tests.scorer.test_scorer_views_session import start_data
 
 pytestmark = pytest.mark.django_db
