@@ -37,7 +37,7 @@ from simple_history.models import HistoricalRecords
 from rules import REGISTRY, RuleError
 from rules.registry import Ruleset
 from scorer.fees import checked_fee
-from scorer.language import by_language
+from scorer.language import rule_error_text
 from scorer.players import Player
 
 
@@ -61,13 +61,13 @@ def checked_params(ruleset_id: str, params: Any) -> dict[str, Any]:
             try:
                 rs.resolve_params({name: value})
             except RuleError as e:
-                errors[name] = by_language(e.message_zh, e.message)
+                errors[name] = rule_error_text(e)
     if errors:
         raise ValidationError({"params": [f"{k}: {v}" for k, v in errors.items()]})
     try:
         return dict(rs.resolve_params(dict(params)))
     except RuleError as e:  # values fine one by one, not together
-        raise ValidationError({"params": by_language(e.message_zh, e.message)}) from None
+        raise ValidationError({"params": rule_error_text(e)}) from None
 
 
 def checked_room_fee(fee: Any) -> dict[str, Any]:
@@ -75,7 +75,7 @@ def checked_room_fee(fee: Any) -> dict[str, Any]:
     try:
         return checked_fee(fee)
     except RuleError as e:
-        raise ValidationError({"fee": by_language(e.message_zh, e.message)}) from None
+        raise ValidationError({"fee": rule_error_text(e)}) from None
 
 
 def new_room_code() -> str:

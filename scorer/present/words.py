@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from django.utils.translation import get_language, gettext_lazy
 
-from rules import REGISTRY, RuleError
+from rules import REGISTRY
 from rules.registry import Ruleset
 from rules.table import TableSpec
 from scorer.language import by_language
@@ -85,10 +85,6 @@ def meld_labels(spec: TableSpec) -> dict[str, str]:
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def error_text(error: RuleError) -> str:
-    return by_language(error.message_zh, error.message)
 
 
 def table_rulesets() -> list[Ruleset]:

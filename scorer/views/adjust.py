@@ -23,7 +23,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from rules import RuleError
 from scorer import phone
 from scorer.access import closed_redirect, round_or_404, session_or_404
-from scorer.language import by_language
+from scorer.language import by_language, rule_error_text
 from scorer.models import GameSession, Round, RoundRevision, RoundTaken, StaleRevision
 from scorer.parse import int_or_none
 from scorer.views import HtmxHttpRequest
@@ -170,7 +170,7 @@ def adjust(request: HtmxHttpRequest, code: str) -> HttpResponse:
         return _render(request, session, data, msg, refused, token=str(token),
                        number=taken.next_number)  # fmt: skip
     except RuleError as e:
-        msg = by_language(e.message_zh, e.message)
+        msg = rule_error_text(e)
         return _render(request, session, data, msg, refused, token=str(token), number=number)
     messages.success(request, gettext("Round %(number)s recorded.") % {"number": rnd.number})
     return _go(request, reverse("scorer:session", args=[session.code]))
@@ -202,7 +202,7 @@ def adjust_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpRespons
         return _render(request, session, _data(stale.current.entry), msg,
                        200 if request.htmx else 409, editing=rnd, base=stale.current.number)  # fmt: skip
     except RuleError as e:
-        msg = by_language(e.message_zh, e.message)
+        msg = rule_error_text(e)
         return _render(request, session, data, msg, refused, editing=rnd, base=base)
     messages.success(request, gettext("Round %(number)s corrected.") % {"number": rnd.number})
     return _go(request, reverse("scorer:round", args=[session.code, rnd.number]))

@@ -29,7 +29,7 @@ from scorer.access import (
     closed_redirect,
     session_or_404,
 )
-from scorer.language import by_language, seat_name
+from scorer.language import rule_error_text, seat_name
 from scorer.models import GameSession, Round, RoundRevision
 from scorer.present.chart import Mark, Series, chart_legend, line_chart, running_totals
 from scorer.present.events import SUM, describe, join_names
@@ -406,7 +406,7 @@ def restore(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
     try:
         rnd = session.restore(number, author=phone.my_name(request, session))
     except RuleError as e:
-        messages.warning(request, by_language(e.message_zh, e.message))
+        messages.warning(request, rule_error_text(e))
         rnd = None
     else:
         if rnd is None:
