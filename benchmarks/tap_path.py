@@ -20,7 +20,7 @@ from types import FrameType
 from typing import Any
 from unittest.mock import patch
 
-from benchmarks.web import _setup
+from benchmarks.web import setup_django
 from rules.tiles import parse_tiles, tile_str
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,7 +75,7 @@ def last_tap(ruleset: str) -> tuple[list[str], list[str]]:
 
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        _setup(Path(tmp) / "bench.sqlite3")
+        setup_django(Path(tmp) / "bench.sqlite3")
         for ruleset in HANDS:
             files, templates = last_tap(ruleset)
             print(f"## {ruleset}: {len(files)} project files, {len(templates)} templates")

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 
-def _setup(db: Path) -> None:
+def setup_django(db: Path) -> None:
+    """Django on a fresh SQLite file at `db`, migrated: every web benchmark starts here."""
     os.environ["DATABASE_URL"] = f"sqlite:///{db}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_site.settings")
     os.environ.setdefault("DJANGO_ALLOW_INSECURE_KEY", "1")
@@ -143,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=30)
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        _setup(Path(tmp) / "bench.sqlite3")
+        setup_django(Path(tmp) / "bench.sqlite3")
         from django.test import Client
         from django.urls import reverse
 

@@ -23,9 +23,9 @@ from simple_history.admin import SimpleHistoryAdmin
 from rules import REGISTRY
 from rules.registry import Ruleset
 from scorer.forms import add_param_fields, clean_params
+from scorer.language import by_language
 from scorer.present.words import table_rulesets
 from scorer.rooms import Room, RoomConfig, RoomMember
-from scorer.views import by_language
 
 
 class RoomConfigForm(forms.ModelForm):

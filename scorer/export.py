@@ -27,11 +27,11 @@ from rules import RuleError
 from rules.registry import get_ruleset
 from scorer import table_schema
 from scorer.fees import FEE_KIND, FEE_REASON, FeeRule, charged, rescore_close
+from scorer.language import by_language
 from scorer.models import GameSession, Round, RoundChange, RoundRevision, SessionChange
-from scorer.players import seat_players
 from scorer.scoring import score_entry
+from scorer.seating import seat_players
 from scorer.spreadsheet import csv_text, local_time
-from scorer.views import by_language
 
 FORMAT, VERSION = table_schema.FORMAT, table_schema.VERSION
 
@@ -312,7 +312,7 @@ def _import_round(session: GameSession, r: Any, i: int) -> None:
         try:
             if v["entry"].get("kind") == FEE_KIND:  # the fee charged at the close
                 scored = rescore_close(session.fee_rule(), v["entry"], session.n_players,
-                                       _int(v.get("dealer")), str(v.get("prevalent_wind") or "E"))  # fmt: skip
+                                       _seat_or_east(v.get("dealer")), str(v.get("prevalent_wind") or "E"))  # fmt: skip
                 net = scored
             else:
                 scored = score_entry(session, v["entry"])
@@ -346,7 +346,8 @@ def _import_round(session: GameSession, r: Any, i: int) -> None:
                                        author=str(c.get("author") or "")[:80], at=_when(c.get("at")))  # fmt: skip
 
 
-def _int(raw: Any) -> int:
+def _seat_or_east(raw: Any) -> int:
+    """A stored seat number (0-3), else 0: the first dealer, East."""
     return raw if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw < 4 else 0
 
 

@@ -40,8 +40,8 @@ from django import forms
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from rules import RuleError
+from scorer.language import rule_error_text
 from scorer.scoring import ScoredEntry
-from scorer.views import by_language
 
 NONE, AA, WIN_FIXED, WIN_PERCENT, BIG_WINNER = (
     "none",
@@ -393,7 +393,7 @@ def clean_fee(form: forms.BaseForm, cleaned: Mapping[str, Any]) -> dict[str, Any
         return checked_fee(data)
     except RuleError as e:
         field = "fee_percent" if mode == WIN_PERCENT else "fee_amount"
-        form.add_error(field if mode != NONE else None, by_language(e.message_zh, e.message))
+        form.add_error(field if mode != NONE else None, rule_error_text(e))
         return {}
 
 

@@ -13,12 +13,10 @@ from django.utils.translation import gettext, gettext_lazy
 from rules import RuleError
 from rules.registry import Param, Ruleset
 from scorer.fees import FeeRule
+from scorer.language import by_language, rule_error_text
 from scorer.players import PLACEHOLDER_NAMES
-from scorer.present.words import NAME_MAX, SEAT_NAMES, WIND_NAMES, error_text
+from scorer.present.words import NAME_MAX, SEAT_NAMES, WIND_NAMES
 from scorer.rooms import RoomConfig
-from scorer.views import (
-    by_language,
-)
 
 
 def config_label(c: RoomConfig) -> str:
@@ -119,13 +117,13 @@ def clean_params(
         try:
             rules.resolve_params({p.name: value})
         except RuleError as e:
-            form.add_error(key, error_text(e))
+            form.add_error(key, rule_error_text(e))
             continue
         values[p.name] = value
     try:
         rules.resolve_params(values)
     except RuleError as e:  # each value fine alone, not together
-        form.add_error(None, error_text(e))
+        form.add_error(None, rule_error_text(e))
     return values
 
 

@@ -23,6 +23,9 @@ from rules.registry import get_ruleset
 from rules.table import TableSpec, seat_wind_in
 from rules.tiles import SEAT_WINDS
 from scorer.fees import FEE_KIND, FeeRule, charged, close_entry
+from scorer.invites import RoomInvite
+from scorer.players import Player, Seat
+from scorer.rooms import RoomConfig, default_room
 from scorer.scoring import ADJUST as ADJUST_KIND
 from scorer.scoring import PENALTY as PENALTY_KIND
 from scorer.scoring import ScoredEntry, score_entry
@@ -832,10 +835,6 @@ __all__ = [
     "StaleRevision",
     "Transfer",
 ]
-
-# Room configurations live in their own module; imported here so Django finds the model.
-from scorer.invites import RoomInvite  # noqa: E402
-from scorer.players import Player, Seat  # noqa: E402
-from scorer.rooms import RoomConfig, default_room  # noqa: E402
-
+# Rooms, players and invites live in modules of their own, below this one (they
+# never name a session); imported above so that Django finds their models here.
 __all__ += ["Player", "RoomConfig", "RoomInvite", "Seat"]

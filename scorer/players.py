@@ -13,7 +13,7 @@ import secrets
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -22,9 +22,6 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from scorer.fees import seat_fees
-
-if TYPE_CHECKING:
-    from scorer.models import GameSession
 
 
 def new_slug() -> str:
@@ -47,13 +44,6 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if self.room_id is None:  # the embedded default: one room
-            from scorer.rooms import default_room
-
-            self.room = default_room()
-        super().save(*args, **kwargs)
 
     def rename(self, name: str) -> None:
         """A new name for the same player: his record stays his (seats point at him).
@@ -141,21 +131,6 @@ def is_placeholder(name: str, seat: int) -> bool:
         with translation.override(code):
             words.add(str(PLACEHOLDER_NAMES[seat]))
     return name in words
-
-
-def seat_players(session: GameSession) -> None:
-    """Tie each seat of a new table to the registry, by name (a new name is a new player).
-
-    A seat left unnamed (its placeholder, "玩家1") is no player: every unnamed
-    table would otherwise add to the same "player" and his statistics."""
-    now = timezone.now()
-    for seat, name in enumerate(session.players):
-        if is_placeholder(str(name), seat):
-            continue
-        player, created = Player.objects.get_or_create(room=session.room, name=str(name)[:40])
-        if not created:
-            Player.objects.filter(pk=player.pk).update(last_played=now)
-        Seat.objects.get_or_create(session=session, seat=seat, defaults={"player": player})
 
 
 def recent_names(room_id: int, limit: int = 24) -> list[str]:
@@ -272,4 +247,4 @@ def records(player: Player) -> tuple[dict[str, Record], list[tuple[Any, int]]]:
     return dict(by), timeline
 
 
-__all__ = ["Player", "Record", "Seat", "recent_names", "records", "seat_players", "wins_of"]
+__all__ = ["Player", "Record", "Seat", "recent_names", "records", "wins_of"]

@@ -12,10 +12,10 @@ from django.utils.translation import gettext, gettext_lazy
 from rules.registry import Ruleset
 from scorer.fees import add_fee_fields, clean_fee
 from scorer.forms import add_param_fields, clean_params, config_label
+from scorer.language import by_language
 from scorer.players import Player
 from scorer.present.words import table_rulesets
 from scorer.rooms import Room, RoomConfig
-from scorer.views import by_language
 
 
 def name_taken(room: Room, ruleset: str, name: str, exclude: int | None = None) -> bool:

@@ -23,7 +23,7 @@ import hashlib
 import json
 import secrets
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -37,11 +37,8 @@ from simple_history.models import HistoricalRecords
 from rules import REGISTRY, RuleError
 from rules.registry import Ruleset
 from scorer.fees import checked_fee
-from scorer.players import seat_players
-from scorer.views import by_language
-
-if TYPE_CHECKING:
-    from scorer.models import GameSession
+from scorer.language import rule_error_text
+from scorer.players import Player
 
 
 def checked_params(ruleset_id: str, params: Any) -> dict[str, Any]:
@@ -64,13 +61,13 @@ def checked_params(ruleset_id: str, params: Any) -> dict[str, Any]:
             try:
                 rs.resolve_params({name: value})
             except RuleError as e:
-                errors[name] = by_language(e.message_zh, e.message)
+                errors[name] = rule_error_text(e)
     if errors:
         raise ValidationError({"params": [f"{k}: {v}" for k, v in errors.items()]})
     try:
         return dict(rs.resolve_params(dict(params)))
     except RuleError as e:  # values fine one by one, not together
-        raise ValidationError({"params": by_language(e.message_zh, e.message)}) from None
+        raise ValidationError({"params": rule_error_text(e)}) from None
 
 
 def checked_room_fee(fee: Any) -> dict[str, Any]:
@@ -78,7 +75,7 @@ def checked_room_fee(fee: Any) -> dict[str, Any]:
     try:
         return checked_fee(fee)
     except RuleError as e:
-        raise ValidationError({"fee": by_language(e.message_zh, e.message)}) from None
+        raise ValidationError({"fee": rule_error_text(e)}) from None
 
 
 def new_room_code() -> str:
@@ -287,37 +284,12 @@ class RoomTable(models.Model):
         """What the room calls it: its name, else "3号桌" / "Table 3"."""
         return self.name or str(_("Table %(n)s") % {"n": self.number})
 
-    def open_session(self) -> GameSession | None:
-        """The session now played at this table (its QR code joins it), if any.  Normally
-        one at most (`start` sees to it); an older one reopened later is a second, and
-        the one with the latest activity is the table's."""
-        return self.sessions.filter(closed_at__isnull=True).order_by("-updated_at", "-pk").first()
-
     def last_names(self) -> list[str]:
         """The players of this table's last session, to prefill the next one's start:
         the same four friends sit at "their" table every week."""
         last = self.sessions.order_by("-created_at", "-pk").values_list("players", flat=True)
         names = last.first()
         return [str(n) for n in names] if isinstance(names, list) else []
-
-    def start(self, **fields: Any) -> tuple[GameSession, bool]:
-        """A new session at this table, its seats tied to the room's players, all or
-        nothing; or, when one is open here already, that one: (session, started).
-
-        Race: two phones scan the table's QR code while it has no open session and
-        both tap 开始.  Each would see "none open" and start its own, and the table's
-        code would then lead to one of two sessions at random.  The table's row lock
-        orders them: the second sees the first's session and joins it instead (a
-        reopened older session is let be: reopening is about correcting it).
-        """
-        with transaction.atomic():
-            RoomTable.objects.select_for_update().filter(pk=self.pk).first()
-            existing = self.open_session()
-            if existing is not None:
-                return existing, False
-            session = self.sessions.create(room_id=self.room_id, **fields)
-            seat_players(session)
-            return session, True
 
 
 class RoomConfig(models.Model):
@@ -432,6 +404,14 @@ class EditConflict(Exception):
     def __init__(self, current: RoomConfig) -> None:
         super().__init__("changed meanwhile")
         self.current = current
+
+
+@receiver(pre_save, sender=Player)
+def _player_in_a_room(sender: Any, instance: Player, raw: bool = False, **kwargs: Any) -> None:
+    """A player saved without a room is the default room's (the embedded default: one
+    room).  A fixture loaded raw is stored as it is."""
+    if instance.room_id is None and not raw:
+        instance.room = default_room()
 
 
 @receiver(pre_save, sender=RoomConfig)

@@ -18,20 +18,21 @@ from scorer.views import (
     record,
     record_edit,
     session,
+    start,
 )
 
 app_name = "scorer"
 
 urlpatterns = [
-    path("", session.home, name="home"),
+    path("", start.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("text-size", appearance.text_size, name="text_size"),
     path("manifest.webmanifest", appearance.manifest, name="manifest"),
     path("favicon.ico", appearance.favicon, name="favicon"),
-    path("s/new", session.create, name="create"),
-    path("r/<slug:slug>/", session.room_home, name="room"),
-    path("r/<slug:slug>/new", session.room_create, name="room_create"),
-    path("r/<slug:slug>/t/<str:code>/", session.table, name="table"),
+    path("s/new", start.create, name="create"),
+    path("r/<slug:slug>/", start.room_home, name="room"),
+    path("r/<slug:slug>/new", start.room_create, name="room_create"),
+    path("r/<slug:slug>/t/<str:code>/", start.table, name="table"),
     # The room's admins (signed in, members of the room): the day and the tables.
     path("r/<slug:slug>/manage/", manage_day.manage, name="manage"),
     path("r/<slug:slug>/manage/close/<str:code>", manage_day.manage_close, name="manage_close"),

@@ -9,22 +9,19 @@ where a hand contradicts them.  It says so and does not fix or refuse: the
 kong's money is already paid at its event, and either the hand or the kong
 event may be the mistake (the event is taken back and added again on the
 table page).  The ruleset's doc says how its kongs are paid.
+
+The pieces here are functions of melds and recorded kongs; the event form
+(`EventPick` in event_pick.py) applies them to the hands it holds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext
 
-from scorer.entry.pick import HAND_SIZE, _meld_tiles
 from scorer.entry.round_now import KONG_MELDS
-from scorer.present.picker import meld_labels
-from scorer.views import tile_name
-
-if TYPE_CHECKING:
-    from scorer.entry.event_pick import EventPick
+from scorer.language import tile_name
 
 # A recorded kong as the picker's meld: (meld type, tile), the tile None when
 # the kong event did not give it.
@@ -107,56 +104,4 @@ def contradictions(
                 "This hand shows a kong of %(tile)s that was not recorded: its payment is "
                 "missing (record the kong first)."
             ) % {"tile": tile_name(t)})  # fmt: skip
-    return out
-
-
-# ---------------------------------------------------------------- on the event form
-
-
-def winner_kongs(p: EventPick, before: int | None, after: int | None) -> None:
-    """The winner's kongs recorded in this round start in the hand as melds (those
-    whose tile was given); the previous winner's go when the winner changes, so
-    picking a winner again never adds a kong twice."""
-    if before is not None:
-        without_kongs(p.melds, p.kongs.get(before, []))
-    if after is not None:
-        room = p.hand_size - p.n_tiles
-        with_kongs(p.melds, p.kongs.get(after, []), room, lambda t: p.held(t) == 0)
-
-
-def wall_kongs(p: EventPick) -> None:
-    """At the wall's end, each standing hand not begun yet starts with its player's
-    recorded kongs (once, when the form turns to the wall's end: a kong taken out
-    of a hand stays out)."""
-
-    def free(t: int) -> bool:
-        # No copy in the round's earlier winners' hands nor in any standing hand.
-        n = p.shown[t] if 0 <= t < len(p.shown) else 0
-        for concealed, melds in p.wall.values():
-            n += concealed.count(t) + sum((_meld_tiles(m, low) or []).count(t) for m, low in melds)
-        return n == 0
-
-    for s in p.in_play():
-        if s in p.kongs and s not in p.wall:
-            melds: list[Meld] = []
-            with_kongs(melds, p.kongs[s], HAND_SIZE - 1, free)
-            if melds:
-                p.wall[s] = ([], melds)
-
-
-def kong_warnings(p: EventPick) -> list[str]:
-    """Where a hand shown contradicts the kongs recorded for its player: the winning
-    hand, or at the wall's end each standing hand shown as tiles (the one on the
-    picker, and the others once they have tiles; a told standing shows none)."""
-    labels = meld_labels(p.spec)
-    if p.kind == "win" and p.mode == "tiles" and p.winner is not None:
-        name = p.names[p.winner] if p.winner < len(p.names) else ""
-        return contradictions(name, p.kongs.get(p.winner, []), p.melds, labels, named=False)
-    out: list[str] = []
-    if p.kind == "wall_end":
-        for s in p.in_play():
-            concealed, melds = p.hand_of(s)
-            if s in p.wall_status or (s != p.seat and not concealed and not melds):
-                continue
-            out += contradictions(p.names[s], p.kongs.get(s, []), melds, labels, named=True)
     return out

@@ -12,20 +12,14 @@ from django.utils.translation import gettext
 from rules import RuleError
 from rules.registry import Ruleset
 from rules.tiles import parse_tile, parse_tiles, tile_str, tiles_str
-from scorer.entry.event_kongs import kong_warnings, wall_kongs, winner_kongs
-from scorer.entry.pick import (
-    HAND_SIZE,
-    MELD_TYPES,
-    Pick,
-    _error_text,
-    _int,
-    _meld_dict,
-    _meld_tiles,
-)
+from scorer.entry.event_kongs import Meld, contradictions, with_kongs, without_kongs
+from scorer.entry.pick import HAND_SIZE, MELD_TYPES, Pick, meld_dict, meld_tiles
 from scorer.entry.round_now import RoundNow, shown_in_round
+from scorer.language import rule_error_text, tile_name
 from scorer.models import GameSession
+from scorer.parse import int_or_none
 from scorer.present.events import join_names
-from scorer.views import tile_name
+from scorer.present.words import meld_labels
 
 # ================================================================ rounds played as events
 #
@@ -145,8 +139,8 @@ class EventPick(Pick):
             p.tool = ""
         p.fans = {f: min(c, p.fan_max[f]) for f, c in p.fans.items() if f in p.fan_max}
         p.flowers = 0
-        p.expected = _int(data.get("expected"), 0, 10_000) or 0
-        p.player = _int(data.get("player"), 0, n - 1)
+        p.expected = int_or_none(data.get("expected"), 0, 10_000) or 0
+        p.player = int_or_none(data.get("player"), 0, n - 1)
         p.kong = data.get("kong", "") if data.get("kong", "") in KONG_KINDS else ""
         try:
             code = data.get("kong_tile", "")
@@ -160,7 +154,7 @@ class EventPick(Pick):
             p.discarder, p.flags = str(p.join_from), set()
         if p.kind == "kong":
             # The kong's discarder, whoever the (unused) winner field still names.
-            d = _int(data.get("discarder"), 0, n - 1)
+            d = int_or_none(data.get("discarder"), 0, n - 1)
             p.discarder = "" if d is None or d == p.player else str(d)
         for s in range(n):
             raw = data.get(f"wall_{s}")
@@ -175,7 +169,7 @@ class EventPick(Pick):
         if p.kind == "wall_end":
             if p.win_tile is not None:
                 p.concealed, p.win_tile = sorted((*p.concealed, p.win_tile)), None
-            p.seat = _int(data.get("seat"), 0, n - 1)
+            p.seat = int_or_none(data.get("seat"), 0, n - 1)
             if p.seat is None or p.seat in p.out:
                 p._switch_seat(p.first_in_play())
             else:
@@ -187,7 +181,7 @@ class EventPick(Pick):
         out: dict[int, int] = {}
         for item in raw.split(","):
             fid, _, count = item.partition(":")
-            f, c = _int(fid, 0, 10_000), _int(count, 1, 99)
+            f, c = int_or_none(fid, 0, 10_000), int_or_none(count, 1, 99)
             if f is not None and c is not None and f in self.fan_max:
                 out[f] = min(c, self.fan_max[f])
         return out
@@ -263,7 +257,7 @@ class EventPick(Pick):
             for s, (concealed, melds) in self.wall.items():
                 if s != self.seat and s not in self.wall_status:  # a told hand shows no tiles
                     n += concealed.count(t)
-                    n += sum((_meld_tiles(m, low) or []).count(t) for m, low in melds)
+                    n += sum((meld_tiles(m, low) or []).count(t) for m, low in melds)
         return n
 
     def _all_four(self, t: int, adding: int = 1) -> str:
@@ -311,7 +305,7 @@ class EventPick(Pick):
                     continue
                 h: dict[str, Any] = {"seat": s, "concealed": tiles_str(concealed)}
                 if melds:
-                    h["melds"] = [_meld_dict(m, t) for m, t in melds]
+                    h["melds"] = [meld_dict(m, t) for m, t in melds]
                 hands.append(h)
             if missing:
                 return None, gettext(
@@ -344,16 +338,57 @@ class EventPick(Pick):
         }, ""
 
     def _prefill_kongs(self, before: int | None, after: int | None) -> None:
-        """The winner's kongs recorded in this round start in the hand (event_kongs)."""
-        winner_kongs(self, before, after)
+        """The winner's kongs recorded in this round start in the hand as melds (those
+        whose tile was given); the previous winner's go when the winner changes, so
+        picking a winner again never adds a kong twice."""
+        if before is not None:
+            without_kongs(self.melds, self.kongs.get(before, []))
+        if after is not None:
+            room = self.hand_size - self.n_tiles
+            with_kongs(self.melds, self.kongs.get(after, []), room, lambda t: self.held(t) == 0)
 
     def _prefill_wall(self) -> None:
-        """Every standing hand at the wall's end starts with its player's recorded kongs."""
-        wall_kongs(self)
+        """At the wall's end, each standing hand not begun yet starts with its player's
+        recorded kongs (once, when the form turns to the wall's end: a kong taken out
+        of a hand stays out)."""
+
+        def free(t: int) -> bool:
+            # No copy in the round's earlier winners' hands nor in any standing hand.
+            n = self.shown[t] if 0 <= t < len(self.shown) else 0
+            for concealed, melds in self.wall.values():
+                n += concealed.count(t) + sum(
+                    (meld_tiles(m, low) or []).count(t) for m, low in melds
+                )
+            return n == 0
+
+        for s in self.in_play():
+            if s in self.kongs and s not in self.wall:
+                melds: list[Meld] = []
+                with_kongs(melds, self.kongs[s], HAND_SIZE - 1, free)
+                if melds:
+                    self.wall[s] = ([], melds)
 
     def kong_warnings(self) -> list[str]:
-        """Where a hand shown contradicts the kongs recorded for its player (said, not fixed)."""
-        return kong_warnings(self)
+        """Where a hand shown contradicts the kongs recorded for its player (said, not
+        fixed): the winning hand, or at the wall's end each standing hand shown as tiles
+        (the one on the picker, and the others once they have tiles; a told standing
+        shows none)."""
+        labels = meld_labels(self.spec)
+        if self.kind == "win" and self.mode == "tiles" and self.winner is not None:
+            name = self.names[self.winner] if self.winner < len(self.names) else ""
+            return contradictions(
+                name, self.kongs.get(self.winner, []), self.melds, labels, named=False
+            )
+        out: list[str] = []
+        if self.kind == "wall_end":
+            for s in self.in_play():
+                concealed, melds = self.hand_of(s)
+                if s in self.wall_status or (s != self.seat and not concealed and not melds):
+                    continue
+                out += contradictions(
+                    self.names[s], self.kongs.get(s, []), melds, labels, named=True
+                )
+        return out
 
     def hidden(self) -> dict[str, str]:
         h = super().hidden()
@@ -406,7 +441,7 @@ class EventPick(Pick):
 
     def _apply_tap(self, tap: str, n_players: int, rs: Ruleset) -> str:
         verb, _, arg = tap.partition(":")
-        seat = _int(arg, 0, n_players - 1)
+        seat = int_or_none(arg, 0, n_players - 1)
         if verb == "kind":
             if arg in self.spec.event_ids and arg != self.kind:
                 self.kind = arg
@@ -443,7 +478,7 @@ class EventPick(Pick):
             try:
                 t = parse_tile(arg)
             except RuleError as e:
-                return _error_text(e)
+                return rule_error_text(e)
             if t not in self.spec.tiles:
                 return gettext("This ruleset does not use %(tile)s.") % {"tile": tile_name(t)}
             self.kong_tile = None if self.kong_tile == t else t
@@ -460,7 +495,7 @@ class EventPick(Pick):
         if verb == "wfan" and self.told(self.seat) == "ready":
             assert self.seat is not None
             fid, _, sign = arg.partition(":")
-            f = _int(fid, 0, 10_000)
+            f = int_or_none(fid, 0, 10_000)
             if f is None or f not in self.fan_max or sign not in ("+", "-"):
                 return ""
             fans = self.wall_fans.setdefault(self.seat, {})
@@ -503,7 +538,7 @@ class EventPick(Pick):
             return ""
         if verb == "fan":
             fid, _, sign = arg.partition(":")
-            f = _int(fid, 0, 10_000)
+            f = int_or_none(fid, 0, 10_000)
             if f in self.fan_max and sign in ("+", "-"):
                 assert f is not None
                 count = min(self.fan_max[f], self.fans.get(f, 0) + (1 if sign == "+" else -1))

@@ -16,8 +16,9 @@ from rules import RuleError
 from rules.registry import Ruleset
 from rules.table import SeatInput, TableSpec
 from rules.tiles import N_KINDS, SEAT_WINDS, parse_tile, parse_tiles, tile_str, tiles_str
+from scorer.language import rule_error_text, tile_name
 from scorer.models import GameSession, Round
-from scorer.views import is_zh, tile_name
+from scorer.parse import int_or_none
 
 HAND_SIZE = 14  # a kong counts 3 here, as in the situation format
 MELD_TYPES = ("chi", "pung", "kong", "concealed_kong", "added_kong")
@@ -28,11 +29,6 @@ AUTHOR_MAX = 40
 # Taps one request may carry (static/js/taps.js sends those queued behind an answer
 # together): far more than a hand has tiles, few enough that a request stays small.
 MAX_TAPS = 64
-
-
-def _error_text(e: RuleError) -> str:
-    """The engine's message in the reader's language."""
-    return e.message_zh if is_zh() else e.message
 
 
 def tile_of_tap(p: Pick, tap: str) -> set[int]:
@@ -53,20 +49,12 @@ def tile_of_tap(p: Pick, tap: str) -> set[int]:
 # ---------------------------------------------------------------- the form's state
 
 
-def _next_position(session: GameSession) -> tuple[int, str]:
+def next_position_of(session: GameSession) -> tuple[int, str]:
     """session.next_position() reading only the last standing round (all it looks at)."""
     last = (
         session.rounds.filter(status=Round.ACTIVE).select_related("current").order_by("-number")[:1]
     )
     return session.next_position(list(last))
-
-
-def _int(raw: Any, lo: int, hi: int) -> int | None:
-    try:
-        v = int(raw)
-    except (TypeError, ValueError):
-        return None
-    return v if lo <= v <= hi else None
 
 
 @dataclass
@@ -117,7 +105,7 @@ class Pick:
 
     @classmethod
     def fresh(cls, session: GameSession) -> Pick:
-        dealer, wind = _next_position(session)
+        dealer, wind = next_position_of(session)
         p = cls(token=str(uuid.uuid4()), dealer=dealer, wind=wind, spec=session.table())
         p.seat_values = p.default_seat_values(session.n_players)
         p.for_round = session.next_number()
@@ -162,18 +150,18 @@ class Pick:
         """The state the form sent; anything unreadable falls back to empty, never an error."""
         n = session.n_players
         spec = session.table()
-        dealer = _int(data.get("dealer"), 0, n - 1)
+        dealer = int_or_none(data.get("dealer"), 0, n - 1)
         # A table without a 圈风 neither shows nor carries one: every round is "E".
         wind = data.get("wind", "") if spec.prevalent_wind else "E"
         if dealer is None or wind not in SEAT_WINDS:
-            proposed = _next_position(session)
+            proposed = next_position_of(session)
             dealer = proposed[0] if dealer is None else dealer
             wind = wind if wind in SEAT_WINDS else proposed[1]
         p = cls(token=data.get("token", ""), dealer=dealer, wind=wind, spec=spec)
         p.kind = "draw" if data.get("kind") == "draw" else "win"
-        p.winner = _int(data.get("winner"), 0, n - 1)
+        p.winner = int_or_none(data.get("winner"), 0, n - 1)
         d = data.get("discarder", "")
-        seat = _int(d, 0, n - 1)
+        seat = int_or_none(d, 0, n - 1)
         p.discarder = "self" if d == "self" else ("" if seat is None else str(seat))
         if p.winner is not None and p.discarder == str(p.winner):
             p.discarder = ""
@@ -198,14 +186,16 @@ class Pick:
                 t = parse_tile(code)
             except RuleError:
                 continue
-            if mtype in spec.melds and t in usable and _meld_tiles(mtype, t) is not None:
+            if mtype in spec.melds and t in usable and meld_tiles(mtype, t) is not None:
                 p.melds.append((mtype, t))
                 p.meld_from.append(frm if frm in MELD_FROM else "")
         p.tool = data.get("tool", "") if data.get("tool", "") in TOOLS else ""
         p.flags = {f for f in data.get("flags", "").split(",") if f in p.flag_ids}
-        p.flowers = _int(data.get("flowers"), 0, spec.flowers) or 0
+        p.flowers = int_or_none(data.get("flowers"), 0, spec.flowers) or 0
         for si in spec.seat_inputs:
-            counts = [_int(x, si.min, si.max) for x in data.get(f"si_{si.id}", "").split(",")]
+            counts = [
+                int_or_none(x, si.min, si.max) for x in data.get(f"si_{si.id}", "").split(",")
+            ]
             read = [v for v in counts if v is not None]
             p.seat_values[si.id] = read if len(read) == len(counts) == n else [si.default] * n
         if spec.wilds.mode == "turned":
@@ -218,12 +208,12 @@ class Pick:
                 p.turned = None
         for item in data.get("fans", "").split(","):
             fid, _, count = item.partition(":")
-            f, c = _int(fid, 0, 10_000), _int(count, 1, 99)
+            f, c = int_or_none(fid, 0, 10_000), int_or_none(count, 1, 99)
             if f is not None and c is not None:
                 p.fans[f] = c
         p.author = data.get("author", "").strip()[:AUTHOR_MAX]
-        p.base = _int(data.get("base"), 1, 1_000_000)
-        p.for_round = _int(data.get("for_round"), 1, 1_000_000)
+        p.base = int_or_none(data.get("base"), 1, 1_000_000)
+        p.for_round = int_or_none(data.get("for_round"), 1, 1_000_000)
         return p
 
     @classmethod
@@ -276,7 +266,7 @@ class Pick:
             values = given.get(si.id) if isinstance(given, Mapping) else None
             if isinstance(values, list) and all(isinstance(v, int) for v in values):
                 p.seat_values[si.id] = list(values)
-        p.flowers = _int(hand.get("flowers", 0), 0, p.spec.flowers) or 0
+        p.flowers = int_or_none(hand.get("flowers", 0), 0, p.spec.flowers) or 0
         return p
 
     # -- derived ---------------------------------------------------------
@@ -303,7 +293,7 @@ class Pick:
         """Copies of tile kind t in the hand: standing, win tile and melds."""
         n = self.concealed.count(t) + (self.win_tile == t)
         for mtype, low in self.melds:
-            n += (_meld_tiles(mtype, low) or []).count(t)
+            n += (meld_tiles(mtype, low) or []).count(t)
         return n
 
     @property
@@ -326,7 +316,7 @@ class Pick:
         if self.win_tile is not None:
             h["win_tile"] = tile_str(self.win_tile)
         if self.melds:
-            h["melds"] = [_meld_dict(mtype, low) for mtype, low in self.melds]
+            h["melds"] = [meld_dict(mtype, low) for mtype, low in self.melds]
             for m, frm in zip(h["melds"], self.meld_from, strict=False):
                 if frm and self.spec.meld_sources:
                     m["claimed_from"] = frm
@@ -416,13 +406,13 @@ class Pick:
         verb, _, arg = tap.partition(":")
         if verb == "kind" and arg in ("win", "draw"):
             self.kind = arg
-        elif verb == "winner" and (seat := _int(arg, 0, n_players - 1)) is not None:
+        elif verb == "winner" and (seat := int_or_none(arg, 0, n_players - 1)) is not None:
             self.winner = seat
             if self.discarder == str(seat):
                 self.discarder = ""
         elif verb == "from" and arg == "self":
             self.discarder = "self"
-        elif verb == "from" and (seat := _int(arg, 0, n_players - 1)) is not None:
+        elif verb == "from" and (seat := int_or_none(arg, 0, n_players - 1)) is not None:
             if seat == self.winner:
                 return gettext("The winner cannot also be the discarder.")
             self.discarder = str(seat)
@@ -434,11 +424,11 @@ class Pick:
             return self._tap_tile(arg, rs)
         elif verb == "hand":
             return self._tap_hand(arg)
-        elif verb == "meld" and (i := _int(arg, 0, len(self.melds) - 1)) is not None:
+        elif verb == "meld" and (i := int_or_none(arg, 0, len(self.melds) - 1)) is not None:
             self.meld_from = self._meld_from()
             del self.melds[i]
             del self.meld_from[i]
-        elif verb == "meldfrom" and (i := _int(arg, 0, len(self.melds) - 1)) is not None:
+        elif verb == "meldfrom" and (i := int_or_none(arg, 0, len(self.melds) - 1)) is not None:
             # 上家 → 对家 → 下家 → not said; a chi only ever comes from 上家.
             self.meld_from = self._meld_from()
             if self.melds[i][0] != "chi":
@@ -452,7 +442,7 @@ class Pick:
             self._tap_seat_input(arg, n_players)
         elif verb == "fan":
             fid, _, sign = arg.partition(":")
-            f = _int(fid, 0, 10_000)
+            f = int_or_none(fid, 0, 10_000)
             if f is not None and sign in ("+", "-"):
                 count = self.fans.get(f, 0) + (1 if sign == "+" else -1)
                 if count > 0:
@@ -469,7 +459,7 @@ class Pick:
         sid, _, rest = arg.partition(":")
         seat_raw, _, sign = rest.partition(":")
         si = next((x for x in self.spec.seat_inputs if x.id == sid), None)
-        seat = _int(seat_raw, 0, n_players - 1)
+        seat = int_or_none(seat_raw, 0, n_players - 1)
         if si is None or seat is None or sign not in ("+", "-"):
             return
         values = self.seat_values.setdefault(sid, [si.default] * n_players)
@@ -481,7 +471,7 @@ class Pick:
         try:
             t = parse_tile(code)
         except RuleError as e:
-            return _error_text(e)
+            return rule_error_text(e)
         if t not in self.spec.tiles or t >= N_KINDS:
             return gettext("This ruleset does not use %(tile)s.") % {"tile": tile_name(t)}
         tool, self.tool = self.tool, ""  # a tool acts on one tap
@@ -511,7 +501,7 @@ class Pick:
         try:
             t = parse_tile(code)
         except RuleError as e:
-            return _error_text(e)
+            return rule_error_text(e)
         if self.tool == "win":
             self.tool = ""
             return self._make_win_tile(t)
@@ -533,7 +523,7 @@ class Pick:
         return ""
 
     def _add_meld(self, mtype: str, t: int) -> str:
-        tiles = _meld_tiles(mtype, t)
+        tiles = meld_tiles(mtype, t)
         if tiles is None:
             return gettext(
                 "%(tile)s cannot start a chi: tap the lowest of three tiles in a row of one suit, "
@@ -557,15 +547,15 @@ class Pick:
         }
 
 
-def _meld_tiles(mtype: str, t: int) -> list[int] | None:
+def meld_tiles(mtype: str, t: int) -> list[int] | None:
     """The tiles of a meld given its lowest tile; None when there is no such meld (chi on 8m)."""
     if mtype == "chi":
         return [t, t + 1, t + 2] if t < 27 and t % 9 <= 6 else None
     return [t] * (3 if mtype == "pung" else 4)
 
 
-def _meld_dict(mtype: str, t: int) -> dict[str, Any]:
-    tiles = tiles_str(_meld_tiles(mtype, t) or [])
+def meld_dict(mtype: str, t: int) -> dict[str, Any]:
+    tiles = tiles_str(meld_tiles(mtype, t) or [])
     if mtype == "concealed_kong":
         return {"type": "kong", "tiles": tiles, "exposed": False}
     if mtype == "added_kong":

@@ -15,7 +15,7 @@ from django.db.models import Max
 
 from rules import RuleError
 from rules.tiles import N_KINDS, parse_tile, parse_tiles
-from scorer.entry.pick import _next_position
+from scorer.entry.pick import next_position_of
 from scorer.models import GameSession, Round
 
 # A kong event's kind as the picker's meld (its tool).
@@ -37,10 +37,6 @@ class RoundNow:
     @property
     def count(self) -> int:
         return len(self.events)
-
-    @property
-    def turned_entry(self) -> dict[str, Any]:
-        return {"turned": self.turned} if self.turned else {}
 
     def kongs_of(self, seat: int | None) -> list[tuple[str, int | None]]:
         """The kongs recorded for a player in this round: (meld type, tile or None).
@@ -71,7 +67,8 @@ class RoundNow:
         return None
 
 
-def _round_now(session: GameSession) -> RoundNow:
+def round_now_of(session: GameSession) -> RoundNow:
+    """The session's round in progress, or the round an event would start now."""
     rnd = session.round_in_progress()
     if rnd is not None and rnd.current is not None:
         rev = rnd.current
@@ -79,7 +76,7 @@ def _round_now(session: GameSession) -> RoundNow:
         out = tuple(int(s) for s in rev.result.get("out") or [])
         turned = str(rev.entry.get("turned") or "")
         return RoundNow(rnd, rnd.number, events, out, rev.dealer, rev.prevalent_wind, turned)
-    dealer, wind = _next_position(session)
+    dealer, wind = next_position_of(session)
     number = (session.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
     return RoundNow(None, number, [], (), dealer, wind)
 

@@ -17,9 +17,9 @@ from django.utils.translation import gettext, ngettext
 from rules import RuleError
 from rules.table import Scoring
 from rules.tiles import parse_tile
+from scorer.language import by_language, is_zh, seat_name, tile_name
 from scorer.present.scoring import total_text, working_lines
 from scorer.templatetags.scorer_format import sign_class
-from scorer.views import by_language, is_zh, seat_name, tile_name
 
 # Transfers whose reason the event's own line already says (甲 暗杠, 丙 自摸):
 # the session page shows them without a label; the others (杠上炮转杠钱,

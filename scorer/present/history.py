@@ -20,8 +20,8 @@ from django.utils.translation import gettext
 from rules import REGISTRY
 from rules.registry import Param
 from scorer.fees import FeeRule
+from scorer.language import by_language
 from scorer.rooms import RoomConfig
-from scorer.views import by_language
 
 FIELDS = ["name", "params", "fee", "enabled", "order"]
 ARROW = " → "

@@ -7,16 +7,18 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy, ngettext
 
-from rules.table import SeatInput, TableSpec
+from rules.table import SeatInput
 from rules.tiles import N_KINDS, SEAT_WINDS, tile_en, tile_str, tile_zh
-from scorer.entry.pick import Pick, _meld_tiles
-from scorer.views import by_language, is_zh
+from scorer.entry.pick import Pick, meld_tiles
+from scorer.language import by_language, is_zh
+from scorer.present.words import meld_labels
 
 _NUM_ZH = "一二三四五六七八九"
 _SUIT_ZH = "万筒条"
 
 
-def _wind_name(w: str) -> str:
+def wind_name(w: str) -> str:
+    """A wind ("E") as the reader calls its tile: 东 / East."""
     t = 27 + SEAT_WINDS.index(w)
     return tile_zh(t) if is_zh() else tile_en(t)
 
@@ -64,30 +66,12 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else (f"\u2212{-n}" if n < 0 else "0")
 
 
-def _seat_rows(names: list[str], deltas: list[int]) -> list[dict[str, Any]]:
+def seat_rows(names: list[str], deltas: list[int]) -> list[dict[str, Any]]:
     """Each seat's name and what it wins or pays, signed."""
     return [
         {"name": names[s], "delta": _signed(d), "sign": (d > 0) - (d < 0)}
         for s, d in enumerate(deltas)
     ]
-
-
-# How the meld tools are called where the table does not name them otherwise.
-MELD_LABELS = {
-    "chi": gettext_lazy("Chi"),
-    "pung": gettext_lazy("Pung"),
-    "kong": gettext_lazy("Kong"),
-    "concealed_kong": gettext_lazy("Concealed kong"),
-    "added_kong": gettext_lazy("Added kong"),
-}
-
-
-def meld_labels(spec: TableSpec) -> dict[str, str]:
-    """Each meld tool's name in the reader's language: the table's own word, else ours."""
-    return {
-        tool: by_language(*spec.meld_labels[tool]) if tool in spec.meld_labels else str(label)
-        for tool, label in MELD_LABELS.items()
-    }
 
 
 def flag_rows(p: Pick, live: set[str]) -> list[tuple[str, bool, str]]:
@@ -108,7 +92,7 @@ MELD_FROM_LABELS = {
 }
 
 
-def _hand_view(p: Pick) -> dict[str, Any]:
+def hand_view(p: Pick) -> dict[str, Any]:
     """The hand as the page shows it: its tiles, its melds and its empty places."""
     standing = sorted((*p.concealed, *([] if p.win_tile is None else [p.win_tile])))
     complete = p.n_tiles == p.hand_size
@@ -116,7 +100,7 @@ def _hand_view(p: Pick) -> dict[str, Any]:
     sources = p._meld_from() if p.spec.meld_sources else [""] * len(p.melds)
     melds = [
         {"i": i, "type": mtype, "name": labels[mtype],
-         "tiles": [FACES[t] for t in _meld_tiles(mtype, low) or []],
+         "tiles": [FACES[t] for t in meld_tiles(mtype, low) or []],
          # Who it was claimed from, where the table asks (a chi is always 上家's).
          "from": str(MELD_FROM_LABELS[frm]) if p.spec.meld_sources else "",
          "from_fixed": mtype == "chi", "from_set": bool(frm)}

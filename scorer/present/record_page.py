@@ -19,21 +19,23 @@ from django.urls import reverse
 from rules.registry import Ruleset, get_ruleset
 from rules.tiles import N_KINDS, SEAT_WINDS
 from scorer.entry.event_pick import STANDING_SIZE, EventPick
-from scorer.entry.pick import Pick, _int
+from scorer.entry.pick import Pick
 from scorer.entry.round_now import RoundNow
+from scorer.language import by_language, seat_name
 from scorer.models import GameSession, Round
+from scorer.parse import int_or_none
 from scorer.present.events import join_names
+from scorer.present.fan_list import fan_groups
 from scorer.present.picker import (
     FACES,
     Face,
-    _hand_view,
-    _wind_name,
     flag_rows,
+    hand_view,
     meld_labels,
     seat_input_grid,
     seat_input_rows,
+    wind_name,
 )
-from scorer.present.quick import fan_groups
 from scorer.present.record_result import (
     Outcome,
     ToldClaim,
@@ -45,7 +47,6 @@ from scorer.present.record_result import (
 from scorer.present.seats import seat_columns
 from scorer.present.words import author_label, name_seats
 from scorer.templatetags.scorer_format import sign_class
-from scorer.views import by_language, seat_name
 
 
 @dataclass(frozen=True)
@@ -249,7 +250,7 @@ def record_page(
         winds = session.seat_winds(p.dealer, p.wind)
         seats = [
             SeatButton(s, name, dealer=s == p.dealer, winner=s == p.winner,
-                       discarder=p.discarder == str(s), wind=_wind_name(winds[s]))
+                       discarder=p.discarder == str(s), wind=wind_name(winds[s]))
             for s, name in enumerate(names)
         ]  # fmt: skip
         flow = _whole_round(session, rs, p, result, asked, winds)
@@ -279,7 +280,7 @@ def record_page(
         dealer_name=names[p.dealer],
         where_open=asked.where_open,
         grid=tile_grid(p),
-        hand=_hand_view(p),
+        hand=hand_view(p),
         asks_turned=asks_turned,
         seat_inputs=seat_inputs,
         seat_input_grid=seat_input_grid(seat_inputs, tapped_seat(asked.tap)),
@@ -312,12 +313,12 @@ def _whole_round(
     catalog = rs.fan_catalog(session.resolved_params()) if p.mode == "quick" else []
     # Folded parts of the page are re-rendered on every tap: keep open what was just used.
     verb, _, arg = (asked.tap or "").partition(":")
-    tapped_fan = _int(arg.partition(":")[0], 0, 10_000) if verb == "fan" else None
+    tapped_fan = int_or_none(arg.partition(":")[0], 0, 10_000) if verb == "fan" else None
     picked = fan_groups(catalog, p.fans, {"fans": result.fans}, tapped_fan) if catalog else []
     return WholeRound(
-        winds=[(w, _wind_name(w)) for w in SEAT_WINDS],
-        seat_wind=_wind_name(winds[p.winner]) if p.winner is not None else "",
-        round_wind=_wind_name(p.wind),
+        winds=[(w, wind_name(w)) for w in SEAT_WINDS],
+        seat_wind=wind_name(winds[p.winner]) if p.winner is not None else "",
+        round_wind=wind_name(p.wind),
         flags=[
             FlagButton(fid, on, label, result.flag_notes.get(fid, "") if on else "")
             for fid, on, label in flag_rows(p, p.live_flags())

@@ -19,15 +19,15 @@ from rules import RuleError, waits
 from rules.registry import get_ruleset
 from rules.tiles import parse_tile, tile_str, tiles_str
 from scorer.entry.event_pick import STANDING_SIZE, EventPick
-from scorer.entry.pick import HAND_SIZE, Pick, _error_text
+from scorer.entry.pick import HAND_SIZE, Pick
 from scorer.entry.round_now import RoundNow
+from scorer.language import by_language, is_zh, rule_error_text
 from scorer.models import GameSession
 from scorer.present.events import reason_labels
-from scorer.present.picker import FACES, Face, _seat_rows
+from scorer.present.picker import FACES, Face, seat_rows
 from scorer.present.scoring import fan_rows, total_text, working_lines
 from scorer.present.words import name_seats
 from scorer.scoring import evaluate, evaluate_events, refusal
-from scorer.views import by_language, is_zh
 
 # "from" is a keyword: these rows are typed dicts, read by the template as x.from.
 Payment = TypedDict("Payment", {"from": str, "to": str, "amount": int, "why": str})
@@ -124,7 +124,7 @@ def round_outcome(session: GameSession, p: Pick, taken: bool) -> Outcome:
     try:
         ev = evaluate(session, p.entry())
     except RuleError as e:
-        return replace(out, message=_error_text(e))
+        return replace(out, message=rule_error_text(e))
     result = ev.result
     scoring = p.spec.scoring
     hint, message, refused, can_confirm = "", "", False, False
@@ -133,7 +133,7 @@ def round_outcome(session: GameSession, p: Pick, taken: bool) -> Outcome:
         notes = result.get("notes_zh" if is_zh() else "notes") or [""]
         hint, end_notes, can_confirm = notes[0], notes[1:], True
     elif (err := refusal(result)) is not None:
-        message, refused = _error_text(err), True
+        message, refused = rule_error_text(err), True
     else:
         can_confirm = True
     names = list(session.players)
@@ -167,7 +167,7 @@ def round_outcome(session: GameSession, p: Pick, taken: bool) -> Outcome:
             d["flag"]: by_language(d.get("reason_zh"), d.get("reason"))
             for d in result.get("flags_dropped") or []
         },
-        seats=_seat_rows(names, deltas),
+        seats=seat_rows(names, deltas),
         payments=payments,
         end_notes=end_notes,
         # The working the way the table counts (P × 2 × 2 = 20; 炮子 per loser).
@@ -229,7 +229,7 @@ def event_outcome(session: GameSession, p: EventPick, now: RoundNow, taken: bool
         turned = {"turned": tile_str(p.turned)} if p.turned is not None else {}
         result = evaluate_events(session, events, p.dealer, p.wind, turned).result
     except RuleError as e:
-        return replace(out, message=_error_text(e))
+        return replace(out, message=rule_error_text(e))
     i = len(events) - 1
     report = result["events"][i]
     mine = [t for t in result["transfers"]
@@ -246,7 +246,7 @@ def event_outcome(session: GameSession, p: EventPick, now: RoundNow, taken: bool
          "reason": reason_labels(t, reasons)[lang]}
         for t in mine
     ]  # fmt: skip
-    out = replace(out, seats=_seat_rows(names, deltas), transfers=transfers, can_confirm=True)
+    out = replace(out, seats=seat_rows(names, deltas), transfers=transfers, can_confirm=True)
     if report["type"] == "win":
         won = next(w for w in report["winners"] if w["seat"] == p.winner)
         scoring = p.spec.scoring
@@ -296,6 +296,6 @@ def told_claim(session: GameSession, p: EventPick, now: RoundNow) -> ToldClaim:
         events = [*now.events, {"type": "wall_end", "hands": hands}]
         result = evaluate_events(session, events, p.dealer, p.wind, turned).result
     except RuleError as e:
-        return ToldClaim(message=_error_text(e))
+        return ToldClaim(message=rule_error_text(e))
     check = next(c for c in result["events"][-1]["checks"] if c["seat"] == p.seat)
     return ToldClaim(amount=check["claim"], fans=check["claim_fans"])

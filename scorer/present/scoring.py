@@ -15,8 +15,8 @@ from typing import Any
 from django.utils.translation import ngettext
 
 from rules.table import Scoring
+from scorer.language import is_zh
 from scorer.present.words import name_seats
-from scorer.views import is_zh
 
 
 def total_text(total: Any, scoring: Scoring) -> str:

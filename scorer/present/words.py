@@ -8,15 +8,12 @@ from decimal import Decimal
 
 from django.utils.translation import get_language, gettext_lazy
 
-from rules import REGISTRY, RuleError
+from rules import REGISTRY
 from rules.registry import Ruleset
+from rules.table import TableSpec
+from scorer.language import by_language
 from scorer.models import GameSession
 from scorer.templatetags.scorer_format import signed_text
-from scorer.views import (
-    _BROWSERS,
-    _DEVICES,
-    by_language,
-)
 
 NAME_MAX = 16  # a player's name: short enough for a seat card on a phone
 
@@ -41,14 +38,35 @@ EVENT_ACTIONS = {
     "wall_end": gettext_lazy("The wall ran out"),
     "draw": gettext_lazy("Drawn game"),
 }
-# The words of `author_of`'s labels ("iPhone WeChat", "phone") that have a name
-# in the reader's language; the rest (brands) read the same in both.
+# A round's author is the name of the player the phone said it is, or a device
+# label read from the User-Agent ("iPhone WeChat", "phone" when nothing was
+# known): these tables say what those labels can hold, as (what the User-Agent
+# shows, what the label calls it), the device then the browser.
+_DEVICES = (
+    ("iPhone", "iPhone"),
+    ("iPad", "iPad"),
+    ("Android", "Android"),
+    ("Windows", "Windows"),
+    ("Macintosh", "Mac"),
+    ("Linux", "Linux"),
+)
+_BROWSERS = (
+    ("MicroMessenger", "WeChat"),
+    ("Edg/", "Edge"),
+    ("Firefox/", "Firefox"),
+    ("CriOS/", "Chrome"),
+    ("Chrome/", "Chrome"),
+    ("Safari/", "Safari"),
+)
+# The words of those labels that have a name in the reader's language; the rest
+# (brands) read the same in both.
 DEVICE_WORDS = {
     "phone": gettext_lazy("phone"),
     "WeChat": gettext_lazy("WeChat"),
 }
 _LABEL_WORDS = {"phone", *(name for _, name in _DEVICES), *(name for _, name in _BROWSERS)}
-# A meld as the record form stores it (type, exposed, added) and as players call it.
+# A meld as the record form stores it (type, exposed, added) and as players call it
+# (the meld tools' names where the table does not name them otherwise).
 MELD_NAMES = {
     "chi": gettext_lazy("Chi"),
     "pung": gettext_lazy("Pung"),
@@ -58,11 +76,15 @@ MELD_NAMES = {
 }
 
 
+def meld_labels(spec: TableSpec) -> dict[str, str]:
+    """Each meld tool's name in the reader's language: the table's own word, else ours."""
+    return {
+        tool: by_language(*spec.meld_labels[tool]) if tool in spec.meld_labels else str(label)
+        for tool, label in MELD_NAMES.items()
+    }
+
+
 # --------------------------------------------------------------------------- helpers
-
-
-def error_text(error: RuleError) -> str:
-    return by_language(error.message_zh, error.message)
 
 
 def table_rulesets() -> list[Ruleset]:
@@ -98,8 +120,8 @@ def money_text(amount: Decimal, rate: Decimal | None = None) -> str:
 def author_label(author: str | None) -> str:
     """Who changed a round, in the reader's language: "phone" is 手机, "iPhone WeChat" iPhone 微信.
 
-    `author_of` stores an English device summary when the player gave no name;
-    a name the player typed is shown as it is.
+    A device label ("iPhone WeChat", stored when the player gave no name) is
+    English; a name the player typed is shown as it is.
     """
     words = (author or "").split()
     if not words or not set(words) <= _LABEL_WORDS:

@@ -23,30 +23,27 @@ from django_htmx.http import HttpResponseClientRedirect
 from rules import RuleError
 from scorer import phone
 from scorer.access import closed_redirect, round_or_404, session_or_404
+from scorer.language import by_language, rule_error_text
 from scorer.models import GameSession, Round, RoundRevision, RoundTaken, StaleRevision
-from scorer.views import HtmxHttpRequest, by_language
+from scorer.parse import int_or_none
+from scorer.views import HtmxHttpRequest
 
 __all__ = ["adjust", "adjust_edit"]
 
 LINES = 4  # line rows the form shows; blank ones are ignored
 
 
-def _int(raw: Any) -> int | None:
-    try:
-        return int(str(raw).strip())
-    except ValueError:
-        return None
-
-
 def _entry(post: Any, session: GameSession) -> dict[str, Any]:
     """The entry the form says (checked by the model: nothing is trusted here)."""
     if post.get("kind") == RoundRevision.PENALTY:
         entry: dict[str, Any] = {"kind": "penalty", "penalty": post.get("penalty", ""),
-                                 "seat": _int(post.get("seat"))}  # fmt: skip
+                                 "seat": int_or_none(post.get("seat"))}  # fmt: skip
         kind = session.table().penalty(entry["penalty"])
         inputs = {}
         for sid in kind.inputs if kind is not None else ():
-            values = [_int(post.get(f"{sid}_{s}", "0") or "0") for s in range(session.n_players)]
+            values = [
+                int_or_none(post.get(f"{sid}_{s}", "0") or "0") for s in range(session.n_players)
+            ]
             inputs[sid] = values
         if inputs:
             entry["seat_inputs"] = inputs
@@ -56,7 +53,9 @@ def _entry(post: Any, session: GameSession) -> dict[str, Any]:
         frm, to, amount = (post.get(f"{x}_{k}", "").strip() for x in ("from", "to", "amount"))
         if frm == to == amount == "" or (amount == "" and "" in (frm, to)):
             continue  # a blank row (or one with nothing to move)
-        lines.append({"from": _int(frm), "to": _int(to), "amount": _int(amount)})
+        lines.append(
+            {"from": int_or_none(frm), "to": int_or_none(to), "amount": int_or_none(amount)}
+        )
     return {"kind": "adjust", "reason": post.get("reason", ""), "lines": lines}
 
 
@@ -154,7 +153,7 @@ def adjust(request: HtmxHttpRequest, code: str) -> HttpResponse:
     post = request.POST
     data = {k: post.get(k) for k in post}
     refused = 200 if request.htmx else 400
-    number = _int(post.get("for_round"))
+    number = int_or_none(post.get("for_round"))
     try:
         token = uuid.UUID(post.get("token", ""))
     except ValueError:
@@ -171,7 +170,7 @@ def adjust(request: HtmxHttpRequest, code: str) -> HttpResponse:
         return _render(request, session, data, msg, refused, token=str(token),
                        number=taken.next_number)  # fmt: skip
     except RuleError as e:
-        msg = by_language(e.message_zh, e.message)
+        msg = rule_error_text(e)
         return _render(request, session, data, msg, refused, token=str(token), number=number)
     messages.success(request, gettext("Round %(number)s recorded.") % {"number": rnd.number})
     return _go(request, reverse("scorer:session", args=[session.code]))
@@ -192,7 +191,7 @@ def adjust_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpRespons
     post = request.POST
     data = {k: post.get(k) for k in post}
     refused = 200 if request.htmx else 400
-    base = _int(post.get("base"))
+    base = int_or_none(post.get("base"))
     try:
         rnd.revise(_entry(post, session), phone.my_name(request, session), base=base)
     except StaleRevision as stale:
@@ -203,7 +202,7 @@ def adjust_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpRespons
         return _render(request, session, _data(stale.current.entry), msg,
                        200 if request.htmx else 409, editing=rnd, base=stale.current.number)  # fmt: skip
     except RuleError as e:
-        msg = by_language(e.message_zh, e.message)
+        msg = rule_error_text(e)
         return _render(request, session, data, msg, refused, editing=rnd, base=base)
     messages.success(request, gettext("Round %(number)s corrected.") % {"number": rnd.number})
     return _go(request, reverse("scorer:round", args=[session.code, rnd.number]))

@@ -14,8 +14,9 @@ from rules import REGISTRY, RuleError, json_input
 from scorer import phone
 from scorer.access import session_or_404
 from scorer.export import AlreadyHere, import_table, table_csv, table_json
+from scorer.language import by_language, rule_error_text
 from scorer.models import GameSession, Round
-from scorer.views import HtmxHttpRequest, by_language, csv_download
+from scorer.views import HtmxHttpRequest, csv_download
 
 __all__ = ["export", "import_view"]
 
@@ -62,7 +63,7 @@ def import_view(request: HtmxHttpRequest) -> HttpResponse:
         tables = [_described(t) for t in e.tables]
         return render(request, "scorer/import_again.html", {"tables": tables, "origin": e.origin})
     except RuleError as e:
-        messages.warning(request, by_language(e.message_zh, e.message))
+        messages.warning(request, rule_error_text(e))
         return redirect("scorer:home")
     phone.remember_table(request, session)
     messages.success(request, gettext("Table imported: the same rounds, the same totals."))

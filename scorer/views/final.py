@@ -22,13 +22,14 @@ from django_htmx.http import HttpResponseClientRedirect
 from rules import RuleError
 from scorer import phone
 from scorer.access import session_or_404
+from scorer.language import rule_error_text
 from scorer.models import GameSession
 from scorer.present.chart import Series, chart_legend, line_chart, running_totals
 from scorer.present.fee import room_line
 from scorer.present.words import money_text
 from scorer.settleup import settle_up, standard_points
 from scorer.templatetags.scorer_format import sign_class
-from scorer.views import HtmxHttpRequest, by_language
+from scorer.views import HtmxHttpRequest
 from scorer.views.session import kind_marks
 
 __all__ = ["close", "final", "final_svg", "reopen", "summary"]
@@ -166,7 +167,7 @@ def close(request: HtmxHttpRequest, code: str) -> HttpResponse:
     try:
         done = session.close(author=phone.my_name(request, session))
     except RuleError as e:
-        messages.warning(request, by_language(e.message_zh, e.message))
+        messages.warning(request, rule_error_text(e))
         url = reverse("scorer:session", args=[session.code])
         return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
     if done:

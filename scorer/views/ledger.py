@@ -16,17 +16,14 @@ from rules.table import Scoring
 from rules.tiles import parse_tiles, tile_en, tile_zh
 from scorer.access import round_or_404, session_or_404
 from scorer.fees import seat_fees
+from scorer.language import is_zh, seat_name
 from scorer.models import Round, RoundRevision, Transfer
 from scorer.present.events import change, describe, join_names
 from scorer.present.fee import room_line
 from scorer.present.scoring import fan_rows, total_text, working_lines
 from scorer.present.words import MELD_NAMES, WIND_NAMES, author_label, money_text, name_seats
 from scorer.templatetags.scorer_format import sign_class
-from scorer.views import (
-    HtmxHttpRequest,
-    is_zh,
-    seat_name,
-)
+from scorer.views import HtmxHttpRequest
 
 # --------------------------------------------------------------------------- ledger and rounds
 

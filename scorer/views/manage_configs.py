@@ -17,10 +17,11 @@ from django.views.decorators.http import require_POST
 
 from scorer.access import config_or_404, room_admin
 from scorer.forms import config_label
+from scorer.language import by_language
 from scorer.present.history import config_history
 from scorer.room_forms import ConfigForm, NewConfigForm, free_name
 from scorer.rooms import EditConflict, RoomConfig, RoomMember
-from scorer.views import HtmxHttpRequest, by_language
+from scorer.views import HtmxHttpRequest
 
 __all__ = ["config_action", "config_edit", "config_history_page", "config_new", "configs"]
 

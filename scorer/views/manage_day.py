@@ -23,9 +23,10 @@ from scorer.day import (
     sum_money,
     today,
 )
+from scorer.language import by_language, rule_error_text
 from scorer.rooms import RoomMember
 from scorer.spreadsheet import amount, csv_text, local_time
-from scorer.views import by_language, csv_download
+from scorer.views import csv_download
 
 __all__ = ["manage", "manage_close", "manage_report"]
 
@@ -67,7 +68,7 @@ def manage_close(request: HttpRequest, member: RoomMember, code: str) -> HttpRes
     try:
         closed = session.close(author=member_name(member), note=note)
     except RuleError as e:  # a round still being played
-        messages.error(request, by_language(e.message_zh, e.message))
+        messages.error(request, rule_error_text(e))
         return back
     if closed:
         messages.success(request, gettext("Table closed."))

@@ -19,10 +19,11 @@ from django.views.decorators.http import require_POST
 from rules import REGISTRY
 from scorer import phone
 from scorer.access import session_or_404
+from scorer.language import by_language
 from scorer.models import GameSession
 from scorer.present.events import join_names
 from scorer.templatetags.scorer_format import signed_text
-from scorer.views import HtmxHttpRequest, by_language
+from scorer.views import HtmxHttpRequest
 
 
 def tables_context(request: HtmxHttpRequest) -> dict[str, Any]:

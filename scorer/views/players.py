@@ -11,9 +11,10 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from rules import REGISTRY
+from scorer.language import by_language
 from scorer.players import Player, records
 from scorer.present.chart import Series, chart_legend, line_chart
-from scorer.views import HtmxHttpRequest, by_language
+from scorer.views import HtmxHttpRequest
 
 __all__ = ["player", "rename"]
 

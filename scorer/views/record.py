@@ -68,12 +68,12 @@ from scorer.access import closed_redirect, round_or_404, session_or_404
 from scorer.entry.pick import (
     HAND_SIZE,
     Pick,
-    _error_text,
-    _int,
-    _next_position,
+    next_position_of,
     tile_of_tap,
 )
+from scorer.language import rule_error_text
 from scorer.models import GameSession, Round, RoundTaken
+from scorer.parse import int_or_none
 from scorer.present.record_page import RoundSummary, record_page
 from scorer.record_request import asked, author, done, dropped, taps_of, who_records
 from scorer.views import HtmxHttpRequest
@@ -115,7 +115,7 @@ def posted_pick(request: HtmxHttpRequest, session: GameSession) -> tuple[Pick, s
             # Record it as the next round: its number, and the dealer and wind after the
             # round just recorded (the ones the form had loaded are stale).
             p.for_round = session.next_number()
-            p.dealer, p.wind = _next_position(session)
+            p.dealer, p.wind = next_position_of(session)
             continue
         touched |= tile_of_tap(p, tap)
         message = p.apply(tap, session.n_players, rs) or message
@@ -125,7 +125,7 @@ def posted_pick(request: HtmxHttpRequest, session: GameSession) -> tuple[Pick, s
 
 
 def _editing(request: HtmxHttpRequest, session: GameSession) -> Round | None:
-    number = _int(request.POST.get("round"), 1, 1_000_000)
+    number = int_or_none(request.POST.get("round"), 1, 1_000_000)
     return round_or_404(session, number) if number is not None else None
 
 
@@ -245,7 +245,7 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
         # choice is a confirm, of the next round, with the dealer and wind
         # after the round just recorded (the ones the form had loaded are stale).
         p.for_round = session.next_number()
-        p.dealer, p.wind = _next_position(session)
+        p.dealer, p.wind = next_position_of(session)
     # htmx swaps only 2xx answers, so a refusal it must show comes back as 200.
     refused = 200 if request.htmx else 400
     try:
@@ -271,6 +271,6 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
         # The form shows the round recorded meanwhile and asks what to do with this one.
         return render_form(request, session, p, status=200 if request.htmx else 409)
     except RuleError as e:
-        return render_form(request, session, p, _error_text(e), status=refused)
+        return render_form(request, session, p, rule_error_text(e), status=refused)
     messages.success(request, gettext("Round %(number)s recorded.") % {"number": rnd.number})
     return done(request, session, reverse("scorer:session", args=[session.code]))

@@ -18,7 +18,8 @@ from rules import RuleError
 from rules.registry import get_ruleset
 from scorer import phone
 from scorer.access import closed_redirect, round_or_404, session_or_404
-from scorer.entry.pick import Pick, _error_text
+from scorer.entry.pick import Pick
+from scorer.language import rule_error_text
 from scorer.models import RoundRevision, StaleRevision
 from scorer.present.record_page import round_summary
 from scorer.record_request import author, who_records
@@ -94,7 +95,7 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         status = 200 if request.htmx else 409
         return render_form(request, session, p, msg, rnd, status, stale=round_summary(session, rnd))
     except RuleError as e:
-        return render_form(request, session, p, _error_text(e), rnd, status=refused)
+        return render_form(request, session, p, rule_error_text(e), rnd, status=refused)
     messages.success(request, gettext("Round %(number)s corrected.") % {"number": rnd.number})
     return _done_edit(request, done)
 

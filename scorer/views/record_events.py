@@ -19,8 +19,8 @@ from rules.registry import Ruleset
 from rules.tiles import tile_str
 from scorer import phone
 from scorer.entry.event_pick import EventPick
-from scorer.entry.pick import _error_text
-from scorer.entry.round_now import RoundNow, _round_now
+from scorer.entry.round_now import RoundNow, round_now_of
+from scorer.language import rule_error_text
 from scorer.models import GameSession, RoundRevision, RoundTaken
 from scorer.present.record_page import record_page
 from scorer.record_request import asked, author, done, dropped, taps_of, who_records
@@ -67,7 +67,7 @@ def _posted_event(
 
 def record_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -> HttpResponse:
     """The record page of a table that records events (scorer/views/record.py `record`)."""
-    now = _round_now(session)
+    now = round_now_of(session)
     if request.method == "POST":
         if "taken:discard" in taps_of(request):
             return dropped(request, session)
@@ -89,7 +89,7 @@ def record_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) ->
 
 def preview_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -> HttpResponse:
     """Apply the taps and show the event's live result; saves only the phone's entry."""
-    now = _round_now(session)
+    now = round_now_of(session)
     if "taken:discard" in taps_of(request):
         return dropped(request, session)
     p, message = _posted_event(request, session, rs, now)
@@ -110,7 +110,7 @@ def confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -
     """Add the event the form shows to the round in progress (or start one with it), once."""
     refused = 200 if request.htmx else 400
     table_url = reverse("scorer:session", args=[session.code])
-    now = _round_now(session)
+    now = round_now_of(session)
     p = EventPick.read(request.POST, session, rs, now)
     who_records(request, session, p)
     if "taken:next" in taps_of(request):
@@ -146,14 +146,14 @@ def confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -
         # The form shows the round recorded meanwhile and asks what to do with this event.
         return _render_event(request, session, p, now, status=200 if request.htmx else 409)
     except RuleError as e:
-        now = _round_now(session)
+        now = round_now_of(session)
         if p.expected != now.count:
             # Another phone added an event meanwhile: show the round as it is now;
             # the next confirm, made knowing it, goes through.
             p = EventPick.read(
                 {**request.POST.dict(), "expected": str(now.count)}, session, rs, now
             )
-        return _render_event(request, session, p, now, _error_text(e), status=refused)
+        return _render_event(request, session, p, now, rule_error_text(e), status=refused)
     if rnd.in_progress:
         msg = gettext("Added to round %(number)s.") % {"number": rnd.number}
     else:

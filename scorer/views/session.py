@@ -1,4 +1,5 @@
-"""The table: start a session, follow its totals, undo (the ledger and rounds: ledger.py).
+"""The table's live page: follow its totals, undo, restore (starting one: start.py; the
+ledger and rounds: ledger.py).
 
 Plain function views.  Everything that changes a session goes through the
 model's own methods (`record_round`, `undo_last`, `Round.revise`); the views
@@ -13,7 +14,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.http import HttpResponse, HttpResponseRedirect
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.safestring import mark_safe
@@ -26,28 +27,22 @@ from rules.table import Scoring
 from scorer import phone
 from scorer.access import (
     closed_redirect,
-    room_or_404,
-    room_table_by_code_or_404,
     session_or_404,
 )
-from scorer.forms import ROOM, StartForm, chosen_config
+from scorer.language import rule_error_text, seat_name
 from scorer.models import GameSession, Round, RoundRevision
-from scorer.players import recent_names, seat_players
 from scorer.present.chart import Mark, Series, chart_legend, line_chart, running_totals
 from scorer.present.events import SUM, describe, join_names
 from scorer.present.fee import room_line
 from scorer.present.words import (
     EVENT_ACTIONS,
     WIND_NAMES,
-    author_label,
     etag_of,
     money_text,
 )
-from scorer.rooms import Room, RoomTable
 from scorer.share import qr_svg, share_link
 from scorer.templatetags.scorer_format import sign_class
-from scorer.views import HtmxHttpRequest, by_language, seat_name
-from scorer.views.my_tables import tables_context
+from scorer.views import HtmxHttpRequest
 
 
 def kind_marks(rounds: list[Round]) -> list[Mark]:
@@ -63,150 +58,14 @@ def kind_marks(rounds: list[Round]) -> list[Mark]:
 
 
 __all__ = [
-    "author_label",
-    "create",
     "detail",
-    "home",
     "qr",
     "restore",
-    "room_create",
-    "room_home",
-    "table",
     "tallies",
     "undo",
     "undo_event",
     "whoami",
 ]
-
-
-def _home(
-    request: HtmxHttpRequest,
-    room: Room,
-    form: StartForm | None,
-    status: int = 200,
-    room_table: RoomTable | None = None,
-) -> HttpResponse:
-    context = {
-        "room": room,
-        "room_table": room_table,
-        "form": form,
-        "recent_names": recent_names(room.pk),
-        **tables_context(request),
-    }
-    return render(request, "scorer/home.html", context, status=status)
-
-
-@require_safe
-def home(request: HtmxHttpRequest) -> HttpResponse:
-    """The site's landing page: the default room's start page (zero set-up: one room)."""
-    return _start_page(request, room_or_404(None))
-
-
-@require_safe
-def room_home(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """A room's start page: the form that starts a table from its configurations."""
-    return _start_page(request, room_or_404(slug))
-
-
-@require_safe
-def table(request: HtmxHttpRequest, slug: str, code: str) -> HttpResponse:
-    """A fixed table's QR code: its open session (this phone joins it, and its list of
-    tables keeps it), else the room's start page for this table, its last players'
-    names filled in."""
-    room = room_or_404(slug)
-    room_table = room_table_by_code_or_404(room, code)
-    session = room_table.open_session()
-    if session is not None:
-        phone.remember_table(request, session)
-        return redirect("scorer:session", code=session.code)
-    return _start_page(request, room, room_table)
-
-
-def _start_page(
-    request: HtmxHttpRequest, room: Room, room_table: RoomTable | None = None
-) -> HttpResponse:
-    offered = room.offered_configs()
-    chosen = chosen_config(offered, request.GET.get("config"), request.GET.get("ruleset"))
-    if chosen is None and offered:
-        chosen = offered[0]  # a link to rules no longer offered: the room's first
-    form = StartForm(offered, chosen) if chosen is not None else None
-    if request.htmx and "config" in request.GET and form is not None:
-        # Another configuration chosen: only its own fields (players, parameters).
-        return render(request, "scorer/home.html#ruleset_fields", {"form": form, "room": room})
-    if form is not None and room_table is not None:
-        _prefill_names(form, room_table.last_names())
-    return _home(request, room, form, room_table=room_table)
-
-
-def _prefill_names(form: StartForm, names: list[str]) -> None:
-    """Last time's players at this table, in their seats (each field stays editable)."""
-    for seat, name in enumerate(names[:4]):
-        form.fields[f"name_{seat}"].initial = name
-    players = form.fields["players"]
-    if len(names) in form.rules.players:
-        players.initial = len(names)
-
-
-@require_POST
-def create(request: HtmxHttpRequest) -> HttpResponse:
-    return _create(request, room_or_404(None))
-
-
-@require_POST
-def room_create(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    return _create(request, room_or_404(slug))
-
-
-def _create(request: HtmxHttpRequest, room: Room) -> HttpResponse:
-    # Started from a fixed table's QR code: the table's code (not its number, which
-    # anyone could guess and so join a table he never saw).
-    code = request.POST.get("table")
-    room_table = room_table_by_code_or_404(room, code) if code else None
-    offered = room.offered_configs()
-    chosen = chosen_config(
-        offered,
-        request.POST.get("config") or request.POST.get("preset"),
-        request.POST.get("ruleset"),
-    )
-    if chosen is None:
-        if not offered:
-            return _home(request, room, None, status=400, room_table=room_table)
-        form = StartForm(offered, offered[0], request.POST)
-        form.is_valid()
-        form.add_error("config", gettext("This room does not offer these rules."))
-        return _home(request, room, form, status=400, room_table=room_table)
-    form = StartForm(offered, chosen, request.POST)
-    if not form.is_valid():
-        return _home(request, room, form, status=400, room_table=room_table)
-    data = form.cleaned_data
-    rules = form.rules
-    fields: dict[str, Any] = {
-        "ruleset": rules.id,
-        "preset": f"{ROOM}{chosen.pk}",
-        # Every value, not only the changed ones: a later change of a default or of the
-        # room's configuration never changes this session's rounds.
-        "params": dict(rules.resolve_params(data["params"])),
-        "players": data["names"],
-        "first_dealer": data["first_dealer"],
-        "money_per_point": data.get("money_per_point"),
-        "fee": dict(chosen.fee or {}),  # the room's 台费 as it stands now, snapshotted
-    }
-    if room_table is None:
-        session = GameSession.objects.create(room=room, **fields)
-        seat_players(session)
-    else:
-        session, started = room_table.start(**fields)
-        if not started:
-            messages.info(
-                request,
-                gettext(
-                    "%(table)s was started on another phone a moment ago: "
-                    "this phone joined it (the names and rules entered here were not used)."
-                )
-                % {"table": room_table.label},
-            )
-    phone.remember_table(request, session)
-    return redirect("scorer:session", code=session.code)
 
 
 # --------------------------------------------------------------------------- the session page
@@ -547,7 +406,7 @@ def restore(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
     try:
         rnd = session.restore(number, author=phone.my_name(request, session))
     except RuleError as e:
-        messages.warning(request, by_language(e.message_zh, e.message))
+        messages.warning(request, rule_error_text(e))
         rnd = None
     else:
         if rnd is None:

@@ -22,8 +22,9 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from scorer.models import GameSession
-from scorer.players import Player, seat_players
+from scorer.players import Player
 from scorer.rooms import RoomMember, RoomTable, default_room
+from scorer.seating import seat_players
 from tests.browser.a11y import check_all_modes
 from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, use_language
 

@@ -14,8 +14,8 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from scorer.models import GameSession
-from scorer.players import seat_players
 from scorer.rooms import Room, RoomMember
+from scorer.seating import seat_players
 from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, snap
 
 pytestmark = pytest.mark.browser

@@ -14,8 +14,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from scorer.invites import RoomInvite
 from scorer.models import GameSession
-from scorer.players import seat_players
 from scorer.rooms import Room, RoomMember, RoomTable
+from scorer.seating import seat_players
 from tests.manage.helpers import member, open_room, signed_in
 
 pytestmark = pytest.mark.django_db

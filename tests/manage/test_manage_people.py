@@ -14,8 +14,9 @@ from django.utils import timezone
 
 from scorer.invites import RoomInvite
 from scorer.models import GameSession
-from scorer.players import Player, Seat, recent_names, seat_players
+from scorer.players import Player, Seat, recent_names
 from scorer.rooms import Room, RoomMember
+from scorer.seating import seat_players
 from tests.manage.helpers import PASSWORD, member, open_room, signed_in, text_of
 
 pytestmark = pytest.mark.django_db

@@ -18,8 +18,9 @@ from django.urls import reverse
 from rules import RuleError
 from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession, Player, RoomConfig
-from scorer.players import records, seat_players
+from scorer.players import records
 from scorer.rooms import Room, default_room
+from scorer.seating import seat_players
 from tests.scorer.csv_export import ROOM, read_export
 
 pytestmark = pytest.mark.django_db

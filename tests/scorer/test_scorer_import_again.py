@@ -19,7 +19,8 @@ from django.urls import reverse
 from rules import RuleError
 from scorer.export import AlreadyHere, import_table, origin_of, table_json
 from scorer.models import GameSession
-from scorer.players import Player, records, seat_players
+from scorer.players import Player, records
+from scorer.seating import seat_players
 
 pytestmark = pytest.mark.django_db
 

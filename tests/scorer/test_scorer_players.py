@@ -14,7 +14,9 @@ from django.test import Client
 from django.urls import reverse
 
 from scorer.models import GameSession, Round
-from scorer.players import Player, records, seat_players
+from scorer.players import Player, records
+from scorer.rooms import default_room
+from scorer.seating import seat_players
 from tests.scorer.test_scorer_views_session import start_data
 
 pytestmark = pytest.mark.django_db
@@ -147,3 +149,9 @@ def test_start_page_offers_recent_names_and_starting_registers_them(client: Clie
     assert r.status_code == 302
     assert Player.objects.get(name="甲").seats.count() == 2
     assert Player.objects.filter(name="庚").exists()
+
+
+def test_a_player_saved_without_a_room_is_the_default_rooms() -> None:
+    saved = Player.objects.create(name="甲")
+    assert saved.room == default_room()
+    assert Player.objects.get(pk=saved.pk).room_id == default_room().pk

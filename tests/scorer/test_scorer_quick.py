@@ -12,7 +12,7 @@ from django.test import Client
 from rules import get_ruleset
 from rules.rulesets.mcr.fans import FANS
 from scorer.models import GameSession, Round
-from scorer.present.quick import fan_pinyin
+from scorer.present.fan_list import fan_pinyin
 from tests.scorer.test_scorer_views_record import NAMES, Phone, make_session, page_of, state_of
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from rules import get_ruleset
 from rules.tiles import parse_tile
 from scorer.entry.event_pick import EventPick
 from scorer.entry.pick import Pick
-from scorer.entry.round_now import _round_now
+from scorer.entry.round_now import round_now_of
 from scorer.models import GameSession
 from scorer.present.record_page import Asked, Events, WholeRound, record_page, tile_grid
 
@@ -30,7 +30,7 @@ def test_both_flows_build_the_same_page_type_with_their_own_part() -> None:
     assert [s.name for s in page.seats] == NAMES and page.result.can_confirm is False
 
     events = GameSession.objects.create(ruleset="sichuan", players=NAMES)
-    now = _round_now(events)
+    now = round_now_of(events)
     p = EventPick.fresh_event(events, get_ruleset("sichuan"), now, "win")
     page = record_page(events, p, ASKED, now=now)
     assert isinstance(page.flow, Events) and page.context()["events_mode"]
@@ -50,7 +50,7 @@ def test_one_grid_counts_the_hand_and_dims_what_chi_cannot_start_from() -> None:
 
     events = GameSession.objects.create(ruleset="house", players=NAMES)
     assert events.stepwise and "chi" in events.table().melds
-    now = _round_now(events)
+    now = round_now_of(events)
     e = EventPick.fresh_event(events, get_ruleset("house"), now, "win")
     e.tool = "chi"
     assert _dimmed(e) == expected

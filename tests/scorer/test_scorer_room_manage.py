@@ -25,8 +25,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scorer.models import GameSession, Round, RoundRevision, SessionChange
-from scorer.players import Player, records, seat_players
+from scorer.players import Player, records
 from scorer.rooms import Room, RoomMember, RoomTable
+from scorer.seating import seat_players
 from scorer.share import qr_svg
 
 pytestmark = pytest.mark.django_db

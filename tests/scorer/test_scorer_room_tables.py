@@ -17,6 +17,7 @@ from django.urls import reverse
 from rules import get_ruleset
 from scorer.models import GameSession, RoomConfig
 from scorer.rooms import Room, RoomTable
+from scorer.seating import start_at
 
 pytestmark = pytest.mark.django_db
 
@@ -140,7 +141,7 @@ def test_two_phones_starting_one_table_at_once_make_one_session() -> None:
     def go() -> None:
         try:
             barrier.wait()
-            results.append(RoomTable.objects.get(pk=t.pk).start(**fields)[1])
+            results.append(start_at(RoomTable.objects.get(pk=t.pk), **fields)[1])
         finally:
             connection.close()
 

@@ -18,9 +18,9 @@ from rules import REGISTRY
 from rules.registry import get_ruleset
 from rules.rulesets.mcr.ruleset import Mcr
 from scorer.models import GameSession, RoomConfig, Round
+from scorer.present.words import author_label
 from scorer.rooms import default_room
 from scorer.templatetags.scorer_format import signed_text
-from scorer.views.session import author_label
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""Quick entry (选番): the fan list as the page shows it.
+"""The fan list of 选番 (the record form picking fans by name, mode "quick"), as the page shows it.
 
 The everyday fans come first (the ruleset marks them `common` in its catalog),
 then every other fan by its points, cheapest first, the rare big groups folded.
@@ -16,10 +16,10 @@ from typing import Any
 from django.utils.translation import gettext
 from pypinyin import lazy_pinyin
 
-from scorer.views import by_language
+from scorer.language import by_language
 
 # Groups up to this many points are open (a common minimum is 8); bigger ones fold.
-QUICK_OPEN_MAX = 8
+OPEN_UP_TO_POINTS = 8
 
 
 @lru_cache(maxsize=2048)
@@ -78,7 +78,7 @@ def fan_groups(
     if common:
         out.append({"common": True, "points": 0, "fans": common, "fold": False, "open": True})
     out += [
-        {"common": False, "points": points, "fans": fans, "fold": points > QUICK_OPEN_MAX,
+        {"common": False, "points": points, "fans": fans, "fold": points > OPEN_UP_TO_POINTS,
          "open": any(f["count"] or f["id"] == tapped for f in fans)}
         for points, fans in sorted(groups.items())
     ]  # fmt: skip

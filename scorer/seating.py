@@ -1,0 +1,67 @@
+"""A table's session and its seats: the session played at a room's table, starting one
+there, and tying a session's seats to the room's players.
+
+These use sessions, rooms and players together, so they live above the model
+modules: rooms.py and players.py each hold their own rows and never name the
+session model.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from scorer.models import GameSession
+from scorer.players import Player, Seat, is_placeholder
+from scorer.rooms import RoomTable
+
+
+def open_session(table: RoomTable) -> GameSession | None:
+    """The session now played at this table (its QR code joins it), if any.  Normally
+    one at most (`start_at` sees to it); an older one reopened later is a second, and
+    the one with the latest activity is the table's."""
+    return (
+        GameSession.objects.filter(room_table=table, closed_at__isnull=True)
+        .order_by("-updated_at", "-pk")
+        .first()
+    )
+
+
+def start_at(table: RoomTable, **fields: Any) -> tuple[GameSession, bool]:
+    """A new session at this table, its seats tied to the room's players, all or
+    nothing; or, when one is open here already, that one: (session, started).
+
+    Race: two phones scan the table's QR code while it has no open session and
+    both tap 开始.  Each would see "none open" and start its own, and the table's
+    code would then lead to one of two sessions at random.  The table's row lock
+    orders them: the second sees the first's session and joins it instead (a
+    reopened older session is let be: reopening is about correcting it).
+    """
+    with transaction.atomic():
+        RoomTable.objects.select_for_update().filter(pk=table.pk).first()
+        existing = open_session(table)
+        if existing is not None:
+            return existing, False
+        session = GameSession.objects.create(room_table=table, room_id=table.room_id, **fields)
+        seat_players(session)
+        return session, True
+
+
+def seat_players(session: GameSession) -> None:
+    """Tie each seat of a new table to the registry, by name (a new name is a new player).
+
+    A seat left unnamed (its placeholder, "玩家1") is no player: every unnamed
+    table would otherwise add to the same "player" and his statistics."""
+    now = timezone.now()
+    for seat, name in enumerate(session.players):
+        if is_placeholder(str(name), seat):
+            continue
+        player, created = Player.objects.get_or_create(room=session.room, name=str(name)[:40])
+        if not created:
+            Player.objects.filter(pk=player.pk).update(last_played=now)
+        Seat.objects.get_or_create(session=session, seat=seat, defaults={"player": player})
+
+
+__all__ = ["open_session", "seat_players", "start_at"]
