@@ -77,11 +77,6 @@ def unknown_event(etype: Any, i: int) -> RuleError:
     )
 
 
-def _seat(state: RoundState, raw: Any, what_en: str, what_zh: str, i: int) -> int:
-    seat: int = event_seat(raw, state.players, what_en, what_zh, i, code="bad_event")
-    return seat
-
-
 def _bool(ev: Mapping[str, Any], key: str, where: str, where_zh: str) -> bool:
     v = ev.get(key, False)
     if v is None:
@@ -133,7 +128,7 @@ def _hand_situation(hand: Any, where: str, where_zh: str) -> dict[str, Any]:
 def settle_kong(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
     where, where_zh = event_where(i)
     in_play = state.in_play
-    p = _seat(state, ev.get("player"), "player", "杠牌者", i)
+    p = event_seat(ev.get("player"), state.players, "player", "杠牌者", i, code="bad_event")
     if p not in in_play:
         raise event_error(
             f"{where}: seat {p} has already won and cannot declare a kong",
@@ -169,7 +164,9 @@ def settle_kong(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, A
     d: int | None = None
     if kind == "exposed":
         # "直杠,立刻收取引杠者1倍點數" (seed 002).
-        d = _seat(state, ev.get("discarder"), "discarder", "引杠者", i)
+        d = event_seat(
+            ev.get("discarder"), state.players, "discarder", "引杠者", i, code="bad_event"
+        )
         if d == p:
             raise event_error(
                 f"{where}: an exposed kong is claimed from another player's discard",
@@ -197,7 +194,11 @@ def settle_win(rs: Sichuan, state: RoundState, ev: Mapping[str, Any], i: int) ->
     params, in_play = state.params, state.in_play
     raw_d = ev.get("discarder")
     self_drawn = raw_d is None
-    d = None if self_drawn else _seat(state, raw_d, "discarder", "放炮者", i)
+    d = (
+        None
+        if self_drawn
+        else event_seat(raw_d, state.players, "discarder", "放炮者", i, code="bad_event")
+    )
     after_kong = _bool(ev, "after_kong", where, where_zh)
     robbing = _bool(ev, "robbing_kong", where, where_zh)
     last_tile = _bool(ev, "last_tile", where, where_zh)
@@ -226,7 +227,7 @@ def settle_win(rs: Sichuan, state: RoundState, ev: Mapping[str, Any], i: int) ->
             raise event_error(
                 f"{where}: each winner must be an object", f"{where_zh}：和牌者格式不对"
             )
-        s = _seat(state, w.get("seat"), "seat", "和牌者", i)
+        s = event_seat(w.get("seat"), state.players, "seat", "和牌者", i, code="bad_event")
         if s in seats:
             raise event_error(f"{where}: seat {s} is listed twice", f"{where_zh}：{s} 号位重复了")
         if s not in in_play:
