@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
+from rules import round as core_round
 from rules.errors import RuleError
 from rules.hand import Hand, Table
-from rules.round import DRAW_NOTES, Penalty, RoundEnd, RoundState, settle_events
+from rules.round import DRAW_NOTES, UNFINISHED, Penalty, RoundEnd, RoundState, settle_events
 from rules.table import TableSpec, describe_table
 from rules.tiles import SEAT_WINDS
 
@@ -368,6 +369,33 @@ class Ruleset:
     def kong_handover(self, params: Mapping[str, Any]) -> bool:
         """Whether a win on a kong's discard (杠上炮) hands the kong's money to the winner."""
         return False
+
+    # A ruleset whose rounds read and report their kongs and wins in a form of
+    # their own settles those events itself, on the core's state and ledger.
+
+    @property
+    def round_players(self) -> tuple[int, ...]:
+        """The table sizes a round may be settled for: the tables' own, by default."""
+        return self.players
+
+    # What a round's result says while the round goes on (en, zh).
+    unfinished_words: ClassVar[tuple[str, str]] = UNFINISHED
+
+    def unknown_event(self, spec: TableSpec, etype: Any, i: int) -> RuleError:
+        """The error for an event of a type the table does not have."""
+        return core_round.unknown_event(spec, etype, i)
+
+    def settle_kong(self, state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+        """A kong event settled into `state`, and its report (rules/round.py by default)."""
+        return core_round.settle_kong(state, ev, i)
+
+    def settle_win(self, state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+        """A win event settled into `state`, and its report (rules/round.py by default)."""
+        return core_round.settle_win(state, ev, i)
+
+    def round_checked(self, state: RoundState) -> None:
+        """Checks over the whole round once every event is settled; none by default."""
+        return None
 
     def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
         raise NotImplementedError

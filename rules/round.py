@@ -13,8 +13,12 @@ A ruleset whose money moves only at the win has rounds of one event (a win or
 a draw); one whose kongs pay at once has kong events before it.  Each event
 moves money at once; the result lists every transfer with its event and
 reason, the deltas per event and in all, who is out and whether the round is
-over.  A ruleset with round rules of its own (血战, 查大叫 …) overrides
-`Ruleset.settle_round` and answers in the same form.
+over.  What differs between rulesets is asked of them through hooks (the
+`Ruleset` protocol below): the money of a kong, of the wall's end, of the
+round's end, of a penalty; and where a ruleset reads and reports its kongs
+and wins in a form of its own, those events whole (`settle_kong`,
+`settle_win`, on this module's state and ledger), its words and its checks
+over the whole round.  Every table ruleset settles here.
 """
 
 from __future__ import annotations
@@ -65,6 +69,20 @@ class Ruleset(Protocol):
 
     def kong_handover(self, params: Mapping[str, Any]) -> bool: ...
 
+    @property
+    def round_players(self) -> tuple[int, ...]: ...
+
+    @property
+    def unfinished_words(self) -> tuple[str, str]: ...
+
+    def unknown_event(self, spec: TableSpec, etype: Any, i: int) -> RuleError: ...
+
+    def settle_kong(self, state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]: ...
+
+    def settle_win(self, state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]: ...
+
+    def round_checked(self, state: RoundState) -> None: ...
+
     def penalty_amount(
         self, penalty: str, seat: int, seat_inputs: Mapping[str, list[int]], players: int,
         params: Mapping[str, Any],
@@ -92,6 +110,7 @@ class Penalty:
 
 
 DRAW_NOTES = (["drawn hand: nobody pays"], ["荒庄：不计分"])
+UNFINISHED = ("the round is not over yet: add the next event", "这一局还没结束：继续记下一件事")
 
 
 # What a winner's report keeps of the hand's result (score_hand / quick_score).
@@ -117,21 +136,27 @@ def seat_wind(seat: int, dealer: int, players: int, seating: tuple[int, ...] | N
     return seat_wind_in(seat, dealer, seating, players)
 
 
-def _err(message: str, message_zh: str) -> RuleError:
+def event_error(message: str, message_zh: str) -> RuleError:
+    """An event that does not fit the round (bad_event)."""
     return RuleError("bad_event", message, message_zh)
 
 
-def _where(i: int) -> tuple[str, str]:
+def event_where(i: int) -> tuple[str, str]:
+    """How a message names the event it comes from, en and zh."""
     return f"event {i + 1}", f"第 {i + 1} 个事件"
 
 
-def _seat(raw: Any, players: int, what: str, what_zh: str, i: int, required: bool = True) -> Any:
-    where, where_zh = _where(i)
+def event_seat(
+    raw: Any, players: int, what: str, what_zh: str, i: int, required: bool = True,
+    code: str = "bad_table",
+) -> Any:  # fmt: skip
+    """A seat an event names, checked (None where it may be left out)."""
+    where, where_zh = event_where(i)
     if raw is None and not required:
         return None
     if not whole_in(raw, 0, players - 1):
         raise RuleError(
-            "bad_table",
+            code,
             f"{where}: '{what}' must be a seat from 0 to {players - 1}, not {raw!r}",
             f"{where_zh}：{what_zh}必须是 0 到 {players - 1} 的座位号",
         )
@@ -146,14 +171,17 @@ class Ledger:
     reasons: Mapping[str, tuple[str, str]]
     transfers: list[dict[str, Any]] = field(default_factory=list)
 
-    def pay(self, frm: int, to: int | None, amount: int, reason: str, event: int) -> None:
-        """`to` None: paid to the room (台费's account), outside the players' zero-sum."""
+    def pay(
+        self, frm: int, to: int | None, amount: int, reason: str, event: int, **extra: Any
+    ) -> None:
+        """`to` None: paid to the room (台费's account), outside the players' zero-sum.
+        `extra`: what a ruleset's transfers say besides (the win's fans, the kong's event)."""
         if amount <= 0 or frm == to:
             return
         zh, en = self.reasons.get(reason, (reason, reason))
         self.transfers.append(
             {"event": event, "from": frm, "to": to, "amount": amount, "reason": reason,
-             "reason_zh": zh, "reason_en": en}
+             "reason_zh": zh, "reason_en": en, **extra}
         )  # fmt: skip
 
     def deltas(self, first: int = 0) -> list[int]:
@@ -196,10 +224,12 @@ class RoundState:
 
 def settle_events(rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
     """Replay a round's events; RuleError on the first bad one (nothing is half-settled)."""
-    players, dealer, wind = round_seats(rnd, rs.players)
+    players, dealer, wind = round_seats(rnd, rs.round_players)
     events = rnd.get("events")
     if not isinstance(events, list) or not events:
-        raise _err("a round needs a non-empty list 'events'", "这一局还没有任何事件（events）")
+        raise event_error(
+            "a round needs a non-empty list 'events'", "这一局还没有任何事件（events）"
+        )
     spec = rs.table(params)
     state = RoundState(
         rs, params, spec, players, dealer, wind, rnd.get("turned"),
@@ -210,26 +240,22 @@ def settle_events(rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any]
     reports: list[dict[str, Any]] = []
     finished = False
     for i, ev in enumerate(events):
-        where, where_zh = _where(i)
+        where, where_zh = event_where(i)
         if not isinstance(ev, Mapping):
-            raise _err(f"{where} must be an object", f"{where_zh}格式不对")
+            raise event_error(f"{where} must be an object", f"{where_zh}格式不对")
         etype = ev.get("type")
         if etype not in kinds:
-            raise _err(
-                f"{where}: unknown type {etype!r} ({', '.join(kinds)})",
-                f"{where_zh}：这种规则没有这类事件（{'、'.join(e.zh for e in spec.events)}"
-                f"{'、罚分' if spec.penalties else ''}）",
-            )
+            raise rs.unknown_event(spec, etype, i)
         if finished:
-            raise _err(
+            raise event_error(
                 f"{where}: the round is already over", f"{where_zh}：这一局已经结束，不能再记事件"
             )
         first = len(state.ledger.transfers)
         if etype == "win":
-            report = _win(state, ev, i)
+            report = rs.settle_win(state, ev, i)
             finished = not spec.continues_after_win or len(state.out) >= players - 1
         elif etype == "kong":
-            report = _kong(state, ev, i)
+            report = rs.settle_kong(state, ev, i)
         elif etype == "penalty":
             report, ends = _penalty(state, ev, i)
             finished = ends
@@ -240,18 +266,29 @@ def settle_events(rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any]
             report = {"type": etype, "index": i, "notes": DRAW_NOTES[0], "notes_zh": DRAW_NOTES[1]}
             # Checked even where a drawn round asks nothing: anything given is refused.
             state.seat_inputs = read_seat_inputs(
-                spec, ev.get("seat_inputs"), players, on_draw=True, where=_where(i)
+                spec, ev.get("seat_inputs"), players, on_draw=True, where=event_where(i)
             )[0]
             finished = True
         if finished:
             _round_end(state, report, i)
         report["deltas"] = state.ledger.deltas(first)
         reports.append(report)
+    rs.round_checked(state)
     return round_result(
         players, reports, state.ledger.transfers, state.ledger.deltas(), state.out, finished,
-        ("the round is not over yet: add the next event", "这一局还没结束：继续记下一件事"),
-        state.ledger.room_take(),
+        rs.unfinished_words, state.ledger.room_take(),
     )  # fmt: skip
+
+
+def unknown_event(spec: TableSpec, etype: Any, i: int) -> RuleError:
+    """An event of a type the table does not have, its own listed."""
+    where, where_zh = event_where(i)
+    kinds = spec.event_ids + (("penalty",) if spec.penalties else ())
+    return event_error(
+        f"{where}: unknown type {etype!r} ({', '.join(kinds)})",
+        f"{where_zh}：这种规则没有这类事件（{'、'.join(e.zh for e in spec.events)}"
+        f"{'、罚分' if spec.penalties else ''}）",
+    )
 
 
 def round_seats(rnd: Mapping[str, Any], allowed: Sequence[int]) -> tuple[int, int, str]:
@@ -386,20 +423,22 @@ def _penalty(state: RoundState, ev: Mapping[str, Any], i: int) -> tuple[dict[str
     """A declared penalty (逃跑, 错和): the ruleset says how much the player is charged,
     the table's parameter who receives it: split among the others (in play order
     from the player's right, the odd points to the first) or paid to the room."""
-    where, where_zh = _where(i)
+    where, where_zh = event_where(i)
     kind = state.spec.penalty(ev.get("penalty"))
     if kind is None:
         known = ", ".join(p.id for p in state.spec.penalties)
-        raise _err(
+        raise event_error(
             f"{where}: unknown penalty {ev.get('penalty')!r} ({known})",
             f"{where_zh}：这种规则没有这种罚分（{'、'.join(p.zh for p in state.spec.penalties)}）",
         )
-    seat = _seat(ev.get("seat"), state.players, "seat", "被罚的人", i)
+    seat = event_seat(ev.get("seat"), state.players, "seat", "被罚的人", i)
     if seat in state.out:
-        raise _err(f"{where}: seat {seat} has already won", f"{where_zh}：这位玩家已经和牌了")
+        raise event_error(
+            f"{where}: seat {seat} has already won", f"{where_zh}：这位玩家已经和牌了"
+        )
     asked = replace(state.spec, seat_inputs=tuple(
         s for s in state.spec.seat_inputs if s.id in kind.inputs))  # fmt: skip
-    inputs = read_seat_inputs(asked, ev.get("seat_inputs"), state.players, where=_where(i))[0]
+    inputs = read_seat_inputs(asked, ev.get("seat_inputs"), state.players, where=event_where(i))[0]
     charge = state.rs.penalty_amount(kind.id, seat, inputs, state.players, state.params)
     to = state.params.get(kind.to_param, "others")
     reason = f"penalty_{kind.id}"
@@ -427,21 +466,24 @@ def _penalty(state: RoundState, ev: Mapping[str, Any], i: int) -> tuple[dict[str
     return report, kind.ends_round
 
 
-def _kong(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
-    where, where_zh = _where(i)
-    player = _seat(ev.get("player"), state.players, "player", "杠牌的人", i)
+def settle_kong(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+    """A kong event: checked, reported, paid at once (`Ruleset.kong_payments`)."""
+    where, where_zh = event_where(i)
+    player = event_seat(ev.get("player"), state.players, "player", "杠牌的人", i)
     kind = ev.get("kong")
     if kind not in KONG_KINDS:
-        raise _err(
+        raise event_error(
             f"{where}: 'kong' must be exposed, added or concealed", f"{where_zh}：杠的种类不对"
         )
     if player in state.out:
-        raise _err(f"{where}: seat {player} has already won", f"{where_zh}：这位玩家已经和牌了")
+        raise event_error(
+            f"{where}: seat {player} has already won", f"{where_zh}：这位玩家已经和牌了"
+        )
     discarder = None
     if kind == "exposed":
-        discarder = _seat(ev.get("discarder"), state.players, "discarder", "放杠的人", i)
+        discarder = event_seat(ev.get("discarder"), state.players, "discarder", "放杠的人", i)
         if discarder == player:
-            raise _err(
+            raise event_error(
                 f"{where}: a kong is not made on one's own discard", f"{where_zh}：不能杠自己打的牌"
             )
     report: dict[str, Any] = {"type": "kong", "index": i, "player": player, "kong": kind}
@@ -464,10 +506,15 @@ def _kong(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
         report["notes"] = ["robbed (抢杠): the kong was never made and pays nothing"]
         report["notes_zh"] = ["被抢杠：这个杠不算，不收钱"]
         return report
+    pay_kong(state, kind, player, discarder, i)
+    return report
+
+
+def pay_kong(state: RoundState, kind: str, player: int, discarder: int | None, i: int) -> None:
+    """A kong's money, paid at its event by those `Ruleset.kong_payments` names."""
     in_play = state.in_play
     for payer, amount in state.rs.kong_payments(kind, player, discarder, in_play, state.params):
         state.ledger.pay(payer, player, amount, f"kong_{kind}", i)
-    return report
 
 
 def _flags(ev: Mapping[str, Any], hand: Mapping[str, Any]) -> dict[str, bool]:
@@ -475,33 +522,44 @@ def _flags(ev: Mapping[str, Any], hand: Mapping[str, Any]) -> dict[str, bool]:
     return {f: True for f in FLAGS if ev.get(f) is True or hand.get(f) is True}
 
 
-def _win(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
-    where, where_zh = _where(i)
+def settle_win(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+    """A win event: each winner scored (tiles or picked fans) and paid."""
+    where, where_zh = event_where(i)
     n = state.players
-    discarder = _seat(ev.get("discarder"), n, "discarder", "放炮者", i, required=False)
+    discarder = event_seat(ev.get("discarder"), n, "discarder", "放炮者", i, required=False)
     winners = ev.get("winners")
     if not isinstance(winners, list) or not winners:
-        raise _err(f"{where}: a win needs 'winners'", f"{where_zh}：和牌要有和牌者（winners）")
+        raise event_error(
+            f"{where}: a win needs 'winners'", f"{where_zh}：和牌要有和牌者（winners）"
+        )
     if len(winners) > 1 and (discarder is None or not state.spec.multi_win):
-        raise _err(
+        raise event_error(
             f"{where}: only one player wins here",
             f"{where_zh}：{'自摸只能一家和' if discarder is None else '这种规则一炮只能一家和'}",
         )
     if discarder is not None and discarder in state.out:
-        raise _err(f"{where}: the discarder has already won", f"{where_zh}：放炮的人已经和牌了")
+        raise event_error(
+            f"{where}: the discarder has already won", f"{where_zh}：放炮的人已经和牌了"
+        )
     self_drawn = discarder is None
-    seat_inputs, given = read_seat_inputs(state.spec, ev.get("seat_inputs"), n, where=_where(i))
+    seat_inputs, given = read_seat_inputs(
+        state.spec, ev.get("seat_inputs"), n, where=event_where(i)
+    )
     state.seat_inputs = seat_inputs
     seen_win_tiles: set[int] = set()
     reports: list[dict[str, Any]] = []
     for w in winners:
         if not isinstance(w, Mapping):
-            raise _err(f"{where}: each winner must be an object", f"{where_zh}：和牌者格式不对")
-        seat = _seat(w.get("seat"), n, "seat", "和牌者", i)
+            raise event_error(
+                f"{where}: each winner must be an object", f"{where_zh}：和牌者格式不对"
+            )
+        seat = event_seat(w.get("seat"), n, "seat", "和牌者", i)
         if seat == discarder:
             raise RuleError("bad_table", "the winner cannot be the discarder", "和牌者不能是放炮者")
         if seat in state.out:
-            raise _err(f"{where}: seat {seat} has already won", f"{where_zh}：这位玩家已经和牌了")
+            raise event_error(
+                f"{where}: seat {seat} has already won", f"{where_zh}：这位玩家已经和牌了"
+            )
         table = Table(n, state.dealer, seat, discarder)
         if "fans" in w:
             result = _quick(state, w, table, self_drawn, frozenset(_flags(ev, w)))
@@ -533,13 +591,13 @@ def _after_kong(ev: Mapping[str, Any], winners: Sequence[Any]) -> bool:
 def _hand_over(state: RoundState, discarder: int, seats: Sequence[int], i: int) -> dict[str, int]:
     """杠上炮 where the table hands the kong's money to the winner (each winner, on
     一炮多响): the kong is the event just before, declared by the discarder."""
-    where, where_zh = _where(i)
+    where, where_zh = event_where(i)
     got = sum(
         t["amount"] for t in state.ledger.transfers
         if t["event"] == i - 1 and t["to"] == discarder and t["reason"].startswith("kong_")
     )  # fmt: skip
     if state.last_kong != (i - 1, discarder):
-        raise _err(
+        raise event_error(
             f"{where}: winning on a kong's discard needs the discarder's kong right before it",
             f"{where_zh}：杠上炮要放炮者刚杠过牌，可是上一个事件不是他的杠",
         )
@@ -581,7 +639,7 @@ def _scored(
                   "discarder": table.discarder},
     }  # fmt: skip
     if "seat_inputs" in hand:
-        where, where_zh = _where(i)
+        where, where_zh = event_where(i)
         raise RuleError(
             "bad_input",
             f"{where}: 'seat_inputs' belong to the win event, not to a winner's hand",
@@ -601,7 +659,7 @@ def _scored(
         order = wild if wild and "wild" not in hand else wild_order(hand.get("wild"))
         state.seat_inputs = with_winner(
             state.spec, state.seat_inputs, given, parsed, seat, order,
-            lambda h: state.rs.seat_inputs_from_hand(h, state.params), _where(i),
+            lambda h: state.rs.seat_inputs_from_hand(h, state.params), event_where(i),
         )  # fmt: skip
         parsed = parsed._replace(extra={**parsed.extra, "seat_inputs": state.seat_inputs})
     return state.rs.score_hand(parsed, state.params)
@@ -633,16 +691,24 @@ def tiles_codes(tiles: Sequence[int]) -> list[str]:
 
 __all__ = [
     "DRAW_NOTES",
+    "UNFINISHED",
     "WINNER_KEYS",
     "Ledger",
     "Penalty",
     "RoundEnd",
     "RoundState",
     "count_shown",
+    "event_error",
+    "event_seat",
+    "event_where",
+    "pay_kong",
     "robbed_kongs",
     "round_result",
     "round_seats",
     "round_wild",
     "seat_wind",
     "settle_events",
+    "settle_kong",
+    "settle_win",
+    "unknown_event",
 ]

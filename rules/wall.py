@@ -20,13 +20,9 @@ from typing import Any
 
 from rules.errors import RuleError
 from rules.hand import Hand, parse_situation
-from rules.round import RoundState, count_shown
+from rules.round import RoundState, count_shown, event_error, event_where
 
 Check = dict[str, Any]
-
-
-def _err(message: str, message_zh: str) -> RuleError:
-    return RuleError("bad_event", message, message_zh)
 
 
 @contextmanager
@@ -54,34 +50,34 @@ def standings(
     table's `wall_statuses`).  Each returns at least `status` and `claim`; the
     seat is added here, and an error either raises says the event and seat.
     """
-    where, where_zh = f"event {i + 1}", f"第 {i + 1} 个事件"
+    where, where_zh = event_where(i)
     raw = ev.get("hands")
     if not isinstance(raw, list):
-        raise _err(
+        raise event_error(
             f"{where}: the wall's end needs the hands of the players still in ('hands')",
             f"{where_zh}：流局要填还没和牌的玩家的手牌",
         )
     hands: dict[int, Mapping[str, Any]] = {}
     for h in raw:
         if not isinstance(h, Mapping):
-            raise _err(f"{where}: each hand must be an object", f"{where_zh}：手牌格式不对")
+            raise event_error(f"{where}: each hand must be an object", f"{where_zh}：手牌格式不对")
         s = h.get("seat")
         if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < players:
-            raise _err(
+            raise event_error(
                 f"{where}: 'seat' must be a seat from 0 to {players - 1}",
                 f"{where_zh}：座位号必须是 0 到 {players - 1}",
             )
         if s not in in_play:
-            raise _err(
+            raise event_error(
                 f"{where}: seat {s} has already won; only players still in show their hands",
                 f"{where_zh}：{s} 号位已经和牌出局，不用查叫",
             )
         if s in hands:
-            raise _err(f"{where}: seat {s} is listed twice", f"{where_zh}：{s} 号位重复了")
+            raise event_error(f"{where}: seat {s} is listed twice", f"{where_zh}：{s} 号位重复了")
         hands[s] = h
     missing = [s for s in in_play if s not in hands]
     if missing:
-        raise _err(
+        raise event_error(
             f"{where}: the hands of seat(s) {', '.join(map(str, missing))} are missing",
             f"{where_zh}：还缺 {'、'.join(f'{s} 号位' for s in missing)}的手牌",
         )
@@ -92,12 +88,12 @@ def standings(
         we, wz = f"{where} (seat {s})", f"{where_zh}（{s} 号位）"
         if "status" in h:
             if any(k in h for k in ("concealed", "melds", "hand")):
-                raise _err(
+                raise event_error(
                     f"{we}: give the hand's tiles or its status, not both",
                     f"{wz}：手牌和状态只能填一个",
                 )
             if h.get("status") not in allowed:
-                raise _err(
+                raise event_error(
                     f"{we}: status must be one of {', '.join(allowed)}",
                     f"{wz}：状态只能是{'、'.join(STATUS_ZH[a] for a in allowed)}",
                 )

@@ -5,11 +5,14 @@ class that joins them lives here, so neither module imports the other back.
 docs/rules/sichuan.md has every decision with the seed text it rests on.
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
-from rules.rulesets.sichuan.round import REASONS, settle_round
+from rules.errors import RuleError
+from rules.round import RoundState
+from rules.rulesets.sichuan import round as sichuan_round
+from rules.rulesets.sichuan.round import REASONS, UNFINISHED
 from rules.rulesets.sichuan.scoring import Sichuan
 from rules.table import SUITED_TILES, EventKind, TableSpec, WinFlag
 
@@ -44,8 +47,42 @@ class SichuanRuleset(Sichuan):
             return self.table_spec
         return replace(self.table_spec, continues_after_win=blood)
 
-    def settle_round(self, rnd: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
-        return settle_round(self, rnd, params)
+    # -- a round, settled by the core (rules/round.py) through these hooks -----------
+
+    @property
+    def round_players(self) -> tuple[int, ...]:
+        """血战 is played three-handed and two-handed too; the dealer and the round's
+        wind change nothing here but are checked like any round's."""
+        return (2, 3, 4)
+
+    unfinished_words: ClassVar[tuple[str, str]] = UNFINISHED
+
+    def unknown_event(self, spec: TableSpec, etype: Any, i: int) -> RuleError:
+        return sichuan_round.unknown_event(etype, i)
+
+    def kong_payments(
+        self, kind: str, player: int, discarder: int | None, in_play: Sequence[int],
+        params: Mapping[str, Any],
+    ) -> list[tuple[int, int]]:  # fmt: skip
+        """ "直杠,立刻收取引杠者1倍點數"; "面下杠,立刻收取其他未胡者1倍點數";
+        "下雨立刻收取其他未胡者2倍點數" (seed 002): `base` × the kind's multiplier."""
+        amount = int(params["base"]) * int(params[f"kong_{kind}"])
+        if kind == "exposed":
+            assert discarder is not None
+            return [(discarder, amount)]
+        return [(s, amount) for s in in_play if s != player]
+
+    def settle_kong(self, state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+        return sichuan_round.settle_kong(state, ev, i)
+
+    def settle_win(self, state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+        return sichuan_round.settle_win(self, state, ev, i)
+
+    def wall_end(self, state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+        return sichuan_round.wall_end(self, state, ev, i)
+
+    def round_checked(self, state: RoundState) -> None:
+        sichuan_round.round_checked(state)
 
 
 RULESET = SichuanRuleset()
