@@ -15,10 +15,10 @@ from typing import Any, NamedTuple
 
 from rules.errors import RuleError
 from rules.tiles import (
-    _CODES,
     FLOWER_BASE,
     N_ALL,
     N_KINDS,
+    TILE_OF_CODE,
     parse_tile,
     parse_tiles,
     tile_en,
@@ -286,7 +286,7 @@ def _packed_meld(raw: Any, index: int) -> tuple[Meld, int]:
 
 
 _NO_MELDS = bytes(N_KINDS)
-_CODE_OF = _CODES.__getitem__
+_CODE_OF = TILE_OF_CODE.__getitem__
 _NO_WILD: frozenset[int] = frozenset()
 _KNOWN = frozenset(
     {"id", "ruleset", "params", "concealed", "melds", "win_tile", "seat_wind", "prevalent_wind",
@@ -478,7 +478,7 @@ def _tiles_fast(sit: dict[str, Any], need_win_tile: bool) -> _Tiles | None:
     win_tile: int | None = None
     if need_win_tile:
         raw_win = get("win_tile")
-        win_tile = _CODES.get(raw_win) if raw_win.__class__ is str else None
+        win_tile = TILE_OF_CODE.get(raw_win) if raw_win.__class__ is str else None
         if win_tile is None or win_tile >= FLOWER_BASE:
             return None
         n_hand += 1
@@ -488,11 +488,11 @@ def _tiles_fast(sit: dict[str, Any], need_win_tile: bool) -> _Tiles | None:
     if wild_raw:
         if wild_raw.__class__ is list:
             try:
-                wild = frozenset([_CODES[x] for x in wild_raw])
+                wild = frozenset([TILE_OF_CODE[x] for x in wild_raw])
             except (KeyError, TypeError):
                 return None
-        elif wild_raw.__class__ is str and wild_raw in _CODES:
-            wild = frozenset((_CODES[wild_raw],))
+        elif wild_raw.__class__ is str and wild_raw in TILE_OF_CODE:
+            wild = frozenset((TILE_OF_CODE[wild_raw],))
         else:
             return None
         if max(wild) >= FLOWER_BASE:

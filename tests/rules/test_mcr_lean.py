@@ -78,7 +78,7 @@ def test_lean_leaves_the_rest_to_the_careful_path() -> None:
 
 
 def test_knit_precheck_matches_the_patterns() -> None:
-    """scoring._holds_knit (the special forms' pre-check, by ranks per suit) says
+    """scoring.holds_knit (the special forms' pre-check, by ranks per suit) says
     what _knit_pattern_of (pattern by pattern) says, on every pattern, each less
     one tile, and random hands."""
     from rules import shapes
@@ -96,7 +96,7 @@ def test_knit_precheck_matches_the_patterns() -> None:
             less[t] = 0
             hands.append(bytes(less))
     for s in hands:
-        assert scoring._holds_knit(s) == (scoring._knit_pattern_of(s) is not None), s
+        assert scoring.holds_knit(s) == (scoring._knit_pattern_of(s) is not None), s
 
 
 def test_tile_fans_match_tile_facts() -> None:
@@ -105,7 +105,7 @@ def test_tile_fans_match_tile_facts() -> None:
     from rules.rulesets.mcr import scoring
 
     rng = random.Random(9)
-    nz = scoring._NONZERO
+    nz = scoring.HELD_TABLE
     for i in range(30_000):
         kinds = rng.sample(range(34), rng.randrange(1, 12))
         if i % 3 == 0:  # one suit, or one suit and honors, or honors alone
@@ -118,10 +118,10 @@ def test_tile_fans_match_tile_facts() -> None:
         want = dict(scoring.tile_facts(m, 0)[10])
         want.pop(64, None)
         got = lean._tile_fans(
-            scoring._RANKS9[m[0:9].translate(nz)],
-            scoring._RANKS9[m[9:18].translate(nz)],
-            scoring._RANKS9[m[18:27].translate(nz)],
-            scoring._RANKS7[m[27:34].translate(nz)],
+            scoring.RANKS9[m[0:9].translate(nz)],
+            scoring.RANKS9[m[9:18].translate(nz)],
+            scoring.RANKS9[m[18:27].translate(nz)],
+            scoring.RANKS7[m[27:34].translate(nz)],
         )
         assert got == want, m
 
@@ -160,7 +160,7 @@ def test_unique_wait_from_single_suits_matches_the_tables() -> None:
     for h in hands():
         s = h.counts
         ks = (s[0:9], s[9:18], s[18:27], s[27:34])
-        needs = [shapes._NEED.get(k) or shapes.suit_need(k) for k in ks]
+        needs = [shapes.SUIT_NEEDS.get(k) or shapes.suit_need(k) for k in ks]
         s0 = sum(n[0] for n in needs)
         pair_suits = [x for x in range(4) if s0 + needs[x][1] <= 0]
         if len(pair_suits) != 1:

@@ -384,7 +384,7 @@ class Cut:
             k, t, melded, standing = p
             if k == "chow":
                 chows.append(t)
-                trait &= _CHOW_TRAIT[t]
+                trait &= CHOW_TRAIT[t]
                 if standing and t // 9 == wsuit:
                     if t == win:
                         closed = True
@@ -392,12 +392,12 @@ class Cut:
                         edge = True
             elif k == "pair":
                 pair = t
-                trait &= _SET_TRAIT[t]
+                trait &= SET_TRAIT[t]
                 if standing and t == win:
                     single = True
             else:
                 pungs.append(p)
-                trait &= _SET_TRAIT[t]
+                trait &= SET_TRAIT[t]
                 if k == "kong":
                     if melded:
                         mk += 1
@@ -435,7 +435,7 @@ class Cut:
         if len(mids) < 2:
             cf = _NO_FANS  # (chow_relation_fans of fewer than two chows)
         elif len(mids) == 4 and pair < 27 and pair % 9 == 4:
-            cf = _chow_fans(mids, pair)
+            cf = chow_fans_with_pair(mids, pair)
         else:
             cf = shipped_chow_fans(mids)
         self.chow_fans = cf
@@ -506,7 +506,7 @@ class Cut:
 _NO_FANS: dict[int, int] = {}
 
 
-def _chow_fans(mids: Sequence[int], pair: int) -> dict[int, int]:
+def chow_fans_with_pair(mids: Sequence[int], pair: int) -> dict[int, int]:
     if len(mids) == 4 and _three_suited_terminal_chows(mids, pair):
         return {29: 1}
     if len(mids) == 4 and _pure_terminal_chows(mids, pair):
@@ -588,8 +588,8 @@ def _chow_trait(t: int) -> int:
     return (1 if rk in (2, 8) else 0) | (2 if rk in (4, 5, 6) else 0)
 
 
-_SET_TRAIT = tuple(_set_trait(t) for t in range(34))
-_CHOW_TRAIT = tuple(_chow_trait(t) for t in range(34))
+SET_TRAIT = tuple(_set_trait(t) for t in range(34))
+CHOW_TRAIT = tuple(_chow_trait(t) for t in range(34))
 
 
 class Ctx:
@@ -654,12 +654,12 @@ class Ctx:
         if form == "regular":
             mk, ck = cut.kongs
             hidden = cut.hidden_pungs[0 if r.hand.self_drawn else 1]
-            self.kong_table = _kong_table(hidden, mk, ck, r.mixed_kong_fan)
+            self.kong_table = cached_kong_fans(hidden, mk, ck, r.mixed_kong_fan)
         else:
             self.kong_table = {}
 
 
-_kong_table = lru_cache(maxsize=256)(kong_fans)  # shared tables: read, never changed
+cached_kong_fans = lru_cache(maxsize=256)(kong_fans)  # shared tables: read, never changed
 
 
 _NO_CUT = Cut((), -1, False)

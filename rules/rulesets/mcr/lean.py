@@ -36,45 +36,45 @@ from typing import Any
 
 from rules.hand import Hand
 from rules.rulesets.mcr.context import (
-    _CHOW_TRAIT,
-    _SET_TRAIT,
+    CHOW_TRAIT,
     ORDER_KEY,
-    _chow_fans,
-    _kong_table,
+    SET_TRAIT,
+    cached_kong_fans,
+    chow_fans_with_pair,
     shipped_chow_fans,
     shipped_pung_fans,
 )
 from rules.rulesets.mcr.fans import TABLE
 from rules.rulesets.mcr.scoring import (
-    _EXCLUDED_NOTES,
-    _GREEN_H,
-    _GREEN_S,
-    _NONZERO,
-    _PACK_NAMES,
-    _RANK_FAN,
-    _RANKS7,
-    _RANKS9,
-    _REV_H,
-    _REV_P,
-    _REV_S,
-    _WIND_OF,
-    _dropped_flags,
-    _excluded_note,
-    _fan_dict,
-    _fan_note,
-    _holds_knit,
-    _payments,
+    EXCLUDED_NOTES,
+    GREEN_H,
+    GREEN_S,
+    HELD_TABLE,
+    PACK_NAMES,
+    RANK_FAN,
+    RANKS7,
+    RANKS9,
+    REV_H,
+    REV_P,
+    REV_S,
+    WIND_TILE,
     add_flag_fans,
     add_pung_fans,
+    dropped_flags,
+    excluded_note,
+    fan_entry,
+    fan_note,
     formal_unique_wait,
+    holds_knit,
     shipped_suit_cuts,
+    win_payments,
 )
-from rules.shapes import _ADD, _NEED, _suit_add, suit_need
+from rules.shapes import SUIT_ADDS, SUIT_NEEDS, suit_adds, suit_need
 
 _ORDER_GET = ORDER_KEY.__getitem__
 # A pack's name in the note naming the sets, by (kind, tile as the pack keeps it).
-_PACK_ZH = {k: z for k, (z, _) in _PACK_NAMES.items()}
-_PACK_EN = {k: e for k, (_, e) in _PACK_NAMES.items()}
+_PACK_ZH = {k: z for k, (z, _) in PACK_NAMES.items()}
+_PACK_EN = {k: e for k, (_, e) in PACK_NAMES.items()}
 
 
 # One suit's tiles as a hand's cut reads them, kept per suit and pattern (a
@@ -97,7 +97,12 @@ def _suit(x: int, k: bytes) -> list[Any]:
     d = _SUITS[x]
     if len(d) >= SUITS_MAX:
         d.clear()
-    r = d[k] = [*(_NEED.get(k) or suit_need(k)), None, None, _RANKS[x][k.translate(_NONZERO)]]
+    r = d[k] = [
+        *(SUIT_NEEDS.get(k) or suit_need(k)),
+        None,
+        None,
+        _RANKS[x][k.translate(HELD_TABLE)],
+    ]
     return r
 
 
@@ -118,15 +123,15 @@ def _suit_cut(rec: list[Any], k: bytes, x: int, pair: bool) -> _SuitCut:
             if kind == 2:
                 t += 1  # a chow is named by its middle tile
                 chows.append(t)
-                trait &= _CHOW_TRAIT[t]
+                trait &= CHOW_TRAIT[t]
                 names.append(("chow", t))
             elif kind == 1:
                 pair_tile = t
-                trait &= _SET_TRAIT[t]
+                trait &= SET_TRAIT[t]
                 names.append(("pair", t))
             else:
                 pungs.append(t)
-                trait &= _SET_TRAIT[t]
+                trait &= SET_TRAIT[t]
                 names.append(("pung", t))
         c = (
             tuple(chows),
@@ -147,14 +152,14 @@ class _Items(dict[tuple[int, int], tuple[dict[str, Any], str, str, int]]):
 
     def __missing__(self, item: tuple[int, int]) -> tuple[dict[str, Any], str, str, int]:
         fid, n = item
-        z, e = _fan_note(fid, n)
-        r = self[item] = (_fan_dict(fid, n), z, e, TABLE.points[fid] * n)
+        z, e = fan_note(fid, n)
+        r = self[item] = (fan_entry(fid, n), z, e, TABLE.points[fid] * n)
         return r
 
 
 _ITEMS = _Items()
 # The notes of flowers (flowers, points a flower) and of a hand short of the
-# minimum (fans, minimum), as scoring._explain words them, each worded once:
+# minimum (fans, minimum), as scoring.explain words them, each worded once:
 # at most 9 x 11 and 89 x 89.
 _FLOWER_NOTES: dict[tuple[int, int], tuple[str, str]] = {}
 _SHORT_NOTES: dict[tuple[int, int], tuple[str, str]] = {}
@@ -177,7 +182,7 @@ def _short_notes(fan_total: int, need: int) -> tuple[str, str]:
 
 
 _NO_FANS: dict[int, int] = {}
-_RANKS = (_RANKS9, _RANKS9, _RANKS9, _RANKS7)
+_RANKS = (RANKS9, RANKS9, RANKS9, RANKS7)
 # a pung's or kong's tile -> (its suit, its rank's bit in the suit's mask)
 _SET_RANK = tuple((t // 9, 1 << t % 9) if t < 27 else (3, 1 << t - 27) for t in range(34))
 
@@ -199,9 +204,9 @@ def _tile_fans(m: int, p: int, s: int, h: int) -> dict[int, int]:
         elif voided == 0 and h & 0b1111 and h & 0b1110000:
             out[51] = 1
         if not m:
-            if not p and not s & ~_GREEN_S and not h & ~_GREEN_H:
+            if not p and not s & ~GREEN_S and not h & ~GREEN_H:
                 out[3] = 1
-            if not p & ~_REV_P and not s & ~_REV_S and not h & ~_REV_H:
+            if not p & ~REV_P and not s & ~REV_S and not h & ~REV_H:
                 out[40] = 1
     else:
         if not num & 0x101:
@@ -210,14 +215,14 @@ def _tile_fans(m: int, p: int, s: int, h: int) -> dict[int, int]:
             out[8] = 1  # terminals only
         if voided == 2:
             out[22] = 1
-        rank_fan = _RANK_FAN[num]
+        rank_fan = RANK_FAN[num]
         if rank_fan:
             out[rank_fan] = 1
         out[76] = 1
         if not m:
-            if not p and not s & ~_GREEN_S:
+            if not p and not s & ~GREEN_S:
                 out[3] = 1
-            if not p & ~_REV_P and not s & ~_REV_S:
+            if not p & ~REV_P and not s & ~REV_S:
                 out[40] = 1
     if voided and voided != 2:
         out[75] = voided
@@ -237,7 +242,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
     if n_fixed <= 1:
         # scoring._may_be_special, looser (13 kinds or more go to the careful path
         # whatever they are): every hand a special form takes is left there
-        if standing[:27].count(0) <= 18 and _holds_knit(standing):
+        if standing[:27].count(0) <= 18 and holds_knit(standing):
             return None  # 组合龙
         if (
             n_fixed == 0
@@ -313,7 +318,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
             if kind == "chi":
                 t = m.tiles[1]
                 chows.append(t)
-                trait &= _CHOW_TRAIT[t]
+                trait &= CHOW_TRAIT[t]
                 kind = "chow"
                 ranks[t // 9] |= 7 << t % 9 - 1
             else:
@@ -322,7 +327,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
                 ranks[x] |= bit
                 pung_tiles.append(t)
                 n_meld_pungs += 1
-                trait &= _SET_TRAIT[t]
+                trait &= SET_TRAIT[t]
                 if kind == "kong":
                     if exposed:
                         mk += 1
@@ -361,7 +366,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
     else:
         chows.sort(key=_ORDER_GET)
         if n_chows == 4 and pair < 27 and pair % 9 == 4:
-            cf = _chow_fans(chows, pair)
+            cf = chow_fans_with_pair(chows, pair)
         else:
             cf = shipped_chow_fans(chows)
     n_pungs = len(pung_tiles)
@@ -392,7 +397,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
     # unless the win tile can sit in a chow (Cut._own)
     hidden_here = hidden - 1 if hidden_w and not sd and not closed and not edge else hidden
     if mk or ck or hidden_here > 1:
-        kt = _kong_table(hidden_here, mk, ck, bool(params["mixed_kong_fan"]))
+        kt = cached_kong_fans(hidden_here, mk, ck, bool(params["mixed_kong_fan"]))
         if kt:
             raw.update(kt)
     else:
@@ -412,7 +417,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
             if dragons > 0:
                 raw[59] = dragons
         add_pung_fans(
-            raw, pung_tiles, pf, kt, _WIND_OF[hand.prevalent_wind], _WIND_OF[hand.seat_wind]
+            raw, pung_tiles, pf, kt, WIND_TILE[hand.prevalent_wind], WIND_TILE[hand.seat_wind]
         )
     if position:
         formal = not params.get("wait_fans_real_waits", False)
@@ -436,11 +441,11 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
         fan_total += points
     if excluded:
         for fid, by in sorted(excluded.items()):
-            z, e = _EXCLUDED_NOTES.get((fid, by)) or _excluded_note(fid, by)
+            z, e = EXCLUDED_NOTES.get((fid, by)) or excluded_note(fid, by)
             zh.append(z)
             en.append(e)
     if flowers:
-        out_fans.append({**_fan_dict(81, flowers), "points": flower_points})
+        out_fans.append({**fan_entry(81, flowers), "points": flower_points})
     total = fan_total + flowers * flower_points
     need = int(params["min_fans"])
     win = fan_total >= need
@@ -460,11 +465,11 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
         "notes_zh": zh,
     }
     if hand.fourth_tile or hand.after_kong or hand.robbing_kong:
-        dropped = _dropped_flags(hand, fourth, kong)
+        dropped = dropped_flags(hand, fourth, kong)
         if dropped:
             out["flags_dropped"] = dropped
     if hand.table is not None:
-        out.update(_payments(sd, hand.table, total if win else 0, int(params["base"]), win))
+        out.update(win_payments(sd, hand.table, total if win else 0, int(params["base"]), win))
     return out
 
 
@@ -480,9 +485,9 @@ def _pattern_waits(x: int, k: bytes) -> _PatternWaits:
     d = _PATTERN_WAITS[x]
     if len(d) >= PATTERN_WAITS_MAX:
         d.clear()
-    adds = _ADD.get((k, None)) or _suit_add(k, None)  # (needs after one more of each kind)
+    adds = SUIT_ADDS.get((k, None)) or suit_adds(k, None)  # (needs after one more of each kind)
     off = 9 * x
-    need = _NEED.get(k) or suit_need(k)
+    need = SUIT_NEEDS.get(k) or suit_need(k)
     r = d[k] = (
         tuple([off + j for j, (a0, _) in enumerate(adds) if a0 == 0]),
         tuple([off + j for j, (a0, a1) in enumerate(adds) if a0 + a1 == 0]),
@@ -509,7 +514,7 @@ def _unique_wait(
     the win tile's suit, sets and the pair when the pair is there, else sets
     alone; in the pair's (another suit), sets alone, when the win tile's suit
     is then sets and the pair.  Each is a question about one suit pattern, read
-    from shapes' one-more-tile table (`_suit_add`, which refuses a fifth copy)
+    from shapes' one-more-tile table (`suit_adds`, which refuses a fifth copy)
     and kept per pattern (`_PATTERN_WAITS`).  Then scoring._waits' seven-pairs
     wait, the four-copies filter of melds and the formal ruling."""
     before = bytearray(standing)

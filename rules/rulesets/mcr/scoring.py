@@ -63,7 +63,7 @@ from rules.rulesets.mcr.fans import (
 )
 from rules.tiles import group_en, tile_zh
 
-_WIND_OF = {"E": 27, "S": 28, "W": 29, "N": 30}
+WIND_TILE = {"E": 27, "S": 28, "W": 29, "N": 30}
 
 
 # ---------------------------------------------------------------------------
@@ -316,13 +316,13 @@ class Reading:
         self.fourth = fourth
         self.kong = kong
         self.dropped_flags = (
-            _dropped_flags(hand, fourth, kong)
+            dropped_flags(hand, fourth, kong)
             if hand.fourth_tile or hand.after_kong or hand.robbing_kong
             else []
         )
         self.wall_last = hand.last_tile
-        self.seat = _WIND_OF[hand.seat_wind]
-        self.prevalent = _WIND_OF[hand.prevalent_wind]
+        self.seat = WIND_TILE[hand.seat_wind]
+        self.prevalent = WIND_TILE[hand.prevalent_wind]
         melds = hand.melds
         self.n_fixed = len(melds)
         n_melded = kongs = 0
@@ -571,7 +571,7 @@ _STANDING = (
 
 
 # The cuts of every suit pattern a hand can hold, shipped (rules/rulesets/mcr/data/mcr_suit_cuts.bin,
-# built by `python -m rules.rulesets.mcr.build_suit_cuts` from _suit_cuts, which stays
+# built by `python -m rules.rulesets.mcr.build_suit_cuts` from suit_cuts, which stays
 # the definition): (kinds, pair) -> (pattern indexes ascending, offsets, entries).
 _SuitCutTable = tuple[array, array, bytes]
 _SUIT_CUT_TABLES: dict[tuple[int, bool], _SuitCutTable] = {}
@@ -601,21 +601,21 @@ def _load_suit_cuts() -> None:
 
 
 def shipped_suit_cuts(key: bytes, pair: bool) -> list[tuple[tuple[int, int], ...]]:
-    """_suit_cuts(key, pair), read from the shipped table (worked out for a pattern
+    """suit_cuts(key, pair), read from the shipped table (worked out for a pattern
     the table does not hold: more than four sets, or a count above four)."""
     if not _SUIT_CUT_TABLES:
         _load_suit_cuts()
     table = _SUIT_CUT_TABLES.get((len(key), pair))
     if table is None:
-        return _suit_cuts(key, pair)
+        return suit_cuts(key, pair)
     idx, offs, entries = table
     try:
         x = int(key.translate(_DIGIT)[::-1], 5)
     except ValueError:  # a count above four
-        return _suit_cuts(key, pair)
+        return suit_cuts(key, pair)
     i = bisect_left(idx, x)
     if i == len(idx) or idx[i] != x:
-        return _suit_cuts(key, pair)
+        return suit_cuts(key, pair)
     p = offs[i]
     end = offs[i + 1]
     group = _GROUP
@@ -627,7 +627,7 @@ def shipped_suit_cuts(key: bytes, pair: bool) -> list[tuple[tuple[int, int], ...
     return cuts
 
 
-def _suit_cuts(key: bytes, pair: bool) -> list[tuple[tuple[int, int], ...]]:
+def suit_cuts(key: bytes, pair: bool) -> list[tuple[tuple[int, int], ...]]:
     """Every cut of one suit's tiles into sets (and the pair, if `pair`), each as
     (first kind, 0 pung / 1 pair / 2 chow) in that order, as the engine's
     decompositions list a suit's groups (shapes._natural_cuts; the cuts may come
@@ -733,13 +733,13 @@ def _waits(before: bytes, seven_pairs: bool) -> list[int]:
     pattern's shipped one-more-tile row (shapes.suit_wait_tiles), or from the
     need tables when it has none, and the kind a seven-pairs hand waits on."""
     ks = (before[0:9], before[9:18], before[18:27], before[27:34])
-    get = shapes._NEED.get
+    get = shapes.SUIT_NEEDS.get
     needs = [get(k) or shapes.suit_need(k) for k in ks]
     s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
     d0, d1, d2, d3 = needs[0][1], needs[1][1], needs[2][1], needs[3][1]
     others = (min(d1, d2, d3), min(d0, d2, d3), min(d0, d1, d3), min(d0, d1, d2))
     out: list[int] = []
-    add_get = shapes._ADD.get
+    add_get = shapes.SUIT_ADDS.get
     for x in range(4):
         budget = needs[x][0] - s0
         other = others[x]
@@ -753,7 +753,7 @@ def _waits(before: bytes, seven_pairs: bool) -> list[int]:
             out += shipped
             continue
         j = 9 * x
-        for a0, a1 in add_get((k, None)) or shapes._suit_add(k, None):
+        for a0, a1 in add_get((k, None)) or shapes.suit_adds(k, None):
             if a0 + (a1 if a1 < other else other) <= budget:
                 out.append(j)
             j += 1
@@ -799,11 +799,11 @@ def tile_facts(
     """What the tiles alone decide (suits, ranks, tile traits, 四归一), from the ranks
     each suit holds as bit masks, and the HAND fans that read only these facts, as
     (fan id, count) pairs."""
-    nz = _NONZERO
-    m = _RANKS9[merged[0:9].translate(nz)]
-    p = _RANKS9[merged[9:18].translate(nz)]
-    s = _RANKS9[merged[18:27].translate(nz)]
-    h = _RANKS7[merged[27:34].translate(nz)]
+    nz = HELD_TABLE
+    m = RANKS9[merged[0:9].translate(nz)]
+    p = RANKS9[merged[9:18].translate(nz)]
+    s = RANKS9[merged[18:27].translate(nz)]
+    h = RANKS7[merged[27:34].translate(nz)]
     num = m | p | s
     voided = (not m) + (not p) + (not s)
     no_honors = not h
@@ -818,9 +818,9 @@ def tile_facts(
         trait = 0
     flush = (22 if no_honors else 49) if voided == 2 else 0
     all_types = voided == 0 and bool(h & 0b1111) and bool(h & 0b1110000)
-    green = not m and not p and not s & ~_GREEN_S and not h & ~_GREEN_H
-    reversible = not m and not p & ~_REV_P and not s & ~_REV_S and not h & ~_REV_H
-    rank_fan = 0 if h else _RANK_FAN[num]
+    green = not m and not p and not s & ~GREEN_S and not h & ~GREEN_H
+    reversible = not m and not p & ~REV_P and not s & ~REV_S and not h & ~REV_H
+    rank_fan = 0 if h else RANK_FAN[num]
     hogs = merged.count(4) - kongs
     # the fans of HAND_FANS that read these facts alone (the same tests, id by id)
     fans: list[tuple[int, int]] = []
@@ -867,20 +867,20 @@ def _rank_masks(n: int) -> dict[bytes, int]:
     }
 
 
-_NONZERO = bytes([0] + [1] * 255)  # translate table: a count -> held or not
-_RANKS9 = _rank_masks(9)
-_RANKS7 = _rank_masks(7)
+HELD_TABLE = bytes([0] + [1] * 255)  # translate table: a count -> held or not
+RANKS9 = _rank_masks(9)
+RANKS7 = _rank_masks(7)
 
 
 def _mask(ranks: Sequence[int]) -> int:
     return sum(1 << (r - 1) for r in ranks)
 
 
-_GREEN_S = _mask((2, 3, 4, 6, 8))  # 23468s
-_GREEN_H = 1 << (32 - 27)  # 发
-_REV_P = _mask((1, 2, 3, 4, 5, 8, 9))  # 1234589p
-_REV_S = _mask((2, 4, 5, 6, 8, 9))  # 245689s
-_REV_H = 1 << (31 - 27)  # 白
+GREEN_S = _mask((2, 3, 4, 6, 8))  # 23468s
+GREEN_H = 1 << (32 - 27)  # 发
+REV_P = _mask((1, 2, 3, 4, 5, 8, 9))  # 1234589p
+REV_S = _mask((2, 4, 5, 6, 8, 9))  # 245689s
+REV_H = 1 << (31 - 27)  # 白
 # the masks hold the same tiles as context.GREEN / REVERSIBLE
 assert frozenset((*(18 + r - 1 for r in (2, 3, 4, 6, 8)), 32)) == GREEN
 assert (
@@ -902,7 +902,7 @@ def _rank_fan_of(num: int) -> int:
     return 0
 
 
-_RANK_FAN = tuple(_rank_fan_of(x) for x in range(512))
+RANK_FAN = tuple(_rank_fan_of(x) for x in range(512))
 
 
 @lru_cache(maxsize=8192)
@@ -914,7 +914,7 @@ def _may_be_special(s: bytes, n_fixed: int, w: int) -> bool:
     if n_fixed > 1:
         return False
     # 组合龙 (with one meld, the only form left): nine different suited kinds at least
-    if s[:27].count(0) <= 18 and _holds_knit(s):
+    if s[:27].count(0) <= 18 and holds_knit(s):
         return True
     if n_fixed:
         return False
@@ -929,13 +929,13 @@ def _may_be_special(s: bytes, n_fixed: int, w: int) -> bool:
     )
 
 
-def _holds_knit(s: bytes) -> bool:
+def holds_knit(s: bytes) -> bool:
     """`_knit_pattern_of(s) is not None`, read from the ranks each suit holds: a
     knitted straight gives each suit one of 147 / 258 / 369, a different one each."""
-    nz = _NONZERO
-    a = _KNIT_TRIPLES[_RANKS9[s[0:9].translate(nz)]]
-    b = _KNIT_TRIPLES[_RANKS9[s[9:18].translate(nz)]]
-    c = _KNIT_TRIPLES[_RANKS9[s[18:27].translate(nz)]]
+    nz = HELD_TABLE
+    a = _KNIT_TRIPLES[RANKS9[s[0:9].translate(nz)]]
+    b = _KNIT_TRIPLES[RANKS9[s[9:18].translate(nz)]]
+    c = _KNIT_TRIPLES[RANKS9[s[18:27].translate(nz)]]
     return _KNIT_OK[a | b << 3 | c << 6]
 
 
@@ -1004,7 +1004,7 @@ _FAN_DICTS = {
 }
 
 
-def _fan_dict(fid: int, n: int) -> dict[str, Any]:
+def fan_entry(fid: int, n: int) -> dict[str, Any]:
     """A fresh entry (callers may change it), copied from a prebuilt one with its count."""
     d = _FAN_DICTS_N.get((fid, n))
     if d is None:
@@ -1019,7 +1019,7 @@ _PACK_NAMES_ZH = {"chow": "顺", "pung": "刻", "kong": "杠", "pair": "将"}
 
 
 # A pack's name in the notes, by (kind, tile as the pack keeps it): (Chinese, English).
-_PACK_NAMES = {
+PACK_NAMES = {
     (kind, t): (
         tile_zh(t - 1 if kind == "chow" else t) + _PACK_NAMES_ZH[kind],
         group_en(kind, t - 1 if kind == "chow" else t),
@@ -1034,7 +1034,7 @@ _NOTE_ZH = {f.id: f"{f.zh}：{f.points} 番，{f.rule_zh}" for f in FANS.values(
 _NOTE_EN = {f.id: f"{f.en}: {f.points}, {f.rule_en}" for f in FANS.values()}
 
 
-def _fan_note(fid: int, n: int) -> tuple[str, str]:
+def fan_note(fid: int, n: int) -> tuple[str, str]:
     """The note of a fan counted n times: (Chinese, English)."""
     if n == 1:
         return _NOTE_ZH[fid], _NOTE_EN[fid]
@@ -1045,30 +1045,30 @@ def _fan_note(fid: int, n: int) -> tuple[str, str]:
     )
 
 
-def _excluded_note(fid: int, by: int) -> tuple[str, str]:
+def excluded_note(fid: int, by: int) -> tuple[str, str]:
     """Why a fan is not counted: (Chinese, English)."""
-    note = _EXCLUDED_NOTES.get((fid, by))
+    note = EXCLUDED_NOTES.get((fid, by))
     if note is None:
-        note = _EXCLUDED_NOTES[fid, by] = (
+        note = EXCLUDED_NOTES[fid, by] = (
             f"不计{FANS[fid].zh}：已计{FANS[by].zh}",
             f"{FANS[fid].en} not counted: included in {FANS[by].en}",
         )
     return note
 
 
-_EXCLUDED_NOTES: dict[tuple[int, int], tuple[str, str]] = {}  # at most 82 x 82
+EXCLUDED_NOTES: dict[tuple[int, int], tuple[str, str]] = {}  # at most 82 x 82
 
 
 def _read_as(packs: tuple[Pack, ...]) -> tuple[str, str]:
     """The sets a regular reading is scored with: (Chinese, English)."""
-    names = [_PACK_NAMES[p.kind, p.tile] for p in packs]
+    names = [PACK_NAMES[p.kind, p.tile] for p in packs]
     return (
         "按 " + "、".join([z for z, _ in names]) + " 计番",
         "scored as " + ", ".join([e for _, e in names]),
     )
 
 
-def _dropped_flags(hand: Hand, fourth: bool, kong: bool) -> list[dict[str, str]]:
+def dropped_flags(hand: Hand, fourth: bool, kong: bool) -> list[dict[str, str]]:
     """The flags given that the tiles contradict, each with why (they count for nothing).
 
     The player sees the reason next to the flag instead of a fan silently missing.
@@ -1108,17 +1108,17 @@ def _static_notes(
             zh.append(_NOTE_ZH[fid])
             en.append(_NOTE_EN[fid])
         else:
-            z, e = _fan_note(fid, n)
+            z, e = fan_note(fid, n)
             zh.append(z)
             en.append(e)
     for fid, by in excluded:
-        z, e = _excluded_note(fid, by)
+        z, e = excluded_note(fid, by)
         zh.append(z)
         en.append(e)
     return en, zh
 
 
-def _explain(
+def explain(
     best: Scored,
     hand: Hand,
     params: Mapping[str, Any],
@@ -1154,7 +1154,7 @@ def _explain(
     return en, zh
 
 
-def _payments(self_drawn: bool, t: Table, total: int, base: int, win: bool) -> dict[str, Any]:
+def win_payments(self_drawn: bool, t: Table, total: int, base: int, win: bool) -> dict[str, Any]:
     if t.players != 4:
         raise RuleError("bad_table", "MCR is played by four players", "国标麻将是四人游戏")
     if t.winner is None:
