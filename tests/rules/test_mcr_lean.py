@@ -100,12 +100,12 @@ def test_knit_precheck_matches_the_patterns() -> None:
 
 
 def test_tile_fans_match_tile_facts() -> None:
-    """lean._tile_fans (from the ranks each suit holds) gives scoring.tile_facts'
-    fans but 四归一, on random tiles of every mix of suits and honors."""
-    from rules.rulesets.mcr import scoring
+    """The TileFan rows compiled on the ranks each suit holds (fans.tile_fans, what
+    the lean path and the careful one both read) give the fans the tile sets of
+    context.py define, on random tiles of every mix of suits and honors."""
+    from tests.rules.test_mcr_fastpaths import _facts_by_definition, fans_of_facts, rows_on
 
     rng = random.Random(9)
-    nz = scoring.HELD_TABLE
     for i in range(30_000):
         kinds = rng.sample(range(34), rng.randrange(1, 12))
         if i % 3 == 0:  # one suit, or one suit and honors, or honors alone
@@ -115,15 +115,7 @@ def test_tile_fans_match_tile_facts() -> None:
         for t in kinds:
             merged[t] = rng.randrange(1, 4)
         m = bytes(merged)
-        want = dict(scoring.tile_facts(m, 0)[10])
-        want.pop(64, None)
-        got = lean._tile_fans(
-            scoring.RANKS9[m[0:9].translate(nz)],
-            scoring.RANKS9[m[9:18].translate(nz)],
-            scoring.RANKS9[m[18:27].translate(nz)],
-            scoring.RANKS7[m[27:34].translate(nz)],
-        )
-        assert got == want, m
+        assert rows_on(m, 0) == fans_of_facts(_facts_by_definition(m, 0)), m
 
 
 def test_unique_wait_from_single_suits_matches_the_tables() -> None:

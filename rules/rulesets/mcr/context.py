@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from itertools import product
 from math import comb
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol
 
-if TYPE_CHECKING:  # Ctx keeps the Reading it comes from; scoring.py builds both
-    from rules.rulesets.mcr.scoring import Reading
+from rules.hand import Hand
 
 # ---------------------------------------------------------------------------
 # tiles as the rulebook sees them
@@ -63,6 +63,78 @@ def is_wind(t: int) -> bool:
 
 def is_dragon(t: int) -> bool:
     return t >= 31
+
+
+# ---------------------------------------------------------------------------
+# what the HAND fans read: the ranks each suit holds, and the win's facts
+
+
+def _rank_masks(n: int) -> dict[bytes, int]:
+    """A suit's pattern with every held kind as 1 -> the bit mask of its ranks."""
+    return {
+        bytes(bits): sum(1 << i for i, b in enumerate(bits) if b)
+        for bits in product((0, 1), repeat=n)
+    }
+
+
+HELD_TABLE = bytes([0] + [1] * 255)  # translate table: a count -> held (1) or not (0)
+RANKS9 = _rank_masks(9)  # a suit's pattern, translated by HELD_TABLE -> its ranks
+RANKS7 = _rank_masks(7)  # the honors' (东南西北白发中 as ranks 1..7)
+
+
+def rank_mask(*ranks: int) -> int:
+    """Ranks (1..9) as a mask of a suit: rank r at bit r - 1."""
+    return sum(1 << (r - 1) for r in ranks)
+
+
+def ranks_of(held: bytes) -> tuple[int, int, int, int]:
+    """The ranks each suit of `held` (counts per kind) holds: (m, p, s, honors)."""
+    nz = HELD_TABLE
+    return (
+        RANKS9[held[0:9].translate(nz)],
+        RANKS9[held[9:18].translate(nz)],
+        RANKS9[held[18:27].translate(nz)],
+        RANKS7[held[27:34].translate(nz)],
+    )
+
+
+def masks_of(tiles: Iterable[int]) -> tuple[int, int, int, int]:
+    """A set of tiles as the ranks it allows in each suit (as ranks_of reads a hand)."""
+    out = [0, 0, 0, 0]
+    for t in tiles:
+        out[suit(t)] |= 1 << (t % 9 if t < 27 else t - 27)
+    return out[0], out[1], out[2], out[3]
+
+
+class TileRanks(NamedTuple):
+    """The light context of the HAND fans that read the tiles alone (fans.py,
+    `TileFan`): the ranks each suit holds, melds included, as bit masks.  Every
+    such fan is a function of these four masks, so both scoring paths ask the
+    fan rows once per mix of ranks (fans.tile_fans) instead of copying them."""
+
+    m: int
+    p: int
+    s: int
+    h: int  # honors
+    num: int  # m | p | s: the ranks held in any suit
+    voided: int  # suits not held (0..3)
+
+
+def tile_ranks(m: int, p: int, s: int, h: int) -> TileRanks:
+    return TileRanks(m, p, s, h, m | p | s, (not m) + (not p) + (not s))
+
+
+class WinFacts(NamedTuple):
+    """The light context of the other HAND fans (fans.py, `WinFan`): the win's
+    flags as the rulebook reads them (scoring.Reading), the sets melded (exposed)
+    and the kinds held four times outside a kong."""
+
+    self_drawn: bool
+    last_tile: bool
+    kong: bool  # 杠上开花 / 抢杠和 as read
+    n_melded: int
+    fourth: bool  # 和绝张 as read
+    hogs: int
 
 
 def _next(a: int, b: int, step: int) -> bool:
@@ -592,11 +664,28 @@ SET_TRAIT = tuple(_set_trait(t) for t in range(34))
 CHOW_TRAIT = tuple(_chow_trait(t) for t in range(34))
 
 
+class HandReading(Protocol):
+    """What a `Ctx` and the fan rows read of the hand a reading comes from
+    (scoring.Reading is one): declared here so that this module, below the fan
+    table and the scoring, imports neither."""
+
+    hand: Hand
+    mixed_kong_fan: bool
+    prevalent: int  # the prevalent wind's tile
+    seat: int  # the seat wind's tile
+    ranks: TileRanks
+    win_facts: WinFacts
+
+    def unique_wait(self) -> bool: ...
+
+    def hand_raw(self) -> dict[int, int]: ...
+
+
 class Ctx:
     """One way of reading the hand; fan functions are pure functions of it.
 
     Built once per reading and never changed.  Facts of the tiles and flags
-    (suits, ranks, 四归一 ...) come from the shared `Reading`; facts of the
+    (suits, ranks, 四归一 ...) come from the shared reading (`HandReading`); facts of the
     sets (chows, pungs, their relations) from the `Cut`, worked out once,
     because the rulebook's 套算一次 is a property of all the sets together.
     """
@@ -606,7 +695,7 @@ class Ctx:
         "kong_table", "chow_fans", "pung_fans", "pack_trait", "wait_position", "own_fans",
         "cut",
     )  # fmt: skip
-    r: Reading
+    r: HandReading
     form: str
     packs: tuple[Pack, ...]
     unique_wait: bool
@@ -624,7 +713,7 @@ class Ctx:
 
     def __init__(
         self,
-        r: Reading,
+        r: HandReading,
         form: str,
         cut: Cut | None = None,
         unique_wait: bool | None = False,

@@ -42,9 +42,19 @@ tests/rules/test_mcr_fastpaths.py holds against these definitions.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from rules.fans import FanDef, FanTable
-from rules.rulesets.mcr.context import Ctx, is_terminal, is_wind
+from rules.rulesets.mcr.context import (
+    GREEN,
+    REVERSIBLE,
+    Ctx,
+    WinFacts,
+    is_terminal,
+    is_wind,
+    masks_of,
+    rank_mask,
+)
 
 # A fan's condition: how often the fan applies to one reading of the hand.
 Fan = Callable[[Ctx], int]
@@ -67,6 +77,67 @@ class TableFan:
     def __call__(self, c: Ctx) -> int:
         n: int = getattr(c, self.table).get(self.fid, 0)
         return n
+
+
+class TileFan:
+    """A HAND fan read from the tiles alone: its condition is an expression over
+    the ranks each suit holds (`TileRanks`: m, p, s, h, num, voided) and the rank
+    masks of `_TILE_NAMES`, whose value is how often the fan applies.
+
+    An expression rather than a function so that the rows can be compiled into
+    one function (`tile_fans`): both scoring paths evaluate these conditions, a
+    hand's whole mix of ranks at once, with no copy of them anywhere else."""
+
+    __slots__ = ("expr", "cond")
+
+    def __init__(self, expr: str) -> None:
+        self.expr = expr
+        self.cond: Callable[..., int | bool] = eval(  # (the row's own text)
+            f"lambda m, p, s, h, num, voided: {expr}", dict(_TILE_NAMES)
+        )
+
+    def __call__(self, c: Ctx) -> int:
+        return int(self.cond(*c.r.ranks))
+
+
+class WinFan:
+    """A HAND fan of the win's flags and the melds: its condition is a function
+    of `WinFacts`, evaluated by both paths on the facts (`win_fans`)."""
+
+    __slots__ = ("cond",)
+
+    def __init__(self, cond: Callable[[WinFacts], int | bool]) -> None:
+        self.cond = cond
+
+    def __call__(self, c: Ctx) -> int:
+        return int(self.cond(c.r.win_facts))
+
+
+def _not_within(tiles: frozenset[int]) -> tuple[int, int, int, int]:
+    """The ranks of each suit outside `tiles` (a hand holds only those tiles when
+    it holds none of these)."""
+    return tuple(~x for x in masks_of(tiles))  # type: ignore[return-value]
+
+
+# The names a TileFan's expression may use besides the ranks.
+_NOT_GREEN = _not_within(GREEN)
+_NOT_REVERSIBLE = _not_within(REVERSIBLE)
+_TILE_NAMES: dict[str, int] = {
+    "TERMINALS": rank_mask(1, 9),
+    "LOWER": rank_mask(1, 2, 3),
+    "LOWER_FOUR": rank_mask(1, 2, 3, 4),
+    "MIDDLE": rank_mask(4, 5, 6),
+    "UPPER": rank_mask(7, 8, 9),
+    "UPPER_FOUR": rank_mask(6, 7, 8, 9),
+    "R4": rank_mask(4),
+    "R5": rank_mask(5),
+    "R6": rank_mask(6),
+    "R46": rank_mask(4, 6),
+    "WIND_RANKS": 0b1111,  # 东南西北 among the honors
+    "DRAGON_RANKS": 0b1110000,  # 白发中
+    **{f"NOT_GREEN_{x}": v for x, v in zip("MPSH", _NOT_GREEN, strict=True)},
+    **{f"NOT_REVERSIBLE_{x}": v for x, v in zip("MPSH", _NOT_REVERSIBLE, strict=True)},
+}
 
 
 def terminal_pungs(c: Ctx) -> int:
@@ -127,7 +198,7 @@ _TABLE: tuple[FanDef, ...] = (
        (49, 75), (),
        "由23468条及发字中的任何牌组成的顺子、刻子、将的和牌。如无发字组成的和牌，可计清一色。",
        "Only green tiles: 2, 3, 4, 6, 8 of bamboo and the green dragon. Without a green dragon, Full Flush also counts.",
-       group="hand", when=lambda c: int(c.r.green)),
+       group="hand", when=TileFan("not (m & NOT_GREEN_M or p & NOT_GREEN_P or s & NOT_GREEN_S or h & NOT_GREEN_H)")),
     _F(4, "九莲宝灯", "Nine Gates", 88,
        (22, 56, 62, 73, 75, 76), (73,),
        "由一种花色序数牌按1112345678999组成的特定牌型，见同花色任何1张序数牌即成和牌。",
@@ -153,7 +224,7 @@ _TABLE: tuple[FanDef, ...] = (
        (18, 48, 55, 65, 73, 76), (),
        "由序数牌一、九刻子及将牌组成的和牌。",
        "Only ones and nines of the suits: four pungs and a pair of terminals.",
-       group="hand", when=lambda c: int(c.r.tile_trait == 8)),
+       group="hand", when=TileFan("not h and num > 0 and not num & ~TERMINALS")),
     _F(9, "小四喜", "Little Four Winds", 64,
        (38, 73), (73,),
        "和牌时有风牌的3副刻子及将牌。",
@@ -168,7 +239,7 @@ _TABLE: tuple[FanDef, ...] = (
        (18, 48, 55, 73, 75), (),
        "由字牌的刻子(杠)、将组成的和牌。",
        "Only honor tiles (winds and dragons).",
-       group="hand", when=lambda c: int(c.r.tile_trait == 11)),
+       group="hand", when=TileFan("h > 0 and not num")),
     _F(12, "四暗刻", "Four Concealed Pungs", 64,
        (33, 48, 56, 62, 66), (),
        "4个暗刻(暗杠)。",
@@ -205,7 +276,7 @@ _TABLE: tuple[FanDef, ...] = (
        (48, 55, 73), (),
        "由字牌和序数牌一、九的刻子及将牌组成的和牌。",
        "Only terminals and honors (pungs and a pair, or seven pairs).",
-       group="hand", when=lambda c: int(c.r.tile_trait == 18)),
+       group="hand", when=TileFan("h > 0 and num > 0 and not num & ~TERMINALS")),
     # ------------------------------------------------------------- 24 番
     _F(19, "七对", "Seven Pairs", 24,
        (21, 56, 62, 79), (),
@@ -226,7 +297,7 @@ _TABLE: tuple[FanDef, ...] = (
        (75, 76), (),
        "由一种花色的序数牌组成和牌。",
        "All tiles of one suit, no honors.",
-       group="hand", when=lambda c: int(c.r.flush == 22)),
+       group="hand", when=TileFan("voided == 2 and not h")),
     _F(23, "一色三同顺", "Pure Triple Chow", 24,
        (24, 69), (69,),
        "和牌时有一种花色3副序数相同的顺子。",
@@ -241,17 +312,18 @@ _TABLE: tuple[FanDef, ...] = (
        (36, 76), (),
        "由序数牌789组成的顺子、刻子(杠)、将牌的和牌。",
        "Only suited 7, 8 and 9.",
-       group="hand", when=lambda c: int(c.r.rank_fan == 25)),
+       group="hand", when=TileFan("not h and not num & ~UPPER")),
     _F(26, "全中", "Middle Tiles", 24,
        (68, 76), (),
        "由序数牌456组成的顺子、刻子(杠)、将牌的和牌。",
        "Only suited 4, 5 and 6.",
-       group="hand", when=lambda c: int(c.r.rank_fan == 26)),
+       # (not the lower four, nor the upper four: a 5, or a 4 and a 6)
+       group="hand", when=TileFan("not h and not num & ~MIDDLE and (num & R5 > 0 or num & R46 == R46)")),
     _F(27, "全小", "Lower Tiles", 24,
        (37, 76), (),
        "由序数牌123组成的顺子、刻子(杠)、将牌的和牌。",
        "Only suited 1, 2 and 3.",
-       group="hand", when=lambda c: int(c.r.rank_fan == 27)),
+       group="hand", when=TileFan("not h and not num & ~LOWER")),
     # ------------------------------------------------------------- 16 番
     _F(28, "清龙", "Pure Straight", 16,
        (71, 72), (71, 72),
@@ -298,12 +370,12 @@ _TABLE: tuple[FanDef, ...] = (
        (76,), (),
        "由序数牌6-9的顺子、刻子、将牌组成的和牌。",
        "Only suited 6, 7, 8 and 9.",
-       group="hand", when=lambda c: int(c.r.rank_fan == 36)),
+       group="hand", when=TileFan("not h and not num & ~UPPER_FOUR and num & R6 > 0")),
     _F(37, "小于五", "Lower Four", 12,
        (76,), (),
        "由序数牌1-4的顺子、刻子、将牌组成的和牌。",
        "Only suited 1, 2, 3 and 4.",
-       group="hand", when=lambda c: int(c.r.rank_fan == 37)),
+       group="hand", when=TileFan("not h and not num & ~LOWER_FOUR and num & R4 > 0")),
     _F(38, "三风刻", "Big Three Winds", 12,
        (73,), (73,),
        "3个风刻。",
@@ -319,7 +391,7 @@ _TABLE: tuple[FanDef, ...] = (
        (75,), (),
        "由牌面图形没有上下区别的牌组成的和牌，包括1234589饼、245689条、白板。",
        "Only tiles that look the same upside down: dots 1234589, bamboo 245689, white dragon.",
-       group="hand", when=lambda c: int(c.r.reversible)),
+       group="hand", when=TileFan("not (m & NOT_REVERSIBLE_M or p & NOT_REVERSIBLE_P or s & NOT_REVERSIBLE_S or h & NOT_REVERSIBLE_H)")),
     _F(41, "三色三同顺", "Mixed Triple Chow", 8,
        (70,), (70,),
        "和牌时，有3种花色3副序数相同的顺子。",
@@ -339,22 +411,22 @@ _TABLE: tuple[FanDef, ...] = (
        (80,), (),
        "自摸牌墙上最后一张牌和牌。",
        "Winning on a self-drawn last tile of the wall.",
-       group="hand", when=lambda c: int(c.r.hand.self_drawn and c.r.wall_last)),
+       group="hand", when=WinFan(lambda f: f.self_drawn and f.last_tile)),
     _F(45, "海底捞月", "Last Tile Claim", 8,
        (), (),
        "和打出的最后一张牌。",
        "Winning on the last discard of the game.",
-       group="hand", when=lambda c: int(not c.r.hand.self_drawn and c.r.wall_last)),
+       group="hand", when=WinFan(lambda f: not f.self_drawn and f.last_tile)),
     _F(46, "杠上开花", "Out with Replacement Tile", 8,
        (80,), (),
        "开杠抓进的牌成和牌(不包括补花)。",
        "Winning on the replacement tile drawn after a kong (not after a flower).",
-       group="hand", when=lambda c: int(c.r.hand.self_drawn and c.r.kong)),
+       group="hand", when=WinFan(lambda f: f.self_drawn and f.kong)),
     _F(47, "抢杠和", "Robbing The Kong", 8,
        (58,), (),
        "和别人自抓开明杠的牌。",
        "Winning on the tile another player adds to a melded pung to make a kong.",
-       group="hand", when=lambda c: int(not c.r.hand.self_drawn and c.r.kong)),
+       group="hand", when=WinFan(lambda f: not f.self_drawn and f.kong)),
     # ------------------------------------------------------------- 6 番
     _F(48, "碰碰和", "All Pungs", 6,
        (), (),
@@ -365,7 +437,7 @@ _TABLE: tuple[FanDef, ...] = (
        (75,), (),
        "由一种花色序数牌及字牌组成的和牌。",
        "One suit plus honors.",
-       group="hand", when=lambda c: int(c.r.flush == 49)),
+       group="hand", when=TileFan("voided == 2 and h > 0")),
     _F(50, "三色三步高", "Mixed Shifted Chows", 6,
        (), (),
        "3种花色3副依次递增一位序数的顺子。",
@@ -375,12 +447,12 @@ _TABLE: tuple[FanDef, ...] = (
        (), (),
        "和牌时3种序数牌、风、箭牌齐全。",
        "The hand contains all three suits, a wind and a dragon.",
-       group="hand", when=lambda c: int(c.r.all_types)),
+       group="hand", when=TileFan("voided == 0 and h & WIND_RANKS > 0 and h & DRAGON_RANKS > 0")),
     _F(52, "全求人", "Melded Hand", 6,
        (79,), (),
        "全靠吃牌、碰牌、单钓别人打出的牌和牌。",
        "Four melded (claimed) sets and winning on a discard to the single pair tile.",
-       group="hand", when=lambda c: int(c.r.n_melded == 4 and not c.r.hand.self_drawn)),
+       group="hand", when=WinFan(lambda f: f.n_melded == 4 and not f.self_drawn)),
     _F(53, "双暗杠", "Two Concealed Kongs", 6,
        (66, 67), (),
        "2个暗杠。",
@@ -401,7 +473,7 @@ _TABLE: tuple[FanDef, ...] = (
        (62, 80), (),
        "4副牌及将中没有吃牌、碰牌(包括明杠)，自摸和牌。",
        "No claimed sets (concealed kongs allowed) and the winning tile is self-drawn.",
-       group="hand", when=lambda c: int(c.r.n_melded == 0 and c.r.hand.self_drawn)),
+       group="hand", when=WinFan(lambda f: f.n_melded == 0 and f.self_drawn)),
     _F(57, "双明杠", "Two Melded Kongs", 4,
        (74,), (),
        "2个明杠。",
@@ -411,7 +483,7 @@ _TABLE: tuple[FanDef, ...] = (
        (), (),
        "和牌池、桌面已亮明的3张牌所剩的第4张牌。",
        "Winning on the last copy of a tile when the other three are already visible (discarded or melded).",
-       group="hand", when=lambda c: int(c.r.fourth)),
+       group="hand", when=WinFan(lambda f: f.fourth)),
     # ------------------------------------------------------------- 2 番
     _F(59, "箭刻", "Dragon Pung", 2,
        (73,), (73,),
@@ -433,7 +505,7 @@ _TABLE: tuple[FanDef, ...] = (
        (), (),
        "没有吃、碰、明杠，和别人打出的牌。",
        "No claimed sets (concealed kongs allowed) and winning on a discard.",
-       group="hand", when=lambda c: int(c.r.n_melded == 0 and not c.r.hand.self_drawn)),
+       group="hand", when=WinFan(lambda f: f.n_melded == 0 and not f.self_drawn)),
     _F(63, "平和", "All Chows", 2,
        (76,), (),
        "由4副顺子及序数牌作将组成的和牌，边、坎、钓不影响平和。",
@@ -443,7 +515,7 @@ _TABLE: tuple[FanDef, ...] = (
        (), (),
        "和牌中，有4张相同的牌归于一家的顺、刻子、对、将牌中(不包括杠牌)。",
        "All four copies of a tile used in your sets and pair, but not as a kong.",
-       group="hand", when=lambda c: c.r.hogs),
+       group="hand", when=WinFan(lambda f: f.hogs)),
     _F(65, "双同刻", "Double Pung", 2,
        (), (),
        "2副序数相同的刻子。",
@@ -463,7 +535,7 @@ _TABLE: tuple[FanDef, ...] = (
        (76,), (),
        "和牌中没有一、九及字牌。",
        "No terminals (1, 9) and no honors.",
-       group="hand", when=lambda c: int(c.r.all_simples)),
+       group="hand", when=TileFan("not h and not num & TERMINALS")),
     # ------------------------------------------------------------- 1 番
     _F(69, "一般高", "Pure Double Chow", 1,
        (), (),
@@ -499,12 +571,12 @@ _TABLE: tuple[FanDef, ...] = (
        (), (),
        "和牌中缺少一种花色序数牌。",
        "One of the three suits is missing.",
-       group="hand", when=lambda c: c.r.voided if c.r.voided != 2 else 0),
+       group="hand", when=TileFan("voided if voided != 2 else 0")),
     _F(76, "无字", "No Honors", 1,
        (), (),
        "和牌中没有风、箭牌。",
        "No winds or dragons.",
-       group="hand", when=lambda c: int(c.r.no_honors)),
+       group="hand", when=TileFan("not h")),
     _F(77, "独听・边张", "Edge Wait", 1,
        (78, 79), (),
        "单和123的3及789的7，或1233和3、7789和7都为边张。手中有12345和3、56789和7不算边张。",
@@ -524,7 +596,7 @@ _TABLE: tuple[FanDef, ...] = (
        (), (),
        "自己抓进牌成和牌。",
        "Winning on a tile you drew yourself.",
-       group="hand", when=lambda c: int(c.r.hand.self_drawn and not c.r.wall_last and not c.r.kong)),
+       group="hand", when=WinFan(lambda f: f.self_drawn and not f.last_tile and not f.kong)),
     _F(81, "花牌", "Flower Tiles", 1,
        (), (),
        "即春夏秋冬，梅兰竹菊，每花计一分。不计在起和分内，和牌后才能计分。花牌补花成和计自摸分，不计杠上开花。",
@@ -587,6 +659,78 @@ COMMON_FANS: tuple[int, ...] = (
 HAND_FANS: dict[int, Fan] = {f.id: f.when for f in _TABLE if f.group == "hand" and f.when}
 CUT_FANS: dict[int, Fan] = {f.id: f.when for f in _TABLE if f.group == "cut" and f.when}
 FAN_FUNCS: dict[int, Fan] = {f.id: f.when for f in _TABLE if f.when is not None}
+
+# The HAND fans evaluated on their light contexts, each mix worked out once and
+# shared (read, never change): what both scoring paths take, so a HAND fan's
+# condition is its row's and nowhere else.
+TILE_FANS: dict[int, TileFan] = {f.id: f.when for f in _TABLE if isinstance(f.when, TileFan)}
+WIN_FANS: dict[int, Callable[[WinFacts], int | bool]] = {
+    f.id: f.when.cond for f in _TABLE if isinstance(f.when, WinFan)
+}
+assert {*TILE_FANS, *WIN_FANS} == set(HAND_FANS)
+_BY_FACTS: dict[tuple[bool, bool, bool, int, bool, int], dict[int, int]] = {}
+
+
+# The TileFan rows compiled into one function of the ranks: each row's expression
+# in id order, the rows that start "not h and" (or are "not h") under one test of
+# the honors, those that start "h > 0 and" under the other, so a hand pays for
+# the rows its honors leave open (the rows' text, nothing added; `+n` makes a
+# bool a count).
+_TILE_DOC = """The HAND fans of the tiles alone (`TILE_FANS`) of a hand holding
+    these ranks (context.ranks_of): a new dict, fan id -> count."""
+
+
+def _tile_source() -> str:
+    blocks: dict[str, list[str]] = {"": [], "not h": [], "h > 0": []}
+    for fid, tf in TILE_FANS.items():
+        guard, expr = "", tf.expr
+        for g in ("not h", "h > 0"):
+            if expr == g:
+                guard, expr = g, "True"
+            elif expr.startswith(g + " and "):
+                guard, expr = g, expr[len(g) + 5 :]
+        blocks[guard].append(f"n = {expr}\nif n > 0:\n    out[{fid}] = +n")
+
+    def indent(lines: list[str], depth: int) -> list[str]:
+        return [" " * depth + x for line in lines for x in line.split("\n")] or [
+            " " * depth + "pass"
+        ]
+
+    return "\n".join(
+        [
+            "def tile_fans(m, p, s, h):",
+            f"    {_TILE_DOC!r}",
+            "    num = m | p | s",
+            "    voided = (not m) + (not p) + (not s)",
+            "    out = {}",
+            *indent(blocks[""], 4),
+            "    if not h:",
+            *indent(blocks["not h"], 8),
+            "    else:",
+            *indent(blocks["h > 0"], 8),
+            "    return out",
+        ]
+    )
+
+
+_TILE_SOURCE = _tile_source()
+_TILE_SPACE: dict[str, Any] = dict(_TILE_NAMES)
+exec(compile(_TILE_SOURCE, "<fans.py: the TileFan rows>", "exec"), _TILE_SPACE)
+tile_fans: Callable[[int, int, int, int], dict[int, int]] = _TILE_SPACE["tile_fans"]
+
+
+def win_fans(
+    self_drawn: bool, last_tile: bool, kong: bool, n_melded: int, fourth: bool, hogs: int
+) -> dict[int, int]:
+    """The HAND fans of the win's facts (`WIN_FANS`, on `WinFacts`): fan id -> count,
+    in id order.  At most a few hundred mixes, each worked out once; shared."""
+    key = (self_drawn, last_tile, kong, n_melded, fourth, hogs)
+    r = _BY_FACTS.get(key)
+    if r is None:
+        f = WinFacts(*key)
+        r = _BY_FACTS[key] = {fid: n for fid, cond in WIN_FANS.items() if (n := int(cond(f))) > 0}
+    return r
+
 
 # The seed's literal 不计 lists (seed 002, cleaned; see docs/rules/mcr.md, Sources).
 SEED_EXCLUDES: dict[int, tuple[int, ...]] = {

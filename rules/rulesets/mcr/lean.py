@@ -37,28 +37,21 @@ from typing import Any
 from rules.hand import Hand
 from rules.rulesets.mcr.context import (
     CHOW_TRAIT,
+    HELD_TABLE,
     ORDER_KEY,
+    RANKS7,
+    RANKS9,
     SET_TRAIT,
     cached_kong_fans,
     chow_fans_with_pair,
     shipped_chow_fans,
     shipped_pung_fans,
 )
-from rules.rulesets.mcr.fans import TABLE
+from rules.rulesets.mcr.fans import TABLE, tile_fans, win_fans
 from rules.rulesets.mcr.scoring import (
     EXCLUDED_NOTES,
-    GREEN_H,
-    GREEN_S,
-    HELD_TABLE,
     PACK_NAMES,
-    RANK_FAN,
-    RANKS7,
-    RANKS9,
-    REV_H,
-    REV_P,
-    REV_S,
     WIND_TILE,
-    add_flag_fans,
     add_pung_fans,
     dropped_flags,
     excluded_note,
@@ -185,48 +178,6 @@ _NO_FANS: dict[int, int] = {}
 _RANKS = (RANKS9, RANKS9, RANKS9, RANKS7)
 # a pung's or kong's tile -> (its suit, its rank's bit in the suit's mask)
 _SET_RANK = tuple((t // 9, 1 << t % 9) if t < 27 else (3, 1 << t - 27) for t in range(34))
-
-
-def _tile_fans(m: int, p: int, s: int, h: int) -> dict[int, int]:
-    """The HAND fans that read the tiles alone, but 四归一 (64), from the ranks each
-    suit holds (bit masks): scoring.tile_facts' fans, the same tests, those the
-    held honors rule out left unasked."""
-    num = m | p | s
-    voided = (not m) + (not p) + (not s)
-    out: dict[int, int] = {}
-    if h:
-        if not num:
-            out[11] = 1  # honors only
-        elif not num & ~0x101:
-            out[18] = 1  # terminals and honors
-        if voided == 2:
-            out[49] = 1
-        elif voided == 0 and h & 0b1111 and h & 0b1110000:
-            out[51] = 1
-        if not m:
-            if not p and not s & ~GREEN_S and not h & ~GREEN_H:
-                out[3] = 1
-            if not p & ~REV_P and not s & ~REV_S and not h & ~REV_H:
-                out[40] = 1
-    else:
-        if not num & 0x101:
-            out[68] = 1  # all simples
-        elif not num & ~0x101:
-            out[8] = 1  # terminals only
-        if voided == 2:
-            out[22] = 1
-        rank_fan = RANK_FAN[num]
-        if rank_fan:
-            out[rank_fan] = 1
-        out[76] = 1
-        if not m:
-            if not p and not s & ~GREEN_S:
-                out[3] = 1
-            if not p & ~REV_P and not s & ~REV_S:
-                out[40] = 1
-    if voided and voided != 2:
-        out[75] = voided
-    return out
 
 
 def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -382,11 +333,8 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
 
     # the HAND fans (Reading.hand_raw): the tiles' own, then the flags'
     merged = hand.held
-    raw = _tile_fans(m_ranks, p_ranks, s_ranks, h_ranks)
-    hogs = merged.count(4) - mk - ck
-    if hogs > 0:
-        raw[64] = hogs
-    add_flag_fans(raw, sd, hand.last_tile, kong, n_melded, fourth)
+    raw = tile_fans(m_ranks, p_ranks, s_ranks, h_ranks)
+    raw.update(win_fans(sd, hand.last_tile, kong, n_melded, fourth, merged.count(4) - mk - ck))
 
     # the CUT fans, as score_ctx adds them
     if cf:

@@ -39,19 +39,23 @@ from rules.errors import RuleError
 from rules.hand import Hand, Table
 from rules.rulesets.mcr.context import (
     DRAGONS,
-    GREEN,
+    HELD_TABLE,
     ORDER_KEY,
-    REVERSIBLE,
+    RANKS9,
     WINDS,
     Ctx,
     Cut,
     Pack,
+    TileRanks,
+    WinFacts,
     is_dragon,
     is_num,
     is_terminal,
     is_wind,
     rank,
+    ranks_of,
     suit,
+    tile_ranks,
 )
 from rules.rulesets.mcr.fans import (
     CUT_FANS,
@@ -60,6 +64,8 @@ from rules.rulesets.mcr.fans import (
     HAND_FANS,
     TABLE,
     TableFan,
+    tile_fans,
+    win_fans,
 )
 from rules.tiles import group_en, tile_zh
 
@@ -226,30 +232,6 @@ def _knit_pattern_of(counts: bytes) -> tuple[int, ...] | None:
     return None
 
 
-def add_flag_fans(
-    out: dict[int, int], sd: bool, last: bool, kong: bool, n_melded: int, fourth: bool
-) -> None:
-    """The HAND fans of the win's circumstances, added to `out`: the flags as read
-    (海底, 杠上开花 / 抢杠和, 和绝张) and the melds' (不求人, 自摸, 全求人, 门前清).
-    One copy for the careful path's `Reading.hand_raw` and the lean path."""
-    if last:
-        out[44 if sd else 45] = 1
-    if kong:
-        out[46 if sd else 47] = 1
-    if sd:
-        if n_melded == 0:
-            out[56] = 1
-        if not last and not kong:
-            out[80] = 1
-    else:
-        if n_melded == 4:
-            out[52] = 1
-        if n_melded == 0:
-            out[62] = 1
-    if fourth:
-        out[58] = 1
-
-
 class Reading:
     """The facts of one hand that every way of reading it shares."""
 
@@ -263,23 +245,12 @@ class Reading:
     fourth: bool
     kong: bool
     dropped_flags: list[dict[str, str]]
-    wall_last: bool
     seat: int
     prevalent: int
     n_fixed: int
-    n_melded: int
     fixed_packs: tuple[Pack, ...]
-    voided: int
-    no_honors: bool
-    flush: int
-    all_types: bool
-    all_simples: bool
-    green: bool
-    reversible: bool
-    tile_trait: int
-    rank_fan: int
-    hogs: int
-    tile_fans: tuple[tuple[int, int], ...]
+    ranks: TileRanks  # what the HAND fans of the tiles alone read (fans.TileFan)
+    win_facts: WinFacts  # what the other HAND fans read (fans.WinFan)
 
     def __init__(self, hand: Hand, params: Mapping[str, Any]) -> None:
         if hand.wild:
@@ -320,7 +291,6 @@ class Reading:
             if hand.fourth_tile or hand.after_kong or hand.robbing_kong
             else []
         )
-        self.wall_last = hand.last_tile
         self.seat = WIND_TILE[hand.seat_wind]
         self.prevalent = WIND_TILE[hand.prevalent_wind]
         melds = hand.melds
@@ -336,21 +306,11 @@ class Reading:
                 if m.type == "kong":
                     kongs += 1
                 packs.append(Pack(m.type, m.tiles[0], m.exposed, False))
-        self.n_melded = n_melded
         self.fixed_packs = tuple(packs)
-        (
-            self.voided,
-            self.no_honors,
-            self.flush,
-            self.all_types,
-            self.all_simples,
-            self.green,
-            self.reversible,
-            self.tile_trait,
-            self.rank_fan,
-            self.hogs,
-            self.tile_fans,
-        ) = tile_facts(merged, kongs)
+        self.ranks = tile_ranks(*ranks_of(merged))
+        self.win_facts = WinFacts(
+            hand.self_drawn, hand.last_tile, kong, n_melded, fourth, merged.count(4) - kongs
+        )
         self._hand_raw: dict[int, int] | None = None
 
     @property
@@ -359,14 +319,13 @@ class Reading:
         return [t for t in range(34) if self.merged[t]]
 
     def hand_raw(self) -> dict[int, int]:
-        """Every HAND fan (`HAND_FANS`) of this hand, worked out once: the tile facts'
-        fans (cached with them) and those of the flags.  Shared: do not change it."""
+        """Every HAND fan (`HAND_FANS`) of this hand, worked out once: the rows
+        evaluated on the ranks and on the win's facts.  Shared: do not change it."""
         out = self._hand_raw
         if out is None:
-            out = self._hand_raw = dict(self.tile_fans)
-            add_flag_fans(
-                out, self.hand.self_drawn, self.wall_last, self.kong, self.n_melded, self.fourth
-            )
+            t = self.ranks
+            out = self._hand_raw = tile_fans(t.m, t.p, t.s, t.h)
+            out.update(win_fans(*self.win_facts))
         return out
 
     def unique_wait(self) -> bool:
@@ -790,119 +749,6 @@ def _sets_and_pair(counts: bytes, sets: int, pair: bool) -> bool:
         c[t + 2] -= 1
         return _sets_and_pair(bytes(c), sets - 1, pair)
     return False
-
-
-@lru_cache(maxsize=8192)
-def tile_facts(
-    merged: bytes, kongs: int
-) -> tuple[int, bool, int, bool, bool, bool, bool, int, int, int, tuple[tuple[int, int], ...]]:
-    """What the tiles alone decide (suits, ranks, tile traits, 四归一), from the ranks
-    each suit holds as bit masks, and the HAND fans that read only these facts, as
-    (fan id, count) pairs."""
-    nz = HELD_TABLE
-    m = RANKS9[merged[0:9].translate(nz)]
-    p = RANKS9[merged[9:18].translate(nz)]
-    s = RANKS9[merged[18:27].translate(nz)]
-    h = RANKS7[merged[27:34].translate(nz)]
-    num = m | p | s
-    voided = (not m) + (not p) + (not s)
-    no_honors = not h
-    all_simples = not h and not num & 0x101
-    if all_simples:
-        trait = 0
-    elif not num:
-        trait = 11  # honors only
-    elif not num & ~0x101:
-        trait = 8 if no_honors else 18  # terminals only / terminals and honors
-    else:
-        trait = 0
-    flush = (22 if no_honors else 49) if voided == 2 else 0
-    all_types = voided == 0 and bool(h & 0b1111) and bool(h & 0b1110000)
-    green = not m and not p and not s & ~GREEN_S and not h & ~GREEN_H
-    reversible = not m and not p & ~REV_P and not s & ~REV_S and not h & ~REV_H
-    rank_fan = 0 if h else RANK_FAN[num]
-    hogs = merged.count(4) - kongs
-    # the fans of HAND_FANS that read these facts alone (the same tests, id by id)
-    fans: list[tuple[int, int]] = []
-    if green:
-        fans.append((3, 1))
-    if trait:
-        fans.append((trait, 1))  # 8 / 11 / 18
-    if flush:
-        fans.append((flush, 1))  # 22 / 49
-    if rank_fan:
-        fans.append((rank_fan, 1))  # 25 / 26 / 27 / 36 / 37
-    if reversible:
-        fans.append((40, 1))
-    if all_types:
-        fans.append((51, 1))
-    if hogs > 0:
-        fans.append((64, hogs))
-    if all_simples:
-        fans.append((68, 1))
-    if voided != 2 and voided > 0:
-        fans.append((75, voided))
-    if no_honors:
-        fans.append((76, 1))
-    return (
-        voided,
-        no_honors,
-        flush,
-        all_types,
-        all_simples,
-        green,
-        reversible,
-        trait,
-        rank_fan,
-        hogs,
-        tuple(fans),
-    )
-
-
-def _rank_masks(n: int) -> dict[bytes, int]:
-    """A suit's pattern with every held kind as 1 -> the bit mask of its ranks."""
-    return {
-        bytes(bits): sum(1 << i for i, b in enumerate(bits) if b)
-        for bits in product((0, 1), repeat=n)
-    }
-
-
-HELD_TABLE = bytes([0] + [1] * 255)  # translate table: a count -> held or not
-RANKS9 = _rank_masks(9)
-RANKS7 = _rank_masks(7)
-
-
-def _mask(ranks: Sequence[int]) -> int:
-    return sum(1 << (r - 1) for r in ranks)
-
-
-GREEN_S = _mask((2, 3, 4, 6, 8))  # 23468s
-GREEN_H = 1 << (32 - 27)  # 发
-REV_P = _mask((1, 2, 3, 4, 5, 8, 9))  # 1234589p
-REV_S = _mask((2, 4, 5, 6, 8, 9))  # 245689s
-REV_H = 1 << (31 - 27)  # 白
-# the masks hold the same tiles as context.GREEN / REVERSIBLE
-assert frozenset((*(18 + r - 1 for r in (2, 3, 4, 6, 8)), 32)) == GREEN
-assert (
-    frozenset(
-        (*(9 + r - 1 for r in (1, 2, 3, 4, 5, 8, 9)), *(18 + r - 1 for r in (2, 4, 5, 6, 8, 9)), 31)
-    )
-    == REVERSIBLE
-)
-
-
-def _rank_fan_of(num: int) -> int:
-    """大于五 / 小于五 / 全大 / 全中 / 全小 (at most one) of the ranks held (no honors)."""
-    if not num & ~_mask((1, 2, 3, 4)):
-        return 37 if num & _mask((4,)) else 27
-    if not num & ~_mask((6, 7, 8, 9)):
-        return 36 if num & _mask((6,)) else 25
-    if not num & ~_mask((4, 5, 6)):
-        return 26
-    return 0
-
-
-RANK_FAN = tuple(_rank_fan_of(x) for x in range(512))
 
 
 @lru_cache(maxsize=8192)
