@@ -416,41 +416,40 @@ class Cut:
         "packs",
         "chows",
         "pungs",
+        "pung_tiles",
         "pair",
         "chow_fans",
         "pung_fans",
-        "pack_trait",
+        "trait",
         "position",
         "kongs",
-        "own_fans",
         "hidden_pungs",
         "read_as",
     )
     packs: tuple[Pack, ...]
     chows: list[int]
     pungs: list[Pack]
+    pung_tiles: list[int]
     pair: int | None
     chow_fans: dict[int, int]
     pung_fans: dict[int, int]
-    pack_trait: int
+    trait: int  # what every set and the pair share (SET_TRAIT), 0 unless five packs
     position: int  # where the win tile sits: 77 edge, 78 closed, 79 single, 0
     kongs: tuple[int, int]  # melded, concealed
-    # regular cuts only: the CUT fans that read the sets alone (21, 31, 55, 59, 63) as
-    # (fan id, count) pairs, and the concealed pungs self-drawn / on a discard
-    own_fans: tuple[tuple[int, int], ...]
-    hidden_pungs: tuple[int, int]
+    hidden_pungs: tuple[int, int]  # concealed pungs (not kongs): self-drawn, on a discard
     read_as: tuple[str, str] | None  # the note naming the sets (_read_as), once asked for
 
     def __init__(self, packs: tuple[Pack, ...], win: int, regular: bool) -> None:
-        # One pass over the packs: the sets by kind, the kongs, where the win tile
-        # sits (as _wait_position) and the trait every pack shares (as _pack_trait).
+        # One pass over the packs: the sets by kind, the kongs, the standing chows
+        # where the win tile could sit and the trait every pack shares.
         self.packs = packs
         chows: list[int] = []
+        chows_here: list[int] = []
         pungs: list[Pack] = []
         pair = None
-        mk = ck = 0
+        mk = ck = hidden = 0
+        hidden_w = False
         trait = 7
-        edge = closed = single = False
         wsuit = win // 9 if 0 <= win < 27 else -1
         for p in packs:
             k, t, melded, standing = p
@@ -458,15 +457,10 @@ class Cut:
                 chows.append(t)
                 trait &= CHOW_TRAIT[t]
                 if standing and t // 9 == wsuit:
-                    if t == win:
-                        closed = True
-                    elif t - win == 1 or win - t == 1:
-                        edge = True
+                    chows_here.append(t)
             elif k == "pair":
                 pair = t
                 trait &= SET_TRAIT[t]
-                if standing and t == win:
-                    single = True
             else:
                 pungs.append(p)
                 trait &= SET_TRAIT[t]
@@ -475,104 +469,80 @@ class Cut:
                         mk += 1
                     else:
                         ck += 1
+                elif not melded:
+                    hidden += 1
+                    if t == win:
+                        hidden_w = True
         if len(chows) > 1:
             chows.sort(key=ORDER_KEY.__getitem__)
         self.chows = chows
         self.pungs = pungs
+        self.pung_tiles = tiles = [p.tile for p in pungs]
         self.pair = pair
         self.kongs = (mk, ck)
-        self.position = 77 if edge else 78 if closed else 79 if single else 0
+        self.position = position = win_position(win, chows_here, pair)
         self.read_as = None
         if regular:
-            self._relations(trait)
-            self._own(win)
+            assert pair is not None
+            # read from the shipped tables: no chow or pung set is worked out here
+            self.chow_fans = chow_relations(chows, pair)
+            if len(tiles) > 1:
+                tiles = sorted(tiles, key=ORDER_KEY.__getitem__)
+            self.pung_fans = pung_relations(tiles, pair)
+            self.trait = trait if len(packs) == 5 else 0
+            on_discard = hidden_on_discard(hidden, True, position) if hidden_w else hidden
+            self.hidden_pungs = (hidden, on_discard)
         else:
             self.chow_fans = {}
             self.pung_fans = {}
-            self.pack_trait = 0
-            self.own_fans = ()
+            self.trait = 0
             self.hidden_pungs = (0, 0)
 
-    def _relations(self, trait: int) -> None:
-        """The set-relation tables, shared between cuts with the same sets (read only).
 
-        Read from the shipped tables (`shipped_chow_fans`, `shipped_pung_fans`):
-        about three new hands in ten used to meet their chow or pung set for the
-        first time and work its fans out then."""
-        mids = self.chows
-        pair = self.pair
-        assert pair is not None
-        # from the shipped table (no chow set is worked out here); the pair tells
-        # only with four chows and a pair of fives (三色双龙会 / 一色双龙会)
-        if len(mids) < 2:
-            cf = _NO_FANS  # (chow_relation_fans of fewer than two chows)
-        elif len(mids) == 4 and pair < 27 and pair % 9 == 4:
-            cf = chow_fans_with_pair(mids, pair)
-        else:
-            cf = shipped_chow_fans(mids)
-        self.chow_fans = cf
-        pungs = self.pungs
-        pf = _NO_FANS  # (no pung, or one: pung_relation_fans has nothing)
-        if len(pungs) > 1:
-            pf = shipped_pung_fans(sorted([p.tile for p in pungs], key=ORDER_KEY.__getitem__))
-            # 双箭刻 with the third dragon as the pair is 小三元; three winds + a wind
-            # pair is 小四喜 (sets with pungs are never four chows)
-            if 54 in pf and is_dragon(pair):
-                pf = {f: n for f, n in pf.items() if f != 54}
-                pf[10] = 1
-            elif 38 in pf and is_wind(pair):
-                pf = {f: n for f, n in pf.items() if f != 38}
-                pf[9] = 1
-        self.pung_fans = pf
-        # 全带幺 / 全带五 / 全双刻: every set and the pair share the trait (5 packs)
-        self.pack_trait = (
-            0
-            if len(self.packs) != 5
-            else 55
-            if trait & 1
-            else 31
-            if trait & 2
-            else 21
-            if trait & 4
-            else 0
-        )
+def chow_relations(mids: Sequence[int], pair: int) -> dict[int, int]:
+    """The fans the chows (middles in reference order) make among themselves, and
+    four of them with a pair of fives (三色双龙会 / 一色双龙会): read from the
+    shipped table, shared (read only)."""
+    if len(mids) < 2:
+        return _NO_FANS  # (chow_relation_fans of fewer than two chows)
+    if len(mids) == 4 and pair < 27 and pair % 9 == 4:
+        return chow_fans_with_pair(mids, pair)
+    return shipped_chow_fans(mids)
 
-    def _own(self, w: int) -> None:
-        """What the sets alone decide: their CUT fans (as CUT_FANS reads them) and the
-        concealed pungs (not kongs), self-drawn and on a discard, where a pung the
-        discard completed counts as melded (unless the win tile can sit in a chow)."""
-        own: list[tuple[int, int]] = []
-        if self.pack_trait:
-            own.append((self.pack_trait, 1))  # 21 / 31 / 55
-        hidden = 0
-        hidden_w = False
-        dragons = 0
-        for k, t, melded, _ in self.pungs:
-            if t >= 31:
-                dragons += 1
-            if k == "pung" and not melded:
-                hidden += 1
-                if t == w:
-                    hidden_w = True
-        if dragons:
-            dragons -= 2 * self.pung_fans.get(54, 0)
-            if dragons > 0:
-                own.append((59, dragons))
-        if len(self.chows) == 4 and self.pair is not None and self.pair < 27:
-            own.append((63, 1))
-        self.own_fans = tuple(own)
-        on_discard = hidden
-        if hidden_w:
-            wsuit = w // 9 if w < 27 else -1
-            in_chow = any(
-                p.standing and p.kind == "chow" and abs(p.tile - w) <= 1 and p.tile // 9 == wsuit
-                for p in self.packs
-            )
-            if not in_chow:
-                on_discard -= sum(
-                    1 for p in self.pungs if p.tile == w and p.kind == "pung" and not p.melded
-                )
-        self.hidden_pungs = (hidden, on_discard)
+
+def pung_relations(tiles: Sequence[int], pair: int) -> dict[int, int]:
+    """The fans the pungs (tiles in reference order) make among themselves, with
+    the pair making 双箭刻 小三元 and 三风刻 小四喜 (sets with pungs are never four
+    chows): read from the shipped table, shared (read only)."""
+    if len(tiles) < 2:
+        return _NO_FANS  # (no pung, or one: pung_relation_fans has nothing)
+    pf = shipped_pung_fans(tiles)
+    if 54 in pf and is_dragon(pair):
+        pf = {f: n for f, n in pf.items() if f != 54}
+        pf[10] = 1
+    elif 38 in pf and is_wind(pair):
+        pf = {f: n for f, n in pf.items() if f != 38}
+        pf[9] = 1
+    return pf
+
+
+def win_position(win: int, chows_here: Sequence[int], pair: int | None) -> int:
+    """Where the win tile sits among the standing sets (the wait fans' place):
+    77 edge, 78 closed (in a chow: `chows_here`, the middles of the standing
+    chows in the win tile's suit), else 79 single (the pair), else 0."""
+    edge = closed = False
+    for t in chows_here:
+        if t == win:
+            closed = True
+        elif t - win == 1 or win - t == 1:
+            edge = True
+    return 77 if edge else 78 if closed else 79 if pair == win else 0
+
+
+def hidden_on_discard(hidden: int, hidden_w: bool, position: int) -> int:
+    """The concealed pungs of a win on a discard: one the discard completed (`hidden_w`)
+    counts as melded, unless the win tile can sit in a chow (`position` 77 / 78)."""
+    return hidden - 1 if hidden_w and position != 77 and position != 78 else hidden
 
 
 _NO_FANS: dict[int, int] = {}
@@ -692,7 +662,7 @@ class Ctx:
 
     __slots__ = (
         "r", "form", "packs", "unique_wait", "extra", "chows", "pungs", "pair",
-        "kong_table", "chow_fans", "pung_fans", "pack_trait", "wait_position", "own_fans",
+        "kong_table", "chow_fans", "pung_fans", "trait", "wait_position",
         "cut",
     )  # fmt: skip
     r: HandReading
@@ -706,9 +676,8 @@ class Ctx:
     kong_table: dict[int, int]
     chow_fans: dict[int, int]
     pung_fans: dict[int, int]
-    pack_trait: int
+    trait: int
     wait_position: int
-    own_fans: tuple[tuple[int, int], ...]
     cut: Cut
 
     def __init__(
@@ -730,7 +699,7 @@ class Ctx:
         self.pair = cut.pair
         self.chow_fans = cut.chow_fans
         self.pung_fans = cut.pung_fans
-        self.pack_trait = cut.pack_trait
+        self.trait = cut.trait
         # unique_wait None: ask the reading, and only when the win tile sits where a
         # wait fan could come from (most hands never pay for the waits).
         pos = cut.position if unique_wait is not False else 0
@@ -738,7 +707,6 @@ class Ctx:
             unique_wait = r.unique_wait()
         self.unique_wait = bool(unique_wait)
         self.wait_position = pos if unique_wait else 0
-        self.own_fans = cut.own_fans
         self.cut = cut
         if form == "regular":
             mk, ck = cut.kongs

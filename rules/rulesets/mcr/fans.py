@@ -41,7 +41,7 @@ tests/rules/test_mcr_fastpaths.py holds against these definitions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rules.fans import FanDef, FanTable
@@ -79,25 +79,61 @@ class TableFan:
         return n
 
 
-class TileFan:
-    """A HAND fan read from the tiles alone: its condition is an expression over
-    the ranks each suit holds (`TileRanks`: m, p, s, h, num, voided) and the rank
-    masks of `_TILE_NAMES`, whose value is how often the fan applies.
+class _ExprFan:
+    """A fan whose condition is an expression over a light context's fields
+    (`ARGS`) and the names of `_NAMES`, whose value is how often it applies.
 
-    An expression rather than a function so that the rows can be compiled into
-    one function (`tile_fans`): both scoring paths evaluate these conditions, a
-    hand's whole mix of ranks at once, with no copy of them anywhere else."""
+    An expression rather than a function so that the rows of one kind can be
+    compiled into one function (`_compile`): both scoring paths evaluate the
+    rows' own conditions, all of them in one call, with no copy anywhere else."""
 
     __slots__ = ("expr", "cond")
+    ARGS = ""
 
     def __init__(self, expr: str) -> None:
         self.expr = expr
         self.cond: Callable[..., int | bool] = eval(  # (the row's own text)
-            f"lambda m, p, s, h, num, voided: {expr}", dict(_TILE_NAMES)
+            f"lambda {self.ARGS}: ({expr}) or 0", dict(_NAMES)
         )
+
+
+class TileFan(_ExprFan):
+    """A HAND fan read from the tiles alone: an expression over the ranks each suit
+    holds (`TileRanks`: m, p, s, h, num, voided), compiled with the other
+    TileFan rows into `tile_fans`."""
+
+    __slots__ = ()
+    ARGS = "m, p, s, h, num, voided"
 
     def __call__(self, c: Ctx) -> int:
         return int(self.cond(*c.r.ranks))
+
+
+class SetFan(_ExprFan):
+    """A CUT fan of the sets as they are, not of their relations: an expression
+    over `chows` (how many), `pungs` (the pungs' and kongs' tiles), `pair` (its
+    tile, -1 for none), `trait` (what every set and the pair share, 0 unless
+    there are five: 1 a terminal or honor, 2 a five, 4 even), `pf` and `kt` (the
+    cut's pung relations and kong fans), `prevalent` and `seat` (the winds'
+    tiles), compiled with the other SetFan rows into `set_fans`."""
+
+    __slots__ = ()
+    ARGS = "chows, pungs, pair, trait, pf, kt, prevalent, seat"
+
+    def __call__(self, c: Ctx) -> int:
+        r = c.r
+        return int(
+            self.cond(
+                len(c.chows),
+                [p.tile for p in c.pungs],
+                -1 if c.pair is None else c.pair,
+                c.trait,
+                c.pung_fans,
+                c.kong_table,
+                r.prevalent,
+                r.seat,
+            )
+        )
 
 
 class WinFan:
@@ -119,10 +155,24 @@ def _not_within(tiles: frozenset[int]) -> tuple[int, int, int, int]:
     return tuple(~x for x in masks_of(tiles))  # type: ignore[return-value]
 
 
-# The names a TileFan's expression may use besides the ranks.
+_TERMINAL_OR_WIND = tuple(is_terminal(t) or is_wind(t) for t in range(34))
+
+
+def _terminal_pungs(pungs: list[int], pf: Mapping[int, int], prevalent: int, seat: int) -> int:
+    """幺九刻: pungs of terminals or winds, less those a wind fan already counts."""
+    n = 0
+    for t in pungs:
+        if _TERMINAL_OR_WIND[t]:
+            n += 1
+    if 38 in pf or 9 in pf:
+        return n - 3  # 三风刻 / 小四喜 take their three wind pungs
+    return n - (prevalent in pungs) - (seat in pungs and seat != prevalent)
+
+
+# The names a row's expression may use besides its context's fields.
 _NOT_GREEN = _not_within(GREEN)
 _NOT_REVERSIBLE = _not_within(REVERSIBLE)
-_TILE_NAMES: dict[str, int] = {
+_NAMES: dict[str, Any] = {
     "TERMINALS": rank_mask(1, 9),
     "LOWER": rank_mask(1, 2, 3),
     "LOWER_FOUR": rank_mask(1, 2, 3, 4),
@@ -137,22 +187,8 @@ _TILE_NAMES: dict[str, int] = {
     "DRAGON_RANKS": 0b1110000,  # 白发中
     **{f"NOT_GREEN_{x}": v for x, v in zip("MPSH", _NOT_GREEN, strict=True)},
     **{f"NOT_REVERSIBLE_{x}": v for x, v in zip("MPSH", _NOT_REVERSIBLE, strict=True)},
+    "terminal_pungs": _terminal_pungs,
 }
-
-
-def terminal_pungs(c: Ctx) -> int:
-    """幺九刻: pungs of terminals or winds, less those a wind fan already counts."""
-    n = sum(1 for p in c.pungs if is_terminal(p.tile) or is_wind(p.tile))
-    pf = c.pung_fans
-    if 38 in pf or 9 in pf:
-        return n - 3  # 三风刻 / 小四喜 take their three wind pungs
-    r = c.r
-    winds = {p.tile for p in c.pungs if is_wind(p.tile)}
-    if r.prevalent in winds:
-        n -= 1
-    if r.seat in winds and r.seat != r.prevalent:
-        n -= 1
-    return n
 
 
 _CONDITIONED = ("hand", "cut")  # the groups whose rows carry their condition
@@ -198,7 +234,7 @@ _TABLE: tuple[FanDef, ...] = (
        (49, 75), (),
        "由23468条及发字中的任何牌组成的顺子、刻子、将的和牌。如无发字组成的和牌，可计清一色。",
        "Only green tiles: 2, 3, 4, 6, 8 of bamboo and the green dragon. Without a green dragon, Full Flush also counts.",
-       group="hand", when=TileFan("not (m & NOT_GREEN_M or p & NOT_GREEN_P or s & NOT_GREEN_S or h & NOT_GREEN_H)")),
+       group="hand", when=TileFan("not m and not p and not s & NOT_GREEN_S and not h & NOT_GREEN_H")),
     _F(4, "九莲宝灯", "Nine Gates", 88,
        (22, 56, 62, 73, 75, 76), (73,),
        "由一种花色序数牌按1112345678999组成的特定牌型，见同花色任何1张序数牌即成和牌。",
@@ -292,7 +328,7 @@ _TABLE: tuple[FanDef, ...] = (
        (48, 68, 76), (),
        "由2、4、6、8序数牌的刻子、将牌组成的和牌。",
        "Four pungs and a pair, all of 2, 4, 6 or 8.",
-       group="cut", when=lambda c: int(c.pack_trait == 21)),
+       group="cut", when=SetFan("trait and trait & 7 == 4")),
     _F(22, "清一色", "Full Flush", 24,
        (75, 76), (),
        "由一种花色的序数牌组成和牌。",
@@ -344,7 +380,7 @@ _TABLE: tuple[FanDef, ...] = (
        (68, 76), (),
        "每副牌及将牌必须有5的序数牌。",
        "Every set and the pair contain a suited 5.",
-       group="cut", when=lambda c: int(c.pack_trait == 31)),
+       group="cut", when=SetFan("trait and trait & 3 == 2")),
     _F(32, "三同刻", "Triple Pung", 16,
        (65,), (65,),
        "3个序数相同的刻子(杠)。",
@@ -391,7 +427,7 @@ _TABLE: tuple[FanDef, ...] = (
        (75,), (),
        "由牌面图形没有上下区别的牌组成的和牌，包括1234589饼、245689条、白板。",
        "Only tiles that look the same upside down: dots 1234589, bamboo 245689, white dragon.",
-       group="hand", when=TileFan("not (m & NOT_REVERSIBLE_M or p & NOT_REVERSIBLE_P or s & NOT_REVERSIBLE_S or h & NOT_REVERSIBLE_H)")),
+       group="hand", when=TileFan("not m and not p & NOT_REVERSIBLE_P and not s & NOT_REVERSIBLE_S and not h & NOT_REVERSIBLE_H")),
     _F(41, "三色三同顺", "Mixed Triple Chow", 8,
        (70,), (70,),
        "和牌时，有3种花色3副序数相同的顺子。",
@@ -432,7 +468,7 @@ _TABLE: tuple[FanDef, ...] = (
        (), (),
        "由4副刻子(或杠)、将牌组成的和牌。",
        "Four pungs or kongs and a pair.",
-       group="cut", when=lambda c: int(len(c.pungs) == 4 and 5 not in c.kong_table and 12 not in c.kong_table)),
+       group="cut", when=SetFan("pungs and len(pungs) == 4 and 5 not in kt and 12 not in kt")),
     _F(49, "混一色", "Half Flush", 6,
        (75,), (),
        "由一种花色序数牌及字牌组成的和牌。",
@@ -468,7 +504,7 @@ _TABLE: tuple[FanDef, ...] = (
        (), (),
        "和牌时，每副牌、将牌都有幺牌。",
        "Every set and the pair contain a terminal or an honor.",
-       group="cut", when=lambda c: int(c.pack_trait == 55)),
+       group="cut", when=SetFan("trait and trait & 1 == 1")),
     _F(56, "不求人", "Fully Concealed Hand", 4,
        (62, 80), (),
        "4副牌及将中没有吃牌、碰牌(包括明杠)，自摸和牌。",
@@ -490,17 +526,17 @@ _TABLE: tuple[FanDef, ...] = (
        "由中、发、白3张相同的牌组成的刻子。",
        "A pung or kong of dragons.",
        # 双箭刻 takes its two dragon pungs (a third would be 大三元)
-       group="cut", when=lambda c: sum(1 for p in c.pungs if p.tile >= 31) - 2 * c.pung_fans.get(54, 0)),
+       group="cut", when=SetFan("pungs and len([t for t in pungs if t >= 31]) - 2 * pf.get(54, 0)")),
     _F(60, "圈风刻", "Prevalent Wind", 2,
        (73,), (73,),
        "与圈风相同的风刻。",
        "A pung or kong of the round (prevalent) wind.",
-       group="cut", when=lambda c: int(any(p.tile == c.r.prevalent for p in c.pungs))),
+       group="cut", when=SetFan("pungs and prevalent in pungs")),
     _F(61, "门风刻", "Seat Wind", 2,
        (73,), (73,),
        "与本门风相同的风刻。",
        "A pung or kong of your seat wind.",
-       group="cut", when=lambda c: int(any(p.tile == c.r.seat for p in c.pungs))),
+       group="cut", when=SetFan("pungs and seat in pungs")),
     _F(62, "门前清", "Concealed Hand", 2,
        (), (),
        "没有吃、碰、明杠，和别人打出的牌。",
@@ -510,7 +546,7 @@ _TABLE: tuple[FanDef, ...] = (
        (76,), (),
        "由4副顺子及序数牌作将组成的和牌，边、坎、钓不影响平和。",
        "Four chows and a suited pair; the kind of wait does not matter.",
-       group="cut", when=lambda c: int(len(c.chows) == 4 and c.pair is not None and c.pair < 27)),
+       group="cut", when=SetFan("chows == 4 and 0 <= pair < 27")),
     _F(64, "四归一", "Tile Hog", 2,
        (), (),
        "和牌中，有4张相同的牌归于一家的顺、刻子、对、将牌中(不包括杠牌)。",
@@ -561,7 +597,7 @@ _TABLE: tuple[FanDef, ...] = (
        (), (),
        "3张相同的一、九序数牌及字牌组成的刻子(或杠)。",
        "A pung or kong of ones, nines or winds (dragon pungs score Dragon Pung instead).",
-       group="cut", when=terminal_pungs),
+       group="cut", when=SetFan("pungs and terminal_pungs(pungs, pf, prevalent, seat)")),
     _F(74, "明杠", "Melded Kong", 1,
        (), (),
        "自己有暗刻，碰别人打出的一张相同的牌开杠；或自己抓进一张与碰的明刻相同的牌开杠。",
@@ -660,9 +696,8 @@ HAND_FANS: dict[int, Fan] = {f.id: f.when for f in _TABLE if f.group == "hand" a
 CUT_FANS: dict[int, Fan] = {f.id: f.when for f in _TABLE if f.group == "cut" and f.when}
 FAN_FUNCS: dict[int, Fan] = {f.id: f.when for f in _TABLE if f.when is not None}
 
-# The HAND fans evaluated on their light contexts, each mix worked out once and
-# shared (read, never change): what both scoring paths take, so a HAND fan's
-# condition is its row's and nowhere else.
+# The fans evaluated on their light contexts, what both scoring paths take, so a
+# fan's condition is its row's and nowhere else.
 TILE_FANS: dict[int, TileFan] = {f.id: f.when for f in _TABLE if isinstance(f.when, TileFan)}
 WIN_FANS: dict[int, Callable[[WinFacts], int | bool]] = {
     f.id: f.when.cond for f in _TABLE if isinstance(f.when, WinFan)
@@ -671,52 +706,98 @@ assert {*TILE_FANS, *WIN_FANS} == set(HAND_FANS)
 _BY_FACTS: dict[tuple[bool, bool, bool, int, bool, int], dict[int, int]] = {}
 
 
-# The TileFan rows compiled into one function of the ranks: each row's expression
-# in id order, the rows that start "not h and" (or are "not h") under one test of
-# the honors, those that start "h > 0 and" under the other, so a hand pays for
-# the rows its honors leave open (the rows' text, nothing added; `+n` makes a
-# bool a count).
-_TILE_DOC = """The HAND fans of the tiles alone (`TILE_FANS`) of a hand holding
-    these ranks (context.ranks_of): a new dict, fan id -> count."""
+def _compile(
+    name: str,
+    params: str,
+    doc: str,
+    prelude: tuple[str, ...],
+    rows: Mapping[int, _ExprFan],
+    guards: tuple[str, ...],
+    tabulate: tuple[str, int] | None = None,
+) -> Callable[..., dict[int, int]]:
+    """The rows compiled into one function of their context's fields, returning a
+    new dict fan id -> count: each row's expression in id order (the rows' text,
+    nothing added; `+n` makes a bool a count).
 
-
-def _tile_source() -> str:
-    blocks: dict[str, list[str]] = {"": [], "not h": [], "h > 0": []}
-    for fid, tf in TILE_FANS.items():
-        guard, expr = "", tf.expr
-        for g in ("not h", "h > 0"):
+    Rows that start with one of `guards` ("g and ...", or are "g") go under one
+    test of the first such guard, so a hand pays only for the rows its guards
+    leave open.  With `tabulate` (a field, its size), the rows of a block that
+    read that field alone are evaluated for each of its values here, once, and
+    the function looks their answer up."""
+    blocks: dict[str, list[tuple[int, str]]] = {g: [] for g in ("", *guards)}
+    for fid, row in rows.items():
+        guard, expr = "", row.expr
+        for g in guards:  # the first guard the row starts with
             if expr == g:
                 guard, expr = g, "True"
-            elif expr.startswith(g + " and "):
+                break
+            if expr.startswith(g + " and "):
                 guard, expr = g, expr[len(g) + 5 :]
-        blocks[guard].append(f"n = {expr}\nif n > 0:\n    out[{fid}] = +n")
+                break
+        blocks[guard].append((fid, expr))
+    space: dict[str, Any] = dict(_NAMES)
 
-    def indent(lines: list[str], depth: int) -> list[str]:
-        return [" " * depth + x for line in lines for x in line.split("\n")] or [
-            " " * depth + "pass"
-        ]
+    def block(i: int, found: list[tuple[int, str]], depth: int) -> list[str]:
+        out: list[str] = []
+        if tabulate is not None:
+            field, size = tabulate
+            alone = [
+                (fid, e)
+                for fid, e in found
+                if set(compile(e, "<row>", "eval").co_names) - set(_NAMES) <= {field}
+            ]
+            if len(alone) > 1:
+                codes = [compile(e, "<row>", "eval") for _, e in alone]
+                table = []
+                for v in range(size):
+                    at = {**_NAMES, field: v}
+                    table.append(
+                        {
+                            fid: +n
+                            for (fid, _), c in zip(alone, codes, strict=True)
+                            if (n := eval(c, at)) > 0
+                        }
+                    )
+                space[f"_TABLE{i}"] = tuple(table)
+                out.append(f"out.update(_TABLE{i}[{field}])")
+                found = [r for r in found if r not in alone]
+        for fid, e in found:
+            out += [f"n = {e}", "if n > 0:", f"    out[{fid}] = +n"]
+        return [" " * depth + x for x in out] or [" " * depth + "pass"]
 
-    return "\n".join(
-        [
-            "def tile_fans(m, p, s, h):",
-            f"    {_TILE_DOC!r}",
-            "    num = m | p | s",
-            "    voided = (not m) + (not p) + (not s)",
-            "    out = {}",
-            *indent(blocks[""], 4),
-            "    if not h:",
-            *indent(blocks["not h"], 8),
-            "    else:",
-            *indent(blocks["h > 0"], 8),
-            "    return out",
-        ]
-    )
+    lines = [f"def {name}({params}):", f"    {doc!r}", *prelude, "    out = {}"]
+    if blocks[""]:
+        lines += block(0, blocks[""], 4)
+    for i, g in enumerate(guards, 1):
+        lines += [f"    if {g}:", *block(i, blocks[g], 8)]
+    lines.append("    return out")
+    source = "\n".join(lines)
+    exec(compile(source, f"<fans.py: the {name} rows>", "exec"), space)
+    fn: Callable[..., dict[int, int]] = space[name]
+    fn.source = source  # type: ignore[attr-defined]
+    return fn
 
 
-_TILE_SOURCE = _tile_source()
-_TILE_SPACE: dict[str, Any] = dict(_TILE_NAMES)
-exec(compile(_TILE_SOURCE, "<fans.py: the TileFan rows>", "exec"), _TILE_SPACE)
-tile_fans: Callable[[int, int, int, int], dict[int, int]] = _TILE_SPACE["tile_fans"]
+# The HAND fans of the tiles alone of a hand holding these ranks (context.ranks_of).
+tile_fans: Callable[[int, int, int, int], dict[int, int]] = _compile(
+    "tile_fans",
+    "m, p, s, h",
+    "The TileFan rows on the ranks each suit holds: a new dict, fan id -> count.",
+    ("    num = m | p | s", "    voided = (not m) + (not p) + (not s)"),
+    TILE_FANS,
+    ("not m", "voided == 2", "not h", "h > 0"),
+    ("num", 512),
+)
+# The CUT fans of the sets as they are (SetFan rows), on SetFan's fields.
+SET_FANS: dict[int, SetFan] = {f.id: f.when for f in _TABLE if isinstance(f.when, SetFan)}
+set_fans: Callable[..., dict[int, int]] = _compile(
+    "set_fans",
+    SetFan.ARGS,
+    "The SetFan rows on one cut's sets: a new dict, fan id -> count.",
+    (),
+    SET_FANS,
+    ("trait", "pungs"),
+)
 
 
 def win_fans(

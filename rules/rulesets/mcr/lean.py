@@ -43,16 +43,16 @@ from rules.rulesets.mcr.context import (
     RANKS9,
     SET_TRAIT,
     cached_kong_fans,
-    chow_fans_with_pair,
-    shipped_chow_fans,
-    shipped_pung_fans,
+    chow_relations,
+    hidden_on_discard,
+    pung_relations,
+    win_position,
 )
-from rules.rulesets.mcr.fans import TABLE, tile_fans, win_fans
+from rules.rulesets.mcr.fans import TABLE, set_fans, tile_fans, win_fans
 from rules.rulesets.mcr.scoring import (
     EXCLUDED_NOTES,
     PACK_NAMES,
     WIND_TILE,
-    add_pung_fans,
     dropped_flags,
     excluded_note,
     fan_entry,
@@ -299,74 +299,46 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
         en_names = [*c0[5], *c1[5], *c2[5], *c3[5]]
     hidden = len(pung_tiles) - n_meld_pungs
     pair = (c0, c1, c2, c3)[ps][2]
-    # where the win tile sits among the standing sets (Cut: edge, closed, single)
+    # where the win tile sits among the standing sets, as Cut reads it
     cw = (c0, c1, c2, c3)[w // 9 if w < 27 else 3]
-    edge = closed = False
-    for t in cw[0]:
-        if t == w:
-            closed = True
-        elif t - w == 1 or w - t == 1:
-            edge = True
-    hidden_w = w in cw[1]
-    position = 77 if edge else 78 if closed else 79 if pair == w else 0
+    position = win_position(w, cw[0], pair)
 
-    # the relations between the sets (Cut._relations)
-    n_chows = len(chows)
-    if n_chows < 2:
-        cf = _NO_FANS
-    else:
+    # the relations between the sets, as Cut reads them
+    if len(chows) > 1:
         chows.sort(key=_ORDER_GET)
-        if n_chows == 4 and pair < 27 and pair % 9 == 4:
-            cf = chow_fans_with_pair(chows, pair)
-        else:
-            cf = shipped_chow_fans(chows)
-    n_pungs = len(pung_tiles)
-    pf = _NO_FANS
-    if n_pungs > 1:
-        pf = shipped_pung_fans(sorted(pung_tiles, key=_ORDER_GET))
-        if 54 in pf and pair >= 31:
-            pf = {f: n for f, n in pf.items() if f != 54}
-            pf[10] = 1
-        elif 38 in pf and 27 <= pair <= 30:
-            pf = {f: n for f, n in pf.items() if f != 38}
-            pf[9] = 1
+    cf = chow_relations(chows, pair)
+    pf = pung_relations(sorted(pung_tiles, key=_ORDER_GET) if len(pung_tiles) > 1 else (), pair)
 
-    # the HAND fans (Reading.hand_raw): the tiles' own, then the flags'
+    # the HAND fans (Reading.hand_raw): the TileFan rows, then the WinFan rows
     merged = hand.held
     raw = tile_fans(m_ranks, p_ranks, s_ranks, h_ranks)
     raw.update(win_fans(sd, hand.last_tile, kong, n_melded, fourth, merged.count(4) - mk - ck))
 
-    # the CUT fans, as score_ctx adds them
+    # the CUT fans, as score_ctx adds them: the relation tables whole, the SetFan rows
     if cf:
         raw.update(cf)
     if pf:
         raw.update(pf)
-    # concealed pungs on a discard: one the discard completed counts as melded,
-    # unless the win tile can sit in a chow (Cut._own)
-    hidden_here = hidden - 1 if hidden_w and not sd and not closed and not edge else hidden
-    if mk or ck or hidden_here > 1:
-        kt = cached_kong_fans(hidden_here, mk, ck, bool(params["mixed_kong_fan"]))
+    if not sd and w in cw[1]:
+        hidden = hidden_on_discard(hidden, True, position)
+    if mk or ck or hidden > 1:
+        kt = cached_kong_fans(hidden, mk, ck, bool(params["mixed_kong_fan"]))
         if kt:
             raw.update(kt)
     else:
         kt = _NO_FANS  # (kong_fans: no kong and at most one concealed pung)
-    pack_trait = 55 if trait & 1 else 31 if trait & 2 else 21 if trait & 4 else 0
-    if pack_trait:
-        raw[pack_trait] = 1
-    if n_chows == 4 and pair < 27:
-        raw[63] = 1
-    if n_pungs:
-        dragons = 0
-        for t in pung_tiles:
-            if t >= 31:
-                dragons += 1
-        if dragons:
-            dragons -= 2 * pf.get(54, 0)
-            if dragons > 0:
-                raw[59] = dragons
-        add_pung_fans(
-            raw, pung_tiles, pf, kt, WIND_TILE[hand.prevalent_wind], WIND_TILE[hand.seat_wind]
+    raw.update(
+        set_fans(
+            len(chows),
+            pung_tiles,
+            pair,
+            trait,
+            pf,
+            kt,
+            WIND_TILE[hand.prevalent_wind],
+            WIND_TILE[hand.seat_wind],
         )
+    )
     if position:
         formal = not params.get("wait_fans_real_waits", False)
         if _unique_wait(standing, merged, w, n_fixed, formal, (k0, k1, k2, k3), ps):

@@ -62,8 +62,10 @@ from rules.rulesets.mcr.fans import (
     FAN_FUNCS,
     FANS,
     HAND_FANS,
+    SET_FANS,
     TABLE,
     TableFan,
+    set_fans,
     tile_fans,
     win_fans,
 )
@@ -112,8 +114,11 @@ FORM_HAND_FANS: dict[str, tuple[int, ...]] = {
     "knitted_straight": _FLAGS,
     "nine_gates": (22, 76, *_CONCEALED, *_FLAGS),
 }
+# A regular cut is scored with every CUT fan: the set-relation tables taken whole
+# (the TableFan rows read them entry by entry), the SetFan rows compiled
+# (fans.set_fans) and the wait fans, which read where the win tile sits.
 _TABLE_FANS = frozenset(f for f, fn in CUT_FANS.items() if isinstance(fn, TableFan))
-_REGULAR_OWN_FANS = tuple(f for f in CUT_FANS if f not in _TABLE_FANS)
+assert set(CUT_FANS) == _TABLE_FANS | set(SET_FANS) | {77, 78, 79}
 FORM_CUT_FANS: dict[str, tuple[int, ...]] = {
     "regular": tuple(CUT_FANS),
     "knitted_straight": (60, 61, 77, 78, 79),
@@ -147,14 +152,21 @@ def score_ctx(c: Ctx, hand_raw: Mapping[int, int] | None = None) -> Scored:
         kt = c.kong_table
         if kt:
             raw.update(kt)
-        # The rest of CUT_FANS (_REGULAR_OWN_FANS), the same tests: those of the sets
-        # alone come worked out with the cut, the others read the flags and winds.
-        if c.own_fans:
-            raw.update(c.own_fans)
-        pungs = c.pungs
-        if pungs:
-            r = c.r
-            add_pung_fans(raw, [p.tile for p in pungs], c.pung_fans, kt, r.prevalent, r.seat)
+        # The rest of CUT_FANS: the SetFan rows, compiled (fans.set_fans); the
+        # wait fans read where the win tile sits.
+        r = c.r
+        raw.update(
+            set_fans(
+                len(c.chows),
+                c.cut.pung_tiles,
+                -1 if c.pair is None else c.pair,
+                c.trait,
+                c.pung_fans,
+                kt,
+                r.prevalent,
+                r.seat,
+            )
+        )
         if c.wait_position:
             raw[c.wait_position] = 1  # 77 / 78 / 79
     else:
@@ -167,45 +179,6 @@ def score_ctx(c: Ctx, hand_raw: Mapping[int, int] | None = None) -> Scored:
             raw[fid] = raw.get(fid, 0) + n
     raw, excluded = TABLE.apply_exclusions(raw)
     return Scored(raw, excluded, TABLE.total(raw), c)
-
-
-def add_pung_fans(
-    raw: dict[int, int],
-    tiles: Sequence[int],
-    pf: Mapping[int, int],
-    kt: Mapping[int, int],
-    prevalent: int,
-    seat: int,
-) -> None:
-    """碰碰和, 圈风刻 / 门风刻 and 幺九刻 (as fans.terminal_pungs counts it) of the
-    pungs' `tiles`, added to `raw`; `pf` and `kt` are the cut's pung relations and kong
-    fans, which decide what 幺九刻 leaves out.  One copy for `score_ctx` and the lean
-    path; the fans' rows in fans.py are the definition, held to this by the tests."""
-    if len(tiles) == 4 and 5 not in kt and 12 not in kt:
-        raw[48] = 1
-    n = 0
-    prev_pung = seat_pung = False
-    for t in tiles:
-        if t >= 27:
-            if t <= 30:
-                n += 1
-                if t == prevalent:
-                    prev_pung = True
-                if t == seat:
-                    seat_pung = True
-        elif t % 9 == 0 or t % 9 == 8:
-            n += 1
-    if prev_pung:
-        raw[60] = 1
-    if seat_pung:
-        raw[61] = 1
-    if n:
-        if 38 in pf or 9 in pf:
-            n -= 3
-        else:
-            n -= prev_pung + (seat_pung and seat != prevalent)
-        if n > 0:
-            raw[73] = n
 
 
 def hand_fans(c: Ctx) -> dict[int, int]:
