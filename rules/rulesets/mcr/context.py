@@ -124,6 +124,26 @@ def tile_ranks(m: int, p: int, s: int, h: int) -> TileRanks:
     return TileRanks(m, p, s, h, m | p | s, (not m) + (not p) + (not s))
 
 
+def read_flags(hand: Hand) -> tuple[bool, bool]:
+    """和绝张 and 杠上开花 / 抢杠和 as the rulebook defines them (docs/rules/mcr.md,
+    "Flags"), from the flags given: (fourth, kong)."""
+    w = hand.win_tile
+    assert w is not None
+    standing = hand.counts
+    fixed = hand.meld_counts
+    fourth = hand.fourth_tile
+    if standing[w] != 1:
+        fourth = False  # the win tile was already standing in the hand: not the last one out
+    if fixed[w] == 3:
+        fourth = True  # three copies shown in our own pung: the win tile is the last
+    kong = False
+    if hand.self_drawn and hand.after_kong:
+        kong = any(m.type == "kong" for m in hand.melds)
+    elif not hand.self_drawn and hand.robbing_kong:
+        kong = fixed[w] == 0 and standing[w] == 1
+    return fourth, kong
+
+
 class WinFacts(NamedTuple):
     """The light context of the other HAND fans (fans.py, `WinFan`): the win's
     flags as the rulebook reads them (scoring.Reading), the sets melded (exposed)

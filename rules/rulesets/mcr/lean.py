@@ -46,20 +46,25 @@ from rules.rulesets.mcr.context import (
     chow_relations,
     hidden_on_discard,
     pung_relations,
+    read_flags,
     win_position,
 )
 from rules.rulesets.mcr.fans import TABLE, set_fans, tile_fans, win_fans
 from rules.rulesets.mcr.scoring import (
     EXCLUDED_NOTES,
+    FLOWER_NOTES,
     PACK_NAMES,
+    SHORT_NOTES,
     WIND_TILE,
     dropped_flags,
     excluded_note,
     fan_entry,
     fan_note,
+    flower_notes,
     formal_unique_wait,
     holds_knit,
     shipped_suit_cuts,
+    short_notes,
     win_payments,
 )
 from rules.shapes import SUIT_ADDS, SUIT_NEEDS, suit_adds, suit_need
@@ -151,29 +156,6 @@ class _Items(dict[tuple[int, int], tuple[dict[str, Any], str, str, int]]):
 
 
 _ITEMS = _Items()
-# The notes of flowers (flowers, points a flower) and of a hand short of the
-# minimum (fans, minimum), as scoring.explain words them, each worded once:
-# at most 9 x 11 and 89 x 89.
-_FLOWER_NOTES: dict[tuple[int, int], tuple[str, str]] = {}
-_SHORT_NOTES: dict[tuple[int, int], tuple[str, str]] = {}
-
-
-def _flower_notes(flowers: int, points: int) -> tuple[str, str]:
-    r = _FLOWER_NOTES[flowers, points] = (
-        f"花牌 {flowers} 张：另加 {flowers * points} 分，不计入起和番",
-        f"{flowers} flower(s) add {flowers * points}, not counted toward the minimum",
-    )
-    return r
-
-
-def _short_notes(fan_total: int, need: int) -> tuple[str, str]:
-    r = _SHORT_NOTES[fan_total, need] = (
-        f"共 {fan_total} 番，不足 {need} 番起和，还差 {need - fan_total} 番，不能和牌",
-        f"{fan_total} fans: {need - fan_total} short of the {need}-fan minimum, so this is not a legal win",
-    )
-    return r
-
-
 _NO_FANS: dict[int, int] = {}
 _RANKS = (RANKS9, RANKS9, RANKS9, RANKS7)
 # a pung's or kong's tile -> (its suit, its rank's bit in the suit's mask)
@@ -240,17 +222,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
         return None
 
     # the flags, as Reading reads them
-    fixed = hand.meld_counts
-    fourth = hand.fourth_tile
-    if standing[w] != 1:
-        fourth = False
-    if fixed[w] == 3:
-        fourth = True
-    kong = False
-    if sd and hand.after_kong:
-        kong = any(m.type == "kong" for m in melds)
-    elif not sd and hand.robbing_kong:
-        kong = fixed[w] == 0 and standing[w] == 1
+    fourth, kong = read_flags(hand)
 
     # the sets, as Cut reads them: the melds first, then the standing packs
     trait = c0[3] & c1[3] & c2[3] & c3[3]
@@ -370,11 +342,11 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
     need = int(params["min_fans"])
     win = fan_total >= need
     if flowers:
-        z, e = _FLOWER_NOTES.get((flowers, flower_points)) or _flower_notes(flowers, flower_points)
+        z, e = FLOWER_NOTES.get((flowers, flower_points)) or flower_notes(flowers, flower_points)
         zh.append(z)
         en.append(e)
     if fan_total < need:
-        z, e = _SHORT_NOTES.get((fan_total, need)) or _short_notes(fan_total, need)
+        z, e = SHORT_NOTES.get((fan_total, need)) or short_notes(fan_total, need)
         zh.append(z)
         en.append(e)
     out: dict[str, Any] = {

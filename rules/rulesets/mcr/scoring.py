@@ -54,6 +54,7 @@ from rules.rulesets.mcr.context import (
     is_wind,
     rank,
     ranks_of,
+    read_flags,
     suit,
     tile_ranks,
 )
@@ -242,21 +243,12 @@ class Reading:
         self.hand = hand
         self.params = params
         self.mixed_kong_fan = bool(params["mixed_kong_fan"])
-        w = self.win = hand.win_tile
+        self.win = hand.win_tile
         self.standing = hand.counts  # concealed + win tile
         self.fixed = hand.meld_counts
         self.merged = merged = hand.held  # standing and melds (MCR has no wild tiles)
         # Flags as the rulebook defines them (docs/rules/mcr.md, "Flags").
-        fourth = hand.fourth_tile
-        if self.standing[w] != 1:
-            fourth = False  # the win tile was already standing in the hand: not the last one out
-        if self.fixed[w] == 3:
-            fourth = True  # three copies shown in our own pung: the win tile is the last
-        kong = False
-        if hand.self_drawn and hand.after_kong:
-            kong = any(m.type == "kong" for m in hand.melds)
-        elif not hand.self_drawn and hand.robbing_kong:
-            kong = self.fixed[w] == 0 and self.standing[w] == 1
+        fourth, kong = read_flags(hand)
         self.fourth = fourth
         self.kong = kong
         self.dropped_flags = (
@@ -959,18 +951,39 @@ def explain(
         sorted(best.excluded.items()) if best.excluded else (),
     )
     if hand.flowers:
-        zh.append(
-            f"花牌 {hand.flowers} 张：另加 {hand.flowers * int(params['flower_points'])} 分，不计入起和番"
-        )
-        en.append(
-            f"{hand.flowers} flower(s) add {hand.flowers * int(params['flower_points'])}, not counted toward the minimum"
-        )
+        points = int(params["flower_points"])
+        z, e = FLOWER_NOTES.get((hand.flowers, points)) or flower_notes(hand.flowers, points)
+        zh.append(z)
+        en.append(e)
     if fan_total < need:
-        zh.append(f"共 {fan_total} 番，不足 {need} 番起和，还差 {need - fan_total} 番，不能和牌")
-        en.append(
-            f"{fan_total} fans: {need - fan_total} short of the {need}-fan minimum, so this is not a legal win"
-        )
+        z, e = SHORT_NOTES.get((fan_total, need)) or short_notes(fan_total, need)
+        zh.append(z)
+        en.append(e)
     return en, zh
+
+
+# The notes of flowers (flowers, points a flower) and of a hand short of the
+# minimum (fans, minimum), each worded once: at most 9 x 11 and 89 x 89.
+FLOWER_NOTES: dict[tuple[int, int], tuple[str, str]] = {}
+SHORT_NOTES: dict[tuple[int, int], tuple[str, str]] = {}
+
+
+def flower_notes(flowers: int, points: int) -> tuple[str, str]:
+    """The note of the flowers: (Chinese, English)."""
+    r = FLOWER_NOTES[flowers, points] = (
+        f"花牌 {flowers} 张：另加 {flowers * points} 分，不计入起和番",
+        f"{flowers} flower(s) add {flowers * points}, not counted toward the minimum",
+    )
+    return r
+
+
+def short_notes(fan_total: int, need: int) -> tuple[str, str]:
+    """The note of a hand short of the minimum: (Chinese, English)."""
+    r = SHORT_NOTES[fan_total, need] = (
+        f"共 {fan_total} 番，不足 {need} 番起和，还差 {need - fan_total} 番，不能和牌",
+        f"{fan_total} fans: {need - fan_total} short of the {need}-fan minimum, so this is not a legal win",
+    )
+    return r
 
 
 def win_payments(self_drawn: bool, t: Table, total: int, base: int, win: bool) -> dict[str, Any]:
