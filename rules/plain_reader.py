@@ -16,6 +16,10 @@ wrong count) returns None and the caller takes the careful path, so every
 refusal is still the careful path's error, word for word; the answer of a
 plain situation is the careful path's answer (tests/rules/test_plain_reader.py holds
 the two to the same result on generated situations, good and broken).
+
+It is a reader of the situation format beside rules/hand.py's: without it a
+new hand's waits cost about 1.6 times as much and its win check about 2.3
+times (`python -m benchmarks.mcr_ab --readers`).
 """
 
 from __future__ import annotations

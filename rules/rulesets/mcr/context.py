@@ -1,12 +1,16 @@
 """国标 MCR: the hand context that fan conditions read.
 
 The tiles as the rulebook sees them (suits, ranks, winds, the reference
-calculator's tile order), the relations between sets that the rulebook limits
-with 套算一次 (account once) and 不得相同 (no repeats), and the frozen context of
-one way of reading a hand: `Pack`, `Cut` (the sets of one cut, with their
-relation tables `chow_fans` / `pung_fans`) and `Ctx` (what every fan condition
-in `fans.py` is a pure function of).  Nothing here imports the fan table, so
-`fans.py` can import this module and `scoring.py` can import both.
+calculator's tile order), the light contexts the HAND fans read (`TileRanks`,
+the ranks each suit holds; `WinFacts`, the flags as `read_flags` reads them),
+the relations between sets that the rulebook limits with 套算一次 (account
+once) and 不得相同 (no repeats), and the frozen context of one way of reading a
+hand: `Pack`, `Cut` (the sets of one cut, with their relation tables
+`chow_fans` / `pung_fans`) and `Ctx` (what every fan condition in `fans.py`
+reads), which keeps its reading as a `HandReading`.  The functions both
+scoring paths read a cut with (`chow_relations`, `pung_relations`,
+`win_position`, `hidden_on_discard`) live here once.  This module imports
+neither the fan table nor the scoring: `fans.py` imports it, `scoring.py` both.
 """
 
 from __future__ import annotations

@@ -32,9 +32,17 @@ How to apply it (this reproduces PyMahjongGB):
     the hand is read as (scoring.py, ``Reading.special``); "fallback": 43 无番和,
     when nothing else counts; "flower": 81 花牌, counted apart.  No ``when``.
 A ``when`` is a small pure function of the frozen ``Ctx`` returning how often the
-fan applies (0: not at all).  ``HAND_FANS``, ``CUT_FANS`` and ``FAN_FUNCS`` are views
-of the rows by group; scoring.py reads most of them through faster paths that
-tests/rules/test_mcr_fastpaths.py holds against these definitions.
+fan applies (0: not at all).  Most read a light context instead, so that the
+row is the one place the condition is written and every path evaluates it:
+``TileFan`` (an expression over the ranks each suit holds, ``TileRanks``),
+``WinFan`` (a function of the win's facts, ``WinFacts``), ``SetFan`` (an
+expression over a cut's sets as they are) and ``TableFan``.  The expression
+rows of a kind are compiled into one function (``tile_fans``, ``set_fans``;
+``win_fans`` evaluates the WinFan rows once per mix of facts), which both
+scoring paths call; called on a ``Ctx``, a row evaluates its own expression.
+``HAND_FANS``, ``CUT_FANS`` and ``FAN_FUNCS`` are views of the rows by group;
+tests/rules/test_mcr_fastpaths.py holds the compiled rows to the rows one by one
+and to the tile sets of context.py.
 
 ``SEED_EXCLUDES`` keeps the seed's literal 不计 list (cleaned) for reference.
 """

@@ -4,29 +4,40 @@ Most hands a table scores have no special form and exactly one way to cut
 their tiles into sets and a pair.  For them the careful path (scoring.py:
 `Reading`, `regular_cuts` with a `Cut` per cut, a `Ctx`, `score_ctx`, a
 `Scored`, `best_reading`, then the result) builds half a dozen objects and
-repeats work between them (the packs read twice, the fans copied from dict
-to dict), and a hand a process meets for the first time finds none of it
-cached: that glue, not any one rule, was most of what a new hand cost.
+repeats work between them, and a hand a process meets for the first time
+finds none of it cached.
 
-`score_regular` reads the same facts in the same order straight off the
-Hand into the result: the flags as `Reading` reads them, the one cut's sets
-as `Cut` reads them (the same shipped relation tables), the fans as
-`score_ctx` adds them (the tiles' own as `tile_facts` reads them, from the
-ranks each suit holds: `_tile_fans`), then the fan table's exclusions
-(`TABLE.apply_exclusions`: the 不计 lists stay data), its points and the result
-as `Mcr.score_hand` writes it.  Anything else -- wild tiles, a flag
-the rules refuse, a hand a special form might take, no cut or more than one
--- returns None and the careful path answers, so every refusal and every
-tie between readings is still decided there.
+`score_regular` reads the same facts straight off the Hand into the result,
+through the functions the careful path calls: the flags (context.read_flags),
+the one cut's sets (from the shipped suit cuts, as `Cut` reads them), their
+relations (context.chow_relations / pung_relations), where the win tile sits
+(context.win_position), the fans -- every condition is its row's in fans.py,
+compiled: fans.tile_fans, win_fans and set_fans, plus the relation and kong
+tables taken whole as score_ctx takes them -- then the fan table's exclusions,
+its points and the notes and payments scoring.py words.  Anything else --
+wild tiles, a flag the rules refuse, a hand a special form might take, no cut
+or more than one -- returns None and the careful path answers, so every
+refusal and every tie between readings is still decided there.
+
+Two readings of its own stay, because the careful ones cost more than 10 % of
+a new hand's MCR time (`python -m benchmarks.mcr_ab` beside the previous
+commit): `_unique_wait`, the wait check one suit pattern at a time (the
+careful `scoring.unique_wait` reads every kind through the hand's tables:
++18 % on a new parsed hand, +10 % through the API), held to it by
+tests/rules/test_mcr_lean.py::test_unique_wait_from_single_suits_matches_the_tables;
+and the one cut read per suit (`_suit`, `_suit_cut`, the pair's suit from the
+suits' needs) instead of `regular_cuts`' every cut, held to it by
+test_lean_answers_as_the_careful_path and test_lean_leaves_the_rest_to_the_careful_path.
+The special-form pre-check is looser than scoring._may_be_special on purpose:
+what it lets through goes to the careful path.
 
 What a hand's parts share is kept per part, not per hand: each suit's needs,
 its one cut and its ranks per suit pattern (`_SUITS`), what one more tile
 makes of a suit pattern (`_PATTERN_WAITS`), a fan's entry and notes per count
 (`_ITEMS`).  A new hand is mostly new as a whole, its suits mostly are not.
 
-The two are held to the same answers by tests/rules/test_mcr_lean.py (also
-`_tile_fans` against scoring.tile_facts) and by `python -m benchmarks.mcr_dump`
-(39,060 situations, byte for byte, both orders).
+The two paths are held to the same answers by tests/rules/test_mcr_lean.py and
+by `python -m benchmarks.mcr_dump` (39,060 situations, byte for byte, both orders).
 """
 
 from __future__ import annotations
@@ -79,8 +90,8 @@ _PACK_EN = {k: e for k, (_, e) in PACK_NAMES.items()}
 # pattern recurs across hands far more than a hand does): [its needs (n0, n1)
 # as shapes.suit_need, then its one cut without the pair and with it, each read
 # when first asked (None until then, _NOT_ONE when the pattern has no cut or
-# more than one), then the ranks it holds as a bit mask (as tile_facts reads
-# them)].  A cut is (chow middles, pung tiles, the pair or -1, the trait its
+# more than one), then the ranks it holds as a bit mask (as context.ranks_of
+# reads them)].  A cut is (chow middles, pung tiles, the pair or -1, the trait its
 # packs share as Cut reads it, the packs' names in Chinese, in English), the
 # packs in tile order as regular_cuts lists them.
 _SuitCut = tuple[tuple[int, ...], tuple[int, ...], int, int, tuple[str, ...], tuple[str, ...]]

@@ -8,12 +8,13 @@ How a hand is scored (docs/rules/mcr.md has the rulebook text behind each step):
 2. Special forms of a concealed hand (七对, 连七对, 十三幺, 全不靠, 七星不靠,
    组合龙 + set + pair, 九莲宝灯) and every cut of the tiles into sets and a pair
    (the engine's exact decompositions) are each turned into a frozen `Ctx`.
-3. Each fan is one small pure function of a `Ctx` returning how many times it
-   applies, kept in the fan's row of `fans.py` (`when`; `FAN_FUNCS` is the view
-   of the rows); the relations between sets that the rulebook limits with
-   套算一次 (account once) and 不得相同 (no repeats) are worked out once in the
-   context (`context.py`: `chow_fans`, `pung_fans`), because they are a property
-   of all the sets together, not of one fan.
+3. Each fan's condition is its row in `fans.py` (`when`), evaluated on the
+   reading: the HAND fans once per hand (`fans.tile_fans`, `fans.win_fans`),
+   the CUT fans per cut (`fans.set_fans` and the cut's tables); the relations
+   between sets that the rulebook limits with 套算一次 (account once) and
+   不得相同 (no repeats) are worked out once in the context (`context.py`:
+   `chow_relations`, `pung_relations`), because they are a property of all the
+   sets together, not of one fan.
 4. The 不计 table (`rules.rulesets.mcr.fans.FANS[*].excludes`) is applied as data, from
    the highest fan down: a fan that is itself excluded excludes nothing.
 5. The cut that scores highest is kept (ties as the reference calculator breaks
@@ -77,8 +78,7 @@ WIND_TILE = {"E": 27, "S": 28, "W": 29, "N": 30}
 
 # ---------------------------------------------------------------------------
 # forms and fans: each fan's condition is its row in fans.py (HAND_FANS, CUT_FANS
-# are views of the rows); here, which of them each form is scored with, and the
-# fast paths that read them a whole table at a time
+# are views of the rows); here, which of them each form is scored with
 
 _FLAGS = (44, 45, 46, 47, 58, 80)
 # Which fans each form is scored with (the rulebook's special forms exclude the
