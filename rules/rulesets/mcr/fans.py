@@ -163,20 +163,6 @@ def _not_within(tiles: frozenset[int]) -> tuple[int, int, int, int]:
     return tuple(~x for x in masks_of(tiles))  # type: ignore[return-value]
 
 
-_TERMINAL_OR_WIND = tuple(is_terminal(t) or is_wind(t) for t in range(34))
-
-
-def _terminal_pungs(pungs: list[int], pf: Mapping[int, int], prevalent: int, seat: int) -> int:
-    """幺九刻: pungs of terminals or winds, less those a wind fan already counts."""
-    n = 0
-    for t in pungs:
-        if _TERMINAL_OR_WIND[t]:
-            n += 1
-    if 38 in pf or 9 in pf:
-        return n - 3  # 三风刻 / 小四喜 take their three wind pungs
-    return n - (prevalent in pungs) - (seat in pungs and seat != prevalent)
-
-
 # The names a row's expression may use besides its context's fields.
 _NOT_GREEN = _not_within(GREEN)
 _NOT_REVERSIBLE = _not_within(REVERSIBLE)
@@ -195,7 +181,10 @@ _NAMES: dict[str, Any] = {
     "DRAGON_RANKS": 0b1110000,  # 白发中
     **{f"NOT_GREEN_{x}": v for x, v in zip("MPSH", _NOT_GREEN, strict=True)},
     **{f"NOT_REVERSIBLE_{x}": v for x, v in zip("MPSH", _NOT_REVERSIBLE, strict=True)},
-    "terminal_pungs": _terminal_pungs,
+    # a tile -> 1 when it is a dragon / a terminal or a wind (幺九刻 counts those
+    # pungs: 三风刻 and 小四喜 take three, the prevalent and seat wind fans theirs)
+    "IS_DRAGON": tuple(int(t >= 31) for t in range(34)).__getitem__,
+    "IS_TERMINAL_OR_WIND": tuple(int(is_terminal(t) or is_wind(t)) for t in range(34)).__getitem__,
 }
 
 
@@ -534,7 +523,7 @@ _TABLE: tuple[FanDef, ...] = (
        "由中、发、白3张相同的牌组成的刻子。",
        "A pung or kong of dragons.",
        # 双箭刻 takes its two dragon pungs (a third would be 大三元)
-       group="cut", when=SetFan("pungs and len([t for t in pungs if t >= 31]) - 2 * pf.get(54, 0)")),
+       group="cut", when=SetFan("pungs and sum(map(IS_DRAGON, pungs)) - 2 * pf.get(54, 0)")),
     _F(60, "圈风刻", "Prevalent Wind", 2,
        (73,), (73,),
        "与圈风相同的风刻。",
@@ -605,7 +594,7 @@ _TABLE: tuple[FanDef, ...] = (
        (), (),
        "3张相同的一、九序数牌及字牌组成的刻子(或杠)。",
        "A pung or kong of ones, nines or winds (dragon pungs score Dragon Pung instead).",
-       group="cut", when=SetFan("pungs and terminal_pungs(pungs, pf, prevalent, seat)")),
+       group="cut", when=SetFan("pungs and sum(map(IS_TERMINAL_OR_WIND, pungs)) - (3 if 38 in pf or 9 in pf else (prevalent in pungs) + (seat in pungs and seat != prevalent))")),
     _F(74, "明杠", "Melded Kong", 1,
        (), (),
        "自己有暗刻，碰别人打出的一张相同的牌开杠；或自己抓进一张与碰的明刻相同的牌开杠。",

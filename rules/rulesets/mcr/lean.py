@@ -289,8 +289,12 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
     # the relations between the sets, as Cut reads them
     if len(chows) > 1:
         chows.sort(key=_ORDER_GET)
-    cf = chow_relations(chows, pair)
-    pf = pung_relations(sorted(pung_tiles, key=_ORDER_GET) if len(pung_tiles) > 1 else (), pair)
+    cf = chow_relations(chows, pair) if len(chows) > 1 else _NO_FANS
+    pf = (
+        pung_relations(sorted(pung_tiles, key=_ORDER_GET), pair)
+        if len(pung_tiles) > 1
+        else _NO_FANS
+    )
 
     # the HAND fans (Reading.hand_raw): the TileFan rows, then the WinFan rows
     merged = hand.held
