@@ -204,8 +204,8 @@ def bench_mcr(n: int, rounds: int) -> None:
 
 def bench_cold(rng: random.Random, n: int) -> None:
     print("\n## Per-suit tables: win checks with the look-up caches emptied")
-    shapes._NEED.clear()
-    shapes._ADD.clear()
+    shapes.SUIT_NEEDS.clear()
+    shapes.SUIT_ADDS.clear()
     hands = [with_wilds(rng, random_tiles(rng), rng.randrange(5))[:2] for _ in range(n)]
     t0 = time.perf_counter()
     for h in hands:
@@ -214,8 +214,8 @@ def bench_cold(rng: random.Random, n: int) -> None:
     # Every pattern is read from the shipped file (rules/data), so "cold" costs a
     # look-up in it, not a solve (about 0.5 ms a pattern).
     print(
-        f"- {n} random hands from cold: {dt * 1000:.1f} ms, {len(shapes._NEED)} suit patterns "
-        f"read from the shipped tables ({dt / max(len(shapes._NEED), 1) * 1e6:.1f} µs per pattern)"
+        f"- {n} random hands from cold: {dt * 1000:.1f} ms, {len(shapes.SUIT_NEEDS)} suit patterns "
+        f"read from the shipped tables ({dt / max(len(shapes.SUIT_NEEDS), 1) * 1e6:.1f} µs per pattern)"
     )
 
 

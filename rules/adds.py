@@ -9,7 +9,7 @@ and a tile tap is mostly a first sight; so `python -m rules.build_tables`
 ships each pattern's row of "what one more tile does", relative to the
 pattern's own need (most patterns share their row), and a row with a pair
 difference and a spare gives a mask of the suit's kinds, kept in a small
-cache that new hands mostly hit.  Read by rules/quick.py and by
+cache that new hands mostly hit.  Read by rules/plain_reader.py and by
 shapes.standard_waits; tests/rules/test_tables.py holds the rows to the need
 tables' own look-ups.
 """

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules import quick
+from rules import plain_reader
 from rules.decompose import Forms
 from rules.errors import RuleError
 from rules.hand import Hand, parse_situation
@@ -61,19 +61,19 @@ def waits(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
     """The tile kinds that complete a hand one tile short; never raises on bad input.
 
     A plain situation at a ruleset whose waits are a plain shape's
-    (`Ruleset.quick_forms`) is answered by rules/quick.py, as is_win is."""
+    (`Ruleset.quick_forms`) is answered by rules/plain_reader.py, as is_win is."""
     plain = _plain(situation, ruleset)
     if plain is not None:
-        found = quick.wait_codes(situation, plain[1])
+        found = plain_reader.wait_codes(situation, plain[1])
         if found is not None:
             return {"id": situation.get("id"), "ok": True, "ruleset": plain[0], "waits": found}
     sid = _sid(situation)
     try:
         rs = get_ruleset(_ruleset_id(situation, ruleset))
         params = rs.resolve_params(situation.get("params") if isinstance(situation, dict) else None)
-        # the quick reader, unless it was tried above on these very forms
+        # the plain reader, unless it was tried above on these very forms
         forms = rs.quick_forms(params) if plain is None else None
-        tiles = quick.waits(situation, forms) if forms is not None else None
+        tiles = plain_reader.waits(situation, forms) if forms is not None else None
         if tiles is None:
             hand = parse_situation(situation, need_win_tile=False)
             if hand.extra:
@@ -93,19 +93,19 @@ def is_win(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
     decomposition counted or listed.  A tile tap that asks "is this a win?"
     pays for that only: a plain situation at a ruleset whose win is a plain
     shape (`Ruleset.quick_forms`) on its default parameters is read by
-    rules/quick.py straight into the tables, with no Hand built."""
+    rules/plain_reader.py straight into the tables, with no Hand built."""
     plain = _plain(situation, ruleset)
     if plain is not None:
-        win = quick.is_win(situation, plain[1])
+        win = plain_reader.is_win(situation, plain[1])
         if win is not None:
             return {"id": situation.get("id"), "ok": True, "ruleset": plain[0], "win": win}
     sid = _sid(situation)
     try:
         rs = get_ruleset(_ruleset_id(situation, ruleset))
         params = rs.resolve_params(situation.get("params"))
-        # the quick reader, unless it was tried above on these very forms
+        # the plain reader, unless it was tried above on these very forms
         forms = rs.quick_forms(params) if plain is None else None
-        win = quick.is_win(situation, forms) if forms is not None else None
+        win = plain_reader.is_win(situation, forms) if forms is not None else None
         if win is None:
             hand = parse_situation(situation, need_win_tile=True)
             if hand.extra:

@@ -23,7 +23,7 @@ zlib-compressed.  99 stands for impossible (shapes.INF).
 
 It also writes rules/data/suit_adds.bin, what one more tile does to each
 pattern a hand can hold (at most 13 tiles in the suit), for the waits
-(rules/quick.py): a tile tap asks the waits of a hand never seen, and working
+(rules/plain_reader.py): a tile tap asks the waits of a hand never seen, and working
 a pattern's nine "one more tile" look-ups out on first sight cost more than
 the rest of the answer.  Most patterns share their row: for each kind j, the
 need after one more j *less the pattern's own*, and the pair's difference

@@ -412,11 +412,11 @@ class Ruleset:
     def quick_forms(self, params: Mapping[str, Any]) -> Forms | None:
         """The forms whose shapes alone are this ruleset's win and waits under
         `params`, when they are plain (four sets and a pair, seven pairs:
-        `rules.quick.plain_forms`); None otherwise (the default).
+        `rules.plain_reader.plain_forms`); None otherwise (the default).
 
         A ruleset that gives them lets the API answer a plain situation's
-        is_win and waits from the quick reader (rules/quick.py), without
-        building a Hand; tests/rules/test_quick.py holds every ruleset that
+        is_win and waits from the plain reader (rules/plain_reader.py), without
+        building a Hand; tests/rules/test_plain_reader.py holds every ruleset that
         does to its careful answers."""
         return None
 

@@ -112,8 +112,9 @@ _FULL_CAP_BYTES = {9: bytes([4] * 9), 7: bytes([4] * 7)}
 # pattern -> (need without pair, need with pair minus need without pair).  The
 # second item is a difference so that the hot path adds four numbers and
 # takes one min; INF entries stay correct because the difference cancels.
-# Filled from the shipped tables (below) as patterns are met, up to a size.
-_NEED: dict[bytes, tuple[int, int]] = {}
+# Filled from the shipped tables (below) as patterns are met, up to a size;
+# hot paths elsewhere read it first (`SUIT_NEEDS.get(k) or suit_need(k)`).
+SUIT_NEEDS: dict[bytes, tuple[int, int]] = {}
 NEED_CACHE_MAX = 100_000
 _NEED_CAPPED: dict[tuple[bytes, bytes], tuple[int, int]] = {}
 NEED_CAPPED_MAX = 20_000
@@ -168,12 +169,12 @@ def _load_tables() -> dict[int, _Table]:
     return out
 
 
-_TABLES = _load_tables()
+NEED_TABLES = _load_tables()
 
 
 def _index(key: bytes) -> int:
     """The pattern's place in its table (KeyError for a count above 4)."""
-    t = _TABLES[len(key)]
+    t = NEED_TABLES[len(key)]
     s = t.split
     return t.low[key[:s]] + t.high[key[s:]]
 
@@ -181,9 +182,9 @@ def _index(key: bytes) -> int:
 def suit_need(key: bytes, caps: bytes | None = None) -> tuple[int, int]:
     """(need without pair, extra need when the pair is here) for one suit pattern."""
     if caps is None or caps == _FULL_CAP_BYTES[len(key)]:
-        r = _NEED.get(key)
+        r = SUIT_NEEDS.get(key)
         if r is None:
-            t = _TABLES[len(key)]
+            t = NEED_TABLES[len(key)]
             s = t.split
             lo = t.low.get(key[:s])
             hi = t.high.get(key[s:])
@@ -193,8 +194,8 @@ def suit_need(key: bytes, caps: bytes | None = None) -> tuple[int, int]:
                 full = _FULL_CAP_BYTES[len(key)]
                 n0 = _solve_need(key, full, False)
                 r = (n0, _solve_need(key, full, True) - n0)
-            if len(_NEED) < NEED_CACHE_MAX:
-                _NEED[key] = r
+            if len(SUIT_NEEDS) < NEED_CACHE_MAX:
+                SUIT_NEEDS[key] = r
         return r
     ck = (key, caps)
     r = _NEED_CAPPED.get(ck)
@@ -320,7 +321,7 @@ def is_standard_win(counts: bytes, wilds: int = 0, caps: Sequence[int] | None = 
     times), hence bytes input and the inlined table look-ups.
     """
     if caps is None:
-        get = _NEED.get
+        get = SUIT_NEEDS.get
         k = counts[0:9]
         a = get(k) or suit_need(k)
         k = counts[9:18]
@@ -430,7 +431,7 @@ def natural_pair_suits(ks: tuple[bytes, bytes, bytes, bytes]) -> list[int]:
     """The suits (0-3) that can hold the pair of a win without wild tiles, read off the
     per-suit needs: every suit complete as sets, this one as sets and a pair.  The one
     reading of the tables both the engine's natural cuts and MCR's cuts start from."""
-    get = _NEED.get
+    get = SUIT_NEEDS.get
     needs = [get(k) or suit_need(k) for k in ks]
     s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
     return [ps for ps in range(4) if s0 + needs[ps][1] <= 0]
@@ -806,25 +807,26 @@ def is_knitted_straight(
 # waits
 
 
-_ADD: dict[tuple[bytes, bytes | None], tuple[tuple[int, int], ...]] = {}
+# (pattern, caps) -> suit_adds' answer, kept as met (read first on hot paths)
+SUIT_ADDS: dict[tuple[bytes, bytes | None], tuple[tuple[int, int], ...]] = {}
 ADD_CACHE_MAX = 50_000
 
 
-def _suit_add(key: bytes, caps: bytes | None) -> tuple[tuple[int, int], ...]:
+def suit_adds(key: bytes, caps: bytes | None) -> tuple[tuple[int, int], ...]:
     """For each kind j of the suit: the suit's needs after one more tile j."""
     ck = (key, caps)
-    r = _ADD.get(ck)
+    r = SUIT_ADDS.get(ck)
     if r is None and caps is None and max(key) <= 4:
         # straight from the shipped table: one more tile j is 5**j further on
-        t = _TABLES[len(key)]
+        t = NEED_TABLES[len(key)]
         i = _index(key)
         codes, values = t.codes, t.values
         r = tuple(
             (INF, 0) if c >= 4 else values[codes[i + step]]
             for c, step in zip(key, t.step, strict=True)
         )
-        if len(_ADD) < ADD_CACHE_MAX:
-            _ADD[ck] = r
+        if len(SUIT_ADDS) < ADD_CACHE_MAX:
+            SUIT_ADDS[ck] = r
     if r is None:
         rows = []
         for j in range(len(key)):
@@ -835,8 +837,8 @@ def _suit_add(key: bytes, caps: bytes | None) -> tuple[tuple[int, int], ...]:
                 k2[j] += 1
                 rows.append(suit_need(bytes(k2), caps))
         r = tuple(rows)
-        if len(_ADD) < ADD_CACHE_MAX:
-            _ADD[ck] = r
+        if len(SUIT_ADDS) < ADD_CACHE_MAX:
+            SUIT_ADDS[ck] = r
     return r
 
 
@@ -854,7 +856,7 @@ def _wait_rows(x: int, key: bytes, caps: bytes | None, other: int) -> tuple[tupl
     r = _WAIT_ROWS.get(ck)
     if r is None:
         off = _SUITS[x][0]
-        vals = [(a0 + min(a1, other), off + j) for j, (a0, a1) in enumerate(_suit_add(key, caps))]
+        vals = [(a0 + min(a1, other), off + j) for j, (a0, a1) in enumerate(suit_adds(key, caps))]
         # a row changes only at the few distinct values: build each once
         steps = sorted({v for v, _ in vals if v <= _MAX_T})
         rows: list[tuple[int, ...]] = []
@@ -879,7 +881,7 @@ def suit_wait_tiles(x: int, key: bytes, other: int, spare: int) -> tuple[int, ..
     hand's needs without the pair.  None when the pattern has no row (a count
     above four, four of an honor) or the values fall outside what a row key
     holds: the caller works it out from the tables."""
-    t = _TABLES[len(key)]
+    t = NEED_TABLES[len(key)]
     lo = t.low.get(key[: t.split])
     hi = t.high.get(key[t.split :])
     if lo is None or hi is None:
@@ -904,7 +906,7 @@ def standard_waits(counts: bytes, wilds: int = 0, caps: Sequence[int] | None = N
     ks = _keys(counts)
     if caps is None:
         cks: tuple[bytes | None, ...] = (None, None, None, None)
-        get = _NEED.get
+        get = SUIT_NEEDS.get
         needs = [get(k) or suit_need(k) for k in ks]
     else:
         cks = _cap_keys(caps)
@@ -939,7 +941,7 @@ def standard_waits(counts: bytes, wilds: int = 0, caps: Sequence[int] | None = N
                     out += shipped
                     continue
                 j = _SUITS[x][0]
-                for a0, a1 in _ADD.get((k, cks[x])) or _suit_add(k, cks[x]):
+                for a0, a1 in SUIT_ADDS.get((k, cks[x])) or suit_adds(k, cks[x]):
                     if a0 + (a1 if a1 < other else other) <= budget:
                         out.append(j)
                     j += 1

@@ -124,17 +124,19 @@ def _code_to_tile(digit: int, suit: str, raw: str) -> int:
     return 33 + digit
 
 
-_CODES: dict[str, int] = {}
+# a tile's mpsz code, either case ("1m", "1M") -> the tile: what every reader of
+# tiles looks codes up in
+TILE_OF_CODE: dict[str, int] = {}
 for _t in range(N_ALL):
     _code = tile_str(_t)
-    _CODES[_code] = _CODES[_code.upper()] = _t
+    TILE_OF_CODE[_code] = TILE_OF_CODE[_code.upper()] = _t
 # tile -> its mpsz code, for answers that list many tiles
 TILE_STRS: tuple[str, ...] = tuple(tile_str(_t) for _t in range(N_ALL))
 
 
 def parse_tile(raw: object) -> int:
     """One tile from '5m', '5M', '五万' or '中'; a RuleError('bad_tile') otherwise."""
-    t = _CODES.get(raw) if isinstance(raw, str) else None
+    t = TILE_OF_CODE.get(raw) if isinstance(raw, str) else None
     if t is not None:
         return t
     if not isinstance(raw, str):
@@ -195,7 +197,7 @@ def parse_tiles(raw: object) -> list[int]:
         return [parse_tile(p) for p in parts if p]
     if isinstance(raw, (list, tuple)):
         try:
-            return [_CODES[x] for x in raw]
+            return [TILE_OF_CODE[x] for x in raw]
         except (KeyError, TypeError):
             return [parse_tile(x) for x in raw]
     raise RuleError(

@@ -233,6 +233,41 @@ def _facts_by_definition(merged: bytes, kongs: int) -> tuple:
     )
 
 
+def fans_of_facts(facts: tuple) -> dict[int, int]:
+    """The HAND fans the tile facts give (as the rows name them), 四归一 included."""
+    voided, no_honors, flush, all_types, all_simples, green, reversible, trait, rank_fan, hogs = (
+        facts
+    )
+    out: dict[int, int] = {}
+    for fid, holds in (
+        (3, green),
+        (trait, trait),  # 8 / 11 / 18
+        (flush, flush),  # 22 / 49
+        (rank_fan, rank_fan),  # 25 / 26 / 27 / 36 / 37
+        (40, reversible),
+        (51, all_types),
+        (68, all_simples),
+        (76, no_honors),
+    ):
+        if holds:
+            out[fid] = 1
+    if hogs > 0:
+        out[64] = hogs
+    if voided != 2 and voided > 0:
+        out[75] = voided
+    return out
+
+
+def rows_on(merged: bytes, hogs: int) -> dict[int, int]:
+    """The HAND fans of the tiles as both scoring paths read them: the TileFan rows
+    compiled on the ranks (fans.tile_fans) and 四归一's row on the facts."""
+    got = fans.tile_fans(*context.ranks_of(merged))
+    n = fans.WIN_FANS[64](context.WinFacts(False, False, False, 0, False, hogs))
+    if n > 0:
+        got[64] = n
+    return got
+
+
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.integers(0, 33), min_size=14, max_size=18), st.integers(0, 4))
 def test_tile_facts_match_the_tile_sets(tiles: list[int], kongs: int) -> None:
@@ -240,11 +275,19 @@ def test_tile_facts_match_the_tile_sets(tiles: list[int], kongs: int) -> None:
     for t in tiles:
         counts[t] = min(4, counts[t] + 1)
     merged = bytes(counts)
-    assert mcr.tile_facts(merged, kongs)[:10] == _facts_by_definition(merged, kongs)
+    assert rows_on(merged, merged.count(4) - kongs) == fans_of_facts(
+        _facts_by_definition(merged, kongs)
+    )
 
 
 def test_tile_facts_of_the_generated_hands(params: dict) -> None:
     for s in SITUATIONS:
         r = mcr.Reading(parse_situation(s), params)
         kongs = sum(1 for m in r.hand.melds if m.type == "kong")
-        assert mcr.tile_facts(r.merged, kongs)[:10] == _facts_by_definition(r.merged, kongs)
+        facts = _facts_by_definition(r.merged, kongs)
+        assert r.win_facts.hogs == facts[9]
+        assert rows_on(r.merged, r.win_facts.hogs) == fans_of_facts(facts)
+        # each TileFan row on the Ctx (its lambda) says what the compiled rows say
+        c = mcr.Ctx(r, "regular")
+        by_row = {fid: n for fid in fans.TILE_FANS if (n := fans.HAND_FANS[fid](c)) > 0}
+        assert by_row == fans.tile_fans(*context.ranks_of(r.merged))

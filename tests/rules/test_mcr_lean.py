@@ -78,7 +78,7 @@ def test_lean_leaves_the_rest_to_the_careful_path() -> None:
 
 
 def test_knit_precheck_matches_the_patterns() -> None:
-    """scoring._holds_knit (the special forms' pre-check, by ranks per suit) says
+    """scoring.holds_knit (the special forms' pre-check, by ranks per suit) says
     what _knit_pattern_of (pattern by pattern) says, on every pattern, each less
     one tile, and random hands."""
     from rules import shapes
@@ -96,16 +96,16 @@ def test_knit_precheck_matches_the_patterns() -> None:
             less[t] = 0
             hands.append(bytes(less))
     for s in hands:
-        assert scoring._holds_knit(s) == (scoring._knit_pattern_of(s) is not None), s
+        assert scoring.holds_knit(s) == (scoring._knit_pattern_of(s) is not None), s
 
 
 def test_tile_fans_match_tile_facts() -> None:
-    """lean._tile_fans (from the ranks each suit holds) gives scoring.tile_facts'
-    fans but 四归一, on random tiles of every mix of suits and honors."""
-    from rules.rulesets.mcr import scoring
+    """The TileFan rows compiled on the ranks each suit holds (fans.tile_fans, what
+    the lean path and the careful one both read) give the fans the tile sets of
+    context.py define, on random tiles of every mix of suits and honors."""
+    from tests.rules.test_mcr_fastpaths import _facts_by_definition, fans_of_facts, rows_on
 
     rng = random.Random(9)
-    nz = scoring._NONZERO
     for i in range(30_000):
         kinds = rng.sample(range(34), rng.randrange(1, 12))
         if i % 3 == 0:  # one suit, or one suit and honors, or honors alone
@@ -115,15 +115,7 @@ def test_tile_fans_match_tile_facts() -> None:
         for t in kinds:
             merged[t] = rng.randrange(1, 4)
         m = bytes(merged)
-        want = dict(scoring.tile_facts(m, 0)[10])
-        want.pop(64, None)
-        got = lean._tile_fans(
-            scoring._RANKS9[m[0:9].translate(nz)],
-            scoring._RANKS9[m[9:18].translate(nz)],
-            scoring._RANKS9[m[18:27].translate(nz)],
-            scoring._RANKS7[m[27:34].translate(nz)],
-        )
-        assert got == want, m
+        assert rows_on(m, 0) == fans_of_facts(_facts_by_definition(m, 0)), m
 
 
 def test_unique_wait_from_single_suits_matches_the_tables() -> None:
@@ -160,7 +152,7 @@ def test_unique_wait_from_single_suits_matches_the_tables() -> None:
     for h in hands():
         s = h.counts
         ks = (s[0:9], s[9:18], s[18:27], s[27:34])
-        needs = [shapes._NEED.get(k) or shapes.suit_need(k) for k in ks]
+        needs = [shapes.SUIT_NEEDS.get(k) or shapes.suit_need(k) for k in ks]
         s0 = sum(n[0] for n in needs)
         pair_suits = [x for x in range(4) if s0 + needs[x][1] <= 0]
         if len(pair_suits) != 1:

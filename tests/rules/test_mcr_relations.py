@@ -76,7 +76,11 @@ def _relations_by_definition(cut: context.Cut) -> tuple[dict[int, int], dict[int
     mids = cut.chows
     pair = cut.pair
     assert pair is not None
-    cf = context._chow_fans(mids, pair) if len(mids) == 4 else context.chow_relation_fans(mids)
+    cf = (
+        context.chow_fans_with_pair(mids, pair)
+        if len(mids) == 4
+        else context.chow_relation_fans(mids)
+    )
     tiles = sorted((p.tile for p in cut.pungs), key=context.ORDER_KEY.__getitem__)
     pf = dict(context.pung_relation_fans(tiles))
     if 54 in pf and context.is_dragon(pair):

@@ -2,7 +2,7 @@
 
 `rules/rulesets/mcr/data/mcr_suit_cuts.bin` (built by `python -m rules.rulesets.mcr.build_suit_cuts`)
 holds the cuts of every suit pattern of at most four sets, without and with the
-pair; `scoring._suit_cuts` stays the definition.  Checked here: the file is what
+pair; `scoring.suit_cuts` stays the definition.  Checked here: the file is what
 the script builds, every pattern reads back as the walk's cuts in the walk's
 order (the order settles ties between equal cuts), the table holds every pattern
 the walk can cut into at most four sets, and anything else is handed to the walk.
@@ -31,7 +31,7 @@ def test_every_pattern_reads_back_as_the_walk(n: int, pair: bool) -> None:
     assert keys
     for key in keys:
         got = mcr.shipped_suit_cuts(key, pair)
-        assert got == mcr._suit_cuts(key, pair), key
+        assert got == mcr.suit_cuts(key, pair), key
         assert got, key  # every pattern held can be cut
 
 
@@ -40,7 +40,7 @@ def test_the_table_holds_every_pattern_the_walk_can_cut(n: int, pair: bool) -> N
     held = set(build_suit_cuts.patterns(n, pair))
     for counts in product(range(5), repeat=n):
         key = bytes(counts)
-        if sum(counts) <= 12 + 2 * pair and mcr._suit_cuts(key, pair):
+        if sum(counts) <= 12 + 2 * pair and mcr.suit_cuts(key, pair):
             assert key in held, key
 
 
@@ -54,7 +54,7 @@ def test_nine_kind_patterns_of_a_hand_are_held() -> None:
             continue
         pair = total % 3 == 2
         key = bytes(counts)
-        if mcr._suit_cuts(key, pair):
+        if mcr.suit_cuts(key, pair):
             assert key in held[pair], key
 
 
@@ -64,4 +64,4 @@ def test_any_pattern_is_cut_as_the_walk_cuts_it(counts: list[int], pair: bool) -
     if len(counts) == 8:
         counts = counts[:7]
     key = bytes(counts)
-    assert mcr.shipped_suit_cuts(key, pair) == mcr._suit_cuts(key, pair)
+    assert mcr.shipped_suit_cuts(key, pair) == mcr.suit_cuts(key, pair)

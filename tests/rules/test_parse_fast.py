@@ -1,7 +1,7 @@
 """The quick ways against the complete ones (issue 15): the same answer or the same error.
 
-`parse_situation` reads a plain dict's tiles by `_tiles_fast`, which gives up on
-anything unusual; a Mapping that is not a dict always takes `_tiles_careful`,
+`parse_situation` reads a plain dict's tiles by `read_tiles_fast`, which gives up on
+anything unusual; a Mapping that is not a dict always takes `read_tiles_careful`,
 every check in order.  `rules.is_win` answers `generic` from the table look-ups
 alone; `score()` counts and lists the decompositions.  Each pair is compared
 here on thousands of generated situations, well-formed and broken.
@@ -17,7 +17,7 @@ import pytest
 
 from rules import get_ruleset, is_win, score, waits
 from rules.errors import RuleError
-from rules.hand import Hand, _tiles_careful, _tiles_fast, parse_situation
+from rules.hand import Hand, parse_situation, read_tiles_careful, read_tiles_fast
 from rules.tiles import tile_str
 
 SUITS = "mpsz"
@@ -134,10 +134,10 @@ def test_fast_parse_is_the_careful_parse(need_win_tile: bool) -> None:
                 sum(1 for t in (*quick.concealed, quick.win_tile) if t == k and k not in quick.wild)
                 for k in range(34)
             )
-        tiles = answer(_tiles_fast, sit, need_win_tile)
+        tiles = answer(read_tiles_fast, sit, need_win_tile)
         if tiles is not None:
             fast_taken += 1
-            assert tiles == answer(_tiles_careful, sit, need_win_tile), sit
+            assert tiles == answer(read_tiles_careful, sit, need_win_tile), sit
     # a fair share of the generated hands are well-formed and spelt as the fast
     # path reads them (the rest is broken or spelt otherwise on purpose)
     assert fast_taken > 500

@@ -102,7 +102,7 @@ def test_shipped_tables_match_the_solver() -> None:
         return (n0, shapes._solve_need(key, full, True) - n0)
 
     def shipped(key: bytes) -> tuple[int, int]:
-        t = shapes._TABLES[len(key)]
+        t = shapes.NEED_TABLES[len(key)]
         return t.values[t.codes[shapes._index(key)]]
 
     for c in product(range(5), repeat=7):
@@ -123,7 +123,7 @@ def test_shipped_tables_are_the_builders() -> None:
     from rules import build_tables, shapes
 
     need0, need1 = build_tables.build_suit(7)
-    t = shapes._TABLES[7]
+    t = shapes.NEED_TABLES[7]
     for x in range(5**7):
         a, d = t.values[t.codes[x]]
         assert (a, a + d) == (need0[x], need1[x]), x
@@ -132,14 +132,14 @@ def test_shipped_tables_are_the_builders() -> None:
 
 
 # ---------------------------------------------------------------------------
-# the shipped one-more-tile rows (rules/data/suit_adds.bin), read by rules/quick.py
+# the shipped one-more-tile rows (rules/data/suit_adds.bin), read by rules/plain_reader.py
 
 
 def _row_masks(x: int, key: bytes) -> list[tuple[int, int, int, int]]:
     """(other, spare, the shipped row's mask, the need tables' mask) for one pattern."""
-    from rules import adds, quick, shapes
+    from rules import adds, plain_reader, shapes
 
-    t = shapes._TABLES[len(key)]
+    t = shapes.NEED_TABLES[len(key)]
     i = shapes._index(key)
     row_id = adds.ROW_ID[x][i]
     packed = sum(c << 5 * j for j, c in enumerate(key))
@@ -147,7 +147,7 @@ def _row_masks(x: int, key: bytes) -> list[tuple[int, int, int, int]]:
     out = []
     for other in range(-1, 3):
         for spare in range(-4, 9):
-            want = quick._row_of_index(x, i, packed, other, spare + a0)
+            want = plain_reader._row_of_index(x, i, packed, other, spare + a0)
             key_int = adds.row_key(row_id, x == 3, other, spare)
             got = want if key_int is None else adds.row_mask(key_int)
             out.append((other, spare, got, want))

@@ -87,71 +87,11 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
     ("scorer.admin", "scorer.management", "scorer.management.*", "scorer.urls"),
 )
 
-# Private names still imported across modules while other work removes them
-# (issue 29: the MCR lean path's copies, the tile codes' second reader, the record
-# page's view model).  Exactly the offenders of today: a new one fails the test,
-# and so does an entry no longer needed (take it out).
-PRIVATE_ALLOWED: frozenset[tuple[str, str, str]] = frozenset(
-    {
-        ("rules.hand", "rules.tiles", "_CODES"),
-        ("rules.quick", "rules.tiles", "_CODES"),
-        # rules.shapes' tables, read as attributes (shapes._NEED) by MCR's scoring, the
-        # quick reader and the benchmarks.
-        ("rules.quick", "rules.shapes", "_TABLES"),
-        *(
-            ("rules.rulesets.mcr.scoring", "rules.shapes", name)
-            for name in ("_ADD", "_NEED", "_suit_add")
-        ),
-        ("benchmarks.__main__", "rules.shapes", "_ADD"),
-        ("benchmarks.__main__", "rules.shapes", "_NEED"),
-        ("rules.rulesets.mcr.build_suit_cuts", "rules.rulesets.mcr.scoring", "_suit_cuts"),
-        *(
-            ("rules.rulesets.mcr.lean", "rules.rulesets.mcr.context", name)
-            for name in ("_CHOW_TRAIT", "_SET_TRAIT", "_chow_fans", "_kong_table")
-        ),
-        *(
-            ("rules.rulesets.mcr.lean", "rules.rulesets.mcr.scoring", name)
-            for name in (
-                "_EXCLUDED_NOTES",
-                "_GREEN_H",
-                "_GREEN_S",
-                "_NONZERO",
-                "_PACK_NAMES",
-                "_RANKS7",
-                "_RANKS9",
-                "_RANK_FAN",
-                "_REV_H",
-                "_REV_P",
-                "_REV_S",
-                "_WIND_OF",
-                "_dropped_flags",
-                "_excluded_note",
-                "_fan_dict",
-                "_fan_note",
-                "_holds_knit",
-                "_payments",
-            )
-        ),
-        *(
-            ("rules.rulesets.mcr.lean", "rules.shapes", name)
-            for name in ("_ADD", "_NEED", "_suit_add")
-        ),
-        *(
-            ("rules.rulesets.mcr.ruleset", "rules.rulesets.mcr.scoring", name)
-            for name in ("_explain", "_fan_dict", "_payments")
-        ),
-    }
-)
-
-# Import cycles still there while other work breaks them (issue 29: MCR's fan
-# context, fan table and scoring); the same rule as above.
-CYCLES_ALLOWED: frozenset[frozenset[str]] = frozenset(
-    {
-        frozenset(
-            {"rules.rulesets.mcr.context", "rules.rulesets.mcr.fans", "rules.rulesets.mcr.scoring"}
-        ),
-    }
-)
+# Private names still imported across modules, and import cycles, that are
+# known and accepted: none.  A new one fails the test, and so does an entry no
+# longer needed (take it out).
+PRIVATE_ALLOWED: frozenset[tuple[str, str, str]] = frozenset()
+CYCLES_ALLOWED: frozenset[frozenset[str]] = frozenset()
 
 
 @dataclass(frozen=True)

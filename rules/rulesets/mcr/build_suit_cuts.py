@@ -1,21 +1,20 @@
 """python -m rules.rulesets.mcr.build_suit_cuts: (re)build rules/rulesets/mcr/data/mcr_suit_cuts.bin.
 
 MCR reads a hand's cuts into sets and a pair from each suit's cuts
-(scoring._suit_packs); cutting a suit pattern by the walk in Python
-(scoring._suit_cuts) costs about 5 µs, and one new hand in five or six meets a
-pattern for the first time.  So every pattern of one suit that can be cut at all
-is here: those
+(scoring._suit_packs); a suit pattern met for the first time was cut by a walk
+in Python (scoring.suit_cuts, about 5 µs), which one new hand in five or six
+paid.  Every pattern of one suit that can be cut at all is here instead: those
 of at most four sets (sets only, and sets with the pair), counts at most four a
 kind; 9 kinds for a suit, 7 for the honors (no chows).  Built in a few seconds
-from `_suit_cuts` itself, which stays the definition
+from `suit_cuts` itself, which stays the definition
 (tests/rules/test_mcr_suit_cuts.py rebuilds the file and reads every entry
-back against it); a pattern not here (none a hand can hold) is cut by the walk.
+back against it); a pattern not here (none a hand can hold) is cut as before.
 
 The file, zlib-compressed: b"MJSC1", then four sections (9 kinds without and
 with the pair, then 7 kinds likewise), each: the number of patterns N (4
 bytes), N pattern indexes ascending (index = sum of count[i] * 5**i, 4 bytes
 each), N + 1 offsets (4 bytes each) into the section's entries, the entries'
-length (4 bytes) and the entries: the pattern's cuts in `_suit_cuts`' order,
+length (4 bytes) and the entries: the pattern's cuts in `suit_cuts`' order,
 each as its number of groups then one byte a group (3 * first kind + 0 pung /
 1 pair / 2 chow).  All numbers little-endian.
 """
@@ -69,7 +68,7 @@ def index(key: bytes) -> int:
 
 def build() -> bytes:
     """The file's bytes (before compression)."""
-    from rules.rulesets.mcr.scoring import _suit_cuts
+    from rules.rulesets.mcr.scoring import suit_cuts
 
     out = bytearray(MAGIC)
     for n, pair in SECTIONS:
@@ -78,7 +77,7 @@ def build() -> bytes:
         offs = array("I", [0])
         entries = bytearray()
         for k in keys:
-            for cut in _suit_cuts(k, pair):
+            for cut in suit_cuts(k, pair):
                 entries.append(len(cut))
                 entries += bytes(3 * i + kind for i, kind in cut)
             offs.append(len(entries))

@@ -1,28 +1,31 @@
 """国标 MCR: the hand context that fan conditions read.
 
 The tiles as the rulebook sees them (suits, ranks, winds, the reference
-calculator's tile order), the relations between sets that the rulebook limits
-with 套算一次 (account once) and 不得相同 (no repeats), and the frozen context of
-one way of reading a hand: `Pack`, `Cut` (the sets of one cut, with their
-relation tables `chow_fans` / `pung_fans`) and `Ctx` (what every fan condition
-in `fans.py` is a pure function of).  Nothing here imports the fan table, so
-`fans.py` can import this module and `scoring.py` can import both.
+calculator's tile order), the light contexts the HAND fans read (`TileRanks`,
+the ranks each suit holds; `WinFacts`, the flags as `read_flags` reads them),
+the relations between sets that the rulebook limits with 套算一次 (account
+once) and 不得相同 (no repeats), and the frozen context of one way of reading a
+hand: `Pack`, `Cut` (the sets of one cut, with their relation tables
+`chow_fans` / `pung_fans`) and `Ctx` (what every fan condition in `fans.py`
+reads), which keeps its reading as a `HandReading`.  The functions both
+scoring paths read a cut with (`chow_relations`, `pung_relations`,
+`win_position`, `hidden_on_discard`) live here once.  This module imports
+neither the fan table nor the scoring: `fans.py` imports it, `scoring.py` both.
 """
 
 from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
+from itertools import product
 from math import comb
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol
 
+from rules.hand import Hand
 from rules.tiles import WIND_TILES
-
-if TYPE_CHECKING:  # Ctx keeps the Reading it comes from; scoring.py builds both
-    from rules.rulesets.mcr.scoring import Reading
 
 # ---------------------------------------------------------------------------
 # tiles as the rulebook sees them
@@ -64,6 +67,98 @@ def is_wind(t: int) -> bool:
 
 def is_dragon(t: int) -> bool:
     return t >= 31
+
+
+# ---------------------------------------------------------------------------
+# what the HAND fans read: the ranks each suit holds, and the win's facts
+
+
+def _rank_masks(n: int) -> dict[bytes, int]:
+    """A suit's pattern with every held kind as 1 -> the bit mask of its ranks."""
+    return {
+        bytes(bits): sum(1 << i for i, b in enumerate(bits) if b)
+        for bits in product((0, 1), repeat=n)
+    }
+
+
+HELD_TABLE = bytes([0] + [1] * 255)  # translate table: a count -> held (1) or not (0)
+RANKS9 = _rank_masks(9)  # a suit's pattern, translated by HELD_TABLE -> its ranks
+RANKS7 = _rank_masks(7)  # the honors' (东南西北白发中 as ranks 1..7)
+
+
+def rank_mask(*ranks: int) -> int:
+    """Ranks (1..9) as a mask of a suit: rank r at bit r - 1."""
+    return sum(1 << (r - 1) for r in ranks)
+
+
+def ranks_of(held: bytes) -> tuple[int, int, int, int]:
+    """The ranks each suit of `held` (counts per kind) holds: (m, p, s, honors)."""
+    nz = HELD_TABLE
+    return (
+        RANKS9[held[0:9].translate(nz)],
+        RANKS9[held[9:18].translate(nz)],
+        RANKS9[held[18:27].translate(nz)],
+        RANKS7[held[27:34].translate(nz)],
+    )
+
+
+def masks_of(tiles: Iterable[int]) -> tuple[int, int, int, int]:
+    """A set of tiles as the ranks it allows in each suit (as ranks_of reads a hand)."""
+    out = [0, 0, 0, 0]
+    for t in tiles:
+        out[suit(t)] |= 1 << (t % 9 if t < 27 else t - 27)
+    return out[0], out[1], out[2], out[3]
+
+
+class TileRanks(NamedTuple):
+    """The light context of the HAND fans that read the tiles alone (fans.py,
+    `TileFan`): the ranks each suit holds, melds included, as bit masks.  Every
+    such fan is a function of these four masks, so both scoring paths ask the
+    fan rows once per mix of ranks (fans.tile_fans) instead of copying them."""
+
+    m: int
+    p: int
+    s: int
+    h: int  # honors
+    num: int  # m | p | s: the ranks held in any suit
+    voided: int  # suits not held (0..3)
+
+
+def tile_ranks(m: int, p: int, s: int, h: int) -> TileRanks:
+    return TileRanks(m, p, s, h, m | p | s, (not m) + (not p) + (not s))
+
+
+def read_flags(hand: Hand) -> tuple[bool, bool]:
+    """和绝张 and 杠上开花 / 抢杠和 as the rulebook defines them (docs/rules/mcr.md,
+    "Flags"), from the flags given: (fourth, kong)."""
+    w = hand.win_tile
+    assert w is not None
+    standing = hand.counts
+    fixed = hand.meld_counts
+    fourth = hand.fourth_tile
+    if standing[w] != 1:
+        fourth = False  # the win tile was already standing in the hand: not the last one out
+    if fixed[w] == 3:
+        fourth = True  # three copies shown in our own pung: the win tile is the last
+    kong = False
+    if hand.self_drawn and hand.after_kong:
+        kong = any(m.type == "kong" for m in hand.melds)
+    elif not hand.self_drawn and hand.robbing_kong:
+        kong = fixed[w] == 0 and standing[w] == 1
+    return fourth, kong
+
+
+class WinFacts(NamedTuple):
+    """The light context of the other HAND fans (fans.py, `WinFan`): the win's
+    flags as the rulebook reads them (scoring.Reading), the sets melded (exposed)
+    and the kinds held four times outside a kong."""
+
+    self_drawn: bool
+    last_tile: bool
+    kong: bool  # 杠上开花 / 抢杠和 as read
+    n_melded: int
+    fourth: bool  # 和绝张 as read
+    hogs: int
 
 
 def _next(a: int, b: int, step: int) -> bool:
@@ -345,169 +440,139 @@ class Cut:
         "packs",
         "chows",
         "pungs",
+        "pung_tiles",
         "pair",
         "chow_fans",
         "pung_fans",
-        "pack_trait",
+        "trait",
         "position",
         "kongs",
-        "own_fans",
         "hidden_pungs",
         "read_as",
     )
     packs: tuple[Pack, ...]
     chows: list[int]
     pungs: list[Pack]
+    pung_tiles: list[int]
     pair: int | None
     chow_fans: dict[int, int]
     pung_fans: dict[int, int]
-    pack_trait: int
+    trait: int  # what every set and the pair share (SET_TRAIT), 0 unless five packs
     position: int  # where the win tile sits: 77 edge, 78 closed, 79 single, 0
     kongs: tuple[int, int]  # melded, concealed
-    # regular cuts only: the CUT fans that read the sets alone (21, 31, 55, 59, 63) as
-    # (fan id, count) pairs, and the concealed pungs self-drawn / on a discard
-    own_fans: tuple[tuple[int, int], ...]
-    hidden_pungs: tuple[int, int]
+    hidden_pungs: tuple[int, int]  # concealed pungs (not kongs): self-drawn, on a discard
     read_as: tuple[str, str] | None  # the note naming the sets (_read_as), once asked for
 
     def __init__(self, packs: tuple[Pack, ...], win: int, regular: bool) -> None:
-        # One pass over the packs: the sets by kind, the kongs, where the win tile
-        # sits (as _wait_position) and the trait every pack shares (as _pack_trait).
+        # One pass over the packs: the sets by kind, the kongs, the standing chows
+        # where the win tile could sit and the trait every pack shares.
         self.packs = packs
         chows: list[int] = []
+        chows_here: list[int] = []
         pungs: list[Pack] = []
         pair = None
-        mk = ck = 0
+        mk = ck = hidden = 0
+        hidden_w = False
         trait = 7
-        edge = closed = single = False
         wsuit = win // 9 if 0 <= win < 27 else -1
         for p in packs:
             k, t, melded, standing = p
             if k == "chow":
                 chows.append(t)
-                trait &= _CHOW_TRAIT[t]
+                trait &= CHOW_TRAIT[t]
                 if standing and t // 9 == wsuit:
-                    if t == win:
-                        closed = True
-                    elif t - win == 1 or win - t == 1:
-                        edge = True
+                    chows_here.append(t)
             elif k == "pair":
                 pair = t
-                trait &= _SET_TRAIT[t]
-                if standing and t == win:
-                    single = True
+                trait &= SET_TRAIT[t]
             else:
                 pungs.append(p)
-                trait &= _SET_TRAIT[t]
+                trait &= SET_TRAIT[t]
                 if k == "kong":
                     if melded:
                         mk += 1
                     else:
                         ck += 1
+                elif not melded:
+                    hidden += 1
+                    if t == win:
+                        hidden_w = True
         if len(chows) > 1:
             chows.sort(key=ORDER_KEY.__getitem__)
         self.chows = chows
         self.pungs = pungs
+        self.pung_tiles = tiles = [p.tile for p in pungs]
         self.pair = pair
         self.kongs = (mk, ck)
-        self.position = 77 if edge else 78 if closed else 79 if single else 0
+        self.position = position = win_position(win, chows_here, pair)
         self.read_as = None
         if regular:
-            self._relations(trait)
-            self._own(win)
+            assert pair is not None
+            # read from the shipped tables: no chow or pung set is worked out here
+            self.chow_fans = chow_relations(chows, pair)
+            if len(tiles) > 1:
+                tiles = sorted(tiles, key=ORDER_KEY.__getitem__)
+            self.pung_fans = pung_relations(tiles, pair)
+            self.trait = trait if len(packs) == 5 else 0
+            on_discard = hidden_on_discard(hidden, True, position) if hidden_w else hidden
+            self.hidden_pungs = (hidden, on_discard)
         else:
             self.chow_fans = {}
             self.pung_fans = {}
-            self.pack_trait = 0
-            self.own_fans = ()
+            self.trait = 0
             self.hidden_pungs = (0, 0)
 
-    def _relations(self, trait: int) -> None:
-        """The set-relation tables, shared between cuts with the same sets (read only).
 
-        Read from the shipped tables (`shipped_chow_fans`, `shipped_pung_fans`):
-        about three new hands in ten meet a chow or pung set for the first time,
-        which would otherwise work its fans out then."""
-        mids = self.chows
-        pair = self.pair
-        assert pair is not None
-        # from the shipped table (no chow set is worked out here); the pair tells
-        # only with four chows and a pair of fives (三色双龙会 / 一色双龙会)
-        if len(mids) < 2:
-            cf = _NO_FANS  # (chow_relation_fans of fewer than two chows)
-        elif len(mids) == 4 and pair < 27 and pair % 9 == 4:
-            cf = _chow_fans(mids, pair)
-        else:
-            cf = shipped_chow_fans(mids)
-        self.chow_fans = cf
-        pungs = self.pungs
-        pf = _NO_FANS  # (no pung, or one: pung_relation_fans has nothing)
-        if len(pungs) > 1:
-            pf = shipped_pung_fans(sorted([p.tile for p in pungs], key=ORDER_KEY.__getitem__))
-            # 双箭刻 with the third dragon as the pair is 小三元; three winds + a wind
-            # pair is 小四喜 (sets with pungs are never four chows)
-            if 54 in pf and is_dragon(pair):
-                pf = {f: n for f, n in pf.items() if f != 54}
-                pf[10] = 1
-            elif 38 in pf and is_wind(pair):
-                pf = {f: n for f, n in pf.items() if f != 38}
-                pf[9] = 1
-        self.pung_fans = pf
-        # 全带幺 / 全带五 / 全双刻: every set and the pair share the trait (5 packs)
-        self.pack_trait = (
-            0
-            if len(self.packs) != 5
-            else 55
-            if trait & 1
-            else 31
-            if trait & 2
-            else 21
-            if trait & 4
-            else 0
-        )
+def chow_relations(mids: Sequence[int], pair: int) -> dict[int, int]:
+    """The fans the chows (middles in reference order) make among themselves, and
+    four of them with a pair of fives (三色双龙会 / 一色双龙会): read from the
+    shipped table, shared (read only)."""
+    if len(mids) < 2:
+        return _NO_FANS  # (chow_relation_fans of fewer than two chows)
+    if len(mids) == 4 and pair < 27 and pair % 9 == 4:
+        return chow_fans_with_pair(mids, pair)
+    return shipped_chow_fans(mids)
 
-    def _own(self, w: int) -> None:
-        """What the sets alone decide: their CUT fans (as CUT_FANS reads them) and the
-        concealed pungs (not kongs), self-drawn and on a discard, where a pung the
-        discard completed counts as melded (unless the win tile can sit in a chow)."""
-        own: list[tuple[int, int]] = []
-        if self.pack_trait:
-            own.append((self.pack_trait, 1))  # 21 / 31 / 55
-        hidden = 0
-        hidden_w = False
-        dragons = 0
-        for k, t, melded, _ in self.pungs:
-            if t >= 31:
-                dragons += 1
-            if k == "pung" and not melded:
-                hidden += 1
-                if t == w:
-                    hidden_w = True
-        if dragons:
-            dragons -= 2 * self.pung_fans.get(54, 0)
-            if dragons > 0:
-                own.append((59, dragons))
-        if len(self.chows) == 4 and self.pair is not None and self.pair < 27:
-            own.append((63, 1))
-        self.own_fans = tuple(own)
-        on_discard = hidden
-        if hidden_w:
-            wsuit = w // 9 if w < 27 else -1
-            in_chow = any(
-                p.standing and p.kind == "chow" and abs(p.tile - w) <= 1 and p.tile // 9 == wsuit
-                for p in self.packs
-            )
-            if not in_chow:
-                on_discard -= sum(
-                    1 for p in self.pungs if p.tile == w and p.kind == "pung" and not p.melded
-                )
-        self.hidden_pungs = (hidden, on_discard)
+
+def pung_relations(tiles: Sequence[int], pair: int) -> dict[int, int]:
+    """The fans the pungs (tiles in reference order) make among themselves, with
+    the pair making 双箭刻 小三元 and 三风刻 小四喜 (sets with pungs are never four
+    chows): read from the shipped table, shared (read only)."""
+    if len(tiles) < 2:
+        return _NO_FANS  # (no pung, or one: pung_relation_fans has nothing)
+    pf = shipped_pung_fans(tiles)
+    if 54 in pf and is_dragon(pair):
+        pf = {f: n for f, n in pf.items() if f != 54}
+        pf[10] = 1
+    elif 38 in pf and is_wind(pair):
+        pf = {f: n for f, n in pf.items() if f != 38}
+        pf[9] = 1
+    return pf
+
+
+def win_position(win: int, chows_here: Sequence[int], pair: int | None) -> int:
+    """Where the win tile sits among the standing sets (the wait fans' place):
+    77 edge, 78 closed (in a chow: `chows_here`, the middles of the standing
+    chows in the win tile's suit), else 79 single (the pair), else 0."""
+    edge = closed = False
+    for t in chows_here:
+        if t == win:
+            closed = True
+        elif t - win == 1 or win - t == 1:
+            edge = True
+    return 77 if edge else 78 if closed else 79 if pair == win else 0
+
+
+def hidden_on_discard(hidden: int, hidden_w: bool, position: int) -> int:
+    """The concealed pungs of a win on a discard: one the discard completed (`hidden_w`)
+    counts as melded, unless the win tile can sit in a chow (`position` 77 / 78)."""
+    return hidden - 1 if hidden_w and position != 77 and position != 78 else hidden
 
 
 _NO_FANS: dict[int, int] = {}
 
 
-def _chow_fans(mids: Sequence[int], pair: int) -> dict[int, int]:
+def chow_fans_with_pair(mids: Sequence[int], pair: int) -> dict[int, int]:
     if len(mids) == 4 and _three_suited_terminal_chows(mids, pair):
         return {29: 1}
     if len(mids) == 4 and _pure_terminal_chows(mids, pair):
@@ -589,25 +654,42 @@ def _chow_trait(t: int) -> int:
     return (1 if rk in (2, 8) else 0) | (2 if rk in (4, 5, 6) else 0)
 
 
-_SET_TRAIT = tuple(_set_trait(t) for t in range(34))
-_CHOW_TRAIT = tuple(_chow_trait(t) for t in range(34))
+SET_TRAIT = tuple(_set_trait(t) for t in range(34))
+CHOW_TRAIT = tuple(_chow_trait(t) for t in range(34))
+
+
+class HandReading(Protocol):
+    """What a `Ctx` and the fan rows read of the hand a reading comes from
+    (scoring.Reading is one): declared here so that this module, below the fan
+    table and the scoring, imports neither."""
+
+    hand: Hand
+    mixed_kong_fan: bool
+    prevalent: int  # the prevalent wind's tile
+    seat: int  # the seat wind's tile
+    ranks: TileRanks
+    win_facts: WinFacts
+
+    def unique_wait(self) -> bool: ...
+
+    def hand_raw(self) -> dict[int, int]: ...
 
 
 class Ctx:
     """One way of reading the hand; fan functions are pure functions of it.
 
     Built once per reading and never changed.  Facts of the tiles and flags
-    (suits, ranks, 四归一 ...) come from the shared `Reading`; facts of the
+    (suits, ranks, 四归一 ...) come from the shared reading (`HandReading`); facts of the
     sets (chows, pungs, their relations) from the `Cut`, worked out once,
     because the rulebook's 套算一次 is a property of all the sets together.
     """
 
     __slots__ = (
         "r", "form", "packs", "unique_wait", "extra", "chows", "pungs", "pair",
-        "kong_table", "chow_fans", "pung_fans", "pack_trait", "wait_position", "own_fans",
+        "kong_table", "chow_fans", "pung_fans", "trait", "wait_position",
         "cut",
     )  # fmt: skip
-    r: Reading
+    r: HandReading
     form: str
     packs: tuple[Pack, ...]
     unique_wait: bool
@@ -618,14 +700,13 @@ class Ctx:
     kong_table: dict[int, int]
     chow_fans: dict[int, int]
     pung_fans: dict[int, int]
-    pack_trait: int
+    trait: int
     wait_position: int
-    own_fans: tuple[tuple[int, int], ...]
     cut: Cut
 
     def __init__(
         self,
-        r: Reading,
+        r: HandReading,
         form: str,
         cut: Cut | None = None,
         unique_wait: bool | None = False,
@@ -642,7 +723,7 @@ class Ctx:
         self.pair = cut.pair
         self.chow_fans = cut.chow_fans
         self.pung_fans = cut.pung_fans
-        self.pack_trait = cut.pack_trait
+        self.trait = cut.trait
         # unique_wait None: ask the reading, and only when the win tile sits where a
         # wait fan could come from (most hands never pay for the waits).
         pos = cut.position if unique_wait is not False else 0
@@ -650,17 +731,16 @@ class Ctx:
             unique_wait = r.unique_wait()
         self.unique_wait = bool(unique_wait)
         self.wait_position = pos if unique_wait else 0
-        self.own_fans = cut.own_fans
         self.cut = cut
         if form == "regular":
             mk, ck = cut.kongs
             hidden = cut.hidden_pungs[0 if r.hand.self_drawn else 1]
-            self.kong_table = _kong_table(hidden, mk, ck, r.mixed_kong_fan)
+            self.kong_table = cached_kong_fans(hidden, mk, ck, r.mixed_kong_fan)
         else:
             self.kong_table = {}
 
 
-_kong_table = lru_cache(maxsize=256)(kong_fans)  # shared tables: read, never changed
+cached_kong_fans = lru_cache(maxsize=256)(kong_fans)  # shared tables: read, never changed
 
 
 _NO_CUT = Cut((), -1, False)

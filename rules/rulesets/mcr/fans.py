@@ -32,19 +32,37 @@ How to apply it (this reproduces PyMahjongGB):
     the hand is read as (scoring.py, ``Reading.special``); "fallback": 43 无番和,
     when nothing else counts; "flower": 81 花牌, counted apart.  No ``when``.
 A ``when`` is a small pure function of the frozen ``Ctx`` returning how often the
-fan applies (0: not at all).  ``HAND_FANS``, ``CUT_FANS`` and ``FAN_FUNCS`` are views
-of the rows by group; scoring.py reads most of them through faster paths that
-tests/rules/test_mcr_fastpaths.py holds against these definitions.
+fan applies (0: not at all).  Most read a light context instead, so that the
+row is the one place the condition is written and every path evaluates it:
+``TileFan`` (an expression over the ranks each suit holds, ``TileRanks``),
+``WinFan`` (a function of the win's facts, ``WinFacts``), ``SetFan`` (an
+expression over a cut's sets as they are) and ``TableFan``.  The expression
+rows of a kind are compiled into one function (``tile_fans``, ``set_fans``;
+``win_fans`` evaluates the WinFan rows once per mix of facts), which both
+scoring paths call; called on a ``Ctx``, a row evaluates its own expression.
+``HAND_FANS``, ``CUT_FANS`` and ``FAN_FUNCS`` are views of the rows by group;
+tests/rules/test_mcr_fastpaths.py holds the compiled rows to the rows one by one
+and to the tile sets of context.py.
 
 ``SEED_EXCLUDES`` keeps the seed's literal 不计 list (cleaned) for reference.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from rules.fans import FanDef, FanTable
-from rules.rulesets.mcr.context import Ctx, is_terminal, is_wind
+from rules.rulesets.mcr.context import (
+    GREEN,
+    REVERSIBLE,
+    Ctx,
+    WinFacts,
+    is_terminal,
+    is_wind,
+    masks_of,
+    rank_mask,
+)
 
 # A fan's condition: how often the fan applies to one reading of the hand.
 Fan = Callable[[Ctx], int]
@@ -69,19 +87,105 @@ class TableFan:
         return n
 
 
-def terminal_pungs(c: Ctx) -> int:
-    """幺九刻: pungs of terminals or winds, less those a wind fan already counts."""
-    n = sum(1 for p in c.pungs if is_terminal(p.tile) or is_wind(p.tile))
-    pf = c.pung_fans
-    if 38 in pf or 9 in pf:
-        return n - 3  # 三风刻 / 小四喜 take their three wind pungs
-    r = c.r
-    winds = {p.tile for p in c.pungs if is_wind(p.tile)}
-    if r.prevalent in winds:
-        n -= 1
-    if r.seat in winds and r.seat != r.prevalent:
-        n -= 1
-    return n
+class _ExprFan:
+    """A fan whose condition is an expression over a light context's fields
+    (`ARGS`) and the names of `_NAMES`, whose value is how often it applies.
+
+    An expression rather than a function so that the rows of one kind can be
+    compiled into one function (`_compile`): both scoring paths evaluate the
+    rows' own conditions, all of them in one call, with no copy anywhere else."""
+
+    __slots__ = ("expr", "cond")
+    ARGS = ""
+
+    def __init__(self, expr: str) -> None:
+        self.expr = expr
+        self.cond: Callable[..., int | bool] = eval(  # (the row's own text)
+            f"lambda {self.ARGS}: ({expr}) or 0", dict(_NAMES)
+        )
+
+
+class TileFan(_ExprFan):
+    """A HAND fan read from the tiles alone: an expression over the ranks each suit
+    holds (`TileRanks`: m, p, s, h, num, voided), compiled with the other
+    TileFan rows into `tile_fans`."""
+
+    __slots__ = ()
+    ARGS = "m, p, s, h, num, voided"
+
+    def __call__(self, c: Ctx) -> int:
+        return int(self.cond(*c.r.ranks))
+
+
+class SetFan(_ExprFan):
+    """A CUT fan of the sets as they are, not of their relations: an expression
+    over `chows` (how many), `pungs` (the pungs' and kongs' tiles), `pair` (its
+    tile, -1 for none), `trait` (what every set and the pair share, 0 unless
+    there are five: 1 a terminal or honor, 2 a five, 4 even), `pf` and `kt` (the
+    cut's pung relations and kong fans), `prevalent` and `seat` (the winds'
+    tiles), compiled with the other SetFan rows into `set_fans`."""
+
+    __slots__ = ()
+    ARGS = "chows, pungs, pair, trait, pf, kt, prevalent, seat"
+
+    def __call__(self, c: Ctx) -> int:
+        r = c.r
+        return int(
+            self.cond(
+                len(c.chows),
+                [p.tile for p in c.pungs],
+                -1 if c.pair is None else c.pair,
+                c.trait,
+                c.pung_fans,
+                c.kong_table,
+                r.prevalent,
+                r.seat,
+            )
+        )
+
+
+class WinFan:
+    """A HAND fan of the win's flags and the melds: its condition is a function
+    of `WinFacts`, evaluated by both paths on the facts (`win_fans`)."""
+
+    __slots__ = ("cond",)
+
+    def __init__(self, cond: Callable[[WinFacts], int | bool]) -> None:
+        self.cond = cond
+
+    def __call__(self, c: Ctx) -> int:
+        return int(self.cond(c.r.win_facts))
+
+
+def _not_within(tiles: frozenset[int]) -> tuple[int, int, int, int]:
+    """The ranks of each suit outside `tiles` (a hand holds only those tiles when
+    it holds none of these)."""
+    return tuple(~x for x in masks_of(tiles))  # type: ignore[return-value]
+
+
+# The names a row's expression may use besides its context's fields.
+_NOT_GREEN = _not_within(GREEN)
+_NOT_REVERSIBLE = _not_within(REVERSIBLE)
+_NAMES: dict[str, Any] = {
+    "TERMINALS": rank_mask(1, 9),
+    "LOWER": rank_mask(1, 2, 3),
+    "LOWER_FOUR": rank_mask(1, 2, 3, 4),
+    "MIDDLE": rank_mask(4, 5, 6),
+    "UPPER": rank_mask(7, 8, 9),
+    "UPPER_FOUR": rank_mask(6, 7, 8, 9),
+    "R4": rank_mask(4),
+    "R5": rank_mask(5),
+    "R6": rank_mask(6),
+    "R46": rank_mask(4, 6),
+    "WIND_RANKS": 0b1111,  # 东南西北 among the honors
+    "DRAGON_RANKS": 0b1110000,  # 白发中
+    **{f"NOT_GREEN_{x}": v for x, v in zip("MPSH", _NOT_GREEN, strict=True)},
+    **{f"NOT_REVERSIBLE_{x}": v for x, v in zip("MPSH", _NOT_REVERSIBLE, strict=True)},
+    # a tile -> 1 when it is a dragon / a terminal or a wind (幺九刻 counts those
+    # pungs: 三风刻 and 小四喜 take three, the prevalent and seat wind fans theirs)
+    "IS_DRAGON": tuple(int(t >= 31) for t in range(34)).__getitem__,
+    "IS_TERMINAL_OR_WIND": tuple(int(is_terminal(t) or is_wind(t)) for t in range(34)).__getitem__,
+}
 
 
 _CONDITIONED = ("hand", "cut")  # the groups whose rows carry their condition
@@ -127,7 +231,7 @@ _TABLE: tuple[FanDef, ...] = (
        (49, 75), (),
        "由23468条及发字中的任何牌组成的顺子、刻子、将的和牌。如无发字组成的和牌，可计清一色。",
        "Only green tiles: 2, 3, 4, 6, 8 of bamboo and the green dragon. Without a green dragon, Full Flush also counts.",
-       group="hand", when=lambda c: int(c.r.green)),
+       group="hand", when=TileFan("not m and not p and not s & NOT_GREEN_S and not h & NOT_GREEN_H")),
     _F(4, "九莲宝灯", "Nine Gates", 88,
        (22, 56, 62, 73, 75, 76), (73,),
        "由一种花色序数牌按1112345678999组成的特定牌型，见同花色任何1张序数牌即成和牌。",
@@ -153,7 +257,7 @@ _TABLE: tuple[FanDef, ...] = (
        (18, 48, 55, 65, 73, 76), (),
        "由序数牌一、九刻子及将牌组成的和牌。",
        "Only ones and nines of the suits: four pungs and a pair of terminals.",
-       group="hand", when=lambda c: int(c.r.tile_trait == 8)),
+       group="hand", when=TileFan("not h and num > 0 and not num & ~TERMINALS")),
     _F(9, "小四喜", "Little Four Winds", 64,
        (38, 73), (73,),
        "和牌时有风牌的3副刻子及将牌。",
@@ -168,7 +272,7 @@ _TABLE: tuple[FanDef, ...] = (
        (18, 48, 55, 73, 75), (),
        "由字牌的刻子(杠)、将组成的和牌。",
        "Only honor tiles (winds and dragons).",
-       group="hand", when=lambda c: int(c.r.tile_trait == 11)),
+       group="hand", when=TileFan("h > 0 and not num")),
     _F(12, "四暗刻", "Four Concealed Pungs", 64,
        (33, 48, 56, 62, 66), (),
        "4个暗刻(暗杠)。",
@@ -205,7 +309,7 @@ _TABLE: tuple[FanDef, ...] = (
        (48, 55, 73), (),
        "由字牌和序数牌一、九的刻子及将牌组成的和牌。",
        "Only terminals and honors (pungs and a pair, or seven pairs).",
-       group="hand", when=lambda c: int(c.r.tile_trait == 18)),
+       group="hand", when=TileFan("h > 0 and num > 0 and not num & ~TERMINALS")),
     # ------------------------------------------------------------- 24 番
     _F(19, "七对", "Seven Pairs", 24,
        (21, 56, 62, 79), (),
@@ -221,12 +325,12 @@ _TABLE: tuple[FanDef, ...] = (
        (48, 68, 76), (),
        "由2、4、6、8序数牌的刻子、将牌组成的和牌。",
        "Four pungs and a pair, all of 2, 4, 6 or 8.",
-       group="cut", when=lambda c: int(c.pack_trait == 21)),
+       group="cut", when=SetFan("trait and trait & 7 == 4")),
     _F(22, "清一色", "Full Flush", 24,
        (75, 76), (),
        "由一种花色的序数牌组成和牌。",
        "All tiles of one suit, no honors.",
-       group="hand", when=lambda c: int(c.r.flush == 22)),
+       group="hand", when=TileFan("voided == 2 and not h")),
     _F(23, "一色三同顺", "Pure Triple Chow", 24,
        (24, 69), (69,),
        "和牌时有一种花色3副序数相同的顺子。",
@@ -241,17 +345,18 @@ _TABLE: tuple[FanDef, ...] = (
        (36, 76), (),
        "由序数牌789组成的顺子、刻子(杠)、将牌的和牌。",
        "Only suited 7, 8 and 9.",
-       group="hand", when=lambda c: int(c.r.rank_fan == 25)),
+       group="hand", when=TileFan("not h and not num & ~UPPER")),
     _F(26, "全中", "Middle Tiles", 24,
        (68, 76), (),
        "由序数牌456组成的顺子、刻子(杠)、将牌的和牌。",
        "Only suited 4, 5 and 6.",
-       group="hand", when=lambda c: int(c.r.rank_fan == 26)),
+       # (not the lower four, nor the upper four: a 5, or a 4 and a 6)
+       group="hand", when=TileFan("not h and not num & ~MIDDLE and (num & R5 > 0 or num & R46 == R46)")),
     _F(27, "全小", "Lower Tiles", 24,
        (37, 76), (),
        "由序数牌123组成的顺子、刻子(杠)、将牌的和牌。",
        "Only suited 1, 2 and 3.",
-       group="hand", when=lambda c: int(c.r.rank_fan == 27)),
+       group="hand", when=TileFan("not h and not num & ~LOWER")),
     # ------------------------------------------------------------- 16 番
     _F(28, "清龙", "Pure Straight", 16,
        (71, 72), (71, 72),
@@ -272,7 +377,7 @@ _TABLE: tuple[FanDef, ...] = (
        (68, 76), (),
        "每副牌及将牌必须有5的序数牌。",
        "Every set and the pair contain a suited 5.",
-       group="cut", when=lambda c: int(c.pack_trait == 31)),
+       group="cut", when=SetFan("trait and trait & 3 == 2")),
     _F(32, "三同刻", "Triple Pung", 16,
        (65,), (65,),
        "3个序数相同的刻子(杠)。",
@@ -298,12 +403,12 @@ _TABLE: tuple[FanDef, ...] = (
        (76,), (),
        "由序数牌6-9的顺子、刻子、将牌组成的和牌。",
        "Only suited 6, 7, 8 and 9.",
-       group="hand", when=lambda c: int(c.r.rank_fan == 36)),
+       group="hand", when=TileFan("not h and not num & ~UPPER_FOUR and num & R6 > 0")),
     _F(37, "小于五", "Lower Four", 12,
        (76,), (),
        "由序数牌1-4的顺子、刻子、将牌组成的和牌。",
        "Only suited 1, 2, 3 and 4.",
-       group="hand", when=lambda c: int(c.r.rank_fan == 37)),
+       group="hand", when=TileFan("not h and not num & ~LOWER_FOUR and num & R4 > 0")),
     _F(38, "三风刻", "Big Three Winds", 12,
        (73,), (73,),
        "3个风刻。",
@@ -319,7 +424,7 @@ _TABLE: tuple[FanDef, ...] = (
        (75,), (),
        "由牌面图形没有上下区别的牌组成的和牌，包括1234589饼、245689条、白板。",
        "Only tiles that look the same upside down: dots 1234589, bamboo 245689, white dragon.",
-       group="hand", when=lambda c: int(c.r.reversible)),
+       group="hand", when=TileFan("not m and not p & NOT_REVERSIBLE_P and not s & NOT_REVERSIBLE_S and not h & NOT_REVERSIBLE_H")),
     _F(41, "三色三同顺", "Mixed Triple Chow", 8,
        (70,), (70,),
        "和牌时，有3种花色3副序数相同的顺子。",
@@ -339,33 +444,33 @@ _TABLE: tuple[FanDef, ...] = (
        (80,), (),
        "自摸牌墙上最后一张牌和牌。",
        "Winning on a self-drawn last tile of the wall.",
-       group="hand", when=lambda c: int(c.r.hand.self_drawn and c.r.wall_last)),
+       group="hand", when=WinFan(lambda f: f.self_drawn and f.last_tile)),
     _F(45, "海底捞月", "Last Tile Claim", 8,
        (), (),
        "和打出的最后一张牌。",
        "Winning on the last discard of the game.",
-       group="hand", when=lambda c: int(not c.r.hand.self_drawn and c.r.wall_last)),
+       group="hand", when=WinFan(lambda f: not f.self_drawn and f.last_tile)),
     _F(46, "杠上开花", "Out with Replacement Tile", 8,
        (80,), (),
        "开杠抓进的牌成和牌(不包括补花)。",
        "Winning on the replacement tile drawn after a kong (not after a flower).",
-       group="hand", when=lambda c: int(c.r.hand.self_drawn and c.r.kong)),
+       group="hand", when=WinFan(lambda f: f.self_drawn and f.kong)),
     _F(47, "抢杠和", "Robbing The Kong", 8,
        (58,), (),
        "和别人自抓开明杠的牌。",
        "Winning on the tile another player adds to a melded pung to make a kong.",
-       group="hand", when=lambda c: int(not c.r.hand.self_drawn and c.r.kong)),
+       group="hand", when=WinFan(lambda f: not f.self_drawn and f.kong)),
     # ------------------------------------------------------------- 6 番
     _F(48, "碰碰和", "All Pungs", 6,
        (), (),
        "由4副刻子(或杠)、将牌组成的和牌。",
        "Four pungs or kongs and a pair.",
-       group="cut", when=lambda c: int(len(c.pungs) == 4 and 5 not in c.kong_table and 12 not in c.kong_table)),
+       group="cut", when=SetFan("pungs and len(pungs) == 4 and 5 not in kt and 12 not in kt")),
     _F(49, "混一色", "Half Flush", 6,
        (75,), (),
        "由一种花色序数牌及字牌组成的和牌。",
        "One suit plus honors.",
-       group="hand", when=lambda c: int(c.r.flush == 49)),
+       group="hand", when=TileFan("voided == 2 and h > 0")),
     _F(50, "三色三步高", "Mixed Shifted Chows", 6,
        (), (),
        "3种花色3副依次递增一位序数的顺子。",
@@ -375,12 +480,12 @@ _TABLE: tuple[FanDef, ...] = (
        (), (),
        "和牌时3种序数牌、风、箭牌齐全。",
        "The hand contains all three suits, a wind and a dragon.",
-       group="hand", when=lambda c: int(c.r.all_types)),
+       group="hand", when=TileFan("voided == 0 and h & WIND_RANKS > 0 and h & DRAGON_RANKS > 0")),
     _F(52, "全求人", "Melded Hand", 6,
        (79,), (),
        "全靠吃牌、碰牌、单钓别人打出的牌和牌。",
        "Four melded (claimed) sets and winning on a discard to the single pair tile.",
-       group="hand", when=lambda c: int(c.r.n_melded == 4 and not c.r.hand.self_drawn)),
+       group="hand", when=WinFan(lambda f: f.n_melded == 4 and not f.self_drawn)),
     _F(53, "双暗杠", "Two Concealed Kongs", 6,
        (66, 67), (),
        "2个暗杠。",
@@ -396,12 +501,12 @@ _TABLE: tuple[FanDef, ...] = (
        (), (),
        "和牌时，每副牌、将牌都有幺牌。",
        "Every set and the pair contain a terminal or an honor.",
-       group="cut", when=lambda c: int(c.pack_trait == 55)),
+       group="cut", when=SetFan("trait and trait & 1 == 1")),
     _F(56, "不求人", "Fully Concealed Hand", 4,
        (62, 80), (),
        "4副牌及将中没有吃牌、碰牌(包括明杠)，自摸和牌。",
        "No claimed sets (concealed kongs allowed) and the winning tile is self-drawn.",
-       group="hand", when=lambda c: int(c.r.n_melded == 0 and c.r.hand.self_drawn)),
+       group="hand", when=WinFan(lambda f: f.n_melded == 0 and f.self_drawn)),
     _F(57, "双明杠", "Two Melded Kongs", 4,
        (74,), (),
        "2个明杠。",
@@ -411,39 +516,39 @@ _TABLE: tuple[FanDef, ...] = (
        (), (),
        "和牌池、桌面已亮明的3张牌所剩的第4张牌。",
        "Winning on the last copy of a tile when the other three are already visible (discarded or melded).",
-       group="hand", when=lambda c: int(c.r.fourth)),
+       group="hand", when=WinFan(lambda f: f.fourth)),
     # ------------------------------------------------------------- 2 番
     _F(59, "箭刻", "Dragon Pung", 2,
        (73,), (73,),
        "由中、发、白3张相同的牌组成的刻子。",
        "A pung or kong of dragons.",
        # 双箭刻 takes its two dragon pungs (a third would be 大三元)
-       group="cut", when=lambda c: sum(1 for p in c.pungs if p.tile >= 31) - 2 * c.pung_fans.get(54, 0)),
+       group="cut", when=SetFan("pungs and sum(map(IS_DRAGON, pungs)) - 2 * pf.get(54, 0)")),
     _F(60, "圈风刻", "Prevalent Wind", 2,
        (73,), (73,),
        "与圈风相同的风刻。",
        "A pung or kong of the round (prevalent) wind.",
-       group="cut", when=lambda c: int(any(p.tile == c.r.prevalent for p in c.pungs))),
+       group="cut", when=SetFan("pungs and prevalent in pungs")),
     _F(61, "门风刻", "Seat Wind", 2,
        (73,), (73,),
        "与本门风相同的风刻。",
        "A pung or kong of your seat wind.",
-       group="cut", when=lambda c: int(any(p.tile == c.r.seat for p in c.pungs))),
+       group="cut", when=SetFan("pungs and seat in pungs")),
     _F(62, "门前清", "Concealed Hand", 2,
        (), (),
        "没有吃、碰、明杠，和别人打出的牌。",
        "No claimed sets (concealed kongs allowed) and winning on a discard.",
-       group="hand", when=lambda c: int(c.r.n_melded == 0 and not c.r.hand.self_drawn)),
+       group="hand", when=WinFan(lambda f: f.n_melded == 0 and not f.self_drawn)),
     _F(63, "平和", "All Chows", 2,
        (76,), (),
        "由4副顺子及序数牌作将组成的和牌，边、坎、钓不影响平和。",
        "Four chows and a suited pair; the kind of wait does not matter.",
-       group="cut", when=lambda c: int(len(c.chows) == 4 and c.pair is not None and c.pair < 27)),
+       group="cut", when=SetFan("chows == 4 and 0 <= pair < 27")),
     _F(64, "四归一", "Tile Hog", 2,
        (), (),
        "和牌中，有4张相同的牌归于一家的顺、刻子、对、将牌中(不包括杠牌)。",
        "All four copies of a tile used in your sets and pair, but not as a kong.",
-       group="hand", when=lambda c: c.r.hogs),
+       group="hand", when=WinFan(lambda f: f.hogs)),
     _F(65, "双同刻", "Double Pung", 2,
        (), (),
        "2副序数相同的刻子。",
@@ -463,7 +568,7 @@ _TABLE: tuple[FanDef, ...] = (
        (76,), (),
        "和牌中没有一、九及字牌。",
        "No terminals (1, 9) and no honors.",
-       group="hand", when=lambda c: int(c.r.all_simples)),
+       group="hand", when=TileFan("not h and not num & TERMINALS")),
     # ------------------------------------------------------------- 1 番
     _F(69, "一般高", "Pure Double Chow", 1,
        (), (),
@@ -489,7 +594,7 @@ _TABLE: tuple[FanDef, ...] = (
        (), (),
        "3张相同的一、九序数牌及字牌组成的刻子(或杠)。",
        "A pung or kong of ones, nines or winds (dragon pungs score Dragon Pung instead).",
-       group="cut", when=terminal_pungs),
+       group="cut", when=SetFan("pungs and sum(map(IS_TERMINAL_OR_WIND, pungs)) - (3 if 38 in pf or 9 in pf else (prevalent in pungs) + (seat in pungs and seat != prevalent))")),
     _F(74, "明杠", "Melded Kong", 1,
        (), (),
        "自己有暗刻，碰别人打出的一张相同的牌开杠；或自己抓进一张与碰的明刻相同的牌开杠。",
@@ -499,12 +604,12 @@ _TABLE: tuple[FanDef, ...] = (
        (), (),
        "和牌中缺少一种花色序数牌。",
        "One of the three suits is missing.",
-       group="hand", when=lambda c: c.r.voided if c.r.voided != 2 else 0),
+       group="hand", when=TileFan("voided if voided != 2 else 0")),
     _F(76, "无字", "No Honors", 1,
        (), (),
        "和牌中没有风、箭牌。",
        "No winds or dragons.",
-       group="hand", when=lambda c: int(c.r.no_honors)),
+       group="hand", when=TileFan("not h")),
     _F(77, "独听・边张", "Edge Wait", 1,
        (78, 79), (),
        "单和123的3及789的7，或1233和3、7789和7都为边张。手中有12345和3、56789和7不算边张。",
@@ -524,7 +629,7 @@ _TABLE: tuple[FanDef, ...] = (
        (), (),
        "自己抓进牌成和牌。",
        "Winning on a tile you drew yourself.",
-       group="hand", when=lambda c: int(c.r.hand.self_drawn and not c.r.wall_last and not c.r.kong)),
+       group="hand", when=WinFan(lambda f: f.self_drawn and not f.last_tile and not f.kong)),
     _F(81, "花牌", "Flower Tiles", 1,
        (), (),
        "即春夏秋冬，梅兰竹菊，每花计一分。不计在起和分内，和牌后才能计分。花牌补花成和计自摸分，不计杠上开花。",
@@ -587,6 +692,123 @@ COMMON_FANS: tuple[int, ...] = (
 HAND_FANS: dict[int, Fan] = {f.id: f.when for f in _TABLE if f.group == "hand" and f.when}
 CUT_FANS: dict[int, Fan] = {f.id: f.when for f in _TABLE if f.group == "cut" and f.when}
 FAN_FUNCS: dict[int, Fan] = {f.id: f.when for f in _TABLE if f.when is not None}
+
+# The fans evaluated on their light contexts, what both scoring paths take, so a
+# fan's condition is its row's and nowhere else.
+TILE_FANS: dict[int, TileFan] = {f.id: f.when for f in _TABLE if isinstance(f.when, TileFan)}
+WIN_FANS: dict[int, Callable[[WinFacts], int | bool]] = {
+    f.id: f.when.cond for f in _TABLE if isinstance(f.when, WinFan)
+}
+assert {*TILE_FANS, *WIN_FANS} == set(HAND_FANS)
+_BY_FACTS: dict[tuple[bool, bool, bool, int, bool, int], dict[int, int]] = {}
+
+
+def _compile(
+    name: str,
+    params: str,
+    doc: str,
+    prelude: tuple[str, ...],
+    rows: Mapping[int, _ExprFan],
+    guards: tuple[str, ...],
+    tabulate: tuple[str, int] | None = None,
+) -> Callable[..., dict[int, int]]:
+    """The rows compiled into one function of their context's fields, returning a
+    new dict fan id -> count: each row's expression in id order (the rows' text,
+    nothing added; `+n` makes a bool a count).
+
+    Rows that start with one of `guards` ("g and ...", or are "g") go under one
+    test of the first such guard, so a hand pays only for the rows its guards
+    leave open.  With `tabulate` (a field, its size), the rows of a block that
+    read that field alone are evaluated for each of its values here, once, and
+    the function looks their answer up."""
+    blocks: dict[str, list[tuple[int, str]]] = {g: [] for g in ("", *guards)}
+    for fid, row in rows.items():
+        guard, expr = "", row.expr
+        for g in guards:  # the first guard the row starts with
+            if expr == g:
+                guard, expr = g, "True"
+                break
+            if expr.startswith(g + " and "):
+                guard, expr = g, expr[len(g) + 5 :]
+                break
+        blocks[guard].append((fid, expr))
+    space: dict[str, Any] = dict(_NAMES)
+
+    def block(i: int, found: list[tuple[int, str]], depth: int) -> list[str]:
+        out: list[str] = []
+        if tabulate is not None:
+            field, size = tabulate
+            alone = [
+                (fid, e)
+                for fid, e in found
+                if set(compile(e, "<row>", "eval").co_names) - set(_NAMES) <= {field}
+            ]
+            if len(alone) > 1:
+                codes = [compile(e, "<row>", "eval") for _, e in alone]
+                table = []
+                for v in range(size):
+                    at = {**_NAMES, field: v}
+                    table.append(
+                        {
+                            fid: +n
+                            for (fid, _), c in zip(alone, codes, strict=True)
+                            if (n := eval(c, at)) > 0
+                        }
+                    )
+                space[f"_TABLE{i}"] = tuple(table)
+                out.append(f"out.update(_TABLE{i}[{field}])")
+                found = [r for r in found if r not in alone]
+        for fid, e in found:
+            out += [f"n = {e}", "if n > 0:", f"    out[{fid}] = +n"]
+        return [" " * depth + x for x in out] or [" " * depth + "pass"]
+
+    lines = [f"def {name}({params}):", f"    {doc!r}", *prelude, "    out = {}"]
+    if blocks[""]:
+        lines += block(0, blocks[""], 4)
+    for i, g in enumerate(guards, 1):
+        lines += [f"    if {g}:", *block(i, blocks[g], 8)]
+    lines.append("    return out")
+    source = "\n".join(lines)
+    exec(compile(source, f"<fans.py: the {name} rows>", "exec"), space)
+    fn: Callable[..., dict[int, int]] = space[name]
+    fn.source = source  # type: ignore[attr-defined]
+    return fn
+
+
+# The HAND fans of the tiles alone of a hand holding these ranks (context.ranks_of).
+tile_fans: Callable[[int, int, int, int], dict[int, int]] = _compile(
+    "tile_fans",
+    "m, p, s, h",
+    "The TileFan rows on the ranks each suit holds: a new dict, fan id -> count.",
+    ("    num = m | p | s", "    voided = (not m) + (not p) + (not s)"),
+    TILE_FANS,
+    ("not m", "voided == 2", "not h", "h > 0"),
+    ("num", 512),
+)
+# The CUT fans of the sets as they are (SetFan rows), on SetFan's fields.
+SET_FANS: dict[int, SetFan] = {f.id: f.when for f in _TABLE if isinstance(f.when, SetFan)}
+set_fans: Callable[..., dict[int, int]] = _compile(
+    "set_fans",
+    SetFan.ARGS,
+    "The SetFan rows on one cut's sets: a new dict, fan id -> count.",
+    (),
+    SET_FANS,
+    ("trait", "pungs"),
+)
+
+
+def win_fans(
+    self_drawn: bool, last_tile: bool, kong: bool, n_melded: int, fourth: bool, hogs: int
+) -> dict[int, int]:
+    """The HAND fans of the win's facts (`WIN_FANS`, on `WinFacts`): fan id -> count,
+    in id order.  At most a few hundred mixes, each worked out once; shared."""
+    key = (self_drawn, last_tile, kong, n_melded, fourth, hogs)
+    r = _BY_FACTS.get(key)
+    if r is None:
+        f = WinFacts(*key)
+        r = _BY_FACTS[key] = {fid: n for fid, cond in WIN_FANS.items() if (n := int(cond(f))) > 0}
+    return r
+
 
 # The seed's literal 不计 lists (seed 002, cleaned; see docs/rules/mcr.md, Sources).
 SEED_EXCLUDES: dict[int, tuple[int, ...]] = {

@@ -4,29 +4,40 @@ Most hands a table scores have no special form and exactly one way to cut
 their tiles into sets and a pair.  For them the careful path (scoring.py:
 `Reading`, `regular_cuts` with a `Cut` per cut, a `Ctx`, `score_ctx`, a
 `Scored`, `best_reading`, then the result) builds half a dozen objects and
-repeats work between them (the packs read twice, the fans copied from dict
-to dict), and a hand a process meets for the first time finds none of it
-cached: that glue, not any one rule, is most of what a new hand costs there.
+repeats work between them, and a hand a process meets for the first time
+finds none of it cached.
 
-`score_regular` reads the same facts in the same order straight off the
-Hand into the result: the flags as `Reading` reads them, the one cut's sets
-as `Cut` reads them (the same shipped relation tables), the fans as
-`score_ctx` adds them (the tiles' own as `tile_facts` reads them, from the
-ranks each suit holds: `_tile_fans`), then the fan table's exclusions
-(`TABLE.apply_exclusions`: the 不计 lists stay data), its points and the result
-as `Mcr.score_hand` writes it.  Anything else -- wild tiles, a flag
-the rules refuse, a hand a special form might take, no cut or more than one
--- returns None and the careful path answers, so every refusal and every
-tie between readings is still decided there.
+`score_regular` reads the same facts straight off the Hand into the result,
+through the functions the careful path calls: the flags (context.read_flags),
+the one cut's sets (from the shipped suit cuts, as `Cut` reads them), their
+relations (context.chow_relations / pung_relations), where the win tile sits
+(context.win_position), the fans -- every condition is its row's in fans.py,
+compiled: fans.tile_fans, win_fans and set_fans, plus the relation and kong
+tables taken whole as score_ctx takes them -- then the fan table's exclusions,
+its points and the notes and payments scoring.py words.  Anything else --
+wild tiles, a flag the rules refuse, a hand a special form might take, no cut
+or more than one -- returns None and the careful path answers, so every
+refusal and every tie between readings is still decided there.
+
+Two readings of its own stay, because the careful ones cost more than 10 % of
+a new hand's MCR time (`python -m benchmarks.mcr_ab` beside the previous
+commit): `_unique_wait`, the wait check one suit pattern at a time (the
+careful `scoring.unique_wait` reads every kind through the hand's tables:
++18 % on a new parsed hand, +10 % through the API), held to it by
+tests/rules/test_mcr_lean.py::test_unique_wait_from_single_suits_matches_the_tables;
+and the one cut read per suit (`_suit`, `_suit_cut`, the pair's suit from the
+suits' needs) instead of `regular_cuts`' every cut, held to it by
+test_lean_answers_as_the_careful_path and test_lean_leaves_the_rest_to_the_careful_path.
+The special-form pre-check is looser than scoring._may_be_special on purpose:
+what it lets through goes to the careful path.
 
 What a hand's parts share is kept per part, not per hand: each suit's needs,
 its one cut and its ranks per suit pattern (`_SUITS`), what one more tile
 makes of a suit pattern (`_PATTERN_WAITS`), a fan's entry and notes per count
 (`_ITEMS`).  A new hand is mostly new as a whole, its suits mostly are not.
 
-The two are held to the same answers by tests/rules/test_mcr_lean.py (also
-`_tile_fans` against scoring.tile_facts) and by `python -m benchmarks.mcr_dump`
-(39,060 situations, byte for byte, both orders).
+The two paths are held to the same answers by tests/rules/test_mcr_lean.py and
+by `python -m benchmarks.mcr_dump` (39,060 situations, byte for byte, both orders).
 """
 
 from __future__ import annotations
@@ -36,53 +47,51 @@ from typing import Any
 
 from rules.hand import Hand
 from rules.rulesets.mcr.context import (
-    _CHOW_TRAIT,
-    _SET_TRAIT,
+    CHOW_TRAIT,
+    HELD_TABLE,
     ORDER_KEY,
-    _chow_fans,
-    _kong_table,
-    shipped_chow_fans,
-    shipped_pung_fans,
+    RANKS7,
+    RANKS9,
+    SET_TRAIT,
+    cached_kong_fans,
+    chow_relations,
+    hidden_on_discard,
+    pung_relations,
+    read_flags,
+    win_position,
 )
-from rules.rulesets.mcr.fans import TABLE
+from rules.rulesets.mcr.fans import TABLE, set_fans, tile_fans, win_fans
 from rules.rulesets.mcr.scoring import (
-    _EXCLUDED_NOTES,
-    _GREEN_H,
-    _GREEN_S,
-    _NONZERO,
-    _PACK_NAMES,
-    _RANK_FAN,
-    _RANKS7,
-    _RANKS9,
-    _REV_H,
-    _REV_P,
-    _REV_S,
-    _WIND_OF,
-    _dropped_flags,
-    _excluded_note,
-    _fan_dict,
-    _fan_note,
-    _holds_knit,
-    _payments,
-    add_flag_fans,
-    add_pung_fans,
+    EXCLUDED_NOTES,
+    FLOWER_NOTES,
+    PACK_NAMES,
+    SHORT_NOTES,
+    WIND_TILE,
+    dropped_flags,
+    excluded_note,
+    fan_entry,
+    fan_note,
+    flower_notes,
     formal_unique_wait,
+    holds_knit,
     shipped_suit_cuts,
+    short_notes,
+    win_payments,
 )
-from rules.shapes import _ADD, _NEED, _suit_add, suit_need
+from rules.shapes import SUIT_ADDS, SUIT_NEEDS, suit_adds, suit_need
 
 _ORDER_GET = ORDER_KEY.__getitem__
 # A pack's name in the note naming the sets, by (kind, tile as the pack keeps it).
-_PACK_ZH = {k: z for k, (z, _) in _PACK_NAMES.items()}
-_PACK_EN = {k: e for k, (_, e) in _PACK_NAMES.items()}
+_PACK_ZH = {k: z for k, (z, _) in PACK_NAMES.items()}
+_PACK_EN = {k: e for k, (_, e) in PACK_NAMES.items()}
 
 
 # One suit's tiles as a hand's cut reads them, kept per suit and pattern (a
 # pattern recurs across hands far more than a hand does): [its needs (n0, n1)
 # as shapes.suit_need, then its one cut without the pair and with it, each read
 # when first asked (None until then, _NOT_ONE when the pattern has no cut or
-# more than one), then the ranks it holds as a bit mask (as tile_facts reads
-# them)].  A cut is (chow middles, pung tiles, the pair or -1, the trait its
+# more than one), then the ranks it holds as a bit mask (as context.ranks_of
+# reads them)].  A cut is (chow middles, pung tiles, the pair or -1, the trait its
 # packs share as Cut reads it, the packs' names in Chinese, in English), the
 # packs in tile order as regular_cuts lists them.
 _SuitCut = tuple[tuple[int, ...], tuple[int, ...], int, int, tuple[str, ...], tuple[str, ...]]
@@ -97,7 +106,12 @@ def _suit(x: int, k: bytes) -> list[Any]:
     d = _SUITS[x]
     if len(d) >= SUITS_MAX:
         d.clear()
-    r = d[k] = [*(_NEED.get(k) or suit_need(k)), None, None, _RANKS[x][k.translate(_NONZERO)]]
+    r = d[k] = [
+        *(SUIT_NEEDS.get(k) or suit_need(k)),
+        None,
+        None,
+        _RANKS[x][k.translate(HELD_TABLE)],
+    ]
     return r
 
 
@@ -118,15 +132,15 @@ def _suit_cut(rec: list[Any], k: bytes, x: int, pair: bool) -> _SuitCut:
             if kind == 2:
                 t += 1  # a chow is named by its middle tile
                 chows.append(t)
-                trait &= _CHOW_TRAIT[t]
+                trait &= CHOW_TRAIT[t]
                 names.append(("chow", t))
             elif kind == 1:
                 pair_tile = t
-                trait &= _SET_TRAIT[t]
+                trait &= SET_TRAIT[t]
                 names.append(("pair", t))
             else:
                 pungs.append(t)
-                trait &= _SET_TRAIT[t]
+                trait &= SET_TRAIT[t]
                 names.append(("pung", t))
         c = (
             tuple(chows),
@@ -147,81 +161,16 @@ class _Items(dict[tuple[int, int], tuple[dict[str, Any], str, str, int]]):
 
     def __missing__(self, item: tuple[int, int]) -> tuple[dict[str, Any], str, str, int]:
         fid, n = item
-        z, e = _fan_note(fid, n)
-        r = self[item] = (_fan_dict(fid, n), z, e, TABLE.points[fid] * n)
+        z, e = fan_note(fid, n)
+        r = self[item] = (fan_entry(fid, n), z, e, TABLE.points[fid] * n)
         return r
 
 
 _ITEMS = _Items()
-# The notes of flowers (flowers, points a flower) and of a hand short of the
-# minimum (fans, minimum), as scoring._explain words them, each worded once:
-# at most 9 x 11 and 89 x 89.
-_FLOWER_NOTES: dict[tuple[int, int], tuple[str, str]] = {}
-_SHORT_NOTES: dict[tuple[int, int], tuple[str, str]] = {}
-
-
-def _flower_notes(flowers: int, points: int) -> tuple[str, str]:
-    r = _FLOWER_NOTES[flowers, points] = (
-        f"花牌 {flowers} 张：另加 {flowers * points} 分，不计入起和番",
-        f"{flowers} flower(s) add {flowers * points}, not counted toward the minimum",
-    )
-    return r
-
-
-def _short_notes(fan_total: int, need: int) -> tuple[str, str]:
-    r = _SHORT_NOTES[fan_total, need] = (
-        f"共 {fan_total} 番，不足 {need} 番起和，还差 {need - fan_total} 番，不能和牌",
-        f"{fan_total} fans: {need - fan_total} short of the {need}-fan minimum, so this is not a legal win",
-    )
-    return r
-
-
 _NO_FANS: dict[int, int] = {}
-_RANKS = (_RANKS9, _RANKS9, _RANKS9, _RANKS7)
+_RANKS = (RANKS9, RANKS9, RANKS9, RANKS7)
 # a pung's or kong's tile -> (its suit, its rank's bit in the suit's mask)
 _SET_RANK = tuple((t // 9, 1 << t % 9) if t < 27 else (3, 1 << t - 27) for t in range(34))
-
-
-def _tile_fans(m: int, p: int, s: int, h: int) -> dict[int, int]:
-    """The HAND fans that read the tiles alone, but 四归一 (64), from the ranks each
-    suit holds (bit masks): scoring.tile_facts' fans, the same tests, those the
-    held honors rule out left unasked."""
-    num = m | p | s
-    voided = (not m) + (not p) + (not s)
-    out: dict[int, int] = {}
-    if h:
-        if not num:
-            out[11] = 1  # honors only
-        elif not num & ~0x101:
-            out[18] = 1  # terminals and honors
-        if voided == 2:
-            out[49] = 1
-        elif voided == 0 and h & 0b1111 and h & 0b1110000:
-            out[51] = 1
-        if not m:
-            if not p and not s & ~_GREEN_S and not h & ~_GREEN_H:
-                out[3] = 1
-            if not p & ~_REV_P and not s & ~_REV_S and not h & ~_REV_H:
-                out[40] = 1
-    else:
-        if not num & 0x101:
-            out[68] = 1  # all simples
-        elif not num & ~0x101:
-            out[8] = 1  # terminals only
-        if voided == 2:
-            out[22] = 1
-        rank_fan = _RANK_FAN[num]
-        if rank_fan:
-            out[rank_fan] = 1
-        out[76] = 1
-        if not m:
-            if not p and not s & ~_GREEN_S:
-                out[3] = 1
-            if not p & ~_REV_P and not s & ~_REV_S:
-                out[40] = 1
-    if voided and voided != 2:
-        out[75] = voided
-    return out
 
 
 def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | None:
@@ -237,7 +186,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
     if n_fixed <= 1:
         # scoring._may_be_special, looser (13 kinds or more go to the careful path
         # whatever they are): every hand a special form takes is left there
-        if standing[:27].count(0) <= 18 and _holds_knit(standing):
+        if standing[:27].count(0) <= 18 and holds_knit(standing):
             return None  # 组合龙
         if (
             n_fixed == 0
@@ -284,17 +233,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
         return None
 
     # the flags, as Reading reads them
-    fixed = hand.meld_counts
-    fourth = hand.fourth_tile
-    if standing[w] != 1:
-        fourth = False
-    if fixed[w] == 3:
-        fourth = True
-    kong = False
-    if sd and hand.after_kong:
-        kong = any(m.type == "kong" for m in melds)
-    elif not sd and hand.robbing_kong:
-        kong = fixed[w] == 0 and standing[w] == 1
+    fourth, kong = read_flags(hand)
 
     # the sets, as Cut reads them: the melds first, then the standing packs
     trait = c0[3] & c1[3] & c2[3] & c3[3]
@@ -313,7 +252,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
             if kind == "chi":
                 t = m.tiles[1]
                 chows.append(t)
-                trait &= _CHOW_TRAIT[t]
+                trait &= CHOW_TRAIT[t]
                 kind = "chow"
                 ranks[t // 9] |= 7 << t % 9 - 1
             else:
@@ -322,7 +261,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
                 ranks[x] |= bit
                 pung_tiles.append(t)
                 n_meld_pungs += 1
-                trait &= _SET_TRAIT[t]
+                trait &= SET_TRAIT[t]
                 if kind == "kong":
                     if exposed:
                         mk += 1
@@ -343,77 +282,50 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
         en_names = [*c0[5], *c1[5], *c2[5], *c3[5]]
     hidden = len(pung_tiles) - n_meld_pungs
     pair = (c0, c1, c2, c3)[ps][2]
-    # where the win tile sits among the standing sets (Cut: edge, closed, single)
+    # where the win tile sits among the standing sets, as Cut reads it
     cw = (c0, c1, c2, c3)[w // 9 if w < 27 else 3]
-    edge = closed = False
-    for t in cw[0]:
-        if t == w:
-            closed = True
-        elif t - w == 1 or w - t == 1:
-            edge = True
-    hidden_w = w in cw[1]
-    position = 77 if edge else 78 if closed else 79 if pair == w else 0
+    position = win_position(w, cw[0], pair)
 
-    # the relations between the sets (Cut._relations)
-    n_chows = len(chows)
-    if n_chows < 2:
-        cf = _NO_FANS
-    else:
+    # the relations between the sets, as Cut reads them
+    if len(chows) > 1:
         chows.sort(key=_ORDER_GET)
-        if n_chows == 4 and pair < 27 and pair % 9 == 4:
-            cf = _chow_fans(chows, pair)
-        else:
-            cf = shipped_chow_fans(chows)
-    n_pungs = len(pung_tiles)
-    pf = _NO_FANS
-    if n_pungs > 1:
-        pf = shipped_pung_fans(sorted(pung_tiles, key=_ORDER_GET))
-        if 54 in pf and pair >= 31:
-            pf = {f: n for f, n in pf.items() if f != 54}
-            pf[10] = 1
-        elif 38 in pf and 27 <= pair <= 30:
-            pf = {f: n for f, n in pf.items() if f != 38}
-            pf[9] = 1
+    cf = chow_relations(chows, pair) if len(chows) > 1 else _NO_FANS
+    pf = (
+        pung_relations(sorted(pung_tiles, key=_ORDER_GET), pair)
+        if len(pung_tiles) > 1
+        else _NO_FANS
+    )
 
-    # the HAND fans (Reading.hand_raw): the tiles' own, then the flags'
+    # the HAND fans (Reading.hand_raw): the TileFan rows, then the WinFan rows
     merged = hand.held
-    raw = _tile_fans(m_ranks, p_ranks, s_ranks, h_ranks)
-    hogs = merged.count(4) - mk - ck
-    if hogs > 0:
-        raw[64] = hogs
-    add_flag_fans(raw, sd, hand.last_tile, kong, n_melded, fourth)
+    raw = tile_fans(m_ranks, p_ranks, s_ranks, h_ranks)
+    raw.update(win_fans(sd, hand.last_tile, kong, n_melded, fourth, merged.count(4) - mk - ck))
 
-    # the CUT fans, as score_ctx adds them
+    # the CUT fans, as score_ctx adds them: the relation tables whole, the SetFan rows
     if cf:
         raw.update(cf)
     if pf:
         raw.update(pf)
-    # concealed pungs on a discard: one the discard completed counts as melded,
-    # unless the win tile can sit in a chow (Cut._own)
-    hidden_here = hidden - 1 if hidden_w and not sd and not closed and not edge else hidden
-    if mk or ck or hidden_here > 1:
-        kt = _kong_table(hidden_here, mk, ck, bool(params["mixed_kong_fan"]))
+    if not sd and w in cw[1]:
+        hidden = hidden_on_discard(hidden, True, position)
+    if mk or ck or hidden > 1:
+        kt = cached_kong_fans(hidden, mk, ck, bool(params["mixed_kong_fan"]))
         if kt:
             raw.update(kt)
     else:
         kt = _NO_FANS  # (kong_fans: no kong and at most one concealed pung)
-    pack_trait = 55 if trait & 1 else 31 if trait & 2 else 21 if trait & 4 else 0
-    if pack_trait:
-        raw[pack_trait] = 1
-    if n_chows == 4 and pair < 27:
-        raw[63] = 1
-    if n_pungs:
-        dragons = 0
-        for t in pung_tiles:
-            if t >= 31:
-                dragons += 1
-        if dragons:
-            dragons -= 2 * pf.get(54, 0)
-            if dragons > 0:
-                raw[59] = dragons
-        add_pung_fans(
-            raw, pung_tiles, pf, kt, _WIND_OF[hand.prevalent_wind], _WIND_OF[hand.seat_wind]
+    raw.update(
+        set_fans(
+            len(chows),
+            pung_tiles,
+            pair,
+            trait,
+            pf,
+            kt,
+            WIND_TILE[hand.prevalent_wind],
+            WIND_TILE[hand.seat_wind],
         )
+    )
     if position:
         formal = not params.get("wait_fans_real_waits", False)
         if _unique_wait(standing, merged, w, n_fixed, formal, (k0, k1, k2, k3), ps):
@@ -436,20 +348,20 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
         fan_total += points
     if excluded:
         for fid, by in sorted(excluded.items()):
-            z, e = _EXCLUDED_NOTES.get((fid, by)) or _excluded_note(fid, by)
+            z, e = EXCLUDED_NOTES.get((fid, by)) or excluded_note(fid, by)
             zh.append(z)
             en.append(e)
     if flowers:
-        out_fans.append({**_fan_dict(81, flowers), "points": flower_points})
+        out_fans.append({**fan_entry(81, flowers), "points": flower_points})
     total = fan_total + flowers * flower_points
     need = int(params["min_fans"])
     win = fan_total >= need
     if flowers:
-        z, e = _FLOWER_NOTES.get((flowers, flower_points)) or _flower_notes(flowers, flower_points)
+        z, e = FLOWER_NOTES.get((flowers, flower_points)) or flower_notes(flowers, flower_points)
         zh.append(z)
         en.append(e)
     if fan_total < need:
-        z, e = _SHORT_NOTES.get((fan_total, need)) or _short_notes(fan_total, need)
+        z, e = SHORT_NOTES.get((fan_total, need)) or short_notes(fan_total, need)
         zh.append(z)
         en.append(e)
     out: dict[str, Any] = {
@@ -460,11 +372,11 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
         "notes_zh": zh,
     }
     if hand.fourth_tile or hand.after_kong or hand.robbing_kong:
-        dropped = _dropped_flags(hand, fourth, kong)
+        dropped = dropped_flags(hand, fourth, kong)
         if dropped:
             out["flags_dropped"] = dropped
     if hand.table is not None:
-        out.update(_payments(sd, hand.table, total if win else 0, int(params["base"]), win))
+        out.update(win_payments(sd, hand.table, total if win else 0, int(params["base"]), win))
     return out
 
 
@@ -480,9 +392,9 @@ def _pattern_waits(x: int, k: bytes) -> _PatternWaits:
     d = _PATTERN_WAITS[x]
     if len(d) >= PATTERN_WAITS_MAX:
         d.clear()
-    adds = _ADD.get((k, None)) or _suit_add(k, None)  # (needs after one more of each kind)
+    adds = SUIT_ADDS.get((k, None)) or suit_adds(k, None)  # (needs after one more of each kind)
     off = 9 * x
-    need = _NEED.get(k) or suit_need(k)
+    need = SUIT_NEEDS.get(k) or suit_need(k)
     r = d[k] = (
         tuple([off + j for j, (a0, _) in enumerate(adds) if a0 == 0]),
         tuple([off + j for j, (a0, a1) in enumerate(adds) if a0 + a1 == 0]),
@@ -509,7 +421,7 @@ def _unique_wait(
     the win tile's suit, sets and the pair when the pair is there, else sets
     alone; in the pair's (another suit), sets alone, when the win tile's suit
     is then sets and the pair.  Each is a question about one suit pattern, read
-    from shapes' one-more-tile table (`_suit_add`, which refuses a fifth copy)
+    from shapes' one-more-tile table (`suit_adds`, which refuses a fifth copy)
     and kept per pattern (`_PATTERN_WAITS`).  Then scoring._waits' seven-pairs
     wait, the four-copies filter of melds and the formal ruling."""
     before = bytearray(standing)

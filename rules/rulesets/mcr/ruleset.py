@@ -19,7 +19,7 @@ from rules.registry import Param, Preset, Ruleset, recipients_param
 from rules.round import Penalty
 from rules.rulesets.mcr import lean
 from rules.rulesets.mcr.fans import COMMON_FANS, FANS, TABLE
-from rules.rulesets.mcr.scoring import Reading, _explain, _fan_dict, _payments, best_reading
+from rules.rulesets.mcr.scoring import Reading, best_reading, explain, fan_entry, win_payments
 from rules.table import Match, PenaltyKind, TableSpec, WinFlag
 
 __all__ = ["Mcr"]
@@ -154,15 +154,15 @@ class Mcr(Ruleset):
                 "这手牌不能和：组不成四副面子加一对将、七对、十三幺或全不靠类牌型",
             )
         items = sorted(best.fans.items())
-        fans = [_fan_dict(fid, n) for fid, n in items]
+        fans = [fan_entry(fid, n) for fid, n in items]
         fan_total = best.total
         flower_pts = hand.flowers * int(params["flower_points"])
         if hand.flowers:
-            fans.append({**_fan_dict(81, hand.flowers), "points": int(params["flower_points"])})
+            fans.append({**fan_entry(81, hand.flowers), "points": int(params["flower_points"])})
         total = fan_total + flower_pts
         need = int(params["min_fans"])
         win = fan_total >= need
-        notes, notes_zh = _explain(best, hand, params, fan_total, need, items)
+        notes, notes_zh = explain(best, hand, params, fan_total, need, items)
         out: dict[str, Any] = {
             "win": win,
             "fans": fans,
@@ -174,7 +174,7 @@ class Mcr(Ruleset):
             out["flags_dropped"] = reading.dropped_flags
         if hand.table is not None:
             out.update(
-                _payments(
+                win_payments(
                     hand.self_drawn, hand.table, total if win else 0, int(params["base"]), win
                 )
             )
@@ -300,9 +300,9 @@ class Mcr(Ruleset):
         total = fan_total + flowers * flower_value
         need = int(params["min_fans"])
         win = fan_total >= need
-        out_fans = [_fan_dict(f, n) for f, n in sorted(counted.items())]
+        out_fans = [fan_entry(f, n) for f, n in sorted(counted.items())]
         if flowers:
-            out_fans.append({**_fan_dict(81, flowers), "points": flower_value})
+            out_fans.append({**fan_entry(81, flowers), "points": flower_value})
         notes = [f"quick entry: {fan_total} fans picked by hand"]
         notes_zh = [f"直接选番：共 {fan_total} 番"]
         for f, by in sorted(excluded.items()):
@@ -322,10 +322,10 @@ class Mcr(Ruleset):
         }
         if excluded:
             out["excluded"] = [
-                {**_fan_dict(f, picked[f]), "by": by, "by_zh": FANS[by].zh, "by_en": FANS[by].en}
+                {**fan_entry(f, picked[f]), "by": by, "by_zh": FANS[by].zh, "by_en": FANS[by].en}
                 for f, by in sorted(excluded.items())
             ]
-        out.update(_payments(self_drawn, table, total if win else 0, int(params["base"]), win))
+        out.update(win_payments(self_drawn, table, total if win else 0, int(params["base"]), win))
         return out
 
     def next_dealer(

@@ -8,12 +8,13 @@ How a hand is scored (docs/rules/mcr.md has the rulebook text behind each step):
 2. Special forms of a concealed hand (七对, 连七对, 十三幺, 全不靠, 七星不靠,
    组合龙 + set + pair, 九莲宝灯) and every cut of the tiles into sets and a pair
    (the engine's exact decompositions) are each turned into a frozen `Ctx`.
-3. Each fan is one small pure function of a `Ctx` returning how many times it
-   applies, kept in the fan's row of `fans.py` (`when`; `FAN_FUNCS` is the view
-   of the rows); the relations between sets that the rulebook limits with
-   套算一次 (account once) and 不得相同 (no repeats) are worked out once in the
-   context (`context.py`: `chow_fans`, `pung_fans`), because they are a property
-   of all the sets together, not of one fan.
+3. Each fan's condition is its row in `fans.py` (`when`), evaluated on the
+   reading: the HAND fans once per hand (`fans.tile_fans`, `fans.win_fans`),
+   the CUT fans per cut (`fans.set_fans` and the cut's tables); the relations
+   between sets that the rulebook limits with 套算一次 (account once) and
+   不得相同 (no repeats) are worked out once in the context (`context.py`:
+   `chow_relations`, `pung_relations`), because they are a property of all the
+   sets together, not of one fan.
 4. The 不计 table (`rules.rulesets.mcr.fans.FANS[*].excludes`) is applied as data, from
    the highest fan down: a fan that is itself excluded excludes nothing.
 5. The cut that scores highest is kept (ties as the reference calculator breaks
@@ -39,37 +40,44 @@ from rules.errors import RuleError
 from rules.hand import Hand, Table
 from rules.rulesets.mcr.context import (
     DRAGONS,
-    GREEN,
+    HELD_TABLE,
     ORDER_KEY,
-    REVERSIBLE,
-    WIND_TILES,
+    RANKS9,
     Ctx,
     Cut,
     Pack,
+    TileRanks,
+    WinFacts,
     is_dragon,
     is_num,
     is_terminal,
     is_wind,
     rank,
+    ranks_of,
+    read_flags,
     suit,
+    tile_ranks,
 )
 from rules.rulesets.mcr.fans import (
     CUT_FANS,
     FAN_FUNCS,
     FANS,
     HAND_FANS,
+    SET_FANS,
     TABLE,
     TableFan,
+    set_fans,
+    tile_fans,
+    win_fans,
 )
-from rules.tiles import group_en, tile_zh
+from rules.tiles import WIND_TILES, group_en, tile_zh
 
-_WIND_OF = {"E": 27, "S": 28, "W": 29, "N": 30}
+WIND_TILE = {"E": 27, "S": 28, "W": 29, "N": 30}
 
 
 # ---------------------------------------------------------------------------
 # forms and fans: each fan's condition is its row in fans.py (HAND_FANS, CUT_FANS
-# are views of the rows); here, which of them each form is scored with, and the
-# fast paths that read them a whole table at a time
+# are views of the rows); here, which of them each form is scored with
 
 _FLAGS = (44, 45, 46, 47, 58, 80)
 # Which fans each form is scored with (the rulebook's special forms exclude the
@@ -106,8 +114,11 @@ FORM_HAND_FANS: dict[str, tuple[int, ...]] = {
     "knitted_straight": _FLAGS,
     "nine_gates": (22, 76, *_CONCEALED, *_FLAGS),
 }
+# A regular cut is scored with every CUT fan: the set-relation tables taken whole
+# (the TableFan rows read them entry by entry), the SetFan rows compiled
+# (fans.set_fans) and the wait fans, which read where the win tile sits.
 _TABLE_FANS = frozenset(f for f, fn in CUT_FANS.items() if isinstance(fn, TableFan))
-_REGULAR_OWN_FANS = tuple(f for f in CUT_FANS if f not in _TABLE_FANS)
+assert set(CUT_FANS) == _TABLE_FANS | set(SET_FANS) | {77, 78, 79}
 FORM_CUT_FANS: dict[str, tuple[int, ...]] = {
     "regular": tuple(CUT_FANS),
     "knitted_straight": (60, 61, 77, 78, 79),
@@ -141,14 +152,21 @@ def score_ctx(c: Ctx, hand_raw: Mapping[int, int] | None = None) -> Scored:
         kt = c.kong_table
         if kt:
             raw.update(kt)
-        # The rest of CUT_FANS (_REGULAR_OWN_FANS), the same tests: those of the sets
-        # alone come worked out with the cut, the others read the flags and winds.
-        if c.own_fans:
-            raw.update(c.own_fans)
-        pungs = c.pungs
-        if pungs:
-            r = c.r
-            add_pung_fans(raw, [p.tile for p in pungs], c.pung_fans, kt, r.prevalent, r.seat)
+        # The rest of CUT_FANS: the SetFan rows, compiled (fans.set_fans); the
+        # wait fans read where the win tile sits.
+        r = c.r
+        raw.update(
+            set_fans(
+                len(c.chows),
+                c.cut.pung_tiles,
+                -1 if c.pair is None else c.pair,
+                c.trait,
+                c.pung_fans,
+                kt,
+                r.prevalent,
+                r.seat,
+            )
+        )
         if c.wait_position:
             raw[c.wait_position] = 1  # 77 / 78 / 79
     else:
@@ -161,45 +179,6 @@ def score_ctx(c: Ctx, hand_raw: Mapping[int, int] | None = None) -> Scored:
             raw[fid] = raw.get(fid, 0) + n
     raw, excluded = TABLE.apply_exclusions(raw)
     return Scored(raw, excluded, TABLE.total(raw), c)
-
-
-def add_pung_fans(
-    raw: dict[int, int],
-    tiles: Sequence[int],
-    pf: Mapping[int, int],
-    kt: Mapping[int, int],
-    prevalent: int,
-    seat: int,
-) -> None:
-    """碰碰和, 圈风刻 / 门风刻 and 幺九刻 (as fans.terminal_pungs counts it) of the
-    pungs' `tiles`, added to `raw`; `pf` and `kt` are the cut's pung relations and kong
-    fans, which decide what 幺九刻 leaves out.  One copy for `score_ctx` and the lean
-    path; the fans' rows in fans.py are the definition, held to this by the tests."""
-    if len(tiles) == 4 and 5 not in kt and 12 not in kt:
-        raw[48] = 1
-    n = 0
-    prev_pung = seat_pung = False
-    for t in tiles:
-        if t >= 27:
-            if t <= 30:
-                n += 1
-                if t == prevalent:
-                    prev_pung = True
-                if t == seat:
-                    seat_pung = True
-        elif t % 9 == 0 or t % 9 == 8:
-            n += 1
-    if prev_pung:
-        raw[60] = 1
-    if seat_pung:
-        raw[61] = 1
-    if n:
-        if 38 in pf or 9 in pf:
-            n -= 3
-        else:
-            n -= prev_pung + (seat_pung and seat != prevalent)
-        if n > 0:
-            raw[73] = n
 
 
 def hand_fans(c: Ctx) -> dict[int, int]:
@@ -226,30 +205,6 @@ def _knit_pattern_of(counts: bytes) -> tuple[int, ...] | None:
     return None
 
 
-def add_flag_fans(
-    out: dict[int, int], sd: bool, last: bool, kong: bool, n_melded: int, fourth: bool
-) -> None:
-    """The HAND fans of the win's circumstances, added to `out`: the flags as read
-    (海底, 杠上开花 / 抢杠和, 和绝张) and the melds' (不求人, 自摸, 全求人, 门前清).
-    One copy for the careful path's `Reading.hand_raw` and the lean path."""
-    if last:
-        out[44 if sd else 45] = 1
-    if kong:
-        out[46 if sd else 47] = 1
-    if sd:
-        if n_melded == 0:
-            out[56] = 1
-        if not last and not kong:
-            out[80] = 1
-    else:
-        if n_melded == 4:
-            out[52] = 1
-        if n_melded == 0:
-            out[62] = 1
-    if fourth:
-        out[58] = 1
-
-
 class Reading:
     """The facts of one hand that every way of reading it shares."""
 
@@ -263,23 +218,12 @@ class Reading:
     fourth: bool
     kong: bool
     dropped_flags: list[dict[str, str]]
-    wall_last: bool
     seat: int
     prevalent: int
     n_fixed: int
-    n_melded: int
     fixed_packs: tuple[Pack, ...]
-    voided: int
-    no_honors: bool
-    flush: int
-    all_types: bool
-    all_simples: bool
-    green: bool
-    reversible: bool
-    tile_trait: int
-    rank_fan: int
-    hogs: int
-    tile_fans: tuple[tuple[int, int], ...]
+    ranks: TileRanks  # what the HAND fans of the tiles alone read (fans.TileFan)
+    win_facts: WinFacts  # what the other HAND fans read (fans.WinFan)
 
     def __init__(self, hand: Hand, params: Mapping[str, Any]) -> None:
         if hand.wild:
@@ -298,31 +242,21 @@ class Reading:
         self.hand = hand
         self.params = params
         self.mixed_kong_fan = bool(params["mixed_kong_fan"])
-        w = self.win = hand.win_tile
+        self.win = hand.win_tile
         self.standing = hand.counts  # concealed + win tile
         self.fixed = hand.meld_counts
         self.merged = merged = hand.held  # standing and melds (MCR has no wild tiles)
         # Flags as the rulebook defines them (docs/rules/mcr.md, "Flags").
-        fourth = hand.fourth_tile
-        if self.standing[w] != 1:
-            fourth = False  # the win tile was already standing in the hand: not the last one out
-        if self.fixed[w] == 3:
-            fourth = True  # three copies shown in our own pung: the win tile is the last
-        kong = False
-        if hand.self_drawn and hand.after_kong:
-            kong = any(m.type == "kong" for m in hand.melds)
-        elif not hand.self_drawn and hand.robbing_kong:
-            kong = self.fixed[w] == 0 and self.standing[w] == 1
+        fourth, kong = read_flags(hand)
         self.fourth = fourth
         self.kong = kong
         self.dropped_flags = (
-            _dropped_flags(hand, fourth, kong)
+            dropped_flags(hand, fourth, kong)
             if hand.fourth_tile or hand.after_kong or hand.robbing_kong
             else []
         )
-        self.wall_last = hand.last_tile
-        self.seat = _WIND_OF[hand.seat_wind]
-        self.prevalent = _WIND_OF[hand.prevalent_wind]
+        self.seat = WIND_TILE[hand.seat_wind]
+        self.prevalent = WIND_TILE[hand.prevalent_wind]
         melds = hand.melds
         self.n_fixed = len(melds)
         n_melded = kongs = 0
@@ -336,21 +270,11 @@ class Reading:
                 if m.type == "kong":
                     kongs += 1
                 packs.append(Pack(m.type, m.tiles[0], m.exposed, False))
-        self.n_melded = n_melded
         self.fixed_packs = tuple(packs)
-        (
-            self.voided,
-            self.no_honors,
-            self.flush,
-            self.all_types,
-            self.all_simples,
-            self.green,
-            self.reversible,
-            self.tile_trait,
-            self.rank_fan,
-            self.hogs,
-            self.tile_fans,
-        ) = tile_facts(merged, kongs)
+        self.ranks = tile_ranks(*ranks_of(merged))
+        self.win_facts = WinFacts(
+            hand.self_drawn, hand.last_tile, kong, n_melded, fourth, merged.count(4) - kongs
+        )
         self._hand_raw: dict[int, int] | None = None
 
     @property
@@ -359,14 +283,13 @@ class Reading:
         return [t for t in range(34) if self.merged[t]]
 
     def hand_raw(self) -> dict[int, int]:
-        """Every HAND fan (`HAND_FANS`) of this hand, worked out once: the tile facts'
-        fans (cached with them) and those of the flags.  Shared: do not change it."""
+        """Every HAND fan (`HAND_FANS`) of this hand, worked out once: the rows
+        evaluated on the ranks and on the win's facts.  Shared: do not change it."""
         out = self._hand_raw
         if out is None:
-            out = self._hand_raw = dict(self.tile_fans)
-            add_flag_fans(
-                out, self.hand.self_drawn, self.wall_last, self.kong, self.n_melded, self.fourth
-            )
+            t = self.ranks
+            out = self._hand_raw = tile_fans(t.m, t.p, t.s, t.h)
+            out.update(win_fans(*self.win_facts))
         return out
 
     def unique_wait(self) -> bool:
@@ -571,7 +494,7 @@ _STANDING = (
 
 
 # The cuts of every suit pattern a hand can hold, shipped (rules/rulesets/mcr/data/mcr_suit_cuts.bin,
-# built by `python -m rules.rulesets.mcr.build_suit_cuts` from _suit_cuts, which stays
+# built by `python -m rules.rulesets.mcr.build_suit_cuts` from suit_cuts, which stays
 # the definition): (kinds, pair) -> (pattern indexes ascending, offsets, entries).
 _SuitCutTable = tuple[array, array, bytes]
 _SUIT_CUT_TABLES: dict[tuple[int, bool], _SuitCutTable] = {}
@@ -601,21 +524,21 @@ def _load_suit_cuts() -> None:
 
 
 def shipped_suit_cuts(key: bytes, pair: bool) -> list[tuple[tuple[int, int], ...]]:
-    """_suit_cuts(key, pair), read from the shipped table (worked out for a pattern
+    """suit_cuts(key, pair), read from the shipped table (worked out for a pattern
     the table does not hold: more than four sets, or a count above four)."""
     if not _SUIT_CUT_TABLES:
         _load_suit_cuts()
     table = _SUIT_CUT_TABLES.get((len(key), pair))
     if table is None:
-        return _suit_cuts(key, pair)
+        return suit_cuts(key, pair)
     idx, offs, entries = table
     try:
         x = int(key.translate(_DIGIT)[::-1], 5)
     except ValueError:  # a count above four
-        return _suit_cuts(key, pair)
+        return suit_cuts(key, pair)
     i = bisect_left(idx, x)
     if i == len(idx) or idx[i] != x:
-        return _suit_cuts(key, pair)
+        return suit_cuts(key, pair)
     p = offs[i]
     end = offs[i + 1]
     group = _GROUP
@@ -627,7 +550,7 @@ def shipped_suit_cuts(key: bytes, pair: bool) -> list[tuple[tuple[int, int], ...
     return cuts
 
 
-def _suit_cuts(key: bytes, pair: bool) -> list[tuple[tuple[int, int], ...]]:
+def suit_cuts(key: bytes, pair: bool) -> list[tuple[tuple[int, int], ...]]:
     """Every cut of one suit's tiles into sets (and the pair, if `pair`), each as
     (first kind, 0 pung / 1 pair / 2 chow) in that order, as the engine's
     decompositions list a suit's groups (shapes._natural_cuts; the cuts may come
@@ -733,13 +656,13 @@ def _waits(before: bytes, seven_pairs: bool) -> list[int]:
     pattern's shipped one-more-tile row (shapes.suit_wait_tiles), or from the
     need tables when it has none, and the kind a seven-pairs hand waits on."""
     ks = (before[0:9], before[9:18], before[18:27], before[27:34])
-    get = shapes._NEED.get
+    get = shapes.SUIT_NEEDS.get
     needs = [get(k) or shapes.suit_need(k) for k in ks]
     s0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
     d0, d1, d2, d3 = needs[0][1], needs[1][1], needs[2][1], needs[3][1]
     others = (min(d1, d2, d3), min(d0, d2, d3), min(d0, d1, d3), min(d0, d1, d2))
     out: list[int] = []
-    add_get = shapes._ADD.get
+    add_get = shapes.SUIT_ADDS.get
     for x in range(4):
         budget = needs[x][0] - s0
         other = others[x]
@@ -753,7 +676,7 @@ def _waits(before: bytes, seven_pairs: bool) -> list[int]:
             out += shipped
             continue
         j = 9 * x
-        for a0, a1 in add_get((k, None)) or shapes._suit_add(k, None):
+        for a0, a1 in add_get((k, None)) or shapes.suit_adds(k, None):
             if a0 + (a1 if a1 < other else other) <= budget:
                 out.append(j)
             j += 1
@@ -793,119 +716,6 @@ def _sets_and_pair(counts: bytes, sets: int, pair: bool) -> bool:
 
 
 @lru_cache(maxsize=8192)
-def tile_facts(
-    merged: bytes, kongs: int
-) -> tuple[int, bool, int, bool, bool, bool, bool, int, int, int, tuple[tuple[int, int], ...]]:
-    """What the tiles alone decide (suits, ranks, tile traits, 四归一), from the ranks
-    each suit holds as bit masks, and the HAND fans that read only these facts, as
-    (fan id, count) pairs."""
-    nz = _NONZERO
-    m = _RANKS9[merged[0:9].translate(nz)]
-    p = _RANKS9[merged[9:18].translate(nz)]
-    s = _RANKS9[merged[18:27].translate(nz)]
-    h = _RANKS7[merged[27:34].translate(nz)]
-    num = m | p | s
-    voided = (not m) + (not p) + (not s)
-    no_honors = not h
-    all_simples = not h and not num & 0x101
-    if all_simples:
-        trait = 0
-    elif not num:
-        trait = 11  # honors only
-    elif not num & ~0x101:
-        trait = 8 if no_honors else 18  # terminals only / terminals and honors
-    else:
-        trait = 0
-    flush = (22 if no_honors else 49) if voided == 2 else 0
-    all_types = voided == 0 and bool(h & 0b1111) and bool(h & 0b1110000)
-    green = not m and not p and not s & ~_GREEN_S and not h & ~_GREEN_H
-    reversible = not m and not p & ~_REV_P and not s & ~_REV_S and not h & ~_REV_H
-    rank_fan = 0 if h else _RANK_FAN[num]
-    hogs = merged.count(4) - kongs
-    # the fans of HAND_FANS that read these facts alone (the same tests, id by id)
-    fans: list[tuple[int, int]] = []
-    if green:
-        fans.append((3, 1))
-    if trait:
-        fans.append((trait, 1))  # 8 / 11 / 18
-    if flush:
-        fans.append((flush, 1))  # 22 / 49
-    if rank_fan:
-        fans.append((rank_fan, 1))  # 25 / 26 / 27 / 36 / 37
-    if reversible:
-        fans.append((40, 1))
-    if all_types:
-        fans.append((51, 1))
-    if hogs > 0:
-        fans.append((64, hogs))
-    if all_simples:
-        fans.append((68, 1))
-    if voided != 2 and voided > 0:
-        fans.append((75, voided))
-    if no_honors:
-        fans.append((76, 1))
-    return (
-        voided,
-        no_honors,
-        flush,
-        all_types,
-        all_simples,
-        green,
-        reversible,
-        trait,
-        rank_fan,
-        hogs,
-        tuple(fans),
-    )
-
-
-def _rank_masks(n: int) -> dict[bytes, int]:
-    """A suit's pattern with every held kind as 1 -> the bit mask of its ranks."""
-    return {
-        bytes(bits): sum(1 << i for i, b in enumerate(bits) if b)
-        for bits in product((0, 1), repeat=n)
-    }
-
-
-_NONZERO = bytes([0] + [1] * 255)  # translate table: a count -> held or not
-_RANKS9 = _rank_masks(9)
-_RANKS7 = _rank_masks(7)
-
-
-def _mask(ranks: Sequence[int]) -> int:
-    return sum(1 << (r - 1) for r in ranks)
-
-
-_GREEN_S = _mask((2, 3, 4, 6, 8))  # 23468s
-_GREEN_H = 1 << (32 - 27)  # 发
-_REV_P = _mask((1, 2, 3, 4, 5, 8, 9))  # 1234589p
-_REV_S = _mask((2, 4, 5, 6, 8, 9))  # 245689s
-_REV_H = 1 << (31 - 27)  # 白
-# the masks hold the same tiles as context.GREEN / REVERSIBLE
-assert frozenset((*(18 + r - 1 for r in (2, 3, 4, 6, 8)), 32)) == GREEN
-assert (
-    frozenset(
-        (*(9 + r - 1 for r in (1, 2, 3, 4, 5, 8, 9)), *(18 + r - 1 for r in (2, 4, 5, 6, 8, 9)), 31)
-    )
-    == REVERSIBLE
-)
-
-
-def _rank_fan_of(num: int) -> int:
-    """大于五 / 小于五 / 全大 / 全中 / 全小 (at most one) of the ranks held (no honors)."""
-    if not num & ~_mask((1, 2, 3, 4)):
-        return 37 if num & _mask((4,)) else 27
-    if not num & ~_mask((6, 7, 8, 9)):
-        return 36 if num & _mask((6,)) else 25
-    if not num & ~_mask((4, 5, 6)):
-        return 26
-    return 0
-
-
-_RANK_FAN = tuple(_rank_fan_of(x) for x in range(512))
-
-
-@lru_cache(maxsize=8192)
 def _may_be_special(s: bytes, n_fixed: int, w: int) -> bool:
     """False when no special form can fit these tiles (most hands): `special()` skips them.
 
@@ -914,7 +724,7 @@ def _may_be_special(s: bytes, n_fixed: int, w: int) -> bool:
     if n_fixed > 1:
         return False
     # 组合龙 (with one meld, the only form left): nine different suited kinds at least
-    if s[:27].count(0) <= 18 and _holds_knit(s):
+    if s[:27].count(0) <= 18 and holds_knit(s):
         return True
     if n_fixed:
         return False
@@ -929,13 +739,13 @@ def _may_be_special(s: bytes, n_fixed: int, w: int) -> bool:
     )
 
 
-def _holds_knit(s: bytes) -> bool:
+def holds_knit(s: bytes) -> bool:
     """`_knit_pattern_of(s) is not None`, read from the ranks each suit holds: a
     knitted straight gives each suit one of 147 / 258 / 369, a different one each."""
-    nz = _NONZERO
-    a = _KNIT_TRIPLES[_RANKS9[s[0:9].translate(nz)]]
-    b = _KNIT_TRIPLES[_RANKS9[s[9:18].translate(nz)]]
-    c = _KNIT_TRIPLES[_RANKS9[s[18:27].translate(nz)]]
+    nz = HELD_TABLE
+    a = _KNIT_TRIPLES[RANKS9[s[0:9].translate(nz)]]
+    b = _KNIT_TRIPLES[RANKS9[s[9:18].translate(nz)]]
+    c = _KNIT_TRIPLES[RANKS9[s[18:27].translate(nz)]]
     return _KNIT_OK[a | b << 3 | c << 6]
 
 
@@ -1004,7 +814,7 @@ _FAN_DICTS = {
 }
 
 
-def _fan_dict(fid: int, n: int) -> dict[str, Any]:
+def fan_entry(fid: int, n: int) -> dict[str, Any]:
     """A fresh entry (callers may change it), copied from a prebuilt one with its count."""
     d = _FAN_DICTS_N.get((fid, n))
     if d is None:
@@ -1019,7 +829,7 @@ _PACK_NAMES_ZH = {"chow": "顺", "pung": "刻", "kong": "杠", "pair": "将"}
 
 
 # A pack's name in the notes, by (kind, tile as the pack keeps it): (Chinese, English).
-_PACK_NAMES = {
+PACK_NAMES = {
     (kind, t): (
         tile_zh(t - 1 if kind == "chow" else t) + _PACK_NAMES_ZH[kind],
         group_en(kind, t - 1 if kind == "chow" else t),
@@ -1034,7 +844,7 @@ _NOTE_ZH = {f.id: f"{f.zh}：{f.points} 番，{f.rule_zh}" for f in FANS.values(
 _NOTE_EN = {f.id: f"{f.en}: {f.points}, {f.rule_en}" for f in FANS.values()}
 
 
-def _fan_note(fid: int, n: int) -> tuple[str, str]:
+def fan_note(fid: int, n: int) -> tuple[str, str]:
     """The note of a fan counted n times: (Chinese, English)."""
     if n == 1:
         return _NOTE_ZH[fid], _NOTE_EN[fid]
@@ -1045,30 +855,30 @@ def _fan_note(fid: int, n: int) -> tuple[str, str]:
     )
 
 
-def _excluded_note(fid: int, by: int) -> tuple[str, str]:
+def excluded_note(fid: int, by: int) -> tuple[str, str]:
     """Why a fan is not counted: (Chinese, English)."""
-    note = _EXCLUDED_NOTES.get((fid, by))
+    note = EXCLUDED_NOTES.get((fid, by))
     if note is None:
-        note = _EXCLUDED_NOTES[fid, by] = (
+        note = EXCLUDED_NOTES[fid, by] = (
             f"不计{FANS[fid].zh}：已计{FANS[by].zh}",
             f"{FANS[fid].en} not counted: included in {FANS[by].en}",
         )
     return note
 
 
-_EXCLUDED_NOTES: dict[tuple[int, int], tuple[str, str]] = {}  # at most 82 x 82
+EXCLUDED_NOTES: dict[tuple[int, int], tuple[str, str]] = {}  # at most 82 x 82
 
 
 def _read_as(packs: tuple[Pack, ...]) -> tuple[str, str]:
     """The sets a regular reading is scored with: (Chinese, English)."""
-    names = [_PACK_NAMES[p.kind, p.tile] for p in packs]
+    names = [PACK_NAMES[p.kind, p.tile] for p in packs]
     return (
         "按 " + "、".join([z for z, _ in names]) + " 计番",
         "scored as " + ", ".join([e for _, e in names]),
     )
 
 
-def _dropped_flags(hand: Hand, fourth: bool, kong: bool) -> list[dict[str, str]]:
+def dropped_flags(hand: Hand, fourth: bool, kong: bool) -> list[dict[str, str]]:
     """The flags given that the tiles contradict, each with why (they count for nothing).
 
     The player sees the reason next to the flag instead of a fan silently missing.
@@ -1108,17 +918,17 @@ def _static_notes(
             zh.append(_NOTE_ZH[fid])
             en.append(_NOTE_EN[fid])
         else:
-            z, e = _fan_note(fid, n)
+            z, e = fan_note(fid, n)
             zh.append(z)
             en.append(e)
     for fid, by in excluded:
-        z, e = _excluded_note(fid, by)
+        z, e = excluded_note(fid, by)
         zh.append(z)
         en.append(e)
     return en, zh
 
 
-def _explain(
+def explain(
     best: Scored,
     hand: Hand,
     params: Mapping[str, Any],
@@ -1140,21 +950,42 @@ def _explain(
         sorted(best.excluded.items()) if best.excluded else (),
     )
     if hand.flowers:
-        zh.append(
-            f"花牌 {hand.flowers} 张：另加 {hand.flowers * int(params['flower_points'])} 分，不计入起和番"
-        )
-        en.append(
-            f"{hand.flowers} flower(s) add {hand.flowers * int(params['flower_points'])}, not counted toward the minimum"
-        )
+        points = int(params["flower_points"])
+        z, e = FLOWER_NOTES.get((hand.flowers, points)) or flower_notes(hand.flowers, points)
+        zh.append(z)
+        en.append(e)
     if fan_total < need:
-        zh.append(f"共 {fan_total} 番，不足 {need} 番起和，还差 {need - fan_total} 番，不能和牌")
-        en.append(
-            f"{fan_total} fans: {need - fan_total} short of the {need}-fan minimum, so this is not a legal win"
-        )
+        z, e = SHORT_NOTES.get((fan_total, need)) or short_notes(fan_total, need)
+        zh.append(z)
+        en.append(e)
     return en, zh
 
 
-def _payments(self_drawn: bool, t: Table, total: int, base: int, win: bool) -> dict[str, Any]:
+# The notes of flowers (flowers, points a flower) and of a hand short of the
+# minimum (fans, minimum), each worded once: at most 9 x 11 and 89 x 89.
+FLOWER_NOTES: dict[tuple[int, int], tuple[str, str]] = {}
+SHORT_NOTES: dict[tuple[int, int], tuple[str, str]] = {}
+
+
+def flower_notes(flowers: int, points: int) -> tuple[str, str]:
+    """The note of the flowers: (Chinese, English)."""
+    r = FLOWER_NOTES[flowers, points] = (
+        f"花牌 {flowers} 张：另加 {flowers * points} 分，不计入起和番",
+        f"{flowers} flower(s) add {flowers * points}, not counted toward the minimum",
+    )
+    return r
+
+
+def short_notes(fan_total: int, need: int) -> tuple[str, str]:
+    """The note of a hand short of the minimum: (Chinese, English)."""
+    r = SHORT_NOTES[fan_total, need] = (
+        f"共 {fan_total} 番，不足 {need} 番起和，还差 {need - fan_total} 番，不能和牌",
+        f"{fan_total} fans: {need - fan_total} short of the {need}-fan minimum, so this is not a legal win",
+    )
+    return r
+
+
+def win_payments(self_drawn: bool, t: Table, total: int, base: int, win: bool) -> dict[str, Any]:
     if t.players != 4:
         raise RuleError("bad_table", "MCR is played by four players", "国标麻将是四人游戏")
     if t.winner is None:

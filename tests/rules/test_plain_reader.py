@@ -1,8 +1,8 @@
-"""The quick reader (rules/quick.py) against the careful path: the same answer, the same error.
+"""The plain reader (rules/plain_reader.py) against the careful path: the same answer, the same error.
 
 `rules.is_win` and `rules.waits` answer a plain situation at a ruleset with
 plain quick forms from packed per-suit counts, without a Hand.  Here every
-answer is compared with the one the same call gives with the quick reader
+answer is compared with the one the same call gives with the plain reader
 switched off (every situation then takes parse_situation and the ruleset's
 own is_win / wait_tiles), on thousands of generated situations: plain ones in
 every spelling the reader takes, and the broken and unusual ones of
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import REGISTRY, is_win, quick, waits
+from rules import REGISTRY, is_win, plain_reader, waits
 from rules.tiles import tile_str, tiles_str
 from tests.rules.test_parse_fast import situation
 
@@ -69,18 +69,18 @@ def plain(rng: random.Random, need_win_tile: bool) -> dict[str, Any]:
 
 @pytest.fixture
 def careful(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Calls with the quick reader switched off."""
+    """Calls with the plain reader switched off."""
 
     def run(fn: Any, sit: Any) -> Any:
         with monkeypatch.context() as m:
-            m.setattr(quick, "read", lambda *a: None)
+            m.setattr(plain_reader, "read", lambda *a: None)
             return fn(sit)
 
     return run
 
 
 @pytest.mark.parametrize("fn", [is_win, waits], ids=["is_win", "waits"])
-def test_quick_answers_are_the_careful_ones(fn: Any, careful: Any) -> None:
+def test_plain_answers_are_the_careful_ones(fn: Any, careful: Any) -> None:
     need_win_tile = fn is is_win
     rng = random.Random(1515 + need_win_tile)
     taken = 0
@@ -89,7 +89,7 @@ def test_quick_answers_are_the_careful_ones(fn: Any, careful: Any) -> None:
         sit = plain(rng, need_win_tile) if i % 3 else situation(rng, need_win_tile)
         got = fn(sit)
         assert got == careful(fn, sit), sit
-        if isinstance(sit, dict) and quick.read(sit, need_win_tile) is not None:
+        if isinstance(sit, dict) and plain_reader.read(sit, need_win_tile) is not None:
             taken += 1
             wins += bool(got.get("win") or got.get("waits"))
     # most plain situations are read quickly, and among them wins and losses both
@@ -107,7 +107,7 @@ def test_quick_answers_are_the_careful_ones(fn: Any, careful: Any) -> None:
 def test_waits_of_any_thirteen_tiles(
     tiles: list[int], wild: list[int], seven_pairs: bool, how: str
 ) -> None:
-    """Any 13 tiles (fifth copies too), any wild kinds: the quick waits are the careful ones."""
+    """Any 13 tiles (fifth copies too), any wild kinds: the plain reader's waits are the careful ones."""
     sit = {
         "ruleset": "generic",
         "concealed": spelt(sorted(tiles), how),
@@ -115,12 +115,12 @@ def test_waits_of_any_thirteen_tiles(
         "params": {"seven_pairs": seven_pairs},
     }
     got = waits(sit)
-    read = quick.read
+    read = plain_reader.read
     try:
-        quick.read = lambda *a: None  # type: ignore[assignment]
+        plain_reader.read = lambda *a: None  # type: ignore[assignment]
         assert got == waits(sit)
     finally:
-        quick.read = read
+        plain_reader.read = read
 
 
 def test_rulesets_with_quick_forms_give_plain_forms() -> None:
@@ -131,17 +131,17 @@ def test_rulesets_with_quick_forms_give_plain_forms() -> None:
             forms = rs.quick_forms(params)
             if forms is not None:
                 offered += 1
-                assert quick.plain_forms(forms), rs.id
+                assert plain_reader.plain_forms(forms), rs.id
     assert offered  # generic at least
 
 
-def test_quick_reads_the_hand() -> None:
+def test_plain_reader_reads_the_hand() -> None:
     """The packed counts themselves: 5 bits a kind, win tile in, wild kinds out."""
     sit = {"ruleset": "generic", "concealed": "1112345678999m1p", "win_tile": "5p"}
-    assert quick.read(sit, True) is None  # 14 concealed + a win tile: the careful path's
-    assert quick.read({**sit, "seat_wind": "E"}, True) is None  # not plain
+    assert plain_reader.read(sit, True) is None  # 14 concealed + a win tile: the careful path's
+    assert plain_reader.read({**sit, "seat_wind": "E"}, True) is None  # not plain
     sit = {"ruleset": "generic", "concealed": "111234567899m", "win_tile": "9m", "wild": ["1m"]}
-    p = quick.read({**sit, "concealed": sit["concealed"] + "5p"}, True)
+    p = plain_reader.read({**sit, "concealed": sit["concealed"] + "5p"}, True)
     assert p is not None
     ks, _, wilds, held = p
     assert (wilds, held) == (3, {0: 3})
