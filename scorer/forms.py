@@ -11,7 +11,8 @@ from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
 from rules import RuleError
-from rules.registry import Param, Ruleset
+from rules.params import Param
+from rules.registry import Ruleset
 from scorer.fees import FeeRule
 from scorer.players import PLACEHOLDER_NAMES
 from scorer.present.words import NAME_MAX, SEAT_NAMES, WIND_NAMES, error_text

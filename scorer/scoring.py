@@ -14,6 +14,8 @@ from typing import Any, Protocol
 
 from rules import RuleError
 from rules.api import settle_or_raise
+from rules.params import ParamValues
+from rules.results import SettleResult
 from rules.round import WINNER_KEYS
 from rules.table import TableSpec
 from rules.values import fan_counts, flower_count, whole_in
@@ -32,7 +34,7 @@ class GameSession(Protocol):
 
     def table(self) -> TableSpec: ...
 
-    def resolved_params(self) -> Mapping[str, Any]: ...
+    def resolved_params(self) -> ParamValues: ...
 
     def next_position(self) -> tuple[int, str]: ...
 
@@ -112,7 +114,7 @@ class Evaluation:
     prevalent_wind: str
     winners: list[int]
     entry: dict[str, Any]  # normalized input
-    result: dict[str, Any]  # the engine's result, `win` possibly false
+    result: Mapping[str, Any]  # the engine's result, `win` possibly false
 
 
 def refusal(result: Mapping[str, Any]) -> RuleError | None:
@@ -131,7 +133,7 @@ def _turned(entry: Mapping[str, Any]) -> dict[str, Any]:
 
 def _settle(
     session: GameSession, dealer: int, wind: str, events: list[Any], turned: Mapping[str, Any]
-) -> dict[str, Any]:
+) -> SettleResult:
     """The engine's settlement of a round given as its events: the one path
     every entry takes (a whole round is a round of one event).  The round's wind
     goes with it: 圈风刻 and the like are scored from it."""

@@ -1015,7 +1015,9 @@ def loose_hand(rng: random.Random, pool: list[int], n: int, three_suits: bool) -
 def picked_fans(won: dict[str, Any], params: dict[str, Any]) -> dict[str, int]:
     """The fans a player picks from the catalog for a win score() has counted:
     every fan it lists but 平胡 (what quick entry assumes when no pattern is picked)."""
-    catalog = {f["id"] for f in REGISTRY["sichuan"].fan_catalog(params)}
+    catalog = {
+        f["id"] for f in REGISTRY["sichuan"].fan_catalog(REGISTRY["sichuan"].resolve_params(params))
+    }
     fans = {str(f["id"]): f["count"] for f in won["fans"] if f["id"] != 1}
     assert {int(f) for f in fans} <= catalog, (won["fans"], catalog)
     return fans
@@ -1292,8 +1294,7 @@ def best_wait_fans(concealed: str, params: dict[str, Any] | None = None) -> dict
     ws = waits(sit)["waits"]
     best = max((score({**sit, "win_tile": w}) for w in ws), key=lambda r: (r["value"], r["total"]))
     catalog = {
-        f["id"]
-        for f in REGISTRY["sichuan"].fan_catalog({**REGISTRY["sichuan"].defaults, **(params or {})})
+        f["id"] for f in REGISTRY["sichuan"].fan_catalog(REGISTRY["sichuan"].resolve_params(params))
     }
     return {str(f["id"]): f["count"] for f in best["fans"] if f["id"] in catalog and f["id"] != 1}
 

@@ -31,10 +31,11 @@ The two are held to the same answers by tests/rules/test_mcr_lean.py (also
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from rules.hand import Hand
+from rules.params import ParamValues
+from rules.results import Fan, HandResult
 from rules.rulesets.mcr.context import (
     _CHOW_TRAIT,
     _SET_TRAIT,
@@ -140,12 +141,12 @@ def _suit_cut(rec: list[Any], k: bytes, x: int, pair: bool) -> _SuitCut:
     return c
 
 
-class _Items(dict[tuple[int, int], tuple[dict[str, Any], str, str, int]]):
+class _Items(dict[tuple[int, int], tuple[Fan, str, str, int]]):
     """(fan, count) -> its entry in the result (a template: copied), its notes and
     its points (the fan table's points times the count), each made once: at most
     82 x 9."""
 
-    def __missing__(self, item: tuple[int, int]) -> tuple[dict[str, Any], str, str, int]:
+    def __missing__(self, item: tuple[int, int]) -> tuple[Fan, str, str, int]:
         fid, n = item
         z, e = _fan_note(fid, n)
         r = self[item] = (_fan_dict(fid, n), z, e, TABLE.points[fid] * n)
@@ -224,7 +225,7 @@ def _tile_fans(m: int, p: int, s: int, h: int) -> dict[int, int]:
     return out
 
 
-def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | None:
+def score_regular(hand: Hand, params: ParamValues) -> HandResult | None:
     """`Mcr.score_hand(hand, params)` for a hand with one regular reading and no
     special form; None for any other hand (the careful path's)."""
     w = hand.win_tile
@@ -452,7 +453,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
         z, e = _SHORT_NOTES.get((fan_total, need)) or _short_notes(fan_total, need)
         zh.append(z)
         en.append(e)
-    out: dict[str, Any] = {
+    out: HandResult = {
         "win": win,
         "fans": out_fans,
         "total": total,

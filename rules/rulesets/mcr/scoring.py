@@ -32,11 +32,13 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import permutations, product
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from rules import shapes
 from rules.errors import RuleError
 from rules.hand import Hand, Table
+from rules.params import ParamValues
+from rules.results import DroppedFlag, Fan, Payment, Payments
 from rules.rulesets.mcr.context import (
     DRAGONS,
     GREEN,
@@ -254,7 +256,7 @@ class Reading:
     """The facts of one hand that every way of reading it shares."""
 
     hand: Hand
-    params: Mapping[str, Any]
+    params: ParamValues
     mixed_kong_fan: bool
     win: int
     standing: bytes
@@ -262,7 +264,7 @@ class Reading:
     merged: bytes
     fourth: bool
     kong: bool
-    dropped_flags: list[dict[str, str]]
+    dropped_flags: list[DroppedFlag]
     wall_last: bool
     seat: int
     prevalent: int
@@ -281,7 +283,7 @@ class Reading:
     hogs: int
     tile_fans: tuple[tuple[int, int], ...]
 
-    def __init__(self, hand: Hand, params: Mapping[str, Any]) -> None:
+    def __init__(self, hand: Hand, params: ParamValues) -> None:
         if hand.wild:
             raise RuleError(
                 "bad_input",
@@ -997,22 +999,18 @@ def best_reading(reading: Reading) -> Scored | None:
     return best
 
 
-# A fan's entry in a result, prebuilt without its count.
-_FAN_DICTS = {
-    fid: {"id": fid, "name_zh": f.zh, "name_en": f.en, "points": f.points}
-    for fid, f in FANS.items()
-}
-
-
-def _fan_dict(fid: int, n: int) -> dict[str, Any]:
+def _fan_dict(fid: int, n: int) -> Fan:
     """A fresh entry (callers may change it), copied from a prebuilt one with its count."""
     d = _FAN_DICTS_N.get((fid, n))
     if d is None:
-        d = _FAN_DICTS_N[fid, n] = {**_FAN_DICTS[fid], "count": n}
+        f = FANS[fid]
+        d = _FAN_DICTS_N[fid, n] = {
+            "id": fid, "name_zh": f.zh, "name_en": f.en, "points": f.points, "count": n,
+        }  # fmt: skip
     return d.copy()
 
 
-_FAN_DICTS_N: dict[tuple[int, int], dict[str, Any]] = {}  # (fan, count): at most 82 x 9
+_FAN_DICTS_N: dict[tuple[int, int], Fan] = {}  # (fan, count): at most 82 x 9
 
 
 _PACK_NAMES_ZH = {"chow": "顺", "pung": "刻", "kong": "杠", "pair": "将"}
@@ -1068,12 +1066,12 @@ def _read_as(packs: tuple[Pack, ...]) -> tuple[str, str]:
     )
 
 
-def _dropped_flags(hand: Hand, fourth: bool, kong: bool) -> list[dict[str, str]]:
+def _dropped_flags(hand: Hand, fourth: bool, kong: bool) -> list[DroppedFlag]:
     """The flags given that the tiles contradict, each with why (they count for nothing).
 
     The player sees the reason next to the flag instead of a fan silently missing.
     """
-    out = []
+    out: list[DroppedFlag] = []
     if hand.fourth_tile and not fourth:
         out.append({"flag": "fourth_tile",
                     "reason": "the winning tile already stands in the hand: not the last of its kind",
@@ -1121,7 +1119,7 @@ def _static_notes(
 def _explain(
     best: Scored,
     hand: Hand,
-    params: Mapping[str, Any],
+    params: ParamValues,
     fan_total: int,
     need: int,
     items: Sequence[tuple[int, int]] | None = None,
@@ -1154,13 +1152,13 @@ def _explain(
     return en, zh
 
 
-def _payments(self_drawn: bool, t: Table, total: int, base: int, win: bool) -> dict[str, Any]:
+def _payments(self_drawn: bool, t: Table, total: int, base: int, win: bool) -> Payments:
     if t.players != 4:
         raise RuleError("bad_table", "MCR is played by four players", "国标麻将是四人游戏")
     if t.winner is None:
         raise RuleError("bad_table", "table: 'winner' is missing", "table 缺少和牌者 winner")
     deltas = [0] * 4
-    payments = []
+    payments: list[Payment] = []
     if win:
         for seat in range(4):
             if seat == t.winner:

@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from rules.params import ParamValues
+from rules.results import RoundBody
 from rules.rulesets.sichuan.round import REASONS, settle_round
 from rules.rulesets.sichuan.scoring import Sichuan
 from rules.table import SUITED_TILES, EventKind, TableSpec, WinFlag
@@ -37,14 +39,14 @@ class SichuanRuleset(Sichuan):
         reasons=REASONS,
     )  # fmt: skip
 
-    def table(self, params: Mapping[str, Any] | None = None) -> TableSpec:
+    def table(self, params: ParamValues | None = None) -> TableSpec:
         """血战到底 goes on after a win; with it off the first win ends the round."""
-        blood = bool((params or self.defaults)["blood_battle"])
+        blood = (params or self.defaults).flag("blood_battle")
         if blood == self.table_spec.continues_after_win:
             return self.table_spec
         return replace(self.table_spec, continues_after_win=blood)
 
-    def settle_round(self, rnd: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
+    def settle_round(self, rnd: Mapping[str, Any], params: ParamValues) -> RoundBody:
         return settle_round(self, rnd, params)
 
 

@@ -25,10 +25,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from rules.errors import RuleError
 from rules.hand import Hand, parse_situation
+from rules.params import ParamValues
+from rules.results import EventReport, RoundBody, Standing, Transfer, WinnerReport
 from rules.round import robbed_kongs, round_result, round_seats
 from rules.rulesets.sichuan.scoring import Sichuan
 from rules.seat_inputs import read_seat_inputs
@@ -122,7 +124,7 @@ def _bool(ev: Mapping[str, Any], key: str, where: str, where_zh: str) -> bool:
     return v
 
 
-def settle_round(rs: Sichuan, rnd: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
+def settle_round(rs: Sichuan, rnd: Mapping[str, Any], params: ParamValues) -> RoundBody:
     """Replay one round's events and return every transfer; RuleError on a bad round.
 
     Nothing is half-settled: the first bad event raises and the caller gets
@@ -135,7 +137,7 @@ def settle_round(rs: Sichuan, rnd: Mapping[str, Any], params: Mapping[str, Any])
     if not isinstance(events, list) or not events:
         raise _err("a round needs a non-empty list 'events'", "这一局还没有任何事件（events）")
     state = _Round(rs, params, _Ledger(players), robbed_kongs(events))
-    reports: list[dict[str, Any]] = []
+    reports: list[EventReport] = []
     finished = False
     for i, ev in enumerate(events):
         where, where_zh = _where(i)
@@ -167,8 +169,10 @@ def settle_round(rs: Sichuan, rnd: Mapping[str, Any], params: Mapping[str, Any])
         reports.append(report)
 
     state.check_copies()
+    # (this ledger's transfers are Transfers, built untyped with their extra keys)
+    transfers = cast("list[Transfer]", state.ledger.transfers)
     return round_result(
-        players, reports, state.ledger.transfers, state.ledger.deltas(), state.out, finished,
+        players, reports, transfers, state.ledger.deltas(), state.out, finished,
         ("the round is not over yet: add the next win or the wall's end",
          "这一局还没结束：继续记和牌，或记流局"),
     )  # fmt: skip
@@ -197,7 +201,7 @@ class _Round:
     that may be handed over or returned, and the tiles shown so far."""
 
     rs: Sichuan
-    params: Mapping[str, Any]
+    params: ParamValues
     ledger: _Ledger
     robbed: frozenset[int]
     out: list[int] = field(default_factory=list)  # winners in the order they won
@@ -239,7 +243,7 @@ class _Round:
 
     # -- 刮风下雨 ---------------------------------------------------------------------
 
-    def kong(self, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+    def kong(self, ev: Mapping[str, Any], i: int) -> EventReport:
         where, where_zh = _where(i)
         in_play = self.in_play
         p = self.seat(ev.get("player"), "player", "杠牌者", i)
@@ -255,7 +259,7 @@ class _Round:
                 f"{where_zh}：杠的种类只能是直杠（exposed）、面下杠（added）或暗杠（concealed）",
             )
         tile = ev.get("tile")
-        report: dict[str, Any] = {"index": i, "type": "kong", "player": p, "kong": kind}
+        report: EventReport = {"index": i, "type": "kong", "player": p, "kong": kind}
         if tile not in (None, ""):
             t = parse_tile(tile)
             if t >= 27:
@@ -306,7 +310,7 @@ class _Round:
 
     # -- wins ---------------------------------------------------------------------------
 
-    def win(self, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+    def win(self, ev: Mapping[str, Any], i: int) -> EventReport:
         where, where_zh = _where(i)
         rs, params, in_play = self.rs, self.params, self.in_play
         raw_d = ev.get("discarder")
@@ -352,7 +356,7 @@ class _Round:
                     f"{where_zh}：放炮者不能和自己打的牌",
                 )
             seats.append(s)
-        results: list[dict[str, Any]] = []
+        results: list[WinnerReport] = []
         win_tile: int | None = None  # the one discard (or draw) every tiles winner won on
         for w, s in zip(raw_winners, seats, strict=True):
             we, wz = f"{where} (seat {s})", f"{where_zh}（{s} 号位）"
@@ -400,11 +404,12 @@ class _Round:
                 amount, payers, reason = value, [d], "win_discard"
             for p in payers:
                 self.ledger.pay(i, p, s, amount, reason, fans=res["total"])
-            kept = {
-                k: res[k] for k in ("fans", "total", "multiplier", "value", "notes", "notes_zh")
-            }
-            results.append({"seat": s, "mode": mode, "amount": amount, "payers": payers, **kept})
-        report: dict[str, Any] = {
+            results.append({
+                "seat": s, "mode": mode, "amount": amount, "payers": payers,
+                "fans": res["fans"], "total": res["total"], "multiplier": res["multiplier"],
+                "value": res["value"], "notes": res["notes"], "notes_zh": res["notes_zh"],
+            })  # fmt: skip
+        report: EventReport = {
             "index": i,
             "type": "win",
             "discarder": d,
@@ -436,10 +441,10 @@ class _Round:
 
     # -- 流局: 查花猪, 查大叫 --------------------------------------------------------------
 
-    def wall_end(self, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+    def wall_end(self, ev: Mapping[str, Any], i: int) -> EventReport:
         rs, params, in_play = self.rs, self.params, self.in_play
 
-        def shown(hand: Hand, sit: Mapping[str, Any]) -> dict[str, Any]:
+        def shown(hand: Hand, sit: Mapping[str, Any]) -> Standing:
             rs.check(hand)
             self.show(hand.held)
             if len(rs.suits(hand)) == 3:
@@ -486,7 +491,7 @@ class _Round:
                         )
         return {"index": i, "type": "wall_end", "checks": [checks[s] for s in in_play]}
 
-    def _told(self, h: Mapping[str, Any]) -> dict[str, Any]:
+    def _told(self, h: Mapping[str, Any]) -> Standing:
         """A player's standing at the wall's end as the table tells it, without the tiles.
 
         Entering 13 tiles for every player still in is 30-40 taps; the table
