@@ -12,8 +12,6 @@ saying what it means; a ruleset's own extras (芜湖's 支 and 押 …) are decl
 by a TypedDict in its own package that extends `HandResult`.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 

@@ -88,7 +88,7 @@ SEAT_INPUTS = (
 )  # fmt: skip
 
 
-class WuhanResult(HandResult):
+class WuhanResult(HandResult, total=False):
     """A 武汉 win adds whether it is 硬胡 (no wild tile used) and the winner's
     factor (docs/rules/wuhan.md)."""
 
@@ -229,7 +229,7 @@ class Wuhan(Ruleset):
                     f"第 {i + 1} 副副露：不能吃碰杠{tile_zh(bad[0])}（红中、癞子都不能吃碰杠）",
                 )
 
-    def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
+    def score_hand(self, hand: Hand, params: ParamValues) -> WuhanResult:
         self.check(hand)
         if RED in {*hand.concealed, hand.win_tile}:
             return self._no("a hand holding the red dragon cannot win", "手上有红中不能胡牌")
@@ -311,7 +311,7 @@ class Wuhan(Ruleset):
         return out
 
     @staticmethod
-    def _no(en: str, zh: str) -> HandResult:
+    def _no(en: str, zh: str) -> WuhanResult:
         return {"win": False, "fans": [], "total": 0, "notes": [en], "notes_zh": [zh]}
 
     @staticmethod

@@ -42,7 +42,7 @@ def rhu(x2: int) -> int:
     return (x2 + 5) // 10
 
 
-class WuhuResult(HandResult):
+class WuhuResult(HandResult, total=False):
     """A 芜湖 win adds its 支 (the longest suit's tiles), 押 (the wait's value, or
     None) and whether it is a 全交 (docs/rules/wuhu.md)."""
 
@@ -129,7 +129,7 @@ class Wuhu(Ruleset):
         if hand.wild:
             raise RuleError("bad_input", "芜湖 plays without wild tiles", "芜湖麻将没有癞子")
 
-    def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
+    def score_hand(self, hand: Hand, params: ParamValues) -> WuhuResult:
         self.check(hand)
         sc = suit_counts(hand.held)
         zhi = max(sc)
