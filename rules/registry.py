@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 from rules.errors import RuleError
 from rules.hand import Hand, Table
 from rules.params import Param, ParamValues
-from rules.results import EventReport, HandResult, RoundBody
+from rules.results import CatalogFan, EventReport, HandResult, RoundBody
 from rules.round import DRAW_NOTES, Penalty, RoundEnd, RoundState, settle_events
 from rules.table import TableSpec, describe_table
 
@@ -133,7 +133,7 @@ class Ruleset:
 
     players: ClassVar[tuple[int, ...]] = (4,)  # allowed table sizes
 
-    def fan_catalog(self, params: ParamValues | None = None) -> list[dict[str, Any]]:
+    def fan_catalog(self, params: ParamValues | None = None) -> list[CatalogFan]:
         """The fans a player can pick in quick entry: id, names, points."""
         return []
 

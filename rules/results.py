@@ -31,6 +31,18 @@ class Fan(FanName):
     count: int
 
 
+class CatalogFan(FanName):
+    """A fan a player can pick in quick entry (`fan_catalog`): its points, how often
+    it can be picked (`max`), its group, what it excludes (不计) and its place among
+    the common fans, where the ruleset says."""
+
+    points: int
+    max: NotRequired[int]
+    group: NotRequired[str]
+    excludes: NotRequired[list[int]]
+    common: NotRequired[int]
+
+
 class ExcludedFan(Fan):
     """A fan picked by hand that another picked fan excludes (不计), and which one."""
 

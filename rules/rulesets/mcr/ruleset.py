@@ -10,14 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
-from typing import Any
 
 from rules.decompose import Forms, waits_counts
 from rules.errors import RuleError
 from rules.hand import Hand, Table
 from rules.params import Param, ParamValues, recipients_param
 from rules.registry import Preset, Ruleset
-from rules.results import HandResult
+from rules.results import CatalogFan, HandResult
 from rules.round import Penalty
 from rules.rulesets.mcr import lean
 from rules.rulesets.mcr.fans import COMMON_FANS, FANS, TABLE
@@ -248,18 +247,21 @@ class Mcr(Ruleset):
             (f"每家 {each} × {players - 1} = {amount}",),
         )
 
-    def fan_catalog(self, params: ParamValues | None = None) -> list[dict[str, Any]]:
+    def fan_catalog(self, params: ParamValues | None = None) -> list[CatalogFan]:
         """Every fan a player can pick, with the fans it excludes (不计) and, for the
         everyday ones, their place in the list of common fans (`common`)."""
-        mixed_kong = bool((params or self.defaults).get("mixed_kong_fan", True))
-        return [
-            {"id": f.id, "name_zh": f.zh, "name_en": f.en, "points": f.points,
-             "excludes": sorted(TABLE.exclude_sets[f.id]),
-             **({"common": COMMON_FANS.index(f.id) + 1} if f.id in COMMON_FANS else {})}
-            for f in sorted(FANS.values(), key=lambda f: f.id)
+        mixed_kong = (params or self.defaults).flag("mixed_kong_fan")
+        out: list[CatalogFan] = []
+        for f in sorted(FANS.values(), key=lambda f: f.id):
             # Flowers are counted apart; 明暗杠 exists only with `mixed_kong_fan`.
-            if f.id != 81 and (f.id != 82 or mixed_kong)
-        ]  # fmt: skip
+            if f.id == 81 or (f.id == 82 and not mixed_kong):
+                continue
+            row: CatalogFan = {"id": f.id, "name_zh": f.zh, "name_en": f.en, "points": f.points,
+                               "excludes": sorted(TABLE.exclude_sets[f.id])}  # fmt: skip
+            if f.id in COMMON_FANS:
+                row["common"] = COMMON_FANS.index(f.id) + 1
+            out.append(row)
+        return out
 
     def quick_score(
         self,

@@ -27,7 +27,7 @@ from rules.fans import FanDef, FanTable
 from rules.hand import Hand, Table
 from rules.params import Param, ParamValues
 from rules.registry import Preset, Ruleset
-from rules.results import Fan, HandResult, Payment, Payments
+from rules.results import CatalogFan, Fan, HandResult, Payment, Payments
 from rules.shapes import Decomposition
 from rules.tiles import group_en, tile_en, tile_zh
 from rules.values import fan_counts
@@ -687,18 +687,17 @@ class Sichuan(Ruleset):
 
     # --- whole rounds and quick entry ------------------------------------------------
 
-    def fan_catalog(self, params: ParamValues | None = None) -> list[dict[str, Any]]:
+    def fan_catalog(self, params: ParamValues | None = None) -> list[CatalogFan]:
         """Patterns and 根 a player can pick; 杠上花/炮, 抢杠, 海底捞 come from the flags."""
         table = (params or self.defaults).choice("fan_table")
         rows = TABLES[table]
         ids = [f.id for f in rows if f.group in ("pattern", "flush")]
-        out = []
+        out: list[CatalogFan] = []
         for fid in sorted(ids) + [15]:
-            f: dict[str, Any] = dict(_fan(fid, rows.points[fid], table=table))
-            del f["count"]
-            f["max"] = 4 if fid == 15 else 1
-            f["group"] = "extra" if fid == 15 else "pattern"
-            out.append(f)
+            f = rows.by_id.get(fid) or FANS[fid]
+            out.append({"id": fid, "name_zh": f.zh, "name_en": f.en, "points": rows.points[fid],
+                        "max": 4 if fid == 15 else 1,
+                        "group": "extra" if fid == 15 else "pattern"})  # fmt: skip
         return out
 
     def quick_result(

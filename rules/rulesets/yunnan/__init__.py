@@ -22,7 +22,7 @@ from rules.fans import FanDef, FanTable
 from rules.hand import FLAGS, Hand, Table, parse_situation
 from rules.params import Param, ParamValues, int_param
 from rules.registry import Preset, Ruleset
-from rules.results import EventReport, Fan, HandResult, Payment, Standing
+from rules.results import CatalogFan, EventReport, Fan, HandResult, Payment, Standing
 from rules.round import RoundState
 from rules.shapes import Decomposition
 from rules.table import ALL_TILES, EventKind, TableSpec, WinFlag
@@ -304,7 +304,7 @@ class Yunnan(Ruleset):
 
     # -- quick entry: the fans picked, 十老头 among them -----------------------------------
 
-    def fan_catalog(self, params: ParamValues | None = None) -> list[dict[str, Any]]:
+    def fan_catalog(self, params: ParamValues | None = None) -> list[CatalogFan]:
         """The patterns and 十老头; 杠上花/杠上炮/抢杠 come from the win's flags."""
         return [{"id": f.id, "name_zh": f.zh, "name_en": f.en, "points": f.points, "max": 1,
                  "group": f.group} for f in FANS if f.id in PICKABLE]  # fmt: skip
