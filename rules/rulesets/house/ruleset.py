@@ -76,23 +76,23 @@ class House(Ruleset):
     players = (2, 3, 4)
     params = (
         int_param("points", 1, "每和点数", "Points per win",
-                   "点炮时放炮者付这么多；自摸时每家付这么多乘以自摸倍数",
-                   "The discarder pays this much; on a self-draw every other player pays it "
-                   "times the self-draw multiplier", hi=10_000),
+                  "点炮时放炮者付这么多；自摸时每家付这么多乘以自摸倍数",
+                  "The discarder pays this much; on a self-draw every other player pays it "
+                  "times the self-draw multiplier", hi=10_000),
         int_param("self_draw_multiplier", 2, "自摸倍数", "Self-draw multiplier",
-                   "自摸时其他每家付 点数 × 这个倍数", "On a self-draw every other player pays "
-                   "points × this", lo=1, hi=10),
+                  "自摸时其他每家付 点数 × 这个倍数", "On a self-draw every other player pays "
+                  "points × this", lo=1, hi=10),
         int_param("dealer_bonus", 0, "庄家加分", "Dealer bonus",
-                   "庄家和牌时每个付钱的人多付这么多；庄家付钱时也多付这么多",
-                   "Added to every win payment the dealer makes or receives", hi=10_000),
+                  "庄家和牌时每个付钱的人多付这么多；庄家付钱时也多付这么多",
+                  "Added to every win payment the dealer makes or receives", hi=10_000),
         int_param("kong_exposed", 1, "明杠", "Exposed kong",
-                   "明杠（杠别人打出的牌）：放杠的人付这么多",
-                   "An exposed kong on a discard: the discarder pays this much", hi=10_000),
+                  "明杠（杠别人打出的牌）：放杠的人付这么多",
+                  "An exposed kong on a discard: the discarder pays this much", hi=10_000),
         int_param("kong_added", 1, "加杠", "Added kong",
-                   "加杠（碰后摸到第四张）：其他每家付这么多",
-                   "A kong added to a pung: every other player pays this much", hi=10_000),
+                  "加杠（碰后摸到第四张）：其他每家付这么多",
+                  "A kong added to a pung: every other player pays this much", hi=10_000),
         int_param("kong_concealed", 2, "暗杠", "Concealed kong",
-                   "暗杠：其他每家付这么多", "A concealed kong: every other player pays this much", hi=10_000),
+                  "暗杠：其他每家付这么多", "A concealed kong: every other player pays this much", hi=10_000),
         Param("seven_pairs", "bool", True, "七对", "Seven pairs",
               "七个对子也算和牌（四张相同算两对）",
               "Seven pairs win too (four of a kind counts as two pairs)"),
