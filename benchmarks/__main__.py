@@ -211,8 +211,8 @@ def bench_cold(rng: random.Random, n: int) -> None:
     for h in hands:
         shapes.is_standard_win(*h)
     dt = time.perf_counter() - t0
-    # Since issue 15 every pattern is read from the shipped file (rules/data), so
-    # "cold" costs a look-up in it, not a solve (about 0.5 ms a pattern before).
+    # Every pattern is read from the shipped file (rules/data), so "cold" costs a
+    # look-up in it, not a solve (about 0.5 ms a pattern).
     print(
         f"- {n} random hands from cold: {dt * 1000:.1f} ms, {len(shapes._NEED)} suit patterns "
         f"read from the shipped tables ({dt / max(len(shapes._NEED), 1) * 1e6:.1f} µs per pattern)"

@@ -12,7 +12,7 @@ one per set-up, each on its own SQLite file (or a PostgreSQL database with
 --pg), the set-ups interleaved burst by burst so a noisy machine slows them
 alike.  Set-ups (benchmarks/concurrency_settings.py): the site's (IMMEDIATE,
 20 s busy timeout, WAL, synchronous=NORMAL), IMMEDIATE alone, and Django's
-defaults as they were before issue 16.  Prints medians and p95 in ms, the 5xx
+and SQLite's defaults.  Prints medians and p95 in ms, the 5xx
 count and whether every round was recorded once; never asserts.  Loopback only.
 """
 

@@ -1,5 +1,5 @@
 """Settings for benchmarks/concurrency.py's servers: the site's own, with the SQLite
-connection set as BENCH_SQLITE says, to compare against the set-up before issue 16.
+connection set as BENCH_SQLITE says, to compare the site's set-up with SQLite's defaults.
 
 * ``ours``      -- the site's settings unchanged (IMMEDIATE, 20 s timeout, WAL, NORMAL)
 * ``immediate`` -- IMMEDIATE and the 20 s timeout, SQLite's default rollback journal

@@ -117,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     print()
     # The wait fans follow the League's ruling, as PyMahjongGB does (docs/rules/mcr.md,
-    # "Waits"): since issue 9 every difference is unexplained.
+    # "Waits"): every difference is unexplained.
     if disagreements:
         print(mo.summarize(disagreements, len(sits), show=args.show))
         return 1

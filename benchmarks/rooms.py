@@ -1,4 +1,4 @@
-"""python -m benchmarks.rooms: a room's pages as the site grows to many rooms (issue 25).
+"""python -m benchmarks.rooms: a room's pages as the site grows to many rooms.
 
 On PostgreSQL (DATABASE_URL, a database of its own: the benchmark fills it), rooms
 of 20 fixed tables, each with an open table (session) of 30 rounds recorded today,

@@ -1,7 +1,7 @@
 """python -m benchmarks.rounds: what recording every round through settle() costs.
 
 The table records a whole round (国标: one win) as a round of one event,
-settled by `settle()`, where it used to call `score()` on the hand.  Peer,
+settled by `settle()`, not by `score()` on the hand.  Peer,
 interleaved in the same process: `score()` of the same situation (seat and
 round winds, the table), so the ratio is what the one path adds per tap.
 The house row does the same for a round with a kong, a turned tile and a

@@ -1,13 +1,13 @@
 """python -m benchmarks.taps: from the last of 14 quick taps to the final total, on a slow network.
 
-Issue 27: with 400 ms added to every request, the total of a hand tapped in
-quickly came seconds after the last tap, because the taps queued behind the
-answer in flight went to the server one request each.  Now they go together
-(static/js/taps.js, scorer/views/record.py `_posted`).
+With 400 ms added to every request, taps queued behind the answer in flight go
+to the server together (static/js/taps.js, scorer/views/record.py `posted_pick`);
+sent one request each, the total of a hand tapped in quickly comes seconds after
+the last tap.
 
 Two servers side by side, each `manage.py runserver` on its own SQLite file:
-**before** a `git archive` of --before (default 108f47a, issue 27's start),
-**after** this checkout.  Chromium (Playwright, $CHROMIUM or /usr/bin/chromium)
+**before**, the peer, a `git archive` of --before (default 108f47a, which sends
+one request per queued tap), **after** this checkout.  Chromium (Playwright, $CHROMIUM or /usr/bin/chromium)
 as a 360x740 phone with --latency ms added to every request by the DevTools
 protocol; each run opens a fresh table's record page, chooses the winner and
 the discarder, turns the latency on, taps the 14 tiles of a winning hand

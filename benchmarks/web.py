@@ -1,11 +1,11 @@
 """python -m benchmarks.web: server time of the table's pages through the Django test client.
 
-Targets (issue 4): the scoring preview <= 15 ms median; the session page with
-300 recorded rounds <= 40 ms median.  Issue 9, a tile tap on a weak network:
-<= 4 KB on the wire per tap and <= 10 ms server time at p95.  The tap rows
-enter a whole hand tile by tile, as a phone does (each answer's state is the
-next tap's), once as the page now asks (delta=1: only what changed) and once
-as it did before (the whole form), interleaved in the same process, both
+Targets: the scoring preview <= 15 ms median; the session page with 300
+recorded rounds <= 40 ms median; a tile tap on a weak network <= 4 KB on the
+wire and <= 10 ms server time at p95.  The tap rows enter a whole hand tile by
+tile, as a phone does (each answer's state is the next tap's), once as the page
+asks (delta=1: only what changed) and once for the whole form (the peer),
+interleaved in the same process, both
 compressed by the site's middleware.  Runs on its own SQLite file so it never
 touches a real database; prints figures, never asserts.
 """
@@ -120,7 +120,10 @@ def taps_report(client: Any, session: Any, repeat: int) -> None:
             runs[delta][0].extend(ms)
             runs[delta][1].extend(wire)
             runs[delta][2].extend(raw)
-    for delta, label in ((False, "whole form (before)"), (True, "only what changed (now)")):
+    for delta, label in (
+        (False, "whole form (peer)"),
+        (True, "only what changed (the page's tap)"),
+    ):
         ms, wire, raw = runs[delta]
         print(
             f"- tile tap, {label}: server p50 {statistics.median(ms):.1f} ms, p95 {p95(ms):.1f} ms; "
@@ -129,7 +132,7 @@ def taps_report(client: Any, session: Any, repeat: int) -> None:
         )
     now, before = runs[True], runs[False]
     print(
-        f"- ratio now/before: server p50 {statistics.median(now[0]) / statistics.median(before[0]):.2f}, "
+        f"- ratio page's tap / whole form: server p50 {statistics.median(now[0]) / statistics.median(before[0]):.2f}, "
         f"bytes on the wire {statistics.median(now[1]) / statistics.median(before[1]):.2f}"
     )
 

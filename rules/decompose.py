@@ -180,7 +180,7 @@ def listing(
     if not is_win_counts(counts, wilds, n_melds, forms, caps):
         _keep(key, ())
         return [], 0
-    if wilds <= shapes.SMALL_BUDGET:  # a few hundred at most: built as before
+    if wilds <= shapes.SMALL_BUDGET:  # a few hundred at most: every one built
         every = decompositions_counts(counts, wilds, n_melds, forms, caps)
         return list(every[:limit]), len(every)
     listed = first_decompositions(counts, wilds, n_melds, forms, caps, limit)

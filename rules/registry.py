@@ -18,11 +18,10 @@ from rules.params import Param, ParamValues
 from rules.results import CatalogFan, EventReport, HandResult, RoundBody
 from rules.round import DRAW_NOTES, Penalty, RoundEnd, RoundState, settle_events
 from rules.table import TableSpec, describe_table
+from rules.tiles import SEAT_WINDS
 
 if TYPE_CHECKING:
     from rules.decompose import Forms
-
-WINDS = ("E", "S", "W", "N")
 
 
 class Preset(NamedTuple):
@@ -183,9 +182,9 @@ class Ruleset:
         dealer = self.next_dealer(last_dealer, players, winners, params, discarder=discarder)
         if not self.table(params).prevalent_wind:
             return dealer, "E"
-        wind = last_wind if last_wind in WINDS else "E"
+        wind = last_wind if last_wind in SEAT_WINDS else "E"
         if dealer != last_dealer and dealer == first_dealer:
-            wind = WINDS[(WINDS.index(wind) + 1) % 4]
+            wind = SEAT_WINDS[(SEAT_WINDS.index(wind) + 1) % 4]
         return dealer, wind
 
     def with_event(

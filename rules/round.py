@@ -37,7 +37,7 @@ from rules.results import (
 )
 from rules.seat_inputs import read_seat_inputs, wild_order, with_winner
 from rules.table import KONG_KINDS, TableSpec, seat_wind_in
-from rules.tiles import N_KINDS, parse_tile, tile_en, tile_str, tile_zh
+from rules.tiles import N_KINDS, SEAT_WINDS, parse_tile, tile_en, tile_str, tile_zh
 from rules.values import fan_counts, flower_count, is_whole, one_of, whole_in
 
 
@@ -100,7 +100,6 @@ class Penalty:
     notes_zh: tuple[str, ...] = ()
 
 
-WINDS = ("E", "S", "W", "N")
 DRAW_NOTES = (["drawn hand: nobody pays"], ["荒庄：不计分"])
 
 
@@ -286,7 +285,7 @@ def round_seats(rnd: Mapping[str, Any], allowed: Sequence[int]) -> tuple[int, in
     if not whole_in(dealer, 0, players - 1):
         raise RuleError("bad_table", "'dealer' must be a seat number", "庄家必须是座位号")
     wind = rnd.get("prevalent_wind", "E")
-    if not isinstance(wind, str) or wind not in WINDS:
+    if not isinstance(wind, str) or wind not in SEAT_WINDS:
         raise RuleError("bad_input", "the round wind must be E, S, W or N", "圈风只能是东南西北")
     return players, dealer, wind
 

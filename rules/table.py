@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from rules.errors import RuleError
-from rules.tiles import N_KINDS, parse_tile, tile_str
+from rules.tiles import N_KINDS, SEAT_WINDS, parse_tile, tile_str
 
 ALL_TILES = tuple(range(N_KINDS))
 SUITED_TILES = tuple(range(27))
@@ -26,7 +26,6 @@ EVENT_KINDS = ("win", "draw", "kong", "wall_end")
 KONG_KINDS = ("exposed", "added", "concealed")
 # Who receives a penalty: split among the other players, or paid to the room (台费 account).
 PENALTY_TO = ("others", "room")
-WINDS = ("E", "S", "W", "N")
 
 
 def _frozen(d: Mapping[str, tuple[str, str]]) -> Mapping[str, tuple[str, str]]:
@@ -214,31 +213,31 @@ class Match:
 
     def order(self, wind: str, first: int) -> tuple[int, ...]:
         """The seats in play order during the 圈 of that wind."""
-        q = WINDS.index(wind) % len(self.seatings)
+        q = SEAT_WINDS.index(wind) % len(self.seatings)
         return tuple((first + o) % self.players for o in self.seatings[q])
 
     def hand(self, k: int, first: int) -> tuple[int, str]:
         """(dealer, round wind) of the match's hand k (0-based)."""
         q, i = divmod(k, self.players)
-        wind = WINDS[q % 4]
+        wind = SEAT_WINDS[q % 4]
         return self.order(wind, first)[i], wind
 
     def index(self, dealer: int, wind: str, first: int) -> int | None:
         """Which hand of the match a (dealer, wind) is; None when it is none of them."""
-        if wind not in WINDS or WINDS.index(wind) >= self.rounds:
+        if wind not in SEAT_WINDS or SEAT_WINDS.index(wind) >= self.rounds:
             return None
         order = self.order(wind, first)
         if dealer not in order:
             return None
-        return WINDS.index(wind) * self.players + order.index(dealer)
+        return SEAT_WINDS.index(wind) * self.players + order.index(dealer)
 
 
 def seat_wind_in(seat: int, dealer: int, order: tuple[int, ...] | None, players: int) -> str:
     """A seat's wind with the dealer East: round the play order (the seats' own order
     when the players have not changed places)."""
     if order is None:
-        return WINDS[(seat - dealer) % players]
-    return WINDS[(order.index(seat) - order.index(dealer)) % players]
+        return SEAT_WINDS[(seat - dealer) % players]
+    return SEAT_WINDS[(order.index(seat) - order.index(dealer)) % players]
 
 
 UNITS = ("fan", "point")
@@ -434,7 +433,6 @@ __all__ = [
     "Match",
     "PENALTY_TO",
     "PenaltyKind",
-    "WINDS",
     "seat_wind_in",
     "SeatInput",
     "Scoring",

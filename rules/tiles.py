@@ -20,6 +20,10 @@ SUITS = "mpsz"
 FLOWER_BASE = 34
 
 HONORS = range(27, 34)
+# The four winds as a situation spells a seat or round wind, in the order of
+# their tiles (1z..4z) and of the seats round the table from the dealer.
+SEAT_WINDS = ("E", "S", "W", "N")
+WIND_TILES = (27, 28, 29, 30)  # 东南西北
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 _NUM_ZH = "一二三四五六七八九"

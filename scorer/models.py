@@ -22,12 +22,11 @@ from rules import RuleError
 from rules.params import ParamValues
 from rules.registry import get_ruleset
 from rules.table import TableSpec, seat_wind_in
+from rules.tiles import SEAT_WINDS
 from scorer.fees import FEE_KIND, FeeRule, charged, close_entry
 from scorer.scoring import ADJUST as ADJUST_KIND
 from scorer.scoring import PENALTY as PENALTY_KIND
 from scorer.scoring import ScoredEntry, score_entry
-
-WINDS = ("E", "S", "W", "N")
 
 
 def new_code() -> str:
@@ -109,7 +108,7 @@ class GameSession(models.Model):
         has changed the players' places, round their order in that 圈)."""
         match = self.table().match
         order = None
-        if match is not None and self.n_players == match.players and wind in WINDS:
+        if match is not None and self.n_players == match.players and wind in SEAT_WINDS:
             order = match.order(wind, self.first_dealer)
         return [seat_wind_in(s, dealer, order, self.n_players) for s in range(self.n_players)]
 
@@ -824,7 +823,6 @@ class Transfer(models.Model):
 
 
 __all__ = [
-    "WINDS",
     "GameSession",
     "Round",
     "RoundChange",

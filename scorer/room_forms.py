@@ -21,7 +21,7 @@ from scorer.views import by_language
 def name_taken(room: Room, ruleset: str, name: str, exclude: int | None = None) -> bool:
     """Whether another configuration of the room and ruleset goes by this name: the
     start page lists them by name and ruleset ("基本打法 · 河北麻将"), and two alike are
-    what the room's players could not tell apart (issue 25)."""
+    what the room's players could not tell apart."""
     others = room.configs.filter(ruleset=ruleset, name__iexact=name.strip())
     return others.exclude(pk=exclude).exists() if exclude else others.exists()
 

@@ -18,12 +18,13 @@ from rules.params import ParamValues
 from rules.results import SettleResult
 from rules.round import WINNER_KEYS
 from rules.table import TableSpec
+from rules.tiles import SEAT_WINDS
 from rules.values import fan_counts, flower_count, whole_in
 
 
-class GameSession(Protocol):
-    """What scoring reads of a session (scorer.models.GameSession is one): the
-    models import this module, so it names the model only by what it needs."""
+class SeatedTable(Protocol):
+    """What scoring reads of a table's session (scorer.models.GameSession is one):
+    the models import this module, so it names the model only by what it needs."""
 
     ruleset: str
     players: Any
@@ -37,9 +38,6 @@ class GameSession(Protocol):
     def resolved_params(self) -> ParamValues: ...
 
     def next_position(self) -> tuple[int, str]: ...
-
-
-WINDS = ("E", "S", "W", "N")
 
 
 @dataclass(frozen=True)
@@ -79,7 +77,7 @@ def _seat(entry: Mapping[str, Any], key: str, players: int, required: bool) -> i
 _SEAT_ZH = {"winner": "和牌者", "discarder": "放炮者", "dealer": "庄家", "seat": "被罚的人"}
 
 
-def position(session: GameSession, entry: Mapping[str, Any]) -> tuple[int, str]:
+def position(session: SeatedTable, entry: Mapping[str, Any]) -> tuple[int, str]:
     """Dealer and wind: as entered (overriding the proposal) or as proposed.
 
     The proposal reads the session's rounds, so it is looked up only when the
@@ -91,7 +89,7 @@ def position(session: GameSession, entry: Mapping[str, Any]) -> tuple[int, str]:
         proposed_dealer, proposed_wind = session.next_position()
         dealer = proposed_dealer if dealer is None else dealer
         wind = wind or proposed_wind
-    if wind not in WINDS:
+    if wind not in SEAT_WINDS:
         raise RuleError("bad_input", "the round wind must be E, S, W or N", "圈风只能是东南西北")
     return dealer, wind
 
@@ -132,7 +130,7 @@ def _turned(entry: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _settle(
-    session: GameSession, dealer: int, wind: str, events: list[Any], turned: Mapping[str, Any]
+    session: SeatedTable, dealer: int, wind: str, events: list[Any], turned: Mapping[str, Any]
 ) -> SettleResult:
     """The engine's settlement of a round given as its events: the one path
     every entry takes (a whole round is a round of one event).  The round's wind
@@ -151,15 +149,15 @@ def _settle(
     )
 
 
-def seating(session: GameSession, wind: str) -> dict[str, Any]:
+def seating(session: SeatedTable, wind: str) -> dict[str, Any]:
     """The seats in play order where a match has changed them (国标比赛's 换位)."""
     match = session.table().match
-    if match is None or session.n_players != match.players or wind not in WINDS:
+    if match is None or session.n_players != match.players or wind not in SEAT_WINDS:
         return {}
     return {"seating": list(match.order(wind, session.first_dealer))}
 
 
-def evaluate(session: GameSession, entry: Mapping[str, Any]) -> Evaluation:
+def evaluate(session: SeatedTable, entry: Mapping[str, Any]) -> Evaluation:
     """Score an entry for this session without judging it: RuleError only when it cannot be scored.
 
     A hand below the minimum comes back with `win` false and its fans, so the
@@ -245,7 +243,7 @@ def _win_result(res: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def evaluate_events(
-    session: GameSession,
+    session: SeatedTable,
     events: Any,
     dealer: int,
     wind: str,
@@ -276,7 +274,7 @@ MAX_POINTS = 100_000
 REASON_LENGTH = 80
 
 
-def adjustment(session: GameSession, entry: Mapping[str, Any]) -> ScoredEntry:
+def adjustment(session: SeatedTable, entry: Mapping[str, Any]) -> ScoredEntry:
     """An adjustment (调整): points moved between named players with a reason, for what
     the engine does not model (a dispute settled by agreement, a rule of the room).  Never
     scored by the engine: each line is one transfer, so it is zero-sum by construction;
@@ -331,7 +329,7 @@ def adjustment(session: GameSession, entry: Mapping[str, Any]) -> ScoredEntry:
     return ScoredEntry(ADJUST, dealer, wind, [], normalized, result, deltas, payments)
 
 
-def penalty(session: GameSession, entry: Mapping[str, Any]) -> ScoredEntry:
+def penalty(session: SeatedTable, entry: Mapping[str, Any]) -> ScoredEntry:
     """A penalty the ruleset declares (逃跑, 错和), settled by the engine as a round of
     one `penalty` event: the amount is the ruleset's, who receives it the table's
     parameter (the others, or the room: `room_take`)."""
@@ -352,7 +350,7 @@ def penalty(session: GameSession, entry: Mapping[str, Any]) -> ScoredEntry:
     )  # fmt: skip
 
 
-def score_entry(session: GameSession, entry: Mapping[str, Any]) -> ScoredEntry:
+def score_entry(session: SeatedTable, entry: Mapping[str, Any]) -> ScoredEntry:
     """Score one round's entry for this session; RuleError when it does not score."""
     kind = entry.get("kind") if isinstance(entry, Mapping) else None
     if kind == ADJUST:

@@ -393,8 +393,7 @@ class EventPick(Pick):
         """Apply one tap; a winner joining the last win (一炮多响) wins on its tile.
 
         That tile is the win tile as soon as the hand holds it, whatever order the
-        tiles were tapped in (issue 27: the player had to pick it himself, and the
-        refusal did not say which it was)."""
+        tiles were tapped in: the player never has to pick it himself."""
         message = self._apply_tap(tap, n_players, rs)
         shared = self.shared_tile
         if (

@@ -15,9 +15,8 @@ from django.utils.translation import gettext
 from rules import RuleError
 from rules.registry import Ruleset
 from rules.table import SeatInput, TableSpec
-from rules.tiles import N_KINDS, parse_tile, parse_tiles, tile_str, tiles_str
+from rules.tiles import N_KINDS, SEAT_WINDS, parse_tile, parse_tiles, tile_str, tiles_str
 from scorer.models import GameSession, Round
-from scorer.scoring import WINDS
 from scorer.views import is_zh, tile_name
 
 HAND_SIZE = 14  # a kong counts 3 here, as in the situation format
@@ -166,10 +165,10 @@ class Pick:
         dealer = _int(data.get("dealer"), 0, n - 1)
         # A table without a 圈风 neither shows nor carries one: every round is "E".
         wind = data.get("wind", "") if spec.prevalent_wind else "E"
-        if dealer is None or wind not in WINDS:
+        if dealer is None or wind not in SEAT_WINDS:
             proposed = _next_position(session)
             dealer = proposed[0] if dealer is None else dealer
-            wind = wind if wind in WINDS else proposed[1]
+            wind = wind if wind in SEAT_WINDS else proposed[1]
         p = cls(token=data.get("token", ""), dealer=dealer, wind=wind, spec=spec)
         p.kind = "draw" if data.get("kind") == "draw" else "win"
         p.winner = _int(data.get("winner"), 0, n - 1)

@@ -8,9 +8,8 @@ from typing import Any
 from django.utils.translation import gettext_lazy, ngettext
 
 from rules.table import SeatInput, TableSpec
-from rules.tiles import N_KINDS, tile_en, tile_str, tile_zh
+from rules.tiles import N_KINDS, SEAT_WINDS, tile_en, tile_str, tile_zh
 from scorer.entry.pick import Pick, _meld_tiles
-from scorer.scoring import WINDS
 from scorer.views import by_language, is_zh
 
 _NUM_ZH = "一二三四五六七八九"
@@ -18,7 +17,7 @@ _SUIT_ZH = "万筒条"
 
 
 def _wind_name(w: str) -> str:
-    t = 27 + WINDS.index(w)
+    t = 27 + SEAT_WINDS.index(w)
     return tile_zh(t) if is_zh() else tile_en(t)
 
 
@@ -188,7 +187,7 @@ def _counted_from_hand(
     si: SeatInput, p: Pick, names: list[str], floor: list[int], label: str
 ) -> str:
     """Said under the counts of a wild kind (吉安's 精): the winner's count starts at
-    those his hand shows, which are in it already (issue 27: a player added them a
+    those his hand shows, which are in it already (said, so that no player adds them a
     second time)."""
     if si.counts_wild is None or p.winner is None or floor[p.winner] <= si.min:
         return ""

@@ -52,7 +52,7 @@ opens the form on that event.
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from dataclasses import replace
 
 from django.contrib import messages
 from django.http import HttpResponse
@@ -63,7 +63,6 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from rules import RuleError
 from rules.registry import get_ruleset
-from rules.tiles import N_KINDS
 from scorer import phone
 from scorer.access import closed_redirect, round_or_404, session_or_404
 from scorer.entry.pick import (
@@ -75,231 +74,35 @@ from scorer.entry.pick import (
     tile_of_tap,
 )
 from scorer.models import GameSession, Round, RoundTaken
-from scorer.present.picker import (
-    FACES,
-    _hand_view,
-    _seat_rows,
-    _wind_name,
-    flag_rows,
-    seat_input_grid,
-    seat_input_rows,
-)
-from scorer.present.quick import fan_groups
-from scorer.present.scoring import fan_rows, total_text, working_lines
-from scorer.present.seats import seat_columns
-from scorer.present.words import name_seats
-from scorer.scoring import WINDS, evaluate, refusal
-from scorer.views import HtmxHttpRequest, by_language, is_zh
-from scorer.views.record_events import _confirm_event, _preview_event, _record_event
-from scorer.views.recording import (
-    _author,
-    _done,
-    _tapped_seat,
-    _unfinished_hand,
-    taken_round,
-    taps_of,
-    who_records,
-)
+from scorer.present.record_page import RoundSummary, record_page
+from scorer.record_request import asked, author, done, dropped, taps_of, who_records
+from scorer.views import HtmxHttpRequest
+from scorer.views.record_events import confirm_event, preview_event, record_event
 
-__all__ = ["Pick", "confirm", "preview", "record"]
+__all__ = ["Pick", "confirm", "posted_pick", "preview", "record", "render_form"]
 
 
-def _outcome(session: GameSession, p: Pick, taken: dict[str, Any] | None) -> dict[str, Any]:
-    """The live result: fans, total, payments, waits, or what is still missing; never saves."""
-    out: dict[str, Any] = {"message": "", "hint": "", "fans": [], "total": None, "win": False,
-                           "seats": [], "payments": [], "waits": None, "can_confirm": False}  # fmt: skip
-    if taken is not None:
-        # The round this form was for is recorded: the player decides first.
-        return out
-    if p.kind == "win":
-        if p.mode == "tiles":
-            unfinished = _unfinished_hand(session, p, out)
-            if unfinished is not None:
-                return unfinished
-        elif not p.fans:
-            out["hint"] = gettext("Pick the fans of the hand.")
-            return out
-        if p.winner is None:
-            out["hint"] = gettext("Who won? Choose the winner.")
-            return out
-        if not p.discarder:
-            out["hint"] = gettext("Self-drawn, or who discarded the winning tile?")
-            return out
-    try:
-        ev = evaluate(session, p.entry())
-    except RuleError as e:
-        out["message"] = _error_text(e)
-        return out
-    result = ev.result
-    scoring = p.spec.scoring
-    out["fans"] = fan_rows(result.get("fans", []), scoring)
-    out["total"] = result.get("total")
-    out["total_text"] = total_text(out["total"], scoring)
-    out["win"] = bool(result.get("win"))
-    # Flags the tiles contradict count for nothing: said next to the flag.
-    out["flag_notes"] = {
-        d["flag"]: by_language(d.get("reason_zh"), d.get("reason"))
-        for d in result.get("flags_dropped") or []
-    }
-    end = result.get("round_end") or {}
-    if ev.kind == "draw":
-        notes = result.get("notes_zh" if is_zh() else "notes") or [""]
-        out["hint"] = notes[0]
-        out["end_notes"] = notes[1:]
-        out["can_confirm"] = True
-    elif (err := refusal(result)) is not None:
-        out["message"] = _error_text(err)
-        out["refused"] = True  # its fans are shown, never as a score
-    else:
-        out["can_confirm"] = True
-    names = session.players
-    deltas = result.get("deltas") or [0] * session.n_players
-    out["seats"] = _seat_rows(names, deltas)
-    reasons = p.spec.reasons
-    out["payments"] = [
-        {"from": names[x["from"]], "to": names[x["to"]], "amount": x["amount"],
-         # Said beside a payment that is not the win itself (吉安's 精, 冲关).
-         "why": by_language(*reasons.get(x["reason"], ("", "")))
-         if x.get("reason", "win") != "win" else ""}
-        for x in result.get("payments", [])
-    ]  # fmt: skip
-    if end:
-        out["end_notes"] = [
-            name_seats(n, list(names)) for n in end.get("notes_zh" if is_zh() else "notes", [])
-        ]
-    elif result.get("losers"):
-        # Losers who pay differently (武汉): how each amount came, factor by factor.
-        out["end_notes"] = [
-            name_seats(n, list(names)) for n in result.get("notes_zh" if is_zh() else "notes", [])
-        ]
-    if scoring.compose == "flat" and p.winner is not None:
-        # Every shape worth the same: the bar says what the win brings, not the shape.
-        out["total_text"] = total_text(deltas[p.winner], scoring)
-    if not out.get("end_notes"):
-        # The working the way the table counts (P × 2 × 2 = 20; 炮子 per loser).
-        out["working"] = working_lines(result, names)
-    return out
-
-
-def _hand_hint(session: GameSession, p: Pick) -> str:
-    """The ruleset's line under the hand as it is tapped (芜湖: 支 and 押), if any."""
-    if p.kind != "win" or p.mode != "tiles" or not (p.concealed or p.melds or p.win_tile):
-        return ""
-    rs = get_ruleset(session.ruleset)
-    try:
-        hint = rs.hand_hint(
-            tuple(p.concealed), tuple(p.melds), p.win_tile, p.wild_kinds(),
-            session.resolved_params(),
-        )  # fmt: skip
-    except RuleError:
-        return ""
-    return by_language(*hint) if hint else ""
-
-
-def _context(
-    request: HtmxHttpRequest,
-    session: GameSession,
-    p: Pick,
-    message: str = "",
-    editing: Round | None = None,
-) -> dict[str, Any]:
-    rs = get_ruleset(session.ruleset)
-    live = p.live_flags()
-    winds = session.seat_winds(p.dealer, p.wind)
-    seats = [
-        {"seat": s, "name": name, "wind": _wind_name(winds[s]),
-         "dealer": s == p.dealer, "winner": s == p.winner, "discarder": p.discarder == str(s)}
-        for s, name in enumerate(session.players)
-    ]  # fmt: skip
-    rows: list[list[dict[str, Any]]] = [[], [], [], []]
-    wild = set(p.wild_kinds())
-    for t in p.spec.tiles:
-        if t < N_KINDS:
-            held = p.held(t)
-            rows[min(t // 9, 3)].append(
-                {"face": FACES[t], "held": held, "wild": t in wild, "on": t == p.turned and p.tool == "turned",
-                 "dim": held >= 4 or (p.tool == "chi" and (t >= 27 or t % 9 > 6))}
-            )  # fmt: skip
-    params = session.resolved_params()
-    taken = taken_round(session, p) if editing is None else None
-    catalog = rs.fan_catalog(params) if p.mode == "quick" else []
-    # Folded parts of the page are re-rendered on every tap: keep open what was just used.
-    tap = request.POST.get("tap") if request.method == "POST" else None
-    verb, _, arg = (tap or "").partition(":")
-    tapped_fan = _int(arg.partition(":")[0], 0, 10_000) if verb == "fan" else None
-    result = _outcome(session, p, taken)
-    result["shape"] = _hand_hint(session, p)
-    names = list(session.players)
-    for key in ("message", "hint"):
-        result[key] = name_seats(result[key], names)
-    fan_list = fan_groups(catalog, p.fans, result, tapped_fan) if catalog else []
-    notes = result.get("flag_notes") or {}
-    flags = [
-        {"id": fid, "on": on, "label": label, "note": notes.get(fid, "") if on else ""}
-        for fid, on, label in flag_rows(p, live)
-    ]
-    if editing is not None:
-        post_url = reverse("scorer:edit", args=[session.code, editing.number])
-        confirm_url = post_url
-    else:
-        post_url = reverse("scorer:record", args=[session.code])
-        confirm_url = reverse("scorer:confirm", args=[session.code])
-    return {
-        "session": session,
-        "ruleset": rs,
-        "state": p,
-        "hidden": p.hidden(),
-        "editing": editing,
-        "post_url": post_url,
-        "confirm_url": confirm_url,
-        "tap_message": name_seats(message, names),
-        "seats": seats,
-        # Names alike at the start: fewer seats on a line, each name told apart.
-        "seat_cols": seat_columns(session.players),
-        "others": [s for s in seats if not s["winner"]],
-        "winds": [(w, _wind_name(w)) for w in WINDS],
-        "seat_wind": _wind_name(winds[p.winner]) if p.winner is not None else "",
-        "round_wind": _wind_name(p.wind),
-        "dealer_name": session.players[p.dealer],
-        # A select changed (htmx posts the form with no tap): keep dealer and wind open.
-        "where_open": request.method == "POST" and tap is None and "confirm" not in request.POST,
-        "grid": [r for r in rows if r],
-        **_hand_view(p),
-        "flags": flags,
-        "seat_inputs": (si_rows := seat_input_rows(p, list(session.players))),
-        "seat_input_grid": seat_input_grid(si_rows, _tapped_seat(request)),
-        "event_kinds": [{"id": e.id, "label": by_language(e.zh, e.en)} for e in p.spec.events],
-        "uses_flowers": p.spec.flowers > 0,
-        "quick_available": bool(rs.fan_catalog(params)),
-        "fan_groups": fan_list,
-        "result": result,
-        "taken": taken,
-        "me_seat": phone.my_seat(request, session),
-        "events_mode": False,
-    }
-
-
-def _render(
+def render_form(
     request: HtmxHttpRequest,
     session: GameSession,
     p: Pick,
     message: str = "",
     editing: Round | None = None,
     status: int = 200,
-    stale: dict[str, Any] | None = None,
+    stale: RoundSummary | None = None,
 ) -> HttpResponse:
     """The form's inside for htmx, else the whole page.  `stale`: the version another
     phone saved meanwhile, shown above a correction made from an older one."""
     template = "scorer/record.html#form" if request.htmx else "scorer/record.html"
-    ctx = _context(request, session, p, message, editing)
-    ctx["stale"] = stale
-    return render(request, template, ctx, status=status)
+    page = record_page(session, p, asked(request, session), message, editing)
+    page = replace(page, stale=stale)
+    return render(request, template, page.context(), status=status)
 
 
 # ---------------------------------------------------------------- views
 
 
-def _posted(request: HtmxHttpRequest, session: GameSession) -> tuple[Pick, str, set[int]]:
+def posted_pick(request: HtmxHttpRequest, session: GameSession) -> tuple[Pick, str, set[int]]:
     """The form's state with its taps applied in order, the message of the last tap
     that could not be done, and the tiles the tile taps touched."""
     rs = get_ruleset(session.ruleset)
@@ -321,12 +124,6 @@ def _posted(request: HtmxHttpRequest, session: GameSession) -> tuple[Pick, str, 
     return p, message, touched
 
 
-def _dropped(request: HtmxHttpRequest, session: GameSession) -> HttpResponse:
-    """The player drops an entry whose round another phone recorded first."""
-    messages.info(request, gettext("Your entry was dropped; nothing was recorded from it."))
-    return _done(request, session, reverse("scorer:session", args=[session.code]))
-
-
 def _editing(request: HtmxHttpRequest, session: GameSession) -> Round | None:
     number = _int(request.POST.get("round"), 1, 1_000_000)
     return round_or_404(session, number) if number is not None else None
@@ -343,13 +140,13 @@ def record(request: HtmxHttpRequest, code: str) -> HttpResponse:
         return closed
     rs = get_ruleset(session.ruleset)
     if session.stepwise:
-        return _record_event(request, session, rs)
+        return record_event(request, session, rs)
     if request.method == "POST":
         if "taken:discard" in taps_of(request):
-            return _dropped(request, session)
-        p, message, _ = _posted(request, session)
+            return dropped(request, session)
+        p, message, _ = posted_pick(request, session)
         phone.save_draft(request, session, p.hidden())
-        return _render(request, session, p, message)
+        return render_form(request, session, p, message)
     draft = phone.load_draft(request, session)
     if draft:
         p = Pick.from_post(draft, session, rs)
@@ -359,7 +156,7 @@ def record(request: HtmxHttpRequest, code: str) -> HttpResponse:
         if phone.last_mode(request) == "quick" and rs.fan_catalog(session.resolved_params()):
             p.mode = "quick"
     p.author = phone.my_name(request, session)
-    return _render(request, session, p)
+    return render_form(request, session, p)
 
 
 @require_POST
@@ -369,11 +166,11 @@ def preview(request: HtmxHttpRequest, code: str) -> HttpResponse:
     session = session_or_404(code)
     rs = get_ruleset(session.ruleset)
     if session.stepwise and "round" not in request.POST:
-        return _preview_event(request, session, rs)
+        return preview_event(request, session, rs)
     editing = _editing(request, session)
     if editing is None and "taken:discard" in taps_of(request):
-        return _dropped(request, session)
-    p, message, touched = _posted(request, session)
+        return dropped(request, session)
+    p, message, touched = posted_pick(request, session)
     if editing is None:
         phone.save_draft(request, session, p.hidden())
     taps = taps_of(request)
@@ -382,7 +179,7 @@ def preview(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if changed is not None:
         response = _tap_delta(request, session, p, message, editing, changed)
     else:
-        response = _render(request, session, p, message, editing)
+        response = render_form(request, session, p, message, editing)
     completed = tap.startswith("tile:") and p.n_tiles == HAND_SIZE
     if completed and p.mode == "tiles" and not message:
         # The tile that completes the hand: its fans and payments appear under the
@@ -424,11 +221,11 @@ def _tap_delta(
     """Only what a plain tile tap changed: the hand with its result replaces #pk-live,
     the rest is swapped in by id (out of band).  A few hundred bytes compressed
     instead of the whole form, which matters on a chess room's Wi-Fi."""
-    ctx = _context(request, session, p, message, editing)
-    if ctx["taken"] is not None:
-        return render(request, "scorer/record.html#form", ctx)
-    ctx["changed_tiles"] = changed
-    response = render(request, "scorer/record.html#tap_delta", ctx)
+    page = record_page(session, p, asked(request, session), message, editing)
+    if page.taken is not None:
+        return render(request, "scorer/record.html#form", page.context())
+    page = replace(page, changed_tiles=frozenset(changed))
+    response = render(request, "scorer/record.html#tap_delta", page.context())
     response["HX-Retarget"] = "#pk-live"
     response["HX-Reswap"] = "outerHTML"
     return response
@@ -440,12 +237,12 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
     session = session_or_404(code)
     rs = get_ruleset(session.ruleset)
     if session.stepwise:
-        return _confirm_event(request, session, rs)
+        return confirm_event(request, session, rs)
     p = Pick.from_post(request.POST, session, rs)
     who_records(request, session, p)
     if "taken:next" in taps_of(request):
         # "Record it as round N" after another phone recorded this form's round: the
-        # choice is a confirm (issue 27), of the next round, with the dealer and wind
+        # choice is a confirm, of the next round, with the dealer and wind
         # after the round just recorded (the ones the form had loaded are stale).
         p.for_round = session.next_number()
         p.dealer, p.wind = _next_position(session)
@@ -456,10 +253,10 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
     except ValueError:
         p.token = str(uuid.uuid4())
         msg = gettext("This form had expired. Check the round and confirm again.")
-        return _render(request, session, p, msg, status=refused)
+        return render_form(request, session, p, msg, status=refused)
     if p.kind == "win" and p.winner is not None and not p.discarder:
         msg = gettext("Self-drawn, or who discarded the winning tile?")
-        return _render(request, session, p, msg, status=refused)
+        return render_form(request, session, p, msg, status=refused)
     try:
         # The token makes confirming idempotent.  A double tap on 确认, a retry
         # after a lost answer, or two phones confirming the same form all carry
@@ -468,12 +265,12 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
         # (session, token) unique constraint lets only one insert through.
         # for_round: two phones with two forms for the same round record it once.
         rnd = session.record_round(
-            token, p.entry(), _author(request, session, p), number=p.for_round
+            token, p.entry(), author(request, session, p), number=p.for_round
         )
     except RoundTaken:
         # The form shows the round recorded meanwhile and asks what to do with this one.
-        return _render(request, session, p, status=200 if request.htmx else 409)
+        return render_form(request, session, p, status=200 if request.htmx else 409)
     except RuleError as e:
-        return _render(request, session, p, _error_text(e), status=refused)
+        return render_form(request, session, p, _error_text(e), status=refused)
     messages.success(request, gettext("Round %(number)s recorded.") % {"number": rnd.number})
-    return _done(request, session, reverse("scorer:session", args=[session.code]))
+    return done(request, session, reverse("scorer:session", args=[session.code]))

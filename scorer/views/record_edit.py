@@ -20,9 +20,10 @@ from scorer import phone
 from scorer.access import closed_redirect, round_or_404, session_or_404
 from scorer.entry.pick import Pick, _error_text
 from scorer.models import RoundRevision, StaleRevision
+from scorer.present.record_page import round_summary
+from scorer.record_request import author, who_records
 from scorer.views import HtmxHttpRequest
-from scorer.views.record import _posted, _render
-from scorer.views.recording import _author, round_summary, who_records
+from scorer.views.record import posted_pick, render_form
 
 __all__ = ["edit"]
 
@@ -56,17 +57,17 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
     if request.method == "GET":
         p = Pick.from_entry(rnd.current.entry, rnd)
         p.author = phone.my_name(request, session)
-        return _render(request, session, p, editing=rnd)
+        return render_form(request, session, p, editing=rnd)
     if "confirm" not in request.POST:
-        p, message, _ = _posted(request, session)
-        return _render(request, session, p, message, editing=rnd)
+        p, message, _ = posted_pick(request, session)
+        return render_form(request, session, p, message, editing=rnd)
     rs = get_ruleset(session.ruleset)
     p = Pick.from_post(request.POST, session, rs)
     who_records(request, session, p)
     refused = 200 if request.htmx else 400
     if p.kind == "win" and p.winner is not None and not p.discarder:
         msg = gettext("Self-drawn, or who discarded the winning tile?")
-        return _render(request, session, p, msg, rnd, status=refused)
+        return render_form(request, session, p, msg, rnd, status=refused)
     done = reverse("scorer:round", args=[session.code, rnd.number])
     entry = p.entry()
     current = rnd.current
@@ -77,7 +78,7 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         # base: the revision this form was opened on, checked under the row lock, so
         # a correction made meanwhile (one after another or at the same moment) is
         # never silently written over.
-        rnd.revise(entry, _author(request, session, p), base=p.base)
+        rnd.revise(entry, author(request, session, p), base=p.base)
     except StaleRevision as stale:
         rnd.current = stale.current
         if Pick.from_entry(stale.current.entry, rnd).entry() == entry:
@@ -91,9 +92,9 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
             "Check it and confirm again to replace that correction."
         )
         status = 200 if request.htmx else 409
-        return _render(request, session, p, msg, rnd, status, stale=round_summary(session, rnd))
+        return render_form(request, session, p, msg, rnd, status, stale=round_summary(session, rnd))
     except RuleError as e:
-        return _render(request, session, p, _error_text(e), rnd, status=refused)
+        return render_form(request, session, p, _error_text(e), rnd, status=refused)
     messages.success(request, gettext("Round %(number)s corrected.") % {"number": rnd.number})
     return _done_edit(request, done)
 

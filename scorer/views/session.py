@@ -496,8 +496,8 @@ def undo_event(request: HtmxHttpRequest, code: str) -> HttpResponse:
             return closed_redirect(request, session) or HttpResponseRedirect(request.path)
         if rnd is not None:
             # This phone's entry in progress was opened on the events just changed:
-            # dropped, so that 记和牌 opens on the round as it is now instead of the
-            # old entry blamed on "another phone" and refused once (issue 27).
+            # dropped, so that 记和牌 opens on the round as it is, not on a stale entry
+            # that would be blamed on "another phone" and refused once.
             phone.clear_draft(request, session)
         if rnd is None:
             messages.warning(request, _changed_meanwhile(last.number))

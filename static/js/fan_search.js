@@ -22,7 +22,7 @@
     root.querySelectorAll(".pk-quick-fan").forEach(function (fan) {
       var names = (fan.getAttribute("data-fan-names") || "").toLowerCase();
       // A fan already chosen stays in sight while searching: it counts, and its
-      // "−" is the way to take it back (issue 27: 碰碰和 vanished while 箭刻 was found).
+      // "−" is the way to take it back (碰碰和 stays while 箭刻 is searched for).
       var chosen = fan.classList.contains("pk-on");
       fan.hidden = q !== "" && !chosen && names.indexOf(q.replace(/\s+/g, "")) < 0 &&
         names.indexOf(q) < 0;

@@ -4,7 +4,7 @@ On a chess room's Wi-Fi every answer takes half a second or more.  The taps a
 player makes meanwhile were sent one request at a time, so the final score came
 one round trip per tap after the last one (~4 s for 14 taps at 400 ms).  Now
 static/js/taps.js sends every tap queued behind the request in flight as one
-request, which the server applies in order (scorer/views/record.py `_posted`).
+request, which the server applies in order (scorer/views/record.py `posted_pick`).
 
 These tests count requests, not time: the server's answers are held back
 (Playwright's routing) while the player taps, then let through one by one.  Tools,

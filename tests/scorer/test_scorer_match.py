@@ -12,7 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from rules import RuleError, get_ruleset
-from rules.table import WINDS, Match
+from rules.table import Match
+from rules.tiles import SEAT_WINDS
 from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession, SessionChange
 
@@ -25,12 +26,12 @@ def test_every_player_deals_once_a_round_and_starts_each_round_elsewhere() -> No
     m = Match()
     for first in range(4):
         hands = [m.hand(k, first) for k in range(16)]
-        for q, wind in enumerate(WINDS):
+        for q, wind in enumerate(SEAT_WINDS):
             assert sorted(d for d, w in hands[4 * q : 4 * q + 4]) == [0, 1, 2, 3]
             assert {w for _, w in hands[4 * q : 4 * q + 4]} == {wind}
         # Each player starts the four 圈 in four different seats (a Latin square).
         for p in range(4):
-            seats = {m.order(w, first).index(p) for w in WINDS}
+            seats = {m.order(w, first).index(p) for w in SEAT_WINDS}
             assert seats == {0, 1, 2, 3}
         assert [m.index(d, w, first) for d, w in hands] == list(range(16))
 

@@ -39,8 +39,8 @@ REASONS = {
 
 @lru_cache(maxsize=8)
 def _table(jing_rule: str, on_draw: bool) -> TableSpec:
-    # The winner's count starts at the 精 his hand shows (scorer: the seat's floor):
-    # the old hint "(和牌的人手里的也算)" made a player add them a second time.
+    # The winner's count starts at the 精 his hand shows (scorer: the seat's floor);
+    # the help says so, so that nobody adds them a second time.
     help_zh = "这一局结束时这位玩家牌面里的{}。和牌的人手牌里的已经自动算上了，不要再加"
     help_en = (
         "The {} tiles this player shows at the round's end. The winner's hand is "

@@ -5,9 +5,9 @@ The fans that a hand's chows make among themselves (`chow_relation_fans`: 一般
 pungs and kongs make (`pung_relation_fans`: 双同刻, 三同刻, 一色三节高, 三风刻 ...)
 depend on the sets alone, and there are few of them: 12,650 multisets of at
 most four chows (21 kinds of chow), 52,956 sets of at most four pungs (34 kinds,
-no kind twice).  A new hand used to meet a chow or pung set for the first time
-in about three hands of ten and work its fans out then; shipped, that is a
-look-up (context._relation_table).  Built in about half a second from the
+no kind twice).  About three new hands in ten meet a chow or pung set for the
+first time; shipped, its fans are a look-up (context._relation_table) rather
+than worked out then.  Built in about half a second from the
 functions of context.py, which stay the definition: tests/rules/test_mcr_relations.py
 rebuilds the file and compares it byte for byte, and reads every entry back
 against the functions.

@@ -19,19 +19,20 @@ from math import comb
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from rules.tiles import WIND_TILES
+
 if TYPE_CHECKING:  # Ctx keeps the Reading it comes from; scoring.py builds both
     from rules.rulesets.mcr.scoring import Reading
 
 # ---------------------------------------------------------------------------
 # tiles as the rulebook sees them
 
-WINDS = (27, 28, 29, 30)
 DRAGONS = (31, 32, 33)
 GREEN = frozenset((19, 20, 21, 23, 25, 32))  # 23468s and 发
 REVERSIBLE = frozenset(
     (9, 10, 11, 12, 13, 16, 17, 19, 21, 22, 23, 25, 26, 31)
 )  # 1234589p 245689s 白
-ORPHANS = frozenset((0, 8, 9, 17, 18, 26, *WINDS, *DRAGONS))
+ORPHANS = frozenset((0, 8, 9, 17, 18, 26, *WIND_TILES, *DRAGONS))
 
 # The reference calculator orders tiles 万 条 饼, then 东南西北 中发白; ties between
 # equally scoring cuts and the order in which set relations are tried follow that
@@ -241,7 +242,7 @@ def pung_relation_fans(tiles: Sequence[int]) -> dict[int, int]:
             and _next(tiles[2], tiles[3], 1)
         ):
             return {15: 1}  # 一色四节高
-        if tuple(tiles) == WINDS:
+        if tuple(tiles) == WIND_TILES:
             return {1: 1}  # 大四喜
         for i, j, k, free in ((0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0)):
             f3 = three[(tiles[i], tiles[j], tiles[k])]
@@ -425,8 +426,8 @@ class Cut:
         """The set-relation tables, shared between cuts with the same sets (read only).
 
         Read from the shipped tables (`shipped_chow_fans`, `shipped_pung_fans`):
-        about three new hands in ten used to meet their chow or pung set for the
-        first time and work its fans out then."""
+        about three new hands in ten meet a chow or pung set for the first time,
+        which would otherwise work its fans out then."""
         mids = self.chows
         pair = self.pair
         assert pair is not None

@@ -6,7 +6,7 @@ their tiles into sets and a pair.  For them the careful path (scoring.py:
 `Scored`, `best_reading`, then the result) builds half a dozen objects and
 repeats work between them (the packs read twice, the fans copied from dict
 to dict), and a hand a process meets for the first time finds none of it
-cached: that glue, not any one rule, was most of what a new hand cost.
+cached: that glue, not any one rule, is most of what a new hand costs there.
 
 `score_regular` reads the same facts in the same order straight off the
 Hand into the result: the flags as `Reading` reads them, the one cut's sets

@@ -44,7 +44,7 @@ from rules.rulesets.mcr.context import (
     GREEN,
     ORDER_KEY,
     REVERSIBLE,
-    WINDS,
+    WIND_TILES,
     Ctx,
     Cut,
     Pack,
@@ -404,7 +404,7 @@ class Reading:
         if max(s) > 1 or not shapes.is_knitted(s, 0, False):
             return None
         nums = sum(1 for t in range(27) if s[t])
-        if nums == 7 and all(s[t] for t in (*WINDS, *DRAGONS)):
+        if nums == 7 and all(s[t] for t in (*WIND_TILES, *DRAGONS)):
             extra = {20: 1}
         else:
             extra = {34: 1}

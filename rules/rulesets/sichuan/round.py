@@ -375,7 +375,7 @@ class _Round:
                 if win_tile is None:
                     win_tile = hand.win_tile
                 elif hand.win_tile != win_tile:
-                    # Named (issue 27): the player sees which tile to make the win tile.
+                    # Named: the player sees which tile to make the win tile.
                     raise _err(
                         f"{we}: players winning on one discard win on the same tile, "
                         f"{tile_en(win_tile)}",

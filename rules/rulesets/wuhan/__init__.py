@@ -23,6 +23,7 @@ from rules.registry import Preset, Ruleset
 from rules.results import Fan, HandResult, Loser
 from rules.round import Penalty
 from rules.rulesets.wuhan.hands import (
+    FENG_TILES,
     FORMS,
     JIANG,
     QIANGGANG,
@@ -31,7 +32,6 @@ from rules.rulesets.wuhan.hands import (
     RED,
     SMALL,
     TYPES,
-    WINDS,
     Reading,
     openings,
     readings,
@@ -66,7 +66,7 @@ def _count(sid: str, zh: str, en: str, help_zh: str, help_en: str, hand: bool) -
 
 
 # A 明杠 is a 冲杠 (an opening itself) or a 蓄杠 (its 碰 was one): a player with a
-# 明杠 has opened, so his openings are never fewer than his 明杠 (issue 26).  Not
+# 明杠 has opened, so his openings are never fewer than his 明杠.  Not
 # where a 冲杠 is no opening (`chong_gang_is_opening` off): a 冲杠 alone opens nothing.
 MING_OPENS = ("有明杠就开过口：冲杠本身是开口，蓄杠的碰也是",
               "an exposed kong means an opening: a direct kong is one, an added kong's "
@@ -364,7 +364,7 @@ class Wuhan(Ruleset):
         out = set(decompose.waits(hand, FORMS))
         naturals = [t for t in hand.concealed if t not in hand.wild]
         naturals += [t for m in hand.melds for t in m.tiles]
-        for group in (WINDS, JIANG):
+        for group in (FENG_TILES, JIANG):
             if naturals and all(t in group for t in naturals):
                 out |= {t for t in group if hand.held[t] < 4}
         return sorted(t for t in out if t != RED)

@@ -19,7 +19,7 @@ from rules.hand import Hand, Meld
 
 FORMS = Forms(seven_pairs=False)  # "武漢麻將沒有7對子和門前清"
 RED = 33  # 红中
-WINDS = frozenset(range(27, 33))  # 东南西北白发: "風牌包括發白"
+FENG_TILES = frozenset(range(27, 33))  # 風牌: 东南西北 and 白发 ("風牌包括發白")
 JIANG = frozenset(t for t in range(27) if t % 9 in (1, 4, 7))  # 2, 5, 8 of any suit
 
 # The hand types: 小胡 base 1, each 大胡 base 10, added ("大胡可累計").
@@ -98,7 +98,7 @@ def readings(hand: Hand, params: Any) -> tuple[list[Reading], str, str]:
         situational.append(QIANGGANG)
     out: list[Reading] = []
     # 风一色 / 将一色: any tiles of the kind, no shape; the 癞子 may stand for one.
-    for kind, group in ((FENGYISE, WINDS), (JIANGYISE, JIANG)):
+    for kind, group in ((FENGYISE, FENG_TILES), (JIANGYISE, JIANG)):
         if naturals and all(t in group for t in naturals):
             hard = not n_wild or all(w in group for w in wild)
             out.append(Reading(tuple(sorted({kind, *situational})), hard))
@@ -117,7 +117,7 @@ def readings(hand: Hand, params: Any) -> tuple[list[Reading], str, str]:
             big.add(PENGPENG)
         if tiles and all(t < 27 for t in tiles) and len({t // 9 for t in tiles}) == 1:
             big.add(QINGYISE)
-        if all(t in WINDS for t in tiles):
+        if all(t in FENG_TILES for t in tiles):
             big.add(FENGYISE)
         if all(t in JIANG for t in tiles):
             big.add(JIANGYISE)

@@ -17,10 +17,10 @@ from rules import decompose
 from rules.decompose import Forms
 from rules.fans import FanDef, FanTable
 from rules.hand import Hand
+from rules.tiles import WIND_TILES
 
 # Four sets and a pair only: the seed names no seven pairs for 芜湖.
 FORMS = Forms(seven_pairs=False)
-WINDS = range(27, 31)
 MIN_ZHI = 8
 
 
@@ -101,9 +101,9 @@ def contexts(hand: Hand) -> list[Context]:
         return []
     kong_kinds = {m.tile for m in hand.melds if m.type == "kong"}
     four = sum(1 for t in range(27) if hand.held[t] == 4 and t not in kong_kinds)
-    four += sum(1 for t in WINDS if hand.held[t] == 4 and t not in kong_kinds)
+    four += sum(1 for t in WIND_TILES if hand.held[t] == 4 and t not in kong_kinds)
     sc = suit_counts(hand.held)
-    winds = sum(hand.held[t] for t in WINDS)
+    winds = sum(hand.held[t] for t in WIND_TILES)
     kong_win = hand.self_drawn and hand.after_kong and bool(kong_kinds)
     chi = tuple(m.tile for m in hand.melds if m.type == "chi")
     seen = set()

@@ -1,0 +1,301 @@
+"""The live result under the record form (`Outcome`): what the entry scores and pays,
+or what it still lacks; computed on every tap, never saved.
+
+Both flows give the same shape: `round_outcome` for a round picked whole (a win
+or a draw), `event_outcome` for one event added to a round recorded event by
+event (its own payments only).  Every number comes from the engine through
+scorer.scoring, the path recording takes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, TypedDict
+
+from django.utils.translation import gettext, ngettext
+
+from rules import RuleError, waits
+from rules.registry import get_ruleset
+from rules.tiles import parse_tile, tile_str, tiles_str
+from scorer.entry.event_pick import STANDING_SIZE, EventPick
+from scorer.entry.pick import HAND_SIZE, Pick, _error_text
+from scorer.entry.round_now import RoundNow
+from scorer.models import GameSession
+from scorer.present.events import reason_labels
+from scorer.present.picker import FACES, Face, _seat_rows
+from scorer.present.scoring import fan_rows, total_text, working_lines
+from scorer.present.words import name_seats
+from scorer.scoring import evaluate, evaluate_events, refusal
+from scorer.views import by_language, is_zh
+
+# "from" is a keyword: these rows are typed dicts, read by the template as x.from.
+Payment = TypedDict("Payment", {"from": str, "to": str, "amount": int, "why": str})
+Transfer = TypedDict("Transfer", {"from": str, "to": str, "amount": int, "reason": str})
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The live result: fans, total, payments, waits, or what is still missing."""
+
+    message: str = ""  # why it cannot be (the engine's refusal), in the reader's language
+    hint: str = ""  # what to do next
+    shape: str = ""  # the ruleset's line under the hand as it is tapped (芜湖: 支 and 押)
+    fans: Sequence[Mapping[str, Any]] = ()
+    total: Any = None
+    total_text: str = ""  # the bar's total in the table's unit
+    win: bool = False
+    refused: bool = False  # its fans are shown, never as a score
+    seats: Sequence[Mapping[str, Any]] = ()  # each seat's gain or loss
+    payments: Sequence[Payment] = ()  # a round's payments
+    transfers: Sequence[Transfer] = ()  # an event's own payments
+    waits: Sequence[Face] | None = None  # one tile short: the tiles that complete the hand
+    waits_tap: bool = True  # the waits are buttons (a winning hand) or just shown
+    flag_notes: Mapping[str, str] = field(default_factory=dict)  # flags the tiles contradict
+    end_notes: Sequence[str] = ()
+    working: Sequence[str] = ()  # the working the way the table counts (P × 2 × 2 = 20)
+    amount: int | None = None  # an event's win: what it brings
+    checks: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)  # a wall's end, per seat
+    kong_warnings: Sequence[str] = ()
+    stale: bool = False  # another phone added an event since the form was opened
+    can_confirm: bool = False
+
+
+# ---------------------------------------------------------------- an unfinished hand
+
+
+def unfinished_hand(session: GameSession, p: Pick, out: Outcome) -> Outcome | None:
+    """`out` with what the winning hand still lacks (tiles, the win tile, its waits
+    when one tile short), or None when the hand is complete."""
+    if p.n_tiles < HAND_SIZE - 1:
+        n = HAND_SIZE - p.n_tiles
+        hint = ngettext(
+            "Tap the tiles of the winning hand: %(n)s more.",
+            "Tap the tiles of the winning hand: %(n)s more.",
+            n,
+        ) % {"n": n}
+        return replace(out, hint=hint)
+    if p.n_tiles == HAND_SIZE - 1:
+        return with_waits(session, p, out)
+    if p.win_tile is None:
+        return replace(out, hint=gettext("Choose the winning tile."))
+    return None
+
+
+def with_waits(session: GameSession, p: Pick, out: Outcome) -> Outcome:
+    """One tile short: `out` with the engine's waits, shown as tiles to tap."""
+    tiles = sorted((*p.concealed, *([p.win_tile] if p.win_tile is not None else [])))
+    sit = {"ruleset": session.ruleset, "params": dict(session.resolved_params()),
+           "concealed": tiles_str(tiles), "melds": p.hand().get("melds", []),
+           "wild": [tile_str(t) for t in p.wild_kinds()]}  # fmt: skip
+    w = waits(sit)
+    if not w["ok"]:
+        e = w["error"]
+        return replace(out, message=e["message_zh"] if is_zh() else e["message"])
+    faces = [FACES[parse_tile(c)] for c in w["waits"]]
+    hint = (
+        gettext("One tile short: tap the winning tile.")
+        if faces
+        else gettext("No tile completes this hand.")
+    )
+    return replace(out, waits=faces, hint=hint)
+
+
+# ---------------------------------------------------------------- a round picked whole
+
+
+def round_outcome(session: GameSession, p: Pick, taken: bool) -> Outcome:
+    """The live result of a round picked whole.  `taken`: the round this form was for
+    is recorded meanwhile, and the player decides first."""
+    out = Outcome()
+    if taken:
+        return out
+    if p.kind == "win":
+        if p.mode == "tiles":
+            unfinished = unfinished_hand(session, p, out)
+            if unfinished is not None:
+                return unfinished
+        elif not p.fans:
+            return replace(out, hint=gettext("Pick the fans of the hand."))
+        if p.winner is None:
+            return replace(out, hint=gettext("Who won? Choose the winner."))
+        if not p.discarder:
+            return replace(out, hint=gettext("Self-drawn, or who discarded the winning tile?"))
+    try:
+        ev = evaluate(session, p.entry())
+    except RuleError as e:
+        return replace(out, message=_error_text(e))
+    result = ev.result
+    scoring = p.spec.scoring
+    hint, message, refused, can_confirm = "", "", False, False
+    end_notes: list[str] = []
+    if ev.kind == "draw":
+        notes = result.get("notes_zh" if is_zh() else "notes") or [""]
+        hint, end_notes, can_confirm = notes[0], notes[1:], True
+    elif (err := refusal(result)) is not None:
+        message, refused = _error_text(err), True
+    else:
+        can_confirm = True
+    names = list(session.players)
+    deltas = result.get("deltas") or [0] * session.n_players
+    reasons = p.spec.reasons
+    payments: list[Payment] = [
+        {"from": names[x["from"]], "to": names[x["to"]], "amount": x["amount"],
+         # Said beside a payment that is not the win itself (吉安's 精, 冲关).
+         "why": by_language(*reasons.get(x["reason"], ("", "")))
+         if x.get("reason", "win") != "win" else ""}
+        for x in result.get("payments", [])
+    ]  # fmt: skip
+    notes_key = "notes_zh" if is_zh() else "notes"
+    if end := result.get("round_end") or {}:
+        end_notes = [name_seats(n, names) for n in end.get(notes_key, [])]
+    elif result.get("losers"):
+        # Losers who pay differently (武汉): how each amount came, factor by factor.
+        end_notes = [name_seats(n, names) for n in result.get(notes_key, [])]
+    # Every shape worth the same: the bar says what the win brings, not the shape.
+    shown = deltas[p.winner] if scoring.compose == "flat" and p.winner is not None else None
+    return Outcome(
+        message=message,
+        hint=hint,
+        fans=fan_rows(result.get("fans", []), scoring),
+        total=result.get("total"),
+        total_text=total_text(result.get("total") if shown is None else shown, scoring),
+        win=bool(result.get("win")),
+        refused=refused,
+        # Flags the tiles contradict count for nothing: said next to the flag.
+        flag_notes={
+            d["flag"]: by_language(d.get("reason_zh"), d.get("reason"))
+            for d in result.get("flags_dropped") or []
+        },
+        seats=_seat_rows(names, deltas),
+        payments=payments,
+        end_notes=end_notes,
+        # The working the way the table counts (P × 2 × 2 = 20; 炮子 per loser).
+        working=() if end_notes else working_lines(result, names),
+        can_confirm=can_confirm,
+    )
+
+
+def hand_shape(session: GameSession, p: Pick) -> str:
+    """The ruleset's line under the hand as it is tapped (芜湖: 支 and 押), if any."""
+    if p.kind != "win" or p.mode != "tiles" or not (p.concealed or p.melds or p.win_tile):
+        return ""
+    rs = get_ruleset(session.ruleset)
+    try:
+        hint = rs.hand_hint(
+            tuple(p.concealed), tuple(p.melds), p.win_tile, p.wild_kinds(),
+            session.resolved_params(),
+        )  # fmt: skip
+    except RuleError:
+        return ""
+    return by_language(*hint) if hint else ""
+
+
+# ---------------------------------------------------------------- one event of a round
+
+
+def event_outcome(session: GameSession, p: EventPick, now: RoundNow, taken: bool) -> Outcome:
+    """The live result of adding this event: its own payments, fans, checks."""
+    if taken:
+        # The new round this form was for is recorded: the player decides first.
+        return Outcome()
+    out = Outcome(stale=p.expected != now.count)
+    if p.asks_turned and p.turned is None and p.kind == "win":
+        return replace(out, hint=gettext("First turn up the tile that decides the wild tiles."))
+    out = replace(out, kong_warnings=p.kong_warnings())
+    if p.kind == "win" and p.mode == "tiles":
+        unfinished = unfinished_hand(session, p, out)
+        if unfinished is not None:
+            return unfinished
+    event, missing = p.event()
+    if event is None:
+        if p.kind == "wall_end" and p.told(p.seat):
+            pass  # this seat's standing is told, not shown: nothing to count or wait on
+        elif p.kind == "wall_end" and p.n_tiles == STANDING_SIZE:
+            # The shown hand is complete but others are not: its waits, not to tap.
+            return replace(with_waits(session, p, out), hint=missing, waits_tap=False)
+        elif p.kind == "wall_end":
+            n = STANDING_SIZE - p.n_tiles
+            missing = ngettext(
+                "Tap the tiles of %(name)s's hand: %(n)s more.",
+                "Tap the tiles of %(name)s's hand: %(n)s more.",
+                n,
+            ) % {"n": n, "name": p.names[p.seat] if p.seat is not None else ""}
+        return replace(out, hint=missing)
+    try:
+        # The list add_event would settle: the same merge for 一炮多响.
+        rs = get_ruleset(session.ruleset)
+        events = rs.with_event(list(now.events), event, session.resolved_params(), p.join)
+        turned = {"turned": tile_str(p.turned)} if p.turned is not None else {}
+        result = evaluate_events(session, events, p.dealer, p.wind, turned).result
+    except RuleError as e:
+        return replace(out, message=_error_text(e))
+    i = len(events) - 1
+    report = result["events"][i]
+    mine = [t for t in result["transfers"]
+            if t["event"] == i and (not p.join or t["to"] == p.winner)]  # fmt: skip
+    names = list(session.players)
+    deltas = [0] * session.n_players
+    for t in mine:
+        deltas[t["from"]] -= t["amount"]
+        deltas[t["to"]] += t["amount"]
+    lang = 0 if is_zh() else 1
+    reasons = session.table().reasons
+    transfers: list[Transfer] = [
+        {"from": names[t["from"]], "to": names[t["to"]], "amount": t["amount"],
+         "reason": reason_labels(t, reasons)[lang]}
+        for t in mine
+    ]  # fmt: skip
+    out = replace(out, seats=_seat_rows(names, deltas), transfers=transfers, can_confirm=True)
+    if report["type"] == "win":
+        won = next(w for w in report["winners"] if w["seat"] == p.winner)
+        scoring = p.spec.scoring
+        amount = won.get("amount", sum(t["amount"] for t in mine))
+        # Every shape worth the same (陕西): the bar says what the win brings, not the shape.
+        shown = amount if scoring.compose == "flat" else won.get("total")
+        return replace(
+            out,
+            fans=fan_rows(won.get("fans", []), scoring),
+            total=won.get("total"),
+            amount=amount,
+            total_text=total_text(shown, scoring),
+            working=working_lines(won, names),
+        )
+    if report["type"] == "wall_end":
+        checks = {
+            c["seat"]: {**c, "waits": [FACES[parse_tile(w)] for w in c["waits"]]}
+            for c in report["checks"]
+        }
+        return replace(out, checks=checks)
+    return out
+
+
+@dataclass(frozen=True)
+class ToldClaim:
+    """A told 听牌's claim (its amount and fans), or why its fans cannot be."""
+
+    amount: int | None = None
+    fans: int | None = None
+    message: str = ""
+
+
+def told_claim(session: GameSession, p: EventPick, now: RoundNow) -> ToldClaim:
+    """A told 听牌's claim as soon as its fans are picked, before every hand is in.
+
+    Settled the way confirm will settle it: the round so far and a wall's end
+    where this seat is ready with these fans and the others are not (which
+    does not change a claim), so the table's cap and base apply exactly; or why
+    those fans cannot be (two patterns).
+    """
+    assert p.seat is not None
+    fans = {str(k): v for k, v in sorted(p.wall_fans.get(p.seat, {}).items())}
+    hands = [{"seat": s, "status": "ready", "fans": fans} if s == p.seat
+             else {"seat": s, "status": "not_ready"} for s in p.in_play()]  # fmt: skip
+    turned = {"turned": tile_str(p.turned)} if p.turned is not None else {}
+    try:
+        events = [*now.events, {"type": "wall_end", "hands": hands}]
+        result = evaluate_events(session, events, p.dealer, p.wind, turned).result
+    except RuleError as e:
+        return ToldClaim(message=_error_text(e))
+    check = next(c for c in result["events"][-1]["checks"] if c["seat"] == p.seat)
+    return ToldClaim(amount=check["claim"], fans=check["claim_fans"])

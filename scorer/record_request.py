@@ -1,0 +1,69 @@
+"""The record page's request as both flows (a round picked whole, a round recorded
+event by event) read and answer it: the taps it carries, who records, what of it
+keeps a fold open, and the answer once the entry is in or dropped.
+
+Request handling for scorer/views/record*.py, beside scorer/access.py and
+scorer/phone.py: the form's state itself is read by scorer/entry, shown by
+scorer/present/record_page.py.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import reverse
+from django.utils.translation import gettext
+from django_htmx.http import HttpResponseClientRedirect
+
+from scorer import phone
+from scorer.entry.pick import MAX_TAPS, Pick
+from scorer.models import GameSession
+from scorer.present.record_page import Asked
+
+
+def taps_of(request: HttpRequest) -> list[str]:
+    """The taps a request carries, in the order they were made.
+
+    One from a button; several when the taps made while an answer was on its way
+    come together (static/js/taps.js), so that on a slow network the final hand
+    and its score are one answer after the last tap, whatever their number.
+    """
+    return request.POST.getlist("tap")[:MAX_TAPS]
+
+
+def asked(request: HttpRequest, session: GameSession) -> Asked:
+    """What of the request the page shows beyond the form's state."""
+    tap = request.POST.get("tap") if request.method == "POST" else None
+    return Asked(
+        tap=tap,
+        # A select changed (htmx posts the form with no tap): keep dealer and wind open.
+        where_open=request.method == "POST" and tap is None and "confirm" not in request.POST,
+        me_seat=phone.my_seat(request, session),
+    )
+
+
+def who_records(request: HttpRequest, session: GameSession, p: Pick) -> None:
+    """Read the bar's "recorded by" seat: the phone remembers it for this table."""
+    if "me" in request.POST:
+        phone.set_my_seat(request, session, phone.read_seat(request.POST.get("me"), session))
+    if not p.author:
+        p.author = phone.my_name(request, session)
+
+
+def author(request: HttpRequest, session: GameSession, p: Pick) -> str:
+    """Who the recorded version names: the form's author, else this phone's player."""
+    return p.author or phone.my_name(request, session)
+
+
+def done(request: HttpRequest, session: GameSession, url: str) -> HttpResponse:
+    """The entry is recorded (or dropped): the phone forgets it, and goes to `url`."""
+    phone.clear_draft(request, session)
+    if request.headers.get("HX-Request") == "true":
+        return HttpResponseClientRedirect(url)
+    return HttpResponseRedirect(url)
+
+
+def dropped(request: HttpRequest, session: GameSession) -> HttpResponse:
+    """The player drops an entry whose round another phone recorded first."""
+    messages.info(request, gettext("Your entry was dropped; nothing was recorded from it."))
+    return done(request, session, reverse("scorer:session", args=[session.code]))

@@ -1,0 +1,56 @@
+"""The record page's view model (scorer/present/record_page.py): one path for a round
+picked whole and for one event of a round recorded event by event."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules import get_ruleset
+from rules.tiles import parse_tile
+from scorer.entry.event_pick import EventPick
+from scorer.entry.pick import Pick
+from scorer.entry.round_now import _round_now
+from scorer.models import GameSession
+from scorer.present.record_page import Asked, Events, WholeRound, record_page, tile_grid
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["甲", "乙", "丙", "丁"]
+ASKED = Asked(tap=None, where_open=False, me_seat=None)
+
+
+def _dimmed(p: Pick) -> set[str]:
+    return {g.face.code for row in tile_grid(p) for g in row if g.dim}
+
+
+def test_both_flows_build_the_same_page_type_with_their_own_part() -> None:
+    whole = GameSession.objects.create(ruleset="mcr", players=NAMES)
+    page = record_page(whole, Pick.fresh(whole), ASKED)
+    assert isinstance(page.flow, WholeRound) and not page.context()["events_mode"]
+    assert [s.name for s in page.seats] == NAMES and page.result.can_confirm is False
+
+    events = GameSession.objects.create(ruleset="sichuan", players=NAMES)
+    now = _round_now(events)
+    p = EventPick.fresh_event(events, get_ruleset("sichuan"), now, "win")
+    page = record_page(events, p, ASKED, now=now)
+    assert isinstance(page.flow, Events) and page.context()["events_mode"]
+    assert page.context()["now"] is now and [s.name for s in page.seats] == NAMES
+
+
+def test_one_grid_counts_the_hand_and_dims_what_chi_cannot_start_from() -> None:
+    """A chi is tapped by its lowest tile: 8, 9 and the honors never start one, on the
+    whole-round picker and on an event's picker alike (one grid for both)."""
+    whole = GameSession.objects.create(ruleset="mcr", players=NAMES)
+    p = Pick.fresh(whole)
+    p.concealed = [parse_tile("5m")] * 2
+    assert [g.held for g in tile_grid(p)[0]][4] == 2
+    p.tool = "chi"
+    expected = {f"{n}{s}" for s in "mps" for n in (8, 9)} | {f"{n}z" for n in range(1, 8)}
+    assert _dimmed(p) == expected
+
+    events = GameSession.objects.create(ruleset="house", players=NAMES)
+    assert events.stepwise and "chi" in events.table().melds
+    now = _round_now(events)
+    e = EventPick.fresh_event(events, get_ruleset("house"), now, "win")
+    e.tool = "chi"
+    assert _dimmed(e) == expected
