@@ -17,7 +17,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules import score
@@ -37,7 +37,8 @@ def ours_median_us(sits: Sequence[dict[str, Any]], rounds: int = 5) -> float:
 
 def mcr_available() -> bool:
     probe = mo.generate_situations(1, 0)[0]
-    return score(probe, "mcr").get("error", {}).get("code") != "unknown_ruleset"
+    probed: Mapping[str, Any] = score(probe, "mcr")
+    return probed.get("error", {}).get("code") != "unknown_ruleset"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -88,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         coverage.update(zh for zh, _, _ in oracle)
         if compare:
             try:
-                result = score(sit, "mcr")
+                result: Mapping[str, Any] = score(sit, "mcr")
             except Exception as e:  # score() must never raise; count it as a disagreement
                 err = {"code": "crash", "message": f"{type(e).__name__}: {e}"}
                 result = {"ok": False, "error": err}

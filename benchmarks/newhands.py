@@ -305,7 +305,7 @@ def bench_worst(rows: int) -> None:
         sit = {"ruleset": "generic", "concealed": conc, "win_tile": win, "wild": wild}
         forget()
         t0 = time.perf_counter()
-        r = score(sit)
+        r: Mapping[str, Any] = score(sit)
         dt = time.perf_counter() - t0
         forget()
         tracemalloc.start()  # again, for the peak (tracemalloc slows it)
@@ -313,7 +313,7 @@ def bench_worst(rows: int) -> None:
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         t0 = time.perf_counter()
-        w = waits({**sit, "win_tile": None})
+        w: Mapping[str, Any] = waits({**sit, "win_tile": None})
         dtw = time.perf_counter() - t0
         cnt = r.get("decomposition_count", r.get("error", {}).get("code"))
         print(

@@ -101,7 +101,7 @@ class Builder:
         self.rng = rng
         self.players = players
         self.params = params
-        self.resolved = {**REGISTRY["sichuan"].defaults, **params}
+        self.resolved = REGISTRY["sichuan"].resolve_params(params)
         self.pool = [4] * 27
         self.out: list[int] = []
         self.events: list[dict[str, Any]] = []
@@ -125,7 +125,7 @@ class Builder:
         return {"seat": seat, "fans": fans}
 
     def tiles_winner(self, seat: int) -> dict[str, Any] | None:
-        from tests.rules.test_sichuan_round import compact, tile, win_hand
+        from tests.rules.sichuan_hands import compact, tile, win_hand
 
         got = win_hand(self.rng, self.pool)
         if got is None:
@@ -188,7 +188,7 @@ class Builder:
                 self.finished = True
 
     def wall_end(self) -> None:
-        from tests.rules.test_sichuan_round import compact, loose_hand, win_hand
+        from tests.rules.sichuan_hands import compact, loose_hand, win_hand
 
         rng = self.rng
         hands: list[dict[str, Any]] = []

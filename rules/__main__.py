@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 from rules import REGISTRY, RuleError, is_win, json_input, score, settle, waits
+from rules.results import ErrorResult, ScoreResult, SettleResult, WaitsResult, WinResult
 
 
 def _run(kind: str, ruleset: str | None, fin: Any, fout: Any) -> int:
@@ -24,7 +25,7 @@ def _run(kind: str, ruleset: str | None, fin: Any, fout: Any) -> int:
             sit = json_input.loads(line)
         except RuleError as e:
             bad += 1
-            result = {
+            result: ScoreResult | WaitsResult | SettleResult | WinResult | ErrorResult = {
                 "id": None,
                 "ok": False,
                 "error": {

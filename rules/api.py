@@ -9,7 +9,17 @@ from rules import plain_reader
 from rules.decompose import Forms
 from rules.errors import RuleError
 from rules.hand import Hand, parse_situation
+from rules.params import ParamValues
 from rules.registry import REGISTRY, Ruleset, get_ruleset
+from rules.results import (
+    ErrorResult,
+    NextPosition,
+    RoundBody,
+    ScoreResult,
+    SettleResult,
+    WaitsResult,
+    WinResult,
+)
 from rules.seat_inputs import checked_hand
 from rules.tiles import TILE_STRS
 from rules.values import whole_in
@@ -29,7 +39,7 @@ def _sid(situation: Any) -> Any:
     return situation.get("id") if isinstance(situation, dict) else None
 
 
-def score(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
+def score(situation: Any, ruleset: str | None = None) -> ScoreResult | ErrorResult:
     """Score one situation (see the situation spec); never raises on bad input.
 
     A plain dict naming a known ruleset (every tap) finds its id and ruleset
@@ -57,11 +67,11 @@ def score(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
     return {"id": sid, "ok": True, "ruleset": rs.id, **body}
 
 
-def waits(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
+def waits(situation: Any, ruleset: str | None = None) -> WaitsResult | ErrorResult:
     """The tile kinds that complete a hand one tile short; never raises on bad input.
 
     A plain situation at a ruleset whose waits are a plain shape's
-    (`Ruleset.quick_forms`) is answered by rules/plain_reader.py, as is_win is."""
+    (`Ruleset.plain_reader_forms`) is answered by rules/plain_reader.py, as is_win is."""
     plain = _plain(situation, ruleset)
     if plain is not None:
         found = plain_reader.wait_codes(situation, plain[1])
@@ -72,7 +82,7 @@ def waits(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
         rs = get_ruleset(_ruleset_id(situation, ruleset))
         params = rs.resolve_params(situation.get("params") if isinstance(situation, dict) else None)
         # the plain reader, unless it was tried above on these very forms
-        forms = rs.quick_forms(params) if plain is None else None
+        forms = rs.plain_reader_forms(params) if plain is None else None
         tiles = plain_reader.waits(situation, forms) if forms is not None else None
         if tiles is None:
             hand = parse_situation(situation, need_win_tile=False)
@@ -84,7 +94,7 @@ def waits(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
     return {"id": sid, "ok": True, "ruleset": rs.id, "waits": [TILE_STRS[t] for t in tiles]}
 
 
-def is_win(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
+def is_win(situation: Any, ruleset: str | None = None) -> WinResult | ErrorResult:
     """Whether a situation is a legal win: `{"id", "ok", "ruleset", "win"}`; never raises.
 
     The answer is score()'s `win` (a hand score() refuses as `not_a_win` is
@@ -92,7 +102,7 @@ def is_win(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
     the result: for `generic` the per-suit table look-ups alone, no
     decomposition counted or listed.  A tile tap that asks "is this a win?"
     pays for that only: a plain situation at a ruleset whose win is a plain
-    shape (`Ruleset.quick_forms`) on its default parameters is read by
+    shape (`Ruleset.plain_reader_forms`) on its default parameters is read by
     rules/plain_reader.py straight into the tables, with no Hand built."""
     plain = _plain(situation, ruleset)
     if plain is not None:
@@ -104,7 +114,7 @@ def is_win(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
         rs = get_ruleset(_ruleset_id(situation, ruleset))
         params = rs.resolve_params(situation.get("params"))
         # the plain reader, unless it was tried above on these very forms
-        forms = rs.quick_forms(params) if plain is None else None
+        forms = rs.plain_reader_forms(params) if plain is None else None
         win = plain_reader.is_win(situation, forms) if forms is not None else None
         if win is None:
             hand = parse_situation(situation, need_win_tile=True)
@@ -117,7 +127,7 @@ def is_win(situation: Any, ruleset: str | None = None) -> dict[str, Any]:
 
 
 def _seat_inputs(
-    rs: Ruleset, params: Mapping[str, Any], hand: Hand, situation: Mapping[str, Any],
+    rs: Ruleset, params: ParamValues, hand: Hand, situation: Mapping[str, Any],
     winner_part: bool = True,
 ) -> Hand:  # fmt: skip
     """The hand with its `seat_inputs` checked as a round's win checks them
@@ -129,7 +139,7 @@ def _seat_inputs(
     )  # fmt: skip
 
 
-# ruleset id -> its quick_forms on its default parameters (None: none), worked
+# ruleset id -> its plain_reader_forms on its default parameters (None: none), worked
 # out on first use, so that a plain situation without `params` costs one dict
 # hit before the tables.
 _DEFAULT_FORMS: dict[str, Forms | None] = {}
@@ -150,13 +160,13 @@ def _plain(situation: Any, ruleset: str | None) -> tuple[str, Forms] | None:
         rs = REGISTRY.get(rid)
         if rs is None:
             return None
-        forms = _DEFAULT_FORMS[rid] = rs.quick_forms(rs.defaults)
+        forms = _DEFAULT_FORMS[rid] = rs.plain_reader_forms(rs.defaults)
         if forms is None:
             return None
     return rid, forms
 
 
-def settle(rnd: Any, ruleset: str | None = None) -> dict[str, Any]:
+def settle(rnd: Any, ruleset: str | None = None) -> SettleResult | ErrorResult:
     """Settle one whole round given as ordered events; never raises on bad input.
 
     The round form: rules/round.py (and each ruleset's doc where it adds to it).
@@ -168,21 +178,18 @@ def settle(rnd: Any, ruleset: str | None = None) -> dict[str, Any]:
         return e.to_dict(_sid(rnd))
 
 
-def settle_or_raise(rnd: Any, ruleset: str | None = None) -> dict[str, Any]:
+def settle_or_raise(rnd: Any, ruleset: str | None = None) -> SettleResult:
     """`settle()` for callers that handle the RuleError themselves (the web app
     shows a refused hand's fans, which the error carries as `detail`)."""
     rs = get_ruleset(_ruleset_id(rnd, ruleset))
     params = rs.resolve_params(rnd.get("params"))
     body = rs.settle_round(rnd, params)
-    result: dict[str, Any] = {"id": _sid(rnd), "ok": True, "ruleset": rs.id}
-    result.update(body)
-    result.update(_next(rs, rnd, params, body))
-    return result
+    return {"id": _sid(rnd), "ok": True, "ruleset": rs.id, **body, **_next(rs, rnd, params, body)}
 
 
 def _next(
-    rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any], body: Mapping[str, Any]
-) -> dict[str, Any]:
+    rs: Ruleset, rnd: Mapping[str, Any], params: ParamValues, body: RoundBody
+) -> NextPosition:
     """Who deals the next round and its prevalent wind, as the ruleset decides
     (连庄, 点炮者坐庄 …; a match's own order), so that a client of the API or the
     command line can carry a table on; both null while the round goes on.  The
@@ -191,13 +198,11 @@ def _next(
     first = rnd.get("first_dealer", 0)
     if not whole_in(first, 0, players - 1):
         raise RuleError("bad_table", "'first_dealer' must be a seat number", "首位庄家必须是座位号")
-    if not body.get("finished"):
+    if not body["finished"]:
         return {"next_dealer": None, "next_prevalent_wind": None}
-    discarder = next(
-        (e.get("discarder") for e in body.get("events") or [] if e.get("type") == "win"), None
-    )
+    discarder = next((e.get("discarder") for e in body["events"] if e["type"] == "win"), None)
     dealer, wind = rs.next_position(
-        dealer, rnd.get("prevalent_wind", "E"), first, players, list(body.get("out") or []),
+        dealer, rnd.get("prevalent_wind", "E"), first, players, list(body["out"]),
         params, discarder=discarder,
     )  # fmt: skip
     return {"next_dealer": dealer, "next_prevalent_wind": wind}

@@ -18,7 +18,9 @@ from rules import decompose
 from rules.errors import RuleError
 from rules.fans import FanDef, FanTable
 from rules.hand import Hand
-from rules.registry import Param, Ruleset
+from rules.params import Param, ParamValues
+from rules.registry import Ruleset
+from rules.results import Fan, HandResult
 from rules.shapes import Decomposition
 from rules.table import SeatInput, TableSpec, WinFlag
 
@@ -121,7 +123,7 @@ def item_params(names: Sequence[str], on: Sequence[str]) -> tuple[Param, ...]:
     )  # fmt: skip
 
 
-def items(c: Context, params: Mapping[str, Any]) -> list[int]:
+def items(c: Context, params: ParamValues) -> list[int]:
     """The ×2 items of this reading that the table's card counts."""
     out = []
     for fid, name in NAMES.items():
@@ -182,12 +184,10 @@ def common_params(p: int, exposed: int, concealed: int, kongs: str) -> tuple[Par
     )  # fmt: skip
 
 
-def kong_table(
-    spec: TableSpec, params: Mapping[str, Any], cache: dict[str, TableSpec]
-) -> TableSpec:
+def kong_table(spec: TableSpec, params: ParamValues, cache: dict[str, TableSpec]) -> TableSpec:
     """The table with every player's kongs asked where each is paid (`independent`),
     and not under 杠随胡 (`with_win`: only the winner's count, read from his hand)."""
-    rule = params["kong_settlement"]
+    rule = params.choice("kong_settlement")
     if rule not in cache:
         inputs = KONG_INPUTS if rule == "independent" else ()
         cache[rule] = replace(spec, seat_inputs=inputs)
@@ -206,11 +206,11 @@ class Card(Ruleset):
         super().__init_subclass__(**kwargs)
         cls._tables = {}
 
-    def table(self, params: Mapping[str, Any] | None = None) -> TableSpec:
+    def table(self, params: ParamValues | None = None) -> TableSpec:
         """Kongs of the others are asked only where they are paid (not under 杠随胡)."""
         return kong_table(self.table_spec, params or self.defaults, self._tables)
 
-    def seat_inputs_from_hand(self, hand: Hand, params: Mapping[str, Any]) -> Mapping[str, int]:
+    def seat_inputs_from_hand(self, hand: Hand, params: ParamValues) -> Mapping[str, int]:
         return hand_kongs(hand)
 
     def check(self, hand: Hand) -> None:
@@ -258,7 +258,7 @@ class Settled:
     working_zh: list[str]
 
 
-def settle(hand: Hand, fids: Sequence[int], params: Mapping[str, Any], extra: int = 0) -> Settled:
+def settle(hand: Hand, fids: Sequence[int], params: ParamValues, extra: int = 0) -> Settled:
     """The money of one win: P × 2^k (+ `extra` doublings) per payer, ×2 between
     the dealer and another, kongs by the table's rule.  Ledgers sum to zero."""
     t = hand.table
@@ -267,8 +267,8 @@ def settle(hand: Hand, fids: Sequence[int], params: Mapping[str, Any], extra: in
     winner, dealer, players = t.winner, t.dealer, t.players
     if not hand.self_drawn and t.discarder is None:
         raise RuleError("bad_table", "a win on a discard needs the discarder", "点炮和牌需要放炮者")
-    share = int(params["pinghu"]) * 2 ** (len(fids) + extra)
-    dd = bool(params["dealer_double"])
+    share = params.whole("pinghu") * 2 ** (len(fids) + extra)
+    dd = params.flag("dealer_double")
     others = [s for s in range(players) if s != winner]
 
     def amount(s: int) -> int:
@@ -303,7 +303,7 @@ def settle(hand: Hand, fids: Sequence[int], params: Mapping[str, Any], extra: in
     notes_zh[:0] = working_zh
     notes[:0] = working
     kongs = _kong_counts(hand, players, winner)
-    xv, cv = int(params["exposed_kong"]), int(params["concealed_kong"])
+    xv, cv = params.whole("exposed_kong"), params.whole("concealed_kong")
     if params["kong_settlement"] == "with_win":
         value = kongs[winner][0] * xv + kongs[winner][1] * cv
         if value:
@@ -343,21 +343,21 @@ def hand_kongs(hand: Hand) -> dict[str, int]:
 
 
 def result(
-    hand: Hand, fids: Sequence[int], params: Mapping[str, Any], extra: int = 0,
+    hand: Hand, fids: Sequence[int], params: ParamValues, extra: int = 0,
     extra_rows: Sequence[tuple[str, str]] = (),
-) -> dict[str, Any]:  # fmt: skip
+) -> HandResult:  # fmt: skip
     """The contract's result of a win: the ×2 items as fans, the share, and with a
     table the payments and deltas."""
-    rows: list[dict[str, Any]] = [
+    rows: list[Fan] = [
         {"id": f, "name_zh": ITEMS[f].zh, "name_en": ITEMS[f].en, "points": 2, "count": 1}
         for f in fids
     ]
     for i, (zh, en) in enumerate(extra_rows):
         rows.append({"id": 100 + i, "name_zh": zh, "name_en": en, "points": 2, "count": 1})
     k = len(fids) + extra
-    share = int(params["pinghu"]) * 2**k
+    share = params.whole("pinghu") * 2**k
     words_zh = "".join(" × 2" for _ in range(k))
-    out: dict[str, Any] = {
+    out: HandResult = {
         "win": True, "fans": rows, "total": share, "doublings": k,
         # The working as the card counts it: the flat value, ×2 per item.
         "working_zh": [f"平胡 {params['pinghu']}{words_zh}" + (f" = {share}" if k else "")],
@@ -383,5 +383,5 @@ def result(
     return out
 
 
-def no_win(en: str, zh: str) -> dict[str, Any]:
+def no_win(en: str, zh: str) -> HandResult:
     return {"win": False, "fans": [], "total": 0, "notes": [en], "notes_zh": [zh]}

@@ -7,7 +7,10 @@ line in a batch or one bad tap on the picker cannot break anything else.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rules.results import ErrorResult, HandResult
 
 # code -> what it means; the table the docs and the tests check against.
 ERROR_CODES: dict[str, str] = {
@@ -35,7 +38,7 @@ class RuleError(Exception):
         code: str,
         message: str,
         message_zh: str | None = None,
-        detail: dict[str, Any] | None = None,
+        detail: HandResult | None = None,
     ) -> None:
         assert code in ERROR_CODES, code
         super().__init__(message)
@@ -46,7 +49,7 @@ class RuleError(Exception):
         # minimum): a preview shows it; the error object leaves it out.
         self.detail = detail
 
-    def to_dict(self, sid: Any = None) -> dict[str, Any]:
+    def to_dict(self, sid: Any = None) -> ErrorResult:
         return {
             "id": sid,
             "ok": False,

@@ -2,7 +2,7 @@
 
 A tile tap on the picker asks the same two questions over and over: is this a
 win, and what does it wait on.  For a ruleset whose answer is the shape alone
-(`Ruleset.quick_forms`), the careful path (parse_situation: every field
+(`Ruleset.plain_reader_forms`), the careful path (parse_situation: every field
 validated, a Hand of tuples and bytes built, then the table look-ups) costs
 several times the look-ups themselves.  Here a *plain* situation -- no melds,
 no flags, winds, table or flowers, the concealed tiles in the canonical

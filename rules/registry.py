@@ -10,107 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from rules import round as core_round
 from rules.errors import RuleError
 from rules.hand import Hand, Table
+from rules.params import Param, ParamValues
+from rules.results import CatalogFan, EventReport, HandResult, RoundBody
 from rules.round import DRAW_NOTES, UNFINISHED, Penalty, RoundEnd, RoundState, settle_events
 from rules.table import TableSpec, describe_table
 from rules.tiles import SEAT_WINDS
 
 if TYPE_CHECKING:
     from rules.decompose import Forms
-
-
-@dataclass(frozen=True)
-class Param:
-    name: str
-    type: str  # "bool" | "int" | "float" | "choice"
-    default: Any
-    label_zh: str
-    label_en: str
-    help_zh: str = ""
-    help_en: str = ""
-    min: float | None = None
-    max: float | None = None
-    choices: tuple[str, ...] = ()
-    # (zh, en) words for each of `choices`, in the same order: what a form shows.
-    choice_labels: tuple[tuple[str, str], ...] = ()
-
-    def __post_init__(self) -> None:
-        assert self.type in ("bool", "int", "float", "choice"), self.type
-        assert not self.choice_labels or len(self.choice_labels) == len(self.choices), self.name
-        self.validate(self.default)  # a bad default is a programming error
-
-    def choice_label(self, value: str) -> tuple[str, str]:
-        """A choice in words (zh, en); the value itself when it has none."""
-        if value in self.choices and self.choice_labels:
-            return self.choice_labels[self.choices.index(value)]
-        return value, value
-
-    def validate(self, value: Any) -> Any:
-        """The value if it fits this parameter, else RuleError('bad_param')."""
-        ok: bool
-        if self.type == "bool":
-            ok = isinstance(value, bool)
-            want_en, want_zh = "true or false", "true 或 false"
-        elif self.type == "int":
-            ok = isinstance(value, int) and not isinstance(value, bool)
-            want_en, want_zh = "a whole number", "整数"
-        elif self.type == "float":
-            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-            want_en, want_zh = "a number", "数字"
-        else:
-            ok = value in self.choices
-            want_en = "one of " + ", ".join(self.choices)
-            want_zh = "、".join(self.choices) + " 之一"
-        lo_bad = self.min is not None and ok and self.type != "bool" and value < self.min
-        hi_bad = self.max is not None and ok and self.type != "bool" and value > self.max
-        if ok and self.type in ("int", "float") and (lo_bad or hi_bad):
-            ok = False
-            want_en = f"from {self.min} to {self.max}"
-            want_zh = f"在 {self.min} 到 {self.max} 之间"
-        if not ok:
-            raise RuleError(
-                "bad_param",
-                f"parameter '{self.name}' ({self.label_en}) must be {want_en}, not {value!r}",
-                f"参数“{self.label_zh}”（{self.name}）必须是{want_zh}，而不是 {value!r}",
-            )
-        return value
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "name": self.name,
-            "type": self.type,
-            "default": self.default,
-            "label_zh": self.label_zh,
-            "label_en": self.label_en,
-            "help_zh": self.help_zh,
-            "help_en": self.help_en,
-        }
-        if self.min is not None:
-            d["min"] = self.min
-        if self.max is not None:
-            d["max"] = self.max
-        if self.choices:
-            d["choices"] = list(self.choices)
-        if self.choice_labels:
-            d["choice_labels"] = [list(pair) for pair in self.choice_labels]
-        return d
-
-
-def recipients_param(name: str, what_zh: str, what_en: str) -> Param:
-    """The parameter saying who receives a declared penalty (`PenaltyKind.to_param`):
-    the other players, split (the default), or the room's account (台费)."""
-    return Param(name, "choice", "others", f"{what_zh}的分给谁", f"{what_en}: paid to",
-                 f"{what_zh}扣的分：其他玩家平分，或交给房间",
-                 f"{what_en}: split among the other players, or paid to the room (table fee "
-                 "account)", choices=("others", "room"),
-                 choice_labels=(("其他玩家平分", "Split among the others"),
-                                ("交给房间", "Paid to the room")))  # fmt: skip
 
 
 class Preset(NamedTuple):
@@ -123,7 +35,7 @@ class Preset(NamedTuple):
 
 
 # (ruleset id, overrides' items) -> the checked parameters; see resolve_params.
-_RESOLVED: dict[tuple[str, tuple[Any, ...]], Mapping[str, Any]] = {}
+_RESOLVED: dict[tuple[str, tuple[Any, ...]], ParamValues] = {}
 
 
 class Ruleset:
@@ -154,16 +66,14 @@ class Ruleset:
             )
 
     @property
-    def defaults(self) -> Mapping[str, Any]:
+    def defaults(self) -> ParamValues:
         """The declared defaults, shared and read-only."""
-        d = self.__dict__.get("_defaults")
+        d: ParamValues | None = self.__dict__.get("_defaults")
         if d is None:
-            d = self.__dict__["_defaults"] = MappingProxyType(
-                {p.name: p.default for p in self.params}
-            )
+            d = self.__dict__["_defaults"] = ParamValues({p.name: p.default for p in self.params})
         return d
 
-    def resolve_params(self, overrides: Any) -> Mapping[str, Any]:
+    def resolve_params(self, overrides: Any) -> ParamValues:
         """Defaults with `overrides` applied and checked.
 
         A table sends the same overrides with every tap: the checked result is
@@ -188,7 +98,7 @@ class Ruleset:
             _RESOLVED[(self.id, key)] = values
         return values
 
-    def _resolve(self, overrides: Any) -> Mapping[str, Any]:
+    def _resolve(self, overrides: Any) -> ParamValues:
         values = dict(self.defaults)
         if not isinstance(overrides, Mapping):
             raise RuleError("bad_param", "'params' must be an object", "params 必须是一个对象")
@@ -203,7 +113,7 @@ class Ruleset:
                     f"规则“{self.name_zh}”没有参数“{k}”（可用：{names}）",
                 )
             values[k] = p.validate(v)
-        return MappingProxyType(values)
+        return ParamValues(values)
 
     # --- table play: what a scoring session needs besides scoring one hand -----
 
@@ -223,7 +133,7 @@ class Ruleset:
 
     players: ClassVar[tuple[int, ...]] = (4,)  # allowed table sizes
 
-    def fan_catalog(self, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    def fan_catalog(self, params: ParamValues | None = None) -> list[CatalogFan]:
         """The fans a player can pick in quick entry: id, names, points."""
         return []
 
@@ -233,9 +143,9 @@ class Ruleset:
         flowers: int,
         table: Table,
         self_drawn: bool,
-        params: Mapping[str, Any],
+        params: ParamValues,
         flags: AbstractSet[str] = frozenset(),
-    ) -> dict[str, Any]:
+    ) -> HandResult:
         """A result from fans picked by hand (no tiles): the same payments as score().
         `flags`: the win's flags set on the round's event (杠上炮, 抢杠 …)."""
         raise RuleError(
@@ -244,7 +154,7 @@ class Ruleset:
             f"“{self.name_zh}”不支持直接选番",
         )
 
-    def table(self, params: Mapping[str, Any] | None = None) -> TableSpec:
+    def table(self, params: ParamValues | None = None) -> TableSpec:
         """What a table with these parameter values offers (the declaration, by default)."""
         return self.table_spec
 
@@ -255,7 +165,7 @@ class Ruleset:
         first_dealer: int,
         players: int,
         winners: Sequence[int],
-        params: Mapping[str, Any],
+        params: ParamValues,
         discarder: int | None = None,
     ) -> tuple[int, str]:
         """(dealer, prevalent wind) of the next round after one dealt by `last_dealer`.
@@ -282,7 +192,7 @@ class Ruleset:
         self,
         events: Sequence[Any],
         event: Mapping[str, Any],
-        params: Mapping[str, Any],
+        params: ParamValues,
         join_last_win: bool = False,
     ) -> list[Any]:
         """The round's event list with `event` added, or its winners joined to the
@@ -312,7 +222,7 @@ class Ruleset:
         dealer: int,
         players: int,
         winners: Sequence[int],
-        params: Mapping[str, Any],
+        params: ParamValues,
         discarder: int | None = None,
     ) -> int:
         """Who deals the next hand; `winners` is empty for a drawn hand, `discarder`
@@ -325,7 +235,7 @@ class Ruleset:
             return dealer
         return (dealer + 1) % players
 
-    def settle_round(self, rnd: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
+    def settle_round(self, rnd: Mapping[str, Any], params: ParamValues) -> RoundBody:
         """Transfers of one whole round given as ordered events.
 
         The default (rules/round.py) settles the events the table declares: wins
@@ -336,7 +246,7 @@ class Ruleset:
 
     def kong_payments(
         self, kind: str, player: int, discarder: int | None, in_play: Sequence[int],
-        params: Mapping[str, Any],
+        params: ParamValues,
     ) -> list[tuple[int, int]]:  # fmt: skip
         """(payer, amount) pairs for a kong paid at once; the default table has no kong money."""
         raise RuleError(
@@ -347,7 +257,7 @@ class Ruleset:
 
     def penalty_amount(
         self, penalty: str, seat: int, seat_inputs: Mapping[str, list[int]], players: int,
-        params: Mapping[str, Any],
+        params: ParamValues,
     ) -> Penalty:  # fmt: skip
         """What a penalty the table declares (`TableSpec.penalties`) charges `seat`.
         Only a ruleset that declares penalties is asked."""
@@ -355,18 +265,18 @@ class Ruleset:
 
     def round_end_payments(
         self, seat_inputs: Mapping[str, list[int]], players: int, dealer: int,
-        params: Mapping[str, Any],
+        params: ParamValues,
     ) -> RoundEnd | None:  # fmt: skip
         """Money that moves when a round ends, whoever won (吉安's 精分), from the
         finishing event's per-seat inputs; None (the default) for none."""
         return None
 
-    def wall_end(self, state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+    def wall_end(self, state: RoundState, ev: Mapping[str, Any], i: int) -> EventReport:
         """The wall has run out with nobody out: by default nobody pays.  A ruleset
         that checks the standing hands (查大叫) reads them with rules.wall."""
         return {"type": "wall_end", "index": i, "notes": DRAW_NOTES[0], "notes_zh": DRAW_NOTES[1]}
 
-    def kong_handover(self, params: Mapping[str, Any]) -> bool:
+    def kong_handover(self, params: ParamValues) -> bool:
         """Whether a win on a kong's discard (杠上炮) hands the kong's money to the winner."""
         return False
 
@@ -385,11 +295,11 @@ class Ruleset:
         """The error for an event of a type the table does not have."""
         return core_round.unknown_event(spec, etype, i)
 
-    def settle_kong(self, state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+    def settle_kong(self, state: RoundState, ev: Mapping[str, Any], i: int) -> EventReport:
         """A kong event settled into `state`, and its report (rules/round.py by default)."""
         return core_round.settle_kong(state, ev, i)
 
-    def settle_win(self, state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+    def settle_win(self, state: RoundState, ev: Mapping[str, Any], i: int) -> EventReport:
         """A win event settled into `state`, and its report (rules/round.py by default)."""
         return core_round.settle_win(state, ev, i)
 
@@ -397,19 +307,19 @@ class Ruleset:
         """Checks over the whole round once every event is settled; none by default."""
         return None
 
-    def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+    def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
         raise NotImplementedError
 
-    def seat_inputs_from_hand(self, hand: Hand, params: Mapping[str, Any]) -> Mapping[str, int]:
+    def seat_inputs_from_hand(self, hand: Hand, params: ParamValues) -> Mapping[str, int]:
         """The winner's per-seat inputs that his hand shows (those declared
         `winner_from_hand`: 武汉's openings and kongs), by input id; none by default.
         rules/seat_inputs.py puts them in his seat whatever was entered there."""
         return {}
 
-    def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
+    def wait_tiles(self, hand: Hand, params: ParamValues) -> list[int]:
         raise NotImplementedError
 
-    def quick_forms(self, params: Mapping[str, Any]) -> Forms | None:
+    def plain_reader_forms(self, params: ParamValues) -> Forms | None:
         """The forms whose shapes alone are this ruleset's win and waits under
         `params`, when they are plain (four sets and a pair, seven pairs:
         `rules.plain_reader.plain_forms`); None otherwise (the default).
@@ -420,7 +330,7 @@ class Ruleset:
         does to its careful answers."""
         return None
 
-    def is_win(self, hand: Hand, params: Mapping[str, Any]) -> bool:
+    def is_win(self, hand: Hand, params: ParamValues) -> bool:
         """`score_hand(...)["win"]`, a hand refused as `not_a_win` being no win.
 
         A ruleset whose win is a shape alone answers it without scoring (generic);
@@ -438,7 +348,7 @@ class Ruleset:
         melds: Sequence[tuple[str, int]],
         win_tile: int | None,
         wild: Sequence[int],
-        params: Mapping[str, Any],
+        params: ParamValues,
     ) -> tuple[str, str] | None:
         """A line (zh, en) the tile picker shows under a hand while it is being
         tapped, complete or not (芜湖: the 支 and 押 as they form); None for none.

@@ -26,10 +26,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from rules.errors import RuleError
 from rules.hand import FLAGS, Hand, Table, parse_situation
+from rules.params import ParamValues
+from rules.results import (
+    EventReport,
+    Handover,
+    HandResult,
+    RoundBody,
+    Transfer,
+    WinnerReport,
+)
 from rules.seat_inputs import read_seat_inputs, wild_order, with_winner
 from rules.table import KONG_KINDS, TableSpec, seat_wind_in
 from rules.tiles import N_KINDS, SEAT_WINDS, parse_tile, tile_en, tile_str, tile_zh
@@ -44,30 +53,30 @@ class Ruleset(Protocol):
     @property
     def players(self) -> tuple[int, ...]: ...
 
-    def table(self, params: Mapping[str, Any] | None = None) -> TableSpec: ...
+    def table(self, params: ParamValues | None = None) -> TableSpec: ...
 
-    def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]: ...
+    def score_hand(self, hand: Hand, params: ParamValues) -> HandResult: ...
 
-    def seat_inputs_from_hand(self, hand: Hand, params: Mapping[str, Any]) -> Mapping[str, int]: ...
+    def seat_inputs_from_hand(self, hand: Hand, params: ParamValues) -> Mapping[str, int]: ...
 
     def quick_score(
         self, fans: Mapping[int, int], flowers: int, table: Table, self_drawn: bool,
-        params: Mapping[str, Any], flags: AbstractSet[str] = frozenset(),
-    ) -> dict[str, Any]: ...  # fmt: skip
+        params: ParamValues, flags: AbstractSet[str] = frozenset(),
+    ) -> HandResult: ...  # fmt: skip
 
     def kong_payments(
         self, kind: str, player: int, discarder: int | None, in_play: Sequence[int],
-        params: Mapping[str, Any],
+        params: ParamValues,
     ) -> list[tuple[int, int]]: ...  # fmt: skip
 
     def round_end_payments(
         self, seat_inputs: Mapping[str, list[int]], players: int, dealer: int,
-        params: Mapping[str, Any],
+        params: ParamValues,
     ) -> RoundEnd | None: ...  # fmt: skip
 
-    def wall_end(self, state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]: ...
+    def wall_end(self, state: RoundState, ev: Mapping[str, Any], i: int) -> EventReport: ...
 
-    def kong_handover(self, params: Mapping[str, Any]) -> bool: ...
+    def kong_handover(self, params: ParamValues) -> bool: ...
 
     @property
     def round_players(self) -> tuple[int, ...]: ...
@@ -77,15 +86,15 @@ class Ruleset(Protocol):
 
     def unknown_event(self, spec: TableSpec, etype: Any, i: int) -> RuleError: ...
 
-    def settle_kong(self, state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]: ...
+    def settle_kong(self, state: RoundState, ev: Mapping[str, Any], i: int) -> EventReport: ...
 
-    def settle_win(self, state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]: ...
+    def settle_win(self, state: RoundState, ev: Mapping[str, Any], i: int) -> EventReport: ...
 
     def round_checked(self, state: RoundState) -> None: ...
 
     def penalty_amount(
         self, penalty: str, seat: int, seat_inputs: Mapping[str, list[int]], players: int,
-        params: Mapping[str, Any],
+        params: ParamValues,
     ) -> Penalty: ...  # fmt: skip
 
 
@@ -130,6 +139,14 @@ WINNER_KEYS = (
 )
 
 
+def winner_report(seat: int, result: HandResult) -> WinnerReport:
+    """A winner's report: his seat and what his hand's result has of WINNER_KEYS, in
+    that order.  (Each of WINNER_KEYS is a key of both HandResult and WinnerReport
+    with the same type: tests/rules/test_results.py holds it, so the cast is sound.)"""
+    got: Mapping[str, object] = result
+    return cast("WinnerReport", {"seat": seat, **{k: got[k] for k in WINNER_KEYS if k in got}})
+
+
 def seat_wind(seat: int, dealer: int, players: int, seating: tuple[int, ...] | None = None) -> str:
     """The dealer sits East; the others follow in play order (`seating`: the seats in
     play order where the players have changed places, 国标比赛's 换位)."""
@@ -169,20 +186,25 @@ class Ledger:
 
     players: int
     reasons: Mapping[str, tuple[str, str]]
-    transfers: list[dict[str, Any]] = field(default_factory=list)
+    transfers: list[Transfer] = field(default_factory=list)
 
     def pay(
-        self, frm: int, to: int | None, amount: int, reason: str, event: int, **extra: Any
-    ) -> None:
+        self, frm: int, to: int | None, amount: int, reason: str, event: int,
+        fans: int | None = None, kong_event: int | None = None,
+    ) -> None:  # fmt: skip
         """`to` None: paid to the room (台费's account), outside the players' zero-sum.
-        `extra`: what a ruleset's transfers say besides (the win's fans, the kong's event)."""
+        `fans`, `kong_event`: what a ruleset's transfers may say besides (the win's
+        fans; the kong whose money is handed over or refunded)."""
         if amount <= 0 or frm == to:
             return
         zh, en = self.reasons.get(reason, (reason, reason))
-        self.transfers.append(
-            {"event": event, "from": frm, "to": to, "amount": amount, "reason": reason,
-             "reason_zh": zh, "reason_en": en, **extra}
-        )  # fmt: skip
+        t: Transfer = {"event": event, "from": frm, "to": to, "amount": amount, "reason": reason,
+                       "reason_zh": zh, "reason_en": en}  # fmt: skip
+        if fans is not None:
+            t["fans"] = fans
+        if kong_event is not None:
+            t["kong_event"] = kong_event
+        self.transfers.append(t)
 
     def deltas(self, first: int = 0) -> list[int]:
         d = [0] * self.players
@@ -202,7 +224,7 @@ class RoundState:
     """What the events of one round have done so far."""
 
     rs: Ruleset
-    params: Mapping[str, Any]
+    params: ParamValues
     spec: TableSpec
     players: int
     dealer: int
@@ -222,7 +244,7 @@ class RoundState:
         return [s for s in range(self.players) if s not in self.out]
 
 
-def settle_events(rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
+def settle_events(rs: Ruleset, rnd: Mapping[str, Any], params: ParamValues) -> RoundBody:
     """Replay a round's events; RuleError on the first bad one (nothing is half-settled)."""
     players, dealer, wind = round_seats(rnd, rs.round_players)
     events = rnd.get("events")
@@ -237,7 +259,7 @@ def settle_events(rs: Ruleset, rnd: Mapping[str, Any], params: Mapping[str, Any]
         robbed=robbed_kongs(events), seating=_seating(rnd.get("seating"), players),
     )  # fmt: skip
     kinds = spec.event_ids + (("penalty",) if spec.penalties else ())
-    reports: list[dict[str, Any]] = []
+    reports: list[EventReport] = []
     finished = False
     for i, ev in enumerate(events):
         where, where_zh = event_where(i)
@@ -312,14 +334,14 @@ def round_seats(rnd: Mapping[str, Any], allowed: Sequence[int]) -> tuple[int, in
 
 def round_result(
     players: int,
-    reports: list[dict[str, Any]],
-    transfers: list[dict[str, Any]],
+    reports: list[EventReport],
+    transfers: list[Transfer],
     deltas: list[int],
     out: list[int],
     finished: bool,
     unfinished: tuple[str, str],
     room_take: int = 0,
-) -> dict[str, Any]:
+) -> RoundBody:
     """A settled round in the one form every ruleset answers with (`unfinished`: what
     to say, en and zh, while the round is not over).  `room_take`: what a penalty paid
     the room (transfers `to` null): the players' deltas and it sum to zero."""
@@ -407,7 +429,7 @@ def round_wild(state: RoundState) -> tuple[int, ...]:
     return state.spec.wilds.kinds(state.turned)
 
 
-def _round_end(state: RoundState, report: dict[str, Any], i: int) -> None:
+def _round_end(state: RoundState, report: EventReport, i: int) -> None:
     """Money the ruleset moves when the round ends (精分), into the last event."""
     end = state.rs.round_end_payments(state.seat_inputs, state.players, state.dealer, state.params)
     if end is None:
@@ -419,7 +441,7 @@ def _round_end(state: RoundState, report: dict[str, Any], i: int) -> None:
     }  # fmt: skip
 
 
-def _penalty(state: RoundState, ev: Mapping[str, Any], i: int) -> tuple[dict[str, Any], bool]:
+def _penalty(state: RoundState, ev: Mapping[str, Any], i: int) -> tuple[EventReport, bool]:
     """A declared penalty (逃跑, 错和): the ruleset says how much the player is charged,
     the table's parameter who receives it: split among the others (in play order
     from the player's right, the odd points to the first) or paid to the room."""
@@ -455,7 +477,7 @@ def _penalty(state: RoundState, ev: Mapping[str, Any], i: int) -> tuple[dict[str
         for k, s in enumerate(others):
             state.ledger.pay(seat, s, share + (1 if k < odd else 0), reason, i)
         to_zh, to_en = "其他玩家平分", "split among the others"
-    report: dict[str, Any] = {
+    report: EventReport = {
         "type": "penalty", "index": i, "penalty": kind.id, "seat": seat,
         "amount": charge.amount, "to": "room" if to == "room" else "others",
         "notes": [*charge.notes, f"{kind.en}: {charge.amount}, {to_en}"],
@@ -466,7 +488,7 @@ def _penalty(state: RoundState, ev: Mapping[str, Any], i: int) -> tuple[dict[str
     return report, kind.ends_round
 
 
-def settle_kong(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+def settle_kong(state: RoundState, ev: Mapping[str, Any], i: int) -> EventReport:
     """A kong event: checked, reported, paid at once (`Ruleset.kong_payments`)."""
     where, where_zh = event_where(i)
     player = event_seat(ev.get("player"), state.players, "player", "杠牌的人", i)
@@ -486,7 +508,7 @@ def settle_kong(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, A
             raise event_error(
                 f"{where}: a kong is not made on one's own discard", f"{where_zh}：不能杠自己打的牌"
             )
-    report: dict[str, Any] = {"type": "kong", "index": i, "player": player, "kong": kind}
+    report: EventReport = {"type": "kong", "index": i, "player": player, "kong": kind}
     if discarder is not None:
         report["discarder"] = discarder
     if ev.get("tile") not in (None, ""):
@@ -522,7 +544,7 @@ def _flags(ev: Mapping[str, Any], hand: Mapping[str, Any]) -> dict[str, bool]:
     return {f: True for f in FLAGS if ev.get(f) is True or hand.get(f) is True}
 
 
-def settle_win(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+def settle_win(state: RoundState, ev: Mapping[str, Any], i: int) -> EventReport:
     """A win event: each winner scored (tiles or picked fans) and paid."""
     where, where_zh = event_where(i)
     n = state.players
@@ -547,7 +569,7 @@ def settle_win(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, An
     )
     state.seat_inputs = seat_inputs
     seen_win_tiles: set[int] = set()
-    reports: list[dict[str, Any]] = []
+    reports: list[WinnerReport] = []
     for w in winners:
         if not isinstance(w, Mapping):
             raise event_error(
@@ -573,9 +595,8 @@ def settle_win(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, An
         for p in result.get("payments") or []:
             state.ledger.pay(p["from"], p["to"], p["amount"], p.get("reason") or reason, i)
         state.out.append(seat)
-        kept = WINNER_KEYS
-        reports.append({"seat": seat, **{k: result[k] for k in kept if k in result}})
-    report: dict[str, Any] = {"type": "win", "index": i, "discarder": discarder, "winners": reports}
+        reports.append(winner_report(seat, result))
+    report: EventReport = {"type": "win", "index": i, "discarder": discarder, "winners": reports}
     if discarder is not None and state.rs.kong_handover(state.params) and _after_kong(ev, winners):
         report["handover"] = _hand_over(state, discarder, [r["seat"] for r in reports], i)
     return report
@@ -588,7 +609,7 @@ def _after_kong(ev: Mapping[str, Any], winners: Sequence[Any]) -> bool:
     )  # fmt: skip
 
 
-def _hand_over(state: RoundState, discarder: int, seats: Sequence[int], i: int) -> dict[str, int]:
+def _hand_over(state: RoundState, discarder: int, seats: Sequence[int], i: int) -> Handover:
     """杠上炮 where the table hands the kong's money to the winner (each winner, on
     一炮多响): the kong is the event just before, declared by the discarder."""
     where, where_zh = event_where(i)
@@ -609,7 +630,7 @@ def _hand_over(state: RoundState, discarder: int, seats: Sequence[int], i: int) 
 def _quick(
     state: RoundState, w: Mapping[str, Any], table: Table, self_drawn: bool,
     flags: AbstractSet[str],
-) -> dict[str, Any]:  # fmt: skip
+) -> HandResult:  # fmt: skip
     fans = fan_counts(w.get("fans") or {})
     flowers = flower_count(w.get("flowers"))
     return state.rs.quick_score(fans, flowers, table, self_drawn, state.params, flags)
@@ -625,7 +646,7 @@ def _scored(
     seen_win_tiles: set[int],
     given: frozenset[str],
     i: int,
-) -> dict[str, Any]:
+) -> HandResult:
     hand = w.get("hand")
     if not isinstance(hand, Mapping):
         raise RuleError("bad_input", "the winning hand is missing", "请先选好和牌的牌")

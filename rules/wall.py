@@ -20,9 +20,8 @@ from typing import Any
 
 from rules.errors import RuleError
 from rules.hand import Hand, parse_situation
+from rules.results import Standing, WallCheck
 from rules.round import RoundState, count_shown, event_error, event_where
-
-Check = dict[str, Any]
 
 
 @contextmanager
@@ -40,9 +39,9 @@ def standings(
     in_play: Sequence[int],
     players: int,
     statuses: Sequence[str],
-    shown: Callable[[Hand, Mapping[str, Any]], Check],
-    told: Callable[[Mapping[str, Any]], Check],
-) -> dict[int, Check]:
+    shown: Callable[[Hand, Mapping[str, Any]], Standing],
+    told: Callable[[Mapping[str, Any]], Standing],
+) -> dict[int, WallCheck]:
     """Each player still in -> what the ruleset makes of his standing hand.
 
     `shown(hand, situation)` gets a parsed 13-tile hand (no win tile) and its
@@ -82,7 +81,7 @@ def standings(
             f"{where_zh}：还缺 {'、'.join(f'{s} 号位' for s in missing)}的手牌",
         )
     allowed = tuple(statuses)
-    checks: dict[int, Check] = {}
+    checks: dict[int, WallCheck] = {}
     for s in in_play:
         h = hands[s]
         we, wz = f"{where} (seat {s})", f"{where_zh}（{s} 号位）"
@@ -113,13 +112,13 @@ def round_standings(
     state: RoundState,
     ev: Mapping[str, Any],
     i: int,
-    shown: Callable[[Hand, Mapping[str, Any]], Check],
-    told: Callable[[Mapping[str, Any]], Check],
-) -> dict[int, Check]:
+    shown: Callable[[Hand, Mapping[str, Any]], Standing],
+    told: Callable[[Mapping[str, Any]], Standing],
+) -> dict[int, WallCheck]:
     """`standings` of a round settled by the core: its players, the table's
     statuses, and each hand shown counted with the round's other tiles."""
 
-    def counted(hand: Hand, sit: Mapping[str, Any]) -> Check:
+    def counted(hand: Hand, sit: Mapping[str, Any]) -> Standing:
         count_shown(state, hand.held, None, set())
         return shown(hand, sit)
 

@@ -11,7 +11,8 @@ from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
 from rules import RuleError
-from rules.registry import Param, Ruleset
+from rules.params import Param
+from rules.registry import Ruleset
 from scorer.fees import FeeRule
 from scorer.language import by_language, rule_error_text
 from scorer.players import PLACEHOLDER_NAMES

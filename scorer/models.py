@@ -19,6 +19,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from rules import RuleError
+from rules.params import ParamValues
 from rules.registry import get_ruleset
 from rules.table import TableSpec, seat_wind_in
 from rules.tiles import SEAT_WINDS
@@ -134,7 +135,7 @@ class GameSession(models.Model):
         self.charge_at_close()
         return True
 
-    def resolved_params(self) -> Mapping[str, Any]:
+    def resolved_params(self) -> ParamValues:
         """The values this session plays with: its own, checked.
 
         A parameter added to the ruleset after the session started takes its

@@ -14,6 +14,8 @@ from typing import Any, Protocol
 
 from rules import RuleError
 from rules.api import settle_or_raise
+from rules.params import ParamValues
+from rules.results import SettleResult
 from rules.round import WINNER_KEYS
 from rules.table import TableSpec
 from rules.tiles import SEAT_WINDS
@@ -33,7 +35,7 @@ class SeatedTable(Protocol):
 
     def table(self) -> TableSpec: ...
 
-    def resolved_params(self) -> Mapping[str, Any]: ...
+    def resolved_params(self) -> ParamValues: ...
 
     def next_position(self) -> tuple[int, str]: ...
 
@@ -110,7 +112,7 @@ class Evaluation:
     prevalent_wind: str
     winners: list[int]
     entry: dict[str, Any]  # normalized input
-    result: dict[str, Any]  # the engine's result, `win` possibly false
+    result: Mapping[str, Any]  # the engine's result, `win` possibly false
 
 
 def refusal(result: Mapping[str, Any]) -> RuleError | None:
@@ -129,7 +131,7 @@ def _turned(entry: Mapping[str, Any]) -> dict[str, Any]:
 
 def _settle(
     session: SeatedTable, dealer: int, wind: str, events: list[Any], turned: Mapping[str, Any]
-) -> dict[str, Any]:
+) -> SettleResult:
     """The engine's settlement of a round given as its events: the one path
     every entry takes (a whole round is a round of one event).  The round's wind
     goes with it: 圈风刻 and the like are scored from it."""

@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 
 from rules import RuleError
 from rules.registry import Ruleset
+from rules.results import CatalogFan
 from rules.tiles import parse_tile, parse_tiles, tile_str, tiles_str
 from scorer.entry.event_kongs import Meld, contradictions, with_kongs, without_kongs
 from scorer.entry.pick import HAND_SIZE, MELD_TYPES, Pick, meld_dict, meld_tiles
@@ -97,7 +98,7 @@ class EventPick(Pick):
     join_from: int | None = None  # the last win's discarder, when more winners may join it
     in_progress: bool = False
     round_turned: bool = False  # the round in progress has its turned tile already
-    catalog: list[dict[str, Any]] = field(default_factory=list)  # the fans quick entry offers
+    catalog: list[CatalogFan] = field(default_factory=list)  # the fans quick entry offers
     fan_max: dict[int, int] = field(default_factory=dict)
     # Copies of each tile kind in the hands of this round's earlier winners, and
     # the last win's discard when more winners may join it (see shown_in_round).
@@ -205,7 +206,7 @@ class EventPick(Pick):
             self.turned = parse_tile(now.turned)  # the round's own, asked once
             self.round_turned = True
         self.catalog = rs.fan_catalog(session.resolved_params())
-        self.fan_max = {f["id"]: int(f.get("max", 1)) for f in self.catalog}
+        self.fan_max = {f["id"]: f.get("max", 1) for f in self.catalog}
 
     # -- derived ---------------------------------------------------------
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from rules import REGISTRY
-from rules.registry import Param
+from rules.params import Param
 from scorer.fees import FeeRule
 from scorer.language import by_language
 from scorer.rooms import RoomConfig

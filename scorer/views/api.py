@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -20,7 +20,9 @@ from scorer.views.api_input import answer, json_object, methods, refusal
 CENT = Decimal("0.01")
 
 
-def _one_situation(request: HttpRequest, engine: Callable[[Any], dict[str, Any]]) -> JsonResponse:
+def _one_situation(
+    request: HttpRequest, engine: Callable[[Any], Mapping[str, Any]]
+) -> JsonResponse:
     """A situation read from the body and answered by `engine`: 200 when it is ok, 400
     with the error otherwise (and api_input's statuses for a body that is not JSON)."""
     situation = json_object(request, "one situation: a JSON object", "一个局面（JSON 对象）")

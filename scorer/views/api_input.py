@@ -10,7 +10,7 @@ JSON itself are checked here, in that order, each with its status: 405, 413,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import Any
 
@@ -25,7 +25,7 @@ from rules import RuleError, json_input
 JSON_OPTIONS: dict[str, Any] = {"ensure_ascii": False, "allow_nan": False}
 
 
-def answer(body: dict[str, Any], status: int = 200) -> JsonResponse:
+def answer(body: Mapping[str, Any], status: int = 200) -> JsonResponse:
     return JsonResponse(body, status=status, json_dumps_params=JSON_OPTIONS)
 
 

@@ -65,10 +65,10 @@ def test_wall_end_told_and_kong_prefilled(
     tap(page, "wstatus:pig")
     tap(page, "seat:2")
     tap(page, "wstatus:ready")
-    duidui = next(f for f in rs.fan_catalog(session.params) if f["name_zh"] == "对对胡")
+    duidui = next(f for f in rs.fan_catalog(session.resolved_params()) if f["name_zh"] == "对对胡")
     tap(page, f"wfan:{duidui['id']}:+")
     # The claim as soon as the fans are picked, before 赵六 is told.
-    claim = int(rs.quick_result({str(duidui["id"]): 1}, session.params, False)["value"])
+    claim = int(rs.quick_result({str(duidui["id"]): 1}, session.resolved_params(), False)["value"])
     expect(page.locator(".ev-told-claim")).to_contain_text(str(claim))
     expect(page.locator(".pk-confirm")).to_be_disabled()
     snap(page, f"sichuan-told-claim-{language}", full_page=False)

@@ -63,7 +63,7 @@ import re
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -320,7 +320,7 @@ def legality_problems(sit: dict[str, Any]) -> list[str]:
     over = [tile_str(t) for t, c in held.items() if c > 4]
     if over:
         problems.append(f"more than 4 copies of {over}")
-    generic = score({**sit, "ruleset": "generic"}, "generic")
+    generic: Mapping[str, Any] = score({**sit, "ruleset": "generic"}, "generic")
     if not generic.get("ok"):
         problems.append(f"generic ruleset refuses it: {generic.get('error')}")
     elif not generic["win"]:
@@ -1073,7 +1073,7 @@ class Disagreement:
         )
 
 
-def our_fans(result: dict[str, Any]) -> list[Fan]:
+def our_fans(result: Mapping[str, Any]) -> list[Fan]:
     return sorted(
         ((f["name_zh"], f["points"], f["count"]) for f in result.get("fans", [])), key=_fan_order
     )
@@ -1081,7 +1081,7 @@ def our_fans(result: dict[str, Any]) -> list[Fan]:
 
 def compare(
     sit: dict[str, Any],
-    result: dict[str, Any],
+    result: Mapping[str, Any],
     oracle: list[Fan] | None = None,
     extra_ids: dict[int, str] | None = None,
 ) -> Disagreement | None:

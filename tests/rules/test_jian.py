@@ -375,7 +375,7 @@ def test_jing_money_sums_to_zero_and_grows_with_the_count(
     ],
 )
 def test_jing_follow_from_the_turned_tile(turned: str, rule: str, jing: list[str]) -> None:
-    spec = JIAN.table({**JIAN.defaults, "jing_rule": rule})
+    spec = JIAN.table(JIAN.resolve_params({"jing_rule": rule}))
     assert list(spec.wilds.kinds(turned)) == [parse_tile(t) for t in jing]
 
 

@@ -21,6 +21,7 @@ from benchmarks.hands import winning_tiles
 from rules import shapes
 from rules.decompose import Forms, decompositions_counts, waits_counts
 from rules.hand import parse_situation
+from rules.params import ParamValues
 from rules.registry import get_ruleset
 from rules.rulesets.mcr import context, fans
 from rules.rulesets.mcr import scoring as mcr
@@ -32,11 +33,11 @@ SITUATIONS = mo.generate_situations(1500, 23)
 
 
 @pytest.fixture(scope="module")
-def params() -> dict:
-    return dict(get_ruleset("mcr").defaults)
+def params() -> ParamValues:
+    return get_ruleset("mcr").defaults
 
 
-def test_hand_fans_match_the_fan_functions(params: dict) -> None:
+def test_hand_fans_match_the_fan_functions(params: ParamValues) -> None:
     checked = 0
     for s in SITUATIONS:
         reading = mcr.Reading(parse_situation(s), params)
@@ -48,14 +49,14 @@ def test_hand_fans_match_the_fan_functions(params: dict) -> None:
     assert checked >= len(SITUATIONS)
 
 
-def test_cut_fans_match_the_fan_functions(params: dict) -> None:
+def test_cut_fans_match_the_fan_functions(params: ParamValues) -> None:
     # a regular cut is scored with every fan that has a condition
     regular = {*mcr.FORM_HAND_FANS["regular"], *mcr.FORM_CUT_FANS["regular"]}
     assert regular == set(fans.FAN_FUNCS)
     checked = 0
     for i, s in enumerate(SITUATIONS):
         hand = parse_situation(s)
-        p = params if i % 2 else {**params, "mixed_kong_fan": False}
+        p = params if i % 2 else get_ruleset("mcr").resolve_params({"mixed_kong_fan": False})
         reading = mcr.Reading(hand, p)
         for cut in mcr.regular_cuts(reading.standing, reading.fixed_packs, reading.win):
             c = mcr.Ctx(reading, "regular", cut, None)
@@ -139,7 +140,7 @@ def _situations_and_uniform_hands() -> list[dict]:
     return out
 
 
-def test_cuts_and_waits_match_the_engine(params: dict) -> None:
+def test_cuts_and_waits_match_the_engine(params: ParamValues) -> None:
     cuts_checked = waits_checked = 0
     for s in _situations_and_uniform_hands():
         r = mcr.Reading(parse_situation(s), params)
@@ -280,7 +281,7 @@ def test_tile_facts_match_the_tile_sets(tiles: list[int], kongs: int) -> None:
     )
 
 
-def test_tile_facts_of_the_generated_hands(params: dict) -> None:
+def test_tile_facts_of_the_generated_hands(params: ParamValues) -> None:
     for s in SITUATIONS:
         r = mcr.Reading(parse_situation(s), params)
         kongs = sum(1 for m in r.hand.melds if m.type == "kong")

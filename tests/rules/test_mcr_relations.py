@@ -93,7 +93,7 @@ def _relations_by_definition(cut: context.Cut) -> tuple[dict[int, int], dict[int
 
 
 def test_the_cuts_carry_the_relations_of_the_definition() -> None:
-    params = dict(get_ruleset("mcr").defaults)
+    params = get_ruleset("mcr").defaults
     checked = 0
     for s in mo.generate_situations(3000, 31):
         r = mcr.Reading(parse_situation(s), params)

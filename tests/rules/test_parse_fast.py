@@ -10,6 +10,7 @@ here on thousands of generated situations, well-formed and broken.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -172,7 +173,7 @@ def test_is_win_is_scores_win_for_generic() -> None:
     rng = random.Random(15)
     wins = 0
     for sit in hands(rng, 1500):
-        full = score(sit)
+        full: Mapping[str, Any] = score(sit)
         quick = is_win(sit)
         assert quick == {"id": None, "ok": True, "ruleset": "generic", "win": full["win"]}, sit
         wins += full["win"]
@@ -182,7 +183,9 @@ def test_is_win_is_scores_win_for_generic() -> None:
     for conc, win, wild in (("1z", "5z", ["5z"]), ("4z", "5z", ["5z"]), ("7s", "7s", [])):
         sit = {"ruleset": "generic", "concealed": conc, "win_tile": win, "melds": melds}
         sit["wild"] = wild
-        assert is_win(sit)["win"] == score(sit)["win"]
+        got: Mapping[str, Any] = is_win(sit)
+        scored: Mapping[str, Any] = score(sit)
+        assert got["win"] == scored["win"]
 
 
 SITUATIONS = [
@@ -221,11 +224,11 @@ def test_waits_unchanged_by_the_quick_parse() -> None:
         try:
             hand = parse_situation(MappingProxyType(sit), need_win_tile=False)
         except RuleError as e:
-            expected = e.to_dict(None)
+            expected: Mapping[str, Any] = e.to_dict(None)
         else:
             kinds = rs.wait_tiles(hand, rs.resolve_params(None))
-            expected = {"id": None, "ok": True, "ruleset": "generic"}
-            expected["waits"] = [tile_str(t) for t in kinds]
+            expected = {"id": None, "ok": True, "ruleset": "generic",
+                        "waits": [tile_str(t) for t in kinds]}  # fmt: skip
         assert waits(sit) == expected, sit
 
 

@@ -128,7 +128,7 @@ def test_rulesets_with_quick_forms_give_plain_forms() -> None:
     offered = 0
     for rs in REGISTRY.values():
         for params in [rs.defaults, *(rs.resolve_params(p.params) for p in rs.presets)]:
-            forms = rs.quick_forms(params)
+            forms = rs.plain_reader_forms(params)
             if forms is not None:
                 offered += 1
                 assert plain_reader.plain_forms(forms), rs.id

@@ -24,6 +24,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import REGISTRY, score, settle, waits
+from tests.rules.sichuan_hands import (
+    compact,
+    kong_meld,
+    loose_hand,
+    pung_meld,
+    tile,
+    win_hand,
+)
 from tests.rules.test_cli import run as run_rules_cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,14 +95,6 @@ def END(*hands: dict[str, Any]) -> dict[str, Any]:
 
 def H(seat: int, concealed: str, *melds: dict[str, Any]) -> dict[str, Any]:
     return {"seat": seat, "concealed": concealed, "melds": list(melds)}
-
-
-def kong_meld(t: str, exposed: bool = True) -> dict[str, Any]:
-    return {"type": "kong", "tiles": t * 4, "exposed": exposed}
-
-
-def pung_meld(t: str) -> dict[str, Any]:
-    return {"type": "pung", "tiles": t * 3}
 
 
 def flows(r: dict[str, Any], reason: str | None = None) -> list[tuple[int, int, int]]:
@@ -887,7 +887,6 @@ def test_doc_told_example_is_current() -> None:
 
 # --- property tests -----------------------------------------------------------------------
 
-SUIT = "mps"
 XZ_QUICK = [({}, 1), ({"2": 1}, 2), ({"3": 1}, 3), ({"4": 1}, 3), ({"8": 1}, 5), ({"13": 1}, 6)]
 CD_QUICK = [
     ({}, 0),
@@ -897,14 +896,6 @@ CD_QUICK = [
     ({"5": 1}, 2),
     ({"14": 1}, 2),
 ]
-
-
-def tile(t: int) -> str:
-    return f"{t % 9 + 1}{SUIT[t // 9]}"
-
-
-def compact(tiles: list[int]) -> str:
-    return "".join(tile(t) for t in sorted(tiles))
 
 
 class Model:
@@ -942,80 +933,12 @@ class Model:
         return self.money(total)
 
 
-def win_hand(rng: random.Random, pool: list[int]) -> tuple[list[int], list[dict[str, Any]]] | None:
-    """A legal winning hand of one or two suits from the tiles left in `pool`:
-    concealed tiles (win tile included) and melds; None when the pool is too thin."""
-    local = pool[:]
-    suits = rng.choice([[0], [1], [2], [0, 1], [0, 2], [1, 2]])
-    kinds = [9 * s + r for s in suits for r in range(9)]
-    concealed: list[int] = []
-    melds: list[dict[str, Any]] = []
-    if rng.random() < 0.2:
-        for _ in range(7):
-            pairs = [t for t in kinds if local[t] >= 2]
-            if not pairs:
-                return None
-            t = rng.choice(pairs)
-            local[t] -= 2
-            concealed += [t, t]
-    else:
-        for _ in range(4):
-            opts: list[tuple[str, int]] = [("pung", t) for t in kinds if local[t] >= 3]
-            opts += [("kong", t) for t in kinds if local[t] >= 4]
-            opts += [
-                ("chow", t)
-                for t in kinds
-                if t % 9 <= 6 and min(local[t], local[t + 1], local[t + 2]) >= 1
-            ]
-            if not opts:
-                return None
-            kind, t = rng.choice(opts)
-            if kind == "chow":
-                for x in (t, t + 1, t + 2):
-                    local[x] -= 1
-                concealed += [t, t + 1, t + 2]
-            elif kind == "kong":
-                local[t] -= 4
-                melds.append(kong_meld(tile(t), exposed=rng.random() < 0.5))
-            else:
-                local[t] -= 3
-                if rng.random() < 0.4:
-                    melds.append(pung_meld(tile(t)))
-                else:
-                    concealed += [t, t, t]
-        opts_pair = [t for t in kinds if local[t] >= 2]
-        if not opts_pair:
-            return None
-        t = rng.choice(opts_pair)
-        local[t] -= 2
-        concealed += [t, t]
-    pool[:] = local
-    return concealed, melds
-
-
-def loose_hand(rng: random.Random, pool: list[int], n: int, three_suits: bool) -> list[int] | None:
-    suits = [0, 1, 2] if three_suits else rng.choice([[0, 1], [0, 2], [1, 2]])
-    out: list[int] = []
-    if three_suits:  # one tile of each suit first: a sure 花猪
-        for s in suits:
-            opts = [t for t in range(9 * s, 9 * s + 9) if pool[t]]
-            if not opts:
-                return None
-            out.append(rng.choice(opts))
-            pool[out[-1]] -= 1
-    while len(out) < n:
-        opts = [t for s in suits for t in range(9 * s, 9 * s + 9) if pool[t]]
-        if not opts:
-            return None
-        out.append(rng.choice(opts))
-        pool[out[-1]] -= 1
-    return out
-
-
 def picked_fans(won: dict[str, Any], params: dict[str, Any]) -> dict[str, int]:
     """The fans a player picks from the catalog for a win score() has counted:
     every fan it lists but 平胡 (what quick entry assumes when no pattern is picked)."""
-    catalog = {f["id"] for f in REGISTRY["sichuan"].fan_catalog(params)}
+    catalog = {
+        f["id"] for f in REGISTRY["sichuan"].fan_catalog(REGISTRY["sichuan"].resolve_params(params))
+    }
     fans = {str(f["id"]): f["count"] for f in won["fans"] if f["id"] != 1}
     assert {int(f) for f in fans} <= catalog, (won["fans"], catalog)
     return fans
@@ -1292,8 +1215,7 @@ def best_wait_fans(concealed: str, params: dict[str, Any] | None = None) -> dict
     ws = waits(sit)["waits"]
     best = max((score({**sit, "win_tile": w}) for w in ws), key=lambda r: (r["value"], r["total"]))
     catalog = {
-        f["id"]
-        for f in REGISTRY["sichuan"].fan_catalog({**REGISTRY["sichuan"].defaults, **(params or {})})
+        f["id"] for f in REGISTRY["sichuan"].fan_catalog(REGISTRY["sichuan"].resolve_params(params))
     }
     return {str(f["id"]): f["count"] for f in best["fans"] if f["id"] in catalog and f["id"] != 1}
 

@@ -119,7 +119,7 @@ def test_dragon_seven_pairs_is_two_fan_and_replaces_seven_pairs() -> None:
 def test_the_reading_s_value_table(f: int, self_drawn: bool, four_base: int, plus_one: int) -> None:
     """docs/rules/yunnan.md's table: both readings of YN-1, agreeing at 1 番."""
     assert YN.value(f, self_drawn, YN.defaults) == four_base
-    assert YN.value(f, self_drawn, {**YN.defaults, "discard_rule": "plus_one"}) == plus_one
+    assert YN.value(f, self_drawn, YN.resolve_params({"discard_rule": "plus_one"})) == plus_one
 
 
 @pytest.mark.parametrize(
@@ -367,7 +367,7 @@ def test_invariants(hand: tuple[str, str], winner: int, dealer: int, discarder: 
     assert sum(out["deltas"]) == 0
     assert out["deltas"][winner] > 0  # the winner never pays for his own win
     f = out["total"]
-    p = {**YN.defaults, **params}
+    p = YN.resolve_params(params)
     sd, dv = YN.value(f, True, p), YN.value(f, False, p)
     if f:
         assert sd == 3 * 2 ** (f - 1) and sd <= dv <= 3 * sd
@@ -407,8 +407,8 @@ def test_a_higher_doubling_never_pays_less(
     f: int, self_drawn: bool, rule: str, sd_base: int, extra: int
 ) -> None:
     """One 番 more never pays less, whatever the bases (a discard never below a self-draw share)."""
-    p = {**YN.defaults, "discard_rule": rule, "self_draw_base": sd_base,
-         "discard_base": sd_base + extra}  # fmt: skip
+    p = YN.resolve_params({"discard_rule": rule, "self_draw_base": sd_base,
+                           "discard_base": sd_base + extra})  # fmt: skip
     if f == 0 and not self_drawn:
         return  # 平胡 is never won on a discard
     assert YN.value(f + 1, self_drawn, p) >= YN.value(f, self_drawn, p)

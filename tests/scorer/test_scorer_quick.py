@@ -75,10 +75,12 @@ def test_quick_entry_has_a_search_box_and_common_fans_first() -> None:
 
 def test_a_chengdu_table_quick_entry_shows_the_chengdu_fans() -> None:
     rs = get_ruleset("sichuan")
-    chengdu = dict(rs.resolve_params(next(p for p in rs.presets if p.id == "chengdu").params))
-    xuezhan = dict(rs.resolve_params({}))
+    chengdu = rs.resolve_params(next(p for p in rs.presets if p.id == "chengdu").params)
+    xuezhan = rs.resolve_params({})
     assert chengdu["fan_table"] != xuezhan["fan_table"]
-    session = GameSession.objects.create(ruleset="sichuan", players=list(NAMES), params=chengdu)
+    session = GameSession.objects.create(
+        ruleset="sichuan", players=list(NAMES), params=dict(chengdu)
+    )
     mine = {(f["name_zh"], f["points"]) for f in rs.fan_catalog(chengdu)}
     theirs = {(f["name_zh"], f["points"]) for f in rs.fan_catalog(xuezhan)}
     assert mine != theirs

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 from rules import decompose, doubling
 from rules.errors import RuleError
 from rules.hand import Hand
-from rules.registry import Param, Preset, Ruleset
+from rules.params import Param, ParamValues
+from rules.registry import Preset, Ruleset
+from rules.results import HandResult
 from rules.round import RoundEnd
 from rules.table import ALL_TILES, EventKind, Scoring, SeatInput, TableSpec, Wilds, WinFlag
 
@@ -100,9 +101,9 @@ class Beijing(Ruleset):
     )
     _tables: dict[bool, TableSpec] = {}
 
-    def table(self, params: Mapping[str, Any] | None = None) -> TableSpec:
+    def table(self, params: ParamValues | None = None) -> TableSpec:
         """The 混儿 count is asked only where four of them are paid."""
-        four = int((params or self.defaults)["four_wilds_each"]) > 0
+        four = (params or self.defaults).whole("four_wilds_each") > 0
         if four not in self._tables:
             spec = self.table_spec
             if not four:
@@ -110,10 +111,10 @@ class Beijing(Ruleset):
             self._tables[four] = spec
         return self._tables[four]
 
-    def seat_inputs_from_hand(self, hand: Hand, params: Mapping[str, Any]) -> Mapping[str, int]:
+    def seat_inputs_from_hand(self, hand: Hand, params: ParamValues) -> Mapping[str, int]:
         return doubling.hand_kongs(hand)
 
-    def check(self, hand: Hand, params: Mapping[str, Any]) -> None:
+    def check(self, hand: Hand, params: ParamValues) -> None:
         self.check_wilds(hand)
         if hand.flowers:
             raise RuleError("bad_input", "this table plays without flowers", "这桌不打花牌")
@@ -126,7 +127,7 @@ class Beijing(Ruleset):
                 f"吃碰了 {claims} 口：只许吃碰一口，开一个杠再多一口（现在 {kongs} 个杠）",
             )
 
-    def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+    def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
         self.check(hand, params)
         if hand.discarded_wild:
             return doubling.no_win("a player who has discarded a wild tile may not win",
@@ -143,7 +144,7 @@ class Beijing(Ruleset):
             return doubling.no_win("the tiles do not form four sets and a pair, or seven pairs",
                                    "不成胡：要四副加一对将（乱将），或七巧对")  # fmt: skip
         wild = hand.wilds > 0
-        only = doubling.only_wait(hand, FORMS) or (wild and bool(params["zhuowu_with_wild"]))
+        only = doubling.only_wait(hand, FORMS) or (wild and params.flag("zhuowu_with_wild"))
         best: tuple[int, list[int], list[tuple[str, str]]] | None = None
         for d in ds:
             c = doubling.Context(hand, d, only, wild)
@@ -160,20 +161,20 @@ class Beijing(Ruleset):
         assert best is not None
         return doubling.result(hand, best[1], params, len(best[2]), best[2])
 
-    def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
+    def wait_tiles(self, hand: Hand, params: ParamValues) -> list[int]:
         self.check(hand, params)
         return decompose.waits(hand, FORMS)
 
     def round_end_payments(
         self, seat_inputs: Mapping[str, list[int]], players: int, dealer: int,
-        params: Mapping[str, Any],
+        params: ParamValues,
     ) -> RoundEnd | None:  # fmt: skip
         """四张混帐外每人付40 and 炸胡包庄每人10: outside the hand, win or draw."""
         out: list[tuple[int, int, int, str]] = []
         notes: list[str] = []
         notes_zh: list[str] = []
-        four = int(params["four_wilds_each"])
-        false = int(params["false_win_each"])
+        four = params.whole("four_wilds_each")
+        false = params.whole("false_win_each")
         hun = seat_inputs.get("hun") or [0] * players
         zha = seat_inputs.get("zhahu") or [0] * players
         for s in range(players):

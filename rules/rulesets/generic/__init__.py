@@ -7,13 +7,12 @@ or seven pairs when `seven_pairs` is on.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from rules import decompose
 from rules.decompose import Forms
 from rules.hand import Hand
-from rules.registry import Param, Ruleset
+from rules.params import Param, ParamValues
+from rules.registry import Ruleset
+from rules.results import HandResult, Reading
 from rules.shapes import Decomposition
 from rules.tiles import tile_str
 
@@ -21,7 +20,7 @@ MAX_LISTED = 50  # decompositions listed in a result; the count is always exact
 _FORMS = {sp: Forms(seven_pairs=sp) for sp in (True, False)}
 
 
-def decomposition_dict(d: Decomposition) -> dict[str, Any]:
+def decomposition_dict(d: Decomposition) -> Reading:
     return {
         "form": d.form,
         "groups": [[g.kind, tile_str(g.tile)] for g in d.groups],
@@ -51,23 +50,23 @@ class Generic(Ruleset):
         ),
     )
 
-    def forms(self, params: Mapping[str, Any]) -> Forms:
+    def forms(self, params: ParamValues) -> Forms:
         # Built once: a Forms is a frozen dataclass, and building one per call
         # cost about as much as a win check's table look-ups.
-        return _FORMS[bool(params["seven_pairs"])]
+        return _FORMS[params.flag("seven_pairs")]
 
-    def quick_forms(self, params: Mapping[str, Any]) -> Forms:
+    def plain_reader_forms(self, params: ParamValues) -> Forms:
         # The win and the waits are the shape alone, and the forms are plain.
-        return _FORMS[bool(params["seven_pairs"])]
+        return _FORMS[params.flag("seven_pairs")]
 
-    def is_win(self, hand: Hand, params: Mapping[str, Any]) -> bool:
+    def is_win(self, hand: Hand, params: ParamValues) -> bool:
         """The table look-ups alone: what `score_hand` says as `win`, without
         counting or listing the decompositions."""
         return decompose.is_win_counts(
             hand.counts, hand.wilds, len(hand.melds), self.forms(params), hand.caps
         )
 
-    def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+    def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
         """The win from the table look-ups first; then the decompositions counted
         (a per-suit product: 13 wild tiles make millions) and the first
         MAX_LISTED of them built, so any hand is answered in bounded time."""
@@ -91,7 +90,7 @@ class Generic(Ruleset):
             "notes_zh": [note_zh],
         }
 
-    def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
+    def wait_tiles(self, hand: Hand, params: ParamValues) -> list[int]:
         return decompose.waits(hand, self.forms(params))
 
 

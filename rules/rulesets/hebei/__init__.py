@@ -8,29 +8,28 @@ pays the win.  The card's two variants are presets; the money is the core's
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from rules import decompose, doubling
 from rules.hand import Hand
+from rules.params import ParamValues
 from rules.registry import Preset
+from rules.results import HandResult
 from rules.table import ALL_TILES, EventKind, Scoring, TableSpec
 
 ITEMS = ("seven", "gangci", "zimo", "menqing", "dragon", "luxury", "zhuowu")
 
 
-def forms(params: Mapping[str, Any]) -> decompose.Forms:
+def forms(params: ParamValues) -> decompose.Forms:
     return decompose.Forms(
-        seven_pairs=True, extra_sets=doubling.SPECIAL_SETS[params["special_sets"]]
+        seven_pairs=True, extra_sets=doubling.SPECIAL_SETS[params.choice("special_sets")]
     )
 
 
-def readings(hand: Hand, params: Mapping[str, Any], f: decompose.Forms) -> list[doubling.Context]:
+def readings(hand: Hand, params: ParamValues, f: decompose.Forms) -> list[doubling.Context]:
     only = doubling.only_wait(hand, f)
     return [doubling.Context(hand, d, only, False) for d in decompose.decompositions(hand, f)]
 
 
-def best(params: Mapping[str, Any], ctxs: list[doubling.Context]) -> list[int]:
+def best(params: ParamValues, ctxs: list[doubling.Context]) -> list[int]:
     """The reading with the most ×2 items the card counts."""
     return max((doubling.items(c, params) for c in ctxs), key=len)
 
@@ -61,7 +60,7 @@ class Hebei(doubling.Card):
         reasons=doubling.REASONS,
     )
 
-    def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+    def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
         self.check(hand)
         ctxs = readings(hand, params, forms(params))
         if not ctxs:
@@ -69,7 +68,7 @@ class Hebei(doubling.Card):
                                    "不成胡：要四副加一对将，或七巧对")  # fmt: skip
         return doubling.result(hand, best(params, ctxs), params)
 
-    def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
+    def wait_tiles(self, hand: Hand, params: ParamValues) -> list[int]:
         self.check(hand)
         return decompose.waits(hand, forms(params))
 

@@ -10,16 +10,17 @@ up at the start of each round.  docs/rules/house.md has every decision.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
 from rules import decompose
 from rules.decompose import Forms
 from rules.errors import RuleError
 from rules.fans import FanDef, FanTable
 from rules.hand import Hand
-from rules.registry import Param, Preset, Ruleset
+from rules.params import Param, ParamValues, int_param
+from rules.registry import Preset, Ruleset
+from rules.results import HandResult
 from rules.rulesets.generic import decomposition_dict, listed_and_count
 from rules.table import ALL_TILES, SUITED_TILES, EventKind, TableSpec, Wilds
 from rules.tiles import tile_en, tile_zh, tiles_en
@@ -36,11 +37,6 @@ FANS = FanTable(
 )  # fmt: skip
 
 WILD_MODES = ("none", "red_dragon", "turned_next", "turned_same")
-
-
-def _int_param(name: str, default: int, zh: str, en: str, help_zh: str, help_en: str,
-               lo: int = 0, hi: int = 10_000) -> Param:  # fmt: skip
-    return Param(name, "int", default, zh, en, help_zh, help_en, min=lo, max=hi)
 
 
 @lru_cache(maxsize=64)
@@ -79,24 +75,24 @@ class House(Ruleset):
     order = 90  # for the rooms whose rules are not listed above it
     players = (2, 3, 4)
     params = (
-        _int_param("points", 1, "每和点数", "Points per win",
-                   "点炮时放炮者付这么多；自摸时每家付这么多乘以自摸倍数",
-                   "The discarder pays this much; on a self-draw every other player pays it "
-                   "times the self-draw multiplier"),
-        _int_param("self_draw_multiplier", 2, "自摸倍数", "Self-draw multiplier",
-                   "自摸时其他每家付 点数 × 这个倍数", "On a self-draw every other player pays "
-                   "points × this", lo=1, hi=10),
-        _int_param("dealer_bonus", 0, "庄家加分", "Dealer bonus",
-                   "庄家和牌时每个付钱的人多付这么多；庄家付钱时也多付这么多",
-                   "Added to every win payment the dealer makes or receives"),
-        _int_param("kong_exposed", 1, "明杠", "Exposed kong",
-                   "明杠（杠别人打出的牌）：放杠的人付这么多",
-                   "An exposed kong on a discard: the discarder pays this much"),
-        _int_param("kong_added", 1, "加杠", "Added kong",
-                   "加杠（碰后摸到第四张）：其他每家付这么多",
-                   "A kong added to a pung: every other player pays this much"),
-        _int_param("kong_concealed", 2, "暗杠", "Concealed kong",
-                   "暗杠：其他每家付这么多", "A concealed kong: every other player pays this much"),
+        int_param("points", 1, "每和点数", "Points per win",
+                  "点炮时放炮者付这么多；自摸时每家付这么多乘以自摸倍数",
+                  "The discarder pays this much; on a self-draw every other player pays it "
+                  "times the self-draw multiplier", hi=10_000),
+        int_param("self_draw_multiplier", 2, "自摸倍数", "Self-draw multiplier",
+                  "自摸时其他每家付 点数 × 这个倍数", "On a self-draw every other player pays "
+                  "points × this", lo=1, hi=10),
+        int_param("dealer_bonus", 0, "庄家加分", "Dealer bonus",
+                  "庄家和牌时每个付钱的人多付这么多；庄家付钱时也多付这么多",
+                  "Added to every win payment the dealer makes or receives", hi=10_000),
+        int_param("kong_exposed", 1, "明杠", "Exposed kong",
+                  "明杠（杠别人打出的牌）：放杠的人付这么多",
+                  "An exposed kong on a discard: the discarder pays this much", hi=10_000),
+        int_param("kong_added", 1, "加杠", "Added kong",
+                  "加杠（碰后摸到第四张）：其他每家付这么多",
+                  "A kong added to a pung: every other player pays this much", hi=10_000),
+        int_param("kong_concealed", 2, "暗杠", "Concealed kong",
+                  "暗杠：其他每家付这么多", "A concealed kong: every other player pays this much", hi=10_000),
         Param("seven_pairs", "bool", True, "七对", "Seven pairs",
               "七个对子也算和牌（四张相同算两对）",
               "Seven pairs win too (four of a kind counts as two pairs)"),
@@ -127,15 +123,15 @@ class House(Ruleset):
         Preset("turned", "翻牌定癞子", "Turned tile decides the wild", {"wild": "turned_next"}),
     )
 
-    def table(self, params: Mapping[str, Any] | None = None) -> TableSpec:
+    def table(self, params: ParamValues | None = None) -> TableSpec:
         p = params or self.defaults
-        return _table(bool(p["honors"]), bool(p["chi"]), str(p["wild"]))
+        return _table(p.flag("honors"), p.flag("chi"), p.choice("wild"))
 
     @staticmethod
-    def forms(params: Mapping[str, Any]) -> Forms:
-        return Forms(seven_pairs=bool(params["seven_pairs"]))
+    def forms(params: ParamValues) -> Forms:
+        return Forms(seven_pairs=params.flag("seven_pairs"))
 
-    def check(self, hand: Hand, params: Mapping[str, Any]) -> None:
+    def check(self, hand: Hand, params: ParamValues) -> None:
         """Tiles and melds the table does not play with are refused, not scored."""
         if not params["honors"]:
             honors = [t for t in range(27, 34) if hand.held[t]]
@@ -154,10 +150,10 @@ class House(Ruleset):
                         f"第 {i + 1} 副副露：这桌不可以吃",
                     )
 
-    def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+    def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
         self.check(hand, params)
         decs, count = listed_and_count(hand, self.forms(params))
-        points = int(params["points"])
+        points = params.whole("points")
         listed = [decomposition_dict(d) for d in decs]
         if not count:
             sp = params["seven_pairs"]
@@ -182,7 +178,7 @@ class House(Ruleset):
         if hand.wilds and wild_as:
             notes_zh.append("癞子当作 " + "、".join(tile_zh(t) for t in wild_as))
             notes.append("wild tiles stand for " + tiles_en(wild_as))
-        out: dict[str, Any] = {
+        out: HandResult = {
             "win": True,
             "fans": [{"id": 1, "name_zh": row.zh, "name_en": row.en, "points": points,
                       "count": 1}],
@@ -216,15 +212,15 @@ class House(Ruleset):
     @staticmethod
     def win_payments(
         self_drawn: bool, players: int, dealer: int, winner: int, discarder: int | None,
-        params: Mapping[str, Any],
+        params: ParamValues,
     ) -> list[tuple[int, int]]:  # fmt: skip
         """(payer, amount) of one win: the discarder pays the points, or every other
         player the points × the multiplier; a payment the dealer makes or receives
         carries the dealer bonus."""
-        points = int(params["points"])
-        bonus = int(params["dealer_bonus"])
+        points = params.whole("points")
+        bonus = params.whole("dealer_bonus")
         if self_drawn:
-            base = points * int(params["self_draw_multiplier"])
+            base = points * params.whole("self_draw_multiplier")
             payers = [s for s in range(players) if s != winner]
         else:
             if discarder is None:
@@ -236,23 +232,23 @@ class House(Ruleset):
 
     def kong_payments(
         self, kind: str, player: int, discarder: int | None, in_play: Sequence[int],
-        params: Mapping[str, Any],
+        params: ParamValues,
     ) -> list[tuple[int, int]]:  # fmt: skip
         if kind == "exposed":
             assert discarder is not None
-            return [(discarder, int(params["kong_exposed"]))]
-        amount = int(params["kong_added" if kind == "added" else "kong_concealed"])
+            return [(discarder, params.whole("kong_exposed"))]
+        amount = params.whole("kong_added" if kind == "added" else "kong_concealed")
         return [(s, amount) for s in in_play if s != player]
 
     def next_dealer(
-        self, dealer: int, players: int, winners: Sequence[int], params: Mapping[str, Any],
+        self, dealer: int, players: int, winners: Sequence[int], params: ParamValues,
         discarder: int | None = None,
     ) -> int:  # fmt: skip
         if params["dealer_repeats"] and (not winners or dealer in winners):
             return dealer
         return (dealer + 1) % players
 
-    def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
+    def wait_tiles(self, hand: Hand, params: ParamValues) -> list[int]:
         self.check(hand, params)
         return [
             t for t in decompose.waits(hand, self.forms(params)) if t in self.table(params).tiles

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
 from rules import decompose
 from rules.errors import RuleError
 from rules.hand import Hand
-from rules.registry import Param, Preset, Ruleset
+from rules.params import Param, ParamValues
+from rules.registry import Preset, Ruleset
+from rules.results import DroppedFlag, Fan, HandResult
 from rules.round import RoundEnd
 from rules.rulesets.jian.hands import DEGUO, FANS, FORMS, Reading, readings
 from rules.rulesets.jian.payments import round_end, win_payments
@@ -107,9 +108,9 @@ class Jian(Ruleset):
                {"jing_rule": "turned"}),
     )  # fmt: skip
 
-    def table(self, params: Mapping[str, Any] | None = None) -> TableSpec:
+    def table(self, params: ParamValues | None = None) -> TableSpec:
         p = params or self.defaults
-        return _table(str(p["jing_rule"]), bool(p["jing_on_draw"]))
+        return _table(p.choice("jing_rule"), p.flag("jing_on_draw"))
 
     # ------------------------------------------------------------------ hands
 
@@ -118,7 +119,7 @@ class Jian(Ruleset):
         if hand.flowers:
             raise RuleError("bad_input", "this table plays without flowers", "这桌不打花牌")
 
-    def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+    def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
         self.check(hand)
         reads = readings(hand)
         if not reads:
@@ -128,7 +129,7 @@ class Jian(Ruleset):
                           "or thirteen rotten)"],
                 "notes_zh": ["这手牌不成胡：不是四副面子加一对将，也不是七对、十三烂"],
             }  # fmt: skip
-        dropped = []
+        dropped: list[DroppedFlag] = []
         kong = any(m.type == "kong" for m in hand.melds)
         after_kong = hand.self_drawn and hand.after_kong
         if after_kong and not kong:
@@ -152,13 +153,13 @@ class Jian(Ruleset):
         fans = best.hand_fans(hand.self_drawn, after_kong)
         pays = win_payments(fans, players, winner, dealer, discarder, params)
         total = FANS.total(fans)
-        rows = [
+        rows: list[Fan] = [
             {"id": f, "name_zh": FANS[f].zh, "name_en": FANS[f].en, "points": FANS[f].points,
              "count": 1}
             for f in sorted(fans, key=lambda f: (-FANS[f].points, f))
         ]  # fmt: skip
         notes, notes_zh = self._notes(best, hand, fans, total)
-        out: dict[str, Any] = {"win": True, "fans": rows, "total": total,
+        out: HandResult = {"win": True, "fans": rows, "total": total,
                                "notes": notes, "notes_zh": notes_zh}  # fmt: skip
         if best.wild_as and not best.deguo:
             out["wild_as"] = [tile_en(x) for x in best.wild_as]
@@ -171,7 +172,7 @@ class Jian(Ruleset):
                 deltas[winner] += a
             out["payments"] = [{"from": p, "to": winner, "amount": a} for p, _, a in pays]
             out["deltas"] = deltas
-            bonus = int(params["deguo_bonus"]) if DEGUO in fans else 0
+            bonus = params.whole("deguo_bonus") if DEGUO in fans else 0
             for p, f, a in pays:
                 extra = bonus if discarder is None or p == discarder else 0
                 why_zh = "、".join(
@@ -182,7 +183,7 @@ class Jian(Ruleset):
                     if on
                 )  # fmt: skip
                 calc = f"2^{f}" + (f" + {extra}" if extra else "")
-                unit = int(params["zi"])
+                unit = params.whole("zi")
                 tail = f" × {unit}" if unit != 1 else ""
                 notes_zh.append(
                     f"{p} 号位付 {calc}{tail} = {a}" + (f"（{why_zh}）" if why_zh else "")
@@ -209,7 +210,7 @@ class Jian(Ruleset):
                 notes.append("jing stand for " + ", ".join(tile_en(x) for x in r.wild_as))
         return notes, notes_zh
 
-    def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
+    def wait_tiles(self, hand: Hand, params: ParamValues) -> list[int]:
         self.check(hand)
         return decompose.waits(hand, FORMS)
 
@@ -217,7 +218,7 @@ class Jian(Ruleset):
 
     def round_end_payments(
         self, seat_inputs: Mapping[str, list[int]], players: int, dealer: int,
-        params: Mapping[str, Any],
+        params: ParamValues,
     ) -> RoundEnd | None:  # fmt: skip
         return round_end(seat_inputs, players, dealer, params)
 

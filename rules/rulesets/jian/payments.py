@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.errors import RuleError
+from rules.params import ParamValues
 from rules.round import RoundEnd
 from rules.rulesets.jian.hands import DEGUO, FANS
 
@@ -34,13 +35,13 @@ def payer_fans(
 
 def win_payments(
     hand_fans: Mapping[int, int], players: int, winner: int, dealer: int,
-    discarder: int | None, params: Mapping[str, Any],
+    discarder: int | None, params: ParamValues,
 ) -> list[tuple[int, int, int]]:  # fmt: skip
     """(payer, 翻, amount) for every other player.  On a discard all three pay,
     but only the discarder pays the 点炮 翻 and 德国's 5 子 (every legible 点炮
     cell of the seed's table needs exactly that: ambiguities 14)."""
-    unit = int(params["zi"])
-    bonus = int(params["deguo_bonus"]) if DEGUO in hand_fans else 0
+    unit = params.whole("zi")
+    bonus = params.whole("deguo_bonus") if DEGUO in hand_fans else 0
     out = []
     for p in range(players):
         if p == winner:
@@ -59,20 +60,20 @@ def jing_points(zheng: int, fu: int) -> int:
     return 2 * zheng + fu
 
 
-def jing_each(n: int, params: Mapping[str, Any]) -> tuple[int, bool]:
+def jing_each(n: int, params: ParamValues) -> tuple[int, bool]:
     """What each other player pays a holder of n 精 points, and whether it is 冲关.
 
     Below the threshold each pays n ("一个正精2×3=6个子": 2 from each of three);
     from it on 冲关 replaces that with (n − 3) × n ("五精冲关:(2×5)×3=30个子").
     """
-    if n >= int(params["chongguan_from"]):
+    if n >= params.whole("chongguan_from"):
         return (n - 3) * n, True
     return n, False
 
 
 def round_end(
     seat_inputs: Mapping[str, Sequence[int]], players: int, dealer: int,
-    params: Mapping[str, Any],
+    params: ParamValues,
 ) -> RoundEnd | None:  # fmt: skip
     """The 精 transfers of a round: every holder is paid by each other player."""
     zheng = list(seat_inputs.get("zheng_jing") or [0] * players)
@@ -88,11 +89,11 @@ def round_end(
     holders = [s for s in range(players) if points[s]]
     if not holders:
         return None
-    unit = int(params["zi"])
+    unit = params.whole("zi")
     # 霸精: "如只有庄家有精,别人都没有,就叫'霸精',乘以2" (l.186); any sole holder
     # unless the table keeps it to the dealer.
     ba = (
-        bool(params["bajing"])
+        params.flag("bajing")
         and len(holders) == 1
         and (not params["bajing_dealer_only"] or holders[0] == dealer)
     )

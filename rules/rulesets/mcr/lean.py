@@ -42,10 +42,11 @@ by `python -m benchmarks.mcr_dump` (39,060 situations, byte for byte, both order
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from rules.hand import Hand
+from rules.params import ParamValues
+from rules.results import Fan, HandResult
 from rules.rulesets.mcr.context import (
     CHOW_TRAIT,
     HELD_TABLE,
@@ -154,12 +155,12 @@ def _suit_cut(rec: list[Any], k: bytes, x: int, pair: bool) -> _SuitCut:
     return c
 
 
-class _Items(dict[tuple[int, int], tuple[dict[str, Any], str, str, int]]):
+class _Items(dict[tuple[int, int], tuple[Fan, str, str, int]]):
     """(fan, count) -> its entry in the result (a template: copied), its notes and
     its points (the fan table's points times the count), each made once: at most
     82 x 9."""
 
-    def __missing__(self, item: tuple[int, int]) -> tuple[dict[str, Any], str, str, int]:
+    def __missing__(self, item: tuple[int, int]) -> tuple[Fan, str, str, int]:
         fid, n = item
         z, e = fan_note(fid, n)
         r = self[item] = (fan_entry(fid, n), z, e, TABLE.points[fid] * n)
@@ -173,7 +174,7 @@ _RANKS = (RANKS9, RANKS9, RANKS9, RANKS7)
 _SET_RANK = tuple((t // 9, 1 << t % 9) if t < 27 else (3, 1 << t - 27) for t in range(34))
 
 
-def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | None:
+def score_regular(hand: Hand, params: ParamValues) -> HandResult | None:
     """`Mcr.score_hand(hand, params)` for a hand with one regular reading and no
     special form; None for any other hand (the careful path's)."""
     w = hand.win_tile
@@ -309,7 +310,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
     if not sd and w in cw[1]:
         hidden = hidden_on_discard(hidden, True, position)
     if mk or ck or hidden > 1:
-        kt = cached_kong_fans(hidden, mk, ck, bool(params["mixed_kong_fan"]))
+        kt = cached_kong_fans(hidden, mk, ck, params.flag("mixed_kong_fan"))
         if kt:
             raw.update(kt)
     else:
@@ -327,14 +328,14 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
         )
     )
     if position:
-        formal = not params.get("wait_fans_real_waits", False)
+        formal = not params.flag("wait_fans_real_waits")
         if _unique_wait(standing, merged, w, n_fixed, formal, (k0, k1, k2, k3), ps):
             raw[position] = 1
     fans, excluded = TABLE.apply_exclusions(raw)
 
     # the result, as Mcr.score_hand writes it
     flowers = hand.flowers
-    flower_points = int(params["flower_points"])
+    flower_points = params.whole("flower_points")
     zh = [f"按 {'、'.join(zh_names)} 计番"]
     en = [f"scored as {', '.join(en_names)}"]
     out_fans = []
@@ -354,7 +355,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
     if flowers:
         out_fans.append({**fan_entry(81, flowers), "points": flower_points})
     total = fan_total + flowers * flower_points
-    need = int(params["min_fans"])
+    need = params.whole("min_fans")
     win = fan_total >= need
     if flowers:
         z, e = FLOWER_NOTES.get((flowers, flower_points)) or flower_notes(flowers, flower_points)
@@ -364,7 +365,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
         z, e = SHORT_NOTES.get((fan_total, need)) or short_notes(fan_total, need)
         zh.append(z)
         en.append(e)
-    out: dict[str, Any] = {
+    out: HandResult = {
         "win": win,
         "fans": out_fans,
         "total": total,
@@ -376,7 +377,7 @@ def score_regular(hand: Hand, params: Mapping[str, Any]) -> dict[str, Any] | Non
         if dropped:
             out["flags_dropped"] = dropped
     if hand.table is not None:
-        out.update(win_payments(sd, hand.table, total if win else 0, int(params["base"]), win))
+        out.update(win_payments(sd, hand.table, total if win else 0, params.whole("base"), win))
     return out
 
 

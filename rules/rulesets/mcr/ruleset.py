@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
-from typing import Any
 
 from rules.decompose import Forms, waits_counts
 from rules.errors import RuleError
 from rules.hand import Hand, Table
-from rules.registry import Param, Preset, Ruleset, recipients_param
+from rules.params import Param, ParamValues, recipients_param
+from rules.registry import Preset, Ruleset
+from rules.results import CatalogFan, HandResult
 from rules.round import Penalty
 from rules.rulesets.mcr import lean
 from rules.rulesets.mcr.fans import COMMON_FANS, FANS, TABLE
@@ -134,14 +135,14 @@ class Mcr(Ruleset):
         recipients_param("false_win_to", "错和", "False win"),
     )
 
-    def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+    def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
         # most hands: one regular reading, scored in one pass (lean.py); the rest here
         body = lean.score_regular(hand, params)
         if body is not None:
             return body
         return self.score_careful(hand, params)
 
-    def score_careful(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+    def score_careful(self, hand: Hand, params: ParamValues) -> HandResult:
         """score_hand by every reading's objects (Reading, Cut, Ctx, Scored): the
         definition the lean path is held to, and the answer for every other hand."""
         reading = Reading(hand, params)
@@ -156,14 +157,14 @@ class Mcr(Ruleset):
         items = sorted(best.fans.items())
         fans = [fan_entry(fid, n) for fid, n in items]
         fan_total = best.total
-        flower_pts = hand.flowers * int(params["flower_points"])
+        flower_pts = hand.flowers * params.whole("flower_points")
         if hand.flowers:
-            fans.append({**fan_entry(81, hand.flowers), "points": int(params["flower_points"])})
+            fans.append({**fan_entry(81, hand.flowers), "points": params.whole("flower_points")})
         total = fan_total + flower_pts
-        need = int(params["min_fans"])
+        need = params.whole("min_fans")
         win = fan_total >= need
         notes, notes_zh = explain(best, hand, params, fan_total, need, items)
-        out: dict[str, Any] = {
+        out: HandResult = {
             "win": win,
             "fans": fans,
             "total": total,
@@ -175,7 +176,7 @@ class Mcr(Ruleset):
         if hand.table is not None:
             out.update(
                 win_payments(
-                    hand.self_drawn, hand.table, total if win else 0, int(params["base"]), win
+                    hand.self_drawn, hand.table, total if win else 0, params.whole("base"), win
                 )
             )
         return out
@@ -221,7 +222,7 @@ class Mcr(Ruleset):
 
     _match_spec: TableSpec | None = None
 
-    def table(self, params: Mapping[str, Any] | None = None) -> TableSpec:
+    def table(self, params: ParamValues | None = None) -> TableSpec:
         """The competition's match (16 hands, seats changed between 圈, 标准分) where asked."""
         if not (params or self.defaults)["match"]:
             return self.table_spec
@@ -235,10 +236,10 @@ class Mcr(Ruleset):
         seat: int,
         seat_inputs: Mapping[str, list[int]],
         players: int,
-        params: Mapping[str, Any],
+        params: ParamValues,
     ) -> Penalty:
         """错和: `false_win_penalty` to each other player (paid to the room, the same sum)."""
-        each = int(params["false_win_penalty"])
+        each = params.whole("false_win_penalty")
         amount = each * (players - 1)
         return Penalty(
             amount,
@@ -246,18 +247,21 @@ class Mcr(Ruleset):
             (f"每家 {each} × {players - 1} = {amount}",),
         )
 
-    def fan_catalog(self, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    def fan_catalog(self, params: ParamValues | None = None) -> list[CatalogFan]:
         """Every fan a player can pick, with the fans it excludes (不计) and, for the
         everyday ones, their place in the list of common fans (`common`)."""
-        mixed_kong = bool((params or self.defaults).get("mixed_kong_fan", True))
-        return [
-            {"id": f.id, "name_zh": f.zh, "name_en": f.en, "points": f.points,
-             "excludes": sorted(TABLE.exclude_sets[f.id]),
-             **({"common": COMMON_FANS.index(f.id) + 1} if f.id in COMMON_FANS else {})}
-            for f in sorted(FANS.values(), key=lambda f: f.id)
+        mixed_kong = (params or self.defaults).flag("mixed_kong_fan")
+        out: list[CatalogFan] = []
+        for f in sorted(FANS.values(), key=lambda f: f.id):
             # Flowers are counted apart; 明暗杠 exists only with `mixed_kong_fan`.
-            if f.id != 81 and (f.id != 82 or mixed_kong)
-        ]  # fmt: skip
+            if f.id == 81 or (f.id == 82 and not mixed_kong):
+                continue
+            row: CatalogFan = {"id": f.id, "name_zh": f.zh, "name_en": f.en, "points": f.points,
+                               "excludes": sorted(TABLE.exclude_sets[f.id])}  # fmt: skip
+            if f.id in COMMON_FANS:
+                row["common"] = COMMON_FANS.index(f.id) + 1
+            out.append(row)
+        return out
 
     def quick_score(
         self,
@@ -265,9 +269,9 @@ class Mcr(Ruleset):
         flowers: int,
         table: Table,
         self_drawn: bool,
-        params: Mapping[str, Any],
+        params: ParamValues,
         flags: AbstractSet[str] = frozenset(),  # (its picked fans carry them)
-    ) -> dict[str, Any]:
+    ) -> HandResult:
         """Fans picked from the list, with the rulebook's exclusions (不计) applied.
 
         Picking 清一色 and 无字 counts 清一色 alone, as scoring the tiles would:
@@ -278,7 +282,7 @@ class Mcr(Ruleset):
         """
         picked: dict[int, int] = {}
         for fid, n in fans.items():
-            if fid not in FANS or fid == 81 or (fid == 82 and not params["mixed_kong_fan"]):
+            if fid not in FANS or fid == 81 or (fid == 82 and not params.flag("mixed_kong_fan")):
                 raise RuleError(
                     "bad_input", f"no MCR fan with id {fid}", f"国标麻将没有编号为 {fid} 的番种"
                 )
@@ -296,9 +300,9 @@ class Mcr(Ruleset):
             raise RuleError("bad_input", "flowers: 0 to 8", "花牌张数必须是 0 到 8")
         counted, excluded = TABLE.apply_exclusions(picked)
         fan_total = TABLE.total(counted)
-        flower_value = int(params["flower_points"])
+        flower_value = params.whole("flower_points")
         total = fan_total + flowers * flower_value
-        need = int(params["min_fans"])
+        need = params.whole("min_fans")
         win = fan_total >= need
         out_fans = [fan_entry(f, n) for f, n in sorted(counted.items())]
         if flowers:
@@ -313,7 +317,7 @@ class Mcr(Ruleset):
                 f"{need - fan_total} short of the {need}-fan minimum, so this is not a legal win"
             )
             notes_zh.append(f"不足 {need} 番起和，还差 {need - fan_total} 番，不能和牌")
-        out: dict[str, Any] = {
+        out: HandResult = {
             "win": win,
             "fans": out_fans,
             "total": total,
@@ -325,7 +329,7 @@ class Mcr(Ruleset):
                 {**fan_entry(f, picked[f]), "by": by, "by_zh": FANS[by].zh, "by_en": FANS[by].en}
                 for f, by in sorted(excluded.items())
             ]
-        out.update(win_payments(self_drawn, table, total if win else 0, int(params["base"]), win))
+        out.update(win_payments(self_drawn, table, total if win else 0, params.whole("base"), win))
         return out
 
     def next_dealer(
@@ -333,17 +337,17 @@ class Mcr(Ruleset):
         dealer: int,
         players: int,
         winners: Sequence[int],
-        params: Mapping[str, Any],
+        params: ParamValues,
         discarder: int | None = None,
     ) -> int:
-        rule = params["dealer_repeat"]
+        rule = params.choice("dealer_repeat")
         if rule == "dealer_wins_or_draw" and (not winners or dealer in winners):
             return dealer
         if rule == "dealer_wins" and dealer in winners:
             return dealer
         return (dealer + 1) % players
 
-    def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
+    def wait_tiles(self, hand: Hand, params: ParamValues) -> list[int]:
         forms = Forms(
             seven_pairs=True,
             thirteen_orphans=True,

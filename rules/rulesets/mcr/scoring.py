@@ -33,11 +33,13 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import permutations, product
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from rules import shapes
 from rules.errors import RuleError
 from rules.hand import Hand, Table
+from rules.params import ParamValues
+from rules.results import DroppedFlag, Fan, Payment, Payments
 from rules.rulesets.mcr.context import (
     DRAGONS,
     HELD_TABLE,
@@ -209,7 +211,7 @@ class Reading:
     """The facts of one hand that every way of reading it shares."""
 
     hand: Hand
-    params: Mapping[str, Any]
+    params: ParamValues
     mixed_kong_fan: bool
     win: int
     standing: bytes
@@ -217,7 +219,7 @@ class Reading:
     merged: bytes
     fourth: bool
     kong: bool
-    dropped_flags: list[dict[str, str]]
+    dropped_flags: list[DroppedFlag]
     seat: int
     prevalent: int
     n_fixed: int
@@ -225,7 +227,7 @@ class Reading:
     ranks: TileRanks  # what the HAND fans of the tiles alone read (fans.TileFan)
     win_facts: WinFacts  # what the other HAND fans read (fans.WinFan)
 
-    def __init__(self, hand: Hand, params: Mapping[str, Any]) -> None:
+    def __init__(self, hand: Hand, params: ParamValues) -> None:
         if hand.wild:
             raise RuleError(
                 "bad_input",
@@ -241,7 +243,7 @@ class Reading:
         assert hand.win_tile is not None
         self.hand = hand
         self.params = params
-        self.mixed_kong_fan = bool(params["mixed_kong_fan"])
+        self.mixed_kong_fan = params.flag("mixed_kong_fan")
         self.win = hand.win_tile
         self.standing = hand.counts  # concealed + win tile
         self.fixed = hand.meld_counts
@@ -293,7 +295,7 @@ class Reading:
         return out
 
     def unique_wait(self) -> bool:
-        formal = not self.params.get("wait_fans_real_waits", False)
+        formal = not self.params.flag("wait_fans_real_waits")
         return unique_wait(self.standing, self.merged, self.win, self.n_fixed, formal)
 
     # -- special forms ----------------------------------------------------
@@ -385,7 +387,7 @@ class Reading:
         w = self.win
         in_body = w in pat
         unique = False
-        if self.params["knitted_wait_fans"] or not in_body:
+        if self.params.flag("knitted_wait_fans") or not in_body:
             if self.n_fixed == 0:
                 unique = _residual_unique_wait(bytes(rest), w)
             elif not in_body or s[w] == 3:
@@ -814,15 +816,18 @@ _FAN_DICTS = {
 }
 
 
-def fan_entry(fid: int, n: int) -> dict[str, Any]:
+def fan_entry(fid: int, n: int) -> Fan:
     """A fresh entry (callers may change it), copied from a prebuilt one with its count."""
     d = _FAN_DICTS_N.get((fid, n))
     if d is None:
-        d = _FAN_DICTS_N[fid, n] = {**_FAN_DICTS[fid], "count": n}
+        f = FANS[fid]
+        d = _FAN_DICTS_N[fid, n] = {
+            "id": fid, "name_zh": f.zh, "name_en": f.en, "points": f.points, "count": n,
+        }  # fmt: skip
     return d.copy()
 
 
-_FAN_DICTS_N: dict[tuple[int, int], dict[str, Any]] = {}  # (fan, count): at most 82 x 9
+_FAN_DICTS_N: dict[tuple[int, int], Fan] = {}  # (fan, count): at most 82 x 9
 
 
 _PACK_NAMES_ZH = {"chow": "顺", "pung": "刻", "kong": "杠", "pair": "将"}
@@ -878,12 +883,12 @@ def _read_as(packs: tuple[Pack, ...]) -> tuple[str, str]:
     )
 
 
-def dropped_flags(hand: Hand, fourth: bool, kong: bool) -> list[dict[str, str]]:
+def dropped_flags(hand: Hand, fourth: bool, kong: bool) -> list[DroppedFlag]:
     """The flags given that the tiles contradict, each with why (they count for nothing).
 
     The player sees the reason next to the flag instead of a fan silently missing.
     """
-    out = []
+    out: list[DroppedFlag] = []
     if hand.fourth_tile and not fourth:
         out.append({"flag": "fourth_tile",
                     "reason": "the winning tile already stands in the hand: not the last of its kind",
@@ -931,7 +936,7 @@ def _static_notes(
 def explain(
     best: Scored,
     hand: Hand,
-    params: Mapping[str, Any],
+    params: ParamValues,
     fan_total: int,
     need: int,
     items: Sequence[tuple[int, int]] | None = None,
@@ -950,7 +955,7 @@ def explain(
         sorted(best.excluded.items()) if best.excluded else (),
     )
     if hand.flowers:
-        points = int(params["flower_points"])
+        points = params.whole("flower_points")
         z, e = FLOWER_NOTES.get((hand.flowers, points)) or flower_notes(hand.flowers, points)
         zh.append(z)
         en.append(e)
@@ -985,13 +990,13 @@ def short_notes(fan_total: int, need: int) -> tuple[str, str]:
     return r
 
 
-def win_payments(self_drawn: bool, t: Table, total: int, base: int, win: bool) -> dict[str, Any]:
+def win_payments(self_drawn: bool, t: Table, total: int, base: int, win: bool) -> Payments:
     if t.players != 4:
         raise RuleError("bad_table", "MCR is played by four players", "国标麻将是四人游戏")
     if t.winner is None:
         raise RuleError("bad_table", "table: 'winner' is missing", "table 缺少和牌者 winner")
     deltas = [0] * 4
-    payments = []
+    payments: list[Payment] = []
     if win:
         for seat in range(4):
             if seat == t.winner:

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
 from rules import decompose
 from rules.errors import RuleError
 from rules.hand import Hand
-from rules.registry import Param, Preset, Ruleset, recipients_param
+from rules.params import Param, ParamValues, int_param, recipients_param
+from rules.registry import Preset, Ruleset
+from rules.results import HandResult, Loser
 from rules.round import Penalty
 from rules.table import (
     ALL_TILES,
@@ -50,10 +51,6 @@ REASONS = {
 }
 
 
-def _int(name: str, default: int, zh: str, en: str, help_zh: str, help_en: str) -> Param:
-    return Param(name, "int", default, zh, en, help_zh, help_en, min=0, max=100_000)
-
-
 class Shaanxi(Ruleset):
     id = "shaanxi"
     name_zh = "陕西麻将"
@@ -62,22 +59,22 @@ class Shaanxi(Ruleset):
     order = 50
     players = (4,)
     params = (
-        _int("base", 3, "底分", "Base", "固定的底分", "The fixed base"),
-        _int("discard_factor", 1, "放胡系数 A", "Discard win A", "放胡（和抢杠）A = 1",
-             "A on a discard win (and robbing a kong)"),
-        _int("self_draw_factor", 2, "自摸系数 A", "Self-draw A", "自摸 A = 2", "A on a self-draw"),
-        _int("dealer_factor", 2, "庄家翻倍", "Dealer ×", "庄家的胡牌分数 ×（只对胡牌分数）",
-             "The dealer's hand score × (the hand score only)"),
+        int_param("base", 3, "底分", "Base", "固定的底分", "The fixed base"),
+        int_param("discard_factor", 1, "放胡系数 A", "Discard win A", "放胡（和抢杠）A = 1",
+                  "A on a discard win (and robbing a kong)"),
+        int_param("self_draw_factor", 2, "自摸系数 A", "Self-draw A", "自摸 A = 2", "A on a self-draw"),
+        int_param("dealer_factor", 2, "庄家翻倍", "Dealer ×", "庄家的胡牌分数 ×（只对胡牌分数）",
+                  "The dealer's hand score × (the hand score only)"),
         Param("discard_payers", "choice", "all", "放胡谁给", "Who pays a discard win",
               "赢家收取其他玩家（三家都给），或只有放胡的人给", "All three pay (the seed), or "
               "only the discarder", choices=("all", "discarder"),
               choice_labels=(("三家都给", "All three"), ("放胡的一家给", "The discarder alone"))),
-        _int("concealed_kong", 2, "暗杠（倍底分）", "Concealed kong (× base)",
-             "暗杠：其他每家付几倍底分", "Concealed kong: × base from each other player"),
-        _int("exposed_kong", 2, "放杠（倍底分）", "Kong on a discard (× base)",
-             "放杠：引杠的人付几倍底分", "Kong on a discard: × base from the discarder"),
-        _int("added_kong", 1, "明杠（倍底分）", "Kong on a pung (× base)",
-             "明杠（碰后摸到）：其他每家付几倍底分", "Kong on one's pung: × base from each other"),
+        int_param("concealed_kong", 2, "暗杠（倍底分）", "Concealed kong (× base)",
+                  "暗杠：其他每家付几倍底分", "Concealed kong: × base from each other player"),
+        int_param("exposed_kong", 2, "放杠（倍底分）", "Kong on a discard (× base)",
+                  "放杠：引杠的人付几倍底分", "Kong on a discard: × base from the discarder"),
+        int_param("added_kong", 1, "明杠（倍底分）", "Kong on a pung (× base)",
+                  "明杠（碰后摸到）：其他每家付几倍底分", "Kong on one's pung: × base from each other"),
         Param("special_shapes", "bool", True, "十三幺、七对、全不靠、组合龙", "Special shapes",
               "这些牌型也可以胡（分数和平胡一样）", "These shapes win too (worth a plain win)"),
         Param("chi", "bool", False, "可以吃", "Chi allowed", "规则只说碰杠：默认不能吃",
@@ -122,10 +119,10 @@ class Shaanxi(Ruleset):
     )
     _chi_table = replace(table_spec, chi=True)
 
-    def table(self, params: Mapping[str, Any] | None = None) -> TableSpec:
+    def table(self, params: ParamValues | None = None) -> TableSpec:
         return self._chi_table if (params or self.defaults)["chi"] else self.table_spec
 
-    def check(self, hand: Hand, params: Mapping[str, Any]) -> None:
+    def check(self, hand: Hand, params: ParamValues) -> None:
         if hand.flowers:
             raise RuleError("bad_input", "this table plays without flowers", "这桌不打花牌")
         if hand.wild:
@@ -133,10 +130,10 @@ class Shaanxi(Ruleset):
         if not params["chi"] and any(m.type == "chi" for m in hand.melds):
             raise RuleError("illegal_meld", "no chi at this table", "这桌不能吃")
 
-    def forms(self, params: Mapping[str, Any]) -> decompose.Forms:
+    def forms(self, params: ParamValues) -> decompose.Forms:
         return FORMS if params["special_shapes"] else PLAIN_FORMS
 
-    def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+    def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
         self.check(hand, params)
         ds = decompose.decompositions(hand, self.forms(params))
         if not ds:
@@ -144,12 +141,12 @@ class Shaanxi(Ruleset):
                     "notes": ["no winning shape (4 sets and a pair, 七对, 十三幺, 全不靠, 组合龙)"],
                     "notes_zh": ["不成胡：要四副加一对将，或七对、十三幺、全不靠、组合龙"]}  # fmt: skip
         zh, en = SHAPES.get(ds[0].form, SHAPES["standard"])
-        b = int(params["base"])
-        a = int(params["self_draw_factor" if hand.self_drawn else "discard_factor"])
+        b = params.whole("base")
+        a = params.whole("self_draw_factor" if hand.self_drawn else "discard_factor")
         how_zh, how_en = ("自摸", "self-drawn") if hand.self_drawn else (
             ("抢杠（算放胡）", "robbing a kong (a discard win)") if hand.robbing_kong
             else ("放胡", "on a discard"))  # fmt: skip
-        out: dict[str, Any] = {
+        out: HandResult = {
             "win": True,
             "fans": [{"id": 0, "name_zh": zh, "name_en": en, "points": a * b, "count": 1}],
             "total": a * b,
@@ -172,10 +169,10 @@ class Shaanxi(Ruleset):
         payers = [s for s in range(n) if s != w]
         if not hand.self_drawn and params["discard_payers"] == "discarder":
             payers = [t.discarder]  # type: ignore[list-item]
-        losers = []
+        losers: list[Loser] = []
         deltas = [0] * n
         for s in payers:
-            d = int(params["dealer_factor"]) if t.dealer in (s, w) else 1
+            d = params.whole("dealer_factor") if t.dealer in (s, w) else 1
             amount = a * b * (d + p[s] + p[w])
             deltas[s] -= amount
             deltas[w] += amount
@@ -194,11 +191,11 @@ class Shaanxi(Ruleset):
 
     def penalty_amount(
         self, penalty: str, seat: int, seat_inputs: Mapping[str, list[int]], players: int,
-        params: Mapping[str, Any],
+        params: ParamValues,
     ) -> Penalty:  # fmt: skip
         """逃跑: 底分 × (8 + own 炮子 × 3 + the others' 炮子), seed 002."""
         p = [int(x) for x in seat_inputs.get("paozi") or [0] * players]
-        b, own = int(params["base"]), p[seat]
+        b, own = params.whole("base"), p[seat]
         rest = sum(p) - own
         amount = b * (8 + own * 3 + rest)
         return Penalty(
@@ -207,21 +204,21 @@ class Shaanxi(Ruleset):
             (f"底分 {b} ×（8 + 自己炮子 {own} × 3 + 其余炮子 {rest}）= {amount}",),
         )
 
-    def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
+    def wait_tiles(self, hand: Hand, params: ParamValues) -> list[int]:
         self.check(hand, params)
         return decompose.waits(hand, self.forms(params))
 
     def kong_payments(
         self, kind: str, player: int, discarder: int | None, in_play: Sequence[int],
-        params: Mapping[str, Any],
+        params: ParamValues,
     ) -> list[tuple[int, int]]:  # fmt: skip
         """暗杠 2 × 底分 from each other player, 放杠 2 × 底分 from the discarder, 明杠
         1 × 底分 from each: at once, never doubled ("莊家翻倍只針對胡牌分數")."""
-        b = int(params["base"])
+        b = params.whole("base")
         if kind == "exposed":
             assert discarder is not None
-            return [(discarder, int(params["exposed_kong"]) * b)]
-        each = int(params["concealed_kong" if kind == "concealed" else "added_kong"]) * b
+            return [(discarder, params.whole("exposed_kong") * b)]
+        each = params.whole("concealed_kong" if kind == "concealed" else "added_kong") * b
         return [(s, each) for s in in_play if s != player]
 
 

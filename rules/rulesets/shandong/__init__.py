@@ -9,21 +9,20 @@ with its seed sentence.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from rules import decompose, doubling
 from rules.hand import Hand
-from rules.registry import Param, Preset
+from rules.params import Param, ParamValues
+from rules.registry import Preset
+from rules.results import HandResult
 from rules.table import ALL_TILES, EventKind, Scoring, TableSpec
 
 JIANG = frozenset(t for t in range(27) if t % 9 in (1, 4, 7))  # "2、5、8坐將胡"
 ITEMS = ("seven", "zimo", "biankandiao", "menqing", "dragon", "gangci")
 
 
-def forms(params: Mapping[str, Any]) -> decompose.Forms:
+def forms(params: ParamValues) -> decompose.Forms:
     return decompose.Forms(
-        seven_pairs=True, extra_sets=doubling.SPECIAL_SETS[params["special_sets"]]
+        seven_pairs=True, extra_sets=doubling.SPECIAL_SETS[params.choice("special_sets")]
     )
 
 
@@ -56,13 +55,13 @@ class Shandong(doubling.Card):
         reasons=doubling.REASONS,
     )
 
-    def _ok(self, c: doubling.Context, params: Mapping[str, Any]) -> bool:
+    def _ok(self, c: doubling.Context, params: ParamValues) -> bool:
         if c.d.form == "seven_pairs" and not params["seven_pairs_258"]:
             return True
         pairs = [g.tile for g in c.d.groups if g.kind == "pair"]
         return all(p in JIANG for p in pairs)
 
-    def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+    def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
         self.check(hand)
         f = forms(params)
         ds = decompose.decompositions(hand, f)
@@ -78,7 +77,7 @@ class Shandong(doubling.Card):
         fids = max((doubling.items(c, params) for c in ok), key=len)
         return doubling.result(hand, fids, params)
 
-    def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
+    def wait_tiles(self, hand: Hand, params: ParamValues) -> list[int]:
         """The shape's waits that leave a 2/5/8 pair (or seven pairs)."""
         self.check(hand)
         f = forms(params)

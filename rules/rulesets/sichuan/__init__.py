@@ -10,6 +10,8 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from rules.errors import RuleError
+from rules.params import ParamValues
+from rules.results import EventReport
 from rules.round import RoundState
 from rules.rulesets.sichuan import round as sichuan_round
 from rules.rulesets.sichuan.round import REASONS, UNFINISHED
@@ -40,9 +42,9 @@ class SichuanRuleset(Sichuan):
         reasons=REASONS,
     )  # fmt: skip
 
-    def table(self, params: Mapping[str, Any] | None = None) -> TableSpec:
+    def table(self, params: ParamValues | None = None) -> TableSpec:
         """血战到底 goes on after a win; with it off the first win ends the round."""
-        blood = bool((params or self.defaults)["blood_battle"])
+        blood = (params or self.defaults).flag("blood_battle")
         if blood == self.table_spec.continues_after_win:
             return self.table_spec
         return replace(self.table_spec, continues_after_win=blood)
@@ -62,23 +64,23 @@ class SichuanRuleset(Sichuan):
 
     def kong_payments(
         self, kind: str, player: int, discarder: int | None, in_play: Sequence[int],
-        params: Mapping[str, Any],
+        params: ParamValues,
     ) -> list[tuple[int, int]]:  # fmt: skip
         """ "直杠,立刻收取引杠者1倍點數"; "面下杠,立刻收取其他未胡者1倍點數";
         "下雨立刻收取其他未胡者2倍點數" (seed 002): `base` × the kind's multiplier."""
-        amount = int(params["base"]) * int(params[f"kong_{kind}"])
+        amount = params.whole("base") * params.whole(f"kong_{kind}")
         if kind == "exposed":
             assert discarder is not None
             return [(discarder, amount)]
         return [(s, amount) for s in in_play if s != player]
 
-    def settle_kong(self, state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+    def settle_kong(self, state: RoundState, ev: Mapping[str, Any], i: int) -> EventReport:
         return sichuan_round.settle_kong(state, ev, i)
 
-    def settle_win(self, state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+    def settle_win(self, state: RoundState, ev: Mapping[str, Any], i: int) -> EventReport:
         return sichuan_round.settle_win(self, state, ev, i)
 
-    def wall_end(self, state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+    def wall_end(self, state: RoundState, ev: Mapping[str, Any], i: int) -> EventReport:
         return sichuan_round.wall_end(self, state, ev, i)
 
     def round_checked(self, state: RoundState) -> None:

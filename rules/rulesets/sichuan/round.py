@@ -43,6 +43,8 @@ from typing import Any
 
 from rules.errors import RuleError
 from rules.hand import Hand, parse_situation
+from rules.params import ParamValues
+from rules.results import EventReport, Standing, Transfer, WinnerReport
 from rules.round import RoundState, event_error, event_seat, event_where, pay_kong
 from rules.rulesets.sichuan.scoring import Sichuan
 from rules.seat_inputs import read_seat_inputs
@@ -125,7 +127,7 @@ def _hand_situation(hand: Any, where: str, where_zh: str) -> dict[str, Any]:
 # -- 刮风下雨 ---------------------------------------------------------------------
 
 
-def settle_kong(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+def settle_kong(state: RoundState, ev: Mapping[str, Any], i: int) -> EventReport:
     where, where_zh = event_where(i)
     in_play = state.in_play
     p = event_seat(ev.get("player"), state.players, "player", "杠牌者", i, code="bad_event")
@@ -141,7 +143,7 @@ def settle_kong(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, A
             f"{where_zh}：杠的种类只能是直杠（exposed）、面下杠（added）或暗杠（concealed）",
         )
     tile = ev.get("tile")
-    report: dict[str, Any] = {"index": i, "type": "kong", "player": p, "kong": kind}
+    report: EventReport = {"index": i, "type": "kong", "player": p, "kong": kind}
     if tile not in (None, ""):
         t = parse_tile(tile)
         if t >= 27:
@@ -187,7 +189,7 @@ def settle_kong(state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, A
 # -- wins ---------------------------------------------------------------------------
 
 
-def settle_win(rs: Sichuan, state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+def settle_win(rs: Sichuan, state: RoundState, ev: Mapping[str, Any], i: int) -> EventReport:
     where, where_zh = event_where(i)
     # This table asks no per-seat inputs: any given are refused, as everywhere.
     read_seat_inputs(state.spec, ev.get("seat_inputs"), state.players, where=event_where(i))
@@ -241,7 +243,7 @@ def settle_win(rs: Sichuan, state: RoundState, ev: Mapping[str, Any], i: int) ->
                 f"{where_zh}：放炮者不能和自己打的牌",
             )
         seats.append(s)
-    results: list[dict[str, Any]] = []
+    results: list[WinnerReport] = []
     win_tile: int | None = None  # the one discard (or draw) every tiles winner won on
     for w, s in zip(raw_winners, seats, strict=True):
         we, wz = f"{where} (seat {s})", f"{where_zh}（{s} 号位）"
@@ -287,9 +289,10 @@ def settle_win(rs: Sichuan, state: RoundState, ev: Mapping[str, Any], i: int) ->
             amount, payers, reason = value, [d], "win_discard"
         for p in payers:
             state.ledger.pay(p, s, amount, reason, i, fans=res["total"])
-        kept = {k: res[k] for k in ("fans", "total", "multiplier", "value", "notes", "notes_zh")}
-        results.append({"seat": s, "mode": mode, "amount": amount, "payers": payers, **kept})
-    report: dict[str, Any] = {
+        results.append({"seat": s, "mode": mode, "amount": amount, "payers": payers,
+                        "fans": res["fans"], "total": res["total"], "multiplier": res["multiplier"],
+                        "value": res["value"], "notes": res["notes"], "notes_zh": res["notes_zh"]})  # fmt: skip
+    report: EventReport = {
         "index": i,
         "type": "win",
         "discarder": d,
@@ -300,7 +303,7 @@ def settle_win(rs: Sichuan, state: RoundState, ev: Mapping[str, Any], i: int) ->
         "winners": results,
     }
     # 杠上炮: "如果為杠上炮,還要將剛才所杠牌所得,轉給胡牌家(如果1炮多響則胡家給多份)" (seed 002).
-    if after_kong and not self_drawn and params["kong_handover"]:
+    if after_kong and not self_drawn and params.flag("kong_handover"):
         assert d is not None
         # "剛才所杠牌": the kong is the event right before this win, declared by the
         # discarder; an older kong (or one already handed over) is not 杠上炮.
@@ -321,10 +324,10 @@ def settle_win(rs: Sichuan, state: RoundState, ev: Mapping[str, Any], i: int) ->
 # -- 流局: 查花猪, 查大叫 --------------------------------------------------------------
 
 
-def wall_end(rs: Sichuan, state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+def wall_end(rs: Sichuan, state: RoundState, ev: Mapping[str, Any], i: int) -> EventReport:
     params, in_play = state.params, state.in_play
 
-    def shown(hand: Hand, sit: Mapping[str, Any]) -> dict[str, Any]:
+    def shown(hand: Hand, sit: Mapping[str, Any]) -> Standing:
         rs.check(hand)
         _show(state, hand.held)
         if len(rs.suits(hand)) == 3:
@@ -346,7 +349,7 @@ def wall_end(rs: Sichuan, state: RoundState, ev: Mapping[str, Any], i: int) -> d
         return {"status": "ready", "waits": [tile_str(t) for t in ws], "claim": claim,
                 "claim_fans": fans, "claim_tile": tile_str(tile)}  # fmt: skip
 
-    def told(h: Mapping[str, Any]) -> dict[str, Any]:
+    def told(h: Mapping[str, Any]) -> Standing:
         return _told(rs, params, h)
 
     checks = standings(ev, i, in_play, state.players, state.spec.wall_statuses, shown, told)
@@ -355,7 +358,7 @@ def wall_end(rs: Sichuan, state: RoundState, ev: Mapping[str, Any], i: int) -> d
     ready = [s for s in in_play if checks[s]["status"] == "ready"]
     unready = [s for s in in_play if checks[s]["status"] == "not_ready"]
     # Step 1, 查花猪: "花豬賠給非花豬玩家16倍點數" (seed 002).
-    pig_amount = int(params["base"]) * int(params["pig_multiplier"])
+    pig_amount = params.whole("base") * params.whole("pig_multiplier")
     for p in pigs:
         for s in not_pigs:
             state.ledger.pay(p, s, pig_amount, "pig", i)
@@ -366,7 +369,7 @@ def wall_end(rs: Sichuan, state: RoundState, ev: Mapping[str, Any], i: int) -> d
     # "並退回所有刮風下雨所得" / "如果流局的時候玩家還沒有叫牌,則必須退回全部刮風下雨所得":
     # every player without a 叫 (a 花猪 has none) returns his kong money to whoever paid it.
     # A kong handed over by 杠上炮 is his no longer: not returned.
-    if params["refund_kongs"]:
+    if params.flag("refund_kongs"):
         handed = {t["kong_event"] for t in state.ledger.transfers if t["reason"] == "kong_handover"}
         for t in _kong_money(state):
             if t["to"] in pigs + unready and t["event"] not in handed:
@@ -376,7 +379,7 @@ def wall_end(rs: Sichuan, state: RoundState, ev: Mapping[str, Any], i: int) -> d
     return {"index": i, "type": "wall_end", "checks": [checks[s] for s in in_play]}
 
 
-def _told(rs: Sichuan, params: Mapping[str, Any], h: Mapping[str, Any]) -> dict[str, Any]:
+def _told(rs: Sichuan, params: ParamValues, h: Mapping[str, Any]) -> Standing:
     """A player's standing at the wall's end as the table tells it, without the tiles.
 
     Entering 13 tiles for every player still in is 30-40 taps; the table
@@ -406,7 +409,7 @@ def _told(rs: Sichuan, params: Mapping[str, Any], h: Mapping[str, Any]) -> dict[
     }
 
 
-def _kong_money(state: RoundState) -> list[dict[str, Any]]:
+def _kong_money(state: RoundState) -> list[Transfer]:
     """The transfers each kong received at its event, in the order they were paid."""
     return [t for t in state.ledger.transfers if t["reason"] in KONG_REASONS]
 

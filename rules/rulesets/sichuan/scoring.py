@@ -25,7 +25,9 @@ from rules.decompose import Forms
 from rules.errors import RuleError
 from rules.fans import FanDef, FanTable
 from rules.hand import Hand, Table
-from rules.registry import Param, Preset, Ruleset
+from rules.params import Param, ParamValues
+from rules.registry import Preset, Ruleset
+from rules.results import CatalogFan, Fan, HandResult, Payment, Payments
 from rules.shapes import Decomposition
 from rules.tiles import group_en, tile_en, tile_zh
 from rules.values import fan_counts
@@ -167,7 +169,7 @@ def rank(t: int) -> int:
     return t % 9 + 1
 
 
-def _fan(fid: int, points: int, count: int = 1, table: str = "xuezhan") -> dict[str, Any]:
+def _fan(fid: int, points: int, count: int = 1, table: str = "xuezhan") -> Fan:
     f = TABLES[table].by_id.get(fid) or FANS[fid]
     return {"id": fid, "name_zh": f.zh, "name_en": f.en, "points": points, "count": count}
 
@@ -179,7 +181,7 @@ def _best(table: str, candidates: list[int]) -> int:
     return best
 
 
-def _total(fans: list[dict[str, Any]]) -> int:
+def _total(fans: list[Fan]) -> int:
     return sum(f["points"] * f["count"] for f in fans)
 
 
@@ -443,9 +445,7 @@ class Sichuan(Ruleset):
 
     # --- scoring -------------------------------------------------------------------
 
-    def pattern_fans(
-        self, hand: Hand, shape: Shape, flush: bool, table: str
-    ) -> list[dict[str, Any]]:
+    def pattern_fans(self, hand: Hand, shape: Shape, flush: bool, table: str) -> list[Fan]:
         """The pattern part: one fan in xuezhan, shape (+ 清一色) in chengdu."""
         if table == "xuezhan":
             cands: list[int] = [1]
@@ -486,7 +486,7 @@ class Sichuan(Ruleset):
             out.append(_fan(3, chengdu.points[3], table="chengdu"))
         return out
 
-    def gen_count(self, hand: Hand, params: Mapping[str, Any]) -> int:
+    def gen_count(self, hand: Hand, params: ParamValues) -> int:
         kongs = {m.tile for m in hand.melds if m.type == "kong"}
         n = 0
         for t in range(27):
@@ -494,7 +494,7 @@ class Sichuan(Ruleset):
                 n += 1
         return n
 
-    def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+    def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
         self.check(hand)
         suits = self.suits(hand)
         if len(suits) == 3:
@@ -513,10 +513,10 @@ class Sichuan(Ruleset):
                 "or seven pairs",
                 "这手牌不能胡：组不成四副面子加一对将，也不是七对",
             )
-        table = params["fan_table"]
+        table = params.choice("fan_table")
         flush = len(suits) == 1
         gen = self.gen_count(hand, params)
-        best: tuple[int, list[dict[str, Any]], Decomposition] | None = None
+        best: tuple[int, list[Fan], Decomposition] | None = None
         for d in decs:
             shape = read_shape(hand, d)
             fans = self.pattern_fans(hand, shape, flush, table)
@@ -534,7 +534,7 @@ class Sichuan(Ruleset):
         eff, capped = self.effective(total, params)
         value = self.money(eff, params)
         notes, notes_zh = self.explain(hand, params, fans, dec, total, eff, capped, value)
-        out: dict[str, Any] = {
+        out: HandResult = {
             "win": True,
             "fans": fans,
             "total": total,
@@ -547,7 +547,7 @@ class Sichuan(Ruleset):
             out.update(self.payments(hand, params, total, value))
         return out
 
-    def extra_fans(self, hand: Hand, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+    def extra_fans(self, hand: Hand, params: ParamValues) -> list[Fan]:
         return self._flag_fans(
             hand.self_drawn, hand.after_kong, hand.robbing_kong, hand.last_tile, params
         )
@@ -558,9 +558,9 @@ class Sichuan(Ruleset):
         after_kong: bool,
         robbing_kong: bool,
         last_tile: bool,
-        params: Mapping[str, Any],
-    ) -> list[dict[str, Any]]:
-        out = []
+        params: ParamValues,
+    ) -> list[Fan]:
+        out: list[Fan] = []
         if after_kong:
             out.append(_fan(16 if self_drawn else 17, 1))
         if robbing_kong and params["robbing_kong_fan"]:
@@ -570,32 +570,30 @@ class Sichuan(Ruleset):
         return out
 
     @staticmethod
-    def effective(fans: int, params: Mapping[str, Any]) -> tuple[int, bool]:
-        cap = int(params["cap_fans"])
+    def effective(fans: int, params: ParamValues) -> tuple[int, bool]:
+        cap = params.whole("cap_fans")
         if cap and fans > cap:
             return cap, True
         return fans, False
 
     @staticmethod
-    def multiplier(fans: int, params: Mapping[str, Any]) -> int:
+    def multiplier(fans: int, params: ParamValues) -> int:
         if params["money"] == "pow_fan":
             return 2**fans
         return 2 ** max(fans - 1, 0)
 
-    def money(self, fans: int, params: Mapping[str, Any]) -> int:
-        return int(params["base"]) * self.multiplier(fans, params)
+    def money(self, fans: int, params: ParamValues) -> int:
+        return params.whole("base") * self.multiplier(fans, params)
 
-    def self_drawn_amount(self, total: int, value: int, params: Mapping[str, Any]) -> int:
+    def self_drawn_amount(self, total: int, value: int, params: ParamValues) -> int:
         mode = params["self_draw"]
         if mode == "add_base":
-            return value + int(params["base"])
+            return value + params.whole("base")
         if mode == "add_fan":
             return self.money(self.effective(total + 1, params)[0], params)
         return value
 
-    def payments(
-        self, hand: Hand, params: Mapping[str, Any], total: int, value: int
-    ) -> dict[str, Any]:
+    def payments(self, hand: Hand, params: ParamValues, total: int, value: int) -> Payments:
         t = hand.table
         assert t is not None
         if t.winner is None:
@@ -603,14 +601,14 @@ class Sichuan(Ruleset):
         return self.table_payments(t, hand.self_drawn, total, value, params)
 
     def table_payments(
-        self, t: Table, self_drawn: bool, total: int, value: int, params: Mapping[str, Any]
-    ) -> dict[str, Any]:
+        self, t: Table, self_drawn: bool, total: int, value: int, params: ParamValues
+    ) -> Payments:
         """One win on its own: the discarder pays, or every other seat on a self-draw.
 
         (A whole 血战 round, where players who have won stop paying, is settled by
         rules/rulesets/sichuan/round.py instead.)"""
         deltas = [0] * t.players
-        payments: list[dict[str, Any]] = []
+        payments: list[Payment] = []
         if t.winner is None:
             return {"payments": payments, "deltas": deltas}
         if self_drawn:
@@ -628,8 +626,8 @@ class Sichuan(Ruleset):
     def explain(
         self,
         hand: Hand,
-        params: Mapping[str, Any],
-        fans: list[dict[str, Any]],
+        params: ParamValues,
+        fans: list[Fan],
         dec: Decomposition,
         total: int,
         eff: int,
@@ -689,31 +687,30 @@ class Sichuan(Ruleset):
 
     # --- whole rounds and quick entry ------------------------------------------------
 
-    def fan_catalog(self, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    def fan_catalog(self, params: ParamValues | None = None) -> list[CatalogFan]:
         """Patterns and 根 a player can pick; 杠上花/炮, 抢杠, 海底捞 come from the flags."""
-        table = (params or self.defaults)["fan_table"]
+        table = (params or self.defaults).choice("fan_table")
         rows = TABLES[table]
         ids = [f.id for f in rows if f.group in ("pattern", "flush")]
-        out = []
+        out: list[CatalogFan] = []
         for fid in sorted(ids) + [15]:
-            f = _fan(fid, rows.points[fid], table=table)
-            del f["count"]
-            f["max"] = 4 if fid == 15 else 1
-            f["group"] = "extra" if fid == 15 else "pattern"
-            out.append(f)
+            f = rows.by_id.get(fid) or FANS[fid]
+            out.append({"id": fid, "name_zh": f.zh, "name_en": f.en, "points": rows.points[fid],
+                        "max": 4 if fid == 15 else 1,
+                        "group": "extra" if fid == 15 else "pattern"})  # fmt: skip
         return out
 
     def quick_result(
         self,
         raw: Any,
-        params: Mapping[str, Any],
+        params: ParamValues,
         self_drawn: bool,
         after_kong: bool = False,
         robbing_kong: bool = False,
         last_tile: bool = False,
-    ) -> dict[str, Any]:
+    ) -> HandResult:
         """A win from picked fans: one pattern (平胡 when none), 根 ×n, flags as for tiles."""
-        table = params["fan_table"]
+        table = params.choice("fan_table")
         catalog = {f["id"]: f for f in self.fan_catalog(params)}
         picked: dict[int, int] = {}
         for fid, n in fan_counts(raw).items():
@@ -774,9 +771,9 @@ class Sichuan(Ruleset):
         flowers: int,
         table: Table,
         self_drawn: bool,
-        params: Mapping[str, Any],
+        params: ParamValues,
         flags: AbstractSet[str] = frozenset(),  # (its picked fans carry them)
-    ) -> dict[str, Any]:
+    ) -> HandResult:
         res = self.quick_result(fans, params, self_drawn)
         return {**res, **self.table_payments(table, self_drawn, res["total"], res["value"], params)}
 
@@ -785,7 +782,7 @@ class Sichuan(Ruleset):
         dealer: int,
         players: int,
         winners: Sequence[int],
-        params: Mapping[str, Any],
+        params: ParamValues,
         discarder: int | None = None,
     ) -> int:
         """血战: "每局投骰" (dice every round), so the proposal is simply the next seat.
@@ -797,7 +794,7 @@ class Sichuan(Ruleset):
             return dealer
         return discarder if discarder is not None else winners[0]
 
-    def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
+    def wait_tiles(self, hand: Hand, params: ParamValues) -> list[int]:
         self.check(hand)
         if len(self.suits(hand)) == 3:
             return []

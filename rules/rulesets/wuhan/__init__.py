@@ -18,7 +18,9 @@ from typing import Any
 from rules import decompose
 from rules.errors import RuleError
 from rules.hand import Hand
-from rules.registry import Param, Preset, Ruleset, recipients_param
+from rules.params import Param, ParamValues, recipients_param
+from rules.registry import Preset, Ruleset
+from rules.results import Fan, HandResult, Loser
 from rules.round import Penalty
 from rules.rulesets.wuhan.hands import (
     FENG_TILES,
@@ -84,6 +86,14 @@ SEAT_INPUTS = (
     replace(_count("lz_gang", "癞子杠", "Wild kongs", "打出的癞子张数", "Wild tiles discarded",
                    False), total_max=4, tiles_zh="癞子", tiles_en="wild tiles"),
 )  # fmt: skip
+
+
+class WuhanResult(HandResult, total=False):
+    """A 武汉 win adds whether it is 硬胡 (no wild tile used) and the winner's
+    factor (docs/rules/wuhan.md)."""
+
+    hard: bool
+    winner_factor: int | float
 
 
 class Wuhan(Ruleset):
@@ -187,21 +197,21 @@ class Wuhan(Ruleset):
                      *SEAT_INPUTS[1:]),
     )  # fmt: skip
 
-    def table(self, params: Mapping[str, Any] | None = None) -> TableSpec:
+    def table(self, params: ParamValues | None = None) -> TableSpec:
         """Openings tied to 明杠 only where a 冲杠 is an opening (the default)."""
         if (params or self.defaults)["chong_gang_is_opening"]:
             return self.table_spec
         return self._loose_spec
 
-    def seat_inputs_from_hand(self, hand: Hand, params: Mapping[str, Any]) -> Mapping[str, int]:
+    def seat_inputs_from_hand(self, hand: Hand, params: ParamValues) -> Mapping[str, int]:
         return hand_counts(hand, params)
 
     def penalty_amount(
         self, penalty: str, seat: int, seat_inputs: Mapping[str, list[int]], players: int,
-        params: Mapping[str, Any],
+        params: ParamValues,
     ) -> Penalty:  # fmt: skip
         """逃跑: a fixed deduction, 400 (口口翻 500), whatever the hand."""
-        return Penalty(int(params["escape_penalty"]))
+        return Penalty(params.whole("escape_penalty"))
 
     # ------------------------------------------------------------------ hands
 
@@ -219,11 +229,11 @@ class Wuhan(Ruleset):
                     f"第 {i + 1} 副副露：不能吃碰杠{tile_zh(bad[0])}（红中、癞子都不能吃碰杠）",
                 )
 
-    def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+    def score_hand(self, hand: Hand, params: ParamValues) -> WuhanResult:
         self.check(hand)
         if RED in {*hand.concealed, hand.win_tile}:
             return self._no("a hand holding the red dragon cannot win", "手上有红中不能胡牌")
-        if not openings(hand, bool(params["chong_gang_is_opening"])):
+        if not openings(hand, params.flag("chong_gang_is_opening")):
             return self._no("the winner must have opened (chi, pung or an exposed kong)",
                             "必须开口（吃、碰、明杠）才能胡牌")  # fmt: skip
         reads, why_en, why_zh = readings(hand, params)
@@ -247,8 +257,8 @@ class Wuhan(Ruleset):
             best, hand, params, winner, dealer, discarder, factors
         )
         kinds = best.big or (SMALL,)
-        rows = [{"id": k, "name_zh": TYPES[k].zh, "name_en": TYPES[k].en,
-                 "points": int(params["big_base" if big else "small_base"]), "count": 1}
+        rows: list[Fan] = [{"id": k, "name_zh": TYPES[k].zh, "name_en": TYPES[k].en,
+                 "points": params.whole("big_base" if big else "small_base"), "count": 1}
                 for k in kinds]  # fmt: skip
         notes_zh = [
             "、".join(TYPES[k].zh for k in kinds) + f"：基础分 {base}，"
@@ -260,7 +270,7 @@ class Wuhan(Ruleset):
             + ("hard (no wild used)" if best.hard else "soft (wild as " + ", ".join(tile_en(x) for x in best.wild_as) + ")"),
             f"winner's factor {_n(w)}" + (f" ({', '.join(we)})" if we else ""),
         ]  # fmt: skip
-        detail = []
+        detail: list[Loser] = []
         working: list[str] = []
         working_zh: list[str] = []
         for lo in losers:
@@ -285,7 +295,7 @@ class Wuhan(Ruleset):
             total = sum(lo.paid for lo in losers)
             notes_zh.append(f"承包：{contractor} 号位一家付三家的 {total}")
             notes.append(f"承包: seat {contractor} pays all three's {total}")
-        out: dict[str, Any] = {
+        out: WuhanResult = {
             "win": True, "fans": rows, "total": base, "hard": best.hard,
             "winner_factor": _j(w), "losers": detail, "contractor": contractor,
             "notes": notes, "notes_zh": notes_zh, "working": working, "working_zh": working_zh,
@@ -301,13 +311,11 @@ class Wuhan(Ruleset):
         return out
 
     @staticmethod
-    def _no(en: str, zh: str) -> dict[str, Any]:
+    def _no(en: str, zh: str) -> WuhanResult:
         return {"win": False, "fans": [], "total": 0, "notes": [en], "notes_zh": [zh]}
 
     @staticmethod
-    def _counts(
-        hand: Hand, params: Mapping[str, Any], players: int, winner: int
-    ) -> list[dict[str, int]]:
+    def _counts(hand: Hand, params: ParamValues, players: int, winner: int) -> list[dict[str, int]]:
         """Each player's openings and kongs: the winner's from his hand's melds (and his
         红中杠 / 癞子杠 as entered), the others' as entered."""
         raw = hand.extra.get("seat_inputs") or {}
@@ -325,11 +333,11 @@ class Wuhan(Ruleset):
         return counts
 
     def _losers(
-        self, r: Reading, hand: Hand, params: Mapping[str, Any], winner: int, dealer: int,
+        self, r: Reading, hand: Hand, params: ParamValues, winner: int, dealer: int,
         discarder: int | None, factors: Sequence[Factor],
     ) -> tuple[int, bool, int | None, list[Any], Fraction, list[str], list[str]]:  # fmt: skip
         big = bool(r.big)
-        base = len(r.big) * int(params["big_base"]) if big else int(params["small_base"])
+        base = len(r.big) * params.whole("big_base") if big else params.whole("small_base")
         contractor = self._contractor(r, hand, winner, discarder)
         w, wz, we, losers = settle(base, big, winner, dealer, discarder, hand.self_drawn, r.hard,
                                    factors, contractor, params)  # fmt: skip
@@ -349,7 +357,7 @@ class Wuhan(Ruleset):
                 return (winner + CLAIMED[opened[2].claimed_from]) % 4
         return None
 
-    def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
+    def wait_tiles(self, hand: Hand, params: ParamValues) -> list[int]:
         """The shape's waits, and for a hand all winds or all 2/5/8 any tile of the
         kind ("在聽牌時,任意風或將都能當炮使用")."""
         self.check(hand)
@@ -362,11 +370,11 @@ class Wuhan(Ruleset):
         return sorted(t for t in out if t != RED)
 
 
-def hand_counts(hand: Hand, params: Mapping[str, Any]) -> dict[str, int]:
+def hand_counts(hand: Hand, params: ParamValues) -> dict[str, int]:
     """The winner's openings and kongs: his hand's melds."""
     kongs = [m for m in hand.melds if m.type == "kong"]
     return {
-        "openings": len(openings(hand, bool(params["chong_gang_is_opening"]))),
+        "openings": len(openings(hand, params.flag("chong_gang_is_opening"))),
         "ming_gang": sum(1 for m in kongs if m.exposed),
         "an_gang": sum(1 for m in kongs if not m.exposed),
     }

@@ -102,7 +102,7 @@ def readings(hand: Hand, params: Any) -> tuple[list[Reading], str, str]:
         if naturals and all(t in group for t in naturals):
             hard = not n_wild or all(w in group for w in wild)
             out.append(Reading(tuple(sorted({kind, *situational})), hard))
-    n_open = len(openings(hand, bool(params["chong_gang_is_opening"])))
+    n_open = len(openings(hand, params.flag("chong_gang_is_opening")))
     qqr = (
         n_open == 4 and len(hand.melds) == 4 and (not self_drawn or not params["qqr_discard_only"])
     )

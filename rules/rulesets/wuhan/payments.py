@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+
+from rules.params import ParamValues
 
 COUNTS = ("openings", "ming_gang", "an_gang", "hz_gang", "lz_gang")
 
@@ -27,7 +28,7 @@ class Factor:
     words_en: tuple[str, ...] = ()
 
 
-def own_factor(counts: Mapping[str, int], params: Mapping[str, Any]) -> Factor:
+def own_factor(counts: Mapping[str, int], params: ParamValues) -> Factor:
     """开口 ×2 once (口口翻: per opening), 暗杠 ×4, 明杠 ×2, 红中杠 ×2, 癞子杠 ×2, each."""
     zh: list[str] = []
     en: list[str] = []
@@ -43,10 +44,10 @@ def own_factor(counts: Mapping[str, int], params: Mapping[str, Any]) -> Factor:
             zh.append("开口 ×2")
             en.append("opened ×2")
     for key, mult, name_zh, name_en in (
-        ("an_gang", int(params["concealed_kong"]), "暗杠", "concealed kong"),
-        ("ming_gang", int(params["exposed_kong"]), "明杠", "exposed kong"),
-        ("hz_gang", int(params["hongzhong_kong"]), "红中杠", "red dragon kong"),
-        ("lz_gang", int(params["laizi_kong"]), "癞子杠", "wild kong"),
+        ("an_gang", params.whole("concealed_kong"), "暗杠", "concealed kong"),
+        ("ming_gang", params.whole("exposed_kong"), "明杠", "exposed kong"),
+        ("hz_gang", params.whole("hongzhong_kong"), "红中杠", "red dragon kong"),
+        ("lz_gang", params.whole("laizi_kong"), "癞子杠", "wild kong"),
     ):
         n = counts.get(key, 0)
         if n:
@@ -78,14 +79,18 @@ def settle(
     hard: bool,
     factors: Sequence[Factor],
     contractor: int | None,
-    params: Mapping[str, Any],
+    params: ParamValues,
 ) -> tuple[Fraction, list[str], list[str], list[Loser]]:
     """(the winner's factor, its words in zh and en, each loser's amounts)."""
     fw = factors[winner]
     w = Fraction(fw.value)
     wz, we = list(fw.words_zh), list(fw.words_en)
     if self_drawn:
-        m = Fraction(params["self_draw_big"]) if big else Fraction(int(params["self_draw_small"]))
+        m = (
+            Fraction(params.number("self_draw_big"))
+            if big
+            else Fraction(params.whole("self_draw_small"))
+        )
         w *= m
         wz.append(f"自摸 ×{_num(m)}")
         we.append(f"self-drawn ×{_num(m)}")
@@ -101,9 +106,9 @@ def settle(
         lo = Loser(s, Fraction(f.value), list(f.words_zh), list(f.words_en))
         if discarder is not None and s == discarder:
             m = (
-                Fraction(params["discarder_big"])
+                Fraction(params.number("discarder_big"))
                 if big
-                else Fraction(int(params["discarder_small"]))
+                else Fraction(params.whole("discarder_small"))
             )
             lo.factor *= m
             lo.words_zh.append(f"放冲 ×{_num(m)}")
@@ -114,8 +119,8 @@ def settle(
             lo.words_en.append("dealer ×2")
         lo.raw = base * w * lo.factor
         losers.append(lo)
-    cap = int(params["cap"])
-    golden = int(params["golden"])
+    cap = params.whole("cap")
+    golden = params.whole("golden")
     strict = params["golden_threshold"] == "gt"
     over = [(lo.raw > cap) if strict else (lo.raw >= cap) for lo in losers]
     if all(over):

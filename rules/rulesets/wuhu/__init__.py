@@ -17,7 +17,9 @@ from typing import Any
 from rules import decompose
 from rules.errors import RuleError
 from rules.hand import Hand
-from rules.registry import Param, Preset, Ruleset
+from rules.params import Param, ParamValues, int_param
+from rules.registry import Preset, Ruleset
+from rules.results import Fan, HandResult
 from rules.rulesets.wuhu.hands import FORMS, MIN_ZHI, ZUI, contexts, suit_counts, ya, zhi_of, zui
 from rules.table import SUITED_TILES, EventKind, TableSpec, WinFlag
 from rules.tiles import tile_en, tile_zh
@@ -40,9 +42,13 @@ def rhu(x2: int) -> int:
     return (x2 + 5) // 10
 
 
-def _int(name: str, default: int, zh: str, en: str, help_zh: str, help_en: str,
-         lo: int = 0, hi: int = 1000) -> Param:  # fmt: skip
-    return Param(name, "int", default, zh, en, help_zh, help_en, min=lo, max=hi)
+class WuhuResult(HandResult, total=False):
+    """A 芜湖 win adds its 支 (the longest suit's tiles), 押 (the wait's value, or
+    None) and whether it is a 全交 (docs/rules/wuhu.md)."""
+
+    zhi: int
+    ya: int | None
+    quanjiao: bool
 
 
 class Wuhu(Ruleset):
@@ -53,31 +59,33 @@ class Wuhu(Ruleset):
     order = 30
     players = (4,)
     params = (
-        _int("base_pinghu", 1, "平胡底番", "Plain win base", "平胡的底番（胡牌点数）",
-             "The base of a plain win"),
-        _int("base_yadang", 2, "押档底番", "Single-wait base", "押档（丫单）的底番",
-             "The base of a win on the only wait"),
-        _int("base_zimo", 3, "自摸底番", "Self-drawn base", "自摸的底番", "The base of a self-draw"),
-        _int("base_zimo_yadang", 4, "自摸押档底番", "Self-drawn single-wait base",
-             "自摸押档的底番", "The base of a self-drawn win on the only wait"),
-        _int("n_discard", 2, "平胡 N", "N (not self-drawn)",
-             "支番 = (支 + 押) × N 四舍五入到整十 ÷ 10；不是自摸时的 N",
-             "支番 = (tiles of the longest suit + the wait's number) × N, rounded half up to "
-             "tens, ÷ 10: N when not self-drawn", lo=1, hi=100),
-        _int("n_self", 4, "自摸 N", "N (self-drawn)", "自摸时的 N（支番翻倍）",
-             "N on a self-draw (the 支番 doubled)", lo=1, hi=100),
-        _int("zui", 2, "嘴子", "Per bonus (zui)", "每个嘴子的番（自摸翻倍）",
-             "What one 嘴子 adds (doubled on a self-draw)"),
-        _int("kong_exposed", 1, "明杠", "Exposed kong", "和牌者每个明杠加的番",
-             "Added for each exposed kong of the winner"),
-        _int("kong_concealed", 2, "暗杠", "Concealed kong", "和牌者每个暗杠加的番",
-             "Added for each concealed kong of the winner"),
-        _int("quanjiao", 30, "全交", "All-in (two bonuses)",
-             "两个嘴子（或清一色、双八支）全交：每家付这么多",
-             "Two 嘴子 (or a full flush, or two suits of eight): each payer pays this"),
-        _int("quanjiao_self_drawn", 0, "全交自摸加", "All-in self-drawn extra",
-             "全交并且自摸时每家再加（315：5）", "Added by each payer when an all-in is self-drawn"
-             " (315: 5)"),
+        int_param("base_pinghu", 1, "平胡底番", "Plain win base", "平胡的底番（胡牌点数）",
+                  "The base of a plain win", hi=1000),
+        int_param("base_yadang", 2, "押档底番", "Single-wait base", "押档（丫单）的底番",
+                  "The base of a win on the only wait", hi=1000),
+        int_param("base_zimo", 3, "自摸底番", "Self-drawn base", "自摸的底番",
+                  "The base of a self-draw", hi=1000),
+        int_param("base_zimo_yadang", 4, "自摸押档底番", "Self-drawn single-wait base",
+                  "自摸押档的底番", "The base of a self-drawn win on the only wait", hi=1000),
+        int_param("n_discard", 2, "平胡 N", "N (not self-drawn)",
+                  "支番 = (支 + 押) × N 四舍五入到整十 ÷ 10；不是自摸时的 N",
+                  "支番 = (tiles of the longest suit + the wait's number) × N, rounded half up to "
+                  "tens, ÷ 10: N when not self-drawn", lo=1, hi=100),
+        int_param("n_self", 4, "自摸 N", "N (self-drawn)", "自摸时的 N（支番翻倍）",
+                  "N on a self-draw (the 支番 doubled)", lo=1, hi=100),
+        int_param("zui", 2, "嘴子", "Per bonus (zui)", "每个嘴子的番（自摸翻倍）",
+                  "What one 嘴子 adds (doubled on a self-draw)", hi=1000),
+        int_param("kong_exposed", 1, "明杠", "Exposed kong", "和牌者每个明杠加的番",
+                  "Added for each exposed kong of the winner", hi=1000),
+        int_param("kong_concealed", 2, "暗杠", "Concealed kong", "和牌者每个暗杠加的番",
+                  "Added for each concealed kong of the winner", hi=1000),
+        int_param("quanjiao", 30, "全交", "All-in (two bonuses)",
+                  "两个嘴子（或清一色、双八支）全交：每家付这么多",
+                  "Two 嘴子 (or a full flush, or two suits of eight): each payer pays this",
+                  hi=1000),
+        int_param("quanjiao_self_drawn", 0, "全交自摸加", "All-in self-drawn extra",
+                  "全交并且自摸时每家再加（315：5）", "Added by each payer when an all-in is self-drawn"
+                  " (315: 5)", hi=1000),
         Param("discarder_pays_extra", "bool", False, "放炮跟头家走", "Discarder pays as dealer",
               "点炮时放炮的人也像庄家一样多付一份底番（默认一家点炮三家给，只有庄家多付）",
               "On a discard the discarder also pays one base more, as the dealer does "
@@ -123,7 +131,7 @@ class Wuhu(Ruleset):
         if hand.wild:
             raise RuleError("bad_input", "芜湖 plays without wild tiles", "芜湖麻将没有癞子")
 
-    def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+    def score_hand(self, hand: Hand, params: ParamValues) -> WuhuResult:
         self.check(hand)
         sc = suit_counts(hand.held)
         zhi = max(sc)
@@ -146,8 +154,8 @@ class Wuhu(Ruleset):
         return self._value(hand, params, zhi, suit, best)
 
     def _value(
-        self, hand: Hand, params: Mapping[str, Any], zhi: int, suit: int, zuis: Mapping[int, int]
-    ) -> dict[str, Any]:
+        self, hand: Hand, params: ParamValues, zhi: int, suit: int, zuis: Mapping[int, int]
+    ) -> WuhuResult:
         p = params
         y = ya(hand)
         kong_melds = [m for m in hand.melds if m.type == "kong"]
@@ -155,26 +163,26 @@ class Wuhu(Ruleset):
         self_drawn = hand.self_drawn and not (hand.after_kong and kong_melds and y is None)
         kind = ("zimo" if self_drawn else "pinghu") if y is None else (
             "zimo_yadang" if self_drawn else "yadang")  # fmt: skip
-        base = int(p[f"base_{kind}"])
-        n = int(p["n_self" if self_drawn else "n_discard"])
+        base = p.whole(f"base_{kind}")
+        n = p.whole("n_self" if self_drawn else "n_discard")
         zhi_fan = rhu((zhi + (y or 0)) * n)
         n_zui = ZUI.total(zuis)
-        zui_fan = n_zui * int(p["zui"]) * (2 if self_drawn else 1)
+        zui_fan = n_zui * p.whole("zui") * (2 if self_drawn else 1)
         exposed = sum(1 for m in kong_melds if m.exposed)
         concealed = len(kong_melds) - exposed
-        kong_fan = exposed * int(p["kong_exposed"]) + concealed * int(p["kong_concealed"])
-        house = bool(p["quanjiao_house"]) and (
+        kong_fan = exposed * p.whole("kong_exposed") + concealed * p.whole("kong_concealed")
+        house = p.flag("quanjiao_house") and (
             (5 in zuis and self_drawn) or (4 in zuis and y is not None)
         )
         quanjiao = n_zui >= 2 or house
         k_zh, k_en = KIND_NAMES[kind]
-        rows: list[dict[str, Any]] = []
+        rows: list[Fan] = []
         notes: list[str] = []
         notes_zh: list[str] = []
         ya_zh = f" + 押 {y}" if y else ""
         ya_en = f" + wait {y}" if y else ""
         if quanjiao:
-            total = int(p["quanjiao"]) + (int(p["quanjiao_self_drawn"]) if self_drawn else 0)
+            total = p.whole("quanjiao") + (p.whole("quanjiao_self_drawn") if self_drawn else 0)
             rows.append(self._row(20, "全交", "All-in", total))
             names_zh = "、".join(ZUI[f].zh for f in zuis) or "混一色自摸 / 杠开押档"
             names_en = ", ".join(ZUI[f].en for f in zuis) or "house all-in"
@@ -184,14 +192,14 @@ class Wuhu(Ruleset):
             rows.append(self._row(10, k_zh, k_en, base))
             rows.append(self._row(11, "支番", "Suit tiles", zhi_fan))
             for f, count in zuis.items():
-                rows.append({**self._row(f, ZUI[f].zh, ZUI[f].en, int(p["zui"]) *
+                rows.append({**self._row(f, ZUI[f].zh, ZUI[f].en, p.whole("zui") *
                                          (2 if self_drawn else 1)), "count": count})  # fmt: skip
             if exposed:
-                rows.append({**self._row(12, "明杠", "Exposed kong", int(p["kong_exposed"])),
+                rows.append({**self._row(12, "明杠", "Exposed kong", p.whole("kong_exposed")),
                              "count": exposed})  # fmt: skip
             if concealed:
                 rows.append({**self._row(13, "暗杠", "Concealed kong",
-                                         int(p["kong_concealed"])), "count": concealed})  # fmt: skip
+                                         p.whole("kong_concealed")), "count": concealed})  # fmt: skip
             total = base + zhi_fan + zui_fan + kong_fan
             x = (zhi + (y or 0)) * n
             notes_zh.append(f"{k_zh}：底番 {base}")
@@ -201,9 +209,9 @@ class Wuhu(Ruleset):
             notes.append(f"suit tiles: ({zhi} {SUIT_EN[suit]}{ya_en}) × {n} = {x} → "
                          f"{rhu(x) * 10} → {zhi_fan}")  # fmt: skip
             if n_zui:
-                notes_zh.append(f"嘴子 {n_zui} 个 × {int(p['zui'])}" +
+                notes_zh.append(f"嘴子 {n_zui} 个 × {p.whole('zui')}" +
                                 ("，自摸翻倍" if self_drawn else "") + f" = {zui_fan}")  # fmt: skip
-                notes.append(f"{n_zui} bonus (zui) × {int(p['zui'])}" +
+                notes.append(f"{n_zui} bonus (zui) × {p.whole('zui')}" +
                              (", doubled on a self-draw" if self_drawn else "") + f" = {zui_fan}")  # fmt: skip
             if kong_fan:
                 notes_zh.append(f"杠：{kong_fan}")
@@ -213,7 +221,7 @@ class Wuhu(Ruleset):
         if hand.self_drawn and not self_drawn:
             notes_zh.append("杠开不是押档：不算自摸")
             notes.append("a kong win not on the only wait is not scored as self-drawn")
-        out: dict[str, Any] = {"win": True, "fans": rows, "total": total, "zhi": zhi,
+        out: WuhuResult = {"win": True, "fans": rows, "total": total, "zhi": zhi,
                                "ya": y, "quanjiao": quanjiao,
                                "notes": notes, "notes_zh": notes_zh}  # fmt: skip
         if hand.after_kong and hand.self_drawn and not kong_melds:
@@ -243,13 +251,13 @@ class Wuhu(Ruleset):
         return out
 
     @staticmethod
-    def _row(fid: int, zh: str, en: str, points: int) -> dict[str, Any]:
+    def _row(fid: int, zh: str, en: str, points: int) -> Fan:
         return {"id": fid, "name_zh": zh, "name_en": en, "points": points, "count": 1}
 
     @staticmethod
     def win_payments(
         total: int, extra: int, players: int, dealer: int, winner: int, discarder: int | None,
-        self_drawn: bool, params: Mapping[str, Any],
+        self_drawn: bool, params: ParamValues,
     ) -> list[tuple[int, int]]:  # fmt: skip
         """Every other player pays ("一家点炮三家给", l.24); one 底番 more from the
         dealer, or from everyone when the dealer wins ("若是庄家和牌,则每人还得多赔一份
@@ -262,19 +270,17 @@ class Wuhu(Ruleset):
         for s in range(players):
             if s == winner:
                 continue
-            more = dealer in (s, winner) or (
-                bool(params["discarder_pays_extra"]) and s == discarder
-            )
+            more = dealer in (s, winner) or (params.flag("discarder_pays_extra") and s == discarder)
             out.append((s, total + (extra if more else 0)))
         return out
 
-    def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
+    def wait_tiles(self, hand: Hand, params: ParamValues) -> list[int]:
         self.check(hand)
         return [t for t in decompose.waits(hand, FORMS) if t in TILES]
 
     def hand_hint(
         self, concealed: Sequence[int], melds: Sequence[tuple[str, int]], win_tile: int | None,
-        wild: Sequence[int], params: Mapping[str, Any],
+        wild: Sequence[int], params: ParamValues,
     ) -> tuple[str, str] | None:  # fmt: skip
         """ "万 9 支" as the tiles are tapped, and the 押 once the winning tile fills the
         only wait: the two numbers the table counts on its fingers."""

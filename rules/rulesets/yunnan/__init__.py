@@ -20,7 +20,9 @@ from rules import decompose
 from rules.errors import RuleError
 from rules.fans import FanDef, FanTable
 from rules.hand import FLAGS, Hand, Table, parse_situation
-from rules.registry import Param, Preset, Ruleset
+from rules.params import Param, ParamValues, int_param
+from rules.registry import Preset, Ruleset
+from rules.results import CatalogFan, EventReport, Fan, HandResult, Payment, Standing
 from rules.round import RoundState
 from rules.shapes import Decomposition
 from rules.table import ALL_TILES, EventKind, TableSpec, WinFlag
@@ -105,10 +107,6 @@ REASONS = {
 }
 
 
-def _int(name: str, default: int, zh: str, en: str, help_zh: str, help_en: str) -> Param:
-    return Param(name, "int", default, zh, en, help_zh, help_en, min=0, max=100_000)
-
-
 def _err(en: str, zh: str) -> RuleError:
     return RuleError("bad_input", en, zh)
 
@@ -126,27 +124,27 @@ class Yunnan(Ruleset):
               "On a discard: 4 × 2^(F−1) (8, 16, 32), or the self-draw value + 1 (7, 13, 25)",
               choices=("four_base", "plus_one"),
               choice_labels=(("4 起翻倍", "4 doubled"), ("自摸分 + 1", "Self-draw + 1"))),
-        _int("self_draw_base", 3, "自摸（每家）", "Self-draw (each)", "1 番自摸每家付的分",
-             "What each pays for a 1-fan self-draw"),
-        _int("discard_base", 4, "点炮", "Discard", "1 番点炮，点炮的人付的分",
-             "What the discarder pays for a 1-fan win"),
-        _int("pinghu_self_draw", 1, "平胡自摸（每家）", "Plain self-draw (each)",
-             "平胡只能自摸，每家付的分", "A plain hand wins only self-drawn: each pays this"),
-        _int("exposed_kong", 2, "明杠", "Exposed kong", "明杠：打出那张牌的人付",
-             "Exposed kong: the discarder pays"),
-        _int("concealed_kong_each", 2, "暗杠（每家）", "Concealed kong (each)",
-             "暗杠：其他每家付（规则没写，按常见）", "Concealed kong: each other player pays "
-             "(the seed gives no price; the common one)"),
-        _int("added_kong_each", 1, "转弯杠（每家）", "Added kong (each)",
-             "转弯杠（碰后摸到第四张）：其他每家付", "Kong added to one's pung: each other pays"),
+        int_param("self_draw_base", 3, "自摸（每家）", "Self-draw (each)", "1 番自摸每家付的分",
+                  "What each pays for a 1-fan self-draw"),
+        int_param("discard_base", 4, "点炮", "Discard", "1 番点炮，点炮的人付的分",
+                  "What the discarder pays for a 1-fan win"),
+        int_param("pinghu_self_draw", 1, "平胡自摸（每家）", "Plain self-draw (each)",
+                  "平胡只能自摸，每家付的分", "A plain hand wins only self-drawn: each pays this"),
+        int_param("exposed_kong", 2, "明杠", "Exposed kong", "明杠：打出那张牌的人付",
+                  "Exposed kong: the discarder pays"),
+        int_param("concealed_kong_each", 2, "暗杠（每家）", "Concealed kong (each)",
+                  "暗杠：其他每家付（规则没写，按常见）", "Concealed kong: each other player pays "
+                  "(the seed gives no price; the common one)"),
+        int_param("added_kong_each", 1, "转弯杠（每家）", "Added kong (each)",
+                  "转弯杠（碰后摸到第四张）：其他每家付", "Kong added to one's pung: each other pays"),
         Param("dragon_pairs", "choice", "any_quad", "龙七对", "Dragon seven pairs",
               "七对里有四张一样的就算，或只在和的那张凑成四张时算",
               "Any four alike in the seven pairs, or only when the winning tile is the fourth",
               choices=("any_quad", "win_on_quad"),
               choice_labels=(("有四张一样就算", "Any four alike"),
                              ("和的那张凑成四张", "The winning tile makes four"))),
-        _int("ten_honors_each", 3, "十老头（每家）", "Ten honors (each)",
-             "十老头：其他每家付", "Ten honors: each other player pays"),
+        int_param("ten_honors_each", 3, "十老头（每家）", "Ten honors (each)",
+                  "十老头：其他每家付", "Ten honors: each other player pays"),
         Param("draw_voids_kongs", "bool", True, "流局杠钱不算", "Wall end voids kongs",
               "流局时这一局的杠钱退回", "At the wall's end this hand's kong money is returned"),
         Param("cha_da_jiao", "choice", "self_draw_value", "查大叫", "Not-ready check",
@@ -156,15 +154,15 @@ class Yunnan(Ruleset):
               choices=("self_draw_value", "discard_value", "fixed"),
               choice_labels=(("自摸分", "Self-draw value"), ("点炮分", "Discard value"),
                              ("固定分", "Fixed amount"))),
-        _int("cha_da_jiao_fixed", 3, "查大叫固定分", "Not-ready fixed amount",
-             "查大叫按固定分时每人赔的分", "What each not-ready player pays under a fixed check"),
+        int_param("cha_da_jiao_fixed", 3, "查大叫固定分", "Not-ready fixed amount",
+                  "查大叫按固定分时每人赔的分", "What each not-ready player pays under a fixed check"),
         Param("honors_count_as_flush", "bool", True, "字一色算清一色", "Honors are a flush",
               "字也算一色：全是字牌算清一色", "Honors count as a suit: an all-honor hand is a flush"),
         Param("plain_shape_on_kong_discard", "bool", True, "平胡可抢杠、杠上炮",
               "Plain hand may rob a kong", "平胡靠抢杠胡或杠上炮有 1 番，可以点炮胡",
               "A plain hand has 1 fan from 抢杠 or 杠上炮, so it may win on that discard"),
-        _int("dealer_factor", 1, "庄家翻倍", "Dealer ×", "庄家赢或输的胡牌分 ×（规则没写：1）",
-             "× on a win paid between the dealer and another (the seed has none: 1)"),
+        int_param("dealer_factor", 1, "庄家翻倍", "Dealer ×", "庄家赢或输的胡牌分 ×（规则没写：1）",
+                  "× on a win paid between the dealer and another (the seed has none: 1)"),
         Param("kong_handover", "bool", False, "杠上炮转杠钱", "杠上炮 hands over the kong",
               "杠上炮时，放炮的人把刚收的杠钱转给和牌的人",
               "On 杠上炮 the discarder hands the kong's money to the winner"),
@@ -206,9 +204,9 @@ class Yunnan(Ruleset):
         if any(m.type == "chi" for m in hand.melds):
             raise RuleError("illegal_meld", "no chi in Yunnan", "云南麻将不能吃")
 
-    def readings(self, hand: Hand, params: Mapping[str, Any]) -> list[Context]:
+    def readings(self, hand: Hand, params: ParamValues) -> list[Context]:
         any_quad = params["dragon_pairs"] == "any_quad"
-        flush = bool(params["honors_count_as_flush"])
+        flush = params.flag("honors_count_as_flush")
         return [Context(hand, d, any_quad, flush) for d in decompose.decompositions(hand, FORMS)]
 
     def fans_of(self, c: Context, situational: bool = True) -> dict[int, int]:
@@ -217,7 +215,7 @@ class Yunnan(Ruleset):
         raw = {f: 1 for f in ids if (FANS[f].when or (lambda _: 0))(c)}
         return FANS.apply_exclusions(raw)[0]
 
-    def best(self, hand: Hand, params: Mapping[str, Any], situational: bool = True
+    def best(self, hand: Hand, params: ParamValues, situational: bool = True
              ) -> dict[int, int] | None:  # fmt: skip
         """The reading worth most 番 (None: not a winning shape)."""
         ctxs = self.readings(hand, params)
@@ -225,7 +223,7 @@ class Yunnan(Ruleset):
             return None
         return max((self.fans_of(c, situational) for c in ctxs), key=FANS.total)
 
-    def score_hand(self, hand: Hand, params: Mapping[str, Any]) -> dict[str, Any]:
+    def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
         self.check(hand)
         fans = self.best(hand, params)
         if fans is None:
@@ -239,40 +237,40 @@ class Yunnan(Ruleset):
             return _no_win("a plain hand (平胡) wins only self-drawn", "平胡必须自摸，不能点炮胡")
         return self.result(fans, hand.self_drawn, hand.table, params)
 
-    def wait_tiles(self, hand: Hand, params: Mapping[str, Any]) -> list[int]:
+    def wait_tiles(self, hand: Hand, params: ParamValues) -> list[int]:
         self.check(hand)
         return decompose.waits(hand, FORMS)
 
     # -- money ------------------------------------------------------------------------
 
     @staticmethod
-    def value(f: int, self_drawn: bool, params: Mapping[str, Any]) -> int:
+    def value(f: int, self_drawn: bool, params: ParamValues) -> int:
         """What one payer pays for F 番: "自摸為每家 3 分,點炮胡為 3+1=4 分",
         "疊加一個大牌型則乘以一個2"."""
         if f == 0:
-            return int(params["pinghu_self_draw"])
-        sd = int(params["self_draw_base"]) * 2 ** (f - 1)
+            return params.whole("pinghu_self_draw")
+        sd = params.whole("self_draw_base") * 2 ** (f - 1)
         if self_drawn:
             return sd
         if params["discard_rule"] == "plus_one":
-            return sd + int(params["discard_base"]) - int(params["self_draw_base"])
-        return int(params["discard_base"]) * 2 ** (f - 1)
+            return sd + params.whole("discard_base") - params.whole("self_draw_base")
+        return params.whole("discard_base") * 2 ** (f - 1)
 
     def result(
         self, fans: Mapping[int, int], self_drawn: bool, table: Table | None,
-        params: Mapping[str, Any],
-    ) -> dict[str, Any]:  # fmt: skip
-        rows: list[dict[str, Any]] = [
+        params: ParamValues,
+    ) -> HandResult:  # fmt: skip
+        rows: list[Fan] = [
             {"id": f, "name_zh": FANS[f].zh, "name_en": FANS[f].en, "points": FANS.points[f],
              "count": 1} for f in sorted(fans)
         ]  # fmt: skip
         total = FANS.total(fans)
         ten = TEN_HONORS in fans
-        value = int(params["ten_honors_each"]) if ten else self.value(total, self_drawn, params)
+        value = params.whole("ten_honors_each") if ten else self.value(total, self_drawn, params)
         how_zh, how_en = _how(total, ten, self_drawn, params)
         names_zh = "、".join(str(r["name_zh"]) for r in rows) or "平胡"
         names_en = ", ".join(str(r["name_en"]) for r in rows) or "plain hand"
-        out: dict[str, Any] = {
+        out: HandResult = {
             "win": True, "fans": rows, "total": total, "value": value,
             "notes_zh": [f"{names_zh}（{total} 番）", f"{how_zh} {value}"],
             "notes": [f"{names_en} ({total} fan)", f"{how_en} {value}"],
@@ -289,8 +287,8 @@ class Yunnan(Ruleset):
         else:
             payers = [table.discarder]
         deltas = [0] * n
-        payments = []
-        factor = int(params["dealer_factor"])
+        payments: list[Payment] = []
+        factor = params.whole("dealer_factor")
         for s in payers:
             amount = value * (factor if table.dealer in (s, w) else 1)
             deltas[s] -= amount
@@ -306,7 +304,7 @@ class Yunnan(Ruleset):
 
     # -- quick entry: the fans picked, 十老头 among them -----------------------------------
 
-    def fan_catalog(self, params: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    def fan_catalog(self, params: ParamValues | None = None) -> list[CatalogFan]:
         """The patterns and 十老头; 杠上花/杠上炮/抢杠 come from the win's flags."""
         return [{"id": f.id, "name_zh": f.zh, "name_en": f.en, "points": f.points, "max": 1,
                  "group": f.group} for f in FANS if f.id in PICKABLE]  # fmt: skip
@@ -326,8 +324,8 @@ class Yunnan(Ruleset):
 
     def quick_score(
         self, fans: Mapping[int, int], flowers: int, table: Table, self_drawn: bool,
-        params: Mapping[str, Any], flags: AbstractSet[str] = frozenset(),
-    ) -> dict[str, Any]:  # fmt: skip
+        params: ParamValues, flags: AbstractSet[str] = frozenset(),
+    ) -> HandResult:  # fmt: skip
         picked = self.picked(fans)
         if "after_kong" in flags:
             picked[KONG_BLOOM if self_drawn else KONG_DISCARD] = 1
@@ -372,35 +370,35 @@ class Yunnan(Ruleset):
 
     def kong_payments(
         self, kind: str, player: int, discarder: int | None, in_play: Sequence[int],
-        params: Mapping[str, Any],
+        params: ParamValues,
     ) -> list[tuple[int, int]]:  # fmt: skip
         """明杠 2 from the discarder ("打出一張牌的閑家給玩家2分"); 暗杠 and 转弯杠 from
         each other player (unpriced in the seed: YN-2).  Paid when made, never doubled."""
         if kind == "exposed":
             assert discarder is not None
-            return [(discarder, int(params["exposed_kong"]))]
-        each = int(params["concealed_kong_each" if kind == "concealed" else "added_kong_each"])
+            return [(discarder, params.whole("exposed_kong"))]
+        each = params.whole("concealed_kong_each" if kind == "concealed" else "added_kong_each")
         return [(s, each) for s in in_play if s != player]
 
-    def kong_handover(self, params: Mapping[str, Any]) -> bool:
-        return bool(params["kong_handover"])
+    def kong_handover(self, params: ParamValues) -> bool:
+        return params.flag("kong_handover")
 
-    def claim(self, f: int, params: Mapping[str, Any]) -> int:
+    def claim(self, f: int, params: ParamValues) -> int:
         """What a not-ready player pays a ready one whose best wait is worth F 番."""
         rule = params["cha_da_jiao"]
         if rule == "fixed":
-            return int(params["cha_da_jiao_fixed"])
+            return params.whole("cha_da_jiao_fixed")
         if rule == "discard_value" and f > 0:
             return self.value(f, False, params)
         return self.value(f, True, params)
 
-    def wall_end(self, state: RoundState, ev: Mapping[str, Any], i: int) -> dict[str, Any]:
+    def wall_end(self, state: RoundState, ev: Mapping[str, Any], i: int) -> EventReport:
         """「流局查大叫,杠錢不算」: the hand's kong money goes back (YN-4), then every
         player not ready pays every ready one the value of the ready one's best
         wait, self-drawn, without 杠上花 and the like (YN-5)."""
         params = state.params
 
-        def shown(hand: Hand, sit: Mapping[str, Any]) -> dict[str, Any]:
+        def shown(hand: Hand, sit: Mapping[str, Any]) -> Standing:
             self.check(hand)
             best: tuple[int, int] | None = None  # (番, tile)
             waits = decompose.waits(hand, FORMS)
@@ -418,7 +416,7 @@ class Yunnan(Ruleset):
                     "claim": self.claim(best[0], params), "claim_fans": best[0],
                     "claim_tile": tile_str(best[1])}  # fmt: skip
 
-        def told(h: Mapping[str, Any]) -> dict[str, Any]:
+        def told(h: Mapping[str, Any]) -> Standing:
             if h["status"] == "not_ready":
                 return {"status": "not_ready", "waits": [], "claim": 0}
             raw = h.get("fans") or {}
@@ -445,7 +443,9 @@ class Yunnan(Ruleset):
         notes_zh: list[str] = []
         if params["draw_voids_kongs"]:
             for t in [t for t in state.ledger.transfers if t["reason"].startswith("kong_")]:
-                state.ledger.pay(t["to"], t["from"], t["amount"], "kong_void", i)
+                to = t["to"]
+                assert to is not None  # a kong is paid to the player who made it
+                state.ledger.pay(to, t["from"], t["amount"], "kong_void", i)
             notes.append("kong money of this hand returned (杠钱不算)")
             notes_zh.append("流局杠钱不算：这一局的杠钱退回")
         ready = [s for s, c in checks.items() if c["status"] == "ready"]
@@ -457,7 +457,7 @@ class Yunnan(Ruleset):
                 "notes": notes, "notes_zh": notes_zh}  # fmt: skip
 
     def next_dealer(
-        self, dealer: int, players: int, winners: Sequence[int], params: Mapping[str, Any],
+        self, dealer: int, players: int, winners: Sequence[int], params: ParamValues,
         discarder: int | None = None,
     ) -> int:  # fmt: skip
         """ "以后每盤首先胡牌的人為下一盤的莊家"; on 一炮多响 "點炮者下方第一家";
@@ -469,10 +469,10 @@ class Yunnan(Ruleset):
         return winners[0]
 
 
-def _how(total: int, ten: bool, self_drawn: bool, params: Mapping[str, Any]) -> tuple[str, str]:
+def _how(total: int, ten: bool, self_drawn: bool, params: ParamValues) -> tuple[str, str]:
     """How the amount is worked, in words (zh, en), up to its "="."""
     doubled = " × 2" * max(total - 1, 0) + " ="
-    sd, db = int(params["self_draw_base"]), int(params["discard_base"])
+    sd, db = params.whole("self_draw_base"), params.whole("discard_base")
     if ten:
         return "十老头：其他每家付", "ten honors: each other player pays"
     if total == 0:
@@ -493,7 +493,7 @@ def _how(total: int, ten: bool, self_drawn: bool, params: Mapping[str, Any]) -> 
     )
 
 
-def _no_win(en: str, zh: str) -> dict[str, Any]:
+def _no_win(en: str, zh: str) -> HandResult:
     return {"win": False, "fans": [], "total": 0, "notes": [en], "notes_zh": [zh]}
 
 
