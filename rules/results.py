@@ -96,11 +96,10 @@ class Reading(TypedDict):
     wild_as: list[str]
 
 
-class HandResult(TypedDict):
-    """What a ruleset answers for one hand (`score_hand`, `quick_score`): the body
-    of a `score()` result, and of a settled round's winner report."""
+class HandScore(TypedDict):
+    """What a hand's score says, in a `score()` result and in a settled round's
+    winner report alike."""
 
-    win: bool
     fans: NotRequired[list[Fan]]
     total: NotRequired[int]
     multiplier: NotRequired[int]
@@ -113,6 +112,13 @@ class HandResult(TypedDict):
     excluded: NotRequired[list[ExcludedFan]]
     losers: NotRequired[list[Loser]]
     contractor: NotRequired[int | None]
+
+
+class HandResult(HandScore):
+    """What a ruleset answers for one hand (`score_hand`, `quick_score`): the body
+    of a `score()` result, and of a settled round's winner report."""
+
+    win: bool
     wild_as: NotRequired[list[str]]
     doublings: NotRequired[int]  # the ×2 items counted (rules/doubling.py)
     decompositions: NotRequired[list[Reading]]
@@ -174,23 +180,11 @@ Transfer = TypedDict(
 )
 
 
-class WinnerReport(TypedDict):
+class WinnerReport(HandScore):
     """A winner of a round's win event: his seat and what his hand's result keeps
     (rules.round.WINNER_KEYS); a round of the ruleset's own adds how he was paid."""
 
     seat: int
-    fans: NotRequired[list[Fan]]
-    total: NotRequired[int]
-    multiplier: NotRequired[int]
-    value: NotRequired[int]
-    notes: NotRequired[list[str]]
-    notes_zh: NotRequired[list[str]]
-    working: NotRequired[list[str]]
-    working_zh: NotRequired[list[str]]
-    flags_dropped: NotRequired[list[DroppedFlag]]
-    excluded: NotRequired[list[ExcludedFan]]
-    losers: NotRequired[list[Loser]]
-    contractor: NotRequired[int | None]
     mode: NotRequired[str]
     amount: NotRequired[int]
     payers: NotRequired[list[int]]
