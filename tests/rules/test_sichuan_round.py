@@ -185,6 +185,18 @@ def test_kong_tile_is_echoed_and_checked() -> None:
     bad([K(1, "concealed", tile="xx")], "bad_tile")
 
 
+def test_a_round_refuses_what_the_table_does_not_take() -> None:
+    """Read by the core round like every table's: 四川 turns no wild tile, and a
+    seating must list each seat once (both refused, nothing settled)."""
+    base = rnd([K(1, "concealed")])
+    assert settle(base)["ok"]
+    for extra, code in (({"wild": ["5m"]}, "bad_input"), ({"seating": "x"}, "bad_table"),
+                        ({"seating": [0, 1, 1, 3]}, "bad_table")):  # fmt: skip
+        r: Any = settle({**base, **extra})
+        assert r["ok"] is False and r["error"]["code"] == code, (extra, r)
+        assert HAN.search(r["error"]["message_zh"]), r
+
+
 # --- 抢杠 -------------------------------------------------------------------------------
 
 
