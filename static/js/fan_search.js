@@ -3,7 +3,7 @@
  *
  * Why: the MCR list has 80 fans; at the table a player knows the name and
  * should not scroll.  Names match in Chinese, English or pinyin, whole or by
- * initials ("jian", "pph": data-fan-names, scorer/present/quick.py); the fans
+ * initials ("jian", "pph": data-fan-names, scorer/present/fan_list.py); the fans
  * already chosen stay shown whatever is typed.  The box is hidden without script (the whole list is
  * there anyway); typing hides the fans that do not match and opens the folded
  * groups that hold a match.  What was typed survives the form's re-render

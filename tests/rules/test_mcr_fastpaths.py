@@ -183,8 +183,8 @@ def test_a_suits_cuts_match_the_engine(counts: list[int], x: int, pair: bool) ->
         assert sorted(mcr._suit_packs(key, y, pair)) == sorted(want)
 
 
-def _facts_by_definition(merged: bytes, kongs: int) -> tuple:
-    """tile_facts read from the tile sets of context.py, tile by tile."""
+def facts_by_definition(merged: bytes, kongs: int) -> tuple:
+    """The facts the tile fans read, from the tile sets of context.py, tile by tile."""
     tiles = [t for t in range(34) if merged[t]]
     suits = {context.suit(t) for t in tiles}
     voided = 3 - len(suits - {3})
@@ -277,7 +277,7 @@ def test_tile_facts_match_the_tile_sets(tiles: list[int], kongs: int) -> None:
         counts[t] = min(4, counts[t] + 1)
     merged = bytes(counts)
     assert rows_on(merged, merged.count(4) - kongs) == fans_of_facts(
-        _facts_by_definition(merged, kongs)
+        facts_by_definition(merged, kongs)
     )
 
 
@@ -285,7 +285,7 @@ def test_tile_facts_of_the_generated_hands(params: ParamValues) -> None:
     for s in SITUATIONS:
         r = mcr.Reading(parse_situation(s), params)
         kongs = sum(1 for m in r.hand.melds if m.type == "kong")
-        facts = _facts_by_definition(r.merged, kongs)
+        facts = facts_by_definition(r.merged, kongs)
         assert r.win_facts.hogs == facts[9]
         assert rows_on(r.merged, r.win_facts.hogs) == fans_of_facts(facts)
         # each TileFan row on the Ctx (its lambda) says what the compiled rows say

@@ -103,7 +103,7 @@ def test_tile_fans_match_tile_facts() -> None:
     """The TileFan rows compiled on the ranks each suit holds (fans.tile_fans, what
     the lean path and the careful one both read) give the fans the tile sets of
     context.py define, on random tiles of every mix of suits and honors."""
-    from tests.rules.test_mcr_fastpaths import _facts_by_definition, fans_of_facts, rows_on
+    from tests.rules.test_mcr_fastpaths import facts_by_definition, fans_of_facts, rows_on
 
     rng = random.Random(9)
     for i in range(30_000):
@@ -115,7 +115,7 @@ def test_tile_fans_match_tile_facts() -> None:
         for t in kinds:
             merged[t] = rng.randrange(1, 4)
         m = bytes(merged)
-        assert rows_on(m, 0) == fans_of_facts(_facts_by_definition(m, 0)), m
+        assert rows_on(m, 0) == fans_of_facts(facts_by_definition(m, 0)), m
 
 
 def test_unique_wait_from_single_suits_matches_the_tables() -> None:

@@ -123,7 +123,7 @@ def test_waits_of_any_thirteen_tiles(
         plain_reader.read = read
 
 
-def test_rulesets_with_quick_forms_give_plain_forms() -> None:
+def test_rulesets_with_plain_reader_forms_give_plain_forms() -> None:
     """A ruleset's quick forms are plain ones, under its defaults and every preset."""
     offered = 0
     for rs in REGISTRY.values():
