@@ -2,7 +2,9 @@
 
 Each is a TypedDict: a plain dict at run time, so what `score()`, `settle()` and
 the others return serializes to the very JSON the contract shows, while mypy
-checks every key a ruleset writes and every key the web app reads.
+checks every key a ruleset writes and every key read through these types (the
+web app's scorer/scoring.py hands results on as mappings it reads defensively:
+rounds stored earlier come back in their older shapes).
 tests/rules/test_results.py holds these shapes to the JSON examples of the
 docs (docs/situation.md, docs/rules/*.md), so the types and the contract
 cannot drift apart.
@@ -87,7 +89,7 @@ class Loser(TypedDict):
     paozi: NotRequired[int]
 
 
-class Reading(TypedDict):
+class DecompositionReading(TypedDict):
     """One way the tiles form a winning shape (generic, house): its form, its
     groups as [kind, lowest tile] and what the wild tiles stand for."""
 
@@ -121,7 +123,7 @@ class HandResult(HandScore):
     win: bool
     wild_as: NotRequired[list[str]]
     doublings: NotRequired[int]  # the ×2 items counted (rules/doubling.py)
-    decompositions: NotRequired[list[Reading]]
+    decompositions: NotRequired[list[DecompositionReading]]
     decomposition_count: NotRequired[int]
     payments: NotRequired[list[Payment]]
     deltas: NotRequired[list[int]]

@@ -24,7 +24,6 @@ HAND_SIZE = 14  # a kong counts 3 here, as in the situation format
 MELD_TYPES = ("chi", "pung", "kong", "concealed_kong", "added_kong")
 TOOLS = (*MELD_TYPES, "win", "turned")
 MELD_FROM = ("left", "across", "right")  # 上家, 对家, 下家
-AUTHOR_COOKIE = "mj_author"
 AUTHOR_MAX = 40
 # Taps one request may carry (static/js/taps.js sends those queued behind an answer
 # together): far more than a hand has tiles, few enough that a request stays small.
@@ -322,7 +321,7 @@ class Pick:
                     m["claimed_from"] = frm
         return h
 
-    def _meld_from(self) -> list[str]:
+    def melds_from(self) -> list[str]:
         """`meld_from` in step with `melds` (a chi is from 上家)."""
         out = [*self.meld_from[: len(self.melds)]]
         out += [""] * (len(self.melds) - len(out))
@@ -382,7 +381,7 @@ class Pick:
             "win_tile": "" if self.win_tile is None else tile_str(self.win_tile),
             "melds": " ".join(
                 f"{m}:{tile_str(t)}" + (f":{frm}" if frm and self.spec.meld_sources else "")
-                for (m, t), frm in zip(self.melds, self._meld_from(), strict=True)
+                for (m, t), frm in zip(self.melds, self.melds_from(), strict=True)
             ),
             "tool": self.tool,
             "flags": ",".join(f for f in self.flag_ids if f in self.flags),
@@ -425,12 +424,12 @@ class Pick:
         elif verb == "hand":
             return self._tap_hand(arg)
         elif verb == "meld" and (i := int_or_none(arg, 0, len(self.melds) - 1)) is not None:
-            self.meld_from = self._meld_from()
+            self.meld_from = self.melds_from()
             del self.melds[i]
             del self.meld_from[i]
         elif verb == "meldfrom" and (i := int_or_none(arg, 0, len(self.melds) - 1)) is not None:
             # 上家 → 对家 → 下家 → not said; a chi only ever comes from 上家.
-            self.meld_from = self._meld_from()
+            self.meld_from = self.melds_from()
             if self.melds[i][0] != "chi":
                 order = ["", *MELD_FROM]
                 self.meld_from[i] = order[(order.index(self.meld_from[i]) + 1) % len(order)]
@@ -537,7 +536,7 @@ class Pick:
             if self.held(k) + tiles.count(k) > 4:
                 return self._all_four(k, tiles.count(k))
         self.melds.append((mtype, t))
-        self.meld_from = [*self._meld_from()[:-1], "left" if mtype == "chi" else ""]
+        self.meld_from = [*self.melds_from()[:-1], "left" if mtype == "chi" else ""]
         return ""
 
     def _all_four(self, t: int, adding: int = 1) -> str:

@@ -8,9 +8,9 @@ from typing import Any
 from django.utils.translation import gettext_lazy, ngettext
 
 from rules.table import SeatInput
-from rules.tiles import N_KINDS, SEAT_WINDS, tile_en, tile_str, tile_zh
+from rules.tiles import N_KINDS, SEAT_WINDS, WIND_TILES, tile_en, tile_str, tile_zh
 from scorer.entry.pick import Pick, meld_tiles
-from scorer.language import by_language, is_zh
+from scorer.language import by_language, is_zh, tile_name
 from scorer.present.words import meld_labels
 
 _NUM_ZH = "一二三四五六七八九"
@@ -19,8 +19,7 @@ _SUIT_ZH = "万筒条"
 
 def wind_name(w: str) -> str:
     """A wind ("E") as the reader calls its tile: 东 / East."""
-    t = 27 + SEAT_WINDS.index(w)
-    return tile_zh(t) if is_zh() else tile_en(t)
+    return tile_name(WIND_TILES[SEAT_WINDS.index(w)])
 
 
 # ---------------------------------------------------------------- tile faces
@@ -97,7 +96,7 @@ def hand_view(p: Pick) -> dict[str, Any]:
     standing = sorted((*p.concealed, *([] if p.win_tile is None else [p.win_tile])))
     complete = p.n_tiles == p.hand_size
     labels = meld_labels(p.spec)
-    sources = p._meld_from() if p.spec.meld_sources else [""] * len(p.melds)
+    sources = p.melds_from() if p.spec.meld_sources else [""] * len(p.melds)
     melds = [
         {"i": i, "type": mtype, "name": labels[mtype],
          "tiles": [FACES[t] for t in meld_tiles(mtype, low) or []],

@@ -30,8 +30,8 @@ from scorer.present.words import name_seats
 from scorer.scoring import evaluate, evaluate_events, refusal
 
 # "from" is a keyword: these rows are typed dicts, read by the template as x.from.
-Payment = TypedDict("Payment", {"from": str, "to": str, "amount": int, "why": str})
-Transfer = TypedDict("Transfer", {"from": str, "to": str, "amount": int, "reason": str})
+PaymentRow = TypedDict("PaymentRow", {"from": str, "to": str, "amount": int, "why": str})
+TransferRow = TypedDict("TransferRow", {"from": str, "to": str, "amount": int, "reason": str})
 
 
 @dataclass(frozen=True)
@@ -47,8 +47,8 @@ class Outcome:
     win: bool = False
     refused: bool = False  # its fans are shown, never as a score
     seats: Sequence[Mapping[str, Any]] = ()  # each seat's gain or loss
-    payments: Sequence[Payment] = ()  # a round's payments
-    transfers: Sequence[Transfer] = ()  # an event's own payments
+    payments: Sequence[PaymentRow] = ()  # a round's payments
+    transfers: Sequence[TransferRow] = ()  # an event's own payments
     waits: Sequence[Face] | None = None  # one tile short: the tiles that complete the hand
     waits_tap: bool = True  # the waits are buttons (a winning hand) or just shown
     flag_notes: Mapping[str, str] = field(default_factory=dict)  # flags the tiles contradict
@@ -139,7 +139,7 @@ def round_outcome(session: GameSession, p: Pick, taken: bool) -> Outcome:
     names = list(session.players)
     deltas = result.get("deltas") or [0] * session.n_players
     reasons = p.spec.reasons
-    payments: list[Payment] = [
+    payments: list[PaymentRow] = [
         {"from": names[x["from"]], "to": names[x["to"]], "amount": x["amount"],
          # Said beside a payment that is not the win itself (吉安's 精, 冲关).
          "why": by_language(*reasons.get(x["reason"], ("", "")))
@@ -241,7 +241,7 @@ def event_outcome(session: GameSession, p: EventPick, now: RoundNow, taken: bool
         deltas[t["to"]] += t["amount"]
     lang = 0 if is_zh() else 1
     reasons = session.table().reasons
-    transfers: list[Transfer] = [
+    transfers: list[TransferRow] = [
         {"from": names[t["from"]], "to": names[t["to"]], "amount": t["amount"],
          "reason": reason_labels(t, reasons)[lang]}
         for t in mine

@@ -11,7 +11,7 @@ queued in the browser (static/js/taps.js) and sent with the state that answer
 brings, so quick taps on a slow network are not lost; taps are values
 ("tile:5m"), read against the state they arrive with.  Nothing is scored here:
 every number on the page comes from
-the engine through scorer.scoring (`evaluate`, `situation_for`), the same
+the engine through scorer.scoring (`evaluate`, `evaluate_events`), the same
 path `GameSession.record_round` and `Round.revise` take, and nothing is saved
 before 确认.
 
@@ -45,7 +45,7 @@ record page is opened again, until the entry is confirmed or dropped.
 
 A session whose table moves money before a round ends records one event at a time
 (a kong, a win, the wall's end) on the same page and URLs: see "rounds played
-as events" below for its extra state.  `GET record?kind=win|kong|wall_end`
+as events" in scorer/entry/event_pick.py for its extra state.  `GET record?kind=win|kong|wall_end`
 opens the form on that event.
 """
 
@@ -79,7 +79,7 @@ from scorer.record_request import asked, author, done, dropped, taps_of, who_rec
 from scorer.views import HtmxHttpRequest
 from scorer.views.record_events import confirm_event, preview_event, record_event
 
-__all__ = ["Pick", "confirm", "posted_pick", "preview", "record", "render_form"]
+__all__ = ["confirm", "posted_pick", "preview", "record", "render_form"]
 
 
 def render_form(

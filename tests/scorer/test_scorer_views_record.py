@@ -18,8 +18,8 @@ from django.urls import reverse
 
 from rules import get_ruleset
 from rules.tiles import parse_tiles, tile_str
+from scorer.entry.pick import Pick
 from scorer.models import GameSession, Round, RoundRevision
-from scorer.views.record import Pick
 
 pytestmark = pytest.mark.django_db
 

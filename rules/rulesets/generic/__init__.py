@@ -12,7 +12,7 @@ from rules.decompose import Forms
 from rules.hand import Hand
 from rules.params import Param, ParamValues
 from rules.registry import Ruleset
-from rules.results import HandResult, Reading
+from rules.results import DecompositionReading, HandResult
 from rules.shapes import Decomposition
 from rules.tiles import tile_str
 
@@ -20,7 +20,7 @@ MAX_LISTED = 50  # decompositions listed in a result; the count is always exact
 _FORMS = {sp: Forms(seven_pairs=sp) for sp in (True, False)}
 
 
-def decomposition_dict(d: Decomposition) -> Reading:
+def decomposition_dict(d: Decomposition) -> DecompositionReading:
     return {
         "form": d.form,
         "groups": [[g.kind, tile_str(g.tile)] for g in d.groups],

@@ -6,7 +6,8 @@ pungs and kongs make (`pung_relation_fans`: 双同刻, 三同刻, 一色三节�
 depend on the sets alone, and there are few of them: 12,650 multisets of at
 most four chows (21 kinds of chow), 52,956 sets of at most four pungs (34 kinds,
 no kind twice).  About three new hands in ten meet a chow or pung set for the
-first time; shipped, its fans are a look-up (context._relation_table) rather
+first time; shipped, its fans are a look-up (context.shipped_chow_fans,
+shipped_pung_fans) rather
 than worked out then.  Built in about half a second from the
 functions of context.py, which stay the definition: tests/rules/test_mcr_relations.py
 rebuilds the file and compares it byte for byte, and reads every entry back

@@ -1,14 +1,15 @@
 """python -m rules.rulesets.mcr.build_suit_cuts: (re)build rules/rulesets/mcr/data/mcr_suit_cuts.bin.
 
 MCR reads a hand's cuts into sets and a pair from each suit's cuts
-(scoring._suit_packs); a suit pattern met for the first time was cut by a walk
-in Python (scoring.suit_cuts, about 5 µs), which one new hand in five or six
-paid.  Every pattern of one suit that can be cut at all is here instead: those
+(scoring._suit_packs); cutting a suit pattern by the walk in Python
+(scoring.suit_cuts) costs about 5 µs, and one new hand in five or six meets a
+pattern for the first time.  So every pattern of one suit that can be cut at all
+is here: those
 of at most four sets (sets only, and sets with the pair), counts at most four a
 kind; 9 kinds for a suit, 7 for the honors (no chows).  Built in a few seconds
 from `suit_cuts` itself, which stays the definition
 (tests/rules/test_mcr_suit_cuts.py rebuilds the file and reads every entry
-back against it); a pattern not here (none a hand can hold) is cut as before.
+back against it); a pattern not here (none a hand can hold) is cut by the walk.
 
 The file, zlib-compressed: b"MJSC1", then four sections (9 kinds without and
 with the pair, then 7 kinds likewise), each: the number of patterns N (4

@@ -65,7 +65,7 @@ from rules.rulesets.mcr.context import (
 )
 
 # A fan's condition: how often the fan applies to one reading of the hand.
-Fan = Callable[[Ctx], int]
+FanCondition = Callable[[Ctx], int]
 
 
 class TableFan:
@@ -202,7 +202,7 @@ def _F(
     rule_en: str,
     *,
     group: str,
-    when: Fan | None = None,
+    when: FanCondition | None = None,
 ) -> FanDef:
     """One row, its condition typed against `Ctx` (a TableFan gets the row's id)."""
     need = group in _CONDITIONED
@@ -689,9 +689,9 @@ COMMON_FANS: tuple[int, ...] = (
 # hand answers them for every cut; CUT fans read the sets of one cut.  43 无番和
 # (nothing else applies) and 81 花牌 (flowers) are decided after the others, the
 # special forms' own fans by the form.
-HAND_FANS: dict[int, Fan] = {f.id: f.when for f in _TABLE if f.group == "hand" and f.when}
-CUT_FANS: dict[int, Fan] = {f.id: f.when for f in _TABLE if f.group == "cut" and f.when}
-FAN_FUNCS: dict[int, Fan] = {f.id: f.when for f in _TABLE if f.when is not None}
+HAND_FANS: dict[int, FanCondition] = {f.id: f.when for f in _TABLE if f.group == "hand" and f.when}
+CUT_FANS: dict[int, FanCondition] = {f.id: f.when for f in _TABLE if f.group == "cut" and f.when}
+FAN_FUNCS: dict[int, FanCondition] = {f.id: f.when for f in _TABLE if f.when is not None}
 
 # The fans evaluated on their light contexts, what both scoring paths take, so a
 # fan's condition is its row's and nowhere else.

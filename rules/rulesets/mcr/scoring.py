@@ -809,13 +809,6 @@ def best_reading(reading: Reading) -> Scored | None:
     return best
 
 
-# A fan's entry in a result, prebuilt without its count.
-_FAN_DICTS = {
-    fid: {"id": fid, "name_zh": f.zh, "name_en": f.en, "points": f.points}
-    for fid, f in FANS.items()
-}
-
-
 def fan_entry(fid: int, n: int) -> Fan:
     """A fresh entry (callers may change it), copied from a prebuilt one with its count."""
     d = _FAN_DICTS_N.get((fid, n))
