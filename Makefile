@@ -17,7 +17,8 @@ help:
 	@echo "make run     set up (.venv, install, migrate, load presets) and serve http://$(ADDR)"
 	@echo "             (for the other phones at the table: make run ADDR=0.0.0.0:8000)"
 	@echo "make admin   the first account: owner of the room / serves, and the site's staff"
-	@echo "make test    run the whole test suite (extra pytest arguments: ARGS='...')"
+	@echo "make test    run the whole test suite (extra pytest arguments: ARGS='...';"
+	@echo "             processes: WORKERS=auto, one per core, or WORKERS=0 for one)"
 	@echo "make test-browser  only the real-browser tests (tests/browser; needs Chromium)"
 	@echo "make check   ruff lint, ruff format check, mypy"
 	@echo "make check-deploy  manage.py check --deploy in docs/deploy.md's configuration"
@@ -72,11 +73,12 @@ admin: $(STAMP)
 # The browser tests (tests/browser) run whenever Chromium is found (/usr/bin/chromium
 # or $$CHROMIUM) and are skipped, with one line saying why, when it isn't or when
 # SKIP_BROWSER_TESTS=1. Their screenshots go to test-artifacts/screenshots/.
-# A whole run takes minutes: each test file gets its own line of dots (the file's
-# name first, --verbosity=0 over the config's -q), and the slowest tests (over 2 s)
-# are listed at the end.
+# The suite is spread over WORKERS processes (pytest-xdist; `auto`: one per core;
+# WORKERS=0 runs it in this one process, with a line of dots per test file). The
+# slowest tests (over 2 s) are listed at the end.
+WORKERS ?= auto
 test: $(STAMP) $(NODE_STAMP)
-	@set +e; $(PY) -m pytest --verbosity=0 --durations=15 --durations-min=2 $(ARGS); rc=$$?; \
+	@set +e; $(PY) -m pytest -n $(WORKERS) --verbosity=0 --durations=15 --durations-min=2 $(ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests (exit 5) -- failing." >&2; exit 1; fi; \
 	exit $$rc
 

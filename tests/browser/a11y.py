@@ -26,6 +26,7 @@ their own older copy of axe and have no text-size or SVG-contrast check.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -308,12 +309,18 @@ def set_mode(page: Page, scheme: str, large: bool) -> None:
     page.evaluate("(on) => document.documentElement.classList.toggle('large-text', on)", large)
 
 
-def check_all_modes(page: Page, label: str, allowed: dict[str, str] | None = None) -> list[str]:
-    """The checks in light and dark, normal and large text: a failure message per
-    mode with any problem (empty when all pass). Leaves the page light, normal size."""
+def check_all_modes(
+    page: Page,
+    label: str,
+    allowed: dict[str, str] | None = None,
+    modes: Sequence[tuple[str, bool]] = MODES,
+) -> list[str]:
+    """The checks in light and dark, normal and large text (or in ``modes``): a
+    failure message per mode with any problem (empty when all pass). Leaves the page
+    light, normal size."""
     failures = []
     try:
-        for scheme, large in MODES:
+        for scheme, large in modes:
             set_mode(page, scheme, large)
             problems = page_problems(page, allowed)
             widths = page.evaluate(

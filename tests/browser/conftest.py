@@ -39,14 +39,19 @@ How it fits together
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import socket
 import threading
 import time
+import weakref
 from collections.abc import Generator, Iterator
 from typing import Any
 
 import pytest
+from django.core.servers.basehttp import ThreadedWSGIServer
+from django.test.testcases import LiveServerThread
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
 from tests.browser.helpers import snap
@@ -238,14 +243,60 @@ def _phone(browser: Browser, request: pytest.FixtureRequest, name: str) -> Itera
         _wait_for_request_threads()
 
 
+class _LiveServer(ThreadedWSGIServer):
+    """The live server, knowing the connections it holds open.
+
+    Django's test server keeps HTTP/1.1 connections alive, one thread each, and
+    Chromium keeps a closed context's idle sockets open for a while: the thread then
+    waits in ``readline()`` for a request that never comes, and a teardown that
+    waited for it spent its whole 5 s (``end_connections`` ends them at once).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.held: set[socket.socket] = set()
+        self.held_lock = threading.Lock()
+        _SERVERS.add(self)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self.held_lock:
+            self.held.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self.held_lock:
+            self.held.discard(request)
+        super().shutdown_request(request)
+
+    def end_connections(self) -> None:
+        """No more requests on any open connection: a thread waiting for the next one
+        reads the end of the stream and finishes; one answering a request still
+        answers it (its reading is done) and then finishes."""
+        with self.held_lock:
+            held = list(self.held)
+        for sock in held:
+            with contextlib.suppress(OSError):  # closed meanwhile
+                sock.shutdown(socket.SHUT_RD)
+
+
+_SERVERS: weakref.WeakSet[_LiveServer] = weakref.WeakSet()
+# pytest-django's live_server starts Django's LiveServerThread, which makes its server
+# from this attribute.
+LiveServerThread.server_class = _LiveServer
+
+
 def _wait_for_request_threads(timeout: float = 5.0) -> None:
     """Let the live server finish the requests the closed page left in flight.
 
     Each request runs in its own daemon thread; one still closing its database
     connection while the next test flushes the tables (or after the server has
     stopped sharing the in-memory SQLite connection) raised "DatabaseWrapper
-    objects created in a thread can only be used in that same thread".
+    objects created in a thread can only be used in that same thread". The
+    connections the page kept alive are ended first, so only a request really in
+    flight is waited for.
     """
+    for server in list(_SERVERS):
+        server.end_connections()
     deadline = time.monotonic() + timeout
     for t in threading.enumerate():
         if t is not threading.current_thread() and "process_request_thread" in t.name:

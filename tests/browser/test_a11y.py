@@ -1,31 +1,38 @@
 """Every page and every record-page state the flows reach, checked in a real browser
 at 360 x 740: axe-core's WCAG 2.1 AA rules (0 violations), text a player reads at
-least 14 px, and contrast measured from computed styles (tests/browser/a11y.py) --
-each in light and dark colour schemes and in large-text mode, in Chinese and in
-English.
+least 14 px, and contrast measured from computed styles (tests/browser/a11y.py).
+
+Every screen is checked in Chinese and in English in the light colour scheme at
+normal size; in Chinese also dark, large text, and both. Dark and large text change
+colours and sizes, not words, so a second language would check the same thing again.
 
 Adding a page: one ``Screen`` in ``SCREENS`` -- a name, the path to open (its
-``{placeholders}`` filled from the ``Tables`` made below), and the taps that reach
-the state, e.g. ``Screen("rooms-dashboard", "/rooms/{room}/", login=True)``.
-Data a new page needs goes into ``Tables`` (one place, made once per test).
+``{placeholders}`` filled from the ``Tables``), and the taps that reach the state,
+e.g. ``Screen("rooms-dashboard", "/rooms/{room}/", login=True)``. Data a new page
+needs goes into ``make_tables`` (one place, made once for the module: a screen only
+looks, and ``_live_server_helper`` holds it to that).
 """
 
 from __future__ import annotations
 
+import contextlib
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import pytest
+from django.apps import apps
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from playwright.sync_api import Page, expect
+from pytest_django import DjangoDbBlocker
 from pytest_django.live_server_helper import LiveServer
 
 from scorer.models import GameSession
 from scorer.players import Player
-from scorer.rooms import RoomMember, RoomTable, default_room
+from scorer.rooms import RoomMember, RoomTable
 from scorer.seating import seat_players
-from tests.browser.a11y import check_all_modes
+from tests.browser.a11y import MODES, check_all_modes
 from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, use_language
 
 pytestmark = pytest.mark.browser
@@ -41,7 +48,7 @@ SICHUAN_PUNGS = {"concealed": "111222p333s4455s", "win_tile": "5s"}
 
 @dataclass
 class Tables:
-    """The tables the screens show, made once per test (the database is flushed after)."""
+    """The tables the screens show, made once for the module (see ``tables``)."""
 
     mcr: str  # two rounds: a win on tiles, a drawn game
     sichuan: str  # a round in progress: a 暗杠, then a win (血战: the round goes on)
@@ -79,6 +86,8 @@ def make_tables() -> Tables:
     config = room.offered_configs()[0]
     config.params = {**config.params, "base": config.params.get("base", 8) + 2}
     config.save()
+    boss = User.objects.create_user("boss", "boss@example.org", ADMIN_PASSWORD)
+    RoomMember.objects.create(room=room, user=boss, role=RoomMember.OWNER, display_name="老板")
     table = RoomTable.objects.create(room=room, number=3)
     GameSession.objects.filter(pk=mcr.pk).update(room_table=table)
     return Tables(
@@ -206,13 +215,7 @@ SCREENS = [
 
 
 def login(page: Page, base_url: str) -> None:
-    """Sign in on the app's own page as the default room's owner."""
-    boss = User.objects.filter(username="boss").first()
-    if boss is None:
-        boss = User.objects.create_user("boss", "boss@example.org", ADMIN_PASSWORD)
-        RoomMember.objects.create(
-            room=default_room(), user=boss, role=RoomMember.OWNER, display_name="老板"
-        )
+    """Sign in on the app's own page as the default room's owner (made with the tables)."""
     page.goto(f"{base_url}/accounts/login/")
     page.locator("#id_username").fill("boss")
     page.locator("#id_password").fill(ADMIN_PASSWORD)
@@ -220,33 +223,90 @@ def login(page: Page, base_url: str) -> None:
     expect(page.locator("#id_username")).to_have_count(0)
 
 
-def show(page: Page, live_server: LiveServer, screen: Screen) -> Tables:
-    tables = make_tables()
+# ----------------------------------------------------------------------------- the data
+
+
+@pytest.fixture(scope="module")
+def tables(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[Tables]:
+    """The screens' tables, made once for the module and flushed at its end, as
+    pytest-django's ``transactional_db`` flushes after every test elsewhere."""
+    with django_db_blocker.unblock():
+        made = make_tables()
+    yield made
+    with django_db_blocker.unblock():
+        call_command("flush", interactive=False, verbosity=0)
+
+
+# What a screen may change: a phone's session (its language, its drafts, a sign-in)
+# and the sign-in's log. Each test starts with none; everything else must stay as made.
+PER_PHONE = ("sessions.session", "axes.accesslog", "axes.accessattempt", "axes.accessfailurelog")
+
+
+def rows() -> dict[str, int]:
+    """How many rows each model holds, but for the phones' own (``PER_PHONE``)."""
+    return {
+        m._meta.label_lower: m._default_manager.count()
+        for m in apps.get_models()
+        if m._meta.label_lower not in PER_PHONE and not m._meta.proxy
+    }
+
+
+@pytest.fixture(autouse=True)
+def _live_server_helper(
+    live_server: LiveServer, tables: Tables, django_db_blocker: DjangoDbBlocker
+) -> Iterator[None]:
+    """This module's stand-in for pytest-django's fixture of the same name: the live
+    server, with database access for the test, but without ``transactional_db``,
+    whose flush after each test would take the module's tables with it. What a
+    screen leaves behind is a phone's session: cleared after each test. Anything
+    else it changed fails the test, since the next screens would see it."""
+    live_server._live_server_modified_settings.enable()
+    with django_db_blocker.unblock():
+        before = rows()
+        try:
+            yield
+            assert rows() == before, "a screen changed the module's tables"
+        finally:
+            for label in PER_PHONE:
+                with contextlib.suppress(LookupError):
+                    apps.get_model(label)._default_manager.all().delete()
+            live_server._live_server_modified_settings.disable()
+
+
+# ----------------------------------------------------------------------------- the checks
+
+
+def show(page: Page, live_server: LiveServer, screen: Screen, tables: Tables) -> None:
     if screen.login:
         login(page, live_server.url)
     page.goto(live_server.url + tables.fill(screen.path))
     if screen.steps:
         screen.steps(page)
-    return tables
 
 
-@pytest.mark.parametrize("language", ["zh-hans", "en"])
+# The language a screen is read in, and the colour schemes and text sizes it is
+# checked in there (see the module's docstring).
+LANGUAGES = {"zh-hans": MODES, "en": [("light", False)]}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("screen", SCREENS, ids=[s.name for s in SCREENS])
 def test_screen_is_accessible(
-    page: Page, live_server: LiveServer, screen: Screen, language: str
+    page: Page, live_server: LiveServer, tables: Tables, screen: Screen, language: str
 ) -> None:
     use_language(page, live_server.url, language)
-    show(page, live_server, screen)
-    failures = check_all_modes(page, f"{screen.name} ({language})", screen.allow_small)
+    show(page, live_server, screen, tables)
+    failures = check_all_modes(
+        page, f"{screen.name} ({language})", screen.allow_small, LANGUAGES[language]
+    )
     assert not failures, "\n\n".join(failures)
 
 
 def test_large_text_is_a_tap_away_and_the_record_page_still_fits(
-    page: Page, live_server: LiveServer
+    page: Page, live_server: LiveServer, tables: Tables
 ) -> None:
     """The footer's 大字: remembered for the phone, about 1.3x, nine tiles a row at
     360 px with no sideways scrolling, touch targets still 44 px."""
-    tables = make_tables()
     page.goto(f"{live_server.url}/s/{tables.mcr}/record")
     normal = page.evaluate("() => parseFloat(getComputedStyle(document.body).fontSize)")
     page.locator(".site-foot button").click()
