@@ -84,7 +84,9 @@ CONFIG_WITHDRAWN = action("room.config.withdrawn", _("%(who)s stopped offering %
 CONFIG_MOVED_UP = action("room.config.moved_up", _("%(who)s moved %(config)s up"))
 CONFIG_MOVED_DOWN = action("room.config.moved_down", _("%(who)s moved %(config)s down"))
 # Players (the room's registry of names).
-PLAYER_RENAMED = action("room.player.renamed", _("%(who)s renamed %(before)s to %(after)s"))
+PLAYER_RENAMED = action(
+    "room.player.renamed", _("%(who)s renamed the player %(before)s to %(after)s")
+)
 PLAYERS_MERGED = action(
     "room.player.merged", _("%(who)s merged %(gone)s into %(keep)s (%(seats)s tables)")
 )
