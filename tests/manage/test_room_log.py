@@ -232,6 +232,9 @@ def test_the_log_is_append_only(room: Room, boss: RoomMember) -> None:
     assert not model_admin.has_add_permission(request)
     assert not model_admin.has_change_permission(request, entry)
     assert not model_admin.has_delete_permission(request, entry)
+    # A room deleted by the site's staff takes its log with it (no path through the app).
+    room.delete()
+    assert not RoomLogEntry.objects.exists()
 
 
 def test_the_who_survives_the_admin(room: Room, boss: RoomMember, owner: Client) -> None:
