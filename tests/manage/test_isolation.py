@@ -44,7 +44,7 @@ def rows_of(room: Room, tag: str) -> dict[str, Any]:
     admin = member(room, f"{tag}-admin", role=RoomMember.ADMIN)
     session = GameSession.objects.create(room=room, ruleset="mcr", players=["甲", "乙", "丙", "丁"])
     seat_players(session)
-    RoomTable.objects.create(room=room, number=3)
+    table = RoomTable.objects.create(room=room, number=3)
     return {
         "owner": owner,
         "config": room.configs.first(),
@@ -53,6 +53,7 @@ def rows_of(room: Room, tag: str) -> dict[str, Any]:
         "invite": RoomInvite.objects.create(room=room, created_by=owner.user),
         "number": 3,
         "code": session.code,
+        "version": table.qr_version,
     }
 
 
@@ -65,7 +66,7 @@ def fill(route: str, slug: str, rows: dict[str, Any]) -> str:
                         "members": "member"}[kind]]  # fmt: skip
             path = path.replace("<int:pk>", str(row.pk))
     path = path.replace("<int:number>", str(rows["number"])).replace("<str:code>", rows["code"])
-    path = path.replace("<str:action>", "up")
+    path = path.replace("<str:action>", "up").replace("<str:version>", rows["version"])
     assert "<" not in path, f"the isolation test needs a sample value for {path}"
     return "/" + path
 
