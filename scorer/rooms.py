@@ -39,6 +39,7 @@ from rules.registry import Ruleset
 from scorer.fees import checked_fee
 from scorer.language import rule_error_text
 from scorer.players import Player
+from scorer.text import CONFIG_NAME, MEMBER_NAME, ROOM_NAME, TABLE_NAME, cut
 
 
 def checked_params(ruleset_id: str, params: Any) -> dict[str, Any]:
@@ -87,7 +88,7 @@ def new_room_code() -> str:
 class Room(models.Model):
     """A chess room (棋牌室): the unit everything else belongs to."""
 
-    name = models.CharField(_("name"), max_length=60)
+    name = models.CharField(_("name"), max_length=ROOM_NAME.max_length)
     # The room's address: /r/<slug>/ (letters, digits and dashes; unique on the site).
     slug = models.SlugField(_("short name"), max_length=40, unique=True)
     created_at = models.DateTimeField(default=timezone.now)
@@ -105,7 +106,7 @@ class Room(models.Model):
         """A new room, with a configuration copied from every code preset: a room can
         start a table at once, and its admins then edit, order or stop offering them."""
         with transaction.atomic():
-            room = cls.objects.create(name=name[:60], slug=slug)
+            room = cls.objects.create(name=cut(ROOM_NAME, name), slug=slug)
             room.copy_presets()
         return room
 
@@ -144,18 +145,26 @@ class Room(models.Model):
 
     def add_tables(self, first: int, count: int = 1, name: str = "") -> list[RoomTable]:
         """Tables numbered first, first+1, … (a new room adds its 20 at once); all or
-        none.  ValueError naming the numbers the room has already.
+        none.  ValueError naming the numbers the room has already; ValidationError for a
+        number outside 1-9,999 (the forms say so first: this is the last word).
 
         Race: two admins adding table 7 at once both find it free; the (room, number)
         constraint lets one in and the other's IntegrityError rolls back all of his.
         """
         numbers = list(range(first, first + count))
+        if count < 1 or first < FIRST_TABLE or first + count - 1 > LAST_TABLE:
+            raise ValidationError(
+                _("A table's number is from %(first)s to %(last)s."),
+                params={"first": FIRST_TABLE, "last": f"{LAST_TABLE:,}"},
+            )
         with transaction.atomic():
             taken = sorted(self.tables.filter(number__in=numbers).values_list("number", flat=True))
             if taken:
                 raise ValueError(taken)
             return [
-                RoomTable.objects.create(room=self, number=n, name=name[:30] if count == 1 else "")
+                RoomTable.objects.create(
+                    room=self, number=n, name=cut(TABLE_NAME, name) if count == 1 else ""
+                )
                 for n in numbers
             ]
 
@@ -182,7 +191,7 @@ class Room(models.Model):
         return RoomConfig.objects.create(
             room=self,
             ruleset=rs.id,
-            name=name[:60],
+            name=cut(CONFIG_NAME, name),
             params=dict(rs.resolve_params(found.params if found else {})),
             enabled=False,
             order=self.next_order(),
@@ -241,7 +250,7 @@ class RoomMember(models.Model):
         max_length=8, choices=[(OWNER, _("owner")), (ADMIN, _("admin"))], default=ADMIN
     )
     # The name the room's history shows ("底分 8 → 10 · 老板"); the user name if blank.
-    display_name = models.CharField(_("name shown"), max_length=40, blank=True)
+    display_name = models.CharField(_("name shown"), max_length=MEMBER_NAME.max_length, blank=True)
     joined_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -262,12 +271,18 @@ class RoomMember(models.Model):
         return self.display_name or self.user.get_username()
 
 
+# A table's number, as it is painted on it: 1 to 9,999 on every path (both forms,
+# Room.add_tables, a URL's number); tables numbered past it before the limit was one
+# are kept.
+FIRST_TABLE, LAST_TABLE = 1, 9999
+
+
 class RoomTable(models.Model):
     """A physical table of the room (1号桌, 包间A), with a stable URL and QR code."""
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveIntegerField(_("number"))
-    name = models.CharField(_("name"), max_length=30, blank=True)
+    name = models.CharField(_("name"), max_length=TABLE_NAME.max_length, blank=True)
     code = models.CharField(max_length=24, unique=True, default=new_room_code, editable=False)
 
     class Meta:
@@ -295,7 +310,7 @@ class RoomTable(models.Model):
 class RoomConfig(models.Model):
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="configs")
     ruleset = models.CharField(_("ruleset"), max_length=32)
-    name = models.CharField(_("name"), max_length=60)
+    name = models.CharField(_("name"), max_length=CONFIG_NAME.max_length)
     # Every parameter's value (resolved): what a table started from it plays with.
     params = models.JSONField(_("values"), default=dict, blank=True)
     # How the room charges a table started from it (台费): {} for no fee (scorer/fees.py).
@@ -337,7 +352,7 @@ class RoomConfig(models.Model):
         return RoomConfig.objects.create(
             room=self.room,
             ruleset=self.ruleset,
-            name=name[:60],
+            name=cut(CONFIG_NAME, name),
             params=dict(self.params),
             fee=dict(self.fee or {}),
             enabled=False,
@@ -361,7 +376,7 @@ class RoomConfig(models.Model):
             config = RoomConfig.objects.select_for_update().get(pk=self.pk)
             if seen is not None and seen != config.version:
                 raise EditConflict(config)
-            config.name = name.strip()[:60]
+            config.name = cut(CONFIG_NAME, name)
             config.params = dict(params)
             if fee is not None:
                 config.fee = dict(fee)
@@ -428,6 +443,8 @@ def _check_before_saving(
 
 
 __all__ = [
+    "FIRST_TABLE",
+    "LAST_TABLE",
     "EditConflict",
     "Room",
     "RoomConfig",

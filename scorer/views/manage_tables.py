@@ -13,21 +13,39 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from django.utils.functional import lazy
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from scorer.access import room_admin, table_or_404
-from scorer.rooms import Room, RoomMember, RoomTable
+from scorer.rooms import FIRST_TABLE, LAST_TABLE, Room, RoomMember, RoomTable
 from scorer.share import Share, qr_svg, qr_svg_inline, share_link
+from scorer.text import TABLE_NAME, TextField
 
 __all__ = ["manage_table", "manage_table_qr", "manage_tables", "qr_sheet"]
 
 MAX_TABLES_AT_ONCE = 60
 
 
+def _numbers_are() -> str:
+    said = gettext("A table's number is from %(first)s to %(last)s.")
+    return said % {"first": FIRST_TABLE, "last": f"{LAST_TABLE:,}"}
+
+
+def number_field() -> forms.IntegerField:
+    """A table's number, 1 to 9,999, in both forms (the room's own check: Room.add_tables)."""
+    said = lazy(_numbers_are, str)()
+    return forms.IntegerField(
+        label=gettext_lazy("Number"),
+        min_value=FIRST_TABLE,
+        max_value=LAST_TABLE,
+        error_messages={"min_value": said, "max_value": said},
+    )
+
+
 class AddTablesForm(forms.Form):
-    number = forms.IntegerField(label=gettext_lazy("Number"), min_value=1, max_value=9999)
+    number = number_field()
     count = forms.IntegerField(
         label=gettext_lazy("How many"),
         min_value=1,
@@ -35,9 +53,9 @@ class AddTablesForm(forms.Form):
         initial=1,
         help_text=gettext_lazy("Several at once are numbered one after another."),
     )
-    name = forms.CharField(
+    name = TextField(
+        TABLE_NAME,
         label=gettext_lazy("Name (optional)"),
-        max_length=30,
         required=False,
         help_text=gettext_lazy("For example 包间A; blank: “Table 3”."),
     )
@@ -46,10 +64,23 @@ class AddTablesForm(forms.Form):
         cleaned = super().clean() or {}
         if (cleaned.get("count") or 1) > 1 and cleaned.get("name"):
             self.add_error("name", gettext("Give a name to one table at a time."))
+        first, count = cleaned.get("number"), cleaned.get("count")
+        if first is not None and count is not None and first + count - 1 > LAST_TABLE:
+            self.add_error(
+                "count",
+                gettext(
+                    "Tables are numbered up to %(last)s: from table %(first)s, at most %(n)s "
+                    "can be added."
+                )
+                % {"last": f"{LAST_TABLE:,}", "first": first, "n": LAST_TABLE - first + 1},
+            )
         return cleaned
 
 
 class TableForm(forms.ModelForm):
+    number = number_field()
+    name = TextField(TABLE_NAME, label=gettext_lazy("Name (optional)"), required=False)
+
     class Meta:
         model = RoomTable
         fields = ["number", "name"]
@@ -57,8 +88,6 @@ class TableForm(forms.ModelForm):
 
     def clean_number(self) -> int:
         number: int = self.cleaned_data["number"]
-        if number < 1:
-            raise forms.ValidationError(gettext("A table's number is 1 or more."))
         clash = RoomTable.objects.filter(room=self.instance.room, number=number)
         if clash.exclude(pk=self.instance.pk).exists():
             raise forms.ValidationError(

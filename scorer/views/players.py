@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -11,19 +11,14 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from rules import REGISTRY
+from scorer.access import public_player_or_404
 from scorer.language import by_language
-from scorer.players import Player, records
+from scorer.players import records
 from scorer.present.chart import Series, chart_legend, line_chart
+from scorer.text import TextRefused
 from scorer.views import HtmxHttpRequest
 
 __all__ = ["player", "rename"]
-
-
-def player_or_404(slug: str) -> Player:
-    try:
-        return Player.objects.get(slug=slug)
-    except Player.DoesNotExist:
-        raise Http404("no such player") from None
 
 
 def _ruleset_name(rid: str) -> str:
@@ -33,7 +28,7 @@ def _ruleset_name(rid: str) -> str:
 
 @require_safe
 def player(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    p = player_or_404(slug)
+    p = public_player_or_404(slug)
     by, timeline = records(p)
     rows = [
         {"label": gettext("All rulesets") if key == "" else _ruleset_name(key), "rec": rec}
@@ -57,9 +52,11 @@ def player(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def rename(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """A new name; his tables keep the names they were played with, his record stays his."""
-    p = player_or_404(slug)
+    p = public_player_or_404(slug)
     try:
         p.rename(request.POST.get("name") or "")
+    except TextRefused as e:
+        messages.warning(request, e.message)
     except ValueError:
         messages.warning(request, gettext("That name is empty or another player's already."))
     else:
