@@ -29,9 +29,18 @@ from scorer import phone
 from scorer.invites import RoomInvite
 from scorer.models import GameSession, Round
 from scorer.players import Player
-from scorer.rooms import Room, RoomConfig, RoomMember, RoomTable, default_room
+from scorer.rooms import (
+    FIRST_TABLE,
+    LAST_TABLE,
+    Room,
+    RoomConfig,
+    RoomMember,
+    RoomTable,
+    default_room,
+)
 
-# What new_code() makes (secrets.token_urlsafe), up to the field's length.
+# What new_code() makes (secrets.token_urlsafe), up to the field's length; a
+# player's slug (scorer.players.new_slug) is one too.
 CODE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")  # an invitation's (scorer.invites)
 
@@ -164,6 +173,9 @@ def config_or_404(member: RoomMember, pk: int) -> RoomConfig:
 
 
 def table_or_404(room: Room, number: int) -> RoomTable:
+    # A number no table can have (the URL's <int:> takes any length) is none.
+    if not FIRST_TABLE <= number <= LAST_TABLE:
+        raise Http404("no such table")
     try:
         return room.tables.get(number=number)
     except RoomTable.DoesNotExist:
@@ -195,6 +207,17 @@ def table_gone(table: RoomTable, code: str) -> str | None:
     if table.code != code:
         return REPLACED
     return None
+
+
+def public_player_or_404(slug: str) -> Player:
+    """A player's page by its slug (public: the slug is the key).  A slug that cannot
+    be one is none, answered before the database (PostgreSQL refuses a NUL)."""
+    if not CODE.fullmatch(slug):
+        raise Http404("no such player")
+    try:
+        return Player.objects.select_related("room").get(slug=slug)
+    except Player.DoesNotExist:
+        raise Http404("no such player") from None
 
 
 def player_or_404(member: RoomMember, pk: int) -> Player:

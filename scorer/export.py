@@ -20,7 +20,6 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import pgettext
 
 from rules import RuleError
@@ -29,10 +28,22 @@ from scorer import table_schema
 from scorer.fees import FEE_KIND, FEE_REASON, FeeRule, charged, rescore_close
 from scorer.language import by_language
 from scorer.models import GameSession, Round, RoundChange, RoundRevision, SessionChange
+from scorer.parse import FIRST_DAY, LAST_DAY, datetime_or_none
 from scorer.rooms import Room, default_room
 from scorer.scoring import score_entry
 from scorer.seating import seat_players
 from scorer.spreadsheet import csv_text, local_time
+from scorer.text import (
+    AUTHOR,
+    NOTE,
+    PLAYER_NAME,
+    REASON,
+    TextKind,
+    TextRefused,
+    check_characters,
+    clean_text,
+    strings_in,
+)
 
 FORMAT, VERSION = table_schema.FORMAT, table_schema.VERSION
 
@@ -188,8 +199,49 @@ def _bad(en: str, zh: str) -> RuleError:
 
 
 def _when(raw: Any) -> datetime:
-    d = parse_datetime(raw) if isinstance(raw, str) else None
-    return d if d is not None else timezone.now()
+    """A time of the file; now where it has none.  RuleError for one that is not a
+    time between 2000 and 2999 (a table's pages and reports would overflow on it)."""
+    if raw in (None, ""):
+        return timezone.now()
+    when = datetime_or_none(raw)
+    if when is None:
+        raise _bad(f"a time in the file is not a time from {FIRST_DAY.year} to {LAST_DAY.year}: "
+                   f"{str(raw)[:40]}", f"文件里有一个时间不是 {FIRST_DAY.year} 到 {LAST_DAY.year} "
+                   f"年之间的时间：{str(raw)[:40]}")  # fmt: skip
+    return when
+
+
+# The free text of an exported table, by where it is (an index: any); every other
+# text of the file (a tile, a kind, a key) holds no character no text may hold.
+_FILE_TEXTS: dict[tuple[Any, ...], TextKind] = {
+    ("players", int): PLAYER_NAME,
+    ("changes", int, "author"): AUTHOR,
+    ("changes", int, "note"): NOTE,
+    ("rounds", int, "undone_by"): AUTHOR,
+    ("rounds", int, "changes", int, "author"): AUTHOR,
+    ("rounds", int, "revisions", int, "author"): AUTHOR,
+    ("rounds", int, "revisions", int, "entry", "reason"): REASON,
+}
+
+
+def _check_file_text(data: Any) -> None:
+    """Every text of the file through scorer/text.py, before anything is read: RuleError
+    naming the field (`players[0]: ...`), in both languages, for the first refused."""
+    for path, found in strings_in(data):
+        kind = _FILE_TEXTS.get(tuple(int if isinstance(p, int) else p for p in path))
+        try:
+            if kind is None:
+                check_characters(found)
+            else:
+                clean_text(kind, found)
+        except TextRefused as e:
+            where = table_schema.field_name(path)
+            raise e.rule_error(f"{where}: ", f"{where}：") from None
+
+
+def _text(kind: TextKind, raw: Any) -> str:
+    """A text of the file as it is stored (checked by _check_file_text already)."""
+    return clean_text(kind, raw) if isinstance(raw, str) else ""
 
 
 class AlreadyHere(Exception):
@@ -236,6 +288,7 @@ def import_table(data: Any, copy_of: str = "", room: Room | None = None) -> Game
         raise _bad("this is not an exported table", "这不是导出的牌桌文件")
     if data.get("version") != VERSION:
         raise _bad("this file's version is not known", "不认识这个文件的版本")
+    _check_file_text(data)
     wrong = table_schema.problem(data)
     if wrong is not None:
         raise _bad(f"the file does not fit an exported table: {wrong[0]}",
@@ -248,6 +301,7 @@ def import_table(data: Any, copy_of: str = "", room: Room | None = None) -> Game
         or not all(isinstance(p, str) and p.strip() for p in players)
     ):
         raise _bad("the players are missing or wrong", "玩家名单不对")
+    players = [_text(PLAYER_NAME, p) for p in players]
     params = rs.resolve_params(data.get("params") or {})
     rate = data.get("money_per_point")
     try:
@@ -273,8 +327,8 @@ def import_table(data: Any, copy_of: str = "", room: Room | None = None) -> Game
             if isinstance(c, Mapping) and c.get("action") in (SessionChange.CLOSE,
                                                               SessionChange.REOPEN):  # fmt: skip
                 SessionChange.objects.create(
-                    session=session, action=c["action"], author=str(c.get("author") or "")[:80],
-                    note=str(c.get("note") or "")[:200], at=_when(c.get("at")),
+                    session=session, action=c["action"], author=_text(AUTHOR, c.get("author")),
+                    note=_text(NOTE, c.get("note")), at=_when(c.get("at")),
                 )  # fmt: skip
         if data.get("closed_at"):
             session.closed_at = _when(data["closed_at"])
@@ -334,7 +388,7 @@ def _import_round(session: GameSession, r: Any, i: int) -> None:
         if net.room_take != v.get("room_take", 0):
             raise _bad(f"{where}: a version's table fee is {net.room_take}, the file says "
                        f"{v.get('room_take')}", f"{where_zh}：重新计算的台费和文件里的不一样")  # fmt: skip
-        rev = rnd.add_revision(scored, str(v.get("author") or ""))
+        rev = rnd.add_revision(scored, _text(AUTHOR, v.get("author")))
         rev.created_at = _when(v.get("created_at"))
         rev.save(update_fields=["created_at"])
         by_number[v.get("number")] = rev
@@ -345,12 +399,12 @@ def _import_round(session: GameSession, r: Any, i: int) -> None:
     if r.get("status") == Round.UNDONE:
         rnd.status, rnd.in_progress = Round.UNDONE, False
         rnd.undone_at = _when(r.get("undone_at"))
-        rnd.undone_by = str(r.get("undone_by") or "")[:80]
+        rnd.undone_by = _text(AUTHOR, r.get("undone_by"))
     rnd.save()
     for c in r.get("changes") or []:
         if isinstance(c, Mapping) and c.get("action") in (RoundChange.UNDO, RoundChange.RESTORE):
             RoundChange.objects.create(round=rnd, action=c["action"],
-                                       author=str(c.get("author") or "")[:80], at=_when(c.get("at")))  # fmt: skip
+                                       author=_text(AUTHOR, c.get("author")), at=_when(c.get("at")))  # fmt: skip
 
 
 def _seat_or_east(raw: Any) -> int:

@@ -16,8 +16,9 @@ from rules.registry import Ruleset
 from scorer.fees import FeeRule
 from scorer.language import by_language, rule_error_text
 from scorer.players import PLACEHOLDER_NAMES
-from scorer.present.words import NAME_MAX, SEAT_NAMES, WIND_NAMES
+from scorer.present.words import SEAT_NAMES, WIND_NAMES
 from scorer.rooms import RoomConfig
+from scorer.text import PLAYER_NAME, TextField
 
 
 def config_label(c: RoomConfig) -> str:
@@ -153,10 +154,10 @@ class StartForm(forms.Form):
     # Resolved by the view before the form is made (chosen_config); shown, not cleaned.
     config = forms.ChoiceField(label=gettext_lazy("Rules"), required=False)
     players = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Players"))
-    name_0 = forms.CharField(max_length=NAME_MAX, required=False)
-    name_1 = forms.CharField(max_length=NAME_MAX, required=False)
-    name_2 = forms.CharField(max_length=NAME_MAX, required=False)
-    name_3 = forms.CharField(max_length=NAME_MAX, required=False)
+    name_0 = TextField(PLAYER_NAME, required=False)
+    name_1 = TextField(PLAYER_NAME, required=False)
+    name_2 = TextField(PLAYER_NAME, required=False)
+    name_3 = TextField(PLAYER_NAME, required=False)
     first_dealer = forms.TypedChoiceField(coerce=int, initial=0, label=gettext_lazy("First dealer"))
     money_per_point = forms.DecimalField(
         required=False,

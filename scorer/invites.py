@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scorer.roomlog import INVITE_MADE, INVITE_WITHDRAWN, MEMBER_JOINED, Actor
 from scorer.rooms import Room, RoomMember
+from scorer.text import MEMBER_NAME, cut
 
 # How long a link opens the room: long enough to be sent on WeChat and opened the
 # next evening, short enough that a forgotten one in a chat history goes stale.
@@ -114,7 +115,7 @@ class RoomInvite(models.Model):
                 room_id=invite.room_id,
                 user=user,
                 role=invite.role,
-                display_name=display_name.strip()[:40],
+                display_name=cut(MEMBER_NAME, display_name),
             )
             invite.used_at = timezone.now()
             invite.used_by = user

@@ -26,11 +26,12 @@ from rules.tiles import SEAT_WINDS
 from scorer.fees import FEE_KIND, FeeRule, charged, close_entry
 from scorer.invites import RoomInvite
 from scorer.players import Player, Seat
-from scorer.roomlog import TABLE_CLOSED, RoomLogEntry
+from scorer.roomlog import TABLE_CLOSED, TABLE_TAKEN_IN, Actor, RoomLogEntry
 from scorer.rooms import RoomConfig, RoomMember, default_room
 from scorer.scoring import ADJUST as ADJUST_KIND
 from scorer.scoring import PENALTY as PENALTY_KIND
 from scorer.scoring import ScoredEntry, score_entry
+from scorer.text import AUTHOR, NOTE, cut
 
 
 def new_code() -> str:
@@ -116,11 +117,11 @@ class GameSession(models.Model):
             **{f"{prefix}taken_in_at__isnull": False}
         )
 
-    def take_in(self, author: str = "") -> bool:
+    def take_in(self, author: str = "", by: Actor | None = None) -> bool:
         """The room's admins count an imported table in the room's books from now on
-        (its rounds on the days they were played).  False when there was nothing to
-        do: played here, or taken in already (two admins tapping at once take it in
-        once, under the row lock)."""
+        (its rounds on the days they were played); the room's log says who did, when
+        `by` is given.  False when there was nothing to do: played here, or taken in
+        already (two admins tapping at once take it in once, under the row lock)."""
         with transaction.atomic():
             session = GameSession.objects.select_for_update().get(pk=self.pk)
             if session.in_books:
@@ -128,6 +129,17 @@ class GameSession(models.Model):
             session.taken_in_at = timezone.now()
             session.taken_in_by = author[:80]
             session.save(update_fields=["taken_in_at", "taken_in_by"])
+            if by is not None:
+                table = session.room_table
+                session.room.log_action(
+                    TABLE_TAKEN_IN,
+                    by,
+                    {
+                        "table": table.log_data() if table is not None else None,
+                        "players": [str(n) for n in session.players],
+                        "session": session.code,
+                    },
+                )
             self.taken_in_at, self.taken_in_by = session.taken_in_at, session.taken_in_by
             return True
 
@@ -275,7 +287,10 @@ class GameSession(models.Model):
             session.closed_at = timezone.now()
             session.save(update_fields=["closed_at"])
             SessionChange.objects.create(
-                session=session, action=SessionChange.CLOSE, author=author[:80], note=note[:200]
+                session=session,
+                action=SessionChange.CLOSE,
+                author=cut(AUTHOR, author),
+                note=cut(NOTE, note),
             )
             session.charge_at_close(author)
             session.bump()
@@ -322,7 +337,10 @@ class GameSession(models.Model):
             session.closed_at = None
             session.save(update_fields=["closed_at"])
             SessionChange.objects.create(
-                session=session, action=SessionChange.REOPEN, author=author[:80], note=note[:200]
+                session=session,
+                action=SessionChange.REOPEN,
+                author=cut(AUTHOR, author),
+                note=cut(NOTE, note),
             )
             # The fee charged at the close goes with it (it stays in the ledger's
             # history, undone): the table owes it again, on its new totals, when it
@@ -576,7 +594,9 @@ class GameSession(models.Model):
             rnd.status = Round.ACTIVE
             rnd.in_progress = reopen
             rnd.save(update_fields=["status", "in_progress"])
-            RoundChange.objects.create(round=rnd, action=RoundChange.RESTORE, author=author[:80])
+            RoundChange.objects.create(
+                round=rnd, action=RoundChange.RESTORE, author=cut(AUTHOR, author)
+            )
             session.bump()
             return rnd
 
@@ -620,7 +640,7 @@ class Round(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now)
     undone_at = models.DateTimeField(null=True, blank=True)
-    undone_by = models.CharField(max_length=80, blank=True)
+    undone_by = models.CharField(max_length=AUTHOR.max_length, blank=True)
     current = models.ForeignKey(
         "RoundRevision", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -668,9 +688,9 @@ class Round(models.Model):
         self.status = Round.UNDONE
         self.in_progress = False
         self.undone_at = timezone.now()
-        self.undone_by = author[:80]
+        self.undone_by = cut(AUTHOR, author)
         self.save(update_fields=["status", "in_progress", "undone_at", "undone_by"])
-        RoundChange.objects.create(round=self, action=RoundChange.UNDO, author=author[:80])
+        RoundChange.objects.create(round=self, action=RoundChange.UNDO, author=cut(AUTHOR, author))
 
     def add_revision(
         self, scored: ScoredEntry, author: str = "", token: uuid.UUID | None = None
@@ -688,7 +708,7 @@ class Round(models.Model):
             round=self,
             number=number,
             token=token,
-            author=author[:80],
+            author=cut(AUTHOR, author),
             kind=scored.kind,
             dealer=scored.dealer,
             prevalent_wind=scored.prevalent_wind,
@@ -771,7 +791,7 @@ class RoundRevision(models.Model):
     # The one-time token of the event form that made this version (rounds played as events).
     token = models.UUIDField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
-    author = models.CharField(max_length=80, blank=True)
+    author = models.CharField(max_length=AUTHOR.max_length, blank=True)
     # FEE: the table fee charged when the table closed (AA, 大赢家付; scorer/fees.py).
     kind = models.CharField(
         max_length=8,
@@ -818,7 +838,7 @@ class RoundChange(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=8, choices=[(UNDO, UNDO), (RESTORE, RESTORE)])
-    author = models.CharField(max_length=80, blank=True)
+    author = models.CharField(max_length=AUTHOR.max_length, blank=True)
     at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -835,8 +855,8 @@ class SessionChange(models.Model):
 
     session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=8, choices=[(CLOSE, CLOSE), (REOPEN, REOPEN)])
-    author = models.CharField(max_length=80, blank=True)
-    note = models.CharField(max_length=200, blank=True)
+    author = models.CharField(max_length=AUTHOR.max_length, blank=True)
+    note = models.CharField(max_length=NOTE.max_length, blank=True)
     at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scorer.fees import seat_fees
 from scorer.roomlog import PLAYER_RENAMED, PLAYERS_MERGED, Actor
+from scorer.text import PLAYER_NAME, clean_text
 
 
 def new_slug() -> str:
@@ -33,6 +34,8 @@ class Player(models.Model):
     slug = models.CharField(max_length=24, unique=True, default=new_slug, editable=False)
     # Players are per room: a name typed in one room is never offered in another.
     room = models.ForeignKey("scorer.Room", on_delete=models.CASCADE, related_name="players")
+    # Wider than a player's name (PLAYER_NAME, 16): names renamed to up to 40 before
+    # one length held everywhere are kept as they are.
     name = models.CharField(max_length=40)
     created_at = models.DateTimeField(default=timezone.now)
     last_played = models.DateTimeField(default=timezone.now)
@@ -49,8 +52,9 @@ class Player(models.Model):
     def rename(self, name: str, by: Actor | None = None) -> None:
         """A new name for the same player: his record stays his (seats point at him);
         the room's log keeps the old and the new name when an admin (`by`) renames.
-        ValueError when another player has that name already."""
-        name = name.strip()[:40]
+        TextRefused (scorer/text.py) for a name no player may have; ValueError when
+        it is blank or another player has that name already."""
+        name = clean_text(PLAYER_NAME, name)
         if not name:
             raise ValueError("empty name")
         with transaction.atomic():

@@ -17,6 +17,7 @@ from scorer.players import Player
 from scorer.present.words import table_rulesets
 from scorer.roomlog import Actor
 from scorer.rooms import Room, RoomConfig
+from scorer.text import CONFIG_NAME, MEMBER_NAME, ROOM_NAME, TextField, cut
 
 
 def name_taken(room: Room, ruleset: str, name: str, exclude: int | None = None) -> bool:
@@ -28,8 +29,9 @@ def name_taken(room: Room, ruleset: str, name: str, exclude: int | None = None) 
 
 
 def free_name(room: Room, ruleset: str, name: str) -> str:
-    """`name`, or "name 2", "name 3"… when the room has one by that name already."""
-    name = name.strip()[:56]
+    """`name`, or "name 2", "name 3"… when the room has one by that name already (cut
+    to leave room for the number within a configuration name's length)."""
+    name = cut(CONFIG_NAME, name)[: CONFIG_NAME.max_length - 4]
     candidate, n = name, 1
     while name_taken(room, ruleset, candidate):
         n += 1
@@ -41,7 +43,7 @@ class ConfigForm(forms.Form):
     """A configuration's name and every parameter its ruleset declares, each checked by
     the ruleset on its own field; the fee (台费) beside them."""
 
-    name = forms.CharField(label=gettext_lazy("Name"), max_length=60)
+    name = TextField(CONFIG_NAME, label=gettext_lazy("Name"))
     # The configuration's `version` when the form was opened (RoomConfig.edit).
     seen = forms.CharField(widget=forms.HiddenInput, required=False)
 
@@ -90,9 +92,9 @@ class NewConfigForm(forms.Form):
     """Where a new configuration starts: a code preset, or a copy of one of the room's."""
 
     source = forms.ChoiceField(label=gettext_lazy("Start from"))
-    name = forms.CharField(
+    name = TextField(
+        CONFIG_NAME,
         label=gettext_lazy("Name"),
-        max_length=60,
         required=False,
         help_text=gettext_lazy("Optional: the preset's or the copied configuration's name."),
     )
@@ -165,9 +167,9 @@ class MergeForm(forms.Form):
 class SignUpForm(UserCreationForm):
     """An invited admin's new account (Django's own form: its password checks)."""
 
-    display_name = forms.CharField(
+    display_name = TextField(
+        MEMBER_NAME,
         label=gettext_lazy("Name shown in the room"),
-        max_length=40,
         required=False,
         help_text=gettext_lazy("What the room's history calls you, e.g. 老板 or 小张."),
     )
@@ -176,7 +178,7 @@ class SignUpForm(UserCreationForm):
 class RoomNameForm(forms.Form):
     """The room's name, as its pages and QR sheet show it (its address stays)."""
 
-    name = forms.CharField(label=gettext_lazy("The room's name"), max_length=60)
+    name = TextField(ROOM_NAME, label=gettext_lazy("The room's name"))
 
     def clean_name(self) -> str:
         name = str(self.cleaned_data["name"]).strip()
@@ -186,4 +188,4 @@ class RoomNameForm(forms.Form):
 
 
 class DisplayNameForm(forms.Form):
-    display_name = forms.CharField(label=gettext_lazy("Name shown in the room"), max_length=40)
+    display_name = TextField(MEMBER_NAME, label=gettext_lazy("Name shown in the room"))

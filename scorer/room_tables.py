@@ -21,6 +21,12 @@ from scorer.roomlog import (
     TABLE_RETIRED,
     Actor,
 )
+from scorer.text import TABLE_NAME, cut
+
+# A table's number, as it is painted on it: 1 to 9,999 on every path (both forms,
+# Room.add_tables, a URL's number); tables numbered past it before the limit was one
+# are kept.
+FIRST_TABLE, LAST_TABLE = 1, 9999
 
 
 def new_room_code() -> str:
@@ -40,7 +46,7 @@ class RoomTable(models.Model):
 
     room = models.ForeignKey("scorer.Room", on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveIntegerField(_("number"))
-    name = models.CharField(_("name"), max_length=30, blank=True)
+    name = models.CharField(_("name"), max_length=TABLE_NAME.max_length, blank=True)
     code = models.CharField(max_length=24, unique=True, default=new_room_code, editable=False)
     # Set when the room's admins retire it: off the QR sheet, its code opens nothing.
     retired_at = models.DateTimeField(_("retired"), null=True, blank=True)
@@ -84,7 +90,7 @@ class RoomTable(models.Model):
         with transaction.atomic():
             table = RoomTable.objects.select_for_update().get(pk=self.pk)
             before = table.log_data()
-            table.number, table.name = number, name.strip()[:30]
+            table.number, table.name = number, cut(TABLE_NAME, name)
             after = table.log_data()
             if before == after:
                 return False

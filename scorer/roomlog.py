@@ -75,6 +75,9 @@ TABLE_RETIRED = action("room.table.retired", _("%(who)s retired %(table)s"))
 TABLE_BROUGHT_BACK = action("room.table.brought_back", _("%(who)s brought %(table)s back"))
 TABLE_CODE_REPLACED = action("room.table.code_replaced", _("%(who)s gave %(table)s a new QR code"))
 TABLE_CLOSED = action("room.game.closed", _("%(who)s closed the game at %(table)s: %(note)s"))
+TABLE_TAKEN_IN = action(
+    "room.game.taken_in", _("%(who)s took the imported game at %(table)s into the books")
+)
 # Configurations (房间规则): django-simple-history keeps each version as well.
 CONFIG_CREATED = action("room.config.created", _("%(who)s made the configuration %(config)s"))
 CONFIG_COPIED = action("room.config.copied", _("%(who)s copied %(source)s as %(config)s"))

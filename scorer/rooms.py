@@ -39,7 +39,13 @@ from rules.registry import Ruleset
 from scorer.fees import checked_fee
 from scorer.language import rule_error_text
 from scorer.players import Player
-from scorer.room_tables import ReplacedTableCode, RoomTable, new_room_code
+from scorer.room_tables import (
+    FIRST_TABLE,
+    LAST_TABLE,
+    ReplacedTableCode,
+    RoomTable,
+    new_room_code,
+)
 from scorer.roomlog import (
     CONFIG_COPIED,
     CONFIG_CREATED,
@@ -56,6 +62,7 @@ from scorer.roomlog import (
     Actor,
     RoomLogEntry,
 )
+from scorer.text import CONFIG_NAME, MEMBER_NAME, ROOM_NAME, TABLE_NAME, cut
 
 
 def checked_params(ruleset_id: str, params: Any) -> dict[str, Any]:
@@ -98,7 +105,7 @@ def checked_room_fee(fee: Any) -> dict[str, Any]:
 class Room(models.Model):
     """A chess room (棋牌室): the unit everything else belongs to."""
 
-    name = models.CharField(_("name"), max_length=60)
+    name = models.CharField(_("name"), max_length=ROOM_NAME.max_length)
     # The room's address: /r/<slug>/ (letters, digits and dashes; unique on the site).
     slug = models.SlugField(_("short name"), max_length=40, unique=True)
     created_at = models.DateTimeField(default=timezone.now)
@@ -116,7 +123,7 @@ class Room(models.Model):
         """A new room, with a configuration copied from every code preset: a room can
         start a table at once, and its admins then edit, order or stop offering them."""
         with transaction.atomic():
-            room = cls.objects.create(name=name[:60], slug=slug)
+            room = cls.objects.create(name=cut(ROOM_NAME, name), slug=slug)
             room.copy_presets()
         return room
 
@@ -173,7 +180,7 @@ class Room(models.Model):
         link stay as they are.  False when the name is the same."""
         with transaction.atomic():
             room = Room.objects.select_for_update().get(pk=self.pk)
-            before, after = room.name, name.strip()[:60]
+            before, after = room.name, cut(ROOM_NAME, name)
             if before == after:
                 return False
             room.name = self.name = after
@@ -219,18 +226,27 @@ class Room(models.Model):
     ) -> list[RoomTable]:
         """Tables numbered first, first+1, … (a new room adds its 20 at once); all or
         none, logged as `by`'s when given.  ValueError naming the numbers the room has
-        already (a retired table keeps its number: it can be brought back).
+        already (a retired table keeps its number: it can be brought back);
+        ValidationError for a number outside 1-9,999 (the forms say so first: this is
+        the last word).
 
         Race: two admins adding table 7 at once both find it free; the (room, number)
         constraint lets one in and the other's IntegrityError rolls back all of his.
         """
         numbers = list(range(first, first + count))
+        if count < 1 or first < FIRST_TABLE or first + count - 1 > LAST_TABLE:
+            raise ValidationError(
+                _("A table's number is from %(first)s to %(last)s."),
+                params={"first": FIRST_TABLE, "last": f"{LAST_TABLE:,}"},
+            )
         with transaction.atomic():
             taken = sorted(self.tables.filter(number__in=numbers).values_list("number", flat=True))
             if taken:
                 raise ValueError(taken)
             made = [
-                RoomTable.objects.create(room=self, number=n, name=name[:30] if count == 1 else "")
+                RoomTable.objects.create(
+                    room=self, number=n, name=cut(TABLE_NAME, name) if count == 1 else ""
+                )
                 for n in numbers
             ]
             if by is not None:
@@ -263,7 +279,7 @@ class Room(models.Model):
             config = RoomConfig.objects.create(
                 room=self,
                 ruleset=rs.id,
-                name=name[:60],
+                name=cut(CONFIG_NAME, name),
                 params=dict(rs.resolve_params(found.params if found else {})),
                 enabled=False,
                 order=self.next_order(),
@@ -332,7 +348,7 @@ class RoomMember(models.Model):
         max_length=8, choices=[(OWNER, _("owner")), (ADMIN, _("admin"))], default=ADMIN
     )
     # The name the room's history shows ("底分 8 → 10 · 老板"); the user name if blank.
-    display_name = models.CharField(_("name shown"), max_length=40, blank=True)
+    display_name = models.CharField(_("name shown"), max_length=MEMBER_NAME.max_length, blank=True)
     joined_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -357,7 +373,7 @@ class RoomMember(models.Model):
         they had.  False when it is the same."""
         with transaction.atomic():
             member = RoomMember.objects.select_for_update().select_related("user").get(pk=self.pk)
-            before, name = member.shown_name, name.strip()[:40]
+            before, name = member.shown_name, cut(MEMBER_NAME, name)
             if name == member.display_name:
                 return False
             member.display_name = self.display_name = name
@@ -394,7 +410,7 @@ class RoomMember(models.Model):
 class RoomConfig(models.Model):
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="configs")
     ruleset = models.CharField(_("ruleset"), max_length=32)
-    name = models.CharField(_("name"), max_length=60)
+    name = models.CharField(_("name"), max_length=CONFIG_NAME.max_length)
     # Every parameter's value (resolved): what a table started from it plays with.
     params = models.JSONField(_("values"), default=dict, blank=True)
     # How the room charges a table started from it (台费): {} for no fee (scorer/fees.py).
@@ -440,7 +456,7 @@ class RoomConfig(models.Model):
             copy = RoomConfig.objects.create(
                 room=self.room,
                 ruleset=self.ruleset,
-                name=name[:60],
+                name=cut(CONFIG_NAME, name),
                 params=dict(self.params),
                 fee=dict(self.fee or {}),
                 enabled=False,
@@ -469,7 +485,7 @@ class RoomConfig(models.Model):
             if seen is not None and seen != config.version:
                 raise EditConflict(config)
             before = {"name": config.name, "params": config.params, "fee": config.fee}
-            config.name = name.strip()[:60]
+            config.name = cut(CONFIG_NAME, name)
             config.params = dict(params)
             if fee is not None:
                 config.fee = dict(fee)
@@ -553,6 +569,8 @@ def _check_before_saving(
 
 
 __all__ = [
+    "FIRST_TABLE",
+    "LAST_TABLE",
     "EditConflict",
     "ReplacedTableCode",
     "Room",

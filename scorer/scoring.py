@@ -20,6 +20,7 @@ from rules.round import WINNER_KEYS
 from rules.table import TableSpec
 from rules.tiles import SEAT_WINDS
 from rules.values import fan_counts, flower_count, whole_in
+from scorer.text import REASON, TextRefused, clean_text
 
 
 class SeatedTable(Protocol):
@@ -271,7 +272,6 @@ def evaluate_events(
 ADJUST, PENALTY = "adjust", "penalty"
 MAX_LINES = 12  # an adjustment's lines: more is a typo, not a dispute
 MAX_POINTS = 100_000
-REASON_LENGTH = 80
 
 
 def adjustment(session: SeatedTable, entry: Mapping[str, Any]) -> ScoredEntry:
@@ -282,15 +282,12 @@ def adjustment(session: SeatedTable, entry: Mapping[str, Any]) -> ScoredEntry:
     n = session.n_players
     dealer, wind = position(session, entry)
     reason = entry.get("reason")
-    reason = reason.strip() if isinstance(reason, str) else ""
+    try:
+        reason = clean_text(REASON, reason) if isinstance(reason, str) else ""
+    except TextRefused as e:
+        raise e.rule_error("the reason: ", "原因：") from None
     if not reason:
         raise RuleError("bad_input", "say why the points move (the reason)", "请写明调整的原因")
-    if len(reason) > REASON_LENGTH:
-        raise RuleError(
-            "bad_input",
-            f"the reason is at most {REASON_LENGTH} characters",
-            f"原因最多 {REASON_LENGTH} 个字",
-        )
     raw = entry.get("lines")
     if not isinstance(raw, list) or not raw:
         raise RuleError("bad_input", "an adjustment needs at least one line", "调整至少要有一行")

@@ -16,6 +16,7 @@ from django.utils import timezone
 from scorer.models import GameSession
 from scorer.players import Player, Seat, is_placeholder
 from scorer.rooms import RoomTable
+from scorer.text import PLAYER_NAME, cut
 
 
 def open_session(table: RoomTable) -> GameSession | None:
@@ -70,7 +71,9 @@ def seat_players(session: GameSession) -> None:
     for seat, name in enumerate(session.players):
         if is_placeholder(str(name), seat):
             continue
-        player, created = Player.objects.get_or_create(room=session.room, name=str(name)[:40])
+        player, created = Player.objects.get_or_create(
+            room=session.room, name=cut(PLAYER_NAME, str(name))
+        )
         if not created:
             Player.objects.filter(pk=player.pk).update(last_played=now)
         Seat.objects.get_or_create(session=session, seat=seat, defaults={"player": player})

@@ -17,6 +17,8 @@ import jsonschema
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from scorer.text import PLAYER_NAME
+
 FORMAT, VERSION = "mahjong-scorer-table", 1
 
 _TEXT = {"type": ["string", "null"]}
@@ -89,7 +91,12 @@ SCHEMA: dict[str, Any] = {
             "type": "array",
             "minItems": 2,
             "maxItems": 4,
-            "items": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": r"\S"},
+            "items": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": PLAYER_NAME.max_length,
+                "pattern": r"\S",
+            },
         },  # fmt: skip
         "first_dealer": _SEAT,
         "money_per_point": {"type": ["string", "number", "null"], "maxLength": 32},

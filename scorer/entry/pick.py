@@ -18,7 +18,7 @@ from rules.table import SeatInput, TableSpec
 from rules.tiles import N_KINDS, SEAT_WINDS, parse_tile, parse_tiles, tile_str, tiles_str
 from scorer.language import rule_error_text, tile_name
 from scorer.models import GameSession, Round
-from scorer.parse import int_or_none
+from scorer.parse import MAX_ROUND, int_or_none
 
 HAND_SIZE = 14  # a kong counts 3 here, as in the situation format
 MELD_TYPES = ("chi", "pung", "kong", "concealed_kong", "added_kong")
@@ -211,8 +211,8 @@ class Pick:
             if f is not None and c is not None:
                 p.fans[f] = c
         p.author = data.get("author", "").strip()[:AUTHOR_MAX]
-        p.base = int_or_none(data.get("base"), 1, 1_000_000)
-        p.for_round = int_or_none(data.get("for_round"), 1, 1_000_000)
+        p.base = int_or_none(data.get("base"), 1, MAX_ROUND)
+        p.for_round = int_or_none(data.get("for_round"), 1, MAX_ROUND)
         return p
 
     @classmethod

@@ -14,8 +14,9 @@ from rules.table import TableSpec
 from scorer.language import by_language
 from scorer.models import GameSession
 from scorer.templatetags.scorer_format import signed_text
+from scorer.text import PLAYER_NAME
 
-NAME_MAX = 16  # a player's name: short enough for a seat card on a phone
+NAME_MAX = PLAYER_NAME.max_length  # a player's name (scorer/text.py)
 
 WIND_NAMES = {
     "E": gettext_lazy("East"),

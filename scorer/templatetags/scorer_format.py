@@ -10,6 +10,9 @@ makes that span an inline-block, which a parent's line-through does not
 cross, so the sign stays readable above a struck number.
 
 `{% ledger_cells row.cells row.standing %}`: the points cells of one ledger row.
+
+`{% text_length "note" %}`: a kind of text's one length (scorer/text.py), for an
+input's maxlength where no form field renders it.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from decimal import Decimal
 
 from django import template
 from django.utils.safestring import SafeString, mark_safe
+
+from scorer.text import KINDS
 
 register = template.Library()
 
@@ -53,6 +58,12 @@ def _sign_apart(text: str) -> str:
 def signed_sign_apart(value: int | Decimal | str | None) -> str | SafeString:
     text = signed_text(value)
     return mark_safe(_sign_apart(text)) if isinstance(value, (int, Decimal)) else text
+
+
+@register.simple_tag
+def text_length(kind: str) -> int:
+    """The length of a kind of text (KeyError for a kind that is none: a typo in a template)."""
+    return KINDS[kind].max_length
 
 
 @register.simple_tag

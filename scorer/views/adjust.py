@@ -25,7 +25,8 @@ from scorer import phone
 from scorer.access import closed_redirect, round_or_404, session_or_404
 from scorer.language import by_language, rule_error_text
 from scorer.models import GameSession, Round, RoundRevision, RoundTaken, StaleRevision
-from scorer.parse import int_or_none
+from scorer.parse import MAX_ROUND, int_or_none
+from scorer.scoring import MAX_POINTS
 from scorer.views import HtmxHttpRequest
 
 __all__ = ["adjust", "adjust_edit"]
@@ -35,15 +36,17 @@ LINES = 4  # line rows the form shows; blank ones are ignored
 
 def _entry(post: Any, session: GameSession) -> dict[str, Any]:
     """The entry the form says (checked by the model: nothing is trusted here)."""
+    n = session.n_players
     if post.get("kind") == RoundRevision.PENALTY:
         entry: dict[str, Any] = {"kind": "penalty", "penalty": post.get("penalty", ""),
-                                 "seat": int_or_none(post.get("seat"))}  # fmt: skip
-        kind = session.table().penalty(entry["penalty"])
+                                 "seat": int_or_none(post.get("seat"), 0, n - 1)}  # fmt: skip
+        table = session.table()
+        kind = table.penalty(entry["penalty"])
+        ranges = {si.id: (si.min, si.max) for si in table.seat_inputs}
         inputs = {}
         for sid in kind.inputs if kind is not None else ():
-            values = [
-                int_or_none(post.get(f"{sid}_{s}", "0") or "0") for s in range(session.n_players)
-            ]
+            lo, hi = ranges.get(sid, (None, None))
+            values = [int_or_none(post.get(f"{sid}_{s}", "0") or "0", lo, hi) for s in range(n)]
             inputs[sid] = values
         if inputs:
             entry["seat_inputs"] = inputs
@@ -54,7 +57,11 @@ def _entry(post: Any, session: GameSession) -> dict[str, Any]:
         if frm == to == amount == "" or (amount == "" and "" in (frm, to)):
             continue  # a blank row (or one with nothing to move)
         lines.append(
-            {"from": int_or_none(frm), "to": int_or_none(to), "amount": int_or_none(amount)}
+            {
+                "from": int_or_none(frm, 0, n - 1),
+                "to": int_or_none(to, 0, n - 1),
+                "amount": int_or_none(amount, 1, MAX_POINTS),
+            }  # fmt: skip
         )
     return {"kind": "adjust", "reason": post.get("reason", ""), "lines": lines}
 
@@ -153,7 +160,7 @@ def adjust(request: HtmxHttpRequest, code: str) -> HttpResponse:
     post = request.POST
     data = {k: post.get(k) for k in post}
     refused = 200 if request.htmx else 400
-    number = int_or_none(post.get("for_round"))
+    number = int_or_none(post.get("for_round"), 1, MAX_ROUND)
     try:
         token = uuid.UUID(post.get("token", ""))
     except ValueError:
@@ -191,7 +198,7 @@ def adjust_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpRespons
     post = request.POST
     data = {k: post.get(k) for k in post}
     refused = 200 if request.htmx else 400
-    base = int_or_none(post.get("base"))
+    base = int_or_none(post.get("base"), 1, MAX_ROUND)
     try:
         rnd.revise(_entry(post, session), phone.my_name(request, session), base=base)
     except StaleRevision as stale:

@@ -29,6 +29,7 @@ from scorer.present.fee import room_line
 from scorer.present.words import money_text
 from scorer.settleup import settle_up, standard_points
 from scorer.templatetags.scorer_format import sign_class
+from scorer.text import NOTE, TextRefused, clean_text
 from scorer.views import HtmxHttpRequest
 from scorer.views.session import kind_marks
 
@@ -182,7 +183,11 @@ def close(request: HtmxHttpRequest, code: str) -> HttpResponse:
 def reopen(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Open a closed table again, with a note in its history."""
     session = session_or_404(code)
-    note = (request.POST.get("note") or "").strip()
+    try:
+        note = clean_text(NOTE, request.POST.get("note") or "")
+    except TextRefused as e:  # nothing reopened: the page says why
+        messages.warning(request, e.message)
+        return _back(request, session)
     if session.reopen(author=phone.my_name(request, session), note=note):
         messages.success(request, gettext("The table is open again."))
         url = reverse("scorer:session", args=[session.code])

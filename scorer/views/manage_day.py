@@ -25,16 +25,19 @@ from scorer.day import (
     today,
 )
 from scorer.language import by_language, rule_error_text
+from scorer.parse import FIRST_DAY, LAST_DAY, date_or_none
 from scorer.rooms import RoomMember
 from scorer.spreadsheet import amount, csv_text, local_time
+from scorer.text import AUTHOR, NOTE, TextRefused, clean_text, cut
 from scorer.views import csv_download
 
 __all__ = ["manage", "manage_close", "manage_report", "manage_take_in"]
 
 
 def member_name(member: RoomMember) -> str:
-    """How the table's history names the admin who closed it."""
-    return member.display_name or member.user.get_username()
+    """How the table's history names the admin who closed it (a user name may be
+    longer than an author's length)."""
+    return cut(AUTHOR, member.display_name or member.user.get_username())
 
 
 @room_admin
@@ -64,7 +67,11 @@ def manage_close(request: HttpRequest, member: RoomMember, code: str) -> HttpRes
     its players can still reopen it from its result page)."""
     session = room_session_or_404(member, code)
     back = HttpResponseRedirect(reverse("scorer:manage", args=[member.room.slug]))
-    note = (request.POST.get("note") or "").strip()
+    try:
+        note = clean_text(NOTE, request.POST.get("note") or "")
+    except TextRefused as e:
+        messages.error(request, e.message)
+        return back
     if not note:
         messages.error(request, gettext("Say why the table is closed: its players will read it."))
         return back
@@ -85,7 +92,7 @@ def manage_close(request: HttpRequest, member: RoomMember, code: str) -> HttpRes
 def manage_take_in(request: HttpRequest, member: RoomMember, code: str) -> HttpResponse:
     """Count a table imported into the room in its books (its fees, its day reports)."""
     session = room_session_or_404(member, code)
-    if session.take_in(author=member_name(member)):
+    if session.take_in(author=member_name(member), by=member):
         messages.success(request, gettext("Taken into the books."))
     else:
         messages.info(request, gettext("That table is in the books already."))
@@ -93,12 +100,9 @@ def manage_take_in(request: HttpRequest, member: RoomMember, code: str) -> HttpR
 
 
 def _day_asked(raw: str | None) -> dt.date | None:
-    if not raw:
-        return today()
-    try:
-        return dt.date.fromisoformat(raw)
-    except ValueError:
-        return None
+    """The day the report is asked for (today when none is); None for one that is not
+    a day the app can report on (2000-01-01 to 2999-12-31: scorer/parse.py)."""
+    return today() if not raw else date_or_none(raw)
 
 
 @room_admin
@@ -109,7 +113,8 @@ def manage_report(request: HttpRequest, member: RoomMember) -> HttpResponse:
     day = _day_asked(request.GET.get("day"))
     if day is None:
         return HttpResponseBadRequest(
-            gettext("The day must be a date such as 2026-11-26."),
+            gettext("The day must be a date from %(first)s to %(last)s, such as 2026-11-26.")
+            % {"first": FIRST_DAY.isoformat(), "last": LAST_DAY.isoformat()},
             content_type="text/plain; charset=utf-8",
         )
     rows = day_report(member.room, day)

@@ -26,6 +26,7 @@ from scorer.invites import INVITE_DAYS, RoomInvite
 from scorer.players import Player
 from scorer.room_forms import DisplayNameForm, MergeForm, RoomNameForm
 from scorer.rooms import RoomMember
+from scorer.text import SEARCH, TextRefused, clean_text
 from scorer.views import HtmxHttpRequest
 from scorer.views.accounts import invite_link
 from scorer.views.confirm import Ask, ask, back, confirmation
@@ -57,8 +58,12 @@ def _members_url(member: RoomMember) -> str:
 def players(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
     """The room's players, most recent first, with how many tables each sat at; a
     search by name (a room's registry grows to hundreds)."""
-    q = (request.GET.get("q") or "").strip()
     rows = member.room.players.annotate(tables=Count("seats")).order_by("-last_played", "pk")
+    try:
+        q = clean_text(SEARCH, request.GET.get("q") or "")
+    except TextRefused as e:  # no name holds it: nothing to look for
+        messages.error(request, e.message)
+        q, rows = "", rows.none()
     if q:
         rows = rows.filter(name__icontains=q)
     page = Paginator(rows, PLAYERS_PAGE).get_page(request.GET.get("page"))
@@ -81,6 +86,8 @@ def player_rename(request: HtmxHttpRequest, member: RoomMember, pk: int) -> Http
     old = player.name
     try:
         player.rename(request.POST.get("name") or "", by=member)
+    except TextRefused as e:
+        messages.error(request, e.message)
     except ValueError:
         messages.error(
             request,

@@ -21,13 +21,15 @@ from django.http import (
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from django.utils.functional import lazy
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorer.access import room_admin, table_or_404
-from scorer.rooms import Room, RoomMember, RoomTable
+from scorer.rooms import FIRST_TABLE, LAST_TABLE, Room, RoomMember, RoomTable
 from scorer.share import Share, qr_svg, qr_svg_inline, share_link
+from scorer.text import TABLE_NAME, TextField
 from scorer.views import HtmxHttpRequest
 from scorer.views.confirm import Ask, ask, back, confirmation
 
@@ -45,8 +47,24 @@ __all__ = [
 MAX_TABLES_AT_ONCE = 60
 
 
+def _numbers_are() -> str:
+    said = gettext("A table's number is from %(first)s to %(last)s.")
+    return said % {"first": FIRST_TABLE, "last": f"{LAST_TABLE:,}"}
+
+
+def number_field() -> forms.IntegerField:
+    """A table's number, 1 to 9,999, in both forms (the room's own check: Room.add_tables)."""
+    said = lazy(_numbers_are, str)()
+    return forms.IntegerField(
+        label=gettext_lazy("Number"),
+        min_value=FIRST_TABLE,
+        max_value=LAST_TABLE,
+        error_messages={"min_value": said, "max_value": said},
+    )
+
+
 class AddTablesForm(forms.Form):
-    number = forms.IntegerField(label=gettext_lazy("Number"), min_value=1, max_value=9999)
+    number = number_field()
     count = forms.IntegerField(
         label=gettext_lazy("How many"),
         min_value=1,
@@ -54,9 +72,9 @@ class AddTablesForm(forms.Form):
         initial=1,
         help_text=gettext_lazy("Several at once are numbered one after another."),
     )
-    name = forms.CharField(
+    name = TextField(
+        TABLE_NAME,
         label=gettext_lazy("Name (optional)"),
-        max_length=30,
         required=False,
         help_text=gettext_lazy("For example 包间A; blank: “Table 3”."),
     )
@@ -65,10 +83,23 @@ class AddTablesForm(forms.Form):
         cleaned = super().clean() or {}
         if (cleaned.get("count") or 1) > 1 and cleaned.get("name"):
             self.add_error("name", gettext("Give a name to one table at a time."))
+        first, count = cleaned.get("number"), cleaned.get("count")
+        if first is not None and count is not None and first + count - 1 > LAST_TABLE:
+            self.add_error(
+                "count",
+                gettext(
+                    "Tables are numbered up to %(last)s: from table %(first)s, at most %(n)s "
+                    "can be added."
+                )
+                % {"last": f"{LAST_TABLE:,}", "first": first, "n": LAST_TABLE - first + 1},
+            )
         return cleaned
 
 
 class TableForm(forms.ModelForm):
+    number = number_field()
+    name = TextField(TABLE_NAME, label=gettext_lazy("Name (optional)"), required=False)
+
     class Meta:
         model = RoomTable
         fields = ["number", "name"]
@@ -76,8 +107,6 @@ class TableForm(forms.ModelForm):
 
     def clean_number(self) -> int:
         number: int = self.cleaned_data["number"]
-        if number < 1:
-            raise forms.ValidationError(gettext("A table's number is 1 or more."))
         clash = RoomTable.objects.filter(room=self.instance.room, number=number)
         if clash.exclude(pk=self.instance.pk).exists():
             raise forms.ValidationError(
@@ -321,15 +350,16 @@ def manage_table_qr_versioned(
     request: HttpRequest, member: RoomMember, number: int, version: str
 ) -> HttpResponse:
     """One table's QR code at the URL the tables page links: its code's version in
-    the URL, so it may be cached for an hour (a new code is a new URL); an old
-    version is no image (404)."""
+    the URL, so no page can show an image of an old code (a new code is a new URL);
+    an old version is no image (404). Like every answer to a signed-in admin it is
+    kept in no cache (scorer/signin.py)."""
     t = table_or_404(member.room, number)
     if version != t.qr_version:
         raise Http404("an old QR code")
     if request.method not in ("GET", "HEAD"):  # (after the lookup: another key is a 404)
         return HttpResponseNotAllowed(["GET", "HEAD"])
     response = _qr_image(request, member, t)
-    patch_cache_control(response, private=True, max_age=3600)
+    patch_cache_control(response, private=True, no_store=True)
     return response
 
 

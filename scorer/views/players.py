@@ -10,7 +10,7 @@ room's admins only (scorer/views/manage_people.py)."""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -18,24 +18,13 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 from rules import REGISTRY
-from scorer.access import CODE, admin_of, held
+from scorer.access import admin_of, held, public_player_or_404
 from scorer.language import by_language
-from scorer.players import Player, records
+from scorer.players import records
 from scorer.present.chart import Series, chart_legend, line_chart
 from scorer.views import HtmxHttpRequest
 
 __all__ = ["player"]
-
-
-def player_or_404(slug: str) -> Player:
-    # A slug that cannot be one is no player, answered before the database (a NUL
-    # byte in a query is an error on PostgreSQL).
-    if not CODE.fullmatch(slug):
-        raise Http404("no such player")
-    try:
-        return Player.objects.select_related("room").get(slug=slug)
-    except Player.DoesNotExist:
-        raise Http404("no such player") from None
 
 
 def _ruleset_name(rid: str) -> str:
@@ -45,7 +34,7 @@ def _ruleset_name(rid: str) -> str:
 
 @require_safe
 def player(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    p = player_or_404(slug)
+    p = public_player_or_404(slug)
     by, timeline = records(p)
     rows = [
         {"label": gettext("All rulesets") if key == "" else _ruleset_name(key), "rec": rec}

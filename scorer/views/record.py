@@ -73,7 +73,7 @@ from scorer.entry.pick import (
 )
 from scorer.language import rule_error_text
 from scorer.models import GameSession, Round, RoundTaken
-from scorer.parse import int_or_none
+from scorer.parse import MAX_ROUND, int_or_none
 from scorer.present.record_page import RoundSummary, record_page
 from scorer.record_request import asked, author, done, dropped, taps_of, who_records
 from scorer.views import HtmxHttpRequest
@@ -125,7 +125,7 @@ def posted_pick(request: HtmxHttpRequest, session: GameSession) -> tuple[Pick, s
 
 
 def _editing(request: HtmxHttpRequest, session: GameSession) -> Round | None:
-    number = int_or_none(request.POST.get("round"), 1, 1_000_000)
+    number = int_or_none(request.POST.get("round"), 1, MAX_ROUND)
     return round_or_404(session, number) if number is not None else None
 
 

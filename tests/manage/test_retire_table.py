@@ -113,7 +113,7 @@ def test_a_new_code_stops_the_old_one_at_once(room: Room, owner: Client) -> None
     assert image in tables_page and old_version not in tables_page
     response = owner.get(image)
     assert response.content == qr_svg(url)
-    assert "max-age=3600" in response["Cache-Control"]
+    assert "no-store" in response["Cache-Control"]  # an admin's download: never cached
     stale = reverse("scorer:manage_table_qr_versioned", args=[room.slug, 2, old_version])
     assert owner.get(stale).status_code == 404
     plain = owner.get(reverse("scorer:manage_table_qr", args=[room.slug, 2]))

@@ -19,6 +19,7 @@ from django.urls import reverse
 from scorer.day import day_report, fees_of_day, open_tables, today
 from scorer.export import table_json
 from scorer.models import GameSession
+from scorer.roomlog import TABLE_TAKEN_IN, RoomLogEntry
 from scorer.rooms import Room, default_room
 from scorer.seating import seat_players
 from tests.manage.helpers import member, open_room, signed_in
@@ -170,9 +171,11 @@ def test_an_imported_table_stays_out_of_the_books_until_taken_in(
     assert "甲" in report.content.decode("utf-8-sig")
     dashboard = boss.get(reverse("scorer:manage", args=[east.slug]), **EN).content.decode()
     assert f'id="imported-{imported.code}"' not in dashboard
-    # Twice is once.
+    # The room's log says who took it in (once: twice is once).
     boss.post(take_in)
     assert fees_of_day(east, today()).total.take == 12
+    (entry,) = RoomLogEntry.objects.filter(room=east, action=TABLE_TAKEN_IN)
+    assert entry.user_name == "老板" and entry.data["session"] == imported.code
 
 
 def test_a_closed_imported_table_waits_on_the_dashboard_too(rooms: tuple[Room, Room]) -> None:

@@ -22,6 +22,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from scorer.rooms import Room, RoomMember, default_room
+from scorer.text import MEMBER_NAME, ROOM_NAME, TextKind, TextRefused, clean_text
 
 PASSWORD_VARIABLE = "MAHJONG_ADMIN_PASSWORD"
 
@@ -51,6 +52,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         interactive = options["interactive"]
+        # The names come in by hand, like a form's: the same cleaner (scorer/text.py).
+        options["room_name"] = _cleaned(ROOM_NAME, options["room_name"], "--room-name")
+        options["display_name"] = _cleaned(MEMBER_NAME, options["display_name"], "--display-name")
         username = options["username"] or (input("Username: ").strip() if interactive else "")
         if not username:
             raise CommandError("A username is needed (--username).")
@@ -109,3 +113,12 @@ class Command(BaseCommand):
                 self.stderr.write(" ".join(e.messages))
                 continue
             return password
+
+
+def _cleaned(kind: TextKind, raw: str | None, option: str) -> str | None:
+    if raw is None:
+        return None
+    try:
+        return clean_text(kind, raw)
+    except TextRefused as e:
+        raise CommandError(f"{option}: {e.message}") from None
