@@ -15,6 +15,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from scorer.models import GameSession
+from scorer.parse import int_or_none
 
 TABLES_KEY = "tables"  # codes of the tables this phone has opened, most recent first
 TABLES_MAX = 30
@@ -131,11 +132,7 @@ def set_my_seat(request: HttpRequest, session: GameSession, seat: int | None) ->
 
 def read_seat(raw: Any, session: GameSession) -> int | None:
     """A posted seat number, or None for anything else."""
-    try:
-        seat = int(raw)
-    except (TypeError, ValueError):
-        return None
-    return seat if 0 <= seat < session.n_players else None
+    return int_or_none(raw, 0, session.n_players - 1)
 
 
 # ---------------------------------------------------------------- the entry in progress

@@ -64,19 +64,11 @@ NOTE = TextKind("note", 200, newlines=True)  # why a table was closed or reopene
 REASON = TextKind("reason", 80)  # why an adjustment moves points
 SEARCH = TextKind("search", 40)  # a name looked for in the room's players
 
+# Every kind by its key (the templates' `{% text_length "note" %}`).
 KINDS: dict[str, TextKind] = {
     k.key: k
-    for k in (
-        PLAYER_NAME,
-        TABLE_NAME,
-        ROOM_NAME,
-        CONFIG_NAME,
-        MEMBER_NAME,
-        AUTHOR,
-        NOTE,
-        REASON,
-        SEARCH,
-    )  # fmt: skip
+    for k in [PLAYER_NAME, TABLE_NAME, ROOM_NAME, CONFIG_NAME, MEMBER_NAME]
+    + [AUTHOR, NOTE, REASON, SEARCH]
 }
 
 _LINE_BREAKS = frozenset("\n\r")
@@ -107,9 +99,9 @@ class TextRefused(ValueError):
         """The refusal as the engine's errors are said (both languages at once): for
         text read where RuleError is how a refusal travels (an import, an adjustment)."""
         with translation.override("en"):
-            en = str(self.message)
+            en = self.message
         with translation.override("zh-hans"):
-            zh = str(self.message)
+            zh = self.message
         return RuleError("bad_input", f"{where_en}{en}", f"{where_zh}{zh}")
 
 
@@ -120,6 +112,8 @@ def _code_point(c: str) -> str:
 def refused_character(text: str, newlines: bool = False) -> str | None:
     """The first character of `text` no text may hold (a line break is let through
     where `newlines`); None when there is none."""
+    if text.isprintable():  # no Cc, Cf, Zl, Zp, Cs (nor Co, Cn, Zs but " "): most text, in C
+        return None
     for c in text:
         if newlines and c in _LINE_BREAKS:
             continue

@@ -31,6 +31,7 @@ from scorer.access import (
 )
 from scorer.language import rule_error_text, seat_name
 from scorer.models import GameSession, Round, RoundRevision
+from scorer.parse import int_or_none
 from scorer.present.chart import Mark, Series, chart_legend, line_chart, running_totals
 from scorer.present.events import SUM, describe, join_names
 from scorer.present.fee import room_line
@@ -73,12 +74,9 @@ __all__ = [
 
 def _previous_totals(request: HtmxHttpRequest, n: int) -> list[int] | None:
     """The totals the polling page showed before ("was": "-8,69,-53,-8"), if it sent them."""
-    raw = request.GET.get("was", "")
-    try:
-        was = [int(x) for x in raw.split(",")]
-    except ValueError:
-        return None
-    return was if len(was) == n else None
+    read = [int_or_none(x) for x in request.GET.get("was", "").split(",")]
+    was = [x for x in read if x is not None]
+    return was if len(was) == len(read) == n else None
 
 
 def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]:
