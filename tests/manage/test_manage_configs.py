@@ -12,21 +12,11 @@ from django.urls import reverse
 
 from rules import get_ruleset
 from scorer.models import GameSession
-from scorer.rooms import Room, RoomConfig
-from tests.manage.helpers import member, open_room, signed_in, text_of
+from scorer.rooms import Room, RoomConfig, RoomMember
+from tests.factories import make_table, member_client
+from tests.pages import html, text, text_of
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def room() -> Room:
-    return open_room("east")
-
-
-@pytest.fixture
-def boss(room: Room) -> Client:
-    member(room, "boss", shown="老板")
-    return signed_in("boss")
 
 
 def url(name: str, room: Room, *args: object) -> str:
@@ -58,8 +48,8 @@ def test_moving_one_up_changes_the_start_pages_order(boss: Client, room: Room) -
     )
     assert response.status_code == 200
     # The answer is the list alone (what changed), not the page.
-    assert 'id="configs"' in response.content.decode()
-    assert "<html" not in response.content.decode()
+    assert 'id="configs"' in html(response)
+    assert "<html" not in html(response)
     assert names_offered(Client(), room)[0] == str(second.pk)
     # At the top it moves no further.
     boss.post(url("manage_config_do", room, second.pk, "up"))
@@ -82,11 +72,11 @@ def test_the_last_offered_configuration_cannot_be_withdrawn(boss: Client, room: 
         url("manage_config_do", room, keep.pk, "withdraw"), headers={"HX-Request": "true"}
     )
     assert response.status_code == 200  # the list, with the refusal above it
-    assert "至少" in text_of(response.content.decode())  # said in the reader's language
+    assert "至少" in text(response)  # said in the reader's language
     keep.refresh_from_db()
     assert keep.enabled
     response = boss.post(url("manage_config_do", room, keep.pk, "withdraw"), follow=True)
-    assert "至少" in text_of(response.content.decode())
+    assert "至少" in text(response)
     keep.refresh_from_db()
     assert keep.enabled
 
@@ -151,9 +141,7 @@ def test_edit_a_value_checked_on_its_field_then_saved(boss: Client, room: Room) 
     assert data["param_base"] == str(config.params["base"])
     response = boss.post(edit, {**data, "param_base": "-3"})
     assert response.status_code == 400
-    field = re.search(
-        r'<div class="field[^"]*has-error[^"]*">.*?</div>', response.content.decode(), re.S
-    )
+    field = re.search(r'<div class="field[^"]*has-error[^"]*">.*?</div>', html(response), re.S)
     assert field and 'name="param_base"' in field.group(0) and "errorlist" in field.group(0)
     config.refresh_from_db()
     assert config.params["base"] != -3
@@ -166,8 +154,7 @@ def test_edit_a_value_checked_on_its_field_then_saved(boss: Client, room: Room) 
 
 
 def test_a_form_opened_before_another_admins_save_is_refused(boss: Client, room: Room) -> None:
-    member(room, "clerk", role="admin")
-    clerk = signed_in("clerk")
+    clerk = member_client(room, "clerk", RoomMember.ADMIN)
     config = mcr(room)
     edit = url("manage_config", room, config.pk)
     mine, theirs = (
@@ -179,7 +166,7 @@ def test_a_form_opened_before_another_admins_save_is_refused(boss: Client, room:
     assert response.status_code == 409
     config.refresh_from_db()
     assert config.params["base"] == 10  # the first admin's change stands
-    assert form_data(response.content.decode())["param_base"] == "10"  # shown as it is now
+    assert form_data(html(response))["param_base"] == "10"  # shown as it is now
     # A move in the list meanwhile is no conflict: the form edits name and values only.
     again = form_data(clerk.get(edit).content.decode())
     boss.post(url("manage_config_do", room, config.pk, "down"))
@@ -189,14 +176,11 @@ def test_a_form_opened_before_another_admins_save_is_refused(boss: Client, room:
 def test_an_edit_changes_every_table_started_afterwards_and_none_before(
     boss: Client, room: Room
 ) -> None:
-    """Issue 25: the start page preselects, and each option it lists, give the edited
-    values; a table started before keeps its own."""
+    """The start page preselects, and each option it lists, give the edited values; a
+    table started before keeps its own."""
     first = room.offered_configs()[0]
-    before = GameSession.objects.create(
-        room=room,
-        ruleset=first.ruleset,
-        players=["甲", "乙", "丙", "丁"],
-        params=dict(first.params),
+    before = make_table(
+        first.ruleset, ["甲", "乙", "丙", "丁"], room=room, params=dict(first.params)
     )
     edited = {}
     for config in room.offered_configs():
@@ -219,7 +203,7 @@ def test_an_edit_changes_every_table_started_afterwards_and_none_before(
         for i, name in enumerate(["东", "南", "西", "北"]):
             data[f"name_{i}"] = name
         response = player.post(reverse("scorer:room_create", args=[room.slug]), data)
-        assert response.status_code == 302, text_of(response.content.decode())[:300]
+        assert response.status_code == 302, text(response)[:300]
         session = GameSession.objects.order_by("-pk").first()
         assert session is not None
         chosen = int(session.preset.removeprefix("room:"))
