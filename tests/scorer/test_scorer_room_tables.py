@@ -4,7 +4,6 @@ filled in; two phones starting the same table at once end up at one session."""
 
 from __future__ import annotations
 
-import html as htmllib
 import re
 import threading
 from typing import Any
@@ -18,14 +17,11 @@ from rules import get_ruleset
 from scorer.models import GameSession, RoomConfig
 from scorer.rooms import Room, RoomTable
 from scorer.seating import start_at
+from tests.pages import html, text_of
 
 pytestmark = pytest.mark.django_db
 
 NAMES = ["老王", "小李", "阿强", "美玲"]
-
-
-def text_of(page: str) -> str:
-    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
 def form_data(config: RoomConfig, names: list[str], **extra: str) -> dict[str, str]:
@@ -43,11 +39,6 @@ def form_data(config: RoomConfig, names: list[str], **extra: str) -> dict[str, s
         else:
             data[f"param_{p.name}"] = str(value)
     return {**data, **extra}
-
-
-@pytest.fixture
-def room() -> Room:
-    return Room.open("老李棋牌室", "laoli")
 
 
 @pytest.fixture
@@ -70,7 +61,7 @@ def test_a_table_with_nothing_open_shows_the_rooms_start_page_for_it(
 ) -> None:
     response = client.get(table_url(table3))
     assert response.status_code == 200
-    page = response.content.decode()
+    page = html(response)
     assert f'<input type="hidden" name="table" value="{table3.code}">' in page
     assert "3号桌" in text_of(page)  # its label, in the page's language (Chinese first)
     # The room's configurations, the first preselected (the same list as the room's page).
@@ -181,6 +172,6 @@ def test_a_tables_code_is_its_rooms_only(client: Client, table3: RoomTable) -> N
 def test_a_bad_start_at_a_table_keeps_the_table(client: Client, table3: RoomTable) -> None:
     response = start(client, table3, ["老王", "老王", "阿强", "美玲"])
     assert response.status_code == 400
-    page = response.content.decode()
+    page = html(response)
     assert f'name="table" value="{table3.code}"' in page
     assert not GameSession.objects.exists()
