@@ -4,10 +4,8 @@ exports (the import charges the fee again and refuses a file whose fee is not it
 
 from __future__ import annotations
 
-import html as htmllib
 import json
 import re
-import uuid
 from decimal import Decimal
 from typing import Any
 
@@ -20,39 +18,28 @@ from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession, Player, RoomConfig
 from scorer.players import records
 from scorer.rooms import Room, default_room
-from scorer.seating import seat_players
+from tests.factories import DRAW, by_tiles, make_table, record
+from tests.pages import text, text_of
 from tests.scorer.csv_export import ROOM, read_export
 
 pytestmark = pytest.mark.django_db
 
-MCR_WIN = {"concealed": "111m222m333m456p7z", "win_tile": "7z"}
 NAMES = ["甲", "乙", "丙", "丁"]
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
 
 
-def win(winner: int, discarder: int | None) -> dict[str, Any]:
-    return {"kind": "win", "mode": "tiles", "winner": winner, "discarder": discarder,
-            "hand": MCR_WIN}  # fmt: skip
-
-
-def text_of(page: str) -> str:
-    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", page)).split())
-
-
 def table(fee: dict[str, Any], rate: str | None = None, room: Room | None = None) -> GameSession:
-    s = GameSession.objects.create(
-        ruleset="mcr", players=list(NAMES), fee=fee, room=room or default_room(),
-        money_per_point=None if rate is None else Decimal(rate),
-    )  # fmt: skip
-    seat_players(s)
-    return s
+    money = None if rate is None else Decimal(rate)
+    return make_table(
+        "mcr", NAMES, seated=True, fee=fee, room=room or default_room(), money_per_point=money
+    )
 
 
 def played(fee: dict[str, Any], rate: str | None = None) -> GameSession:
     s = table(fee, rate)
-    s.record_round(uuid.uuid4(), win(1, 2))
-    s.record_round(uuid.uuid4(), win(3, None))
-    s.record_round(uuid.uuid4(), {"kind": "draw"})
+    record(s, by_tiles(1, 2))
+    record(s, by_tiles(3, None))
+    record(s, DRAW)
     return s
 
 
@@ -61,12 +48,12 @@ def test_the_start_page_says_how_the_chosen_configuration_charges(client: Client
     first = room.offered_configs()[0]
     first.fee = {"mode": "win_percent", "percent": 5, "cap": 20}
     first.save()
-    page = text_of(client.get(reverse("scorer:room", args=["queyou"]), **ZH).content.decode())
+    page = text(client.get(reverse("scorer:room", args=["queyou"]), **ZH))
     assert "台费（抽水）：每把赢分的 5%，最多 20 分。" in page
     other = room.offered_configs()[1]
     part = client.get(reverse("scorer:room", args=["queyou"]), {"config": other.pk},
                       HTTP_HX_REQUEST="true", **ZH)  # fmt: skip
-    assert "台费" not in text_of(part.content.decode())  # a configuration without a fee
+    assert "台费" not in text(part)  # a configuration without a fee
     # The table started from it snapshots the fee; a later change does not reach it.
     r = client.post(reverse("scorer:room_create", args=["queyou"]),
                     {"config": first.pk, "players": 4, "first_dealer": 0})  # fmt: skip
@@ -100,7 +87,7 @@ def test_the_result_page_pays_the_room_in_the_settle_up(client: Client) -> None:
     Room.objects.filter(pk=default_room().pk).update(name="雀友棋牌室")
     s = played({"mode": "aa", "amount": 10})
     s.close()
-    page = text_of(client.get(reverse("scorer:final", args=[s.code]), **ZH).content.decode())
+    page = text(client.get(reverse("scorer:final", args=[s.code]), **ZH))
     assert f"台费 · {s.room.name} 40" in page
     pays = re.findall(r"(\S+) → (\S+) (\d+)", page)
     owed = dict.fromkeys([*NAMES, s.room.name], 0)
@@ -131,7 +118,7 @@ def test_the_ledger_and_the_round_page_say_the_fee(client: Client) -> None:
     ledger = client.get(reverse("scorer:ledger", args=[raked.code]), **ZH).content.decode()
     assert ledger.count('<sup class="room-mark" title="台费 4">费</sup>') == 2  # two wins
     part = client.get(reverse("scorer:round", args=[raked.code, 1]), {"part": "current"}, **ZH)
-    assert "乙 → 台费 4" in text_of(part.content.decode())
+    assert "乙 → 台费 4" in text(part)
 
 
 def test_the_api_carries_the_room_take(client: Client) -> None:
@@ -157,7 +144,7 @@ def test_the_exports_carry_the_fee_and_the_import_checks_it(
     s = played(fee)
     s.close()
     s.reopen(note="再来一局")  # the first fee at the close, undone, stays in the history
-    s.record_round(uuid.uuid4(), win(0, 1))
+    record(s, by_tiles(0, 1))
     s.close()
     data = json.loads(json.dumps(table_json(s), ensure_ascii=False))
     assert data["fee"] == s.fee_rule().to_json() and data["room_take"] == s.room_take() > 0
