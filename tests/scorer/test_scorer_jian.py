@@ -16,6 +16,8 @@ from django.urls import reverse
 from rules import get_ruleset
 from scorer.models import GameSession, Transfer
 from tests.contract.test_table_contract import HTMX, state_of
+from tests.factories import SHORT_NAMES, make_table
+from tests.pages import html
 
 pytestmark = pytest.mark.django_db
 
@@ -23,16 +25,14 @@ JIAN = get_ruleset("jian")
 
 
 def table() -> GameSession:
-    return GameSession.objects.create(
-        ruleset="jian", players=["甲", "乙", "丙", "丁"], params=dict(JIAN.defaults)
-    )
+    return make_table("jian", SHORT_NAMES, params=dict(JIAN.defaults))
 
 
 class Phone:
     def __init__(self, client: Client, session: GameSession, kind: str = "win") -> None:
         self.client, self.session = client, session
         page = client.get(reverse("scorer:record", args=[session.code]))
-        self.page = page.content.decode()
+        self.page = html(page)
         self.state = state_of(self.page)
         if kind != "win":
             self.tap(f"kind:{kind}")
