@@ -5,7 +5,6 @@ the tables (whole rounds of 国标 and rounds of events of 云南, some undone).
 from __future__ import annotations
 
 import random
-import uuid
 from collections import defaultdict
 from typing import Any
 
@@ -17,6 +16,7 @@ from scorer.models import GameSession, Round
 from scorer.players import Player, records
 from scorer.rooms import default_room
 from scorer.seating import seat_players
+from tests.factories import by_tiles, event, make_table, record
 from tests.scorer.test_scorer_views_session import start_data
 
 pytestmark = pytest.mark.django_db
@@ -54,7 +54,7 @@ class Expected:
 
 
 def table(ruleset: str, names: list[str]) -> GameSession:
-    s = GameSession.objects.create(ruleset=ruleset, players=names)
+    s = make_table(ruleset, names)
     s.params = dict(s.resolved_params())
     s.save()
     seat_players(s)
@@ -74,16 +74,12 @@ def generate(seed: int) -> Expected:
             winner = rng.randrange(4)
             discarder = rng.choice([None, *[x for x in range(4) if x != winner]])
             if ruleset == "mcr":
-                rnd = s.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles",
-                                                    "winner": winner, "discarder": discarder,
-                                                    "hand": rng.choice(MCR_HANDS)})  # fmt: skip
+                rnd = record(s, by_tiles(winner, discarder, rng.choice(MCR_HANDS)))
             else:
                 # A 暗杠 first (paid at once), then a 1-番 win entered by its fan.
-                s.add_event(uuid.uuid4(), {"type": "kong", "player": rng.randrange(4),
-                                           "kong": "concealed"})  # fmt: skip
-                rnd = s.add_event(uuid.uuid4(), {"type": "win", "discarder": discarder,
-                                                 "winners": [{"seat": winner,
-                                                              "fans": {"1": 1}}]})  # fmt: skip
+                event(s, {"type": "kong", "player": rng.randrange(4), "kong": "concealed"})
+                won = {"seat": winner, "fans": {"1": 1}}
+                rnd = event(s, {"type": "win", "discarder": discarder, "winners": [won]})
             if rng.random() < 0.2:
                 s.undo_last()
                 continue
