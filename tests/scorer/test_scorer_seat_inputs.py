@@ -19,8 +19,8 @@ from rules import REGISTRY, settle
 from rules.hand import Hand
 from rules.rulesets.house.ruleset import House
 from rules.table import SeatInput, TableSpec
-from scorer.models import GameSession
 from tests.contract.test_table_contract import HTMX, state_of
+from tests.factories import SHORT_NAMES, make_table
 
 pytestmark = pytest.mark.django_db
 
@@ -71,9 +71,7 @@ def test_the_engine_takes_and_checks_the_counts(counted: Counted) -> None:
 
 
 def test_the_record_page_offers_and_carries_the_counts(client: Client, counted: Counted) -> None:
-    session = GameSession.objects.create(
-        ruleset=counted.id, players=["甲", "乙", "丙", "丁"], params=dict(counted.defaults)
-    )
+    session = make_table(counted.id, SHORT_NAMES, params=dict(counted.defaults))
     url = reverse("scorer:record", args=[session.code]) + "?kind=win"
     page = client.get(url).content.decode()
     assert "开口" in page and 'value="seat_input:kaikou:1:+"' in page
