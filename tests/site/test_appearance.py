@@ -5,7 +5,6 @@ the page description, and the 中/EN button only where there are two languages."
 from __future__ import annotations
 
 import json
-import uuid
 from pathlib import Path
 
 import pytest
@@ -13,8 +12,8 @@ from django.contrib.staticfiles import finders
 from django.test import Client
 from django.urls import reverse
 
-from scorer.models import GameSession
 from scorer.views.appearance import LARGE_TEXT_COOKIE
+from tests.factories import SHORT_NAMES, make_table, record
 
 pytestmark = pytest.mark.django_db
 
@@ -98,12 +97,8 @@ def test_favicon_ico_leads_to_the_icon(client: Client) -> None:
 
 def test_the_language_toggle_is_in_the_html_where_it_applies(client: Client) -> None:
     """Rendered by the server (it was shown by script after load, and moved the header)."""
-    session = GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"])
-    session.record_round(
-        uuid.uuid4(),
-        {"kind": "win", "mode": "tiles", "winner": 1, "discarder": 2,
-         "hand": {"concealed": "111222333m456p7z", "win_tile": "7z"}},
-    )  # fmt: skip
+    session = make_table("mcr", SHORT_NAMES)
+    record(session)
     base = f"/s/{session.code}/"
     for url, offered in (
         ("/", False),

@@ -1,4 +1,4 @@
-"""The share link and QR code name an address the other phones can open (issue 9.13)."""
+"""The share link and QR code name an address the other phones can open."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from django.test import Client, override_settings
 
 from mahjong_site import lan
 from scorer.models import GameSession
+from tests.factories import SHORT_NAMES, make_table
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,7 @@ def share_of(session: GameSession, host: str) -> tuple[str, bool]:
 
 @pytest.fixture
 def session() -> GameSession:
-    return GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"])
+    return make_table("mcr", SHORT_NAMES)
 
 
 @override_settings(ALLOWED_HOSTS=ALLOWED)
