@@ -120,8 +120,7 @@ def test_older_mcr_tables_keep_the_wait_reading_they_were_scored_with() -> None:
     assert old.resolved_params()["wait_fans_real_waits"] is True
     assert other.params == {"base": 2}
     # 1234444678m456p self-drawn on 1m: 单钓将 under the earlier reading, kept on correction.
-    entry = {"kind": "win", "mode": "tiles", "winner": 0, "discarder": None,
-             "hand": {"concealed": "1234444678m456p", "win_tile": "1m"}}  # fmt: skip
+    entry = by_tiles(0, None, {"concealed": "1234444678m456p", "win_tile": "1m"})
     rnd = record(old, entry)
     assert rnd.current is not None
     assert "独听・单钓" in {f["name_zh"] for f in rnd.current.result["fans"]}

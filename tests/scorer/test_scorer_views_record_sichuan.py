@@ -26,7 +26,7 @@ from rules import score, waits
 from rules.registry import get_ruleset
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession, Round, RoundRevision
-from tests.factories import event, make_table, record
+from tests.factories import by_tiles, event, make_table, record
 from tests.pages import html
 from tests.scorer.test_scorer_views_record import (
     _HIDDEN,
@@ -797,8 +797,7 @@ def test_edit_of_a_round_played_as_events_redirects(client: Client, session: Gam
 def test_edit_of_a_whole_win_in_a_sichuan_session_still_opens(
     client: Client, session: GameSession
 ) -> None:
-    entry = {"kind": "win", "mode": "tiles", "winner": 1, "discarder": 2, "hand": PUNGS}
-    rnd = record(session, entry)
+    rnd = record(session, by_tiles(hand=PUNGS))
     response = client.get(reverse("scorer:edit", args=[session.code, rnd.number]))
     assert response.status_code == 200 and 'name="round"' in html(response)
 

@@ -593,9 +593,7 @@ def test_taking_back_the_last_win_reopens_a_finished_round(en_client: Client) ->
 
 def test_undo_event_with_no_round_played_as_events(en_client: Client) -> None:
     mcr = make_table("mcr", NAMES)
-    entry = {"kind": "win", "mode": "tiles", "winner": 1, "discarder": 2,
-             "hand": {"concealed": "111m222m333m456p7z", "win_tile": "7z"}}  # fmt: skip
-    record(mcr, entry)
+    record(mcr)
     url = reverse("scorer:undo_event", args=[mcr.code])
     page = html(en_client.post(url, {"round": "1", "events": "1"}, follow=True))
     assert "There is no event to take back." in page
@@ -765,9 +763,7 @@ def test_chinese_pages_say_ting_pai_and_no_prevalent_wind(client: Client) -> Non
 
 def test_mcr_pages_keep_the_prevalent_wind(client: Client) -> None:
     mcr = make_table("mcr", NAMES)
-    entry = {"kind": "win", "mode": "tiles", "winner": 1, "discarder": 2,
-             "hand": {"concealed": "111m222m333m456p7z", "win_tile": "7z"}}  # fmt: skip
-    record(mcr, entry)
+    record(mcr)
     assert "下一局：东风圈，庄家" in text_of(
         html(client.get(reverse("scorer:session", args=[mcr.code])))
     )
