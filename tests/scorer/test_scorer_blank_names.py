@@ -1,5 +1,5 @@
-"""Issue 27, item 3: players left unnamed are placeholders, numbered by seat, and
-never players of the registry (every unnamed table used to add to one "东家")."""
+"""Players left unnamed are placeholders, numbered by seat, and never players of the
+registry (the unnamed tables never add up under one "东家")."""
 
 from __future__ import annotations
 

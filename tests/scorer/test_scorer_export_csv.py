@@ -1,6 +1,6 @@
-"""Issue 27, item 6: the table's CSV export in the page's language and local time,
-the totals as the last row of the same columns, numbers a spreadsheet reads as
-numbers, and the room's take (台费), adjustments and penalties kept as rows."""
+"""The table's CSV export in the page's language and local time, the totals as the
+last row of the same columns, numbers a spreadsheet reads as numbers, and the room's
+take (台费), adjustments and penalties kept as rows."""
 
 from __future__ import annotations
 

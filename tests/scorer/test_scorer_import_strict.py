@@ -1,5 +1,5 @@
-"""An imported table is input too (issue 17): read as strict JSON, so NaN or a lone
-surrogate never reaches the database (PostgreSQL's jsonb refuses the surrogate)."""
+"""An imported table is input too: read as strict JSON, so NaN or a lone surrogate
+never reaches the database (PostgreSQL's jsonb refuses the surrogate)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,8 @@ def test_an_export_with_nan_or_a_lone_surrogate_is_refused_whole(
     assert GameSession.objects.count() == before
 
 
-# Issue 26: each of these answered 500 (a TypeError half-way through the import).
+# Values of the wrong type, each refused by its field's name (never a 500 from a
+# TypeError half-way through the import).
 BROKEN = [
     (("changes",), 1, "changes"),
     (("changes",), 2.5, "changes"),

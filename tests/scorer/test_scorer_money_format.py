@@ -1,5 +1,5 @@
-"""Issue 27, item 7: money in one format per table, decimals only where the rate
-needs them ("金额 +16" beside "+3.50" at 0.25 a point read as two formats)."""
+"""Money in one format per table, decimals only where the rate needs them (never
+"金额 +16" beside "+3.50" at 0.25 a point, which reads as two formats)."""
 
 from __future__ import annotations
 
