@@ -18,7 +18,6 @@ import re
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
@@ -26,7 +25,7 @@ from rules import score, waits
 from rules.registry import get_ruleset
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession, Round, RoundRevision
-from tests.factories import by_tiles, event, make_table, record
+from tests.factories import by_tiles, event, make_table, phone, record
 from tests.pages import html
 from tests.scorer.test_scorer_views_record import (
     _HIDDEN,
@@ -155,9 +154,7 @@ def session() -> GameSession:
 
 @pytest.fixture
 def en_client() -> Client:
-    c = Client()
-    c.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    return c
+    return phone("en")
 
 
 def revisions() -> int:

@@ -21,7 +21,7 @@ from scorer.models import GameSession, RoomConfig, Round
 from scorer.present.words import author_label
 from scorer.rooms import default_room
 from scorer.templatetags.scorer_format import signed_text
-from tests.factories import DRAW, by_tiles, make_table, record
+from tests.factories import DRAW, by_tiles, make_table, phone, record
 from tests.pages import html
 
 pytestmark = pytest.mark.django_db
@@ -33,9 +33,7 @@ NAMES = ["老王", "小李", "阿强", "美玲"]
 
 @pytest.fixture
 def en_client() -> Client:
-    client = Client()
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    return client
+    return phone("en")
 
 
 def start_data(**overrides: str) -> dict[str, str]:

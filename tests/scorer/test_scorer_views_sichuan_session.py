@@ -16,7 +16,6 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
@@ -26,7 +25,7 @@ from rules.tiles import parse_tile, tile_zh
 from scorer.models import GameSession, Round
 from scorer.rooms import default_room
 from scorer.templatetags.scorer_format import signed_text
-from tests.factories import event, make_table, record
+from tests.factories import event, make_table, phone, record
 from tests.pages import html, text, text_of
 
 pytestmark = pytest.mark.django_db
@@ -99,9 +98,7 @@ def seat_cards(page: str) -> list[str]:
 
 @pytest.fixture
 def en_client() -> Client:
-    client = Client()
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    return client
+    return phone("en")
 
 
 class _FormReader(HTMLParser):
