@@ -89,7 +89,7 @@ def form_of(page: str) -> dict[str, str]:
 def start(client: Client, rs: Ruleset, preset: str = "") -> GameSession:
     config = default_room().configs.get(ruleset=rs.id, preset=preset)
     url = reverse("scorer:home") + f"?config={config.pk}"
-    form = form_of(client.get(url).content.decode())
+    form = form_of(html(client.get(url)))
     assert form["config"] == str(config.pk)
     form.update({f"name_{i}": name for i, name in enumerate(NAMES)})
     form["players"] = "4"
@@ -237,7 +237,7 @@ def test_start_record_correct_undo(client: Client, ruleset_id: str, preset: str)
     assert response.status_code == 302
     expected = engine_deltas(session, DISCARDER)
     assert session.tallies() == expected and sum(expected) == 0 and expected[WINNER] > 0
-    page = client.get(reverse("scorer:session", args=[session.code])).content.decode()
+    page = html(client.get(reverse("scorer:session", args=[session.code])))
     for name in NAMES:
         assert name in page
 

@@ -24,7 +24,7 @@ def url(name: str, room: Room, *args: object) -> str:
 
 
 def names_offered(client: Client, room: Room) -> list[str]:
-    page = client.get(reverse("scorer:room", args=[room.slug])).content.decode()
+    page = html(client.get(reverse("scorer:room", args=[room.slug])))
     select = re.search(r'<select name="config".*?</select>', page, re.S)
     assert select
     return re.findall(r'<option value="(\d+)"', select.group(0))
@@ -35,7 +35,7 @@ def mcr(room: Room) -> RoomConfig:
 
 
 def test_the_list_shows_every_configuration_once_in_order(boss: Client, room: Room) -> None:
-    page = boss.get(url("manage_configs", room)).content.decode()
+    page = html(boss.get(url("manage_configs", room)))
     ids = re.findall(r'id="config-(\d+)"', page)
     assert ids == [str(c.pk) for c in room.configs.order_by("order", "pk")]
     assert len(ids) == len(set(ids)) == room.configs.count()
@@ -133,7 +133,7 @@ def form_data(page: str) -> dict[str, str]:
 def test_edit_a_value_checked_on_its_field_then_saved(boss: Client, room: Room) -> None:
     config = mcr(room)
     edit = url("manage_config", room, config.pk)
-    page = boss.get(edit).content.decode()
+    page = html(boss.get(edit))
     rs = get_ruleset("mcr")
     for p in rs.params:  # every declared parameter has its field, labelled in Chinese
         assert f'name="param_{p.name}"' in page and p.label_zh in text_of(page)
@@ -158,8 +158,8 @@ def test_a_form_opened_before_another_admins_save_is_refused(boss: Client, room:
     config = mcr(room)
     edit = url("manage_config", room, config.pk)
     mine, theirs = (
-        form_data(boss.get(edit).content.decode()),
-        form_data(clerk.get(edit).content.decode()),
+        form_data(html(boss.get(edit))),
+        form_data(html(clerk.get(edit))),
     )
     assert boss.post(edit, {**mine, "param_base": "10"}).status_code == 302
     response = clerk.post(edit, {**theirs, "param_base": "20"})
@@ -168,7 +168,7 @@ def test_a_form_opened_before_another_admins_save_is_refused(boss: Client, room:
     assert config.params["base"] == 10  # the first admin's change stands
     assert form_data(html(response))["param_base"] == "10"  # shown as it is now
     # A move in the list meanwhile is no conflict: the form edits name and values only.
-    again = form_data(clerk.get(edit).content.decode())
+    again = form_data(html(clerk.get(edit)))
     boss.post(url("manage_config_do", room, config.pk, "down"))
     assert clerk.post(edit, {**again, "param_base": "20"}).status_code == 302
 
@@ -190,7 +190,7 @@ def test_an_edit_changes_every_table_started_afterwards_and_none_before(
         if p is None:
             continue
         edit = url("manage_config", room, config.pk)
-        data = form_data(boss.get(edit).content.decode())
+        data = form_data(html(boss.get(edit)))
         value = int(config.params[p.name]) + 1
         assert boss.post(edit, {**data, f"param_{p.name}": str(value)}).status_code == 302
         edited[config.pk] = (p.name, value)
@@ -198,7 +198,7 @@ def test_an_edit_changes_every_table_started_afterwards_and_none_before(
     player = Client()
     start = reverse("scorer:room", args=[room.slug])
     for pk in [None, *names_offered(player, room)]:
-        page = player.get(start, {"config": pk} if pk else {}).content.decode()
+        page = html(player.get(start, {"config": pk} if pk else {}))
         data = form_data(page)
         for i, name in enumerate(["东", "南", "西", "北"]):
             data[f"name_{i}"] = name

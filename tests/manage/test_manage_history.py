@@ -14,7 +14,7 @@ from django.utils import timezone
 from scorer.rooms import Room
 from tests.factories import member_client
 from tests.manage.test_manage_configs import form_data
-from tests.pages import text
+from tests.pages import html, text
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 def test_an_edit_reads_as_a_line_in_chinese_and_local_time(room: Room, boss: Client) -> None:
     config = room.configs.get(ruleset="mcr", preset="competition")
     edit = reverse("scorer:manage_config", args=[room.slug, config.pk])
-    data = form_data(boss.get(edit).content.decode())
+    data = form_data(html(boss.get(edit)))
     base = config.params["base"]
     flip = "param_mixed_kong_fan"
     was_on = flip in data

@@ -101,7 +101,7 @@ def test_the_list_is_the_rooms_players_only(boss: Client, room: Room) -> None:
 def invite_link(boss: Client, room: Room) -> str:
     boss.post(reverse("scorer:manage_invite", args=[room.slug]))
     invite = RoomInvite.objects.get(room=room, used_at__isnull=True)
-    page = boss.get(reverse("scorer:manage_members", args=[room.slug])).content.decode()
+    page = html(boss.get(reverse("scorer:manage_members", args=[room.slug])))
     path = reverse("scorer:invite", args=[invite.token])
     assert path in page  # the owner sees the link to send
     return path
@@ -162,7 +162,7 @@ def test_only_the_owner_invites_and_removes(boss: Client, room: Room) -> None:
     clerk = signed_in("clerk")
     assert clerk.post(reverse("scorer:manage_invite", args=[room.slug])).status_code == 404
     assert not RoomInvite.objects.exists()
-    page = clerk.get(reverse("scorer:manage_members", args=[room.slug])).content.decode()
+    page = html(clerk.get(reverse("scorer:manage_members", args=[room.slug])))
     assert "manage/members/invite" not in page
     # The owner withdraws a pending link and removes an admin.
     path = invite_link(boss, room)
@@ -190,5 +190,5 @@ def test_the_owner_renames_the_room_and_nothing_else_changes() -> None:
     owner.post(url, {"name": "幸福棋牌室"})
     room.refresh_from_db()
     assert room.name == "幸福棋牌室" and room.slug == "east"
-    page = owner.get(reverse("scorer:manage_members", args=["east"])).content.decode()
+    page = html(owner.get(reverse("scorer:manage_members", args=["east"])))
     assert "幸福棋牌室" in text_of(page)

@@ -36,9 +36,9 @@ def post_adjust(c: Client, s: GameSession, token: str, **extra: Any) -> Any:
 def test_an_adjustment_is_recorded_once_and_shown_as_such() -> None:
     s = make_table("mcr", NAMES)
     c = Client()
-    page = c.get(reverse("scorer:session", args=[s.code]), **ZH).content.decode()
+    page = html(c.get(reverse("scorer:session", args=[s.code]), **ZH))
     assert reverse("scorer:adjust", args=[s.code]) in page and "调整 / 罚分" in page
-    form = c.get(reverse("scorer:adjust", args=[s.code]), **ZH).content.decode()
+    form = html(c.get(reverse("scorer:adjust", args=[s.code]), **ZH))
     assert "原因" in form and "罚分" in form and "错和" in form  # mcr declares 错和
     token = str(uuid.uuid4())
     extra = {"from_1": "2", "to_1": "3", "amount_1": "5"}
@@ -53,7 +53,7 @@ def test_an_adjustment_is_recorded_once_and_shown_as_such() -> None:
     assert "1 调整" in ledger
     detail = text(c.get(reverse("scorer:round", args=[s.code, 1]), **ZH))
     assert "调整：协商" in detail and "乙 → 甲：30" in detail and "丙 → 丁：5" in detail
-    chart = c.get(reverse("scorer:session", args=[s.code]), **EN).content.decode()
+    chart = html(c.get(reverse("scorer:session", args=[s.code]), **EN))
     assert 'class="chart-mark"' in chart and "Round 1: adjustment" in chart
     # No hand was dealt: the dealer proposed next is still the first.
     assert s.next_position() == (0, "E")
@@ -85,7 +85,7 @@ def test_a_bad_adjustment_is_refused_whole_in_the_readers_language(
 def test_shaanxi_escape_from_the_form_reads_the_stakes_and_pays_the_others() -> None:
     s = make_table("shaanxi", NAMES)
     c = Client()
-    form = c.get(reverse("scorer:adjust", args=[s.code]) + "?kind=penalty", **ZH).content.decode()
+    form = html(c.get(reverse("scorer:adjust", args=[s.code]) + "?kind=penalty", **ZH))
     assert "逃跑" in form and "炮子" in form and "这桌罚的分由其他玩家平分" in form
     r = c.post(reverse("scorer:adjust", args=[s.code]), {
         "token": str(uuid.uuid4()), "for_round": 1, "kind": "penalty", "penalty": "escape",
@@ -120,7 +120,7 @@ def test_undo_restore_and_correction_of_an_adjustment() -> None:
     c = Client()
     edit = reverse("scorer:adjust_edit", args=[s.code, rnd.number])
     assert c.get(reverse("scorer:edit", args=[s.code, rnd.number]))["Location"] == edit
-    form = c.get(edit, **ZH).content.decode()
+    form = html(c.get(edit, **ZH))
     assert 'value="借分"' in form and 'name="base" value="1"' in form
     r = c.post(edit, {"base": "1", "kind": "adjust", "reason": "借分（改）", "from_0": "0",
                       "to_0": "2", "amount_0": "20"}, **ZH)  # fmt: skip

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from scorer.models import GameSession
 from scorer.players import Player, Seat, is_placeholder
+from tests.pages import html
 from tests.scorer.test_scorer_views_session import start_data
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +26,7 @@ def test_unnamed_seats_are_placeholders_and_never_join_the_registry(client: Clie
     assert Player.objects.get(name="老王").seats.count() == 2
     assert not Seat.objects.filter(session=s, seat__in=[1, 3]).exists()
     # Not a wind: the names no longer contradict the seat winds that move round.
-    page = client.get(reverse("scorer:session", args=[s.code])).content.decode()
+    page = html(client.get(reverse("scorer:session", args=[s.code])))
     assert "东家" not in page and "北家" not in page
 
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from scorer.models import GameSession
 from tests.factories import by_tiles, make_table, record
-from tests.pages import text, text_of
+from tests.pages import html, text, text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -24,10 +24,10 @@ def table() -> GameSession:
 def test_a_closed_table_shows_no_next_hand(client: Client) -> None:
     s = table()
     record(s, by_tiles(0, None))
-    page = client.get(reverse("scorer:session", args=[s.code])).content.decode()
+    page = html(client.get(reverse("scorer:session", args=[s.code])))
     assert "下一局" in page  # open: the next hand is said
     s.close()
-    page = client.get(reverse("scorer:session", args=[s.code])).content.decode()
+    page = html(client.get(reverse("scorer:session", args=[s.code])))
     assert "本桌已结束" in page or "closed-note" in page
     assert "下一局" not in page and "next-hand" not in page
 
@@ -37,7 +37,7 @@ def test_the_history_leaves_out_who_when_no_phone_said_it(client: Client) -> Non
     record(s, by_tiles(0, None))
     s.undo_last()
     s.restore(1)
-    page = client.get(reverse("scorer:round", args=[s.code, 1])).content.decode()
+    page = html(client.get(reverse("scorer:round", args=[s.code, 1])))
     words = text_of(page)
     assert "?" not in words.replace("?part", "")
     assert "撤销，" in words and "恢复，" in words

@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from scorer.models import GameSession, RoundRevision
 from tests.factories import by_tiles, make_table, record
+from tests.pages import html
 from tests.scorer.csv_export import ROOM, read_export, zh_csv
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +57,7 @@ def test_the_csv_speaks_the_pages_language_in_local_time(client: Client) -> None
 
 def test_the_csv_in_english(client: Client) -> None:
     s = evening()
-    text = client.get(reverse("scorer:export", args=[s.code, "csv"]), **EN).content.decode()
+    text = html(client.get(reverse("scorer:export", args=[s.code, "csv"]), **EN))
     rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
     assert rows[0] == ["Round", "Counted", "Version", "Current", "Kind", "Dealer", "Recorded by",
                        "Time", "From", "To", "Points", "Reason", *NAMES, "the room"]  # fmt: skip

@@ -19,7 +19,7 @@ from scorer.models import GameSession, Player, RoomConfig
 from scorer.players import records
 from scorer.rooms import Room, default_room
 from tests.factories import DRAW, by_tiles, make_table, record
-from tests.pages import text, text_of
+from tests.pages import html, text, text_of
 from tests.scorer.csv_export import ROOM, read_export
 
 pytestmark = pytest.mark.django_db
@@ -68,7 +68,7 @@ def test_the_start_page_says_how_the_chosen_configuration_charges(client: Client
 
 def test_the_tallies_show_the_room_on_its_own_line(client: Client) -> None:
     s = played({"mode": "win_fixed", "amount": 4}, rate="0.5")
-    page = client.get(reverse("scorer:session", args=[s.code]), **ZH).content.decode()
+    page = html(client.get(reverse("scorer:session", args=[s.code]), **ZH))
     line = re.search(r'<p class="room-line">(.*?)</p>', page, re.S)
     assert line is not None
     words = text_of(line.group(1))
@@ -78,9 +78,7 @@ def test_the_tallies_show_the_room_on_its_own_line(client: Client) -> None:
     assert [int(x.replace("−", "-")) for x in seats] == s.tallies()
     assert sum(s.tallies()) + 8 == 0
     plain = played({})
-    assert (
-        "room-line" not in client.get(reverse("scorer:session", args=[plain.code])).content.decode()
-    )
+    assert "room-line" not in html(client.get(reverse("scorer:session", args=[plain.code])))
 
 
 def test_the_result_page_pays_the_room_in_the_settle_up(client: Client) -> None:
@@ -98,7 +96,7 @@ def test_the_result_page_pays_the_room_in_the_settle_up(client: Client) -> None:
     # Every payment settles the players' net and the room's take, nothing more.
     assert [owed[n] for n in NAMES] == totals and owed[s.room.name] == 40
     assert any(p[1] == s.room.name for p in pays)
-    svg = client.get(reverse("scorer:final_svg", args=[s.code])).content.decode()
+    svg = html(client.get(reverse("scorer:final_svg", args=[s.code])))
     assert s.room.name in svg
 
 
@@ -106,16 +104,16 @@ def test_the_ledger_and_the_round_page_say_the_fee(client: Client) -> None:
     s = played({"mode": "big_winner", "amount": 30})
     s.close()
     fee_round = s.rounds.get(number=4)
-    page = client.get(reverse("scorer:ledger", args=[s.code]), **ZH).content.decode()
+    page = html(client.get(reverse("scorer:ledger", args=[s.code]), **ZH))
     assert 'class="ledger-round ledger-fee"' in page and "<abbr" in page
     foot = re.search(r'<p class="room-line">(.*?)</p>', page, re.S)
     assert foot is not None and " 30 " in f" {text_of(foot.group(1))} "
-    detail = client.get(reverse("scorer:round", args=[s.code, 4]), **ZH).content.decode()
+    detail = html(client.get(reverse("scorer:round", args=[s.code, 4]), **ZH))
     assert "台费：结束本桌时收取" in text_of(detail)
     assert fee_round.current is not None and fee_round.current.room_take == 30
     assert "→ 台费 30" in text_of(detail)
     raked = played({"mode": "win_fixed", "amount": 4})
-    ledger = client.get(reverse("scorer:ledger", args=[raked.code]), **ZH).content.decode()
+    ledger = html(client.get(reverse("scorer:ledger", args=[raked.code]), **ZH))
     assert ledger.count('<sup class="room-mark" title="台费 4">费</sup>') == 2  # two wins
     part = client.get(reverse("scorer:round", args=[raked.code, 1]), {"part": "current"}, **ZH)
     assert "乙 → 台费 4" in text(part)
@@ -172,9 +170,7 @@ def test_the_exports_carry_the_fee_and_the_import_checks_it(
         with pytest.raises(RuleError):
             import_table(bad)
         assert GameSession.objects.count() == before
-    got = read_export(
-        client.get(reverse("scorer:export", args=[s.code, "csv"]), **ZH).content.decode(), NAMES
-    )
+    got = read_export(html(client.get(reverse("scorer:export", args=[s.code, "csv"]), **ZH)), NAMES)
     assert [got.net[n] for n in NAMES] == [got.totals[n] for n in NAMES] == s.tallies()
     assert got.net[ROOM] == got.totals[ROOM] == s.room_take() > 0
     # The room's payments are its own lines: to the room, as 台费.

@@ -119,7 +119,7 @@ def test_import_through_the_home_page(client: Client) -> None:
 @pytest.mark.parametrize("seed", range(4))
 def test_result_page_settles_in_the_fewest_payments(client: Client, seed: int) -> None:
     s = generated_table(seed, rate="2")
-    page = client.get(reverse("scorer:final", args=[s.code])).content.decode()
+    page = html(client.get(reverse("scorer:final", args=[s.code])))
     pays = re.findall(r'<li class="settle-pay">', page)
     assert len(pays) == len(settle_up(s.tallies()))
     for payer, payee, amount in settle_up(s.tallies()):
@@ -146,7 +146,7 @@ def test_close_makes_the_table_read_only_and_reopen_keeps_a_note(client: Client)
     r = client.post(reverse("scorer:undo", args=[s.code]), {"round": str(last.number)})
     assert r["Location"].endswith("/final")
     assert s.tallies() == tallies
-    page = client.get(reverse("scorer:session", args=[s.code])).content.decode()
+    page = html(client.get(reverse("scorer:session", args=[s.code])))
     assert "本桌已结束" in page or "This table is closed" in page
     assert f'href="/s/{s.code}/record"' not in page
     # A second close (another phone) changes nothing.
@@ -157,7 +157,7 @@ def test_close_makes_the_table_read_only_and_reopen_keeps_a_note(client: Client)
     history = list(s.changes.values_list("action", "note"))
     assert history == [(SessionChange.CLOSE, ""), (SessionChange.REOPEN, "算错了一局")]
     record(s, DRAW)
-    final = client.get(reverse("scorer:final", args=[s.code])).content.decode()
+    final = html(client.get(reverse("scorer:final", args=[s.code])))
     assert "算错了一局" in final
 
 

@@ -14,6 +14,7 @@ from django.urls import reverse
 from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession
 from scorer.table_schema import problem
+from tests.pages import html
 from tests.scorer.test_scorer_final import generated_table
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +38,7 @@ def test_an_export_with_nan_or_a_lone_surrogate_is_refused_whole(
     upload.name = "table.json"
     r = client.post(reverse("scorer:import"), {"file": upload}, follow=True)
     assert r.status_code == 200
-    assert "不是导出的牌桌" in r.content.decode()
+    assert "不是导出的牌桌" in html(r)
     assert GameSession.objects.count() == before
 
 
@@ -77,7 +78,7 @@ def test_a_wrong_type_anywhere_is_refused_naming_the_field(
     with override_settings(DEBUG=False):
         r = client.post(reverse("scorer:import"), {"file": upload}, follow=True)
     assert r.status_code == 200
-    page = r.content.decode()
+    page = html(r)
     assert field in page
     assert ("导出的牌桌格式不符" if lang == "zh-hans" else "does not fit an exported table") in page
     assert GameSession.objects.count() == before

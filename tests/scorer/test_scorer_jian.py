@@ -40,7 +40,7 @@ class Phone:
     def tap(self, *taps: str) -> str:
         url = reverse("scorer:preview", args=[self.session.code])
         for tap in taps:
-            self.page = self.client.post(url, {**self.state, "tap": tap}, **HTMX).content.decode()
+            self.page = html(self.client.post(url, {**self.state, "tap": tap}, **HTMX))
             self.state = state_of(self.page)
         return self.page
 
@@ -99,7 +99,7 @@ def test_a_drawn_round_pays_chong_guan_and_says_so(client: Client) -> None:
     assert rnd.current is not None
     assert rnd.current.entry["seat_inputs"] == {"zheng_jing": [2, 0, 0, 0], "fu_jing": [1, 0, 0, 0]}
     assert set(Transfer.objects.values_list("reason", flat=True)) == {"chongguan_ba"}
-    detail = client.get(reverse("scorer:round", args=[session.code, 1])).content.decode()
+    detail = html(client.get(reverse("scorer:round", args=[session.code, 1])))
     assert "冲关" in detail
 
 

@@ -16,6 +16,7 @@ from rules.tiles import SEAT_WINDS
 from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession, SessionChange
 from tests.factories import DRAW, SHORT_NAMES, by_tiles, make_table, record
+from tests.pages import html
 
 pytestmark = pytest.mark.django_db
 
@@ -65,19 +66,19 @@ def test_a_match_of_sixteen_hands_with_seat_changes(client: Client) -> None:
     assert s.changes.get().action == SessionChange.CLOSE
     with pytest.raises(RuleError):
         record(s, DRAW)
-    page = client.get(reverse("scorer:final", args=[s.code])).content.decode()
+    page = html(client.get(reverse("scorer:final", args=[s.code])))
     assert page.count('class="final-rank-points"') == 4
     # 乙's self-drawn win: first (4); the other three tie and share 2 + 1 + 0.
     assert "<b>4</b>" in page and page.count("<b>1</b>") == 3
     # The picture for the chat says the same.
-    svg = client.get(reverse("scorer:final_svg", args=[s.code])).content.decode()
+    svg = html(client.get(reverse("scorer:final_svg", args=[s.code])))
     assert "比赛 16 盘" in svg and svg.count("标准分 4<") == 1 and svg.count("标准分 1<") == 3
 
 
 def test_the_table_page_counts_the_match_hands(client: Client) -> None:
     s = match_table()
     record(s, DRAW)
-    page = client.get(reverse("scorer:session", args=[s.code])).content.decode()
+    page = html(client.get(reverse("scorer:session", args=[s.code])))
     assert "比赛：第 2 / 16 盘" in page
 
 

@@ -22,6 +22,7 @@ from rules import get_ruleset
 from rules.registry import Ruleset
 from scorer.models import GameSession
 from tests.factories import by_tiles, make_table, record
+from tests.pages import html
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +49,7 @@ def mcr_base_default() -> Iterator[Any]:
 
 
 def start(client: Client) -> GameSession:
-    page = client.get(reverse("scorer:home") + "?ruleset=mcr").content.decode()
+    page = html(client.get(reverse("scorer:home") + "?ruleset=mcr"))
     assert 'name="param_base"' in page
     data = {"ruleset": "mcr", "players": "4", "first_dealer": "0",
             **{f"name_{i}": n for i, n in enumerate(NAMES)}}  # fmt: skip

@@ -17,6 +17,7 @@ from scorer.players import Player, records
 from scorer.rooms import default_room
 from scorer.seating import seat_players
 from tests.factories import by_tiles, event, make_table, record
+from tests.pages import html
 from tests.scorer.test_scorer_views_session import start_data
 
 pytestmark = pytest.mark.django_db
@@ -131,13 +132,13 @@ def test_names_are_one_player_across_tables_and_rename_keeps_the_record(client: 
     client.post(reverse("scorer:player_rename", args=[jia.slug]), {"name": "乙"})
     jia.refresh_from_db()
     assert jia.name == "老甲"
-    page = client.get(reverse("scorer:player", args=[jia.slug])).content.decode()
+    page = html(client.get(reverse("scorer:player", args=[jia.slug])))
     assert "老甲" in page and page.count('class="player-record"') == 2  # all, and 国标
 
 
 def test_start_page_offers_recent_names_and_starting_registers_them(client: Client) -> None:
     table("mcr", ["甲", "乙", "丙", "丁"])
-    home = client.get(reverse("scorer:home")).content.decode()
+    home = html(client.get(reverse("scorer:home")))
     assert '<datalist id="recent-players">' in home and '<option value="甲">' in home
     assert 'list="recent-players"' in home
     data = start_data(name_0="甲", name_1="戊", name_2="己", name_3="庚")

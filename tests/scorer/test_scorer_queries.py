@@ -80,7 +80,7 @@ def test_ledger_round_part_queries(
     client: Client, django_assert_num_queries: Any, rounds: int
 ) -> None:
     s = session_with(rounds)
-    page = client.get(reverse("scorer:ledger", args=[s.code]), {"undone": "1"}).content.decode()
+    page = html(client.get(reverse("scorer:ledger", args=[s.code]), {"undone": "1"}))
     for number in (1, rounds):  # the first (corrected) and the last (undone once enough)
         url = reverse("scorer:round", args=[s.code, number])
         assert f'hx-get="{url}?part=current"' in page

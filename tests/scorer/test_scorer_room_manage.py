@@ -53,13 +53,13 @@ def play(t: RoomTable | None, room: Room, rounds: int = 2, take: int = 0, **kw: 
 
 def test_add_tables_one_named_or_several_numbered(room: Room, boss: Client) -> None:
     url = reverse("scorer:manage_tables", args=[room.slug])
-    page = boss.get(url).content.decode()
+    page = html(boss.get(url))
     assert re.search(r'name="number" value="1"', page)  # the next free number
     assert boss.post(url, {"number": "1", "count": "5"}).status_code == 302
     assert list(room.tables.values_list("number", flat=True)) == [1, 2, 3, 4, 5]
     assert boss.post(url, {"number": "8", "count": "1", "name": "包间A"}).status_code == 302
     assert room.tables.get(number=8).label == "包间A"
-    page = boss.get(url).content.decode()
+    page = html(boss.get(url))
     assert re.search(r'name="number" value="9"', page)
     assert "3号桌" in text_of(page) and "包间A" in text_of(page)
 
@@ -78,7 +78,7 @@ def test_adding_a_number_the_room_has_saves_nothing(room: Room, boss: Client) ->
 def test_renumber_and_rename_keep_the_qr_code(room: Room, boss: Client) -> None:
     t3, t4 = room.add_tables(3, 2)
     url = reverse("scorer:manage_table", args=[room.slug, 3])
-    assert 'name="name"' in boss.get(url).content.decode()
+    assert 'name="name"' in html(boss.get(url))
     response = boss.post(url, {"number": "4", "name": ""})
     assert response.status_code == 400  # 4 is taken: said on the field
     assert "已有 4 号桌" in text(response)
@@ -101,7 +101,7 @@ def test_the_qr_sheet_has_every_table_with_its_label_and_the_rooms_name(
 ) -> None:
     tables = room.add_tables(1, 13)
     RoomTable.objects.filter(number=2).update(name="包间A")
-    page = boss.get(reverse("scorer:manage_qr_sheet", args=[room.slug])).content.decode()
+    page = html(boss.get(reverse("scorer:manage_qr_sheet", args=[room.slug])))
     assert page.count('<figure class="qr-card">') == 13
     # The codes' SVGs carry no id of their own (13 of one id would clash): nothing
     # from the sheet on has one. (A slice: the regex this was once cost a minute.)
@@ -130,7 +130,7 @@ def test_the_dashboard_shows_open_tables_with_standings_rounds_and_activity(
     GameSession.objects.filter(pk=stale.pk).update(
         updated_at=timezone.now() - dt.timedelta(hours=5)
     )
-    page = boss.get(reverse("scorer:manage", args=[room.slug])).content.decode()
+    page = html(boss.get(reverse("scorer:manage", args=[room.slug])))
     text = text_of(page)
     assert "2 桌在玩" in text
     assert f"open-{s3.code}" in page and f"open-{stale.code}" in page
@@ -161,7 +161,7 @@ def test_todays_fees_per_table_and_in_total(room: Room, boss: Client) -> None:
     other = Room.open("别家", "other")
     play(RoomTable.objects.create(room=other, number=3), other, rounds=2, take=9)
 
-    page = boss.get(reverse("scorer:manage", args=[room.slug])).content.decode()
+    page = html(boss.get(reverse("scorer:manage", args=[room.slug])))
     rows = re.findall(r"<tr><th scope=\"row\">(.*?)</th>(.*?)</tr>", page, re.S)
     got = {label: [text_of(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", cells)]
            for label, cells in rows}  # fmt: skip
@@ -184,7 +184,7 @@ def test_close_a_stale_table_with_a_reason(room: Room, boss: Client) -> None:
     assert (change.author, change.note) == ("老板", "客人走了没结束")
     assert "本桌已结束" in text(response)
     # The table's own result page shows who closed it and why.
-    final = Client().get(reverse("scorer:final", args=[s.code])).content.decode()
+    final = html(Client().get(reverse("scorer:final", args=[s.code])))
     assert "客人走了没结束" in text_of(final)
     assert boss.get(url).status_code == 405
 
@@ -217,9 +217,7 @@ def test_report_csv_of_a_day_in_the_pages_language(room: Room, boss: Client) -> 
     # Yesterday: the old table only; in English.
     boss.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     day = (timezone.localdate() - dt.timedelta(days=1)).isoformat()
-    rows = list(
-        csv.reader(io.StringIO(boss.get(url, {"day": day}).content.decode().lstrip("\ufeff")))
-    )
+    rows = list(csv.reader(io.StringIO(html(boss.get(url, {"day": day})).lstrip("\ufeff"))))
     assert rows[0][0] == "Table" and [r[0] for r in rows[1:]] == ["Table 3", "Total"]
     assert rows[1][7] == "50" and rows[-1][7] == "50"
     bad = boss.get(url, {"day": "26/11/2026"})

@@ -17,7 +17,7 @@ from rules import get_ruleset
 from scorer.models import GameSession, RoomConfig
 from scorer.rooms import Room, RoomTable
 from scorer.seating import start_at
-from tests.pages import html, text_of
+from tests.pages import html, text, text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -84,7 +84,7 @@ def test_starting_at_a_table_ties_the_session_to_it_and_the_phone_remembers_it(
     other = Client()
     joined = other.get(table_url(table3))
     assert joined.status_code == 302 and joined["Location"] == response["Location"]
-    home = other.get(reverse("scorer:room", args=[table3.room.slug])).content.decode()
+    home = html(other.get(reverse("scorer:room", args=[table3.room.slug])))
     assert response["Location"] in home  # "Your tables" on the phone that scanned it
 
 
@@ -94,12 +94,12 @@ def test_the_next_session_at_a_table_starts_with_last_times_players(
     start(client, table3, ["阿珍", "阿强", "大刘"] + ["小美"])
     session = GameSession.objects.get()
     session.close("阿珍")
-    page = client.get(table_url(table3)).content.decode()
+    page = html(client.get(table_url(table3)))
     for i, name in enumerate(["阿珍", "阿强", "大刘", "小美"]):
         assert re.search(rf'name="name_{i}" value="{name}"', page), name
     # Another table of the room is not prefilled from this one.
     t5 = RoomTable.objects.create(room=table3.room, number=5, name="包间A")
-    page = client.get(table_url(t5)).content.decode()
+    page = html(client.get(table_url(t5)))
     assert not re.search(r'name="name_0" value=', page) and "包间A" in page
 
 
@@ -109,7 +109,7 @@ def test_a_second_start_at_an_open_table_joins_it(client: Client, table3: RoomTa
     second = start(other, table3, ["甲", "乙", "丙", "丁"])  # the page was loaded before
     assert GameSession.objects.count() == 1
     assert second.status_code == 302 and second["Location"] == first["Location"]
-    page = text_of(other.get(second["Location"]).content.decode())
+    page = text(other.get(second["Location"]))
     assert "另一台手机" in page or "another phone" in page
     assert GameSession.objects.get().players == NAMES
 
@@ -153,7 +153,7 @@ def test_an_edited_configuration_starts_a_tables_session_with_the_edit(
     old = config.params[base.name]
     config.params = {**config.params, base.name: old + 2}
     config.save()
-    page = client.get(table_url(table3)).content.decode()
+    page = html(client.get(table_url(table3)))
     assert re.search(rf'name="param_{base.name}" value="{old + 2}"', page)
     start(client, table3, NAMES, config)
     assert GameSession.objects.get().params[base.name] == old + 2

@@ -88,7 +88,7 @@ def test_admin_pages_are_staff_only() -> None:
 def test_staff_edit_a_configuration_with_inline_validation(staff: Client) -> None:
     config = mcr_config()
     url = reverse("admin:scorer_roomconfig_change", args=[config.pk])
-    page = staff.get(url).content.decode()
+    page = html(staff.get(url))
     rs = get_ruleset("mcr")
     for p in rs.params:  # every declared parameter has its field, labelled in Chinese
         assert f'name="param_{p.name}"' in page and p.label_zh in htmllib.unescape(page)
@@ -114,9 +114,9 @@ def test_staff_edit_a_configuration_with_inline_validation(staff: Client) -> Non
 
 def test_staff_add_a_configuration_ruleset_first(staff: Client) -> None:
     add = reverse("admin:scorer_roomconfig_add")
-    page = staff.get(add).content.decode()
+    page = html(staff.get(add))
     assert "?ruleset=sichuan" in page and "?ruleset=mcr" in page
-    page = staff.get(add, {"ruleset": "sichuan"}).content.decode()
+    page = html(staff.get(add, {"ruleset": "sichuan"}))
     assert 'name="param_fan_table"' in page and 'name="param_base"' in page
     rs = get_ruleset("sichuan")
     data = {"name": "成都两块", "ruleset": "sichuan", "enabled": "on", "order": "1"}
@@ -151,7 +151,7 @@ def test_clone_and_disable(staff: Client) -> None:
 
 
 def start_from(client: Client, config: RoomConfig) -> GameSession:
-    page = client.get(reverse("scorer:home")).content.decode()
+    page = html(client.get(reverse("scorer:home")))
     assert f'value="{config.pk}" selected' in page  # offered first
     rs = get_ruleset(config.ruleset)
     data = {"config": str(config.pk), "players": "4",
@@ -196,7 +196,7 @@ def test_a_disabled_configuration_is_not_offered() -> None:
     config = mcr_config(base=20)
     config.enabled = False
     config.save()
-    page = Client().get(reverse("scorer:home")).content.decode()
+    page = html(Client().get(reverse("scorer:home")))
     assert f"room:{config.pk}" not in page
 
 

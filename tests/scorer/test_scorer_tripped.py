@@ -111,7 +111,7 @@ def test_jian_says_the_winners_jing_are_counted_already(client: Client) -> None:
     jian = get_ruleset("jian")
     session = make_table("jian", SHORT_NAMES, params=dict(jian.defaults))
     url = reverse("scorer:record", args=[session.code])
-    state = state_of(client.get(url).content.decode())
+    state = state_of(html(client.get(url)))
     preview = reverse("scorer:preview", args=[session.code])
     taps = ["tool:turned", "tile:7p", "winner:1", "from:self"]
     taps += [f"tile:{t}" for t in parse_tiles_codes("123456m789s12s11z8p")]

@@ -205,11 +205,11 @@ def test_no_javascript_taps_post_to_the_page(client: Client, session: GameSessio
 
 def test_mcr_sessions_keep_the_win_or_draw_form(client: Client) -> None:
     mcr = make_table("mcr", NAMES)
-    page = client.get(reverse("scorer:record", args=[mcr.code])).content.decode()
+    page = html(client.get(reverse("scorer:record", args=[mcr.code])))
     assert 'value="kind:draw"' in page and 'value="tool:chi"' in page
     assert 'value="kind:kong"' not in page and "ev-result" not in page
     assert 'name="expected"' not in page
-    page = client.get(reverse("scorer:record", args=[mcr.code]) + "?kind=kong").content.decode()
+    page = html(client.get(reverse("scorer:record", args=[mcr.code]) + "?kind=kong"))
     assert 'value="kind:kong"' not in page
     # A draw confirms through the MCR path exactly as before.
     state = state_of(page)

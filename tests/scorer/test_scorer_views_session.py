@@ -809,7 +809,7 @@ def test_500_page_has_both_languages_and_no_trace(monkeypatch: pytest.MonkeyPatc
 
 def test_preset_fills_the_rule_options(client: Client) -> None:
     config = default_room().configs.get(ruleset="mcr", preset="room")
-    page = client.get("/", {"config": config.pk}).content.decode()
+    page = html(client.get("/", {"config": config.pk}))
     assert "棋牌室" in page
     assert 'value="dealer_wins_or_draw" selected' in page or 'dealer_wins_or_draw" selected' in page
 

@@ -184,9 +184,7 @@ def test_the_other_language_is_there_on_demand(language: str) -> None:
     event(live, {"type": "kong", "player": 1, "kong": "concealed"})
     winners = [{"seat": 3, "hand": PUNGS}]
     event(live, {"type": "win", "discarder": 1, "after_kong": True, "winners": winners})
-    pages["sichuan table"] = client.get(
-        reverse("scorer:session", args=[live.code])
-    ).content.decode()
+    pages["sichuan table"] = html(client.get(reverse("scorer:session", args=[live.code])))
     for what in ("sichuan round 1", "sichuan table", "sichuan round 1 opened in the ledger"):
         fans = re.search(rf'<span class="ev-fans {other}" lang="[^"]+">([^<]+)</span>', pages[what])
         assert fans and fans.group(1) == said, what
