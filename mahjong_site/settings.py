@@ -150,6 +150,9 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # An admin's sign-in on a phone: signed out after 14 days unused (the phone's
+    # tables kept), and everything a signed-in user is answered never cached.
+    "scorer.signin.AdminSessionMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -314,7 +317,9 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
 # A phone's session is its memory of the tables it has opened and who it is at
-# each (scorer/phone.py): kept for half a year, not Django's two weeks.
+# each (scorer/phone.py): kept for half a year, not Django's two weeks.  An admin
+# signed in on the phone is signed out after 14 days without use, the phone's
+# tables kept (scorer/signin.py).
 SESSION_COOKIE_AGE = 180 * 24 * 3600
 
 # HTTPS-only hardening is behind its own flag rather than tied to DEBUG: the app

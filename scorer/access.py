@@ -1,5 +1,6 @@
 """Small access helpers: a session is reachable only through its unguessable code, and
-everything a room's admins manage only through the room they belong to.
+everything a room's admins manage only through the room they belong to.  A page
+links another table only when its viewer holds it (`held`).
 
 Each room-scoped kind has one helper that looks the row up *through the member's
 room*, so a row of another room is a 404, never a 403 that would say it exists
@@ -10,7 +11,7 @@ signed in is sent to the sign-in page by `room_admin`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import Concatenate, ParamSpec, TypeVar
 
@@ -21,6 +22,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django_htmx.http import HttpResponseClientRedirect
 
+from scorer import phone
 from scorer.invites import RoomInvite
 from scorer.models import GameSession, Round
 from scorer.players import Player
@@ -76,6 +78,26 @@ def room_or_404(slug: str | None) -> Room:
         return Room.objects.get(slug=slug)
     except Room.DoesNotExist:
         raise Http404("no such room") from None
+
+
+def admin_of(request: HttpRequest, room: Room) -> bool:
+    """Whether the signed-in user runs this room (one of its admins, or the site's
+    staff): such a user holds every table of the room."""
+    user = request.user
+    if not user.is_authenticated:
+        return False
+    return user.is_superuser or RoomMember.objects.filter(room=room, user_id=user.pk).exists()
+
+
+def held(request: HttpRequest, room: Room, sessions: Iterable[GameSession]) -> list[GameSession]:
+    """Those of `sessions` (all of `room`) the viewer holds: the tables this phone has
+    opened by their links (scorer/phone.py), or all of them for the room's admins.
+    A page links a table only when its viewer holds it (docs/security.md)."""
+    sessions = list(sessions)
+    if sessions and admin_of(request, room):
+        return sessions
+    codes = phone.held_codes(request)
+    return [s for s in sessions if s.code in codes]
 
 
 def member_or_404(request: HttpRequest, slug: str) -> RoomMember:

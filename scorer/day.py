@@ -9,6 +9,11 @@ all the tables in one query, their sums made here.
 a round counts on the day it was recorded, so a table played across midnight is
 split between two days' reports.  A round undone does not count; a corrected
 round counts as its current version says.
+
+The books count the tables played in the room.  A table imported from a file
+(anyone may import on a room's page) counts only once the room's admins have
+taken it in (GameSession.take_in), and then its rounds on the days the file says
+they were played; until then the dashboard lists it apart, for them to decide.
 """
 
 from __future__ import annotations
@@ -52,6 +57,7 @@ def _day_rounds(room: Room, day: dt.date) -> Any:
     """
     start, end = day_bounds(day)
     return Round.objects.filter(
+        GameSession.in_books_q("session__"),
         session__room=room,
         session__updated_at__gte=start,
         session__created_at__lt=end,
@@ -81,10 +87,21 @@ class OpenTable:
 
 
 def open_tables(room: Room, now: dt.datetime | None = None) -> list[OpenTable]:
-    """The room's open tables (sessions), by table number (2 queries)."""
+    """The room's open tables (sessions) in its books, by table number (2 queries)."""
+    return tables_now(room, now)[0]
+
+
+def tables_now(
+    room: Room, now: dt.datetime | None = None
+) -> tuple[list[OpenTable], list[OpenTable]]:
+    """The room's open tables in its books, by table number; and the tables imported
+    into the room that its admins have not taken in, open or closed (2 queries for
+    both: the dashboard shows them together)."""
     now = now or timezone.now()
     sessions = list(
-        room.sessions.filter(closed_at__isnull=True)
+        room.sessions.filter(
+            Q(closed_at__isnull=True) | Q(imported_at__isnull=False, taken_in_at__isnull=True)
+        )
         .select_related("room_table")
         .order_by("room_table__number", "-updated_at", "-pk")
     )
@@ -118,7 +135,7 @@ def open_tables(room: Room, now: dt.datetime | None = None) -> list[OpenTable]:
             )
         )
     out.sort(key=lambda t: _table_order(t.session))  # stable: latest activity first within
-    return out
+    return [t for t in out if t.session.in_books], [t for t in out if not t.session.in_books]
 
 
 def _table_order(s: GameSession) -> tuple[bool, int]:
@@ -208,6 +225,7 @@ def day_report(room: Room, day: dt.date) -> list[ReportRow]:
     ids = {r[0] for r in rounds}
     sessions = list(
         room.sessions.filter(Q(pk__in=ids) | Q(created_at__gte=start, created_at__lt=end))
+        .filter(GameSession.in_books_q())
         .select_related("room_table")
         .order_by("room_table__number", "created_at", "pk")
     )
@@ -263,5 +281,6 @@ __all__ = [
     "open_tables",
     "results_text",
     "sum_money",
+    "tables_now",
     "today",
 ]

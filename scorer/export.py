@@ -29,6 +29,7 @@ from scorer import table_schema
 from scorer.fees import FEE_KIND, FEE_REASON, FeeRule, charged, rescore_close
 from scorer.language import by_language
 from scorer.models import GameSession, Round, RoundChange, RoundRevision, SessionChange
+from scorer.rooms import Room, default_room
 from scorer.scoring import score_entry
 from scorer.seating import seat_players
 from scorer.spreadsheet import csv_text, local_time
@@ -215,12 +216,17 @@ def origin_of(data: Mapping[str, Any]) -> str:
     return hashlib.sha256(f"mahjong-file:{canonical}".encode()).hexdigest()
 
 
-def import_table(data: Any, copy_of: str = "") -> GameSession:
-    """A new table from an exported JSON, all or nothing (RuleError: nothing created).
+def import_table(data: Any, copy_of: str = "", room: Room | None = None) -> GameSession:
+    """A new table from an exported JSON in `room` (the default room when None), all
+    or nothing (RuleError: nothing created).
 
-    A table already here (the file's origin is one of this site's tables') is not
-    imported again (AlreadyHere, nothing created) unless `copy_of` is that origin:
-    the reader chose a second copy of that very table.
+    The table is marked imported: anyone may import on a room's page, so it stays
+    out of the room's books until the room's admins take it in (GameSession.take_in).
+
+    A table already in the room (the file's origin is one of the room's tables') is
+    not imported again (AlreadyHere, nothing created) unless `copy_of` is that
+    origin: the reader chose a second copy of that very table.  Another room's
+    tables are never looked at: what one room sees of another is nothing.
 
     The file is held to its declared shape (scorer/table_schema.py) before any
     field is read, so a wrong type anywhere is a refusal naming the field, never
@@ -257,6 +263,7 @@ def import_table(data: Any, copy_of: str = "") -> GameSession:
     fee = FeeRule.from_json(data.get("fee"))  # RuleError in both languages when unsound
     with transaction.atomic():
         session = GameSession.objects.create(
+            room=room or default_room(), imported_at=timezone.now(),
             ruleset=rs.id, preset=str(data.get("preset") or "")[:32], params=dict(params),
             players=players, first_dealer=first, money_per_point=money, fee=fee.to_json(),
         )  # fmt: skip
@@ -287,7 +294,7 @@ def import_table(data: Any, copy_of: str = "") -> GameSession:
         # could have chosen anyway (it can be seen, and the rounds are right).
         session.origin = origin_of(data)
         session.save(update_fields=["origin"])
-        here = list(GameSession.objects.filter(origin=session.origin).exclude(pk=session.pk)
+        here = list(session.room.sessions.filter(origin=session.origin).exclude(pk=session.pk)
                     .order_by("created_at", "pk"))  # fmt: skip
         if here and copy_of != session.origin:
             raise AlreadyHere(session.origin, here)  # rolls the import back

@@ -77,6 +77,12 @@ class GameSession(models.Model):
     # (the file's origin): the JSON export carries it, and an import of a table
     # already here finds it by it (scorer/export.py) instead of doubling its statistics.
     origin = models.CharField(max_length=64, blank=True, db_index=True)
+    # Made from an exported file (scorer/export.py): anyone may import into a room's
+    # page, so such a table stays out of the room's books (its fees, day report and
+    # dashboard, scorer/day.py) until the room's admins take it in (`take_in`).
+    imported_at = models.DateTimeField(null=True, blank=True)
+    taken_in_at = models.DateTimeField(null=True, blank=True)
+    taken_in_by = models.CharField(max_length=80, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -95,6 +101,34 @@ class GameSession(models.Model):
     @property
     def n_players(self) -> int:
         return len(self.players)
+
+    @property
+    def in_books(self) -> bool:
+        """Whether the room's books count this table: played here, or imported and
+        taken in by the room's admins."""
+        return self.imported_at is None or self.taken_in_at is not None
+
+    @staticmethod
+    def in_books_q(prefix: str = "") -> models.Q:
+        """`in_books` as a query filter (`prefix`: "session__" from a round)."""
+        return models.Q(**{f"{prefix}imported_at__isnull": True}) | models.Q(
+            **{f"{prefix}taken_in_at__isnull": False}
+        )
+
+    def take_in(self, author: str = "") -> bool:
+        """The room's admins count an imported table in the room's books from now on
+        (its rounds on the days they were played).  False when there was nothing to
+        do: played here, or taken in already (two admins tapping at once take it in
+        once, under the row lock)."""
+        with transaction.atomic():
+            session = GameSession.objects.select_for_update().get(pk=self.pk)
+            if session.in_books:
+                return False
+            session.taken_in_at = timezone.now()
+            session.taken_in_by = author[:80]
+            session.save(update_fields=["taken_in_at", "taken_in_by"])
+            self.taken_in_at, self.taken_in_by = session.taken_in_at, session.taken_in_by
+            return True
 
     @property
     def stepwise(self) -> bool:

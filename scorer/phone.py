@@ -19,6 +19,12 @@ from scorer.models import GameSession
 TABLES_KEY = "tables"  # codes of the tables this phone has opened, most recent first
 TABLES_MAX = 30
 HIDDEN_KEY = "hidden_table"  # the table just hidden from the list: offered back once
+# Every table this phone holds: each one it has opened by its link (or QR code),
+# started or imported.  Unlike the visible list above it has no cap and hiding a
+# table leaves it held; signing an admin out keeps it (scorer/signin.py).  Holding
+# a table is what lets a page link it: a player's page links only the tables its
+# viewer holds (docs/security.md, "What each link grants").
+HELD_KEY = "held_tables"
 
 
 def _draft_key(session: GameSession) -> str:
@@ -33,12 +39,37 @@ def _me_key(session: GameSession) -> str:
 
 
 def remember_table(request: HttpRequest, session: GameSession) -> None:
-    """Put this table first in the phone's list (saved only when the order changes)."""
+    """Put this table first in the phone's list (saved only when the order changes);
+    the phone holds it from now on."""
+    hold(request, session)
     codes = list(request.session.get(TABLES_KEY) or [])
     if codes[:1] == [session.code]:
         return
     codes = [session.code, *(c for c in codes if c != session.code)][:TABLES_MAX]
     request.session[TABLES_KEY] = codes
+
+
+def hold(request: HttpRequest, session: GameSession) -> None:
+    """This phone holds the table (it opened it by its link): saved only when new."""
+    held = request.session.get(HELD_KEY)
+    held = [c for c in held if isinstance(c, str)] if isinstance(held, list) else []
+    if session.code not in held:
+        request.session[HELD_KEY] = [*held, session.code]
+
+
+def held_codes(request: HttpRequest) -> frozenset[str]:
+    """The codes of the tables this phone holds: those it has kept since holding
+    began, and those on its list of tables from before (a phone's list is the
+    tables it opened)."""
+    codes: set[str] = set()
+    for key in (HELD_KEY, TABLES_KEY):
+        found = request.session.get(key)
+        if isinstance(found, list):
+            codes.update(c for c in found if isinstance(c, str))
+    hidden = request.session.get(HIDDEN_KEY)
+    if isinstance(hidden, str):
+        codes.add(hidden)
+    return frozenset(codes)
 
 
 def tables_opened(request: HttpRequest) -> tuple[list[GameSession], GameSession | None]:

@@ -37,6 +37,11 @@ urlpatterns = [
     path("r/<slug:slug>/manage/", manage_day.manage, name="manage"),
     path("r/<slug:slug>/manage/close/<str:code>", manage_day.manage_close, name="manage_close"),
     path("r/<slug:slug>/manage/report.csv", manage_day.manage_report, name="manage_report"),
+    path(
+        "r/<slug:slug>/manage/take-in/<str:code>",
+        manage_day.manage_take_in,
+        name="manage_take_in",
+    ),
     path("r/<slug:slug>/manage/tables/", manage_tables.manage_tables, name="manage_tables"),
     path("r/<slug:slug>/manage/tables/qr-sheet", manage_tables.qr_sheet, name="manage_qr_sheet"),
     path(
@@ -50,6 +55,7 @@ urlpatterns = [
         name="manage_table_qr",
     ),
     path("s/import", export.import_view, name="import"),
+    path("r/<slug:slug>/import", export.room_import, name="room_import"),
     path("s/<str:code>/", session.detail, name="session"),
     path("s/<str:code>/tallies", session.tallies, name="tallies"),
     path("s/<str:code>/qr.svg", session.qr, name="qr"),
@@ -72,7 +78,6 @@ urlpatterns = [
     path("s/<str:code>/adjust", adjust.adjust, name="adjust"),
     path("s/<str:code>/rounds/<int:number>/adjust", adjust.adjust_edit, name="adjust_edit"),
     path("p/<str:slug>/", players.player, name="player"),
-    path("p/<str:slug>/rename", players.rename, name="player_rename"),
     # Accounts: room owners and admins (Django auth on the app's own pages).
     path("accounts/login/", accounts.sign_in, name="login"),
     path("accounts/logout/", accounts.sign_out, name="logout"),

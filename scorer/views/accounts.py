@@ -18,13 +18,15 @@ from scorer.invites import InviteRefused, RoomInvite
 from scorer.room_forms import DisplayNameForm, SignUpForm
 from scorer.rooms import Room
 from scorer.share import share_link
+from scorer.signin import SignOut
 
 __all__ = ["invite", "room_landing", "sign_in", "sign_out", "my_rooms"]
 
 # Django's own views (a maintained library's, with its redirect checks and CSRF),
 # on the app's templates.
 sign_in = auth_views.LoginView.as_view(template_name="accounts/login.html")
-sign_out = auth_views.LogoutView.as_view()
+# Signing out keeps the phone's tables (Django's would empty its whole session).
+sign_out = SignOut.as_view()
 
 # Where a signed-in admin lands: the room's day (open tables, today's fees).
 ROOM_LANDING = "scorer:manage"

@@ -5,20 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from rules import REGISTRY, RuleError, json_input
 from scorer import phone
-from scorer.access import session_or_404
+from scorer.access import held, room_or_404, session_or_404
 from scorer.export import AlreadyHere, import_table, table_csv, table_json
 from scorer.language import by_language, rule_error_text
 from scorer.models import GameSession, Round
+from scorer.rooms import Room
 from scorer.views import HtmxHttpRequest, csv_download
 
-__all__ = ["export", "import_view"]
+__all__ = ["export", "import_view", "room_import"]
 
 MAX_IMPORT = 5 * 1024 * 1024  # an evening's table is a few hundred kB at most
 
@@ -41,30 +43,59 @@ def export(request: HtmxHttpRequest, code: str, fmt: str) -> HttpResponse:
 
 @require_POST
 def import_view(request: HtmxHttpRequest) -> HttpResponse:
-    """A table exported as JSON becomes a new table (new link), re-scored round by round.
+    """The site's start page's import: into the default room."""
+    return _import(request, room_or_404(None), reverse("scorer:home"), reverse("scorer:import"))
 
-    A table already here is not imported again: the page says where it is and offers
-    a second copy, made only when the file is sent again with `copy_of` (the file
-    cannot travel in a form field: browsers never refill a file input, and 5 MB is
-    over a form field's limit)."""
+
+@require_POST
+def room_import(request: HtmxHttpRequest, slug: str) -> HttpResponse:
+    """A room's start page's import: into that room."""
+    room = room_or_404(slug)
+    return _import(
+        request,
+        room,
+        reverse("scorer:room", args=[room.slug]),
+        reverse("scorer:room_import", args=[room.slug]),
+    )
+
+
+def _import(request: HtmxHttpRequest, room: Room, back: str, again: str) -> HttpResponse:
+    """A table exported as JSON becomes a new table of `room` (new link), re-scored
+    round by round, marked imported: out of the room's books until its admins take
+    it in (anyone can import on a room's page).
+
+    A table already in the room is not imported again: the page says so, links the
+    copies this phone already holds (an export file never gives away a live table's
+    link: whoever holds the file holds no table by it) and offers a second copy,
+    made only when the file is sent again with `copy_of` (the file cannot travel in
+    a form field: browsers never refill a file input, and 5 MB is over a form
+    field's limit)."""
     upload = request.FILES.get("file")
     if upload is None or upload.size is None or upload.size > MAX_IMPORT:
         messages.warning(request, gettext("Choose an exported table (a .json file under 5 MB)."))
-        return redirect("scorer:home")
+        return HttpResponseRedirect(back)
     try:
         # Strict JSON (rules/json_input.py): NaN or a lone surrogate would reach the database.
         data = json_input.loads(upload.read())
     except RuleError:
         messages.warning(request, gettext("This file is not an exported table (not JSON)."))
-        return redirect("scorer:home")
+        return HttpResponseRedirect(back)
     try:
-        session = import_table(data, copy_of=request.POST.get("copy_of", ""))
+        session = import_table(data, copy_of=request.POST.get("copy_of", ""), room=room)
     except AlreadyHere as e:
-        tables = [_described(t) for t in e.tables]
-        return render(request, "scorer/import_again.html", {"tables": tables, "origin": e.origin})
+        mine = held(request, room, e.tables)
+        context = {
+            "tables": [_described(t) for t in mine],
+            "found": len(e.tables),
+            "not_held": len(e.tables) - len(mine),
+            "origin": e.origin,
+            "again": again,
+            "back": back,
+        }
+        return render(request, "scorer/import_again.html", context)
     except RuleError as e:
         messages.warning(request, rule_error_text(e))
-        return redirect("scorer:home")
+        return HttpResponseRedirect(back)
     phone.remember_table(request, session)
     messages.success(request, gettext("Table imported: the same rounds, the same totals."))
     return redirect("scorer:session", code=session.code)

@@ -119,6 +119,7 @@ def _money(amount: Decimal, rate: Decimal) -> str:
 @require_safe
 def final(request: HtmxHttpRequest, code: str) -> HttpResponse:
     session = session_or_404(code)
+    phone.hold(request, session)  # a result page is shared by its link: it opens the table
     context = summary(session)
     context["history"] = list(session.changes.all())
     context["player_links"] = [

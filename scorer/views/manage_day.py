@@ -1,5 +1,6 @@
 """The room's day for its admins: the dashboard (open tables, today's 台费), closing a
-table its players left open, and the day's report as CSV."""
+table its players left open, taking an imported table into the books, and the day's
+report as CSV."""
 
 from __future__ import annotations
 
@@ -18,9 +19,9 @@ from scorer.day import (
     STALE_AFTER,
     day_report,
     fees_of_day,
-    open_tables,
     results_text,
     sum_money,
+    tables_now,
     today,
 )
 from scorer.language import by_language, rule_error_text
@@ -28,7 +29,7 @@ from scorer.rooms import RoomMember
 from scorer.spreadsheet import amount, csv_text, local_time
 from scorer.views import csv_download
 
-__all__ = ["manage", "manage_close", "manage_report"]
+__all__ = ["manage", "manage_close", "manage_report", "manage_take_in"]
 
 
 def member_name(member: RoomMember) -> str:
@@ -42,12 +43,14 @@ def manage(request: HttpRequest, member: RoomMember) -> HttpResponse:
     """The room's dashboard: what is being played now, and what the room took today."""
     room = member.room
     day = today()
+    tables, imported = tables_now(room)
     context = {
         "member": member,
         "room": room,
         "nav": "day",
         "day": day,
-        "tables": open_tables(room),
+        "tables": tables,
+        "imported": imported,
         "fees": fees_of_day(room, day, gettext("Total")),
         "stale_hours": int(STALE_AFTER.total_seconds() // 3600),
     }
@@ -75,6 +78,18 @@ def manage_close(request: HttpRequest, member: RoomMember, code: str) -> HttpRes
     else:
         messages.info(request, gettext("That table was closed already."))
     return back
+
+
+@room_admin
+@require_POST
+def manage_take_in(request: HttpRequest, member: RoomMember, code: str) -> HttpResponse:
+    """Count a table imported into the room in its books (its fees, its day reports)."""
+    session = room_session_or_404(member, code)
+    if session.take_in(author=member_name(member)):
+        messages.success(request, gettext("Taken into the books."))
+    else:
+        messages.info(request, gettext("That table is in the books already."))
+    return HttpResponseRedirect(reverse("scorer:manage", args=[member.room.slug]))
 
 
 def _day_asked(raw: str | None) -> dt.date | None:

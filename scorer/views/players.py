@@ -1,27 +1,39 @@
-"""A player's page: his tables and his record per ruleset, his net over time, rename."""
+"""A player's page: his record per ruleset, his net over time, and the tables of his
+that the viewer holds.
+
+The page is reached by an unguessable slug, linked from the result page of every
+table he sat at: it shows his record to whoever is sent there, but links only the
+tables the viewer already holds (the tables this phone has opened; all of the
+room's for its signed-in admins), so that one table's link never leads to another
+table (docs/security.md).  His name in the room's registry is changed by the
+room's admins only (scorer/views/manage_people.py)."""
 
 from __future__ import annotations
 
-from django.contrib import messages
-from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_safe
 
 from rules import REGISTRY
+from scorer.access import CODE, admin_of, held
 from scorer.language import by_language
 from scorer.players import Player, records
 from scorer.present.chart import Series, chart_legend, line_chart
 from scorer.views import HtmxHttpRequest
 
-__all__ = ["player", "rename"]
+__all__ = ["player"]
 
 
 def player_or_404(slug: str) -> Player:
+    # A slug that cannot be one is no player, answered before the database (a NUL
+    # byte in a query is an error on PostgreSQL).
+    if not CODE.fullmatch(slug):
+        raise Http404("no such player")
     try:
-        return Player.objects.get(slug=slug)
+        return Player.objects.select_related("room").get(slug=slug)
     except Player.DoesNotExist:
         raise Http404("no such player") from None
 
@@ -39,10 +51,14 @@ def player(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         {"label": gettext("All rulesets") if key == "" else _ruleset_name(key), "rec": rec}
         for key, rec in sorted(by.items(), key=lambda kv: (kv[0] != "", kv[0]))
     ]
+    sessions = [
+        s.session for s in p.seats.select_related("session").order_by("-session__created_at")
+    ]
+    mine = held(request, p.room, sessions)
     tables = [
-        {"url": reverse("scorer:session", args=[s.session.code]), "at": s.session.created_at,
-         "ruleset": _ruleset_name(s.session.ruleset), "names": "、".join(s.session.players)}
-        for s in p.seats.select_related("session").order_by("-session__created_at")
+        {"url": reverse("scorer:session", args=[s.code]), "at": s.created_at,
+         "ruleset": _ruleset_name(s.ruleset), "names": "、".join(s.players)}
+        for s in mine
     ]  # fmt: skip
     chart = ""
     if timeline:
@@ -50,18 +66,15 @@ def player(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         chart = mark_safe(  # noqa: S308 (escaped)
             line_chart(series, gettext("Net result over time"), labels=False) + chart_legend(series)
         )
-    context = {"player": p, "rows": rows, "tables": tables, "chart": chart}
+    context = {
+        "player": p,
+        "rows": rows,
+        "tables": tables,
+        "not_held": len(sessions) - len(mine),
+        "chart": chart,
+        # The room's admins rename a player on the room's players page.
+        "manage_url": reverse("scorer:manage_players", args=[p.room.slug])
+        if admin_of(request, p.room)
+        else "",
+    }
     return render(request, "scorer/player.html", context)
-
-
-@require_POST
-def rename(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    """A new name; his tables keep the names they were played with, his record stays his."""
-    p = player_or_404(slug)
-    try:
-        p.rename(request.POST.get("name") or "")
-    except ValueError:
-        messages.warning(request, gettext("That name is empty or another player's already."))
-    else:
-        messages.success(request, gettext("Renamed. The record stays the same."))
-    return HttpResponseRedirect(reverse("scorer:player", args=[p.slug]))

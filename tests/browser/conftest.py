@@ -52,6 +52,7 @@ from typing import Any
 import pytest
 from django.core.servers.basehttp import ThreadedWSGIServer
 from django.test.testcases import LiveServerThread
+from django.urls import get_resolver
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
 from tests.browser.helpers import snap
@@ -183,7 +184,12 @@ def _playwright(django_db_setup: None) -> Iterator[Playwright]:
 
 @pytest.fixture(scope="session")
 def browser(_playwright: Playwright) -> Iterator[Browser]:
-    """One headless Chromium for the whole run (the system one, see find_chromium)."""
+    """One headless Chromium for the whole run (the system one, see find_chromium).
+
+    The site's views are imported first, here: a run of browser tests alone had the
+    live server's first request import them (pypinyin's dictionary among them), and
+    on a loaded machine that took longer than a page may (TIMEOUT_MS)."""
+    get_resolver().url_patterns  # noqa: B018 (imports the URLconf and every view)
     executable = find_chromium()
     if executable is None:  # the collection hook skips first; this is a safety net
         pytest.skip(NO_CHROMIUM)

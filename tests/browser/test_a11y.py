@@ -16,7 +16,6 @@ looks, and ``_live_server_helper`` holds it to that).
 from __future__ import annotations
 
 import contextlib
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -31,9 +30,9 @@ from pytest_django.live_server_helper import LiveServer
 from scorer.models import GameSession
 from scorer.players import Player
 from scorer.rooms import RoomMember, RoomTable
-from scorer.seating import seat_players
 from tests.browser.a11y import MODES, check_all_modes
 from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, use_language
+from tests.factories import DRAW, by_tiles, event, make_table, play, record
 
 pytestmark = pytest.mark.browser
 
@@ -63,24 +62,13 @@ class Tables:
 
 
 def make_tables() -> Tables:
-    mcr = GameSession.objects.create(ruleset="mcr", players=list(PLAYERS))
-    seat_players(mcr)
-    mcr.record_round(
-        uuid.uuid4(),
-        {"kind": "win", "mode": "tiles", "winner": 1, "discarder": 2, "hand": MCR_HAND},
-    )
-    mcr.record_round(uuid.uuid4(), {"kind": "draw"})
-    sichuan = GameSession.objects.create(ruleset="sichuan", players=list(PLAYERS))
-    sichuan.add_event(uuid.uuid4(), {"type": "kong", "player": 1, "kong": "concealed"})
-    sichuan.add_event(
-        uuid.uuid4(),
-        {"type": "win", "discarder": 0, "winners": [{"seat": 3, "hand": SICHUAN_PUNGS}]},
-    )
-    closed = GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"])
-    closed.record_round(
-        uuid.uuid4(),
-        {"kind": "win", "mode": "tiles", "winner": 0, "discarder": None, "hand": MCR_HAND},
-    )
+    mcr = make_table("mcr", PLAYERS, seated=True)
+    play(mcr, [by_tiles(1, 2, MCR_HAND), DRAW])
+    sichuan = make_table("sichuan", PLAYERS)
+    event(sichuan, {"type": "kong", "player": 1, "kong": "concealed"})
+    event(sichuan, {"type": "win", "discarder": 0, "winners": [{"seat": 3, "hand": SICHUAN_PUNGS}]})
+    closed = make_table("mcr", ["甲", "乙", "丙", "丁"])
+    record(closed, by_tiles(0, None, MCR_HAND))
     closed.close()
     room = mcr.room
     config = room.offered_configs()[0]
@@ -155,7 +143,7 @@ MCR_TILES = tuple(f"tile:{c}" for c in MCR_TAPS)
 
 SCREENS = [
     Screen("home", "/"),
-    # "Your tables" with a table in it: its state, its 隐藏 button (issue 27, item 9).
+    # "Your tables" with a table in it: its state, its 隐藏 button.
     Screen("home-tables", "/s/{closed}/", lambda page: page.locator(".site-title").click()),
     Screen("table", "/s/{mcr}/", open_folds(".last-round, .share, .chart-box")),
     Screen("table-sichuan-live", "/s/{sichuan}/"),

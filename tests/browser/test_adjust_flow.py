@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from scorer.models import GameSession
 from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets
+from tests.factories import make_table
 
 pytestmark = pytest.mark.browser
 
@@ -21,8 +21,7 @@ NAMES = ["张三", "李四", "王五", "赵六"]
 def test_an_adjustment_and_a_penalty_entered_at_the_table(
     page: Page, live_server: LiveServer
 ) -> None:
-    s = GameSession.objects.create(ruleset="shaanxi", players=NAMES,
-                                   params={"escape_to": "room"})  # fmt: skip
+    s = make_table("shaanxi", NAMES, params={"escape_to": "room"})  # fmt: skip
     page.goto(f"{live_server.url}/s/{s.code}/")
     page.get_by_role("link", name="调整 / 罚分").click()
     expect(page).to_have_url(re.compile(r"/adjust$"))

@@ -1,4 +1,4 @@
-"""Taps made while an answer is on its way go to the server together (issue 27).
+"""Taps made while an answer is on its way go to the server together.
 
 On a chess room's Wi-Fi every answer takes half a second or more.  The taps a
 player makes meanwhile were sent one request at a time, so the final score came
@@ -27,6 +27,7 @@ from scorer.entry.pick import Pick
 from scorer.models import GameSession
 from scorer.scoring import evaluate
 from tests.browser.test_table_flow import PLAYERS
+from tests.factories import make_table
 
 pytestmark = pytest.mark.browser
 
@@ -96,7 +97,7 @@ KEYS = ("winner", "discarder", "mode", "hand", "win_tile", "melds", "tool", "fan
 
 
 def test_taps_behind_an_answer_go_in_one_request(page: Page, live_server: LiveServer) -> None:
-    session = GameSession.objects.create(ruleset="mcr", players=list(PLAYERS), first_dealer=0)
+    session = make_table("mcr", PLAYERS, first_dealer=0)
     page.goto(f"{live_server.url}/s/{session.code}/record")
     expect(page.locator(".pk-hand-count")).to_have_text("0 / 14 张")
     answers = HeldAnswers(page)
@@ -125,7 +126,7 @@ def test_taps_behind_an_answer_go_in_one_request(page: Page, live_server: LiveSe
 
 def test_fan_taps_behind_an_answer_go_in_one_request(page: Page, live_server: LiveServer) -> None:
     """选番: the fans, the winner and a fan taken back, in the order tapped."""
-    session = GameSession.objects.create(ruleset="mcr", players=list(PLAYERS), first_dealer=0)
+    session = make_table("mcr", PLAYERS, first_dealer=0)
     page.goto(f"{live_server.url}/s/{session.code}/record")
     page.locator('button[value="mode:quick"]').click()
     expect(page.locator(".pk-quick-add").first).to_be_visible()

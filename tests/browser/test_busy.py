@@ -20,9 +20,10 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from scorer.busy import MESSAGE_ZH
-from scorer.models import GameSession, Round
+from scorer.models import Round
 from tests.browser.test_table_flow import PLAYERS, TAPS
 from tests.browser.test_two_phones import enter_hand
+from tests.factories import make_table
 
 pytestmark = [
     pytest.mark.browser,
@@ -36,7 +37,7 @@ pytestmark = [
 def test_a_busy_confirm_is_said_and_tapping_again_records_once(
     page: Page, live_server: LiveServer
 ) -> None:
-    session = GameSession.objects.create(ruleset="mcr", players=list(PLAYERS), first_dealer=0)
+    session = make_table("mcr", PLAYERS, first_dealer=0)
     table = f"{live_server.url}/s/{session.code}/"
     page.goto(f"{table}record")
     enter_hand(page, 1, 2, TAPS)
@@ -59,10 +60,10 @@ def test_a_busy_confirm_is_said_and_tapping_again_records_once(
 
 
 def test_a_busy_tap_is_kept_and_sent_again(page: Page, live_server: LiveServer) -> None:
-    """Issue 26: a tile tap whose draft (the phone's session) cannot be saved is
+    """A tile tap whose draft (the phone's session) cannot be saved is
     answered 503, not Django's 400; the page says so, keeps the tap, and sends it
     again after Retry-After, without a second tap."""
-    session = GameSession.objects.create(ruleset="mcr", players=list(PLAYERS), first_dealer=0)
+    session = make_table("mcr", PLAYERS, first_dealer=0)
     page.goto(f"{live_server.url}/s/{session.code}/record")
     enter_hand(page, 1, 2, ["1m"])
     count = page.locator(".pk-hand-count")

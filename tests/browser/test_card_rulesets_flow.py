@@ -94,7 +94,7 @@ def test_a_round_of_each(case: dict[str, Any], page: Page, live_server: LiveServ
             page.get_by_role("button", name=f"+ {PLAYERS[seat]} {label}", exact=True).click()
             settled(page)
     expect(page.locator(".pk-result")).to_be_visible()
-    # Shown as it counts (issue 27): the unit is 分, and the working, not a sum of fans.
+    # Shown as it counts: the unit is 分, and the working, not a sum of fans.
     if "bar" in case:
         expect(page.locator(".pk-bar-total")).to_have_text(case["bar"])
     if case.get("working"):

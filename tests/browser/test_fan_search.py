@@ -1,4 +1,4 @@
-"""选番's search box (issue 27, item 10): pinyin finds fans ("pph", "jian"), and the
+"""选番's search box: pinyin finds fans ("pph", "jian"), and the
 fans already chosen stay in sight while searching (碰碰和 vanished while 箭刻 was
 searched for, still counted)."""
 
@@ -8,8 +8,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from scorer.models import GameSession
 from tests.browser.test_table_flow import PLAYERS
+from tests.factories import make_table
 
 pytestmark = pytest.mark.browser
 
@@ -19,7 +19,7 @@ def fan(page: Page, name: str):  # type: ignore[no-untyped-def]
 
 
 def test_pinyin_finds_fans_and_chosen_fans_stay_shown(page: Page, live_server: LiveServer) -> None:
-    session = GameSession.objects.create(ruleset="mcr", players=list(PLAYERS), first_dealer=0)
+    session = make_table("mcr", PLAYERS, first_dealer=0)
     page.goto(f"{live_server.url}/s/{session.code}/record")
     page.locator('button[value="mode:quick"]').click()
     search = page.locator("[data-fan-search]")

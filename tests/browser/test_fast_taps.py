@@ -15,8 +15,8 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from rules.tiles import parse_tiles, tile_zh
-from scorer.models import GameSession
 from tests.browser.test_table_flow import PLAYERS, grid_tile
+from tests.factories import make_table
 
 pytestmark = pytest.mark.browser
 
@@ -37,7 +37,7 @@ def slow_network(page: Page) -> None:
 def test_quick_taps_on_a_slow_network_are_all_kept(
     page: Page, live_server: LiveServer, ruleset: str
 ) -> None:
-    session = GameSession.objects.create(ruleset=ruleset, players=list(PLAYERS), first_dealer=0)
+    session = make_table(ruleset, PLAYERS, first_dealer=0)
     page.goto(f"{live_server.url}/s/{session.code}/record")
     expect(page.locator(".pk-hand-count")).to_have_text("0 / 14 张")
     slow_network(page)
@@ -69,7 +69,7 @@ def test_a_press_held_while_its_tile_is_updated_still_taps(
     the click to neither: the second 五万 was lost (seen in the Sichuan flow's
     ``click()``s under load, and so for a mouse at the table).
     """
-    session = GameSession.objects.create(ruleset="mcr", players=list(PLAYERS), first_dealer=0)
+    session = make_table("mcr", PLAYERS, first_dealer=0)
     page.goto(f"{live_server.url}/s/{session.code}/record")
     count = page.locator(".pk-hand-count")
     expect(count).to_have_text("0 / 14 张")
@@ -101,7 +101,7 @@ def test_a_swap_does_not_copy_an_inline_style(page: Page, live_server: LiveServe
     attribute onto the new element with setAttribute, which it forbids: a violation
     that the page fixture fails on (seen once in CI, a poll landing mid-screenshot).
     """
-    session = GameSession.objects.create(ruleset="mcr", players=list(PLAYERS), first_dealer=0)
+    session = make_table("mcr", PLAYERS, first_dealer=0)
     page.goto(f"{live_server.url}/s/{session.code}/record")
     expect(page.locator(".pk-hand-count")).to_have_text("0 / 14 张")
     page.evaluate("document.getElementById('pk-live').style.setProperty('caret-color', 'red')")

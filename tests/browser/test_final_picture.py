@@ -1,7 +1,7 @@
 """The saved picture of a table (final.svg) in a real browser: every text of it is
-drawn inside the picture.  Issue 27: when the three losers tie (a first round
-won by self-draw) the leader's chart label was drawn above the chart, and a long
-name was cut to 6 characters while the score fell off the right edge."""
+drawn inside the picture: when the three losers tie (a first round won by
+self-draw) the leader's chart label stays inside the chart, and a long name keeps
+its score inside the right edge."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page
 from pytest_django.live_server_helper import LiveServer
 
-from scorer.models import GameSession
+from tests.factories import make_table
 
 pytestmark = pytest.mark.browser
 
@@ -19,7 +19,7 @@ NAMES = ["欧阳娜娜娜娜娜", "Alexander", "司马懿", "诸葛亮"]
 
 
 def test_every_label_of_the_saved_picture_is_inside_it(page: Page, live_server: LiveServer) -> None:
-    s = GameSession.objects.create(ruleset="mcr", players=NAMES, params={})
+    s = make_table("mcr", NAMES, params={})
     s.params = dict(s.resolved_params())
     s.save()
     # 欧阳… self-draws: the three others lose the same.

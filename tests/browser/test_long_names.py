@@ -1,4 +1,4 @@
-"""Long names on a 360-px phone, in Chinese and in English (issue 9.10, 9.11).
+"""Long names on a 360-px phone, in Chinese and in English.
 
 Four 16-character names (the longest a table takes, Latin, then Chinese) on
 every page a table shows: no page scrolls sideways, a name never takes more
@@ -18,6 +18,7 @@ from pytest_django.live_server_helper import LiveServer
 from scorer.models import GameSession
 from scorer.present.words import NAME_MAX
 from tests.browser.helpers import snap, tap, use_language
+from tests.factories import make_table
 
 pytestmark = pytest.mark.browser
 
@@ -134,7 +135,7 @@ def test_long_names_fit_a_phone(
     mcr.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles", "winner": 1,
                                     "discarder": 2, "hand": HAND})  # fmt: skip
     mcr.record_round(uuid.uuid4(), {"kind": "draw"})
-    sichuan = GameSession.objects.create(ruleset="sichuan", players=list(names))
+    sichuan = make_table("sichuan", names)
     sichuan.params = dict(sichuan.resolved_params())
     sichuan.save()
     for event in (
@@ -207,7 +208,7 @@ def test_the_language_toggle_is_offered_only_where_it_shows_something(
     page: Page, live_server: LiveServer, language: str
 ) -> None:
     use_language(page, live_server.url, language)
-    session = GameSession.objects.create(ruleset="mcr", players=list(LATIN))
+    session = make_table("mcr", LATIN)
     session.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles", "winner": 1,
                                         "discarder": 2, "hand": HAND})  # fmt: skip
     base = f"{live_server.url}/s/{session.code}/"
@@ -229,7 +230,7 @@ def test_the_language_toggle_is_offered_only_where_it_shows_something(
     assert header and switch and abs(header["y"] - switch["y"]) < 20, (header, switch)
 
 
-# Names alike at the start (issue 27, item 11): "欧阳…" on three buttons told nobody
+# Names alike at the start: "欧阳…" on three buttons would tell nobody
 # who was who.  Each set: what a table really has, then the worst a table takes (16
 # characters, one differing in its last).
 ALIKE = {
@@ -295,7 +296,7 @@ def test_names_alike_are_told_apart_on_the_seat_buttons(
     page: Page, live_server: LiveServer, language: str, names: list[str]
 ) -> None:
     use_language(page, live_server.url, language)
-    mcr = GameSession.objects.create(ruleset="mcr", players=list(names))
+    mcr = make_table("mcr", names)
     page.goto(f"{live_server.url}/s/{mcr.code}/record")
     tap(page, "winner:3")  # the discarder's row: the other three
     assert_told_apart(page, "record", names)
@@ -305,7 +306,7 @@ def test_names_alike_are_told_apart_on_the_seat_buttons(
         assert b.locator(".nm").inner_text() == b.get_attribute("title")
     snap(page, f"record-{language}")
 
-    sichuan = GameSession.objects.create(ruleset="sichuan", players=list(names))
+    sichuan = make_table("sichuan", names)
     sichuan.params = dict(sichuan.resolved_params())
     sichuan.save()
     page.goto(f"{live_server.url}/s/{sichuan.code}/record?kind=win")

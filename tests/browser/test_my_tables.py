@@ -1,4 +1,4 @@
-"""The home page's "Your tables" on a phone (issue 27, item 9): each table's state,
+"""The home page's "Your tables" on a phone: each table's state,
 and 隐藏 taking an accidental table off this phone's list; htmx swaps the list
 only (what is typed in the start form stays), and the table comes back on demand."""
 
@@ -12,6 +12,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from scorer.models import GameSession
 from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, snap
+from tests.factories import make_table
 
 pytestmark = pytest.mark.browser
 
@@ -23,8 +24,8 @@ LONG = ["欧阳长风慕容雪上官云飞司马懿然君", "Bartholomew-Jone", 
 def test_each_table_shows_its_state_and_one_is_hidden_from_this_phone(
     page: Page, live_server: LiveServer
 ) -> None:
-    played = GameSession.objects.create(ruleset="mcr", players=LONG)
-    oops = GameSession.objects.create(ruleset="mcr", players=["错甲", "错乙", "错丙", "错丁"])
+    played = make_table("mcr", LONG)
+    oops = make_table("mcr", ["错甲", "错乙", "错丙", "错丁"])
     played.record_round(uuid.uuid4(), WIN)  # the latest activity: listed first
     for s in (oops, played):
         page.goto(f"{live_server.url}/s/{s.code}/")

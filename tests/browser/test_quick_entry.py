@@ -10,9 +10,9 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from rules.rulesets.mcr.fans import FANS
-from scorer.models import GameSession
 from tests.browser.helpers import assert_no_horizontal_scroll, snap, tap, use_language
 from tests.browser.test_table_flow import PLAYERS, TAPS
+from tests.factories import make_table
 
 pytestmark = pytest.mark.browser
 
@@ -22,7 +22,7 @@ def test_quick_entry_search_exclusions_and_mode(
     page: Page, live_server: LiveServer, language: str
 ) -> None:
     use_language(page, live_server.url, language)
-    session = GameSession.objects.create(ruleset="mcr", players=list(PLAYERS))
+    session = make_table("mcr", PLAYERS)
     url = f"{live_server.url}/s/{session.code}/record"
     page.goto(url)
     # A flag the tiles contradict: 杠上开花 without a kong is explained next to it.

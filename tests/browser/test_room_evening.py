@@ -1,4 +1,4 @@
-"""Issue 25's evening in a room, on 360 x 740 phones: the owner signs in and turns on
+"""An evening in a room, on 360 x 740 phones: the owner signs in and turns on
 a rake (抽水) in a configuration, adds the tables and prints the QR sheet; a phone
 scans table 3, starts it from that configuration, records two rounds by tiles and
 closes the table; the owner's dashboard shows the fee and the result page's

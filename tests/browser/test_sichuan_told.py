@@ -12,7 +12,6 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from rules import get_ruleset
-from scorer.models import GameSession
 from tests.browser.helpers import (
     assert_no_horizontal_scroll,
     assert_touch_targets,
@@ -22,6 +21,7 @@ from tests.browser.helpers import (
 )
 from tests.browser.test_table_flow import PLAYERS
 from tests.browser.test_wuhan_flow import settled
+from tests.factories import make_table
 
 pytestmark = pytest.mark.browser
 
@@ -31,7 +31,7 @@ def test_wall_end_told_and_kong_prefilled(
     page: Page, live_server: LiveServer, language: str
 ) -> None:
     use_language(page, live_server.url, language)
-    session = GameSession.objects.create(ruleset="sichuan", players=list(PLAYERS))
+    session = make_table("sichuan", PLAYERS)
     session.params = dict(session.resolved_params())
     session.save()
     rs = get_ruleset("sichuan")

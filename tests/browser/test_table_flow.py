@@ -30,6 +30,7 @@ from tests.browser.helpers import (
     choose_rules,
     snap,
 )
+from tests.factories import make_table
 
 pytestmark = pytest.mark.browser
 
@@ -54,9 +55,7 @@ def session_url(live_server: LiveServer, session: GameSession) -> str:
 
 
 def make_session(first_dealer: int = 0) -> GameSession:
-    return GameSession.objects.create(
-        ruleset="mcr", players=list(PLAYERS), first_dealer=first_dealer
-    )
+    return make_table("mcr", PLAYERS, first_dealer=first_dealer)
 
 
 def tile_situation(dealer: int, winner: int, discarder: int | None, wind: str = "E") -> dict:

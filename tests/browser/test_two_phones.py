@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from scorer.models import GameSession, Round
+from scorer.models import Round
 from tests.browser.helpers import (
     assert_no_horizontal_scroll,
     assert_touch_targets,
@@ -22,6 +22,7 @@ from tests.browser.helpers import (
     use_language,
 )
 from tests.browser.test_table_flow import PLAYERS, TAPS
+from tests.factories import make_table
 
 pytestmark = pytest.mark.browser
 
@@ -50,7 +51,7 @@ def test_two_phones_one_round(
     page: Page, second_page: Page, live_server: LiveServer, language: str
 ) -> None:
     words = WORDS[language]
-    session = GameSession.objects.create(ruleset="mcr", players=list(PLAYERS), first_dealer=0)
+    session = make_table("mcr", PLAYERS, first_dealer=0)
     table = f"{live_server.url}/s/{session.code}/"
     for p in (page, second_page):
         use_language(p, live_server.url, language)
@@ -85,7 +86,7 @@ def test_two_phones_one_round(
     assert_touch_targets(second_page, ".rec-taken-choices button")
     snap(second_page, f"two-phones-taken-{language}")
     assert Round.objects.filter(session=session).count() == 1
-    # "Record it as round 2" records it (issue 27: it is a confirm, not a move).
+    # "Record it as round 2" records it (a confirm, not a move).
     second_page.get_by_role("button", name=words["next"]).click()
     second_page.wait_for_url(table)
     rounds = list(Round.objects.filter(session=session).order_by("number"))

@@ -12,9 +12,9 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from rules.tiles import parse_tiles, tile_en, tile_zh
-from scorer.models import GameSession
 from tests.browser.helpers import assert_no_horizontal_scroll, use_language
 from tests.browser.test_table_flow import PLAYERS
+from tests.factories import make_table
 
 pytestmark = pytest.mark.browser
 
@@ -47,7 +47,7 @@ TAP_NOW = """code => {
 def test_a_tapped_tile_shows_before_the_answer(
     page: Page, live_server: LiveServer, language: str
 ) -> None:
-    session = GameSession.objects.create(ruleset="mcr", players=list(PLAYERS), first_dealer=0)
+    session = make_table("mcr", PLAYERS, first_dealer=0)
     use_language(page, live_server.url, language)
     answers: list[tuple[str | None, int]] = []
 

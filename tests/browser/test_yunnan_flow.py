@@ -17,9 +17,9 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from rules import get_ruleset, settle
-from scorer.models import GameSession
 from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, snap, tap
 from tests.browser.test_sichuan_flow import PLAYERS, expect_totals, signed
+from tests.factories import make_table
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +30,7 @@ def test_yunnan_wall_end_told_on_a_phone(page: Page, live_server: LiveServer) ->
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     rs = get_ruleset("yunnan")
-    session = GameSession.objects.create(ruleset="yunnan", players=list(PLAYERS))
+    session = make_table("yunnan", PLAYERS)
     session.params = dict(session.resolved_params())
     session.save()
     session.add_event(

@@ -50,6 +50,8 @@ def test_a_tables_own_export_is_already_here(client: Client) -> None:
     s = played()
     data = table_json(s)
     assert s.code not in json.dumps(data)  # the file names its table, never its key
+    # The answer links only a table this phone holds: it has opened this one.
+    client.get(reverse("scorer:session", args=[s.code]))
     before = GameSession.objects.count()
     r = send(client, data, ZH)
     page = html.unescape(r.content.decode())

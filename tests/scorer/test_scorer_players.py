@@ -16,7 +16,7 @@ from scorer.models import GameSession, Round
 from scorer.players import Player, records
 from scorer.rooms import default_room
 from scorer.seating import seat_players
-from tests.factories import by_tiles, event, make_table, record
+from tests.factories import by_tiles, event, make_table, member_client, record
 from tests.pages import html
 from tests.scorer.test_scorer_views_session import start_data
 
@@ -123,13 +123,17 @@ def test_names_are_one_player_across_tables_and_rename_keeps_the_record(client: 
     assert Player.objects.count() == 6
     jia = Player.objects.get(name="甲")
     assert sorted(s.session_id for s in jia.seats.all()) == sorted([a.pk, b.pk])
-    r = client.post(reverse("scorer:player_rename", args=[jia.slug]), {"name": "老甲"})
+    # The room's admins rename a player; a player's page renames nobody.
+    room = default_room()
+    boss = member_client(room, "boss")
+    rename = reverse("scorer:manage_player_rename", args=[room.slug, jia.pk])
+    r = boss.post(rename, {"name": "老甲"})
     assert r.status_code == 302
     jia.refresh_from_db()
     assert jia.name == "老甲" and jia.seats.count() == 2
     assert list(a.players) == ["甲", "乙", "丙", "丁"]  # the table keeps its names
     # A taken name is refused; nothing changes.
-    client.post(reverse("scorer:player_rename", args=[jia.slug]), {"name": "乙"})
+    boss.post(rename, {"name": "乙"})
     jia.refresh_from_db()
     assert jia.name == "老甲"
     page = html(client.get(reverse("scorer:player", args=[jia.slug])))

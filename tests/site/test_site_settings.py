@@ -175,6 +175,7 @@ def test_the_sqlite_default_queues_writers(tmp_path: Path) -> None:
         ("ab" * 40, "fewer than 5 different characters"),
         ("django-insecure-" + secrets.token_urlsafe(50), "it starts with 'django-insecure-'"),
     ],
+    ids=["3-characters", "49-characters", "4-different", "django-insecure"],  # not the keys
 )
 def test_refuses_a_production_key_weaker_than_djangos_check(key: str, why: str) -> None:
     """A weak DJANGO_SECRET_KEY (3 characters, say) is refused in production mode; the

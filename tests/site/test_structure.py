@@ -47,6 +47,7 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
         "scorer.scoring",
         "scorer.settleup",
         "scorer.share",
+        "scorer.signin",
         "scorer.spreadsheet",
         "scorer.table_schema",
         "scorer.templatetags",
