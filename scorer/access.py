@@ -17,7 +17,10 @@ from typing import Concatenate, ParamSpec, TypeVar
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django_htmx.http import HttpResponseClientRedirect
@@ -100,9 +103,18 @@ def held(request: HttpRequest, room: Room, sessions: Iterable[GameSession]) -> l
     return [s for s in sessions if s.code in codes]
 
 
+class NoLongerAdmin(Exception):
+    """The signed-in user ran this room and was removed by its owner."""
+
+    def __init__(self, room: Room) -> None:
+        super().__init__("removed from the room")
+        self.room = room
+
+
 def member_or_404(request: HttpRequest, slug: str) -> RoomMember:
     """The signed-in user's membership of this room; 404 for anyone else (another
-    room's admin learns nothing, not even that the room exists).  The site's
+    room's admin learns nothing, not even that the room exists), NoLongerAdmin for
+    an admin the owner removed (the room's log says so: they are told).  The site's
     superusers (Django's admin) may look after every room, as its owner."""
     user = request.user
     if not user.is_authenticated:
@@ -110,10 +122,11 @@ def member_or_404(request: HttpRequest, slug: str) -> RoomMember:
     try:
         return RoomMember.objects.select_related("room", "user").get(room__slug=slug, user=user)
     except RoomMember.DoesNotExist:
-        if user.is_superuser:
-            room = Room.objects.filter(slug=slug).first()
-            if room is not None:
-                return RoomMember(room=room, user=user, role=RoomMember.OWNER)
+        room = Room.objects.filter(slug=slug).first()
+        if room is not None and user.is_superuser:
+            return RoomMember(room=room, user=user, role=RoomMember.OWNER)
+        if room is not None and isinstance(user, User) and room.was_removed(user):
+            raise NoLongerAdmin(room) from None
         raise Http404("no such room") from None
 
 
@@ -132,7 +145,13 @@ def room_admin(
     @login_required
     @wraps(view)
     def wrapped(request: R, slug: str, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
-        return view(request, member_or_404(request, slug), *args, **kwargs)
+        try:
+            member = member_or_404(request, slug)
+        except NoLongerAdmin as e:
+            # The app's own page in the room's words, not the 404 of a wrong link.
+            context = {"room": e.room}
+            return render(request, "room/no_longer_admin.html", context, status=403)
+        return view(request, member, *args, **kwargs)
 
     return wrapped
 
@@ -152,14 +171,30 @@ def table_or_404(room: Room, number: int) -> RoomTable:
 
 
 def room_table_by_code_or_404(room: Room, code: str) -> RoomTable:
-    """A table of the room by the code its QR code carries (public: whoever scans
-    it joins the table's open session, so the code, not the number, is the key)."""
+    """A table of the room by the code its QR code carries now or carried before
+    (public: whoever scans it joins the table's open session, so the code, not the
+    number, is the key).  The caller checks that the code still opens it:
+    `table_gone` says why not."""
     if not CODE.fullmatch(code):
         raise Http404("no such table")
-    try:
-        return room.tables.get(code=code)
-    except RoomTable.DoesNotExist:
-        raise Http404("no such table") from None
+    found = room.tables.filter(Q(code=code) | Q(old_codes__code=code)).first()
+    if found is None:
+        raise Http404("no such table")
+    return found
+
+
+RETIRED, REPLACED = "retired", "replaced"
+
+
+def table_gone(table: RoomTable, code: str) -> str | None:
+    """Why `code` no longer opens `table`: RETIRED (the table is out of use, whichever
+    of its codes it is), REPLACED (a new code took this one's place); None when it
+    opens it."""
+    if table.retired_at is not None:
+        return RETIRED
+    if table.code != code:
+        return REPLACED
+    return None
 
 
 def player_or_404(member: RoomMember, pk: int) -> Player:

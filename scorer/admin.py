@@ -25,6 +25,7 @@ from rules.registry import Ruleset
 from scorer.forms import add_param_fields, clean_params
 from scorer.language import by_language
 from scorer.present.words import table_rulesets
+from scorer.roomlog import RoomLogEntry
 from scorer.rooms import Room, RoomConfig, RoomMember
 
 
@@ -151,3 +152,23 @@ class RoomAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         if not change:
             obj.copy_presets()  # a new room can start a table at once
+
+
+@admin.register(RoomLogEntry)
+class RoomLogEntryAdmin(admin.ModelAdmin):
+    """The rooms' logs, for the site's staff to read: append-only, so nothing here
+    adds, changes or deletes an entry (the model refuses it as well)."""
+
+    list_display = ["at", "room", "user_name", "action"]
+    list_filter = ["room", "action"]
+    search_fields = ["user_name", "action"]
+    readonly_fields = ["room", "at", "user", "user_name", "action", "data"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -19,6 +19,7 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scorer.roomlog import INVITE_MADE, INVITE_WITHDRAWN, MEMBER_JOINED, Actor
 from scorer.rooms import Room, RoomMember
 
 # How long a link opens the room: long enough to be sent on WeChat and opened the
@@ -61,6 +62,27 @@ class RoomInvite(models.Model):
     def __str__(self) -> str:
         return f"invite to {self.room} ({self.role})"
 
+    @classmethod
+    def make(cls, room: Room, by: Actor) -> RoomInvite:
+        """A new link to the room, made by its owner (the room's log says so; the
+        token itself is never logged)."""
+        with transaction.atomic():
+            invite = cls.objects.create(room=room, created_by=by.user)
+            room.log_action(INVITE_MADE, by, {"expires_at": invite.expires_at.isoformat()})
+        return invite
+
+    def withdraw(self, by: Actor) -> bool:
+        """The owner takes a pending link back: it opens nothing from now on.  False
+        when it was used or withdrawn meanwhile (the one who opened it is an admin
+        now, and is removed as one)."""
+        with transaction.atomic():
+            invite = RoomInvite.objects.select_for_update().filter(pk=self.pk).first()
+            if invite is None or not invite.pending:
+                return False
+            invite.delete()
+            self.room.log_action(INVITE_WITHDRAWN, by, {"made_at": invite.created_at.isoformat()})
+            return True
+
     @property
     def used(self) -> bool:
         return self.used_at is not None
@@ -97,6 +119,7 @@ class RoomInvite(models.Model):
             invite.used_at = timezone.now()
             invite.used_by = user
             invite.save(update_fields=["used_at", "used_by"])
+            invite.room.log_action(MEMBER_JOINED, member, {"role": member.role})
             self.used_at, self.used_by_id = invite.used_at, invite.used_by_id
         return member
 

@@ -26,7 +26,8 @@ from rules.tiles import SEAT_WINDS
 from scorer.fees import FEE_KIND, FeeRule, charged, close_entry
 from scorer.invites import RoomInvite
 from scorer.players import Player, Seat
-from scorer.rooms import RoomConfig, default_room
+from scorer.roomlog import TABLE_CLOSED, RoomLogEntry
+from scorer.rooms import RoomConfig, RoomMember, default_room
 from scorer.scoring import ADJUST as ADJUST_KIND
 from scorer.scoring import PENALTY as PENALTY_KIND
 from scorer.scoring import ScoredEntry, score_entry
@@ -255,10 +256,12 @@ class GameSession(models.Model):
                 "本桌已经结束：要改动请先重新打开",
             )
 
-    def close(self, author: str = "", note: str = "") -> bool:
+    def close(self, author: str = "", note: str = "", by: RoomMember | None = None) -> bool:
         """结束本桌: the table becomes read-only.  False when it was closed already
         (two phones tapping at once close it once) or a round is still being played.
-        `note`: why, when the room's admins close a table its players left open."""
+        `note`: why, when the room's admins close a table its players left open;
+        `by`: that admin, whose close the room's log keeps too (the table's own
+        history, which travels in its export, keeps it as every close)."""
         with transaction.atomic():
             session = GameSession.objects.select_for_update().get(pk=self.pk)
             if session.closed_at is not None:
@@ -276,6 +279,18 @@ class GameSession(models.Model):
             )
             session.charge_at_close(author)
             session.bump()
+            if by is not None:
+                table = session.room_table
+                session.room.log_action(
+                    TABLE_CLOSED,
+                    by,
+                    {
+                        "table": table.log_data() if table is not None else None,
+                        "players": [str(n) for n in session.players],
+                        "note": note[:200],
+                        "session": session.code,
+                    },
+                )
             self.closed_at = session.closed_at
             return True
 
@@ -872,4 +887,4 @@ __all__ = [
 ]
 # Rooms, players and invites live in modules of their own, below this one (they
 # never name a session); imported above so that Django finds their models here.
-__all__ += ["Player", "RoomConfig", "RoomInvite", "Seat"]
+__all__ += ["Player", "RoomConfig", "RoomInvite", "RoomLogEntry", "Seat"]

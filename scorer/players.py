@@ -22,6 +22,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from scorer.fees import seat_fees
+from scorer.roomlog import PLAYER_RENAMED, PLAYERS_MERGED, Actor
 
 
 def new_slug() -> str:
@@ -45,8 +46,9 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def rename(self, name: str) -> None:
-        """A new name for the same player: his record stays his (seats point at him).
+    def rename(self, name: str, by: Actor | None = None) -> None:
+        """A new name for the same player: his record stays his (seats point at him);
+        the room's log keeps the old and the new name when an admin (`by`) renames.
         ValueError when another player has that name already."""
         name = name.strip()[:40]
         if not name:
@@ -54,11 +56,15 @@ class Player(models.Model):
         with transaction.atomic():
             if Player.objects.filter(room=self.room, name=name).exclude(pk=self.pk).exists():
                 raise ValueError("name taken")
+            before = Player.objects.values_list("name", flat=True).get(pk=self.pk)
             self.name = name
             self.save(update_fields=["name"])
+            if by is not None and before != name:
+                self.room.log_action(PLAYER_RENAMED, by, {"before": before, "after": name})
 
-    def merge_into(self, keep: Player) -> int:
-        """Two names that are one person: his seats move to `keep`, this name goes.
+    def merge_into(self, keep: Player, by: Actor | None = None) -> int:
+        """Two names that are one person: his seats move to `keep`, this name goes
+        (the room's log keeps both names when an admin, `by`, merges them).
         How many seats moved.  ValidationError (nothing changed) when they sat at the
         same table (two people, then) or are of different rooms; Player.DoesNotExist
         when one of them is gone (merged meanwhile)."""
@@ -93,6 +99,13 @@ class Player(models.Model):
             last = max(p.last_played for p in locked)
             Player.objects.filter(pk=keep.pk).update(last_played=last)
             Player.objects.filter(pk=self.pk).delete()
+            if by is not None:
+                names = {p.pk: p.name for p in locked}
+                self.room.log_action(
+                    PLAYERS_MERGED,
+                    by,
+                    {"gone": names[self.pk], "keep": names[keep.pk], "seats": moved},
+                )
         keep.last_played = last
         return moved
 

@@ -15,6 +15,7 @@ from scorer.forms import add_param_fields, clean_params, config_label
 from scorer.language import by_language
 from scorer.players import Player
 from scorer.present.words import table_rulesets
+from scorer.roomlog import Actor
 from scorer.rooms import Room, RoomConfig
 
 
@@ -124,20 +125,20 @@ class NewConfigForm(forms.Form):
         cleaned["name"] = name
         return cleaned
 
-    def create(self) -> RoomConfig:
-        """The new configuration (call after is_valid)."""
+    def create(self, by: Actor | None = None) -> RoomConfig:
+        """The new configuration (call after is_valid), logged as `by`'s."""
         source = self.cleaned_data["source"]
         kind, _, rest = source.partition(":")
         name = self.cleaned_data["name"]
         if kind == "config":
             original = self.room_configs[rest]
             copy_name = gettext("%(name)s (copy)") % {"name": original.name}
-            return original.clone(name or free_name(self.room, original.ruleset, copy_name))
+            return original.clone(name or free_name(self.room, original.ruleset, copy_name), by=by)
         ruleset, _, preset = rest.partition(":")
         if not name:
             label = dict(c for _, group in preset_choices() for c in group)[source]
             name = free_name(self.room, ruleset, label)
-        return self.room.add_config(ruleset, preset, name)
+        return self.room.add_config(ruleset, preset, name, by=by)
 
 
 class MergeForm(forms.Form):

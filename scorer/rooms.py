@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import secrets
 from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models.signals import pre_save
@@ -39,6 +39,23 @@ from rules.registry import Ruleset
 from scorer.fees import checked_fee
 from scorer.language import rule_error_text
 from scorer.players import Player
+from scorer.room_tables import ReplacedTableCode, RoomTable, new_room_code
+from scorer.roomlog import (
+    CONFIG_COPIED,
+    CONFIG_CREATED,
+    CONFIG_EDITED,
+    CONFIG_MOVED_DOWN,
+    CONFIG_MOVED_UP,
+    CONFIG_OFFERED,
+    CONFIG_WITHDRAWN,
+    MEMBER_REMOVED,
+    MEMBER_RENAMED,
+    ROOM_RENAMED,
+    SENTENCES,
+    TABLES_ADDED,
+    Actor,
+    RoomLogEntry,
+)
 
 
 def checked_params(ruleset_id: str, params: Any) -> dict[str, Any]:
@@ -78,12 +95,6 @@ def checked_room_fee(fee: Any) -> dict[str, Any]:
         raise ValidationError({"fee": rule_error_text(e)}) from None
 
 
-def new_room_code() -> str:
-    """A fixed table's code: part of the URL printed in its QR code, so unguessable
-    (a table's QR code opens that table's sessions, whose links are their only key)."""
-    return secrets.token_urlsafe(9)
-
-
 class Room(models.Model):
     """A chess room (棋牌室): the unit everything else belongs to."""
 
@@ -108,6 +119,67 @@ class Room(models.Model):
             room = cls.objects.create(name=name[:60], slug=slug)
             room.copy_presets()
         return room
+
+    def log_action(
+        self,
+        action: str,
+        user: User | Actor | None = None,
+        data: Mapping[str, Any] | None = None,
+        *,
+        name: str | None = None,
+    ) -> RoomLogEntry:
+        """Add an entry to the room's log (scorer/roomlog.py, after pretix's
+        LoggedModel.log_action): `action` one of its declared types, `user` who did
+        it (a user, or a room's admin as the domain methods take them), `data` what
+        changed, as JSON ("before"/"after" for an edit).  `name`: the name the room
+        shows them by, kept in the entry (by default the admin's, else the user name).
+
+        Called inside the transaction.atomic() of the change it records, and
+        refused outside one: a change is never stored without its entry, nor an
+        entry without its change."""
+        if action not in SENTENCES:
+            raise ValueError(f"undeclared log action {action!r}")
+        if not transaction.get_connection().in_atomic_block:
+            raise RuntimeError("log_action belongs inside the change's transaction.atomic()")
+        if user is None or isinstance(user, User):
+            account, shown = user, None
+        else:
+            account, shown = user.user, user.shown_name
+        if name is None:
+            name = shown if shown is not None else self.name_of(account)
+        return RoomLogEntry.objects.create(
+            room=self,
+            user=account if account is not None and account.pk is not None else None,
+            user_name=name[:80],
+            action=action,
+            data=dict(data or {}),
+        )
+
+    def name_of(self, user: User | None) -> str:
+        """The name the room shows a user by: their admin's name here, else their user
+        name ("" for nobody)."""
+        if user is None:
+            return ""
+        member = self.members.filter(user=user).first()
+        return member.shown_name if member is not None else user.get_username()
+
+    def was_removed(self, user: User) -> bool:
+        """Whether `user` ran this room and was removed by its owner (the room's log
+        says so): they are told so, where anyone else is told nothing."""
+        return self.log.filter(action=MEMBER_REMOVED, data__user_id=user.pk).exists()
+
+    def rename(self, name: str, by: Actor) -> bool:
+        """The owner renames the room: its address, its tables' QR codes and every
+        link stay as they are.  False when the name is the same."""
+        with transaction.atomic():
+            room = Room.objects.select_for_update().get(pk=self.pk)
+            before, after = room.name, name.strip()[:60]
+            if before == after:
+                return False
+            room.name = self.name = after
+            room.save(update_fields=["name"])
+            room.log_action(ROOM_RENAMED, by, {"before": before, "after": after})
+            return True
 
     def copy_presets(self) -> int:
         """A configuration for every code preset this room has none of (idempotent:
@@ -142,9 +214,12 @@ class Room(models.Model):
     def next_table_number(self) -> int:
         return (self.tables.aggregate(m=models.Max("number"))["m"] or 0) + 1
 
-    def add_tables(self, first: int, count: int = 1, name: str = "") -> list[RoomTable]:
+    def add_tables(
+        self, first: int, count: int = 1, name: str = "", by: Actor | None = None
+    ) -> list[RoomTable]:
         """Tables numbered first, first+1, … (a new room adds its 20 at once); all or
-        none.  ValueError naming the numbers the room has already.
+        none, logged as `by`'s when given.  ValueError naming the numbers the room has
+        already (a retired table keeps its number: it can be brought back).
 
         Race: two admins adding table 7 at once both find it free; the (room, number)
         constraint lets one in and the other's IntegrityError rolls back all of his.
@@ -154,10 +229,13 @@ class Room(models.Model):
             taken = sorted(self.tables.filter(number__in=numbers).values_list("number", flat=True))
             if taken:
                 raise ValueError(taken)
-            return [
+            made = [
                 RoomTable.objects.create(room=self, number=n, name=name[:30] if count == 1 else "")
                 for n in numbers
             ]
+            if by is not None:
+                self.log_action(TABLES_ADDED, by, {"tables": [t.log_data() for t in made]})
+            return made
 
     def offered_configs(self) -> list[RoomConfig]:
         """What the room's start page offers: its enabled configurations, each once,
@@ -168,7 +246,9 @@ class Room(models.Model):
         """The place after the room's last configuration."""
         return (self.configs.aggregate(m=models.Max("order"))["m"] or 0) + 10
 
-    def add_config(self, ruleset: str, preset: str, name: str) -> RoomConfig:
+    def add_config(
+        self, ruleset: str, preset: str, name: str, by: Actor | None = None
+    ) -> RoomConfig:
         """A new configuration of the admins' own, at a code preset's values (or the
         ruleset's defaults for preset ""), last, not offered until they enable it.
         Not tied to the preset (`preset` stays ""): the room's copy made by
@@ -179,16 +259,20 @@ class Room(models.Model):
         found = rs.preset(preset) if preset else None
         if preset and found is None:
             raise ValidationError(_("Unknown preset: %(id)s") % {"id": preset})
-        return RoomConfig.objects.create(
-            room=self,
-            ruleset=rs.id,
-            name=name[:60],
-            params=dict(rs.resolve_params(found.params if found else {})),
-            enabled=False,
-            order=self.next_order(),
-        )
+        with transaction.atomic():
+            config = RoomConfig.objects.create(
+                room=self,
+                ruleset=rs.id,
+                name=name[:60],
+                params=dict(rs.resolve_params(found.params if found else {})),
+                enabled=False,
+                order=self.next_order(),
+            )
+            if by is not None:
+                self.log_action(CONFIG_CREATED, by, {"config": config.name, "ruleset": rs.id})
+        return config
 
-    def move_config(self, config_pk: int, step: int) -> bool:
+    def move_config(self, config_pk: int, step: int, by: Actor | None = None) -> bool:
         """Move one configuration up (-1) or down (+1) in the room's order; False at
         either end.  The places are renumbered 10, 20, 30… (a copy shares its
         original's number until then); only the rows whose place changes are saved,
@@ -207,6 +291,13 @@ class Room(models.Model):
                 if config.order != place * 10:
                     config.order = place * 10
                     config.save(update_fields=["order", "updated_at"])
+            if by is not None:
+                moved = configs[at + step]
+                self.log_action(
+                    CONFIG_MOVED_UP if step < 0 else CONFIG_MOVED_DOWN,
+                    by,
+                    {"config": moved.name, "ruleset": moved.ruleset},
+                )
             return True
 
 
@@ -261,35 +352,43 @@ class RoomMember(models.Model):
         """The name the room's pages and history give this admin."""
         return self.display_name or self.user.get_username()
 
+    def set_name(self, name: str) -> bool:
+        """The name the room's history gives this admin ("老板"); logged under the name
+        they had.  False when it is the same."""
+        with transaction.atomic():
+            member = RoomMember.objects.select_for_update().select_related("user").get(pk=self.pk)
+            before, name = member.shown_name, name.strip()[:40]
+            if name == member.display_name:
+                return False
+            member.display_name = self.display_name = name
+            member.save(update_fields=["display_name"])
+            self.room.log_action(
+                MEMBER_RENAMED, member.user, {"before": before, "after": member.shown_name},
+                name=before,
+            )  # fmt: skip
+            return True
 
-class RoomTable(models.Model):
-    """A physical table of the room (1号桌, 包间A), with a stable URL and QR code."""
-
-    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="tables")
-    number = models.PositiveIntegerField(_("number"))
-    name = models.CharField(_("name"), max_length=30, blank=True)
-    code = models.CharField(max_length=24, unique=True, default=new_room_code, editable=False)
-
-    class Meta:
-        ordering = ["room", "number"]
-        constraints = [
-            models.UniqueConstraint(fields=["room", "number"], name="one_table_per_number"),
-        ]
-
-    def __str__(self) -> str:
-        return self.label
-
-    @property
-    def label(self) -> str:
-        """What the room calls it: its name, else "3号桌" / "Table 3"."""
-        return self.name or str(_("Table %(n)s") % {"n": self.number})
-
-    def last_names(self) -> list[str]:
-        """The players of this table's last session, to prefill the next one's start:
-        the same four friends sit at "their" table every week."""
-        last = self.sessions.order_by("-created_at", "-pk").values_list("players", flat=True)
-        names = last.first()
-        return [str(n) for n in names] if isinstance(names, list) else []
+    def remove(self, by: Actor) -> bool:
+        """The owner takes this admin off the room; the log keeps who they were (their
+        name and user), so that their next visit says they were removed.  ValueError
+        for an owner (never removed here); False when removed already (two taps, or
+        two owners at once: the second deletes nothing and logs nothing)."""
+        if self.is_owner:
+            raise ValueError("an owner is not removed here")
+        with transaction.atomic():
+            deleted, _kinds = RoomMember.objects.filter(pk=self.pk).delete()
+            if not deleted:
+                return False
+            self.room.log_action(
+                MEMBER_REMOVED,
+                by,
+                {
+                    "name": self.shown_name,
+                    "user_id": self.user_id,
+                    "username": self.user.get_username(),
+                },
+            )
+            return True
 
 
 class RoomConfig(models.Model):
@@ -331,18 +430,25 @@ class RoomConfig(models.Model):
         self.params = checked_params(self.ruleset, self.params)
         self.fee = checked_room_fee(self.fee)
 
-    def clone(self, name: str) -> RoomConfig:
+    def log_data(self) -> dict[str, Any]:
+        return {"config": self.name, "ruleset": self.ruleset}
+
+    def clone(self, name: str, by: Actor | None = None) -> RoomConfig:
         """A copy to edit: the admin's own (no preset), placed right after this one,
         with its values and its table fee; not offered until enabled."""
-        return RoomConfig.objects.create(
-            room=self.room,
-            ruleset=self.ruleset,
-            name=name[:60],
-            params=dict(self.params),
-            fee=dict(self.fee or {}),
-            enabled=False,
-            order=self.order,
-        )
+        with transaction.atomic():
+            copy = RoomConfig.objects.create(
+                room=self.room,
+                ruleset=self.ruleset,
+                name=name[:60],
+                params=dict(self.params),
+                fee=dict(self.fee or {}),
+                enabled=False,
+                order=self.order,
+            )
+            if by is not None:
+                self.room.log_action(CONFIG_COPIED, by, {**copy.log_data(), "source": self.name})
+        return copy
 
     def edit(
         self,
@@ -350,6 +456,7 @@ class RoomConfig(models.Model):
         params: Mapping[str, Any],
         fee: Mapping[str, Any] | None = None,
         seen: str | None = None,
+        by: Actor | None = None,
     ) -> RoomConfig:
         """Save an admin's form: name, values, and (when given) the table fee.
 
@@ -361,14 +468,28 @@ class RoomConfig(models.Model):
             config = RoomConfig.objects.select_for_update().get(pk=self.pk)
             if seen is not None and seen != config.version:
                 raise EditConflict(config)
+            before = {"name": config.name, "params": config.params, "fee": config.fee}
             config.name = name.strip()[:60]
             config.params = dict(params)
             if fee is not None:
                 config.fee = dict(fee)
-            config.save()
+            config.save()  # (the values checked and resolved by the pre_save check)
+            if by is not None:
+                after = {"name": config.name, "params": config.params, "fee": config.fee}
+                changed = {k for k in before if before[k] != after[k]}
+                if changed:
+                    config.room.log_action(
+                        CONFIG_EDITED,
+                        by,
+                        {
+                            **config.log_data(),
+                            "before": {k: before[k] for k in sorted(changed)},
+                            "after": {k: after[k] for k in sorted(changed)},
+                        },
+                    )
         return config
 
-    def set_offered(self, offered: bool) -> bool:
+    def set_offered(self, offered: bool, by: Actor | None = None) -> bool:
         """Offer it on the room's start page, or stop; False when it already was so.
 
         The room always offers one at least: a table's QR code starts a table from
@@ -388,6 +509,10 @@ class RoomConfig(models.Model):
             config.enabled = offered
             config.save(update_fields=["enabled", "updated_at"])
             self.enabled = offered
+            if by is not None:
+                config.room.log_action(
+                    CONFIG_OFFERED if offered else CONFIG_WITHDRAWN, by, config.log_data()
+                )
             return True
 
     @property
@@ -429,6 +554,7 @@ def _check_before_saving(
 
 __all__ = [
     "EditConflict",
+    "ReplacedTableCode",
     "Room",
     "RoomConfig",
     "RoomMember",
@@ -436,4 +562,5 @@ __all__ = [
     "checked_params",
     "checked_room_fee",
     "default_room",
+    "new_room_code",
 ]

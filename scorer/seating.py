@@ -29,6 +29,14 @@ def open_session(table: RoomTable) -> GameSession | None:
     )
 
 
+class TableRetired(Exception):
+    """The table was retired: nothing is started at it."""
+
+    def __init__(self, table: RoomTable) -> None:
+        super().__init__("table retired")
+        self.table = table
+
+
 def start_at(table: RoomTable, **fields: Any) -> tuple[GameSession, bool]:
     """A new session at this table, its seats tied to the room's players, all or
     nothing; or, when one is open here already, that one: (session, started).
@@ -38,9 +46,13 @@ def start_at(table: RoomTable, **fields: Any) -> tuple[GameSession, bool]:
     code would then lead to one of two sessions at random.  The table's row lock
     orders them: the second sees the first's session and joins it instead (a
     reopened older session is let be: reopening is about correcting it).
+    TableRetired (nothing started) when the table was retired meanwhile.
     """
     with transaction.atomic():
-        RoomTable.objects.select_for_update().filter(pk=table.pk).first()
+        locked = RoomTable.objects.select_for_update().filter(pk=table.pk).first()
+        if locked is None or locked.retired_at is not None:
+            # Retired while the start form was open (RoomTable.retire takes this lock).
+            raise TableRetired(table)
         existing = open_session(table)
         if existing is not None:
             return existing, False
@@ -64,4 +76,4 @@ def seat_players(session: GameSession) -> None:
         Seat.objects.get_or_create(session=session, seat=seat, defaults={"player": player})
 
 
-__all__ = ["open_session", "seat_players", "start_at"]
+__all__ = ["TableRetired", "open_session", "seat_players", "start_at"]

@@ -70,14 +70,15 @@ def config_action(
     config = config_or_404(member, pk)
     try:
         if action in ("offer", "withdraw"):
-            config.set_offered(action == "offer")
+            config.set_offered(action == "offer", by=member)
         elif action in ("up", "down"):
-            member.room.move_config(config.pk, -1 if action == "up" else 1)
+            member.room.move_config(config.pk, -1 if action == "up" else 1, by=member)
         else:
             copy = config.clone(
                 free_name(
                     member.room, config.ruleset, gettext("%(name)s (copy)") % {"name": config.name}
-                )
+                ),
+                by=member,
             )
             messages.success(
                 request,
@@ -100,7 +101,7 @@ def config_new(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
     form = NewConfigForm(member.room, request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            config = form.create()
+            config = form.create(by=member)
         except ValidationError as e:
             form.add_error(None, e)
         else:
@@ -124,7 +125,9 @@ def config_edit(request: HtmxHttpRequest, member: RoomMember, pk: int) -> HttpRe
         if form.is_valid():
             data = form.cleaned_data
             try:
-                config.edit(data["name"], data["params"], data["fee"], seen=data["seen"] or None)
+                config.edit(
+                    data["name"], data["params"], data["fee"], seen=data["seen"] or None, by=member
+                )
             except EditConflict as e:
                 # Shown again at the values saved meanwhile, with the admin's lost
                 # change said in the message: nothing of this form was saved.

@@ -69,7 +69,7 @@ def manage_close(request: HttpRequest, member: RoomMember, code: str) -> HttpRes
         messages.error(request, gettext("Say why the table is closed: its players will read it."))
         return back
     try:
-        closed = session.close(author=member_name(member), note=note)
+        closed = session.close(author=member_name(member), note=note, by=member)
     except RuleError as e:  # a round still being played
         messages.error(request, rule_error_text(e))
         return back

@@ -1,5 +1,7 @@
 """A room's people on its admins' phones: its players (rename, merge two names that
-are one person) and its admins (the owner invites one with a one-time link)."""
+are one person) and its admins (the owner invites one with a one-time link).
+Merging and removing an admin ask for a second tap (scorer/views/confirm.py);
+every change is in the room's log."""
 
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from scorer.room_forms import DisplayNameForm, MergeForm, RoomNameForm
 from scorer.rooms import RoomMember
 from scorer.views import HtmxHttpRequest
 from scorer.views.accounts import invite_link
+from scorer.views.confirm import Ask, ask, back, confirmation
 
 __all__ = [
     "invite_new",
@@ -77,7 +80,7 @@ def player_rename(request: HtmxHttpRequest, member: RoomMember, pk: int) -> Http
     player = player_or_404(member, pk)
     old = player.name
     try:
-        player.rename(request.POST.get("name") or "")
+        player.rename(request.POST.get("name") or "", by=member)
     except ValueError:
         messages.error(
             request,
@@ -101,11 +104,33 @@ def players_merge(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
     form = MergeForm(list(member.room.players.only("pk", "name")), request.POST)
     if not form.is_valid():
         messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))
-        return HttpResponseRedirect(_players_url(member))
+        return back(request, _players_url(member))
     gone = player_or_404(member, form.cleaned_data["gone"])
     keep = player_or_404(member, form.cleaned_data["keep"])
+    if confirmation(request) is None and gone.pk != keep.pk:
+        return ask(
+            request,
+            member,
+            "players",
+            Ask(
+                title=gettext("Merge two names"),
+                question=gettext("Merge %(gone)s into %(keep)s?")
+                % {"gone": gone.name, "keep": keep.name},
+                details=(
+                    gettext(
+                        "Every table of %(gone)s goes to %(keep)s, and the name %(gone)s"
+                        " goes from the room's players. It cannot be undone."
+                    )
+                    % {"gone": gone.name, "keep": keep.name},
+                ),
+                button=gettext("Merge"),
+                action=reverse("scorer:manage_players_merge", args=[member.room.slug]),
+                cancel=_players_url(member),
+                fields=(("gone", str(gone.pk)), ("keep", str(keep.pk))),
+            ),
+        )
     try:
-        moved = gone.merge_into(keep)
+        moved = gone.merge_into(keep, by=member)
     except ValidationError as e:
         messages.error(request, " ".join(e.messages))
     except Player.DoesNotExist:
@@ -116,7 +141,7 @@ def players_merge(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
             gettext("%(gone)s is merged into %(keep)s: %(n)s tables moved.")
             % {"gone": gone.name, "keep": keep.name, "n": moved},
         )
-    return HttpResponseRedirect(_players_url(member))
+    return back(request, _players_url(member))
 
 
 @room_admin
@@ -148,7 +173,7 @@ def members(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
 @require_POST
 def invite_new(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
     owner_or_404(member)
-    RoomInvite.objects.create(room=member.room, created_by=member.user)
+    RoomInvite.make(member.room, by=member)
     messages.success(
         request,
         gettext(
@@ -164,8 +189,7 @@ def invite_new(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
 def invite_withdraw(request: HtmxHttpRequest, member: RoomMember, pk: int) -> HttpResponse:
     owner_or_404(member)
     found = invite_or_404(member, pk)
-    if found.pending:
-        found.delete()
+    if found.withdraw(by=member):
         messages.success(request, gettext("Withdrawn: the link opens nothing now."))
     return HttpResponseRedirect(_members_url(member))
 
@@ -173,17 +197,39 @@ def invite_withdraw(request: HtmxHttpRequest, member: RoomMember, pk: int) -> Ht
 @room_admin
 @require_POST
 def member_remove(request: HtmxHttpRequest, member: RoomMember, pk: int) -> HttpResponse:
-    """The owner takes an admin off the room (an owner is never removed here)."""
+    """The owner takes an admin off the room, on the second tap (an owner is never
+    removed here)."""
     owner_or_404(member)
     other = room_member_or_404(member, pk)
     if other.is_owner:
         messages.error(request, gettext("An owner cannot be removed here."))
-    else:
-        other.delete()
+        return back(request, _members_url(member))
+    if confirmation(request) is None:
+        name = other.shown_name
+        return ask(
+            request,
+            member,
+            "members",
+            Ask(
+                title=gettext("Remove %(name)s") % {"name": name},
+                question=gettext("Remove %(name)s from the room's admins?") % {"name": name},
+                details=(
+                    gettext(
+                        "%(name)s can no longer open the room's pages; the room's log keeps"
+                        " what they did. You can invite them again later."
+                    )
+                    % {"name": name},
+                ),
+                button=gettext("Remove %(name)s") % {"name": name},
+                action=reverse("scorer:manage_member_remove", args=[member.room.slug, other.pk]),
+                cancel=_members_url(member),
+            ),
+        )
+    if other.remove(by=member):
         messages.success(
             request, gettext("%(name)s no longer runs this room.") % {"name": other.shown_name}
         )
-    return HttpResponseRedirect(_members_url(member))
+    return back(request, _members_url(member))
 
 
 @room_admin
@@ -194,8 +240,7 @@ def member_name(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
     if member.pk is None:  # the site's staff, looking after a room they are no member of
         messages.error(request, gettext("You look after this room as the site's staff."))
     elif form.is_valid():
-        member.display_name = form.cleaned_data["display_name"].strip()
-        member.save(update_fields=["display_name"])
+        member.set_name(form.cleaned_data["display_name"])
         messages.success(request, gettext("Saved."))
     else:
         messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))
@@ -210,9 +255,7 @@ def room_name(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
     owner_or_404(member)
     form = RoomNameForm(request.POST)
     if form.is_valid():
-        room = member.room
-        room.name = form.cleaned_data["name"]
-        room.save(update_fields=["name"])
+        member.room.rename(form.cleaned_data["name"], by=member)
         messages.success(request, gettext("Saved."))
     else:
         messages.error(request, " ".join(str(e) for errs in form.errors.values() for e in errs))

@@ -1,6 +1,8 @@
-"""A room's fixed tables, managed on a phone: add them, number and name them, and
-print the sheet of their QR codes (stuck on the tables once, never reprinted:
-a table's code, in its URL, stays the same when it is renumbered or renamed)."""
+"""A room's fixed tables, managed on a phone: add them, number and name them, print
+the sheet of their QR codes (stuck on the tables once: a table's code, in its URL,
+stays the same when it is renumbered or renamed), give one a new code when its
+code leaked, retire one and bring it back.  Retiring and a new code ask for a
+second tap (scorer/views/confirm.py); every change is in the room's log."""
 
 from __future__ import annotations
 
@@ -8,20 +10,37 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.db import IntegrityError, transaction
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.db import IntegrityError
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+)
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy, ngettext
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorer.access import room_admin, table_or_404
 from scorer.rooms import Room, RoomMember, RoomTable
 from scorer.share import Share, qr_svg, qr_svg_inline, share_link
+from scorer.views import HtmxHttpRequest
+from scorer.views.confirm import Ask, ask, back, confirmation
 
-__all__ = ["manage_table", "manage_table_qr", "manage_tables", "qr_sheet"]
+__all__ = [
+    "manage_table",
+    "manage_table_bring_back",
+    "manage_table_new_code",
+    "manage_table_qr",
+    "manage_table_qr_versioned",
+    "manage_table_retire",
+    "manage_tables",
+    "qr_sheet",
+]
 
 MAX_TABLES_AT_ONCE = 60
 
@@ -87,13 +106,23 @@ def _page(
         {
             "table": t,
             "url": _table_url(request, t, room).url,
+            "qr": _qr_url(member, t),
             "form": editing if editing is not None and editing.instance.pk == t.pk else None,
         }
         for t in tables
+        if t.in_use
     ]
+    retired = [t for t in tables if not t.in_use]
     if add is None:
         add = AddTablesForm(initial={"number": room.next_table_number(), "count": 1})
-    context = {"member": member, "room": room, "rows": rows, "add": add, "nav": "tables"}
+    context = {
+        "member": member,
+        "room": room,
+        "rows": rows,
+        "retired": retired,
+        "add": add,
+        "nav": "tables",
+    }
     return render(request, "room/tables.html", context, status=status)
 
 
@@ -108,7 +137,7 @@ def manage_tables(request: HttpRequest, member: RoomMember) -> HttpResponse:
         return _page(request, member, add=form, status=400)
     data = form.cleaned_data
     try:
-        made = member.room.add_tables(data["number"], data["count"], data["name"] or "")
+        made = member.room.add_tables(data["number"], data["count"], data["name"] or "", by=member)
     except ValueError as e:
         taken = e.args[0]
         form.add_error(
@@ -120,6 +149,10 @@ def manage_tables(request: HttpRequest, member: RoomMember) -> HttpResponse:
             )
             % {"numbers": ", ".join(str(n) for n in taken)},
         )
+        if member.room.tables.filter(number__in=taken, retired_at__isnull=False).exists():
+            form.add_error(
+                "number", gettext("A retired table keeps its number: bring it back below.")
+            )
         return _page(request, member, add=form, status=400)
     except IntegrityError:  # added by another admin at this very moment
         form.add_error("number", gettext("Another admin just added that table: look again."))
@@ -143,8 +176,7 @@ def manage_table(request: HttpRequest, member: RoomMember, number: int) -> HttpR
     if not form.is_valid():
         return _page(request, member, editing=form, status=400)
     try:
-        with transaction.atomic():
-            form.save()
+        t.edit(form.cleaned_data["number"], form.cleaned_data["name"] or "", by=member)
     except IntegrityError:  # that number taken by another admin meanwhile
         form.add_error("number", gettext("Another admin just added that table: look again."))
         return _page(request, member, editing=form, status=409)
@@ -155,14 +187,148 @@ def manage_table(request: HttpRequest, member: RoomMember, number: int) -> HttpR
     return HttpResponseRedirect(reverse("scorer:manage_tables", args=[member.room.slug]))
 
 
+def _tables_url(member: RoomMember) -> str:
+    return reverse("scorer:manage_tables", args=[member.room.slug])
+
+
+@room_admin
+@require_http_methods(["GET", "HEAD", "POST"])
+def manage_table_retire(request: HtmxHttpRequest, member: RoomMember, number: int) -> HttpResponse:
+    """Retire a table, on the second tap: off the sheet, its code opens nothing."""
+    t = table_or_404(member.room, number)
+    if confirmation(request) is None:
+        return ask(
+            request,
+            member,
+            "tables",
+            Ask(
+                title=gettext("Retire %(table)s") % {"table": t.label},
+                question=gettext("Retire %(table)s?") % {"table": t.label},
+                details=(
+                    gettext(
+                        "Its QR code will open nothing: a phone that scans it reads that the"
+                        " table is no longer in use. It leaves the sheet of QR codes."
+                    ),
+                    gettext(
+                        "A game open at it goes on by its own link until it is closed; games"
+                        " played at it keep their links. You can bring it back later."
+                    ),
+                ),
+                button=gettext("Retire %(table)s") % {"table": t.label},
+                action=reverse("scorer:manage_table_retire", args=[member.room.slug, number]),
+                cancel=_tables_url(member),
+            ),
+        )
+    if t.retire(by=member):
+        messages.success(request, gettext("%(table)s is retired.") % {"table": t.label})
+    else:
+        messages.info(request, gettext("%(table)s was retired already.") % {"table": t.label})
+    return back(request, _tables_url(member))
+
+
+@room_admin
+@require_POST
+def manage_table_bring_back(
+    request: HtmxHttpRequest, member: RoomMember, number: int
+) -> HttpResponse:
+    """A retired table in use again, with its code (nothing is lost: one tap)."""
+    t = table_or_404(member.room, number)
+    if t.bring_back(by=member):
+        messages.success(
+            request,
+            gettext("%(table)s is in use again, with the QR code it had.") % {"table": t.label},
+        )
+    return HttpResponseRedirect(_tables_url(member))
+
+
+@room_admin
+@require_http_methods(["GET", "HEAD", "POST"])
+def manage_table_new_code(
+    request: HtmxHttpRequest, member: RoomMember, number: int
+) -> HttpResponse:
+    """A new QR code for a table whose code leaked, on the second tap, which carries
+    the code it confirms replacing (two admins confirming at once replace it once)."""
+    t = table_or_404(member.room, number)
+    if not t.in_use:
+        messages.error(request, gettext("A retired table gets no new code: bring it back first."))
+        return back(request, _tables_url(member))
+    seen = confirmation(request)
+    if seen is None:
+        return ask(
+            request,
+            member,
+            "tables",
+            Ask(
+                title=gettext("A new QR code for %(table)s") % {"table": t.label},
+                question=gettext("Give %(table)s a new QR code?") % {"table": t.label},
+                details=(
+                    gettext(
+                        "The code on the table stops working at once: print the new one"
+                        " and stick it over the old one."
+                    ),
+                    gettext(
+                        "A game open at it goes on by its own link; games played at it"
+                        " keep their links."
+                    ),
+                ),
+                button=gettext("New QR code"),
+                action=reverse("scorer:manage_table_new_code", args=[member.room.slug, number]),
+                cancel=_tables_url(member),
+                value=t.qr_version,
+            ),
+        )
+    try:
+        replaced = t.replace_code(by=member, seen=seen)
+    except ValueError:  # retired meanwhile
+        replaced = False
+    if replaced:
+        messages.success(
+            request,
+            gettext("%(table)s has a new QR code: print it; the old one opens nothing now.")
+            % {"table": t.label},
+        )
+    else:
+        messages.info(request, gettext("Another admin changed this table meanwhile: look again."))
+    return back(request, _tables_url(member))
+
+
+def _qr_url(member: RoomMember, t: RoomTable) -> str:
+    """The table's QR image at a URL of its own code's: a new code, a new URL."""
+    return reverse(
+        "scorer:manage_table_qr_versioned", args=[member.room.slug, t.number, t.qr_version]
+    )
+
+
+def _qr_image(request: HttpRequest, member: RoomMember, t: RoomTable) -> HttpResponse:
+    return HttpResponse(
+        qr_svg(_table_url(request, t, member.room).url), content_type="image/svg+xml"
+    )
+
+
 @room_admin
 @require_safe
 def manage_table_qr(request: HttpRequest, member: RoomMember, number: int) -> HttpResponse:
-    """One table's QR code (SVG): its stable URL."""
+    """One table's QR code (SVG) at its plain URL: never kept in a cache (the same
+    URL shows a new code the moment there is one)."""
     t = table_or_404(member.room, number)
-    response = HttpResponse(
-        qr_svg(_table_url(request, t, member.room).url), content_type="image/svg+xml"
-    )
+    response = _qr_image(request, member, t)
+    patch_cache_control(response, private=True, no_store=True)
+    return response
+
+
+@room_admin
+def manage_table_qr_versioned(
+    request: HttpRequest, member: RoomMember, number: int, version: str
+) -> HttpResponse:
+    """One table's QR code at the URL the tables page links: its code's version in
+    the URL, so it may be cached for an hour (a new code is a new URL); an old
+    version is no image (404)."""
+    t = table_or_404(member.room, number)
+    if version != t.qr_version:
+        raise Http404("an old QR code")
+    if request.method not in ("GET", "HEAD"):  # (after the lookup: another key is a 404)
+        return HttpResponseNotAllowed(["GET", "HEAD"])
+    response = _qr_image(request, member, t)
     patch_cache_control(response, private=True, max_age=3600)
     return response
 
@@ -171,11 +337,12 @@ def manage_table_qr(request: HttpRequest, member: RoomMember, number: int) -> Ht
 @require_safe
 def qr_sheet(request: HttpRequest, member: RoomMember) -> HttpResponse:
     """Every table's QR code on A4 (the print stylesheet lays out 3 x 4 a page), with
-    its label and the room's name: printed once, cut up and stuck on the tables."""
+    its label and the room's name: printed once, cut up and stuck on the tables.
+    Tables in use only, each with its code as it is now (drawn into the page)."""
     room = member.room
     cards = []
     loopback = False
-    for t in room.tables.all():
+    for t in room.tables.filter(retired_at__isnull=True):
         share = _table_url(request, t, room)
         loopback = loopback or share.loopback_only
         cards.append(

@@ -15,12 +15,12 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from scorer import phone
-from scorer.access import room_or_404, room_table_by_code_or_404
+from scorer.access import REPLACED, RETIRED, room_or_404, room_table_by_code_or_404, table_gone
 from scorer.forms import ROOM, StartForm, chosen_config
 from scorer.models import GameSession
 from scorer.players import recent_names
 from scorer.rooms import Room, RoomTable
-from scorer.seating import open_session, seat_players, start_at
+from scorer.seating import TableRetired, open_session, seat_players, start_at
 from scorer.views import HtmxHttpRequest
 from scorer.views.my_tables import tables_context
 
@@ -63,11 +63,22 @@ def table(request: HtmxHttpRequest, slug: str, code: str) -> HttpResponse:
     names filled in."""
     room = room_or_404(slug)
     room_table = room_table_by_code_or_404(room, code)
+    gone = table_gone(room_table, code)
+    if gone is not None:
+        return _gone(request, room, room_table, gone)
     session = open_session(room_table)
     if session is not None:
         phone.remember_table(request, session)
         return redirect("scorer:session", code=session.code)
     return _start_page(request, room, room_table)
+
+
+def _gone(request: HtmxHttpRequest, room: Room, room_table: RoomTable, why: str) -> HttpResponse:
+    """A retired table's code, or a code replaced by a new one: the room's own page
+    saying so (410 Gone), not the 404 of a wrong link.  Nothing here leads to the
+    table's games or its new code."""
+    context = {"room": room, "room_table": room_table, "replaced": why == REPLACED}
+    return render(request, "scorer/table_gone.html", context, status=410)
 
 
 def _start_page(
@@ -110,6 +121,8 @@ def _create(request: HtmxHttpRequest, room: Room) -> HttpResponse:
     # anyone could guess and so join a table he never saw).
     code = request.POST.get("table")
     room_table = room_table_by_code_or_404(room, code) if code else None
+    if room_table is not None and code and (gone := table_gone(room_table, code)) is not None:
+        return _gone(request, room, room_table, gone)  # the form was opened before
     offered = room.offered_configs()
     chosen = chosen_config(
         offered,
@@ -143,7 +156,10 @@ def _create(request: HtmxHttpRequest, room: Room) -> HttpResponse:
         session = GameSession.objects.create(room=room, **fields)
         seat_players(session)
     else:
-        session, started = start_at(room_table, **fields)
+        try:
+            session, started = start_at(room_table, **fields)
+        except TableRetired:
+            return _gone(request, room, room_table, RETIRED)
         if not started:
             messages.info(
                 request,

@@ -56,6 +56,8 @@ class Tables:
     room: str  # the default room's slug: its admin pages
     config: int  # its first configuration (edited once: a history line)
     table: str  # its table 3's code (the QR code's page)
+    retired: str  # the code of its table 4, retired
+    replaced: str  # the old code of its table 5, replaced by a new one
 
     def fill(self, path: str) -> str:
         return path.format(**self.__dict__)
@@ -74,10 +76,18 @@ def make_tables() -> Tables:
     config = room.offered_configs()[0]
     config.params = {**config.params, "base": config.params.get("base", 8) + 2}
     config.save()
-    boss = User.objects.create_user("boss", "boss@example.org", ADMIN_PASSWORD)
-    RoomMember.objects.create(room=room, user=boss, role=RoomMember.OWNER, display_name="老板")
     table = RoomTable.objects.create(room=room, number=3)
     GameSession.objects.filter(pk=mcr.pk).update(room_table=table)
+    # The owner (signed in by `login`) retires table 4 and gives table 5 a new code:
+    # their old codes' pages, and two lines in the room's log.
+    boss = User.objects.create_user("boss", "boss@example.org", ADMIN_PASSWORD)
+    owner = RoomMember.objects.create(
+        room=room, user=boss, role=RoomMember.OWNER, display_name="老板"
+    )
+    retired, replaced = room.add_tables(4, 2, by=owner)
+    retired.retire(by=owner)
+    old_code = replaced.code
+    replaced.replace_code(by=owner)
     return Tables(
         mcr=mcr.code,
         sichuan=sichuan.code,
@@ -86,6 +96,8 @@ def make_tables() -> Tables:
         room=room.slug,
         config=config.pk,
         table=table.code,
+        retired=retired.code,
+        replaced=old_code,
     )
 
 
@@ -199,6 +211,11 @@ SCREENS = [
     Screen("room-config-history", "/r/{room}/manage/configs/{config}/history", login=True),
     Screen("room-players", "/r/{room}/manage/players/", login=True),
     Screen("room-members", "/r/{room}/manage/members/", login=True),
+    # A retired table's code, a replaced one; the room's log; a second tap's page.
+    Screen("room-table-retired", "/r/{room}/t/{retired}/"),
+    Screen("room-table-replaced", "/r/{room}/t/{replaced}/"),
+    Screen("room-log", "/r/{room}/manage/log/", login=True),
+    Screen("room-retire-confirm", "/r/{room}/manage/tables/3/retire", login=True),
 ]
 
 

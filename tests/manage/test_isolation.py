@@ -41,7 +41,7 @@ def rows_of(room: Room, tag: str) -> dict[str, Any]:
     owner = make_member(room, f"{tag}-owner")
     admin = make_member(room, f"{tag}-admin", RoomMember.ADMIN)
     session = make_table("mcr", ["甲", "乙", "丙", "丁"], room=room, seated=True)
-    RoomTable.objects.create(room=room, number=3)
+    table = RoomTable.objects.create(room=room, number=3)
     return {
         "owner": owner,
         "config": room.configs.first(),
@@ -50,6 +50,7 @@ def rows_of(room: Room, tag: str) -> dict[str, Any]:
         "invite": RoomInvite.objects.create(room=room, created_by=owner.user),
         "number": 3,
         "code": session.code,
+        "version": table.qr_version,
     }
 
 
@@ -62,7 +63,7 @@ def fill(route: str, slug: str, rows: dict[str, Any]) -> str:
                         "members": "member"}[kind]]  # fmt: skip
             path = path.replace("<int:pk>", str(row.pk))
     path = path.replace("<int:number>", str(rows["number"])).replace("<str:code>", rows["code"])
-    path = path.replace("<str:action>", "up")
+    path = path.replace("<str:action>", "up").replace("<str:version>", rows["version"])
     assert "<" not in path, f"the isolation test needs a sample value for {path}"
     return "/" + path
 

@@ -56,7 +56,9 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
     ("scorer.fees",),
     # The models, one kind of row per module; scorer.models (the sessions) imports
     # the others so that Django finds them, and none of them names a session.
+    ("scorer.roomlog",),
     ("scorer.players",),
+    ("scorer.room_tables",),
     ("scorer.rooms",),
     ("scorer.invites",),
     ("scorer.models",),
@@ -71,6 +73,7 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
         "scorer.present.fan_list",
         "scorer.present.fee",
         "scorer.present.history",
+        "scorer.present.room_log",
         "scorer.present.scoring",
         "scorer.present.words",
         "scorer.seating",
