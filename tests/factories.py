@@ -21,6 +21,8 @@ from scorer.seating import seat_players
 
 # Four players, the names most tests seat.
 NAMES: tuple[str, ...] = ("老王", "小李", "阿强", "美玲")
+# Four one-character names, seat by seat: the tests that read a seat by its name.
+SHORT_NAMES: tuple[str, ...] = ("甲", "乙", "丙", "丁")
 # An MCR hand every ruleset that scores by tiles accepts: 111m 222m 333m 456p 中中, won on 中.
 HAND: dict[str, str] = {"concealed": "111m222m333m456p7z", "win_tile": "7z"}
 # A room admin's password: long enough for the validators (the suite hashes it fast).

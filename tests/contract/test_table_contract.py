@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import html as htmllib
 import re
-import uuid
 from typing import Any
 
 import pytest
@@ -29,6 +28,8 @@ from rules.table import TableSpec
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession, Round
 from scorer.rooms import default_room
+from tests.factories import by_tiles, event, make_table, record
+from tests.pages import html
 
 pytestmark = pytest.mark.django_db
 
@@ -88,12 +89,12 @@ def form_of(page: str) -> dict[str, str]:
 def start(client: Client, rs: Ruleset, preset: str = "") -> GameSession:
     config = default_room().configs.get(ruleset=rs.id, preset=preset)
     url = reverse("scorer:home") + f"?config={config.pk}"
-    form = form_of(client.get(url).content.decode())
+    form = form_of(html(client.get(url)))
     assert form["config"] == str(config.pk)
     form.update({f"name_{i}": name for i, name in enumerate(NAMES)})
     form["players"] = "4"
     response = client.post(reverse("scorer:create"), form)
-    assert response.status_code == 302, response.content.decode()[:2000]
+    assert response.status_code == 302, html(response)[:2000]
     session = GameSession.objects.get(code=response["Location"].split("/")[-2])
     assert session.ruleset == rs.id
     return session
@@ -150,14 +151,14 @@ class Phone:
         self.preview = reverse("scorer:preview", args=[session.code])
         response = client.get(url)
         assert response.status_code == 200
-        self.page = response.content.decode()
+        self.page = html(response)
         self.state = state_of(self.page)
 
     def tap(self, *taps: str) -> None:
         for t in taps:
             response = self.client.post(self.preview, {**self.state, "tap": t}, **HTMX)
             assert response.status_code == 200
-            self.page = response.content.decode()
+            self.page = html(response)
             self.state = state_of(self.page)
 
     def confirm(self, url: str) -> Any:
@@ -236,7 +237,7 @@ def test_start_record_correct_undo(client: Client, ruleset_id: str, preset: str)
     assert response.status_code == 302
     expected = engine_deltas(session, DISCARDER)
     assert session.tallies() == expected and sum(expected) == 0 and expected[WINNER] > 0
-    page = client.get(reverse("scorer:session", args=[session.code])).content.decode()
+    page = html(client.get(reverse("scorer:session", args=[session.code])))
     for name in NAMES:
         assert name in page
 
@@ -284,17 +285,16 @@ def _record_many(session: GameSession, n: int) -> None:
     turned = turned_tile(spec)
     for _ in range(n):
         if not spec.stepwise:
-            entry: dict[str, Any] = {"kind": "win", "mode": "tiles", "winner": WINNER,
-                                     "discarder": DISCARDER, "hand": hand}  # fmt: skip
+            entry = by_tiles(WINNER, DISCARDER, hand)
             if turned:
                 entry["turned"] = turned
-            session.record_round(uuid.uuid4(), entry)
+            record(session, entry)
             continue
         position: dict[str, Any] = {"dealer": session.first_dealer, "prevalent_wind": "E"}
         if turned:
             position["turned"] = turned
-        event = {"type": "win", "discarder": DISCARDER, "winners": [{"seat": WINNER, "hand": hand}]}
-        rnd = session.add_event(uuid.uuid4(), event, position=position)
+        won = {"type": "win", "discarder": DISCARDER, "winners": [{"seat": WINNER, "hand": hand}]}
+        rnd = event(session, won, position=position)
         if rnd.in_progress:
             # The others play on: the wall runs out, the players still in show
             # 13 tiles each (no kind past its four copies with the winner's hand).
@@ -306,7 +306,7 @@ def _record_many(session: GameSession, n: int) -> None:
                 }
             else:
                 end = {"type": "draw"}
-            rnd = session.add_event(uuid.uuid4(), end)
+            rnd = event(session, end)
         assert not rnd.in_progress
 
 
@@ -314,9 +314,7 @@ def _record_many(session: GameSession, n: int) -> None:
 def test_pages_cost_the_same_queries_however_many_rounds(client: Client, ruleset_id: str) -> None:
     counts = []
     for n in (1, 6):
-        session = GameSession.objects.create(
-            ruleset=ruleset_id, players=list(NAMES), params=dict(REGISTRY[ruleset_id].defaults)
-        )
+        session = make_table(ruleset_id, NAMES, params=dict(REGISTRY[ruleset_id].defaults))
         _record_many(session, n)
         assert sum(session.tallies()) == 0
         per_page = []

@@ -16,7 +16,8 @@ from django.test import Client
 from django.urls import reverse
 
 from scorer.rooms import Room, RoomMember, default_room
-from tests.manage.helpers import PASSWORD, member, open_room, signed_in, text_of
+from tests.factories import PASSWORD, make_member, make_room, signed_in
+from tests.pages import text, text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -32,23 +33,23 @@ def test_the_sign_in_page_is_the_apps_own_in_chinese(client: Client) -> None:
 
 
 def test_one_room_goes_to_its_pages_several_to_the_list() -> None:
-    east = open_room("east")
-    member(east, "boss")
+    east = make_room("east")
+    make_member(east, "boss")
     response = Client().post(
         "/accounts/login/", {"username": "boss", "password": PASSWORD}, follow=True
     )
     assert response.redirect_chain[-1][0] == reverse("scorer:manage", args=["east"])
-    member(open_room("west"), "boss")
+    make_member(make_room("west"), "boss")
     response = Client().post(
         "/accounts/login/", {"username": "boss", "password": PASSWORD}, follow=True
     )
     assert response.redirect_chain[-1][0] == reverse("scorer:my_rooms")
-    assert "east 棋牌室" in text_of(response.content.decode())
+    assert "east 棋牌室" in text(response)
 
 
 def test_a_room_page_asks_to_sign_in_first_then_comes_back() -> None:
-    east = open_room("east")
-    member(east, "boss")
+    east = make_room("east")
+    make_member(east, "boss")
     page = reverse("scorer:manage_players", args=["east"])
     client = Client()
     response = client.get(page)
@@ -59,21 +60,21 @@ def test_a_room_page_asks_to_sign_in_first_then_comes_back() -> None:
 
 
 def test_sign_out_is_a_post() -> None:
-    member(open_room("east"), "boss")
+    make_member(make_room("east"), "boss")
     client = signed_in("boss")
     assert client.post("/accounts/logout/").status_code == 302
     assert client.get(reverse("scorer:manage_configs", args=["east"])).status_code == 302
 
 
 def test_failed_sign_ins_lock_the_account_in_the_readers_language() -> None:
-    member(open_room("east"), "boss")
+    make_member(make_room("east"), "boss")
     client = Client()
     for _ in range(5):
         wrong = client.post("/accounts/login/", {"username": "boss", "password": "wrong"})
         assert wrong.status_code in (200, 429)  # the form again, with its error
     locked = client.post("/accounts/login/", {"username": "boss", "password": PASSWORD})
     assert locked.status_code == 429
-    assert "锁定一小时" in text_of(locked.content.decode())
+    assert "锁定一小时" in text(locked)
 
 
 # ------------------------------------------------------------------ make admin

@@ -1,5 +1,5 @@
-"""Issue 34, item 6: what a signed-in admin is answered is never cached, and an admin
-unused for 14 days is signed out, the phone keeping its tables.
+"""What a signed-in admin is answered is never cached, and an admin unused for 14 days
+is signed out, the phone keeping its tables.
 
 Every page under a room's /manage/ (found in the URL configuration, as the
 isolation test finds them), the accounts' pages and an invitation's, and any
@@ -17,11 +17,10 @@ from django.urls import reverse
 
 from scorer import signin
 from scorer.invites import RoomInvite
-from scorer.models import GameSession
 from scorer.rooms import Room
-from scorer.seating import seat_players
-from tests.manage.helpers import PASSWORD, member, open_room, signed_in
+from tests.factories import PASSWORD, SHORT_NAMES, make_member, make_room, make_table, signed_in
 from tests.manage.test_isolation import fill, room_routes, rows_of
+from tests.pages import html
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +29,7 @@ DAY = 24 * 3600
 
 @pytest.fixture
 def room() -> tuple[Room, dict[str, Any]]:
-    east = open_room("east")
+    east = make_room("east")
     return east, rows_of(east, "east")
 
 
@@ -56,7 +55,7 @@ def test_the_accounts_pages_and_an_invitation_are_private(room: Any) -> None:
     for url in (reverse("scorer:login"), reverse("scorer:invite", args=[invite.token])):
         assert anonymous.get(url)["Cache-Control"] == "private, no-store", url
     boss = signed_in("east-owner")
-    member(open_room("west"), "east-owner")  # two rooms: the list, not a redirect
+    make_member(make_room("west"), "east-owner")  # two rooms: the list, not a redirect
     for url in (reverse("scorer:my_rooms"), reverse("scorer:invite", args=[invite.token])):
         answer = boss.get(url)
         assert answer.status_code == 200 and answer["Cache-Control"] == "private, no-store"
@@ -98,10 +97,9 @@ def set_times(client: Client, **times: float) -> None:
 
 
 def test_an_admin_unused_for_14_days_is_signed_out_and_the_phone_keeps_its_tables() -> None:
-    east = open_room("east")
-    member(east, "boss")
-    table = GameSession.objects.create(room=east, ruleset="mcr", players=["甲", "乙", "丙", "丁"])
-    seat_players(table)
+    east = make_room("east")
+    make_member(east, "boss")
+    table = make_table("mcr", SHORT_NAMES, room=east, seated=True)
     client = Client()
     client.get(reverse("scorer:session", args=[table.code]))  # the phone's table
     client.post("/accounts/login/", {"username": "boss", "password": PASSWORD})
@@ -114,10 +112,10 @@ def test_an_admin_unused_for_14_days_is_signed_out_and_the_phone_keeps_its_table
     key = client.session.session_key
     answer = client.get(manage, HTTP_ACCEPT_LANGUAGE="en", follow=True)
     assert answer.redirect_chain[0][0].startswith(reverse("scorer:login"))
-    assert "signed out after 14 days without use" in answer.content.decode()
+    assert "signed out after 14 days without use" in html(answer)
     assert client.session.session_key != key  # a new session key, the same phone
     assert signin.SIGNED_IN_AT not in client.session
-    home = client.get(reverse("scorer:room", args=[east.slug])).content.decode()
+    home = html(client.get(reverse("scorer:room", args=[east.slug])))
     assert reverse("scorer:session", args=[table.code]) in home  # its tables, kept
     # Signing in again: the room's pages open.
     client.post("/accounts/login/", {"username": "boss", "password": PASSWORD})
@@ -125,8 +123,8 @@ def test_an_admin_unused_for_14_days_is_signed_out_and_the_phone_keeps_its_table
 
 
 def test_each_use_starts_the_14_days_again() -> None:
-    east = open_room("east")
-    member(east, "boss")
+    east = make_room("east")
+    make_member(east, "boss")
     client = signed_in("boss")
     manage = reverse("scorer:manage", args=[east.slug])
     signed_at = client.session[signin.SIGNED_IN_AT] - 20 * DAY  # signed in 20 days ago

@@ -13,10 +13,8 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from scorer.invites import RoomInvite
-from scorer.models import GameSession
 from scorer.rooms import Room, RoomMember, RoomTable
-from scorer.seating import seat_players
-from tests.manage.helpers import member, open_room, signed_in
+from tests.factories import make_member, make_room, make_table, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -40,10 +38,9 @@ def room_routes() -> list[str]:
 
 def rows_of(room: Room, tag: str) -> dict[str, Any]:
     """One row of every room-scoped kind, in `room`."""
-    owner = member(room, f"{tag}-owner")
-    admin = member(room, f"{tag}-admin", role=RoomMember.ADMIN)
-    session = GameSession.objects.create(room=room, ruleset="mcr", players=["甲", "乙", "丙", "丁"])
-    seat_players(session)
+    owner = make_member(room, f"{tag}-owner")
+    admin = make_member(room, f"{tag}-admin", RoomMember.ADMIN)
+    session = make_table("mcr", ["甲", "乙", "丙", "丁"], room=room, seated=True)
     table = RoomTable.objects.create(room=room, number=3)
     return {
         "owner": owner,
@@ -73,7 +70,7 @@ def fill(route: str, slug: str, rows: dict[str, Any]) -> str:
 
 @pytest.fixture
 def rooms() -> tuple[Room, dict[str, Any], Room, dict[str, Any]]:
-    east, west = open_room("east"), open_room("west")
+    east, west = make_room("east"), make_room("west")
     return east, rows_of(east, "east"), west, rows_of(west, "west")
 
 

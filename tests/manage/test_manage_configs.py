@@ -12,21 +12,11 @@ from django.urls import reverse
 
 from rules import get_ruleset
 from scorer.models import GameSession
-from scorer.rooms import Room, RoomConfig
-from tests.manage.helpers import member, open_room, signed_in, text_of
+from scorer.rooms import Room, RoomConfig, RoomMember
+from tests.factories import make_table, member_client
+from tests.pages import html, text, text_of
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def room() -> Room:
-    return open_room("east")
-
-
-@pytest.fixture
-def boss(room: Room) -> Client:
-    member(room, "boss", shown="老板")
-    return signed_in("boss")
 
 
 def url(name: str, room: Room, *args: object) -> str:
@@ -34,7 +24,7 @@ def url(name: str, room: Room, *args: object) -> str:
 
 
 def names_offered(client: Client, room: Room) -> list[str]:
-    page = client.get(reverse("scorer:room", args=[room.slug])).content.decode()
+    page = html(client.get(reverse("scorer:room", args=[room.slug])))
     select = re.search(r'<select name="config".*?</select>', page, re.S)
     assert select
     return re.findall(r'<option value="(\d+)"', select.group(0))
@@ -45,7 +35,7 @@ def mcr(room: Room) -> RoomConfig:
 
 
 def test_the_list_shows_every_configuration_once_in_order(boss: Client, room: Room) -> None:
-    page = boss.get(url("manage_configs", room)).content.decode()
+    page = html(boss.get(url("manage_configs", room)))
     ids = re.findall(r'id="config-(\d+)"', page)
     assert ids == [str(c.pk) for c in room.configs.order_by("order", "pk")]
     assert len(ids) == len(set(ids)) == room.configs.count()
@@ -58,8 +48,8 @@ def test_moving_one_up_changes_the_start_pages_order(boss: Client, room: Room) -
     )
     assert response.status_code == 200
     # The answer is the list alone (what changed), not the page.
-    assert 'id="configs"' in response.content.decode()
-    assert "<html" not in response.content.decode()
+    assert 'id="configs"' in html(response)
+    assert "<html" not in html(response)
     assert names_offered(Client(), room)[0] == str(second.pk)
     # At the top it moves no further.
     boss.post(url("manage_config_do", room, second.pk, "up"))
@@ -82,11 +72,11 @@ def test_the_last_offered_configuration_cannot_be_withdrawn(boss: Client, room: 
         url("manage_config_do", room, keep.pk, "withdraw"), headers={"HX-Request": "true"}
     )
     assert response.status_code == 200  # the list, with the refusal above it
-    assert "至少" in text_of(response.content.decode())  # said in the reader's language
+    assert "至少" in text(response)  # said in the reader's language
     keep.refresh_from_db()
     assert keep.enabled
     response = boss.post(url("manage_config_do", room, keep.pk, "withdraw"), follow=True)
-    assert "至少" in text_of(response.content.decode())
+    assert "至少" in text(response)
     keep.refresh_from_db()
     assert keep.enabled
 
@@ -143,7 +133,7 @@ def form_data(page: str) -> dict[str, str]:
 def test_edit_a_value_checked_on_its_field_then_saved(boss: Client, room: Room) -> None:
     config = mcr(room)
     edit = url("manage_config", room, config.pk)
-    page = boss.get(edit).content.decode()
+    page = html(boss.get(edit))
     rs = get_ruleset("mcr")
     for p in rs.params:  # every declared parameter has its field, labelled in Chinese
         assert f'name="param_{p.name}"' in page and p.label_zh in text_of(page)
@@ -151,9 +141,7 @@ def test_edit_a_value_checked_on_its_field_then_saved(boss: Client, room: Room) 
     assert data["param_base"] == str(config.params["base"])
     response = boss.post(edit, {**data, "param_base": "-3"})
     assert response.status_code == 400
-    field = re.search(
-        r'<div class="field[^"]*has-error[^"]*">.*?</div>', response.content.decode(), re.S
-    )
+    field = re.search(r'<div class="field[^"]*has-error[^"]*">.*?</div>', html(response), re.S)
     assert field and 'name="param_base"' in field.group(0) and "errorlist" in field.group(0)
     config.refresh_from_db()
     assert config.params["base"] != -3
@@ -166,22 +154,21 @@ def test_edit_a_value_checked_on_its_field_then_saved(boss: Client, room: Room) 
 
 
 def test_a_form_opened_before_another_admins_save_is_refused(boss: Client, room: Room) -> None:
-    member(room, "clerk", role="admin")
-    clerk = signed_in("clerk")
+    clerk = member_client(room, "clerk", RoomMember.ADMIN)
     config = mcr(room)
     edit = url("manage_config", room, config.pk)
     mine, theirs = (
-        form_data(boss.get(edit).content.decode()),
-        form_data(clerk.get(edit).content.decode()),
+        form_data(html(boss.get(edit))),
+        form_data(html(clerk.get(edit))),
     )
     assert boss.post(edit, {**mine, "param_base": "10"}).status_code == 302
     response = clerk.post(edit, {**theirs, "param_base": "20"})
     assert response.status_code == 409
     config.refresh_from_db()
     assert config.params["base"] == 10  # the first admin's change stands
-    assert form_data(response.content.decode())["param_base"] == "10"  # shown as it is now
+    assert form_data(html(response))["param_base"] == "10"  # shown as it is now
     # A move in the list meanwhile is no conflict: the form edits name and values only.
-    again = form_data(clerk.get(edit).content.decode())
+    again = form_data(html(clerk.get(edit)))
     boss.post(url("manage_config_do", room, config.pk, "down"))
     assert clerk.post(edit, {**again, "param_base": "20"}).status_code == 302
 
@@ -189,14 +176,11 @@ def test_a_form_opened_before_another_admins_save_is_refused(boss: Client, room:
 def test_an_edit_changes_every_table_started_afterwards_and_none_before(
     boss: Client, room: Room
 ) -> None:
-    """Issue 25: the start page preselects, and each option it lists, give the edited
-    values; a table started before keeps its own."""
+    """The start page preselects, and each option it lists, give the edited values; a
+    table started before keeps its own."""
     first = room.offered_configs()[0]
-    before = GameSession.objects.create(
-        room=room,
-        ruleset=first.ruleset,
-        players=["甲", "乙", "丙", "丁"],
-        params=dict(first.params),
+    before = make_table(
+        first.ruleset, ["甲", "乙", "丙", "丁"], room=room, params=dict(first.params)
     )
     edited = {}
     for config in room.offered_configs():
@@ -206,7 +190,7 @@ def test_an_edit_changes_every_table_started_afterwards_and_none_before(
         if p is None:
             continue
         edit = url("manage_config", room, config.pk)
-        data = form_data(boss.get(edit).content.decode())
+        data = form_data(html(boss.get(edit)))
         value = int(config.params[p.name]) + 1
         assert boss.post(edit, {**data, f"param_{p.name}": str(value)}).status_code == 302
         edited[config.pk] = (p.name, value)
@@ -214,12 +198,12 @@ def test_an_edit_changes_every_table_started_afterwards_and_none_before(
     player = Client()
     start = reverse("scorer:room", args=[room.slug])
     for pk in [None, *names_offered(player, room)]:
-        page = player.get(start, {"config": pk} if pk else {}).content.decode()
+        page = html(player.get(start, {"config": pk} if pk else {}))
         data = form_data(page)
         for i, name in enumerate(["东", "南", "西", "北"]):
             data[f"name_{i}"] = name
         response = player.post(reverse("scorer:room_create", args=[room.slug]), data)
-        assert response.status_code == 302, text_of(response.content.decode())[:300]
+        assert response.status_code == 302, text(response)[:300]
         session = GameSession.objects.order_by("-pk").first()
         assert session is not None
         chosen = int(session.preset.removeprefix("room:"))

@@ -7,27 +7,22 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from scorer.rooms import Room
-from tests.manage.helpers import member, open_room, signed_in, text_of
+from tests.factories import member_client
 from tests.manage.test_manage_configs import form_data
+from tests.pages import html, text
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def room() -> Room:
-    return open_room("east")
-
-
-def test_an_edit_reads_as_a_line_in_chinese_and_local_time(room: Room) -> None:
-    member(room, "boss", shown="老板")
-    boss = signed_in("boss")
+def test_an_edit_reads_as_a_line_in_chinese_and_local_time(room: Room, boss: Client) -> None:
     config = room.configs.get(ruleset="mcr", preset="competition")
     edit = reverse("scorer:manage_config", args=[room.slug, config.pk])
-    data = form_data(boss.get(edit).content.decode())
+    data = form_data(html(boss.get(edit)))
     base = config.params["base"]
     flip = "param_mixed_kong_fan"
     was_on = flip in data
@@ -48,7 +43,7 @@ def test_an_edit_reads_as_a_line_in_chinese_and_local_time(room: Room) -> None:
     edited.history_date = datetime(year, 6, 1, 12, 31, tzinfo=UTC)
     edited.save()
     page = boss.get(reverse("scorer:manage_config_history", args=[room.slug, config.pk]))
-    text = text_of(page.content.decode())
+    words = text(page)
     kong = next(p for p in rs.params if p.name == "mixed_kong_fan")
     old_repeat = repeat.choice_label(config.params["dealer_repeat"])[0]
     new_repeat = repeat.choice_label(other)[0]
@@ -61,40 +56,33 @@ def test_an_edit_reads_as_a_line_in_chinese_and_local_time(room: Room) -> None:
     # One line for the save, the values in the order the ruleset declares them.
     changes = "；".join(parts[p.name] for p in rs.params if p.name in parts)
     expected = f"{changes} · 老板 · 06-01 20:31"
-    assert expected in text, text
-    assert "None" not in text and "{" not in text  # no raw values, no "None" reason
-    assert "新建：" in text  # the first version, made when the room opened
-    assert "系统" in text  # by the site itself
+    assert expected in words, words
+    assert "None" not in words and "{" not in words  # no raw values, no "None" reason
+    assert "新建：" in words  # the first version, made when the room opened
+    assert "系统" in words  # by the site itself
 
 
 def test_lines_in_english_for_an_english_reader(room: Room) -> None:
-    member(room, "boss")  # no name shown: the user name
-    boss = signed_in("boss")
+    boss = member_client(room, "boss")  # no name shown: the user name
     config = room.configs.get(ruleset="mcr", preset="competition")
     base = config.params["base"]
     config.edit(config.name, {**config.params, "base": 30})
     url = reverse("scorer:manage_config_history", args=[room.slug, config.pk])
     boss.post(reverse("scorer:manage_config_do", args=[room.slug, config.pk, "withdraw"]))
-    text = text_of(boss.get(url, headers={"accept-language": "en"}).content.decode())
-    assert "no longer offered · boss ·" in text
+    words = text(boss.get(url, headers={"accept-language": "en"}))
+    assert "no longer offered · boss ·" in words
     rs = config.rules
     assert rs is not None
     label = next(p.label_en for p in rs.params if p.name == "base")
-    assert f"{label} {base} → 30 · set-up ·" in text  # changed from the shell: no user
-    assert "底分" not in text
+    assert f"{label} {base} → 30 · set-up ·" in words  # changed from the shell: no user
+    assert "底分" not in words
 
 
-def test_moves_and_renames_read_as_words(room: Room) -> None:
-    member(room, "boss", shown="老板")
-    boss = signed_in("boss")
+def test_moves_and_renames_read_as_words(room: Room, boss: Client) -> None:
     second = room.configs.order_by("order", "pk")[1]
     boss.post(reverse("scorer:manage_config_do", args=[room.slug, second.pk, "up"]))
     second.refresh_from_db()
     second.edit("周三比赛", second.params)
-    text = text_of(
-        boss.get(
-            reverse("scorer:manage_config_history", args=[room.slug, second.pk])
-        ).content.decode()
-    )
-    assert "上移 · 老板" in text
-    assert f"名称 {room.configs.get(pk=second.pk).history.last().name} → 周三比赛" in text
+    words = text(boss.get(reverse("scorer:manage_config_history", args=[room.slug, second.pk])))
+    assert "上移 · 老板" in words
+    assert f"名称 {room.configs.get(pk=second.pk).history.last().name} → 周三比赛" in words

@@ -13,37 +13,19 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scorer.invites import RoomInvite
-from scorer.models import GameSession
 from scorer.players import Player, Seat, recent_names
 from scorer.rooms import Room, RoomMember
-from scorer.seating import seat_players
-from tests.manage.helpers import PASSWORD, member, open_room, signed_in, text_of
+from tests.factories import PASSWORD, make_member, make_room, make_table, member_client, signed_in
+from tests.pages import html, text, text_of
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def room() -> Room:
-    return open_room("east")
-
-
-@pytest.fixture
-def boss(room: Room) -> Client:
-    member(room, "boss", shown="老板")
-    return signed_in("boss")
-
-
-def table(room: Room, names: list[str]) -> GameSession:
-    session = GameSession.objects.create(room=room, ruleset="mcr", players=names)
-    seat_players(session)
-    return session
 
 
 # ------------------------------------------------------------------ players
 
 
 def test_rename_keeps_the_record(boss: Client, room: Room) -> None:
-    table(room, ["老王", "小李", "阿强", "美玲"])
+    make_table(room=room, seated=True)
     wang = room.players.get(name="老王")
     response = boss.post(
         reverse("scorer:manage_player_rename", args=[room.slug, wang.pk]), {"name": "王哥"}
@@ -57,43 +39,43 @@ def test_rename_keeps_the_record(boss: Client, room: Room) -> None:
         {"name": "小李"},
         follow=True,
     )
-    assert "合并" in text_of(response.content.decode())
+    assert "合并" in text(response)
     wang.refresh_from_db()
     assert wang.name == "王哥"
 
 
 def test_merge_moves_the_seats_and_the_name_goes(boss: Client, room: Room) -> None:
-    table(room, ["老王", "小李", "阿强", "美玲"])
-    table(room, ["王哥", "小李", "阿强", "美玲"])
+    make_table(room=room, seated=True)
+    make_table("mcr", ["王哥", "小李", "阿强", "美玲"], room=room, seated=True)
     gone, keep = room.players.get(name="王哥"), room.players.get(name="老王")
     response = boss.post(
         reverse("scorer:manage_players_merge", args=[room.slug]),
         {"gone": gone.pk, "keep": keep.pk, "confirm": "yes"},
         follow=True,
     )
-    assert "王哥 已合并到 老王" in text_of(response.content.decode())
+    assert "王哥 已合并到 老王" in text(response)
     assert not Player.objects.filter(pk=gone.pk).exists()
     assert keep.seats.count() == 2
     assert "王哥" not in recent_names(room.pk)
 
 
 def test_two_names_at_one_table_are_two_people(boss: Client, room: Room) -> None:
-    table(room, ["老王", "王哥", "阿强", "美玲"])
+    make_table("mcr", ["老王", "王哥", "阿强", "美玲"], room=room, seated=True)
     gone, keep = room.players.get(name="王哥"), room.players.get(name="老王")
     response = boss.post(
         reverse("scorer:manage_players_merge", args=[room.slug]),
         {"gone": gone.pk, "keep": keep.pk, "confirm": "yes"},
         follow=True,
     )
-    assert "是两个人" in text_of(response.content.decode())
+    assert "是两个人" in text(response)
     assert Player.objects.filter(pk=gone.pk).exists()
     assert Seat.objects.filter(player=gone).count() == 1
 
 
 def test_another_rooms_player_cannot_be_merged_in(boss: Client, room: Room) -> None:
-    other = open_room("west")
-    table(room, ["老王", "小李", "阿强", "美玲"])
-    table(other, ["王哥", "小李", "阿强", "美玲"])
+    other = make_room("west")
+    make_table(room=room, seated=True)
+    make_table("mcr", ["王哥", "小李", "阿强", "美玲"], room=other, seated=True)
     theirs, mine = other.players.get(name="王哥"), room.players.get(name="老王")
     response = boss.post(
         reverse("scorer:manage_players_merge", args=[room.slug]),
@@ -104,12 +86,12 @@ def test_another_rooms_player_cannot_be_merged_in(boss: Client, room: Room) -> N
 
 
 def test_the_list_is_the_rooms_players_only(boss: Client, room: Room) -> None:
-    table(room, ["老王", "小李", "阿强", "美玲"])
-    table(open_room("west"), ["外人甲", "外人乙", "外人丙", "外人丁"])
-    text = text_of(boss.get(reverse("scorer:manage_players", args=[room.slug])).content.decode())
-    assert "老王" in text and "外人" not in text
+    make_table(room=room, seated=True)
+    make_table("mcr", ["外人甲", "外人乙", "外人丙", "外人丁"], room=make_room("west"), seated=True)
+    words = text(boss.get(reverse("scorer:manage_players", args=[room.slug])))
+    assert "老王" in words and "外人" not in words
     found = boss.get(reverse("scorer:manage_players", args=[room.slug]), {"q": "王"})
-    rows = re.findall(r'id="player-(\d+)"', found.content.decode())
+    rows = re.findall(r'id="player-(\d+)"', html(found))
     assert rows == [str(room.players.get(name="老王").pk)]
 
 
@@ -119,7 +101,7 @@ def test_the_list_is_the_rooms_players_only(boss: Client, room: Room) -> None:
 def invite_link(boss: Client, room: Room) -> str:
     boss.post(reverse("scorer:manage_invite", args=[room.slug]))
     invite = RoomInvite.objects.get(room=room, used_at__isnull=True)
-    page = boss.get(reverse("scorer:manage_members", args=[room.slug])).content.decode()
+    page = html(boss.get(reverse("scorer:manage_members", args=[room.slug])))
     path = reverse("scorer:invite", args=[invite.token])
     assert path in page  # the owner sees the link to send
     return path
@@ -129,7 +111,7 @@ def test_an_invited_person_makes_an_account_and_becomes_an_admin(boss: Client, r
     path = invite_link(boss, room)
     newcomer = Client()
     page = newcomer.get(path)
-    assert page.status_code == 200 and room.name in text_of(page.content.decode())
+    assert page.status_code == 200 and room.name in text(page)
     data = {"username": "xiaozhang", "password1": PASSWORD, "password2": PASSWORD,
             "display_name": "小张"}  # fmt: skip
     response = newcomer.post(path, data)
@@ -140,14 +122,14 @@ def test_an_invited_person_makes_an_account_and_becomes_an_admin(boss: Client, r
     assert newcomer.get(reverse("scorer:manage_configs", args=[room.slug])).status_code == 200
     # The link is used up: it says so to the next one, and changes nothing.
     again = Client().get(path)
-    assert again.status_code == 410 and "已经被使用" in text_of(again.content.decode())
+    assert again.status_code == 410 and "已经被使用" in text(again)
     late = Client().post(path, {**data, "username": "late"})
     assert late.status_code == 410 and not User.objects.filter(username="late").exists()
 
 
 def test_a_signed_in_user_joins_with_the_link(boss: Client, room: Room) -> None:
-    other = open_room("west")
-    member(other, "li")  # owner elsewhere
+    other = make_room("west")
+    make_member(other, "li")  # owner elsewhere
     path = invite_link(boss, room)
     li = signed_in("li")
     response = li.post(path, {"display_name": "李老板"})
@@ -156,9 +138,7 @@ def test_a_signed_in_user_joins_with_the_link(boss: Client, room: Room) -> None:
     # Two rooms now: after signing in he chooses.
     rooms = li.get(reverse("scorer:my_rooms"))
     assert rooms.status_code == 200
-    assert room.name in text_of(rooms.content.decode()) and other.name in text_of(
-        rooms.content.decode()
-    )
+    assert room.name in text(rooms) and other.name in text(rooms)
 
 
 def test_a_member_cannot_use_a_link_and_leaves_it_for_someone_else(
@@ -174,15 +154,15 @@ def test_an_expired_link_says_so(boss: Client, room: Room) -> None:
     path = invite_link(boss, room)
     RoomInvite.objects.filter(room=room).update(expires_at=timezone.now() - timedelta(minutes=1))
     response = Client().get(path)
-    assert response.status_code == 410 and "已过期" in text_of(response.content.decode())
+    assert response.status_code == 410 and "已过期" in text(response)
 
 
 def test_only_the_owner_invites_and_removes(boss: Client, room: Room) -> None:
-    clerk_member = member(room, "clerk", role=RoomMember.ADMIN)
+    clerk_member = make_member(room, "clerk", RoomMember.ADMIN)
     clerk = signed_in("clerk")
     assert clerk.post(reverse("scorer:manage_invite", args=[room.slug])).status_code == 404
     assert not RoomInvite.objects.exists()
-    page = clerk.get(reverse("scorer:manage_members", args=[room.slug])).content.decode()
+    page = html(clerk.get(reverse("scorer:manage_members", args=[room.slug])))
     assert "manage/members/invite" not in page
     # The owner withdraws a pending link and removes an admin.
     path = invite_link(boss, room)
@@ -193,10 +173,10 @@ def test_only_the_owner_invites_and_removes(boss: Client, room: Room) -> None:
         reverse("scorer:manage_member_remove", args=[room.slug, clerk_member.pk]),
         {"confirm": "yes"},  # the second tap (tests/manage/test_room_log.py: the first)
     )
-    # The app's own page saying so (issue 34), no longer the 404 of a wrong link.
+    # The app's own page says so, not the 404 of a wrong link.
     response = clerk.get(reverse("scorer:manage_configs", args=[room.slug]))
     assert response.status_code == 403
-    assert f"你已不再是 {room.name} 的管理员" in text_of(response.content.decode())
+    assert f"你已不再是 {room.name} 的管理员" in text(response)
 
 
 def test_an_admin_sets_the_name_the_history_shows(boss: Client, room: Room) -> None:
@@ -204,10 +184,10 @@ def test_an_admin_sets_the_name_the_history_shows(boss: Client, room: Room) -> N
     assert RoomMember.objects.get(user__username="boss").shown_name == "王老板"
 
 
-def test_the_owner_renames_the_room_and_nothing_else_changes(room: Room) -> None:
-    member(room, "boss")
-    member(room, "helper", role=RoomMember.ADMIN)
-    owner, admin = signed_in("boss"), signed_in("helper")
+def test_the_owner_renames_the_room_and_nothing_else_changes() -> None:
+    room = make_room("east")
+    owner = member_client(room, "boss")
+    admin = member_client(room, "helper", RoomMember.ADMIN)
     url = reverse("scorer:manage_room_name", args=[room.slug])
     assert admin.post(url, {"name": "别人的名字"}).status_code == 404  # the owner's alone
     assert owner.post(url, {"name": "   "}).status_code == 302
@@ -216,5 +196,5 @@ def test_the_owner_renames_the_room_and_nothing_else_changes(room: Room) -> None
     owner.post(url, {"name": "幸福棋牌室"})
     room.refresh_from_db()
     assert room.name == "幸福棋牌室" and room.slug == "east"
-    page = owner.get(reverse("scorer:manage_members", args=["east"])).content.decode()
+    page = html(owner.get(reverse("scorer:manage_members", args=["east"])))
     assert "幸福棋牌室" in text_of(page)

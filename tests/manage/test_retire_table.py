@@ -1,4 +1,4 @@
-"""Issue 34, item 7: a table is retired, or given a new QR code, by the room's admins.
+"""A table is retired, or given a new QR code, by the room's admins.
 
 A retired table leaves the print sheet and its code answers "no longer in use" in
 the room's words; a new code stops the old one at once, and the sheet and the
@@ -7,45 +7,35 @@ working by their own links; a retired table can be brought back."""
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
 from scorer.models import GameSession
-from scorer.rooms import Room, RoomMember, RoomTable
-from scorer.seating import TableRetired, seat_players, start_at
+from scorer.rooms import Room, RoomTable
+from scorer.seating import TableRetired, start_at
 from scorer.share import qr_svg
-from tests.manage.helpers import open_room, text_of
+from tests.factories import make_room, make_table, member_client, record
+from tests.pages import html, text, text_of
 from tests.scorer.test_scorer_room_tables import form_data
 
 pytestmark = pytest.mark.django_db
 
 NAMES = ["老王", "小李", "阿强", "美玲"]
-HAND = {"concealed": "111m222m333m456p7z", "win_tile": "7z"}
-
-
-def win() -> dict[str, Any]:
-    return {"kind": "win", "mode": "tiles", "winner": 1, "discarder": 2, "hand": HAND}
 
 
 @pytest.fixture
 def room() -> Room:
-    room = open_room("laowang", "老王棋牌室")
+    room = make_room("laowang", "老王棋牌室")
     room.add_tables(1, 4)
     return room
 
 
 @pytest.fixture
 def owner(room: Room) -> Client:
-    user = User.objects.create_user("boss")
-    RoomMember.objects.create(room=room, user=user, role=RoomMember.OWNER, display_name="老板")
-    client = Client()
-    client.force_login(user)
-    return client
+    return member_client(room, "boss", shown="老板")
 
 
 def table(room: Room, number: int) -> RoomTable:
@@ -69,7 +59,7 @@ def new_code(owner: Client, room: Room, number: int) -> Any:
 
 
 def sheet(owner: Client, room: Room) -> str:
-    return owner.get(reverse("scorer:manage_qr_sheet", args=[room.slug])).content.decode()
+    return html(owner.get(reverse("scorer:manage_qr_sheet", args=[room.slug])))
 
 
 def test_a_retired_table_leaves_the_sheet_and_its_code_says_so(room: Room, owner: Client) -> None:
@@ -84,10 +74,10 @@ def test_a_retired_table_leaves_the_sheet_and_its_code_says_so(room: Room, owner
     assert "3号桌" not in text_of(page.split('class="qr-sheet"')[1])
     response = scan(t3.code, room)
     assert response.status_code == 410
-    text = text_of(response.content.decode())
+    words = text(response)
     # In the room's words (its name, the table's label), not the wrong-link 404.
-    assert "老王棋牌室" in text and "3号桌 已停用" in text
-    assert "这个地址什么也没有" not in text and "检查链接" not in text
+    assert "老王棋牌室" in words and "3号桌 已停用" in words
+    assert "这个地址什么也没有" not in words and "检查链接" not in words
     assert not GameSession.objects.filter(room_table=t3).exists()
 
 
@@ -99,16 +89,16 @@ def test_a_new_code_stops_the_old_one_at_once(room: Room, owner: Client) -> None
     assert t2.code != old and t2.in_use
     response = scan(old, room)
     assert response.status_code == 410
-    text = text_of(response.content.decode())
-    assert "2号桌 的这个二维码已换成新的" in text and "请扫桌上现在贴的二维码" in text
-    assert t2.code not in response.content.decode()  # nothing leads to the new code
+    words = text(response)
+    assert "2号桌 的这个二维码已换成新的" in words and "请扫桌上现在贴的二维码" in words
+    assert t2.code not in html(response)  # nothing leads to the new code
     assert scan(t2.code, room).status_code == 200
     # The sheet prints the new code, never the old one.
     page = sheet(owner, room)
     assert t2.code in page and old not in page
     # The table's QR image: the new code, at a URL of its own (no stale cache).
     url = "http://testserver" + reverse("scorer:table", args=[room.slug, t2.code])
-    tables_page = owner.get(reverse("scorer:manage_tables", args=[room.slug])).content.decode()
+    tables_page = html(owner.get(reverse("scorer:manage_tables", args=[room.slug])))
     image = reverse("scorer:manage_table_qr_versioned", args=[room.slug, 2, t2.qr_version])
     assert image in tables_page and old_version not in tables_page
     response = owner.get(image)
@@ -124,9 +114,8 @@ def test_games_at_the_table_keep_working_by_their_own_links(room: Room, owner: C
     """Retired mid-game: the open game goes on by its own link until closed, the
     past ones keep theirs; the same after a new code."""
     t3, t2 = table(room, 3), table(room, 2)
-    past = GameSession.objects.create(room=room, room_table=t3, ruleset="mcr", players=NAMES)
-    seat_players(past)
-    past.record_round(uuid.uuid4(), win())
+    past = make_table("mcr", NAMES, room=room, room_table=t3, seated=True)
+    record(past)
     past.close("阿强")
     phone = Client()
     phone.get(reverse("scorer:table", args=[room.slug, t3.code]))
@@ -134,8 +123,7 @@ def test_games_at_the_table_keep_working_by_their_own_links(room: Room, owner: C
     response = phone.post(reverse("scorer:room_create", args=[room.slug]), start)
     assert response.status_code == 302
     playing = GameSession.objects.get(room_table=t3, closed_at__isnull=True)
-    at_two = GameSession.objects.create(room=room, room_table=t2, ruleset="mcr", players=NAMES)
-    seat_players(at_two)
+    at_two = make_table("mcr", NAMES, room=room, room_table=t2, seated=True)
     retire(owner, room, 3)
     new_code(owner, room, 2)
     for session in (past, playing, at_two):
@@ -143,7 +131,7 @@ def test_games_at_the_table_keep_working_by_their_own_links(room: Room, owner: C
             url = reverse(f"scorer:{page}", args=[session.code])
             assert phone.get(url).status_code == 200, url
     # The open game is still played and closed by its own link.
-    playing.record_round(uuid.uuid4(), win())
+    record(playing)
     response = phone.post(reverse("scorer:close", args=[playing.code]))
     assert response.status_code in (200, 302)
     playing.refresh_from_db()
@@ -180,8 +168,8 @@ def test_a_retired_table_is_brought_back_with_its_code(room: Room, owner: Client
     response = owner.post(
         reverse("scorer:manage_tables", args=[room.slug]), {"number": "3", "count": "1"}
     )
-    assert response.status_code == 400 and "恢复使用" in text_of(response.content.decode())
-    page = owner.get(reverse("scorer:manage_tables", args=[room.slug])).content.decode()
+    assert response.status_code == 400 and "恢复使用" in text(response)
+    page = html(owner.get(reverse("scorer:manage_tables", args=[room.slug])))
     assert "已停用的牌桌" in text_of(page)
     back = reverse("scorer:manage_table_bring_back", args=[room.slug, 3])
     assert owner.post(back).status_code == 302
@@ -201,6 +189,6 @@ def test_a_code_never_opens_another_rooms_table(room: Room, owner: Client) -> No
     """An old code is looked up within its room, like a current one."""
     old = table(room, 2).code
     new_code(owner, room, 2)
-    other = open_room("other")
+    other = make_room("other")
     assert Client().get(reverse("scorer:table", args=[other.slug, old])).status_code == 404
     assert Client().get(reverse("scorer:table", args=[room.slug, "nosuchcode"])).status_code == 404

@@ -1,11 +1,12 @@
-"""Issue 34, item 9: the room's log, one append-only trail of what its admins did --
-who (the user and the name shown, which survives the admin), what, when, before
-and after -- written in the same transaction as the change, and read on a phone
-page in the page's language and local time."""
+"""The room's log, one append-only trail of what its admins did -- who (the user and
+the name shown, which survives the admin), what, when, before and after -- written in
+the same transaction as the change, and read on a phone page in the page's language
+and local time."""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -21,26 +22,21 @@ from scorer.invites import RoomInvite
 from scorer.models import GameSession, SessionChange
 from scorer.roomlog import LogIsAppendOnly, RoomLogEntry
 from scorer.rooms import EditConflict, Room, RoomMember
-from scorer.seating import seat_players
-from tests.manage.helpers import open_room, text_of
+from tests.factories import NAMES, make_member, make_room, make_table
+from tests.pages import html, text
 from tests.scorer.test_scorer_room_tables import form_data
 
 pytestmark = pytest.mark.django_db
 
-NAMES = ["老王", "小李", "阿强", "美玲"]
-
 
 @pytest.fixture
 def room() -> Room:
-    return open_room("laowang", "老王棋牌室")
+    return make_room("laowang", "老王棋牌室")
 
 
 @pytest.fixture
 def boss(room: Room) -> RoomMember:
-    user = User.objects.create_user("boss")
-    return RoomMember.objects.create(
-        room=room, user=user, role=RoomMember.OWNER, display_name="老板"
-    )
+    return make_member(room, "boss", shown="老板")
 
 
 @pytest.fixture
@@ -50,10 +46,8 @@ def owner(boss: RoomMember) -> Client:
     return client
 
 
-def game(room: Room, names: list[str], **kw: Any) -> GameSession:
-    s = GameSession.objects.create(room=room, ruleset="mcr", players=names, **kw)
-    seat_players(s)
-    return s
+def game(room: Room, names: Sequence[str], **kw: Any) -> GameSession:
+    return make_table("mcr", names, room=room, seated=True, **kw)
 
 
 def entries(room: Room) -> list[tuple[str, str, dict[str, Any]]]:
@@ -64,7 +58,7 @@ def entries(room: Room) -> list[tuple[str, str, dict[str, Any]]]:
 
 def log_text(client: Client, room: Room, page: int = 1) -> str:
     url = reverse("scorer:manage_log", args=[room.slug]) + f"?page={page}"
-    return text_of(client.get(url).content.decode())
+    return text(client.get(url))
 
 
 def test_every_admin_action_is_logged_with_who_and_before_after(
@@ -201,7 +195,7 @@ def test_a_refused_change_logs_nothing(room: Room, boss: RoomMember, owner: Clie
 
 @pytest.mark.django_db(transaction=True)
 def test_log_action_is_refused_outside_a_transaction() -> None:
-    room = open_room("solo")
+    room = make_room("solo")
     with pytest.raises(RuntimeError, match="atomic"):
         room.log_action(roomlog.TABLE_RETIRED, data={"table": {"number": 1, "name": ""}})
     with pytest.raises(ValueError, match="undeclared"), transaction.atomic():
@@ -238,12 +232,11 @@ def test_the_log_is_append_only(room: Room, boss: RoomMember) -> None:
 
 
 def test_the_who_survives_the_admin(room: Room, boss: RoomMember, owner: Client) -> None:
-    clerk = User.objects.create_user("clerk")
-    member = RoomMember.objects.create(room=room, user=clerk, display_name="小张")
+    member = make_member(room, "clerk", RoomMember.ADMIN, "小张")
     (t,) = room.add_tables(3)
     t.retire(by=member)
     member.remove(by=boss)
-    clerk.delete()
+    member.user.delete()
     entry = room.log.get(action=roomlog.TABLE_RETIRED)
     assert entry.user is None and entry.user_name == "小张"
     text = log_text(owner, room)
@@ -265,7 +258,7 @@ def test_the_log_page_reads_in_the_pages_language_and_local_time(
     en = log_text(owner, room)
     assert "老板 retired Table 3" in en and "2026-11-26 21:05" in en
     # Linked from every admin page's menu.
-    page = owner.get(reverse("scorer:manage", args=[room.slug])).content.decode()
+    page = html(owner.get(reverse("scorer:manage", args=[room.slug])))
     assert f'href="{reverse("scorer:manage_log", args=[room.slug])}"' in page
 
 
@@ -294,10 +287,9 @@ def test_adding_an_action_type_is_one_line(room: Room, boss: RoomMember, owner: 
 
 
 def test_the_logs_are_each_rooms_own(room: Room, boss: RoomMember, owner: Client) -> None:
-    other = open_room("other", "别家")
+    other = make_room("other", "别家")
     (t,) = other.add_tables(9)
-    user = User.objects.create_user("other-boss")
-    theirs = RoomMember.objects.create(room=other, user=user, display_name="别家老板")
+    theirs = make_member(other, "other-boss", RoomMember.ADMIN, "别家老板")
     t.retire(by=theirs)
     assert "别家老板" not in log_text(owner, room)
     assert other.log.count() == 1 and room.log.count() == 0

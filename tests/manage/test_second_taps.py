@@ -1,4 +1,4 @@
-"""Issue 34, item 8: destructive admin actions ask for a second tap, on the server.
+"""Destructive admin actions ask for a second tap, on the server.
 
 Removing an admin, retiring a table, a new QR code and merging two players: the
 first request answers a question (a page without JS, a partial with htmx) and
@@ -16,23 +16,21 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from scorer.models import GameSession
 from scorer.players import Player
 from scorer.roomlog import RoomLogEntry
 from scorer.rooms import Room, RoomMember
-from scorer.seating import seat_players
-from tests.manage.helpers import open_room, text_of
+from tests.factories import make_member, make_room, make_table, member_client
+from tests.pages import html, text
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def room() -> Room:
-    room = open_room("laowang", "老王棋牌室")
+    room = make_room("laowang", "老王棋牌室")
     room.add_tables(1, 4)
     for names in (["老王", "小李", "阿强", "美玲"], ["王哥", "小李", "阿强", "美玲"]):
-        s = GameSession.objects.create(room=room, ruleset="mcr", players=names)
-        seat_players(s)
+        make_table("mcr", names, room=room, seated=True)
     return room
 
 
@@ -44,15 +42,12 @@ def signed(user: User) -> Client:
 
 @pytest.fixture
 def owner(room: Room) -> Client:
-    user = User.objects.create_user("boss")
-    RoomMember.objects.create(room=room, user=user, role=RoomMember.OWNER, display_name="老板")
-    return signed(user)
+    return member_client(room, "boss", shown="老板")
 
 
 @pytest.fixture
 def clerk(room: Room) -> RoomMember:
-    user = User.objects.create_user("clerk")
-    return RoomMember.objects.create(room=room, user=user, display_name="小张")
+    return make_member(room, "clerk", RoomMember.ADMIN, "小张")
 
 
 @dataclass
@@ -116,7 +111,7 @@ def test_the_first_tap_asks_and_only_the_confirmation_acts(
         asked.append(owner.get(url))  # a link's GET asks too
     for response in asked:
         assert response.status_code == 200
-        page = response.content.decode()
+        page = html(response)
         assert "<html" in page and 'name="confirm"' in page
         assert f'value="{action.confirm(room)}"' in page
         assert action.state(room) == before
@@ -137,7 +132,7 @@ def test_with_htmx_the_question_is_swapped_in(
 ) -> None:
     before = action.state(room)
     response = owner.post(action.url(room, clerk), action.data(room), HTTP_HX_REQUEST="true")
-    page = response.content.decode()
+    page = html(response)
     assert response.status_code == 200
     assert "<html" not in page and page.lstrip().startswith('<section class="confirm-box"')
     assert 'name="confirm"' in page and "csrfmiddlewaretoken" in page
@@ -147,15 +142,15 @@ def test_with_htmx_the_question_is_swapped_in(
 def test_the_pages_ask_in_place(room: Room, owner: Client, clerk: RoomMember) -> None:
     """The buttons of the first tap target their own row or box with htmx, and work
     as plain links and forms without it."""
-    tables = owner.get(reverse("scorer:manage_tables", args=[room.slug])).content.decode()
+    tables = html(owner.get(reverse("scorer:manage_tables", args=[room.slug])))
     retire = reverse("scorer:manage_table_retire", args=[room.slug, 3])
     assert f'href="{retire}" hx-get="{retire}" hx-target="#table-3"' in tables
-    members = owner.get(reverse("scorer:manage_members", args=[room.slug])).content.decode()
+    members = html(owner.get(reverse("scorer:manage_members", args=[room.slug])))
     remove = reverse("scorer:manage_member_remove", args=[room.slug, clerk.pk])
     assert f'action="{remove}" hx-post="{remove}" hx-target="#member-{clerk.pk}"' in members
     assert f'id="member-{clerk.pk}"' in members
     merge = reverse("scorer:manage_players_merge", args=[room.slug])
-    page = owner.get(reverse("scorer:manage_players", args=[room.slug])).content.decode()
+    page = html(owner.get(reverse("scorer:manage_players", args=[room.slug])))
     assert f'hx-post="{merge}" hx-target="#merge-box"' in page and 'id="merge-box"' in page
 
 
@@ -166,7 +161,7 @@ def test_a_stale_confirmation_replaces_the_code_once(room: Room, owner: Client) 
     owner.post(url, {"confirm": seen})
     code = room.tables.get(number=2).code
     response = owner.post(url, {"confirm": seen}, follow=True)
-    assert "另一位管理员刚改过这张桌" in text_of(response.content.decode())
+    assert "另一位管理员刚改过这张桌" in text(response)
     assert room.tables.get(number=2).code == code
     assert room.tables.get(number=2).old_codes.count() == 1
 
@@ -194,9 +189,9 @@ def test_a_removed_admin_sees_the_rooms_own_page(
     for page in ("manage", "manage_tables", "manage_log", "manage_members"):
         response = removed.get(reverse(f"scorer:{page}", args=[room.slug]))
         assert response.status_code == 403, page
-        text = text_of(response.content.decode())
-        assert "你已不再是 老王棋牌室 的管理员" in text
-        assert "牌局只能通过它自己的链接打开" not in text  # not the wrong-link 404
+        words = text(response)
+        assert "你已不再是 老王棋牌室 的管理员" in words
+        assert "牌局只能通过它自己的链接打开" not in words  # not the wrong-link 404
     # Nothing changes for them: a POST is answered the same way.
     response = removed.post(
         reverse("scorer:manage_table_retire", args=[room.slug, 1]), {"confirm": "yes"}
@@ -205,7 +200,7 @@ def test_a_removed_admin_sees_the_rooms_own_page(
     # Anyone who never ran the room, and another room, still learn nothing.
     stranger = signed(User.objects.create_user("stranger"))
     assert stranger.get(reverse("scorer:manage", args=[room.slug])).status_code == 404
-    other = open_room("other")
+    other = make_room("other")
     assert removed.get(reverse("scorer:manage", args=[other.slug])).status_code == 404
     # Invited again, they run the room again.
     RoomMember.objects.create(room=room, user=clerk.user)

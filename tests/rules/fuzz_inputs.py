@@ -1,4 +1,4 @@
-"""Malformed situations and rounds for the fuzz tests (issue 17).
+"""Malformed situations and rounds for the fuzz tests.
 
 Each case starts from a valid situation or round and changes one or two of its
 values into a look-alike of another type: 4 -> 4.0, 1 -> 1.7 / True / Infinity,

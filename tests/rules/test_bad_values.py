@@ -1,4 +1,4 @@
-"""Look-alike values are refused with an error object, never scored or raised (issue 17).
+"""Look-alike values are refused with an error object, never scored or raised.
 
 Each case is one the fuzzer found (tests/rules/test_fuzz_engine.py): 4.0 for 4
 passed `players in (2, 3, 4)` and broke 四川's round, a list as a wind raised

@@ -1,6 +1,6 @@
 """The JSON rounds in docs/rules/{beijing,hebei,shandong,shaanxi,wuhan,yunnan}.md settle to
 the deltas the docs state beside them, block by block, and each worked-case table's
-rows (seats and deltas) are its `jsonl` rounds' (issue 26): the docs stay current."""
+rows (seats and deltas) are its `jsonl` rounds': the docs stay current."""
 
 from __future__ import annotations
 

@@ -66,7 +66,8 @@ def test_rulesets_listing() -> None:
 
 
 def test_non_finite_numbers_and_lone_surrogates_are_bad_lines() -> None:
-    """Issue 17: NaN was read and echoed (`"id": NaN`), which strict JSON readers refuse."""
+    """NaN, infinities and lone surrogates are bad lines, never read and echoed (`"id":
+    NaN` is what strict JSON readers refuse)."""
     good = '{"id": "ok", "concealed": "123m456p789s1122z", "win_tile": "2z"}'
     bad = ['{"id": NaN}', '{"id": Infinity}', '{"id": 1e400}', '{"id": "\\ud800"}']
     p = run("score", "--ruleset", "generic", stdin="\n".join([*bad, good]) + "\n")

@@ -1,4 +1,4 @@
-"""Fuzzing score, waits and settle with malformed input (issue 17).
+"""Fuzzing score, waits and settle with malformed input.
 
 The engine never raises on bad input: whatever it is given, the answer is a
 result or an error object with a code and a message in both languages, deltas

@@ -391,7 +391,7 @@ def test_round_may_name_the_two_jing_instead_of_the_turned_tile() -> None:
     by_kinds = settle({**base, "wild": ["8p", "9p"]})
     assert by_turned["ok"] and by_kinds["ok"]
     # The winner's 正精 (the 8p he won on) counts at the round's end although no
-    # `zheng_jing` was given: the engine reads it from his hand (issue 26).
+    # `zheng_jing` was given: the engine reads it from his hand.
     assert by_turned["deltas"] == by_kinds["deltas"] == [24, -8, -8, -8]
     bad = settle({**base, "wild": ["8p"]})
     assert not bad["ok"] and bad["error"]["code"] == "bad_input"

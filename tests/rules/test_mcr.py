@@ -130,7 +130,7 @@ def test_phantom_wait_widens_the_wait_by_default() -> None:
 
 
 def test_the_leagues_example_of_a_formal_double_wait() -> None:
-    """Issue 9.7: 1234444678m456p self-drawn on 1m waits formally on 1m and 4m (four 4m
+    """1234444678m456p self-drawn on 1m waits formally on 1m and 4m (four 4m
     in the hand): 不求人 4 + 四归一 2 + 缺一门 1 + 无字 1 = 8, no 单钓将."""
     sit = mcr("1234444678m456p", "1m", self_drawn=True)
     got = fans(score(sit))
@@ -279,7 +279,7 @@ def test_exclusions_are_consistent() -> None:
     ],
 )  # fmt: skip
 def test_flags_the_tiles_contradict_are_reported(situation: dict, dropped: list[str]) -> None:
-    """A flag that cannot apply is named with why, never silently dropped (issue 9.6)."""
+    """A flag that cannot apply is named with why, never silently dropped."""
     r = score({"ruleset": "mcr", **situation})
     assert r["ok"], r
     assert [d["flag"] for d in r.get("flags_dropped", [])] == dropped
@@ -303,7 +303,7 @@ EXCLUSION_PAIRS = [
 
 @pytest.mark.parametrize(("fan", "excluded"), EXCLUSION_PAIRS)
 def test_quick_entry_applies_every_exclusion_of_the_fan_table(fan: int, excluded: int) -> None:
-    """Picking a fan and one it excludes (不计) counts the first only (issue 9.5)."""
+    """Picking a fan and one it excludes (不计) counts the first only."""
     r = _quick({fan: 1, excluded: 1})
     if fan in TABLE.exclude_sets[excluded]:
         # Two fans that exclude each other (一色三同顺 / 一色三节高): the bigger one

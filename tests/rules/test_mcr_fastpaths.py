@@ -71,13 +71,13 @@ def test_cut_fans_match_the_fan_functions(params: ParamValues) -> None:
 
 
 # ---------------------------------------------------------------------------
-# The new-hand paths (issue 15) against the engine's complete ones: a suit's cuts,
-# every cut of a hand, the wait check and the tile facts, each beside the general
-# code it replaces (the decomposition layer, its waits, the tile sets of context.py).
+# The new-hand paths against the engine's complete ones: a suit's cuts, every cut of
+# a hand, the wait check and the tile facts, each beside the general code it replaces
+# (the decomposition layer, its waits, the tile sets of context.py).
 
 
 def _engine_cuts(standing: bytes, fixed_packs: tuple, win: int) -> list[tuple]:
-    """The cuts as they were read before issue 15: decompositions_counts, then sorted."""
+    """The cuts as the decomposition layer reads them: decompositions_counts, then sorted."""
     decs = decompositions_counts(standing, 0, len(fixed_packs), Forms(seven_pairs=False))
 
     def order(d: Decomposition) -> tuple:

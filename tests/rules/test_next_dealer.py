@@ -1,6 +1,6 @@
-"""`settle` says who deals next (issue 26, item 6): the ruleset's own rule, the one
-the web app follows (GameSession.next_position), so a client of the API or the
-command line can carry a table on."""
+"""`settle` says who deals next: the ruleset's own rule, the one the web app follows
+(GameSession.next_position), so a client of the API or the command line can carry a
+table on."""
 
 from __future__ import annotations
 

@@ -69,7 +69,7 @@ def test_hebei_loser_kongs_pay_nothing_under_gang_sui_hu() -> None:
     out = score("hebei", PLAIN, "5s")
     assert out["deltas"] == [0, 5, -5, 0]
     # 杠随胡 asks no loser's kongs: given, they are refused (as settle refuses them),
-    # never silently dropped (issue 26).
+    # never silently dropped.
     sit = {"ruleset": "hebei", "concealed": PLAIN, "win_tile": "5s",
            "table": {"players": 4, "dealer": 0, "winner": 1, "discarder": 2},
            "seat_inputs": {"ming_gang": [1, 0, 1, 0]}}  # fmt: skip
@@ -211,7 +211,7 @@ def test_invariants(key: tuple[str, str], h: Any, winner: int, dealer: int,
     if discarder == winner:
         discarder = None
     params = {"discard_payer": payer, "kong_settlement": kongs}
-    # The others' kongs are asked (and taken) only where each is paid (issue 26).
+    # The others' kongs are asked (and taken) only where each is paid.
     inputs = {"seat_inputs": {"ming_gang": ming}} if kongs == "independent" else {}
     out = score(rs, h[0], h[1], preset=preset, winner=winner, dealer=dealer,
                 discarder=discarder, melds=h[2], params=params, **inputs)  # fmt: skip

@@ -1,4 +1,4 @@
-"""The quick ways against the complete ones (issue 15): the same answer or the same error.
+"""The quick ways against the complete ones: the same answer or the same error.
 
 `parse_situation` reads a plain dict's tiles by `read_tiles_fast`, which gives up on
 anything unusual; a Mapping that is not a dict always takes `read_tiles_careful`,

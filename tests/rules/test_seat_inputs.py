@@ -1,7 +1,7 @@
-"""Per-seat inputs judged by one function whatever the verb (issue 26): `score`,
-`is_win`, `waits` and `settle` take and refuse exactly the same values, a count
-the hand shows is derived or checked by the engine (北京's 混儿, 吉安's 精), and
-武汉's openings are never fewer than the 明杠 (a 明杠 is an opening)."""
+"""Per-seat inputs judged by one function whatever the verb: `score`, `is_win`, `waits`
+and `settle` take and refuse exactly the same values, a count the hand shows is
+derived or checked by the engine (北京's 混儿, 吉安's 精), and 武汉's openings are never
+fewer than the 明杠 (a 明杠 is an opening)."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ def test_the_cases_win_both_ways(rid: str) -> None:
         assert s["deltas"] == r["deltas"]
 
 
-# -- issue 26's findings, each through score and settle -------------------------
+# -- values to refuse, each through score and settle -----------------------------
 
 WUHAN_BAD = [
     {"an_gang": [-1, 0, 0, 0]},  # a factor of 0.25 before

@@ -1068,7 +1068,7 @@ def rounds(draw: st.DrawFn) -> tuple[dict[str, Any], Model, list[dict[str, Any]]
                 "melds": melds,
             }
             held_suits = {t // 9 for t in tiles} | {"mps".index(m["tiles"][1]) for m in melds}
-            # Told instead of shown, now and then (issue 9.14): the same standing, and
+            # Told instead of shown, now and then: the same standing, and
             # for a ready hand the fans of its best wait as score() counts them.
             tell = draw(st.integers(0, 2)) == 0
             if len(held_suits) == 3:
@@ -1211,7 +1211,7 @@ def test_property_random_rounds(case: tuple[dict[str, Any], Model, list[dict[str
     assert settle(copy.deepcopy(round_)) == r
 
 
-# --- 流局 told by status (issue 9.14): 花猪 / 没听牌 / 听牌 with the best wait's fans
+# --- 流局 told by status: 花猪 / 没听牌 / 听牌 with the best wait's fans
 
 
 def S(seat: int, status: str, fans: dict[str, int] | None = None) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Fuzzing the HTTP API with malformed requests (issue 17).
+"""Fuzzing the HTTP API with malformed requests.
 
 Whatever arrives at /api/score, /api/win, /api/settle or /api/sessions/<code> (a mutated
 situation or round as JSON, with NaN and lone surrogates among the values;

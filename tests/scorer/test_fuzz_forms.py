@@ -1,4 +1,4 @@
-"""Fuzzing the pages' doors (issue 26), beside tests/scorer/test_fuzz_api.py's API:
+"""Fuzzing the pages' doors, beside tests/scorer/test_fuzz_api.py's API:
 table import with mutated exports, and the page forms (start a table, record a
 round tap by tap and confirm it, say who you are, close) with mutated fields.
 
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import json
-import uuid
 from typing import Any
 
 import pytest
@@ -22,6 +21,7 @@ from hypothesis import strategies as st
 
 from scorer.export import origin_of, table_json
 from scorer.models import GameSession, Round
+from tests.factories import SHORT_NAMES, make_table, record
 from tests.rules.fuzz_inputs import Mutated, mutated
 from tests.scorer.test_scorer_final import generated_table
 from tests.scorer.test_scorer_views_record import Phone
@@ -44,9 +44,9 @@ def exports() -> list[dict[str, Any]]:
     """Exported tables to mutate (made once: they are plain JSON)."""
     if not _EXPORTS:
         _EXPORTS.append(table_json(generated_table(7)))
-        wuhan = GameSession.objects.create(ruleset="wuhan", players=["甲", "乙", "丙", "丁"])
-        wuhan.record_round(uuid.uuid4(), WUHAN_ENTRY)
-        wuhan.record_round(uuid.uuid4(), {"kind": "draw", "turned": "1z"})
+        wuhan = make_table("wuhan", SHORT_NAMES)
+        record(wuhan, WUHAN_ENTRY)
+        record(wuhan, {"kind": "draw", "turned": "1z"})
         _EXPORTS.append(table_json(wuhan))
     return _EXPORTS
 
@@ -92,7 +92,7 @@ _value = st.one_of(st.sampled_from(NASTY), st.text(
 
 
 def _phone(ruleset: str) -> Phone:
-    session = GameSession.objects.create(ruleset=ruleset, players=["甲", "乙", "丙", "丁"])
+    session = make_table(ruleset, SHORT_NAMES)
     phone = Phone(Client(raise_request_exception=False), session)
     taps = ["winner:1", "from:2"]
     if ruleset == "wuhan":
@@ -134,7 +134,7 @@ def test_the_record_forms_with_mutated_fields_never_answer_a_5xx(
 def test_the_other_forms_with_mutated_fields_never_answer_a_5xx(
     fields: dict[str, str], form: str
 ) -> None:
-    session = GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"])
+    session = make_table("mcr", SHORT_NAMES)
     client = Client(raise_request_exception=False)
     if form == "create":
         url = reverse("scorer:create")

@@ -1,7 +1,7 @@
-"""Issue 34: what "holding a table" is.  A phone holds every table it has opened by
-its link (its start, its import, its result page): past the 30 its home page lists,
-after hiding one, after an admin signs out on it.  A player's page links exactly
-those; and nobody renames a player of the room's registry but its admins."""
+"""What "holding a table" is.  A phone holds every table it has opened by its link (its
+start, its import, its result page): past the 30 its home page lists, after hiding
+one, after an admin signs out on it.  A player's page links exactly those; and
+nobody renames a player of the room's registry but its admins."""
 
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ from scorer import phone
 from scorer.models import GameSession
 from scorer.players import Player
 from scorer.rooms import Room
-from scorer.seating import seat_players
-from tests.manage.helpers import member, open_room, signed_in
+from tests.factories import PASSWORD, make_member, make_room, make_table, member_client
 
 pytestmark = pytest.mark.django_db
 
@@ -24,9 +23,7 @@ EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 
 
 def table(room: Room, names: list[str]) -> GameSession:
-    s = GameSession.objects.create(room=room, ruleset="mcr", players=names)
-    seat_players(s)
-    return s
+    return make_table("mcr", names, room=room, seated=True)
 
 
 def linked(client: Client, player: Player) -> set[str]:
@@ -36,12 +33,7 @@ def linked(client: Client, player: Player) -> set[str]:
     return {c for c in codes if reverse("scorer:session", args=[c]) in page}
 
 
-@pytest.fixture
-def room() -> Room:
-    return open_room("east")
-
-
-def test_nobody_renames_a_player_by_his_page(room: Room) -> None:
+def test_nobody_renames_a_player_by_his_page(room: Room, boss: Client) -> None:
     s = table(room, ["老王", "小李", "阿强", "美玲"])
     wang = room.players.get(name="老王")
     for client in (Client(), Client()):
@@ -53,8 +45,6 @@ def test_nobody_renames_a_player_by_his_page(room: Room) -> None:
     wang.refresh_from_db()
     assert wang.name == "老王"
     # The room's admins do, on the room's players page (the player page says where).
-    member(room, "boss")
-    boss = signed_in("boss")
     page = boss.get(reverse("scorer:player", args=[wang.slug])).content.decode()
     assert reverse("scorer:manage_players", args=[room.slug]) in page
     boss.post(reverse("scorer:manage_player_rename", args=[room.slug, wang.pk]), {"name": "王哥"})
@@ -93,10 +83,10 @@ def test_a_hidden_table_stays_held_and_a_result_page_holds(room: Room) -> None:
 
 def test_signing_out_keeps_the_phones_tables_and_drops_the_rooms(room: Room) -> None:
     a, b = table(room, ["老王", "小李", "阿强", "美玲"]), table(room, ["老王", "丙", "丁", "戊"])
-    member(room, "boss")
+    make_member(room, "boss")
     client = Client()
     client.get(reverse("scorer:session", args=[a.code]))  # before signing in
-    client.post("/accounts/login/", {"username": "boss", "password": "a long room password 麻将"})
+    client.post("/accounts/login/", {"username": "boss", "password": PASSWORD})
     wang = room.players.get(name="老王")
     assert linked(client, wang) == {a.code, b.code}  # an admin holds the room's tables
     assert client.post(reverse("scorer:logout")).status_code == 302
@@ -107,11 +97,10 @@ def test_signing_out_keeps_the_phones_tables_and_drops_the_rooms(room: Room) -> 
 
 
 def test_a_player_page_of_another_room_links_nothing_of_it(room: Room) -> None:
-    west = open_room("west")
+    west = make_room("west")
     a = table(room, ["老王", "小李", "阿强", "美玲"])
     w = table(west, ["老王", "小李", "阿强", "美玲"])
-    member(west, "west-boss")
-    boss = signed_in("west-boss")
+    boss = member_client(west, "west-boss")
     boss.get(reverse("scorer:session", args=[w.code]))
     assert linked(boss, room.players.get(name="老王")) == set()  # west's admin: none of east's
     assert linked(boss, west.players.get(name="老王")) == {w.code}

@@ -1,7 +1,7 @@
-"""Issue 34, imports: an import goes into the room whose page it was posted from,
-never shows or leads to a table the importer did not hold already (an export file
-is no key to the live table), and an imported table stays out of the room's books
-(the dashboard, today's fees, the day report) until the room's admins take it in."""
+"""Imports: an import goes into the room whose page it was posted from, never shows or
+leads to a table the importer did not hold already (an export file is no key to the
+live table), and an imported table stays out of the room's books (the dashboard,
+today's fees, the day report) until the room's admins take it in."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import html
 import io
 import json
 import re
-import uuid
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -21,24 +21,18 @@ from scorer.export import table_json
 from scorer.models import GameSession
 from scorer.roomlog import TABLE_TAKEN_IN, RoomLogEntry
 from scorer.rooms import Room, default_room
-from scorer.seating import seat_players
-from tests.manage.helpers import member, open_room, signed_in
+from tests.factories import NAMES, by_tiles, make_room, make_table, member_client, play
 
 pytestmark = pytest.mark.django_db
 
-NAMES = ["老王", "小李", "阿强", "美玲"]
-HAND = {"concealed": "111m222m333m456p7z", "win_tile": "7z"}
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 
 
-def played(room: Room, names: list[str] = NAMES, close: bool = False) -> GameSession:
+def played(room: Room, names: Sequence[str] = NAMES, close: bool = False) -> GameSession:
     """A table with a fee on every win (2 points to the room), three wins."""
-    s = GameSession.objects.create(room=room, ruleset="mcr", players=list(names),
-                                   fee={"mode": "win_fixed", "amount": 2})  # fmt: skip
-    seat_players(s)
-    for i in range(3):
-        s.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles", "winner": i,
-                                      "discarder": i + 1, "hand": HAND})  # fmt: skip
+    fee = {"mode": "win_fixed", "amount": 2}
+    s = make_table("mcr", names, room=room, fee=fee, seated=True)
+    play(s, [by_tiles(i, i + 1) for i in range(3)])
     if close:
         s.close("老王")
     s.refresh_from_db()
@@ -62,7 +56,7 @@ def made_by(response: Any) -> GameSession:
 @pytest.fixture
 def rooms() -> tuple[Room, Room]:
     default_room()
-    return open_room("east"), open_room("west")
+    return make_room("east"), make_room("west")
 
 
 def test_the_import_form_posts_to_its_rooms_own_url(rooms: tuple[Room, Room]) -> None:
@@ -130,9 +124,8 @@ def test_an_imported_table_stays_out_of_the_books_until_taken_in(
     rooms: tuple[Room, Room],
 ) -> None:
     east, west = rooms
-    member(east, "east-boss", shown="老板")
-    member(west, "west-boss")
-    boss, west_boss = signed_in("east-boss"), signed_in("west-boss")
+    boss = member_client(east, "east-boss", shown="老板")
+    west_boss = member_client(west, "west-boss")
     here = played(east)  # played in the room: in its books
     data = table_json(played(west, ["甲", "乙", "丙", "丁"]))
     imported = made_by(send(Client(), reverse("scorer:room_import", args=[east.slug]), data))
@@ -180,11 +173,11 @@ def test_an_imported_table_stays_out_of_the_books_until_taken_in(
 
 def test_a_closed_imported_table_waits_on_the_dashboard_too(rooms: tuple[Room, Room]) -> None:
     east, west = rooms
-    member(east, "east-boss")
+    boss = member_client(east, "east-boss")
     data = table_json(played(west, close=True))
     imported = made_by(send(Client(), reverse("scorer:room_import", args=[east.slug]), data))
     assert imported.closed_at is not None
-    dashboard = signed_in("east-boss").get(reverse("scorer:manage", args=[east.slug]))
+    dashboard = boss.get(reverse("scorer:manage", args=[east.slug]))
     page = dashboard.content.decode()
     assert f'id="imported-{imported.code}"' in page
     assert reverse("scorer:manage_take_in", args=[east.slug, imported.code]) in page

@@ -1,4 +1,4 @@
-"""Issue 34, the capability walk: a table's link grants that table and nothing more.
+"""The capability walk: a table's link grants that table and nothing more.
 
 Several tables share players in one room (and the same names play in another
 room); a phone opens one table's link and walks everything it can reach from it:
@@ -18,7 +18,6 @@ import html
 import io
 import json
 import re
-import uuid
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,12 +30,10 @@ from scorer.export import import_table, table_json
 from scorer.models import GameSession
 from scorer.players import Player
 from scorer.rooms import Room, RoomTable, default_room
-from scorer.seating import seat_players
-from tests.manage.helpers import member, open_room, signed_in
+from tests.factories import DRAW, by_tiles, make_room, make_table, member_client, record
 
 pytestmark = pytest.mark.django_db
 
-HAND = {"concealed": "111m222m333m456p7z", "win_tile": "7z"}
 MANAGE = "r/<slug:slug>/manage/"
 QR_LANDING = "r/<slug:slug>/t/<str:code>/"
 IMPORTS = ("s/import", "r/<slug:slug>/import")
@@ -64,15 +61,12 @@ def table_routes() -> list[str]:
 
 
 def play(room: Room, names: list[str], at: RoomTable | None = None, rounds: int = 3) -> GameSession:
-    s = GameSession.objects.create(room=room, room_table=at, ruleset="mcr", players=names)
-    seat_players(s)
+    s = make_table("mcr", names, room=room, room_table=at, seated=True)
     for i in range(rounds):
-        entry = {"kind": "win", "mode": "tiles", "winner": i % 4, "discarder": (i + 1) % 4,
-                 "hand": HAND}  # fmt: skip
-        s.record_round(uuid.uuid4(), entry)
+        record(s, by_tiles(i % 4, (i + 1) % 4))
     adjust = {"kind": "adjust", "reason": "借分", "lines": [{"from": 1, "to": 0, "amount": 5}]}
-    s.record_round(uuid.uuid4(), adjust)
-    s.record_round(uuid.uuid4(), {"kind": "draw"})
+    record(s, adjust)
+    record(s, DRAW)
     s.undo_last("老王")  # an undone round: its page offers 恢复
     assert list(s.rounds.order_by("number").values_list("current__kind", flat=True)) == [
         "win", "win", "win", "adjust", "draw"]  # fmt: skip
@@ -105,7 +99,7 @@ class Rooms:
 @pytest.fixture
 def rooms() -> Rooms:
     default_room()  # the site's `/` serves another room
-    east, west = open_room("east"), open_room("west")
+    east, west = make_room("east"), make_room("west")
     t1, t2 = east.add_tables(1, 2)
     (w1,) = west.add_tables(1)
     a = play(east, ["老王", "小李", "阿强", "美玲"], at=t1)
@@ -288,9 +282,8 @@ def test_the_rooms_admin_holds_the_rooms_tables_and_no_other_rooms(rooms: Rooms)
     """A signed-in admin of the room holds all its tables: a player's page links every
     table of the room he sat at, never another room's (and west's admin sees east's
     player pages as any phone does: holding none of its tables)."""
-    member(rooms.east, "east-boss")
-    member(rooms.west, "west-boss")
-    east_boss, west_boss = signed_in("east-boss"), signed_in("west-boss")
+    east_boss = member_client(rooms.east, "east-boss")
+    west_boss = member_client(rooms.west, "west-boss")
     west_codes = [s.code for s in rooms.others if s.room_id == rooms.west.pk]
     for seat in rooms.a.seats.select_related("player"):
         url = reverse("scorer:player", args=[seat.player.slug])

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from rules import RuleError
 from scorer.models import GameSession, Round, RoundRevision, Transfer
+from tests.factories import DRAW, SHORT_NAMES, by_tiles, make_table, record
 
 pytestmark = pytest.mark.django_db
 
@@ -67,22 +68,21 @@ def step(s: GameSession, op: str, a: int, b: int | None, ls: list[Any], paozi: l
     if s.ruleset == "shaanxi":
         penalty["seat_inputs"] = {"paozi": paozi}
     if op == "adjust":
-        s.record_round(uuid.uuid4(), adjust)
+        record(s, adjust)
     elif op == "penalty":
-        s.record_round(uuid.uuid4(), penalty)
+        record(s, penalty)
     elif op == "win" and s.ruleset != "wuhan":
         b = None if b == a else b
         if s.stepwise:
-            s.add_event(uuid.uuid4(), {"type": "win", "discarder": b,
-                                       "winners": [{"seat": a, "hand": HAND}]})  # fmt: skip
+            won = {"type": "win", "discarder": b, "winners": [{"seat": a, "hand": HAND}]}
+            s.add_event(uuid.uuid4(), won)
         else:
-            s.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles", "winner": a,
-                                          "discarder": b, "hand": HAND})  # fmt: skip
+            record(s, by_tiles(a, b, HAND))
     elif op == "draw":
         if s.stepwise:
             s.add_event(uuid.uuid4(), {"type": "draw"})
         else:
-            s.record_round(uuid.uuid4(), {"kind": "draw"})
+            record(s, DRAW)
     elif op == "undo":
         s.undo_last()
     elif op == "restore":
@@ -111,8 +111,7 @@ def test_every_ledger_balances_with_the_rooms_take(
     fee: dict[str, Any], ruleset: str, to: str, history: list[Any]
 ) -> None:
     with transaction.atomic():
-        s = GameSession.objects.create(ruleset=ruleset, players=["甲", "乙", "丙", "丁"],
-                                       fee=fee, params={TO_PARAM[ruleset]: to})  # fmt: skip
+        s = make_table(ruleset, SHORT_NAMES, fee=fee, params={TO_PARAM[ruleset]: to})
         for op, a, b, ls, paozi in history:
             before = (s.tallies(), s.room_take(), Transfer.objects.count())
             try:

@@ -5,9 +5,7 @@ page and in the chart, exported (CSV, JSON) and re-checked by the JSON import.""
 
 from __future__ import annotations
 
-import html as htmllib
 import json
-import re
 import uuid
 from typing import Any
 
@@ -18,6 +16,8 @@ from django.urls import reverse
 from rules import RuleError
 from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession, Round, RoundRevision
+from tests.factories import event, make_table, record
+from tests.pages import html, text
 from tests.scorer.csv_export import ROOM, read_export, zh_csv
 
 pytestmark = pytest.mark.django_db
@@ -27,10 +27,6 @@ ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 
 
-def text_of(page: str) -> str:
-    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", page)).split())
-
-
 def post_adjust(c: Client, s: GameSession, token: str, **extra: Any) -> Any:
     data = {"token": token, "for_round": s.next_number(), "kind": "adjust", "reason": "协商",
             "from_0": "1", "to_0": "0", "amount_0": "30", **extra}  # fmt: skip
@@ -38,11 +34,11 @@ def post_adjust(c: Client, s: GameSession, token: str, **extra: Any) -> Any:
 
 
 def test_an_adjustment_is_recorded_once_and_shown_as_such() -> None:
-    s = GameSession.objects.create(ruleset="mcr", players=NAMES)
+    s = make_table("mcr", NAMES)
     c = Client()
-    page = c.get(reverse("scorer:session", args=[s.code]), **ZH).content.decode()
+    page = html(c.get(reverse("scorer:session", args=[s.code]), **ZH))
     assert reverse("scorer:adjust", args=[s.code]) in page and "调整 / 罚分" in page
-    form = c.get(reverse("scorer:adjust", args=[s.code]), **ZH).content.decode()
+    form = html(c.get(reverse("scorer:adjust", args=[s.code]), **ZH))
     assert "原因" in form and "罚分" in form and "错和" in form  # mcr declares 错和
     token = str(uuid.uuid4())
     extra = {"from_1": "2", "to_1": "3", "amount_1": "5"}
@@ -53,11 +49,11 @@ def test_an_adjustment_is_recorded_once_and_shown_as_such() -> None:
     assert s.tallies() == [30, -30, -5, 5]
     rev = s.rounds.get().current
     assert rev.kind == RoundRevision.ADJUST and rev.result["reason"] == "协商"
-    ledger = text_of(c.get(reverse("scorer:ledger", args=[s.code]), **ZH).content.decode())
+    ledger = text(c.get(reverse("scorer:ledger", args=[s.code]), **ZH))
     assert "1 调整" in ledger
-    detail = text_of(c.get(reverse("scorer:round", args=[s.code, 1]), **ZH).content.decode())
+    detail = text(c.get(reverse("scorer:round", args=[s.code, 1]), **ZH))
     assert "调整：协商" in detail and "乙 → 甲：30" in detail and "丙 → 丁：5" in detail
-    chart = c.get(reverse("scorer:session", args=[s.code]), **EN).content.decode()
+    chart = html(c.get(reverse("scorer:session", args=[s.code]), **EN))
     assert 'class="chart-mark"' in chart and "Round 1: adjustment" in chart
     # No hand was dealt: the dealer proposed next is still the first.
     assert s.next_position() == (0, "E")
@@ -79,17 +75,17 @@ def test_an_adjustment_is_recorded_once_and_shown_as_such() -> None:
 def test_a_bad_adjustment_is_refused_whole_in_the_readers_language(
     extra: dict[str, str], zh: str
 ) -> None:
-    s = GameSession.objects.create(ruleset="mcr", players=NAMES)
+    s = make_table("mcr", NAMES)
     r = post_adjust(Client(), s, str(uuid.uuid4()), **{"from_1": "2", "to_1": "3", "amount_1": "5",
                                                         **extra})  # fmt: skip
-    assert r.status_code == 400 and zh in r.content.decode()
+    assert r.status_code == 400 and zh in html(r)
     assert s.rounds.count() == 0 and s.tallies() == [0, 0, 0, 0]
 
 
 def test_shaanxi_escape_from_the_form_reads_the_stakes_and_pays_the_others() -> None:
-    s = GameSession.objects.create(ruleset="shaanxi", players=NAMES)
+    s = make_table("shaanxi", NAMES)
     c = Client()
-    form = c.get(reverse("scorer:adjust", args=[s.code]) + "?kind=penalty", **ZH).content.decode()
+    form = html(c.get(reverse("scorer:adjust", args=[s.code]) + "?kind=penalty", **ZH))
     assert "逃跑" in form and "炮子" in form and "这桌罚的分由其他玩家平分" in form
     r = c.post(reverse("scorer:adjust", args=[s.code]), {
         "token": str(uuid.uuid4()), "for_round": 1, "kind": "penalty", "penalty": "escape",
@@ -97,13 +93,13 @@ def test_shaanxi_escape_from_the_form_reads_the_stakes_and_pays_the_others() -> 
     assert r.status_code == 302
     # 扣分 = 底分 × (8 + 自己的炮子數 × 3 + 其余玩家炮子數和) = 3 × (8 + 6 + 4)
     assert s.tallies() == [18, -54, 18, 18]
-    detail = text_of(c.get(reverse("scorer:round", args=[s.code, 1]), **ZH).content.decode())
+    detail = text(c.get(reverse("scorer:round", args=[s.code, 1]), **ZH))
     assert "罚分：乙" in detail and "逃跑：扣 54，其他玩家平分" in detail
 
 
 def test_wuhan_escape_paid_to_the_room_is_the_rooms_take() -> None:
-    s = GameSession.objects.create(ruleset="wuhan", players=NAMES, params={"escape_to": "room"})
-    s.record_round(uuid.uuid4(), {"kind": "penalty", "penalty": "escape", "seat": 3})
+    s = make_table("wuhan", NAMES, params={"escape_to": "room"})
+    record(s, {"kind": "penalty", "penalty": "escape", "seat": 3})
     assert s.tallies() == [0, 0, 0, -400] and s.room_take() == 400
     rev = s.rounds.get().current
     assert [(t.from_seat, t.to_seat, t.amount) for t in rev.transfers.all()] == [(3, None, 400)]
@@ -114,9 +110,9 @@ def test_wuhan_escape_paid_to_the_room_is_the_rooms_take() -> None:
 
 
 def test_undo_restore_and_correction_of_an_adjustment() -> None:
-    s = GameSession.objects.create(ruleset="mcr", players=NAMES)
+    s = make_table("mcr", NAMES)
     entry = {"kind": "adjust", "reason": "借分", "lines": [{"from": 0, "to": 2, "amount": 50}]}
-    rnd = s.record_round(uuid.uuid4(), entry)
+    rnd = record(s, entry)
     s.undo_last()
     assert s.tallies() == [0, 0, 0, 0]
     s.restore(rnd.number)
@@ -124,7 +120,7 @@ def test_undo_restore_and_correction_of_an_adjustment() -> None:
     c = Client()
     edit = reverse("scorer:adjust_edit", args=[s.code, rnd.number])
     assert c.get(reverse("scorer:edit", args=[s.code, rnd.number]))["Location"] == edit
-    form = c.get(edit, **ZH).content.decode()
+    form = html(c.get(edit, **ZH))
     assert 'value="借分"' in form and 'name="base" value="1"' in form
     r = c.post(edit, {"base": "1", "kind": "adjust", "reason": "借分（改）", "from_0": "0",
                       "to_0": "2", "amount_0": "20"}, **ZH)  # fmt: skip
@@ -139,27 +135,28 @@ def test_undo_restore_and_correction_of_an_adjustment() -> None:
 
 
 def test_a_closed_table_and_a_round_in_progress_take_no_adjustment() -> None:
-    s = GameSession.objects.create(ruleset="sichuan", players=NAMES)
-    s.add_event(uuid.uuid4(), {"type": "kong", "player": 1, "kong": "concealed"})
+    s = make_table("sichuan", NAMES)
+    event(s, {"type": "kong", "player": 1, "kong": "concealed"})
     entry = {"kind": "adjust", "reason": "x", "lines": [{"from": 0, "to": 1, "amount": 5}]}
     with pytest.raises(RuleError) as e:
-        s.record_round(uuid.uuid4(), entry)
+        record(s, entry)
     assert "还有一局没打完" in e.value.message_zh
-    t = GameSession.objects.create(ruleset="mcr", players=NAMES)
-    t.record_round(uuid.uuid4(), entry)
+    t = make_table("mcr", NAMES)
+    record(t, entry)
     t.close()
     r = post_adjust(Client(), t, str(uuid.uuid4()))
     assert r.status_code == 302 and t.rounds.filter(status=Round.ACTIVE).count() == 1
 
 
 def test_the_json_export_round_trips_and_the_import_re_checks_it() -> None:
-    s = GameSession.objects.create(ruleset="shaanxi", players=NAMES,
-                                   params={"escape_to": "room"},
-                                   fee={"mode": "win_fixed", "amount": 2})  # fmt: skip
-    s.record_round(uuid.uuid4(), {"kind": "adjust", "reason": "协商",
-                                  "lines": [{"from": 0, "to": 1, "amount": 7}]})  # fmt: skip
-    s.record_round(uuid.uuid4(), {"kind": "penalty", "penalty": "escape", "seat": 2,
-                                  "seat_inputs": {"paozi": [0, 0, 4, 0]}})  # fmt: skip
+    s = make_table(
+        "shaanxi", NAMES, params={"escape_to": "room"}, fee={"mode": "win_fixed", "amount": 2}
+    )
+    record(s, {"kind": "adjust", "reason": "协商", "lines": [{"from": 0, "to": 1, "amount": 7}]})
+    record(
+        s,
+        {"kind": "penalty", "penalty": "escape", "seat": 2, "seat_inputs": {"paozi": [0, 0, 4, 0]}},
+    )
     data = json.loads(json.dumps(table_json(s), ensure_ascii=False))
     t = import_table(data, copy_of=origin_of(data))  # a second copy, chosen
     assert t.tallies() == s.tallies() == [-7, 7, -60, 0] and t.room_take() == 60

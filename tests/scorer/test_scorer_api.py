@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import uuid
 from decimal import Decimal
 from typing import Any
 
@@ -12,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from rules import score
-from scorer.models import GameSession
+from tests.factories import SHORT_NAMES, by_tiles, make_table, play
 
 pytestmark = pytest.mark.django_db
 
@@ -22,13 +21,6 @@ SITUATION = {
     "concealed": "111m222m333m456p7z",
     "win_tile": "7z",
     "table": {"players": 4, "dealer": 0, "winner": 1, "discarder": 2},
-}
-WIN = {
-    "kind": "win",
-    "mode": "tiles",
-    "winner": 1,
-    "discarder": 2,
-    "hand": {"concealed": "111m222m333m456p7z", "win_tile": "7z"},
 }
 
 
@@ -122,11 +114,8 @@ def test_score_needs_no_csrf_token() -> None:
 
 
 def test_session_json(client: Client) -> None:
-    s = GameSession.objects.create(
-        ruleset="mcr", players=["甲", "乙", "丙", "丁"], money_per_point=Decimal("0.5")
-    )
-    s.record_round(uuid.uuid4(), WIN)
-    s.record_round(uuid.uuid4(), WIN)
+    s = make_table("mcr", SHORT_NAMES, money_per_point=Decimal("0.5"))
+    play(s, [by_tiles(), by_tiles()])
     s.undo_last("x")
     s.refresh_from_db()
     response = client.get(reverse("scorer:api_session", args=[s.code]))
@@ -147,7 +136,7 @@ def test_session_json(client: Client) -> None:
 
 
 def test_session_json_without_money_or_rounds(client: Client) -> None:
-    s = GameSession.objects.create(ruleset="mcr", players=["a", "b", "c", "d"], first_dealer=2)
+    s = make_table("mcr", ["a", "b", "c", "d"], first_dealer=2)
     body = client.get(reverse("scorer:api_session", args=[s.code])).json()
     assert body["money"] is None
     assert body["totals"] == [0, 0, 0, 0] and body["rounds"] == 0 and body["version"] == 0
@@ -163,14 +152,14 @@ def test_session_json_unknown_code_is_404_json(client: Client) -> None:
 
 
 def test_session_json_is_read_only(client: Client) -> None:
-    s = GameSession.objects.create(ruleset="mcr", players=["a", "b", "c", "d"])
+    s = make_table("mcr", ["a", "b", "c", "d"])
     assert client.post(reverse("scorer:api_session", args=[s.code])).status_code == 405
 
 
 @pytest.mark.parametrize(
     ("situation", "status"),
     [
-        # 13 wild tiles of four kinds: millions of readings, counted (issue 15)
+        # 13 wild tiles of four kinds: millions of readings, counted
         ({"ruleset": "generic", "wild": ["1z", "2z", "3z", "4z"],
           "concealed": "1z1z1z1z2z2z2z2z3z3z3z3z4z", "win_tile": "5p"}, 200),
         ({"ruleset": "house", "wild": ["1m", "2m"],

@@ -1,5 +1,5 @@
-"""The JSON API's edge (issue 17): every refusal is the JSON error object, and every
-answer is strict JSON (no NaN, no lone surrogate), whatever the body."""
+"""The JSON API's edge: every refusal is the JSON error object, and every answer is
+strict JSON (no NaN, no lone surrogate), whatever the body."""
 
 from __future__ import annotations
 

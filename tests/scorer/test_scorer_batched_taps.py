@@ -1,4 +1,4 @@
-"""Several taps in one request (issue 27): the server applies them in order, as it
+"""Several taps in one request: the server applies them in order, as it
 would have one request at a time (static/js/taps.js sends the taps queued behind
 an answer together).
 
@@ -18,7 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer.models import GameSession
-from tests.scorer.test_scorer_views_record import HTMX, Phone, page_of, state_of, tap_message
+from tests.factories import SHORT_NAMES, make_table
+from tests.pages import html
+from tests.scorer.test_scorer_views_record import HTMX, Phone, state_of, tap_message
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +49,7 @@ def batched(client: Client, session: GameSession, taps: list[str], **extra: Any)
     url = phone.preview_url
     response = client.post(url, {**phone.state, "tap": taps, **extra}, **HTMX)
     assert response.status_code == 200
-    return page_of(response)
+    return html(response)
 
 
 def one_by_one(client: Client, session: GameSession, taps: list[str]) -> str:
@@ -59,9 +61,9 @@ def one_by_one(client: Client, session: GameSession, taps: list[str]) -> str:
 @given(taps=st.lists(TAP, min_size=1, max_size=16))
 def test_a_batch_is_the_taps_one_by_one(taps: list[str]) -> None:
     # Two phones, two tables: neither's draft nor 选牌/选番 memory reaches the other.
-    session = GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"])
+    session = make_table("mcr", SHORT_NAMES)
     alone = one_by_one(Client(), session, taps)
-    session = GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"])
+    session = make_table("mcr", SHORT_NAMES)
     together = batched(Client(), session, taps)
     keep = ("kind", "winner", "discarder", "mode", "hand", "win_tile", "melds", "tool", "fans")
     a, b = state_of(alone), state_of(together)
@@ -74,7 +76,7 @@ def test_a_batch_is_the_taps_one_by_one(taps: list[str]) -> None:
 
 def test_a_batch_of_tile_taps_answers_only_what_changed(client: Client) -> None:
     """Plain tile taps together: the hand and the grid tiles they touched, not the form."""
-    session = GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"])
+    session = make_table("mcr", SHORT_NAMES)
     page = batched(client, session, ["tile:1m", "tile:1m", "tile:5p"], delta="1")
     delta = '<div id="pk-state" hx-swap-oob="true">'
     assert delta in page
@@ -84,14 +86,14 @@ def test_a_batch_of_tile_taps_answers_only_what_changed(client: Client) -> None:
     hidden = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', page))
     assert hidden["hand"] == "11m" and hidden["win_tile"] == "5p"
     # A tool in the batch: the whole form (the grid, every tile of it).
-    session = GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"])
+    session = make_table("mcr", SHORT_NAMES)
     page = batched(client, session, ["tool:pung", "tile:1m"], delta="1")
     assert delta not in page and 'id="g-2m"' in page
     assert state_of(page)["melds"] == "pung:1m"
 
 
 def test_a_refused_tap_in_a_batch_is_said_and_the_rest_applied(client: Client) -> None:
-    session = GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"])
+    session = make_table("mcr", SHORT_NAMES)
     page = batched(client, session, ["tile:1m"] * 5 + ["tile:2m"])
     assert "1m" not in tap_message(page) and tap_message(page)  # "only four 一万"
     assert state_of(page)["hand"] == "1111m" and state_of(page)["win_tile"] == "2m"

@@ -1,5 +1,5 @@
-"""Issue 27, item 3: players left unnamed are placeholders, numbered by seat, and
-never players of the registry (every unnamed table used to add to one "东家")."""
+"""Players left unnamed are placeholders, numbered by seat, and never players of the
+registry (the unnamed tables never add up under one "东家")."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from scorer.models import GameSession
 from scorer.players import Player, Seat, is_placeholder
+from tests.pages import html
 from tests.scorer.test_scorer_views_session import start_data
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +26,7 @@ def test_unnamed_seats_are_placeholders_and_never_join_the_registry(client: Clie
     assert Player.objects.get(name="老王").seats.count() == 2
     assert not Seat.objects.filter(session=s, seat__in=[1, 3]).exists()
     # Not a wind: the names no longer contradict the seat winds that move round.
-    page = client.get(reverse("scorer:session", args=[s.code])).content.decode()
+    page = html(client.get(reverse("scorer:session", args=[s.code])))
     assert "东家" not in page and "北家" not in page
 
 

@@ -21,7 +21,9 @@ from django.test import Client
 
 from scorer.busy import MESSAGE, MESSAGE_ZH, is_busy
 from scorer.models import GameSession, Round
-from tests.scorer.test_scorer_views_record import Phone, make_session, winning_phone
+from tests.factories import SHORT_NAMES, make_table
+from tests.pages import html
+from tests.scorer.test_scorer_views_record import Phone, winning_phone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -64,13 +66,13 @@ def locked() -> Iterator[Any]:
 
 
 def test_a_confirm_that_cannot_get_the_lock_is_asked_again(locked: Any) -> None:
-    session = make_session()
+    session = make_table("mcr", SHORT_NAMES)
     phone = winning_phone(Phone(Client(), session))
     locked(session)
     response = phone.confirm()
     assert response.status_code == 503
     assert response["Retry-After"] == "2"
-    page = response.content.decode()
+    page = html(response)
     assert MESSAGE_ZH in page and MESSAGE in page
     assert "<!DOCTYPE html>" in page
     # Nothing changed; the lock released, the same form (the same token) records it once.
@@ -84,12 +86,12 @@ def test_a_confirm_that_cannot_get_the_lock_is_asked_again(locked: Any) -> None:
 
 
 def test_htmx_and_json_clients_are_told_too(locked: Any) -> None:
-    session = make_session()
+    session = make_table("mcr", SHORT_NAMES)
     phone = winning_phone(Phone(Client(), session))
     locked(session)
     response = phone.confirm(htmx=True)
     assert response.status_code == 503 and response["Retry-After"] == "2"
-    fragment = response.content.decode()
+    fragment = html(response)
     # Only the message: static/js/busy.js shows it above the page, which stays.
     assert fragment.startswith('<p class="busy-msg" role="alert">')
     assert MESSAGE_ZH in fragment and MESSAGE in fragment
@@ -118,14 +120,14 @@ def test_only_lock_timeouts_count_as_busy() -> None:
             assert is_busy(e) is busy
 
 
-# -- issue 26: the session's own save, after the view, when the lock is held ----
+# -- the session's own save, after the view, when the lock is held -------------
 
 
 @pytest.fixture
 def sessions_locked() -> Iterator[Any]:
     """Hold the lock Django's session save needs, from another connection.
 
-    SQLite: a write transaction (BEGIN IMMEDIATE, as the issue's probe did) on the
+    SQLite: a write transaction (BEGIN IMMEDIATE) on the
     shared database, so the view reads and only the session's save is refused.  PostgreSQL: the phone's
     own session row locked (FOR UPDATE), or, for a phone with no session yet
     (whose new row no row lock can stop), the table (LOCK TABLE … EXCLUSIVE,
@@ -168,7 +170,7 @@ def _told_to_retry(response: Any, form: str) -> None:
         assert body["ok"] is False and body["retry_after"] == 2
         assert body["error"] == {"code": "busy", "message": MESSAGE, "message_zh": MESSAGE_ZH}
         return
-    text = response.content.decode()
+    text = html(response)
     assert MESSAGE_ZH in text and MESSAGE in text
     if form == "htmx":
         assert text.startswith('<p class="busy-msg" role="alert">')
@@ -180,7 +182,7 @@ def _told_to_retry(response: Any, form: str) -> None:
 def test_a_first_visit_whose_new_session_cannot_be_saved_is_asked_again(
     sessions_locked: Any, form: str
 ) -> None:
-    session = make_session()
+    session = make_table("mcr", SHORT_NAMES)
     phone = Client(raise_request_exception=False)  # no cookie: its session is new
     url = f"/s/{session.code}/"
     headers = {"HX-Request": "true"} if form == "htmx" else {}
@@ -197,7 +199,7 @@ def test_a_first_visit_whose_new_session_cannot_be_saved_is_asked_again(
 
 @pytest.mark.parametrize("form", ["htmx", "page", "json"])
 def test_a_tap_whose_draft_cannot_be_saved_is_asked_again(sessions_locked: Any, form: str) -> None:
-    session = make_session()
+    session = make_table("mcr", SHORT_NAMES)
     phone = Phone(Client(raise_request_exception=False), session)
     phone.tap("winner:1")
     key = phone.client.session.session_key

@@ -42,7 +42,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from scorer.models import GameSession, Round, Transfer
+from scorer.models import Round, Transfer
+from tests.factories import make_table
 from tests.scorer.test_scorer_phones import state_of_event
 from tests.scorer.test_scorer_views_record import state_of
 
@@ -266,10 +267,8 @@ def flash(phone: Browser, code: str) -> str:
 
 
 def test_eight_phones_at_once_on_a_live_server(servers: Servers) -> None:
-    mcr = GameSession.objects.create(ruleset="mcr", players=list(NAMES))
-    sichuan = GameSession.objects.create(
-        ruleset="sichuan", players=list(NAMES), params={"blood_battle": False}
-    )
+    mcr = make_table("mcr", NAMES)
+    sichuan = make_table("sichuan", NAMES, params={"blood_battle": False})
     sichuan.params = dict(sichuan.resolved_params())
     sichuan.save()
     bases = servers.start()

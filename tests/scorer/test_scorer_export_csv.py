@@ -1,48 +1,41 @@
-"""Issue 27, item 6: the table's CSV export in the page's language and local time,
-the totals as the last row of the same columns, numbers a spreadsheet reads as
-numbers, and the room's take (台费), adjustments and penalties kept as rows."""
+"""The table's CSV export in the page's language and local time, the totals as the
+last row of the same columns, numbers a spreadsheet reads as numbers, and the room's
+take (台费), adjustments and penalties kept as rows."""
 
 from __future__ import annotations
 
 import csv
 import datetime as dt
 import io
-import uuid
-from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from scorer.models import GameSession, RoundRevision
+from tests.factories import by_tiles, make_table, record
+from tests.pages import html
 from tests.scorer.csv_export import ROOM, read_export, zh_csv
 
 pytestmark = pytest.mark.django_db
 
 NAMES = ["欧阳大刘", "乙", "丙", "丁"]
-MCR_WIN = {"concealed": "111m222m333m456p7z", "win_tile": "7z"}
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 AT = dt.datetime(2026, 11, 26, 12, 7, tzinfo=dt.UTC)  # 20:07 in Asia/Shanghai
 
 
-def win(winner: int, discarder: int | None) -> dict[str, Any]:
-    return {"kind": "win", "mode": "tiles", "winner": winner, "discarder": discarder,
-            "hand": MCR_WIN}  # fmt: skip
-
-
 def evening() -> GameSession:
     """A 国标 table with a per-win fee: a win, a corrected win, an undone win, an
     adjustment, all recorded at 12:07 UTC."""
-    s = GameSession.objects.create(ruleset="mcr", players=NAMES,
-                                   fee={"mode": "win_percent", "percent": 10, "cap": 0})  # fmt: skip
-    s.record_round(uuid.uuid4(), win(0, 1))
-    second = s.record_round(uuid.uuid4(), win(2, None))
-    second.revise(win(3, 2))
-    s.record_round(uuid.uuid4(), win(1, 0))
+    s = make_table("mcr", NAMES, fee={"mode": "win_percent", "percent": 10, "cap": 0})
+    record(s, by_tiles(0, 1))
+    second = record(s, by_tiles(2, None))
+    second.revise(by_tiles(3, 2))
+    record(s, by_tiles(1, 0))
     s.undo_last()
-    s.record_round(uuid.uuid4(), {"kind": "adjust", "reason": "借分",
-                                  "lines": [{"from": 2, "to": 0, "amount": 25}]})  # fmt: skip
+    lines = [{"from": 2, "to": 0, "amount": 25}]
+    record(s, {"kind": "adjust", "reason": "借分", "lines": lines})
     RoundRevision.objects.filter(round__session=s).update(created_at=AT)
     return s
 
@@ -64,7 +57,7 @@ def test_the_csv_speaks_the_pages_language_in_local_time(client: Client) -> None
 
 def test_the_csv_in_english(client: Client) -> None:
     s = evening()
-    text = client.get(reverse("scorer:export", args=[s.code, "csv"]), **EN).content.decode()
+    text = html(client.get(reverse("scorer:export", args=[s.code, "csv"]), **EN))
     rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
     assert rows[0] == ["Round", "Counted", "Version", "Current", "Kind", "Dealer", "Recorded by",
                        "Time", "From", "To", "Points", "Reason", *NAMES, "the room"]  # fmt: skip
@@ -75,9 +68,9 @@ def test_the_csv_in_english(client: Client) -> None:
 
 
 def test_a_table_with_no_room_has_no_room_column_and_a_penalty_row() -> None:
-    s = GameSession.objects.create(ruleset="wuhan", players=NAMES)
-    s.record_round(uuid.uuid4(), {"kind": "penalty", "penalty": "escape", "seat": 3})
-    s.record_round(uuid.uuid4(), {"kind": "draw", "turned": "1z"})
+    s = make_table("wuhan", NAMES)
+    record(s, {"kind": "penalty", "penalty": "escape", "seat": 3})
+    record(s, {"kind": "draw", "turned": "1z"})
     got = read_export(zh_csv(s), NAMES)
     assert ROOM not in got.head and got.totals == dict(zip(NAMES, s.tallies(), strict=True))
     assert [(x["类型"], x["谁给"], x["原因"]) for x in got.body] == [("罚分", "丁", "逃跑")] * 3

@@ -4,10 +4,8 @@ exports (the import charges the fee again and refuses a file whose fee is not it
 
 from __future__ import annotations
 
-import html as htmllib
 import json
 import re
-import uuid
 from decimal import Decimal
 from typing import Any
 
@@ -20,39 +18,28 @@ from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession, Player, RoomConfig
 from scorer.players import records
 from scorer.rooms import Room, default_room
-from scorer.seating import seat_players
+from tests.factories import DRAW, by_tiles, make_table, record
+from tests.pages import html, text, text_of
 from tests.scorer.csv_export import ROOM, read_export
 
 pytestmark = pytest.mark.django_db
 
-MCR_WIN = {"concealed": "111m222m333m456p7z", "win_tile": "7z"}
 NAMES = ["甲", "乙", "丙", "丁"]
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
 
 
-def win(winner: int, discarder: int | None) -> dict[str, Any]:
-    return {"kind": "win", "mode": "tiles", "winner": winner, "discarder": discarder,
-            "hand": MCR_WIN}  # fmt: skip
-
-
-def text_of(page: str) -> str:
-    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", page)).split())
-
-
 def table(fee: dict[str, Any], rate: str | None = None, room: Room | None = None) -> GameSession:
-    s = GameSession.objects.create(
-        ruleset="mcr", players=list(NAMES), fee=fee, room=room or default_room(),
-        money_per_point=None if rate is None else Decimal(rate),
-    )  # fmt: skip
-    seat_players(s)
-    return s
+    money = None if rate is None else Decimal(rate)
+    return make_table(
+        "mcr", NAMES, seated=True, fee=fee, room=room or default_room(), money_per_point=money
+    )
 
 
 def played(fee: dict[str, Any], rate: str | None = None) -> GameSession:
     s = table(fee, rate)
-    s.record_round(uuid.uuid4(), win(1, 2))
-    s.record_round(uuid.uuid4(), win(3, None))
-    s.record_round(uuid.uuid4(), {"kind": "draw"})
+    record(s, by_tiles(1, 2))
+    record(s, by_tiles(3, None))
+    record(s, DRAW)
     return s
 
 
@@ -61,12 +48,12 @@ def test_the_start_page_says_how_the_chosen_configuration_charges(client: Client
     first = room.offered_configs()[0]
     first.fee = {"mode": "win_percent", "percent": 5, "cap": 20}
     first.save()
-    page = text_of(client.get(reverse("scorer:room", args=["queyou"]), **ZH).content.decode())
+    page = text(client.get(reverse("scorer:room", args=["queyou"]), **ZH))
     assert "台费（抽水）：每把赢分的 5%，最多 20 分。" in page
     other = room.offered_configs()[1]
     part = client.get(reverse("scorer:room", args=["queyou"]), {"config": other.pk},
                       HTTP_HX_REQUEST="true", **ZH)  # fmt: skip
-    assert "台费" not in text_of(part.content.decode())  # a configuration without a fee
+    assert "台费" not in text(part)  # a configuration without a fee
     # The table started from it snapshots the fee; a later change does not reach it.
     r = client.post(reverse("scorer:room_create", args=["queyou"]),
                     {"config": first.pk, "players": 4, "first_dealer": 0})  # fmt: skip
@@ -81,7 +68,7 @@ def test_the_start_page_says_how_the_chosen_configuration_charges(client: Client
 
 def test_the_tallies_show_the_room_on_its_own_line(client: Client) -> None:
     s = played({"mode": "win_fixed", "amount": 4}, rate="0.5")
-    page = client.get(reverse("scorer:session", args=[s.code]), **ZH).content.decode()
+    page = html(client.get(reverse("scorer:session", args=[s.code]), **ZH))
     line = re.search(r'<p class="room-line">(.*?)</p>', page, re.S)
     assert line is not None
     words = text_of(line.group(1))
@@ -91,16 +78,14 @@ def test_the_tallies_show_the_room_on_its_own_line(client: Client) -> None:
     assert [int(x.replace("−", "-")) for x in seats] == s.tallies()
     assert sum(s.tallies()) + 8 == 0
     plain = played({})
-    assert (
-        "room-line" not in client.get(reverse("scorer:session", args=[plain.code])).content.decode()
-    )
+    assert "room-line" not in html(client.get(reverse("scorer:session", args=[plain.code])))
 
 
 def test_the_result_page_pays_the_room_in_the_settle_up(client: Client) -> None:
     Room.objects.filter(pk=default_room().pk).update(name="雀友棋牌室")
     s = played({"mode": "aa", "amount": 10})
     s.close()
-    page = text_of(client.get(reverse("scorer:final", args=[s.code]), **ZH).content.decode())
+    page = text(client.get(reverse("scorer:final", args=[s.code]), **ZH))
     assert f"台费 · {s.room.name} 40" in page
     pays = re.findall(r"(\S+) → (\S+) (\d+)", page)
     owed = dict.fromkeys([*NAMES, s.room.name], 0)
@@ -111,7 +96,7 @@ def test_the_result_page_pays_the_room_in_the_settle_up(client: Client) -> None:
     # Every payment settles the players' net and the room's take, nothing more.
     assert [owed[n] for n in NAMES] == totals and owed[s.room.name] == 40
     assert any(p[1] == s.room.name for p in pays)
-    svg = client.get(reverse("scorer:final_svg", args=[s.code])).content.decode()
+    svg = html(client.get(reverse("scorer:final_svg", args=[s.code])))
     assert s.room.name in svg
 
 
@@ -119,19 +104,19 @@ def test_the_ledger_and_the_round_page_say_the_fee(client: Client) -> None:
     s = played({"mode": "big_winner", "amount": 30})
     s.close()
     fee_round = s.rounds.get(number=4)
-    page = client.get(reverse("scorer:ledger", args=[s.code]), **ZH).content.decode()
+    page = html(client.get(reverse("scorer:ledger", args=[s.code]), **ZH))
     assert 'class="ledger-round ledger-fee"' in page and "<abbr" in page
     foot = re.search(r'<p class="room-line">(.*?)</p>', page, re.S)
     assert foot is not None and " 30 " in f" {text_of(foot.group(1))} "
-    detail = client.get(reverse("scorer:round", args=[s.code, 4]), **ZH).content.decode()
+    detail = html(client.get(reverse("scorer:round", args=[s.code, 4]), **ZH))
     assert "台费：结束本桌时收取" in text_of(detail)
     assert fee_round.current is not None and fee_round.current.room_take == 30
     assert "→ 台费 30" in text_of(detail)
     raked = played({"mode": "win_fixed", "amount": 4})
-    ledger = client.get(reverse("scorer:ledger", args=[raked.code]), **ZH).content.decode()
+    ledger = html(client.get(reverse("scorer:ledger", args=[raked.code]), **ZH))
     assert ledger.count('<sup class="room-mark" title="台费 4">费</sup>') == 2  # two wins
     part = client.get(reverse("scorer:round", args=[raked.code, 1]), {"part": "current"}, **ZH)
-    assert "乙 → 台费 4" in text_of(part.content.decode())
+    assert "乙 → 台费 4" in text(part)
 
 
 def test_the_api_carries_the_room_take(client: Client) -> None:
@@ -157,7 +142,7 @@ def test_the_exports_carry_the_fee_and_the_import_checks_it(
     s = played(fee)
     s.close()
     s.reopen(note="再来一局")  # the first fee at the close, undone, stays in the history
-    s.record_round(uuid.uuid4(), win(0, 1))
+    record(s, by_tiles(0, 1))
     s.close()
     data = json.loads(json.dumps(table_json(s), ensure_ascii=False))
     assert data["fee"] == s.fee_rule().to_json() and data["room_take"] == s.room_take() > 0
@@ -185,9 +170,7 @@ def test_the_exports_carry_the_fee_and_the_import_checks_it(
         with pytest.raises(RuleError):
             import_table(bad)
         assert GameSession.objects.count() == before
-    got = read_export(
-        client.get(reverse("scorer:export", args=[s.code, "csv"]), **ZH).content.decode(), NAMES
-    )
+    got = read_export(html(client.get(reverse("scorer:export", args=[s.code, "csv"]), **ZH)), NAMES)
     assert [got.net[n] for n in NAMES] == [got.totals[n] for n in NAMES] == s.tallies()
     assert got.net[ROOM] == got.totals[ROOM] == s.room_take() > 0
     # The room's payments are its own lines: to the room, as 台费.

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from rules import RuleError
 from scorer.fees import FeeRule
 from scorer.models import GameSession, Round, RoundRevision, Transfer
+from tests.factories import DRAW, SHORT_NAMES, by_tiles, make_table, record
 
 pytestmark = pytest.mark.django_db
 
@@ -94,16 +95,15 @@ def step(s: GameSession, op: str, a: int, b: int | None, k: int) -> None:
         b = None if b == a else b
         if s.stepwise:
             hand = SICHUAN_HANDS[k % 2]
-            s.add_event(uuid.uuid4(), {"type": "win", "discarder": b,
-                                       "winners": [{"seat": a, "hand": hand}]})  # fmt: skip
+            won = {"type": "win", "discarder": b, "winners": [{"seat": a, "hand": hand}]}
+            s.add_event(uuid.uuid4(), won)
         else:
-            s.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles", "winner": a,
-                                          "discarder": b, "hand": MCR_HANDS[k]})  # fmt: skip
+            record(s, by_tiles(a, b, MCR_HANDS[k]))
     elif op == "draw":
         if s.stepwise:
             s.add_event(uuid.uuid4(), {"type": "wall_end"})
         else:
-            s.record_round(uuid.uuid4(), {"kind": "draw"})
+            record(s, DRAW)
     elif op == "kong" and s.stepwise:
         s.add_event(uuid.uuid4(), {"type": "kong", "player": a, "kong": "concealed"})
     elif op == "undo_event":
@@ -118,8 +118,7 @@ def step(s: GameSession, op: str, a: int, b: int | None, k: int) -> None:
         last = s.rounds.filter(status=Round.ACTIVE).order_by("-number").first()
         if last is not None and not s.stepwise:
             b = None if b == a else b
-            last.revise({"kind": "win", "mode": "tiles", "winner": a, "discarder": b,
-                         "hand": MCR_HANDS[k]})  # fmt: skip
+            last.revise(by_tiles(a, b, MCR_HANDS[k]))
     elif op == "close":
         s.close()
     elif op == "reopen":
@@ -132,7 +131,7 @@ def test_players_net_plus_the_rooms_take_is_always_zero(
     fee: dict[str, Any], ruleset: str, history: list[tuple[str, int, int | None, int]]
 ) -> None:
     with transaction.atomic():
-        s = GameSession.objects.create(ruleset=ruleset, players=["甲", "乙", "丙", "丁"], fee=fee)
+        s = make_table(ruleset, SHORT_NAMES, fee=fee)
         assert FeeRule.of(s.fee).to_json() == FeeRule.from_json(fee).to_json()
         for op, a, b, k in history:
             before = (s.tallies(), s.room_take(), Transfer.objects.count())

@@ -1,9 +1,8 @@
-"""台费 (issue 25): the rule, taken with rounds and at the close, moved by undo,
+"""台费: the rule, taken with rounds and at the close, moved by undo,
 correction and reopen; the players' net plus the room's take is always zero."""
 
 from __future__ import annotations
 
-import uuid
 from decimal import Decimal
 from typing import Any
 
@@ -15,20 +14,15 @@ from django.utils import translation
 from rules import RuleError
 from scorer.fees import FeeRule, add_fee_fields, checked_fee, clean_fee
 from scorer.models import GameSession, RoomConfig, Round, Transfer
+from tests.factories import by_tiles, event, make_table, record
 
 pytestmark = pytest.mark.django_db
 
-MCR_WIN = {"concealed": "111m222m333m456p7z", "win_tile": "7z"}
 NAMES = ["东家", "南家", "西家", "北家"]
 
 
 def session(fee: dict[str, Any] | None = None, **kw: Any) -> GameSession:
-    return GameSession.objects.create(ruleset="mcr", players=NAMES, fee=fee or {}, **kw)
-
-
-def win(winner: int, discarder: int | None) -> dict[str, Any]:
-    return {"kind": "win", "mode": "tiles", "winner": winner, "discarder": discarder,
-            "hand": MCR_WIN}  # fmt: skip
+    return make_table("mcr", NAMES, fee=fee or {}, **kw)
 
 
 def balanced(s: GameSession) -> None:
@@ -179,8 +173,8 @@ def test_the_form_marks_a_missing_or_bad_value_on_its_own_field() -> None:
 def test_a_rake_is_taken_from_the_winner_with_the_round() -> None:
     s = session({"mode": "win_percent", "percent": 10, "cap": 20})
     plain = session()
-    r = s.record_round(uuid.uuid4(), win(1, 2))
-    p = plain.record_round(uuid.uuid4(), win(1, 2))
+    r = record(s, by_tiles(1, 2))
+    p = record(plain, by_tiles(1, 2))
     assert r.current is not None and p.current is not None
     gross = p.current.deltas
     fee = min(gross[1] // 10, 20)
@@ -195,8 +189,8 @@ def test_a_rake_is_taken_from_the_winner_with_the_round() -> None:
 
 def test_undo_restore_and_correction_move_the_fee_with_the_round() -> None:
     s = session({"mode": "win_fixed", "amount": 3})
-    s.record_round(uuid.uuid4(), win(1, 2))
-    r2 = s.record_round(uuid.uuid4(), win(3, None))
+    record(s, by_tiles(1, 2))
+    r2 = record(s, by_tiles(3, None))
     assert s.room_take() == 6
     s.undo_last(expected=2)
     assert s.room_take() == 3
@@ -206,15 +200,15 @@ def test_undo_restore_and_correction_move_the_fee_with_the_round() -> None:
     r2.revise({"kind": "draw"})
     assert s.room_take() == 3  # a draw has no winner: no fee
     balanced(s)
-    r2.revise(win(0, 1))
+    r2.revise(by_tiles(0, 1))
     assert s.room_take() == 6
     balanced(s)
 
 
 def test_a_round_of_events_charges_each_winner_on_his_net() -> None:
     fee = {"mode": "win_percent", "percent": 50}
-    s = GameSession.objects.create(ruleset="sichuan", players=NAMES, fee=fee)
-    plain = GameSession.objects.create(ruleset="sichuan", players=NAMES)
+    s = make_table("sichuan", NAMES, fee=fee)
+    plain = make_table("sichuan", NAMES)
     pungs = {"concealed": "111222p333s4455s", "win_tile": "5s"}
     pairs = {"concealed": "1122334466778m", "win_tile": "8m"}
     events = [
@@ -224,7 +218,7 @@ def test_a_round_of_events_charges_each_winner_on_his_net() -> None:
     ]
     for i, ev in enumerate(events):
         for t in (s, plain):
-            t.add_event(uuid.uuid4(), ev)
+            event(t, ev)
         if i == 0:
             assert s.room_take() == 0  # a kong is no win: its gainer pays nothing
     gross = plain.tallies()
@@ -248,7 +242,7 @@ def test_a_round_of_events_charges_each_winner_on_his_net() -> None:
 
 def test_aa_is_charged_at_the_close_and_taken_back_by_reopening() -> None:
     s = session({"mode": "aa", "amount": 20})
-    s.record_round(uuid.uuid4(), win(1, 2))
+    record(s, by_tiles(1, 2))
     before = s.tallies()
     assert s.close(author="老板")
     fee_round = s.rounds.get(number=2)
@@ -265,7 +259,7 @@ def test_aa_is_charged_at_the_close_and_taken_back_by_reopening() -> None:
     with pytest.raises(RuleError):
         s.restore(2)
     assert s.next_position()[0] == s.standing_rounds()[-1].current.dealer or True
-    s.record_round(uuid.uuid4(), win(3, None))
+    record(s, by_tiles(3, None))
     s.close()
     assert s.room_take() == 80 and s.rounds.filter(status=Round.ACTIVE).count() == 3
     balanced(s)
@@ -276,14 +270,14 @@ def test_an_empty_table_owes_nothing_and_a_fee_round_is_no_hand() -> None:
     s.close()
     assert s.room_take() == 0 and not s.rounds.exists()
     s.reopen()
-    s.record_round(uuid.uuid4(), win(1, 2))
+    record(s, by_tiles(1, 2))
     position = s.next_position()
     s.close()
     assert s.next_position() == position
     r = s.rounds.get(number=2)
     assert r.current is not None and r.current.deltas == [0, -40, 0, 0]
     with pytest.raises(RuleError):
-        r.revise(win(1, 2))
+        r.revise(by_tiles(1, 2))
 
 
 def test_the_fee_fields_partial_renders_the_fields_for_a_configuration_form() -> None:

@@ -9,7 +9,6 @@ import io
 import json
 import random
 import re
-import uuid
 from decimal import Decimal
 from typing import Any
 
@@ -21,6 +20,8 @@ from rules import RuleError
 from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession, Round, SessionChange
 from scorer.settleup import settle_up
+from tests.factories import DRAW, by_tiles, event, make_table, record
+from tests.pages import html
 from tests.scorer.csv_export import ROOM, read_export
 
 pytestmark = pytest.mark.django_db
@@ -36,26 +37,22 @@ NAMES = ["甲", "乙", "丙", "丁"]
 def generated_table(seed: int, rate: str | None = "0.5") -> GameSession:
     """A table of random wins and draws, some undone (one restored), one corrected."""
     rng = random.Random(seed)
-    s = GameSession.objects.create(
-        ruleset="mcr", players=list(NAMES), params={},
-        money_per_point=None if rate is None else Decimal(rate),
-    )  # fmt: skip
+    money = None if rate is None else Decimal(rate)
+    s = make_table("mcr", NAMES, params={}, money_per_point=money)
     s.params = dict(s.resolved_params())
     s.save()
     for _ in range(rng.randint(3, 9)):
         if rng.random() < 0.15:
-            s.record_round(uuid.uuid4(), {"kind": "draw"})
+            record(s, DRAW)
             continue
         winner = rng.randrange(4)
         discarder = rng.choice([None, *[x for x in range(4) if x != winner]])
-        s.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles", "winner": winner,
-                                      "discarder": discarder, "hand": rng.choice(HANDS)})  # fmt: skip
+        record(s, by_tiles(winner, discarder, rng.choice(HANDS)))
         if rng.random() < 0.2:
             s.undo_last()
     last = s.rounds.filter(status=Round.ACTIVE).select_related("current").last()
     if last is not None and last.current is not None and last.current.kind == "win":
-        last.revise({"kind": "win", "mode": "tiles", "winner": 0, "discarder": None,
-                     "hand": HANDS[0]})  # fmt: skip
+        last.revise(by_tiles(0, None, HANDS[0]))
     undone = s.rounds.filter(status=Round.UNDONE).first()
     if undone is not None and rng.random() < 0.5:
         s.restore(undone.number)
@@ -116,13 +113,13 @@ def test_import_through_the_home_page(client: Client) -> None:
     bad = io.BytesIO(b"not json")
     bad.name = "x.json"
     r = client.post(reverse("scorer:import"), {"file": bad}, follow=True)
-    assert "不是导出的牌桌" in r.content.decode()
+    assert "不是导出的牌桌" in html(r)
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_result_page_settles_in_the_fewest_payments(client: Client, seed: int) -> None:
     s = generated_table(seed, rate="2")
-    page = client.get(reverse("scorer:final", args=[s.code])).content.decode()
+    page = html(client.get(reverse("scorer:final", args=[s.code])))
     pays = re.findall(r'<li class="settle-pay">', page)
     assert len(pays) == len(settle_up(s.tallies()))
     for payer, payee, amount in settle_up(s.tallies()):
@@ -139,7 +136,7 @@ def test_close_makes_the_table_read_only_and_reopen_keeps_a_note(client: Client)
     assert s.closed_at is not None
     # Every way to change it is refused, and changes nothing.
     with pytest.raises(RuleError):
-        s.record_round(uuid.uuid4(), {"kind": "draw"})
+        record(s, DRAW)
     with pytest.raises(RuleError):
         s.undo_last()
     r = client.get(reverse("scorer:record", args=[s.code]))
@@ -149,7 +146,7 @@ def test_close_makes_the_table_read_only_and_reopen_keeps_a_note(client: Client)
     r = client.post(reverse("scorer:undo", args=[s.code]), {"round": str(last.number)})
     assert r["Location"].endswith("/final")
     assert s.tallies() == tallies
-    page = client.get(reverse("scorer:session", args=[s.code])).content.decode()
+    page = html(client.get(reverse("scorer:session", args=[s.code])))
     assert "本桌已结束" in page or "This table is closed" in page
     assert f'href="/s/{s.code}/record"' not in page
     # A second close (another phone) changes nothing.
@@ -159,28 +156,28 @@ def test_close_makes_the_table_read_only_and_reopen_keeps_a_note(client: Client)
     assert s.closed_at is None
     history = list(s.changes.values_list("action", "note"))
     assert history == [(SessionChange.CLOSE, ""), (SessionChange.REOPEN, "算错了一局")]
-    s.record_round(uuid.uuid4(), {"kind": "draw"})
-    final = client.get(reverse("scorer:final", args=[s.code])).content.decode()
+    record(s, DRAW)
+    final = html(client.get(reverse("scorer:final", args=[s.code])))
     assert "算错了一局" in final
 
 
 def test_close_waits_for_a_round_in_progress() -> None:
-    s = GameSession.objects.create(ruleset="sichuan", players=list(NAMES))
+    s = make_table("sichuan", NAMES)
     s.params = dict(s.resolved_params())
     s.save()
-    s.add_event(uuid.uuid4(), {"type": "kong", "player": 1, "kong": "concealed"})
+    event(s, {"type": "kong", "player": 1, "kong": "concealed"})
     with pytest.raises(RuleError):
         s.close()
     assert s.closed_at is None
 
 
 def test_an_events_round_round_trips() -> None:
-    s = GameSession.objects.create(ruleset="yunnan", players=list(NAMES))
+    s = make_table("yunnan", NAMES)
     s.params = dict(s.resolved_params())
     s.save()
-    s.add_event(uuid.uuid4(), {"type": "kong", "player": 1, "kong": "concealed"})
-    s.add_event(uuid.uuid4(), {"type": "wall_end", "hands": [
-        {"seat": x, "status": "ready" if x == 2 else "not_ready"} for x in range(4)]})  # fmt: skip
+    event(s, {"type": "kong", "player": 1, "kong": "concealed"})
+    hands = [{"seat": x, "status": "ready" if x == 2 else "not_ready"} for x in range(4)]
+    event(s, {"type": "wall_end", "hands": hands})
     data = table_json(s)
     t = import_table(data, copy_of=origin_of(data))
     assert t.tallies() == s.tallies() == [-1, -1, 3, -1]
@@ -190,6 +187,6 @@ def test_picture_is_an_svg_with_the_names(client: Client) -> None:
     s = generated_table(4)
     r = client.get(reverse("scorer:final_svg", args=[s.code]))
     assert r["Content-Type"].startswith("image/svg+xml")
-    svg: Any = r.content.decode()
+    svg: Any = html(r)
     assert svg.startswith("<svg") and all(n in svg for n in NAMES)
     assert 'width="1080"' in svg

@@ -1,7 +1,7 @@
-"""Issue 27, item 4: importing a table's own JSON export made a second copy without a
-word, counting its rounds twice in the players' statistics.  The import now says the
-table is already here and offers to open it; a second copy only on an explicit
-choice (the file sent again with `copy_of`); nothing is created until then."""
+"""Importing a table's own JSON export: the import says the table is already here and
+offers to open it, rather than make a second copy without a word (its rounds counted
+twice in the players' statistics); a second copy only on an explicit choice (the
+file sent again with `copy_of`); nothing is created until then."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import html
 import io
 import json
 import re
-import uuid
 from typing import Any
 
 import pytest
@@ -21,6 +20,7 @@ from scorer.export import AlreadyHere, import_table, origin_of, table_json
 from scorer.models import GameSession
 from scorer.players import Player, records
 from scorer.seating import seat_players
+from tests.factories import DRAW, by_tiles, make_table, play
 
 pytestmark = pytest.mark.django_db
 
@@ -30,10 +30,8 @@ EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 
 
 def played() -> GameSession:
-    s = GameSession.objects.create(ruleset="mcr", players=NAMES)
-    s.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles", "winner": 1, "discarder": 0,
-                                  "hand": {"concealed": "111m222m333m456p7z", "win_tile": "7z"}})  # fmt: skip
-    s.record_round(uuid.uuid4(), {"kind": "draw"})
+    s = make_table("mcr", NAMES)
+    play(s, [by_tiles(1, 0), DRAW])
     seat_players(s)
     return s
 
@@ -52,7 +50,7 @@ def test_a_tables_own_export_is_already_here(client: Client) -> None:
     s = played()
     data = table_json(s)
     assert s.code not in json.dumps(data)  # the file names its table, never its key
-    # Issue 34: the answer links only a table this phone holds: it has opened this one.
+    # The answer links only a table this phone holds: it has opened this one.
     client.get(reverse("scorer:session", args=[s.code]))
     before = GameSession.objects.count()
     r = send(client, data, ZH)

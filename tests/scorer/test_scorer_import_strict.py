@@ -1,5 +1,5 @@
-"""An imported table is input too (issue 17): read as strict JSON, so NaN or a lone
-surrogate never reaches the database (PostgreSQL's jsonb refuses the surrogate)."""
+"""An imported table is input too: read as strict JSON, so NaN or a lone surrogate
+never reaches the database (PostgreSQL's jsonb refuses the surrogate)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from django.urls import reverse
 from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession
 from scorer.table_schema import problem
+from tests.pages import html
 from tests.scorer.test_scorer_final import generated_table
 
 pytestmark = pytest.mark.django_db
@@ -37,11 +38,12 @@ def test_an_export_with_nan_or_a_lone_surrogate_is_refused_whole(
     upload.name = "table.json"
     r = client.post(reverse("scorer:import"), {"file": upload}, follow=True)
     assert r.status_code == 200
-    assert "不是导出的牌桌" in r.content.decode()
+    assert "不是导出的牌桌" in html(r)
     assert GameSession.objects.count() == before
 
 
-# Issue 26: each of these answered 500 (a TypeError half-way through the import).
+# Values of the wrong type, each refused by its field's name (never a 500 from a
+# TypeError half-way through the import).
 BROKEN = [
     (("changes",), 1, "changes"),
     (("changes",), 2.5, "changes"),
@@ -76,7 +78,7 @@ def test_a_wrong_type_anywhere_is_refused_naming_the_field(
     with override_settings(DEBUG=False):
         r = client.post(reverse("scorer:import"), {"file": upload}, follow=True)
     assert r.status_code == 200
-    page = r.content.decode()
+    page = html(r)
     assert field in page
     assert ("导出的牌桌格式不符" if lang == "zh-hans" else "does not fit an exported table") in page
     assert GameSession.objects.count() == before

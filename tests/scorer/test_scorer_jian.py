@@ -16,6 +16,8 @@ from django.urls import reverse
 from rules import get_ruleset
 from scorer.models import GameSession, Transfer
 from tests.contract.test_table_contract import HTMX, state_of
+from tests.factories import SHORT_NAMES, make_table
+from tests.pages import html
 
 pytestmark = pytest.mark.django_db
 
@@ -23,16 +25,14 @@ JIAN = get_ruleset("jian")
 
 
 def table() -> GameSession:
-    return GameSession.objects.create(
-        ruleset="jian", players=["甲", "乙", "丙", "丁"], params=dict(JIAN.defaults)
-    )
+    return make_table("jian", SHORT_NAMES, params=dict(JIAN.defaults))
 
 
 class Phone:
     def __init__(self, client: Client, session: GameSession, kind: str = "win") -> None:
         self.client, self.session = client, session
         page = client.get(reverse("scorer:record", args=[session.code]))
-        self.page = page.content.decode()
+        self.page = html(page)
         self.state = state_of(self.page)
         if kind != "win":
             self.tap(f"kind:{kind}")
@@ -40,7 +40,7 @@ class Phone:
     def tap(self, *taps: str) -> str:
         url = reverse("scorer:preview", args=[self.session.code])
         for tap in taps:
-            self.page = self.client.post(url, {**self.state, "tap": tap}, **HTMX).content.decode()
+            self.page = html(self.client.post(url, {**self.state, "tap": tap}, **HTMX))
             self.state = state_of(self.page)
         return self.page
 
@@ -99,7 +99,7 @@ def test_a_drawn_round_pays_chong_guan_and_says_so(client: Client) -> None:
     assert rnd.current is not None
     assert rnd.current.entry["seat_inputs"] == {"zheng_jing": [2, 0, 0, 0], "fu_jing": [1, 0, 0, 0]}
     assert set(Transfer.objects.values_list("reason", flat=True)) == {"chongguan_ba"}
-    detail = client.get(reverse("scorer:round", args=[session.code, 1])).content.decode()
+    detail = html(client.get(reverse("scorer:round", args=[session.code, 1])))
     assert "冲关" in detail
 
 

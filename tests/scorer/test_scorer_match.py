@@ -5,7 +5,6 @@ the result page; a room's table (no match) goes on as before."""
 from __future__ import annotations
 
 import json
-import uuid
 
 import pytest
 from django.test import Client
@@ -16,6 +15,8 @@ from rules.table import Match
 from rules.tiles import SEAT_WINDS
 from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession, SessionChange
+from tests.factories import DRAW, SHORT_NAMES, by_tiles, make_table, record
+from tests.pages import html
 
 pytestmark = pytest.mark.django_db
 
@@ -38,8 +39,7 @@ def test_every_player_deals_once_a_round_and_starts_each_round_elsewhere() -> No
 
 def match_table(first: int = 0) -> GameSession:
     rs = get_ruleset("mcr")
-    s = GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"],
-                                   first_dealer=first, preset="competition")  # fmt: skip
+    s = make_table("mcr", SHORT_NAMES, first_dealer=first, preset="competition")
     s.params = dict(rs.resolve_params(rs.preset("competition").params))  # type: ignore[union-attr]
     s.save()
     return s
@@ -55,41 +55,40 @@ def test_a_match_of_sixteen_hands_with_seat_changes(client: Client) -> None:
             # The South round's first hand: the players have changed places, so seat
             # 2 (the first dealer, who dealt the East round's first hand) now sits South.
             assert s.seat_winds(dealer, wind)[2] == "S"
-            rnd = s.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles", "winner": 2,
-                                                "discarder": None, "hand": SOUTH_PUNG})  # fmt: skip
+            rnd = record(s, by_tiles(2, None, SOUTH_PUNG))
             assert rnd.current is not None
             names = {f["name_zh"] for f in rnd.current.result["fans"]}
             assert {"门风刻", "圈风刻"} <= names
         else:
-            s.record_round(uuid.uuid4(), {"kind": "draw"})
+            record(s, DRAW)
         s.refresh_from_db()
         assert (s.closed_at is not None) is (k == 15)
     assert s.changes.get().action == SessionChange.CLOSE
     with pytest.raises(RuleError):
-        s.record_round(uuid.uuid4(), {"kind": "draw"})
-    page = client.get(reverse("scorer:final", args=[s.code])).content.decode()
+        record(s, DRAW)
+    page = html(client.get(reverse("scorer:final", args=[s.code])))
     assert page.count('class="final-rank-points"') == 4
     # 乙's self-drawn win: first (4); the other three tie and share 2 + 1 + 0.
     assert "<b>4</b>" in page and page.count("<b>1</b>") == 3
     # The picture for the chat says the same.
-    svg = client.get(reverse("scorer:final_svg", args=[s.code])).content.decode()
+    svg = html(client.get(reverse("scorer:final_svg", args=[s.code])))
     assert "比赛 16 盘" in svg and svg.count("标准分 4<") == 1 and svg.count("标准分 1<") == 3
 
 
 def test_the_table_page_counts_the_match_hands(client: Client) -> None:
     s = match_table()
-    s.record_round(uuid.uuid4(), {"kind": "draw"})
-    page = client.get(reverse("scorer:session", args=[s.code])).content.decode()
+    record(s, DRAW)
+    page = html(client.get(reverse("scorer:session", args=[s.code])))
     assert "比赛：第 2 / 16 盘" in page
 
 
 def test_a_room_table_has_no_match() -> None:
     rs = get_ruleset("mcr")
-    s = GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"])
+    s = make_table("mcr", SHORT_NAMES)
     s.params = dict(rs.resolve_params(rs.preset("room").params))  # type: ignore[union-attr]
     s.save()
     for _ in range(17):
-        s.record_round(uuid.uuid4(), {"kind": "draw"})
+        record(s, DRAW)
     s.refresh_from_db()
     assert s.closed_at is None and s.table().match is None
     assert s.seat_winds(1, "S") == ["N", "E", "S", "W"]
@@ -102,10 +101,9 @@ def test_a_finished_match_exports_and_reimports_whole() -> None:
     for k in range(16):
         dealer, wind = s.next_position()
         if k == 4:
-            s.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles", "winner": 1,
-                                          "discarder": 3, "hand": SOUTH_PUNG})  # fmt: skip
+            record(s, by_tiles(1, 3, SOUTH_PUNG))
         else:
-            s.record_round(uuid.uuid4(), {"kind": "draw"})
+            record(s, DRAW)
     s.refresh_from_db()
     assert s.closed_at is not None
     data = json.loads(json.dumps(table_json(s), ensure_ascii=False))

@@ -9,33 +9,18 @@ import pytest
 
 from rules import RuleError
 from scorer.models import GameSession, Round, RoundRevision, Transfer
+from tests.factories import DRAW, by_fans, by_tiles, make_table, record
 
 pytestmark = pytest.mark.django_db
 
-# 一色三节高 + 双暗刻 ... : comfortably over the 8-fan minimum
-MCR_WIN = {"concealed": "111m222m333m456p7z", "win_tile": "7z"}
-
 
 def session(**kw: Any) -> GameSession:
-    return GameSession.objects.create(ruleset="mcr", players=["东家", "南家", "西家", "北家"], **kw)
-
-
-def win(
-    winner: int, discarder: int | None, hand: dict[str, Any] = MCR_WIN, **kw: Any
-) -> dict[str, Any]:
-    return {
-        "kind": "win",
-        "mode": "tiles",
-        "winner": winner,
-        "discarder": discarder,
-        "hand": hand,
-        **kw,
-    }
+    return make_table("mcr", ["东家", "南家", "西家", "北家"], **kw)
 
 
 def test_record_round_scores_and_pays() -> None:
     s = session()
-    r = s.record_round(uuid.uuid4(), win(1, 2), author="phone A")
+    r = record(s, by_tiles(1, 2), author="phone A")
     assert r.number == 1 and r.current is not None
     rev = r.current
     assert rev.kind == "win" and rev.winners == [1] and rev.dealer == 0
@@ -50,8 +35,8 @@ def test_record_round_scores_and_pays() -> None:
 def test_same_token_records_once() -> None:
     s = session()
     token = uuid.uuid4()
-    a = s.record_round(token, win(1, 2))
-    b = s.record_round(token, win(3, None))
+    a = s.record_round(token, by_tiles(1, 2))
+    b = s.record_round(token, by_tiles(3, None))
     assert a.pk == b.pk
     assert Round.objects.count() == 1 and RoundRevision.objects.count() == 1
 
@@ -59,15 +44,14 @@ def test_same_token_records_once() -> None:
 def test_bad_entry_saves_nothing() -> None:
     s = session()
     with pytest.raises(RuleError) as e:
-        s.record_round(
-            uuid.uuid4(), win(1, 2, {"concealed": "123m456p789s1123z", "win_tile": "4z"})
-        )
+        record(s, by_tiles(1, 2, {"concealed": "123m456p789s1123z", "win_tile": "4z"}))
     assert e.value.code == "not_a_win"
     with pytest.raises(RuleError):
-        s.record_round(uuid.uuid4(), win(1, 1))
+        record(s, by_tiles(1, 1))
+    chi = [{"type": "chi", "tiles": "234p"}]
+    low = {"concealed": "234m456p678s5p", "win_tile": "5p", "melds": chi}
     with pytest.raises(RuleError) as e2:  # a legal shape below 8 fans
-        s.record_round(uuid.uuid4(), win(1, 2, {"concealed": "234m456p678s5p", "win_tile": "5p",
-                                               "melds": [{"type": "chi", "tiles": "234p"}]}))  # fmt: skip
+        record(s, by_tiles(1, 2, low))
     assert "差" in e2.value.message_zh
     assert (
         Round.objects.count() == 0
@@ -80,8 +64,8 @@ def test_bad_entry_saves_nothing() -> None:
 
 def test_undo_keeps_the_round() -> None:
     s = session()
-    s.record_round(uuid.uuid4(), win(1, 2))
-    r2 = s.record_round(uuid.uuid4(), win(2, None))
+    record(s, by_tiles(1, 2))
+    r2 = record(s, by_tiles(2, None))
     undone = s.undo_last(author="phone B")
     assert undone is not None and undone.pk == r2.pk
     r2.refresh_from_db()
@@ -96,16 +80,16 @@ def test_undo_keeps_the_round() -> None:
 
 def test_revise_keeps_every_version() -> None:
     s = session()
-    r = s.record_round(uuid.uuid4(), win(1, 2), author="A")
+    r = record(s, by_tiles(1, 2), author="A")
     first = r.current
     assert first is not None
-    rev2 = r.revise(win(3, None), author="B")
+    rev2 = r.revise(by_tiles(3, None), author="B")
     r.refresh_from_db()
     assert r.current_id == rev2.pk and rev2.number == 2 and rev2.author == "B"
     assert [v.number for v in r.revisions.all()] == [1, 2]
     assert s.tallies() == rev2.deltas and sum(rev2.deltas) == 0
     with pytest.raises(RuleError):
-        r.revise(win(1, 1))
+        r.revise(by_tiles(1, 1))
     r.refresh_from_db()
     assert r.current_id == rev2.pk and r.revisions.count() == 2
 
@@ -113,52 +97,47 @@ def test_revise_keeps_every_version() -> None:
 def test_draw_and_dealer_rotation_mcr() -> None:
     s = session()
     assert s.next_position() == (0, "E")
-    s.record_round(uuid.uuid4(), win(0, 2))  # dealer wins: MCR competition passes the deal anyway
+    record(s, by_tiles(0, 2))  # dealer wins: MCR competition passes the deal anyway
     assert s.next_position() == (1, "E")
-    s.record_round(uuid.uuid4(), {"kind": "draw"})
+    record(s, DRAW)
     assert s.next_position() == (2, "E")
-    s.record_round(uuid.uuid4(), win(3, None))
-    s.record_round(uuid.uuid4(), win(1, 3))
+    record(s, by_tiles(3, None))
+    record(s, by_tiles(1, 3))
     assert s.next_position() == (0, "S")  # the deal came round: South round
     assert s.standing_rounds()[1].current.deltas == [0, 0, 0, 0]  # type: ignore[union-attr]
 
 
 def test_dealer_repeat_parameter() -> None:
     s = session(params={"dealer_repeat": "dealer_wins_or_draw"})
-    s.record_round(uuid.uuid4(), win(0, 2))
+    record(s, by_tiles(0, 2))
     assert s.next_position() == (0, "E")
-    s.record_round(uuid.uuid4(), {"kind": "draw"})
+    record(s, DRAW)
     assert s.next_position() == (0, "E")
-    s.record_round(uuid.uuid4(), win(1, 2))
+    record(s, by_tiles(1, 2))
     assert s.next_position() == (1, "E")
 
 
 def test_dealer_override_sets_seat_winds() -> None:
     s = session()
-    r = s.record_round(uuid.uuid4(), win(1, 2, dealer=1, prevalent_wind="S"))
+    r = record(s, by_tiles(1, 2, dealer=1, prevalent_wind="S"))
     assert r.current is not None and r.current.dealer == 1 and r.current.prevalent_wind == "S"
 
 
 def test_quick_entry_pays_like_tiles() -> None:
     s = session()
-    tiles = s.record_round(uuid.uuid4(), win(1, 2))
+    tiles = record(s, by_tiles(1, 2))
     assert tiles.current is not None
     fans = {str(f["id"]): f["count"] for f in tiles.current.result["fans"]}
-    quick = s.record_round(
-        uuid.uuid4(), {"kind": "win", "mode": "quick", "winner": 1, "discarder": 2, "fans": fans}
-    )
+    quick = record(s, by_fans(fans))
     assert quick.current is not None and quick.current.deltas == tiles.current.deltas
     with pytest.raises(RuleError):
-        s.record_round(
-            uuid.uuid4(),
-            {"kind": "win", "mode": "quick", "winner": 1, "discarder": 2, "fans": {"76": 1}},
-        )
+        record(s, by_fans({"76": 1}))
 
 
 def test_undo_expected_round_guards_a_double_undo() -> None:
     s = session()
-    s.record_round(uuid.uuid4(), win(1, 2))
-    s.record_round(uuid.uuid4(), win(2, None))
+    record(s, by_tiles(1, 2))
+    record(s, by_tiles(2, None))
     assert s.undo_last(expected=2) is not None
     assert s.undo_last(expected=2) is None  # the second phone saw round 2 as the last
     assert [r.number for r in s.standing_rounds()] == [1]
@@ -166,8 +145,8 @@ def test_undo_expected_round_guards_a_double_undo() -> None:
 
 def test_revise_keeps_the_rounds_own_dealer_and_wind() -> None:
     s = session()
-    s.record_round(uuid.uuid4(), win(1, 2))
-    r2 = s.record_round(uuid.uuid4(), win(2, 3))
+    record(s, by_tiles(1, 2))
+    r2 = record(s, by_tiles(2, 3))
     assert r2.current is not None and r2.current.dealer == 1
-    rev = r2.revise(win(3, None))
+    rev = r2.revise(by_tiles(3, None))
     assert rev.dealer == 1 and rev.prevalent_wind == "E"

@@ -1,18 +1,18 @@
-"""Issue 27, item 7: money in one format per table, decimals only where the rate
-needs them ("金额 +16" beside "+3.50" at 0.25 a point read as two formats)."""
+"""Money in one format per table, decimals only where the rate needs them (never
+"金额 +16" beside "+3.50" at 0.25 a point, which reads as two formats)."""
 
 from __future__ import annotations
 
 import re
-import uuid
 from decimal import Decimal
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scorer.models import GameSession
 from scorer.present.words import money_places, money_text
+from tests.factories import SHORT_NAMES, by_tiles, make_table, record
+from tests.pages import html
 
 HANDS = [
     ({"concealed": "111m222m333m456p7z", "win_tile": "7z"}, 0, None),
@@ -36,16 +36,14 @@ def test_one_format_per_rate(rate: str, places: int, amounts: list[str], texts: 
 
 @pytest.mark.django_db
 def test_every_amount_of_a_quarter_point_table_has_two_decimals(client: Client) -> None:
-    s = GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"],
-                                   money_per_point=Decimal("0.25"))  # fmt: skip
+    s = make_table("mcr", SHORT_NAMES, money_per_point=Decimal("0.25"))
     s.params = dict(s.resolved_params())
     s.save()
     for hand, winner, discarder in HANDS:
-        s.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles", "winner": winner,
-                                      "discarder": discarder, "hand": hand})  # fmt: skip
+        record(s, by_tiles(winner, discarder, hand))
     assert any(t * Decimal("0.25") == int(t * Decimal("0.25")) for t in s.tallies())
     for name in ("session", "final", "ledger"):
-        page = client.get(reverse(f"scorer:{name}", args=[s.code])).content.decode()
+        page = html(client.get(reverse(f"scorer:{name}", args=[s.code])))
         amounts = re.findall(r"金额 ([+−]?[\d.]+)", page) + re.findall(
             r"<small>([+−]?\d[\d.]*)</small>", page
         )

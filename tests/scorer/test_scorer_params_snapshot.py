@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,12 +21,12 @@ from django.urls import reverse
 from rules import get_ruleset
 from rules.registry import Ruleset
 from scorer.models import GameSession
+from tests.factories import by_tiles, make_table, record
+from tests.pages import html
 
 pytestmark = pytest.mark.django_db
 
 NAMES = ["甲", "乙", "丙", "丁"]
-HAND = {"concealed": "111m222m333m456p7z", "win_tile": "7z"}
-ENTRY = {"kind": "win", "mode": "tiles", "winner": 1, "discarder": 2, "hand": HAND}
 
 
 @pytest.fixture
@@ -50,7 +49,7 @@ def mcr_base_default() -> Iterator[Any]:
 
 
 def start(client: Client) -> GameSession:
-    page = client.get(reverse("scorer:home") + "?ruleset=mcr").content.decode()
+    page = html(client.get(reverse("scorer:home") + "?ruleset=mcr"))
     assert 'name="param_base"' in page
     data = {"ruleset": "mcr", "players": "4", "first_dealer": "0",
             **{f"name_{i}": n for i, n in enumerate(NAMES)}}  # fmt: skip
@@ -70,7 +69,7 @@ def test_a_changed_default_changes_no_round_correction_or_undo(
 ) -> None:
     session = start(client)
     started_base = session.params["base"]
-    rnd = session.record_round(uuid.uuid4(), ENTRY)
+    rnd = record(session)
     assert rnd.current is not None
     before = list(rnd.current.deltas)
     assert before[1] > 0 and sum(before) == 0
@@ -79,11 +78,11 @@ def test_a_changed_default_changes_no_round_correction_or_undo(
     assert get_ruleset("mcr").defaults["base"] == started_base * 10
 
     # The round as recorded, re-scored by a correction that changes nothing else:
-    rnd.revise(dict(ENTRY))
+    rnd.revise(by_tiles())
     rnd.refresh_from_db()
     assert rnd.current is not None and list(rnd.current.deltas) == before
     # A second round is scored with the session's own base too.
-    second = session.record_round(uuid.uuid4(), ENTRY)
+    second = record(session)
     assert second.current is not None and list(second.current.deltas) == before
     # Undo the second: the first stands unchanged.
     session.undo_last(expected=second.number)
@@ -96,8 +95,8 @@ def test_migration_fills_every_value_of_older_sessions() -> None:
     """Sessions stored before the snapshot kept only their overrides: the data
     migration writes the values they were played with."""
     migration = importlib.import_module("scorer.migrations.0004_session_full_params")
-    old = GameSession.objects.create(ruleset="mcr", players=NAMES, params={"min_fans": 6})
-    gone = GameSession.objects.create(ruleset="no-such-ruleset", players=NAMES, params={"x": 1})
+    old = make_table("mcr", NAMES, params={"min_fans": 6})
+    gone = make_table("no-such-ruleset", NAMES, params={"x": 1})
     migration.fill_params(django_apps, None)
     old.refresh_from_db()
     gone.refresh_from_db()
@@ -111,20 +110,19 @@ def test_older_mcr_tables_keep_the_wait_reading_they_were_scored_with() -> None:
     migration = importlib.import_module(
         "scorer.migrations.0006_mcr_sessions_keep_their_wait_reading"
     )
-    old = GameSession.objects.create(ruleset="mcr", players=NAMES)
+    old = make_table("mcr", NAMES)
     old.params = {k: v for k, v in get_ruleset("mcr").defaults.items()
                   if k != "wait_fans_real_waits"}  # fmt: skip
     old.save()
-    other = GameSession.objects.create(ruleset="sichuan", players=NAMES, params={"base": 2})
+    other = make_table("sichuan", NAMES, params={"base": 2})
     migration.keep_real_waits(django_apps, None)
     old.refresh_from_db()
     other.refresh_from_db()
     assert old.resolved_params()["wait_fans_real_waits"] is True
     assert other.params == {"base": 2}
     # 1234444678m456p self-drawn on 1m: 单钓将 under the earlier reading, kept on correction.
-    entry = {"kind": "win", "mode": "tiles", "winner": 0, "discarder": None,
-             "hand": {"concealed": "1234444678m456p", "win_tile": "1m"}}  # fmt: skip
-    rnd = old.record_round(uuid.uuid4(), entry)
+    entry = by_tiles(0, None, {"concealed": "1234444678m456p", "win_tile": "1m"})
+    rnd = record(old, entry)
     assert rnd.current is not None
     assert "独听・单钓" in {f["name_zh"] for f in rnd.current.result["fans"]}
     rev = rnd.revise(entry)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html as htmllib
 import re
-import uuid
 
 import pytest
 from django.test import Client
@@ -17,13 +16,13 @@ from django.urls import reverse
 
 from scorer.models import GameSession, Round, RoundChange
 from scorer.templatetags.scorer_format import signed_text
+from tests.factories import by_tiles, event, make_table, record
+from tests.pages import html, text, text_of
 from tests.scorer.test_scorer_views_record import (
     HTMX,
     NAMES,
     WIN_TILES,
     Phone,
-    make_session,
-    page_of,
     state_of,
     winning_phone,
 )
@@ -32,12 +31,7 @@ from tests.scorer.test_scorer_views_session import start_data
 pytestmark = pytest.mark.django_db
 
 SEVEN_PAIRS = "1133m5577p99s1122z"  # 七对: a common hand two phones might both enter
-ENTRY = {"kind": "win", "mode": "tiles", "winner": 0, "discarder": 1,
-         "hand": {"concealed": "111222333m456p7z", "win_tile": "7z"}}  # fmt: skip
-
-
-def text_of(page: str) -> str:
-    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+ENTRY = by_tiles(winner=0, discarder=1)
 
 
 def taken_panel(page: str) -> str:
@@ -62,9 +56,9 @@ def dealer_of(page: str) -> int:
 
 
 def test_two_phones_confirming_the_same_hand_record_it_once() -> None:
-    session = make_session()
-    session.record_round(uuid.uuid4(), ENTRY)  # rounds 1 and 2 are played already
-    session.record_round(uuid.uuid4(), {**ENTRY, "winner": 1, "discarder": 0})
+    session = make_table("mcr", NAMES)
+    record(session, ENTRY)  # rounds 1 and 2 are played already
+    record(session, by_tiles(winner=1, discarder=0))
     a, b = seven_pairs_phone(Client(), session), seven_pairs_phone(Client(), session)
     loaded_dealer = dealer_of(b.page)
     assert a.state["for_round"] == b.state["for_round"] == "3"
@@ -73,7 +67,7 @@ def test_two_phones_confirming_the_same_hand_record_it_once() -> None:
     response = b.confirm()
     assert response.status_code == 409  # nothing recorded: the phone is asked
     assert list(session.rounds.values_list("number", flat=True)) == [1, 2, 3]
-    panel = taken_panel(page_of(response))
+    panel = taken_panel(html(response))
     assert "第 3 局刚被记录" in panel
     third = session.rounds.get(number=3)
     assert third.current is not None
@@ -81,10 +75,10 @@ def test_two_phones_confirming_the_same_hand_record_it_once() -> None:
     for seat, d in enumerate(third.current.deltas):
         assert f"{NAMES[seat]} {signed_text(d)}" in panel
     # While the question stands the round cannot be confirmed again by mistake.
-    assert re.search(r'class="pk-confirm"[^>]*disabled', page_of(response))
+    assert re.search(r'class="pk-confirm"[^>]*disabled', html(response))
 
     # B's hand was another one: record it as round 4, with the dealer after round 3.
-    b.state = state_of(page_of(response))
+    b.state = state_of(html(response))
     page = b.tap("taken:next")
     assert b.state["for_round"] == "4" and not taken_panel(page)
     session.refresh_from_db()
@@ -97,26 +91,26 @@ def test_two_phones_confirming_the_same_hand_record_it_once() -> None:
 
 
 def test_the_second_phone_can_drop_its_entry() -> None:
-    session = make_session()
+    session = make_table("mcr", NAMES)
     a_client, b_client = Client(), Client()
     a, b = seven_pairs_phone(a_client, session), seven_pairs_phone(b_client, session)
     a.confirm(htmx=True)
     response = b.confirm(htmx=True)
-    assert response.status_code == 200 and "第 1 局刚被记录" in taken_panel(page_of(response))
-    b.state = state_of(page_of(response))
+    assert response.status_code == 200 and "第 1 局刚被记录" in taken_panel(html(response))
+    b.state = state_of(html(response))
     response = b_client.post(b.preview_url, {**b.state, "tap": "taken:discard"}, **HTMX)
     assert response["HX-Redirect"] == reverse("scorer:session", args=[session.code])
     assert Round.objects.count() == 1
     # The dropped entry is gone from this phone: a new form starts empty, for round 2.
-    fresh = state_of(page_of(b_client.get(b.page_url)))
+    fresh = state_of(html(b_client.get(b.page_url)))
     assert fresh["hand"] == "" and fresh["win_tile"] == "" and fresh["for_round"] == "2"
 
 
 def test_a_form_learns_of_the_round_recorded_meanwhile_on_its_next_tap() -> None:
-    session = make_session()
+    session = make_table("mcr", NAMES)
     b = Phone(Client(), session)
     b.tap("winner:1")
-    session.record_round(uuid.uuid4(), ENTRY, author=NAMES[3])  # phone A, meanwhile
+    record(session, ENTRY, author=NAMES[3])  # phone A, meanwhile
     page = b.tap("from:2")
     panel = taken_panel(page)
     assert "第 1 局刚被记录" in panel and f"由 {NAMES[3]}" in panel
@@ -124,7 +118,7 @@ def test_a_form_learns_of_the_round_recorded_meanwhile_on_its_next_tap() -> None
 
 def test_the_same_form_confirmed_twice_is_no_conflict() -> None:
     """A double tap (same token) is answered with the round it recorded, not the question."""
-    session = make_session()
+    session = make_table("mcr", NAMES)
     phone = winning_phone(Phone(Client(), session))
     assert phone.confirm().status_code == 302
     assert phone.confirm().status_code == 302
@@ -133,16 +127,14 @@ def test_the_same_form_confirmed_twice_is_no_conflict() -> None:
 
 def test_an_event_table_starting_the_same_round_twice_is_asked_too() -> None:
     """四川: a round over in one event (血战 off) must not be recorded twice either."""
-    session = GameSession.objects.create(
-        ruleset="sichuan", players=list(NAMES), params={"blood_battle": False}
-    )
+    session = make_table("sichuan", NAMES, params={"blood_battle": False})
     session.params = dict(session.resolved_params())
     session.save()
-    event = {"type": "win", "winners": [{"seat": 0, "hand": {"concealed": "111222333m4445m",
-             "win_tile": "5m"}}], "discarder": 1}  # fmt: skip
-    session.add_event(uuid.uuid4(), event, number=1)
+    won = {"type": "win", "winners": [{"seat": 0, "hand": {"concealed": "111222333m4445m",
+           "win_tile": "5m"}}], "discarder": 1}  # fmt: skip
+    event(session, won, number=1)
     with pytest.raises(Exception) as e:
-        session.add_event(uuid.uuid4(), event, number=1)
+        event(session, won, number=1)
     assert type(e.value).__name__ == "RoundTaken"
     assert session.rounds.count() == 1
 
@@ -151,41 +143,41 @@ def test_an_event_table_starting_the_same_round_twice_is_asked_too() -> None:
 
 
 def test_a_reload_restores_the_entry_in_progress_until_confirmed() -> None:
-    session = make_session()
+    session = make_table("mcr", NAMES)
     client = Client()
     phone = Phone(client, session)
     phone.tap("winner:1", "from:2")
     phone.tiles("111222333m")
-    reloaded = state_of(page_of(client.get(phone.page_url)))  # pull to refresh
+    reloaded = state_of(html(client.get(phone.page_url)))  # pull to refresh
     assert reloaded["hand"] == phone.state["hand"] != ""
     assert reloaded["winner"] == "1" and reloaded["discarder"] == "2"
     assert reloaded["token"] == phone.state["token"]  # still the same form: recorded once
     # Another phone has its own entry (none).
-    assert state_of(page_of(Client().get(phone.page_url)))["hand"] == ""
+    assert state_of(html(Client().get(phone.page_url)))["hand"] == ""
     phone.state = reloaded
     phone.tiles("456p7z7z")
     assert phone.confirm().status_code == 302
-    after = state_of(page_of(client.get(phone.page_url)))
+    after = state_of(html(client.get(phone.page_url)))
     assert after["hand"] == "" and after["winner"] == "" and after["token"] != reloaded["token"]
 
 
 def test_a_reload_restores_an_event_entry() -> None:
-    session = GameSession.objects.create(ruleset="sichuan", players=list(NAMES))
+    session = make_table("sichuan", NAMES)
     session.params = dict(session.resolved_params())
     session.save()
     client = Client()
     url = reverse("scorer:record", args=[session.code])
-    page = page_of(client.get(url, {"kind": "kong"}))
+    page = html(client.get(url, {"kind": "kong"}))
     state = state_of_event(page)
     response = client.post(
         reverse("scorer:preview", args=[session.code]), {**state, "tap": "player:2"}, **HTMX
     )
-    state = state_of_event(page_of(response))
+    state = state_of_event(html(response))
     assert state["player"] == "2"
-    again = state_of_event(page_of(client.get(url)))
+    again = state_of_event(html(client.get(url)))
     assert again["kind"] == "kong" and again["player"] == "2"
     # Asking for another kind of event starts that one afresh.
-    assert state_of_event(page_of(client.get(url, {"kind": "win"})))["kind"] == "win"
+    assert state_of_event(html(client.get(url, {"kind": "win"})))["kind"] == "win"
 
 
 def state_of_event(page: str) -> dict[str, str]:
@@ -206,7 +198,7 @@ def state_of_event(page: str) -> dict[str, str]:
 def _start(client: Client, names: list[str]) -> GameSession:
     data = start_data(**{f"name_{i}": n for i, n in enumerate(names)})
     response = client.post(reverse("scorer:create"), data)
-    assert response.status_code == 302, page_of(response)[:2000]
+    assert response.status_code == 302, html(response)[:2000]
     return GameSession.objects.get(code=response["Location"].strip("/").split("/")[-1])
 
 
@@ -216,44 +208,44 @@ def test_home_lists_the_tables_this_phone_opened_and_no_others() -> None:
     other = _start(theirs, ["别人甲", "别人乙", "别人丙", "别人丁"])
     shared = _start(theirs, ["共享甲", "共享乙", "共享丙", "共享丁"])
     mine.get(reverse("scorer:session", args=[shared.code]))  # opened from a shared link
-    shared.record_round(uuid.uuid4(), ENTRY)  # played on: the latest activity
-    page = text_of(page_of(mine.get(reverse("scorer:home"))))
+    record(shared, ENTRY)  # played on: the latest activity
+    page = text(mine.get(reverse("scorer:home")))
     assert "东一" in page and "共享甲" in page and "别人甲" not in page
     assert page.index("共享甲") < page.index("东一")  # latest activity first
-    first.record_round(uuid.uuid4(), ENTRY)
-    page = page_of(mine.get(reverse("scorer:home")))
+    record(first, ENTRY)
+    page = html(mine.get(reverse("scorer:home")))
     assert page.index("东一") < page.index("共享甲")
     assert reverse("scorer:session", args=[first.code]) in page  # reopened from there
-    their_page = text_of(page_of(theirs.get(reverse("scorer:home"))))
+    their_page = text(theirs.get(reverse("scorer:home")))
     assert "别人甲" in their_page and "东一" not in their_page
     assert other.code not in page
     # A phone that opened nothing sees no list at all.
-    assert 'class="my-tables"' not in page_of(Client().get(reverse("scorer:home")))
+    assert 'class="my-tables"' not in html(Client().get(reverse("scorer:home")))
 
 
 # ------------------------------------------------------------------ undo, then restore
 
 
 def test_an_undone_round_is_restored_with_its_history() -> None:
-    session = make_session()
+    session = make_table("mcr", NAMES)
     client = Client()
     client.post(reverse("scorer:whoami", args=[session.code]), {"seat": "3"})
-    session.record_round(uuid.uuid4(), ENTRY)
-    second = session.record_round(uuid.uuid4(), {**ENTRY, "winner": 2, "discarder": 0})
+    record(session, ENTRY)
+    second = record(session, by_tiles(winner=2, discarder=0))
     before = session.tallies()
     client.post(reverse("scorer:undo", args=[session.code]), {"round": "2"})
     assert session.tallies() != before
-    page = page_of(client.get(reverse("scorer:session", args=[session.code])))
+    page = html(client.get(reverse("scorer:session", args=[session.code])))
     restore_url = reverse("scorer:restore", args=[session.code, 2])
     assert restore_url in page and "恢复第 2 局" in text_of(page)
     response = client.post(restore_url, follow=True)
-    assert "第 2 局已恢复" in text_of(page_of(response))
+    assert "第 2 局已恢复" in text(response)
     second.refresh_from_db()
     assert second.status == Round.ACTIVE and session.tallies() == before
-    assert restore_url not in page_of(client.get(reverse("scorer:session", args=[session.code])))
+    assert restore_url not in html(client.get(reverse("scorer:session", args=[session.code])))
     changes = list(second.changes.values_list("action", "author"))
     assert changes == [(RoundChange.UNDO, NAMES[3]), (RoundChange.RESTORE, NAMES[3])]
-    history = text_of(page_of(client.get(reverse("scorer:round", args=[session.code, 2]))))
+    history = text(client.get(reverse("scorer:round", args=[session.code, 2])))
     assert f"由 {NAMES[3]} 撤销" in history and f"由 {NAMES[3]} 恢复" in history
     # Restoring twice (two phones) restores once.
     client.post(restore_url)
@@ -261,13 +253,13 @@ def test_an_undone_round_is_restored_with_its_history() -> None:
 
 
 def test_restoring_a_round_in_progress_waits_for_the_one_being_played() -> None:
-    session = GameSession.objects.create(ruleset="sichuan", players=list(NAMES))
+    session = make_table("sichuan", NAMES)
     session.params = dict(session.resolved_params())
     session.save()
     kong = {"type": "kong", "player": 1, "kong": "concealed"}
-    session.add_event(uuid.uuid4(), kong)
+    event(session, kong)
     session.undo_last_event(expected=1)  # its only event: the round is undone
-    session.add_event(uuid.uuid4(), kong)  # round 2 is being played
+    event(session, kong)  # round 2 is being played
     from rules import RuleError
 
     with pytest.raises(RuleError):
@@ -282,19 +274,19 @@ def test_restoring_a_round_in_progress_waits_for_the_one_being_played() -> None:
 
 
 def test_a_phone_is_asked_once_which_player_it_is() -> None:
-    session = make_session()
+    session = make_table("mcr", NAMES)
     client = Client()
     url = reverse("scorer:session", args=[session.code])
-    assert "你是哪位" in text_of(page_of(client.get(url)))
+    assert "你是哪位" in text(client.get(url))
     client.post(reverse("scorer:whoami", args=[session.code]), {"seat": "1"})
-    page = text_of(page_of(client.get(url)))
+    page = text(client.get(url))
     assert "你是哪位" not in page and f"本机：{NAMES[1]}" in page
     # Another table asks again: a phone may be a different player there.
-    other = make_session()
-    assert "你是哪位" in text_of(page_of(client.get(reverse("scorer:session", args=[other.code]))))
+    other = make_table("mcr", NAMES)
+    assert "你是哪位" in text(client.get(reverse("scorer:session", args=[other.code])))
     # A seat that does not exist is no answer.
     client.post(reverse("scorer:whoami", args=[other.code]), {"seat": "9"})
-    assert "你是哪位" in text_of(page_of(client.get(reverse("scorer:session", args=[other.code]))))
+    assert "你是哪位" in text(client.get(reverse("scorer:session", args=[other.code])))
 
 
 # ------------------------------------------------------------------ flags and refused hands
@@ -312,7 +304,7 @@ def bar_total(page: str) -> str:
 
 
 def test_a_flag_the_tiles_contradict_is_explained_next_to_it() -> None:
-    phone = Phone(Client(), make_session())
+    phone = Phone(Client(), make_table("mcr", NAMES))
     phone.tap("winner:1", "from:self", "flag:after_kong")
     page = phone.tiles(WIN_TILES)  # no kong in the hand
     assert flag_note(page, "after_kong") == "手里没有杠：不算杠上开花"
@@ -325,14 +317,14 @@ def test_a_flag_the_tiles_contradict_is_explained_next_to_it() -> None:
 
 
 def test_robbing_a_kong_of_a_tile_the_hand_holds_is_explained() -> None:
-    phone = Phone(Client(), make_session())
+    phone = Phone(Client(), make_table("mcr", NAMES))
     phone.tap("winner:1", "from:2", "flag:robbing_kong")
     page = phone.tiles("111222333m456p7z7z")  # the win tile 7z: its pair is in the hand
     assert flag_note(page, "robbing_kong") == "手里已有这张牌：不可能是抢杠"
 
 
 def test_a_hand_under_the_minimum_shows_no_score() -> None:
-    phone = Phone(Client(), make_session())
+    phone = Phone(Client(), make_table("mcr", NAMES))
     phone.tap("winner:1", "from:2")
     page = phone.tiles("123m345m567p789p5s5s")  # 门前清 平和 单钓将: 5, under 8
     assert "不够" in page or "不足" in page
@@ -345,15 +337,15 @@ def test_a_hand_under_the_minimum_shows_no_score() -> None:
 
 
 def test_a_correction_says_so_like_a_new_round() -> None:
-    session = make_session()
-    session.record_round(uuid.uuid4(), ENTRY)
-    session.record_round(uuid.uuid4(), ENTRY)
+    session = make_table("mcr", NAMES)
+    record(session, ENTRY)
+    record(session, ENTRY)
     client = Client()
     phone = Phone(client, session, number=2)
     phone.tap("from:3")
     response = phone.confirm()
     assert response.status_code == 302
-    page = text_of(page_of(client.get(response["Location"])))
+    page = text(client.get(response["Location"]))
     assert "第 2 局已更正" in page
 
 
@@ -363,7 +355,7 @@ def test_a_duplicate_name_marks_the_clashing_fields() -> None:
         reverse("scorer:create"), start_data(name_0="老王", name_1="小李", name_2="老王")
     )
     assert response.status_code == 400
-    page = page_of(response)
+    page = html(response)
     # Each seat's field in its box: <div class="field seat-field ..."> label, input, errors </div>.
     boxes = re.findall(r'<div class="(field seat-field[^"]*)">(.*?)</div>', page, re.S)
     by_name = {re.search(r'name="(name_\d)"', box).group(1): (cls, box) for cls, box in boxes}
@@ -393,17 +385,17 @@ def test_pages_name_players_and_tiles_never_seat_numbers_or_codes(language: str)
     client = Client()
     client.cookies["django_language"] = language
     for ruleset in ("mcr", "house"):
-        session = GameSession.objects.create(ruleset=ruleset, players=list(NAMES))
+        session = make_table(ruleset, NAMES)
         session.params = dict(session.resolved_params())
         session.save()
-        session.record_round(uuid.uuid4(), ENTRY)
+        record(session, ENTRY)
         for url in (f"/s/{session.code}/", f"/s/{session.code}/rounds/1/",
                     f"/s/{session.code}/ledger", f"/s/{session.code}/record"):  # fmt: skip
-            text = text_of(page_of(client.get(url)))
-            assert not SEAT_NUMBER.search(text), (ruleset, url, SEAT_NUMBER.search(text))
-            assert not TILE_CODE.search(text), (ruleset, url, TILE_CODE.search(text))
+            words = text(client.get(url))
+            assert not SEAT_NUMBER.search(words), (ruleset, url, SEAT_NUMBER.search(words))
+            assert not TILE_CODE.search(words), (ruleset, url, TILE_CODE.search(words))
     # The house notes name who pays: 乙 自摸 … 付：甲 …
-    page = text_of(page_of(client.get(f"/s/{session.code}/rounds/1/")))
+    page = text(client.get(f"/s/{session.code}/rounds/1/"))
     assert NAMES[2] in page
 
 
@@ -427,7 +419,7 @@ def test_a_correction_from_an_older_version_is_refused_and_shows_the_current_one
     made from v1, is refused (409) with v2 shown above its entry (who, the result,
     each seat's points), checked under the row lock; confirmed again, knowing it, it
     replaces v2.  A double tap of the first one's correction changes nothing."""
-    session = make_session()
+    session = make_table("mcr", NAMES)
     assert winning_phone(Phone(Client(), session)).confirm().status_code == 302
     first, second = Phone(Client(), session, number=1), Phone(Client(), session, number=1)
     assert first.state["base"] == second.state["base"] == "1"
@@ -437,14 +429,14 @@ def test_a_correction_from_an_older_version_is_refused_and_shows_the_current_one
     assert rnd.current is not None and rnd.current.number == 2
     refused = second.confirm(flowers="5")
     assert refused.status_code == 409
-    page = text_of(page_of(refused))
+    page = text(refused)
     assert "这一局刚刚在另一部手机上改过" in page
     assert f"现在记下的是第 2 版 (由 {NAMES[2]})" in page
     v2 = rnd.current.deltas
     assert " · ".join(f"{n} {signed_text(d)}" for n, d in zip(NAMES, v2, strict=True)) in page
     rnd.refresh_from_db()
     assert rnd.current is not None and rnd.current.number == 2  # nothing written
-    second.state = {**state_of(page_of(refused)), "flowers": "5"}
+    second.state = {**state_of(html(refused)), "flowers": "5"}
     assert second.state["base"] == "2"  # the next confirm is made knowing v2
     assert second.confirm().status_code == 302
     rnd.refresh_from_db()

@@ -5,7 +5,6 @@ the tables (whole rounds of 国标 and rounds of events of 云南, some undone).
 from __future__ import annotations
 
 import random
-import uuid
 from collections import defaultdict
 from typing import Any
 
@@ -17,7 +16,8 @@ from scorer.models import GameSession, Round
 from scorer.players import Player, records
 from scorer.rooms import default_room
 from scorer.seating import seat_players
-from tests.manage.helpers import member, signed_in
+from tests.factories import by_tiles, event, make_table, member_client, record
+from tests.pages import html
 from tests.scorer.test_scorer_views_session import start_data
 
 pytestmark = pytest.mark.django_db
@@ -55,7 +55,7 @@ class Expected:
 
 
 def table(ruleset: str, names: list[str]) -> GameSession:
-    s = GameSession.objects.create(ruleset=ruleset, players=names)
+    s = make_table(ruleset, names)
     s.params = dict(s.resolved_params())
     s.save()
     seat_players(s)
@@ -75,16 +75,12 @@ def generate(seed: int) -> Expected:
             winner = rng.randrange(4)
             discarder = rng.choice([None, *[x for x in range(4) if x != winner]])
             if ruleset == "mcr":
-                rnd = s.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles",
-                                                    "winner": winner, "discarder": discarder,
-                                                    "hand": rng.choice(MCR_HANDS)})  # fmt: skip
+                rnd = record(s, by_tiles(winner, discarder, rng.choice(MCR_HANDS)))
             else:
                 # A 暗杠 first (paid at once), then a 1-番 win entered by its fan.
-                s.add_event(uuid.uuid4(), {"type": "kong", "player": rng.randrange(4),
-                                           "kong": "concealed"})  # fmt: skip
-                rnd = s.add_event(uuid.uuid4(), {"type": "win", "discarder": discarder,
-                                                 "winners": [{"seat": winner,
-                                                              "fans": {"1": 1}}]})  # fmt: skip
+                event(s, {"type": "kong", "player": rng.randrange(4), "kong": "concealed"})
+                won = {"seat": winner, "fans": {"1": 1}}
+                rnd = event(s, {"type": "win", "discarder": discarder, "winners": [won]})
             if rng.random() < 0.2:
                 s.undo_last()
                 continue
@@ -127,10 +123,9 @@ def test_names_are_one_player_across_tables_and_rename_keeps_the_record(client: 
     assert Player.objects.count() == 6
     jia = Player.objects.get(name="甲")
     assert sorted(s.session_id for s in jia.seats.all()) == sorted([a.pk, b.pk])
-    # Issue 34: the room's admins rename a player (the public rename is gone).
+    # The room's admins rename a player; a player's page renames nobody.
     room = default_room()
-    member(room, "boss")
-    boss = signed_in("boss")
+    boss = member_client(room, "boss")
     rename = reverse("scorer:manage_player_rename", args=[room.slug, jia.pk])
     r = boss.post(rename, {"name": "老甲"})
     assert r.status_code == 302
@@ -141,13 +136,13 @@ def test_names_are_one_player_across_tables_and_rename_keeps_the_record(client: 
     boss.post(rename, {"name": "乙"})
     jia.refresh_from_db()
     assert jia.name == "老甲"
-    page = client.get(reverse("scorer:player", args=[jia.slug])).content.decode()
+    page = html(client.get(reverse("scorer:player", args=[jia.slug])))
     assert "老甲" in page and page.count('class="player-record"') == 2  # all, and 国标
 
 
 def test_start_page_offers_recent_names_and_starting_registers_them(client: Client) -> None:
     table("mcr", ["甲", "乙", "丙", "丁"])
-    home = client.get(reverse("scorer:home")).content.decode()
+    home = html(client.get(reverse("scorer:home")))
     assert '<datalist id="recent-players">' in home and '<option value="甲">' in home
     assert 'list="recent-players"' in home
     data = start_data(name_0="甲", name_1="戊", name_2="己", name_3="庚")

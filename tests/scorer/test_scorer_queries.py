@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 import pytest
@@ -12,25 +11,18 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scorer.models import GameSession
+from tests.factories import SHORT_NAMES, by_tiles, event, make_table, record
+from tests.pages import html
 
 pytestmark = pytest.mark.django_db
-
-HAND = {"concealed": "111m222m333m456p7z", "win_tile": "7z"}
 
 
 def session_with(rounds: int) -> GameSession:
     """`rounds` rounds, with an undone one and a corrected one mixed in once there are enough."""
-    s = GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"])
+    s = make_table("mcr", SHORT_NAMES)
     for i in range(rounds):
         winner = i % 4
-        entry = {
-            "kind": "win",
-            "mode": "tiles",
-            "winner": winner,
-            "discarder": (winner + 1) % 4,
-            "hand": HAND,
-        }
-        s.record_round(uuid.uuid4(), entry)
+        record(s, by_tiles(winner, (winner + 1) % 4))
     if rounds > 2:
         s.undo_last("x")
         first = s.rounds.get(number=1)
@@ -78,7 +70,7 @@ def test_ledger_queries(
     with django_assert_num_queries(LEDGER_QUERIES):
         response = client.get(reverse("scorer:ledger", args=[s.code]), {"undone": undone})
     assert response.status_code == 200
-    assert response.content.decode().count('class="ledger-round') == (
+    assert html(response).count('class="ledger-round') == (
         rounds - (1 if rounds > 2 and undone == "0" else 0)
     )
 
@@ -88,14 +80,14 @@ def test_ledger_round_part_queries(
     client: Client, django_assert_num_queries: Any, rounds: int
 ) -> None:
     s = session_with(rounds)
-    page = client.get(reverse("scorer:ledger", args=[s.code]), {"undone": "1"}).content.decode()
+    page = html(client.get(reverse("scorer:ledger", args=[s.code]), {"undone": "1"}))
     for number in (1, rounds):  # the first (corrected) and the last (undone once enough)
         url = reverse("scorer:round", args=[s.code, number])
         assert f'hx-get="{url}?part=current"' in page
         with django_assert_num_queries(ROUND_PART_QUERIES):
             response = client.get(url, {"part": "current"}, HTTP_HX_REQUEST="true")
         assert response.status_code == 200
-        assert 'class="revision' in response.content.decode()
+        assert 'class="revision' in html(response)
 
 
 @pytest.mark.parametrize("rounds", [1, 30])
@@ -124,15 +116,14 @@ SICHUAN_WIN = {"concealed": "1122334466778m", "win_tile": "8m"}
 
 def sichuan_with(rounds: int) -> GameSession:
     """`rounds` finished 血战 rounds (a kong, then three wins each) and one in progress."""
-    s = GameSession.objects.create(ruleset="sichuan", players=["甲", "乙", "丙", "丁"])
+    s = make_table("sichuan", SHORT_NAMES)
     for _ in range(rounds):
-        s.add_event(uuid.uuid4(), {"type": "kong", "player": 1, "kong": "concealed"})
+        event(s, {"type": "kong", "player": 1, "kong": "concealed"})
         for seat in (1, 2, 3):
             ev = {"type": "win", "discarder": 0, "winners": [{"seat": seat, "fans": {"3": 1}}]}
-            s.add_event(uuid.uuid4(), ev)
-    s.add_event(uuid.uuid4(), {"type": "kong", "player": 2, "kong": "exposed", "discarder": 0})
-    s.add_event(uuid.uuid4(), {"type": "win", "discarder": 0, "winners": [
-        {"seat": 3, "hand": SICHUAN_WIN}]})  # fmt: skip
+            event(s, ev)
+    event(s, {"type": "kong", "player": 2, "kong": "exposed", "discarder": 0})
+    event(s, {"type": "win", "discarder": 0, "winners": [{"seat": 3, "hand": SICHUAN_WIN}]})
     assert s.round_in_progress() is not None
     s.refresh_from_db()
     return s

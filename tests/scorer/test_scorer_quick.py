@@ -11,9 +11,11 @@ from django.test import Client
 
 from rules import get_ruleset
 from rules.rulesets.mcr.fans import FANS
-from scorer.models import GameSession, Round
+from scorer.models import Round
 from scorer.present.fan_list import fan_pinyin
-from tests.scorer.test_scorer_views_record import NAMES, Phone, make_session, page_of, state_of
+from tests.factories import make_table
+from tests.pages import html
+from tests.scorer.test_scorer_views_record import NAMES, Phone, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +31,7 @@ def fan_row(page: str, fid: int) -> str:
 
 
 def test_picked_fans_apply_the_exclusions_and_grey_the_excluded() -> None:
-    phone = Phone(Client(), make_session())
+    phone = Phone(Client(), make_table("mcr", NAMES))
     phone.tap("mode:quick", "winner:1", "from:2")
     page = phone.tap("fan:48:+", "fan:75:+")
     assert "pk-void" not in fan_row(page, 75)  # nothing excludes 缺一门 yet
@@ -50,22 +52,22 @@ def test_picked_fans_apply_the_exclusions_and_grey_the_excluded() -> None:
 
 
 def test_quick_entry_keeps_the_last_mode_of_this_phone() -> None:
-    session = make_session()
+    session = make_table("mcr", NAMES)
     client = Client()
     phone = Phone(client, session)
     phone.tap("mode:quick", "winner:1", "from:2", "fan:22:+", "fan:48:+")
     assert phone.confirm().status_code == 302
-    assert state_of(page_of(client.get(phone.page_url)))["mode"] == "quick"
-    assert state_of(page_of(Client().get(phone.page_url)))["mode"] == "tiles"  # another phone
+    assert state_of(html(client.get(phone.page_url)))["mode"] == "quick"
+    assert state_of(html(Client().get(phone.page_url)))["mode"] == "tiles"  # another phone
     Phone(client, session).tap("mode:tiles")
-    assert state_of(page_of(client.get(phone.page_url)))["mode"] == "tiles"
+    assert state_of(html(client.get(phone.page_url)))["mode"] == "tiles"
 
 
 def test_quick_entry_has_a_search_box_and_common_fans_first() -> None:
-    page = Phone(Client(), make_session()).tap("mode:quick")
+    page = Phone(Client(), make_table("mcr", NAMES)).tap("mode:quick")
     assert "data-fan-search" in page
     common = get_ruleset("mcr").fan_catalog()
-    # Every fan can be found by its names, Chinese, English and pinyin (issue 27).
+    # Every fan can be found by its names, Chinese, English and pinyin.
     for f in common:
         names = f"{f['name_zh']} {htmllib.escape(f['name_en'].lower())} {fan_pinyin(f['name_zh'])}"
         assert f'data-fan-names="{names}"' in page
@@ -78,14 +80,12 @@ def test_a_chengdu_table_quick_entry_shows_the_chengdu_fans() -> None:
     chengdu = rs.resolve_params(next(p for p in rs.presets if p.id == "chengdu").params)
     xuezhan = rs.resolve_params({})
     assert chengdu["fan_table"] != xuezhan["fan_table"]
-    session = GameSession.objects.create(
-        ruleset="sichuan", players=list(NAMES), params=dict(chengdu)
-    )
+    session = make_table("sichuan", NAMES, params=dict(chengdu))
     mine = {(f["name_zh"], f["points"]) for f in rs.fan_catalog(chengdu)}
     theirs = {(f["name_zh"], f["points"]) for f in rs.fan_catalog(xuezhan)}
     assert mine != theirs
     client = Client()
-    page = page_of(client.get(f"/s/{session.code}/record", {"kind": "win"}))
+    page = html(client.get(f"/s/{session.code}/record", {"kind": "win"}))
     state = {
         k: htmllib.unescape(v)
         for k, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', page)
@@ -94,7 +94,7 @@ def test_a_chengdu_table_quick_entry_shows_the_chengdu_fans() -> None:
     response = client.post(
         f"/s/{session.code}/record/preview", {**state, "tap": "mode:quick"}, HTTP_HX_REQUEST="true"
     )
-    page = htmllib.unescape(page_of(response))
+    page = htmllib.unescape(html(response))
     shown = re.findall(
         r'<span class="pk-zh" lang="zh-hans">(.*?)</span> <span class="pk-quick-count">(\d+) 番',
         page,
@@ -108,7 +108,7 @@ def test_a_chengdu_table_quick_entry_shows_the_chengdu_fans() -> None:
 def test_fans_that_exclude_each_other_are_not_greyed_the_wrong_way() -> None:
     """一色三节高 picked: 一色三同顺 added would count (it ranks first) and exclude it,
     so 一色三同顺 is no mistake to pick; the other way round it is."""
-    phone = Phone(Client(), make_session())
+    phone = Phone(Client(), make_table("mcr", NAMES))
     page = phone.tap("mode:quick", "winner:1", "from:2", "fan:24:+")
     assert "pk-void" not in fan_row(page, 23)
     page = phone.tap("fan:24:-", "fan:23:+")

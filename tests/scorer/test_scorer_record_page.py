@@ -10,8 +10,8 @@ from rules.tiles import parse_tile
 from scorer.entry.event_pick import EventPick
 from scorer.entry.pick import Pick
 from scorer.entry.round_now import round_now_of
-from scorer.models import GameSession
 from scorer.present.record_page import Asked, Events, WholeRound, record_page, tile_grid
+from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db
 
@@ -24,12 +24,12 @@ def _dimmed(p: Pick) -> set[str]:
 
 
 def test_both_flows_build_the_same_page_type_with_their_own_part() -> None:
-    whole = GameSession.objects.create(ruleset="mcr", players=NAMES)
+    whole = make_table("mcr", NAMES)
     page = record_page(whole, Pick.fresh(whole), ASKED)
     assert isinstance(page.flow, WholeRound) and not page.context()["events_mode"]
     assert [s.name for s in page.seats] == NAMES and page.result.can_confirm is False
 
-    events = GameSession.objects.create(ruleset="sichuan", players=NAMES)
+    events = make_table("sichuan", NAMES)
     now = round_now_of(events)
     p = EventPick.fresh_event(events, get_ruleset("sichuan"), now, "win")
     page = record_page(events, p, ASKED, now=now)
@@ -40,7 +40,7 @@ def test_both_flows_build_the_same_page_type_with_their_own_part() -> None:
 def test_one_grid_counts_the_hand_and_dims_what_chi_cannot_start_from() -> None:
     """A chi is tapped by its lowest tile: 8, 9 and the honors never start one, on the
     whole-round picker and on an event's picker alike (one grid for both)."""
-    whole = GameSession.objects.create(ruleset="mcr", players=NAMES)
+    whole = make_table("mcr", NAMES)
     p = Pick.fresh(whole)
     p.concealed = [parse_tile("5m")] * 2
     assert [g.held for g in tile_grid(p)[0]][4] == 2
@@ -48,7 +48,7 @@ def test_one_grid_counts_the_hand_and_dims_what_chi_cannot_start_from() -> None:
     expected = {f"{n}{s}" for s in "mps" for n in (8, 9)} | {f"{n}z" for n in range(1, 8)}
     assert _dimmed(p) == expected
 
-    events = GameSession.objects.create(ruleset="house", players=NAMES)
+    events = make_table("house", NAMES)
     assert events.stepwise and "chi" in events.table().melds
     now = round_now_of(events)
     e = EventPick.fresh_event(events, get_ruleset("house"), now, "win")

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import html as htmllib
 import io
 import re
-import uuid
 from decimal import Decimal
 from typing import Any
 
@@ -27,50 +25,19 @@ from django.utils import timezone
 from scorer.models import GameSession, Round, RoundRevision, SessionChange
 from scorer.players import Player, records
 from scorer.rooms import Room, RoomMember, RoomTable
-from scorer.seating import seat_players
 from scorer.share import qr_svg
+from tests.factories import NAMES, by_tiles, make_table, member_client, record
+from tests.pages import html, text, text_of
 
 pytestmark = pytest.mark.django_db
-
-NAMES = ["老王", "小李", "阿强", "美玲"]
-HAND = {"concealed": "111m222m333m456p7z", "win_tile": "7z"}
-
-
-def win(winner: int = 1, discarder: int | None = 2) -> dict[str, Any]:
-    return {"kind": "win", "mode": "tiles", "winner": winner, "discarder": discarder, "hand": HAND}
-
-
-def text_of(page: str) -> str:
-    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", page)).split())
-
-
-def admin_of(room: Room, username: str, role: str = RoomMember.OWNER, name: str = "") -> Client:
-    user = User.objects.create_user(username, password="x" * 20)
-    RoomMember.objects.create(room=room, user=user, role=role, display_name=name)
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-@pytest.fixture
-def room() -> Room:
-    return Room.open("老李棋牌室", "laoli")
-
-
-@pytest.fixture
-def boss(room: Room) -> Client:
-    return admin_of(room, "boss", name="老板")
 
 
 def play(t: RoomTable | None, room: Room, rounds: int = 2, take: int = 0, **kw: Any) -> GameSession:
     """A session at table t with `rounds` rounds, each taking `take` for the room
     (set on the revisions directly: recording the fee is the fee rule's part)."""
-    s = GameSession.objects.create(
-        room=room, room_table=t, ruleset="mcr", players=list(NAMES), **kw
-    )
-    seat_players(s)
+    s = make_table(room=room, room_table=t, seated=True, **kw)
     for i in range(rounds):
-        rnd = s.record_round(uuid.uuid4(), win(winner=i % 4, discarder=(i + 1) % 4))
+        rnd = record(s, by_tiles(winner=i % 4, discarder=(i + 1) % 4))
         if take:
             rev = rnd.current
             assert rev is not None
@@ -86,13 +53,13 @@ def play(t: RoomTable | None, room: Room, rounds: int = 2, take: int = 0, **kw: 
 
 def test_add_tables_one_named_or_several_numbered(room: Room, boss: Client) -> None:
     url = reverse("scorer:manage_tables", args=[room.slug])
-    page = boss.get(url).content.decode()
+    page = html(boss.get(url))
     assert re.search(r'name="number" value="1"', page)  # the next free number
     assert boss.post(url, {"number": "1", "count": "5"}).status_code == 302
     assert list(room.tables.values_list("number", flat=True)) == [1, 2, 3, 4, 5]
     assert boss.post(url, {"number": "8", "count": "1", "name": "包间A"}).status_code == 302
     assert room.tables.get(number=8).label == "包间A"
-    page = boss.get(url).content.decode()
+    page = html(boss.get(url))
     assert re.search(r'name="number" value="9"', page)
     assert "3号桌" in text_of(page) and "包间A" in text_of(page)
 
@@ -102,7 +69,7 @@ def test_adding_a_number_the_room_has_saves_nothing(room: Room, boss: Client) ->
     url = reverse("scorer:manage_tables", args=[room.slug])
     response = boss.post(url, {"number": "2", "count": "3"})  # 2, 3, 4: 3 is taken
     assert response.status_code == 400
-    assert "房间已有 3 号桌" in text_of(response.content.decode())
+    assert "房间已有 3 号桌" in text(response)
     assert list(room.tables.values_list("number", flat=True)) == [3]
     response = boss.post(url, {"number": "5", "count": "2", "name": "包间"})
     assert response.status_code == 400 and room.tables.count() == 1
@@ -111,10 +78,10 @@ def test_adding_a_number_the_room_has_saves_nothing(room: Room, boss: Client) ->
 def test_renumber_and_rename_keep_the_qr_code(room: Room, boss: Client) -> None:
     t3, t4 = room.add_tables(3, 2)
     url = reverse("scorer:manage_table", args=[room.slug, 3])
-    assert 'name="name"' in boss.get(url).content.decode()
+    assert 'name="name"' in html(boss.get(url))
     response = boss.post(url, {"number": "4", "name": ""})
     assert response.status_code == 400  # 4 is taken: said on the field
-    assert "已有 4 号桌" in text_of(response.content.decode())
+    assert "已有 4 号桌" in text(response)
     assert boss.post(url, {"number": "7", "name": "包间B"}).status_code == 302
     t = RoomTable.objects.get(pk=t3.pk)
     assert (t.number, t.label, t.code) == (7, "包间B", t3.code)
@@ -134,20 +101,20 @@ def test_the_qr_sheet_has_every_table_with_its_label_and_the_rooms_name(
 ) -> None:
     tables = room.add_tables(1, 13)
     RoomTable.objects.filter(number=2).update(name="包间A")
-    page = boss.get(reverse("scorer:manage_qr_sheet", args=[room.slug])).content.decode()
+    page = html(boss.get(reverse("scorer:manage_qr_sheet", args=[room.slug])))
     assert page.count('<figure class="qr-card">') == 13
     # The codes' SVGs carry no id of their own (13 of one id would clash): nothing
     # from the sheet on has one. (A slice: the regex this was once cost a minute.)
     assert page.count("<svg ") == 13 and ' id="' not in page[page.index('<div class="qr-sheet') :]
-    text = text_of(page)
-    assert "1号桌" in text and "包间A" in text and "13号桌" in text
-    assert text.count("老李棋牌室") >= 13
+    words = text_of(page)
+    assert "1号桌" in words and "包间A" in words and "13号桌" in words
+    assert words.count("老李棋牌室") >= 13
     for t in tables:
         assert reverse("scorer:table", args=[room.slug, t.code]) in page
     assert "css/room.css" in page and "js/print.js" in page  # the A4 print stylesheet
     # Served on 127.0.0.1 only, the page warns that phones cannot open these codes.
     local = boss.get(reverse("scorer:manage_qr_sheet", args=[room.slug]), HTTP_HOST="127.0.0.1")
-    assert "127.0.0.1" in text_of(local.content.decode())
+    assert "127.0.0.1" in text(local)
 
 
 # ----------------------------------------------------------------------------- the day
@@ -163,7 +130,7 @@ def test_the_dashboard_shows_open_tables_with_standings_rounds_and_activity(
     GameSession.objects.filter(pk=stale.pk).update(
         updated_at=timezone.now() - dt.timedelta(hours=5)
     )
-    page = boss.get(reverse("scorer:manage", args=[room.slug])).content.decode()
+    page = html(boss.get(reverse("scorer:manage", args=[room.slug])))
     text = text_of(page)
     assert "2 桌在玩" in text
     assert f"open-{s3.code}" in page and f"open-{stale.code}" in page
@@ -194,7 +161,7 @@ def test_todays_fees_per_table_and_in_total(room: Room, boss: Client) -> None:
     other = Room.open("别家", "other")
     play(RoomTable.objects.create(room=other, number=3), other, rounds=2, take=9)
 
-    page = boss.get(reverse("scorer:manage", args=[room.slug])).content.decode()
+    page = html(boss.get(reverse("scorer:manage", args=[room.slug])))
     rows = re.findall(r"<tr><th scope=\"row\">(.*?)</th>(.*?)</tr>", page, re.S)
     got = {label: [text_of(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", cells)]
            for label, cells in rows}  # fmt: skip
@@ -215,9 +182,9 @@ def test_close_a_stale_table_with_a_reason(room: Room, boss: Client) -> None:
     assert s.closed_at is not None
     change = SessionChange.objects.get(session=s, action=SessionChange.CLOSE)
     assert (change.author, change.note) == ("老板", "客人走了没结束")
-    assert "本桌已结束" in text_of(response.content.decode())
+    assert "本桌已结束" in text(response)
     # The table's own result page shows who closed it and why.
-    final = Client().get(reverse("scorer:final", args=[s.code])).content.decode()
+    final = html(Client().get(reverse("scorer:final", args=[s.code])))
     assert "客人走了没结束" in text_of(final)
     assert boss.get(url).status_code == 405
 
@@ -250,13 +217,11 @@ def test_report_csv_of_a_day_in_the_pages_language(room: Room, boss: Client) -> 
     # Yesterday: the old table only; in English.
     boss.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     day = (timezone.localdate() - dt.timedelta(days=1)).isoformat()
-    rows = list(
-        csv.reader(io.StringIO(boss.get(url, {"day": day}).content.decode().lstrip("\ufeff")))
-    )
+    rows = list(csv.reader(io.StringIO(html(boss.get(url, {"day": day})).lstrip("\ufeff"))))
     assert rows[0][0] == "Table" and [r[0] for r in rows[1:]] == ["Table 3", "Total"]
     assert rows[1][7] == "50" and rows[-1][7] == "50"
     bad = boss.get(url, {"day": "26/11/2026"})
-    assert bad.status_code == 400 and "2026-11-26" in bad.content.decode()
+    assert bad.status_code == 400 and "2026-11-26" in html(bad)
 
 
 # ----------------------------------------------------------------------------- isolation
@@ -282,7 +247,7 @@ def my_urls(room: Room) -> list[tuple[str, str]]:
 
 def test_every_manage_page_is_the_rooms_own(room: Room, boss: Client) -> None:
     other = Room.open("别家", "other")
-    stranger = admin_of(other, "other-boss")
+    stranger = member_client(other, "other-boss")
     staff = User.objects.create_user("staff", password="x" * 20, is_staff=True)
     staff_client = Client()
     staff_client.force_login(staff)  # the site's staff, not a superuser: no room of its own
@@ -300,7 +265,7 @@ def test_every_manage_page_is_the_rooms_own(room: Room, boss: Client) -> None:
         and not GameSession.objects.filter(closed_at__isnull=False).exclude(room=room).exists()
     )
     # An admin (not only the owner) manages the room's day and tables.
-    admin = admin_of(room, "helper", role=RoomMember.ADMIN)
+    admin = member_client(room, "helper", RoomMember.ADMIN)
     assert admin.get(reverse("scorer:manage", args=[room.slug])).status_code == 200
 
 
@@ -333,7 +298,7 @@ def test_the_rooms_pages_cost_the_same_queries_however_big(name: str, needs_logi
             extra = Room.open(f"x{tables}{i}", f"x{tables}{i}")
             populate(extra, tables)
         populate(room, tables)
-        client = admin_of(room, f"boss{tables}") if needs_login else Client()
+        client = member_client(room, f"boss{tables}") if needs_login else Client()
         url = reverse(f"scorer:{name}", args=[room.slug])
         client.get(url)  # the phone has been here before
         with CaptureQueriesContext(connection) as ctx:

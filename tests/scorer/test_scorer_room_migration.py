@@ -47,7 +47,8 @@ def test_a_new_database_has_no_room_until_first_used() -> None:
 
 
 def test_tables_made_before_get_the_origin_their_exports_carry() -> None:
-    """Issue 27: a table exported after the upgrade is recognised when imported here."""
+    """A table made before the upgrade gets the origin its exports carry: exported after
+    it, the table is recognised when imported here."""
     from scorer.models import GameSession, origin_of_code
 
     executor = MigrationExecutor(connection)

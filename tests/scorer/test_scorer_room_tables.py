@@ -4,7 +4,6 @@ filled in; two phones starting the same table at once end up at one session."""
 
 from __future__ import annotations
 
-import html as htmllib
 import re
 import threading
 from typing import Any
@@ -18,14 +17,11 @@ from rules import get_ruleset
 from scorer.models import GameSession, RoomConfig
 from scorer.rooms import Room, RoomTable
 from scorer.seating import start_at
+from tests.pages import html, text, text_of
 
 pytestmark = pytest.mark.django_db
 
 NAMES = ["老王", "小李", "阿强", "美玲"]
-
-
-def text_of(page: str) -> str:
-    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
 def form_data(config: RoomConfig, names: list[str], **extra: str) -> dict[str, str]:
@@ -43,11 +39,6 @@ def form_data(config: RoomConfig, names: list[str], **extra: str) -> dict[str, s
         else:
             data[f"param_{p.name}"] = str(value)
     return {**data, **extra}
-
-
-@pytest.fixture
-def room() -> Room:
-    return Room.open("老李棋牌室", "laoli")
 
 
 @pytest.fixture
@@ -70,7 +61,7 @@ def test_a_table_with_nothing_open_shows_the_rooms_start_page_for_it(
 ) -> None:
     response = client.get(table_url(table3))
     assert response.status_code == 200
-    page = response.content.decode()
+    page = html(response)
     assert f'<input type="hidden" name="table" value="{table3.code}">' in page
     assert "3号桌" in text_of(page)  # its label, in the page's language (Chinese first)
     # The room's configurations, the first preselected (the same list as the room's page).
@@ -93,7 +84,7 @@ def test_starting_at_a_table_ties_the_session_to_it_and_the_phone_remembers_it(
     other = Client()
     joined = other.get(table_url(table3))
     assert joined.status_code == 302 and joined["Location"] == response["Location"]
-    home = other.get(reverse("scorer:room", args=[table3.room.slug])).content.decode()
+    home = html(other.get(reverse("scorer:room", args=[table3.room.slug])))
     assert response["Location"] in home  # "Your tables" on the phone that scanned it
 
 
@@ -103,12 +94,12 @@ def test_the_next_session_at_a_table_starts_with_last_times_players(
     start(client, table3, ["阿珍", "阿强", "大刘"] + ["小美"])
     session = GameSession.objects.get()
     session.close("阿珍")
-    page = client.get(table_url(table3)).content.decode()
+    page = html(client.get(table_url(table3)))
     for i, name in enumerate(["阿珍", "阿强", "大刘", "小美"]):
         assert re.search(rf'name="name_{i}" value="{name}"', page), name
     # Another table of the room is not prefilled from this one.
     t5 = RoomTable.objects.create(room=table3.room, number=5, name="包间A")
-    page = client.get(table_url(t5)).content.decode()
+    page = html(client.get(table_url(t5)))
     assert not re.search(r'name="name_0" value=', page) and "包间A" in page
 
 
@@ -118,7 +109,7 @@ def test_a_second_start_at_an_open_table_joins_it(client: Client, table3: RoomTa
     second = start(other, table3, ["甲", "乙", "丙", "丁"])  # the page was loaded before
     assert GameSession.objects.count() == 1
     assert second.status_code == 302 and second["Location"] == first["Location"]
-    page = text_of(other.get(second["Location"]).content.decode())
+    page = text(other.get(second["Location"]))
     assert "另一台手机" in page or "another phone" in page
     assert GameSession.objects.get().players == NAMES
 
@@ -162,7 +153,7 @@ def test_an_edited_configuration_starts_a_tables_session_with_the_edit(
     old = config.params[base.name]
     config.params = {**config.params, base.name: old + 2}
     config.save()
-    page = client.get(table_url(table3)).content.decode()
+    page = html(client.get(table_url(table3)))
     assert re.search(rf'name="param_{base.name}" value="{old + 2}"', page)
     start(client, table3, NAMES, config)
     assert GameSession.objects.get().params[base.name] == old + 2
@@ -181,6 +172,6 @@ def test_a_tables_code_is_its_rooms_only(client: Client, table3: RoomTable) -> N
 def test_a_bad_start_at_a_table_keeps_the_table(client: Client, table3: RoomTable) -> None:
     response = start(client, table3, ["老王", "老王", "阿强", "美玲"])
     assert response.status_code == 400
-    page = response.content.decode()
+    page = html(response)
     assert f'name="table" value="{table3.code}"' in page
     assert not GameSession.objects.exists()

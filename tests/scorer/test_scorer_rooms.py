@@ -1,4 +1,4 @@
-"""Room configurations (房间规则, issue 10): checked on every save, edited by staff in
+"""Room configurations (房间规则): checked on every save, edited by staff in
 the admin (a form built from the parameter declarations), offered first on the start
 page, snapshotted by the tables started from them, every change kept with who and
 when; failed sign-ins throttled."""
@@ -8,7 +8,6 @@ from __future__ import annotations
 import html as htmllib
 import json
 import re
-import uuid
 from pathlib import Path
 
 import pytest
@@ -20,13 +19,10 @@ from django.urls import reverse
 
 from rules import get_ruleset
 from scorer.models import GameSession, RoomConfig
+from tests.factories import NAMES, PASSWORD, by_tiles, record
+from tests.pages import html
 
 pytestmark = pytest.mark.django_db
-
-NAMES = ["老王", "小李", "阿强", "美玲"]
-HAND = {"kind": "win", "mode": "tiles", "winner": 1, "discarder": 2,
-        "hand": {"concealed": "111222333m456p7z", "win_tile": "7z"}}  # fmt: skip
-PASSWORD = "a long room password 麻将"
 
 
 def mcr_config(**params: object) -> RoomConfig:
@@ -40,10 +36,6 @@ def staff() -> Client:
     response = client.post(reverse("admin:login"), {"username": "boss", "password": PASSWORD})
     assert response.status_code == 302
     return client
-
-
-def text_of(page: str) -> str:
-    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", page)).split())
 
 
 # ------------------------------------------------------------------ values checked on every save
@@ -96,7 +88,7 @@ def test_admin_pages_are_staff_only() -> None:
 def test_staff_edit_a_configuration_with_inline_validation(staff: Client) -> None:
     config = mcr_config()
     url = reverse("admin:scorer_roomconfig_change", args=[config.pk])
-    page = staff.get(url).content.decode()
+    page = html(staff.get(url))
     rs = get_ruleset("mcr")
     for p in rs.params:  # every declared parameter has its field, labelled in Chinese
         assert f'name="param_{p.name}"' in page and p.label_zh in htmllib.unescape(page)
@@ -105,9 +97,7 @@ def test_staff_edit_a_configuration_with_inline_validation(staff: Client) -> Non
             "param_mixed_kong_fan": "on", "param_knitted_wait_fans": "on"}  # fmt: skip
     response = staff.post(url, data)
     assert response.status_code == 200  # shown again, with the error on the field
-    errors = re.search(
-        r'class="[^"]*field-param_base[^"]*".*?</div>', response.content.decode(), re.S
-    )
+    errors = re.search(r'class="[^"]*field-param_base[^"]*".*?</div>', html(response), re.S)
     assert errors and "errorlist" in errors.group(0)
     config.refresh_from_db()
     assert config.params["base"] == rs.defaults["base"]  # nothing saved
@@ -119,14 +109,14 @@ def test_staff_edit_a_configuration_with_inline_validation(staff: Client) -> Non
     last = config.history.first()
     assert last is not None and last.history_user.username == "boss"
     history = staff.get(reverse("admin:scorer_roomconfig_history", args=[config.pk]))
-    assert history.status_code == 200 and "boss" in history.content.decode()
+    assert history.status_code == 200 and "boss" in html(history)
 
 
 def test_staff_add_a_configuration_ruleset_first(staff: Client) -> None:
     add = reverse("admin:scorer_roomconfig_add")
-    page = staff.get(add).content.decode()
+    page = html(staff.get(add))
     assert "?ruleset=sichuan" in page and "?ruleset=mcr" in page
-    page = staff.get(add, {"ruleset": "sichuan"}).content.decode()
+    page = html(staff.get(add, {"ruleset": "sichuan"}))
     assert 'name="param_fan_table"' in page and 'name="param_base"' in page
     rs = get_ruleset("sichuan")
     data = {"name": "成都两块", "ruleset": "sichuan", "enabled": "on", "order": "1"}
@@ -139,7 +129,7 @@ def test_staff_add_a_configuration_ruleset_first(staff: Client) -> None:
             data[f"param_{p.name}"] = str(value)
     data["param_base"] = "2"
     response = staff.post(f"{add}?ruleset=sichuan", data)
-    assert response.status_code == 302, response.content.decode()[:3000]
+    assert response.status_code == 302, html(response)[:3000]
     config = RoomConfig.objects.get(name="成都两块")
     assert config.params == {**rs.defaults, "base": 2}
 
@@ -161,7 +151,7 @@ def test_clone_and_disable(staff: Client) -> None:
 
 
 def start_from(client: Client, config: RoomConfig) -> GameSession:
-    page = client.get(reverse("scorer:home")).content.decode()
+    page = html(client.get(reverse("scorer:home")))
     assert f'value="{config.pk}" selected' in page  # offered first
     rs = get_ruleset(config.ruleset)
     data = {"config": str(config.pk), "players": "4",
@@ -175,7 +165,7 @@ def start_from(client: Client, config: RoomConfig) -> GameSession:
         else:
             data[f"param_{p.name}"] = str(value)
     response = client.post(reverse("scorer:create"), data)
-    assert response.status_code == 302, response.content.decode()[:2000]
+    assert response.status_code == 302, html(response)[:2000]
     return GameSession.objects.get(code=response["Location"].strip("/").split("/")[-1])
 
 
@@ -184,7 +174,7 @@ def test_a_table_started_from_a_configuration_keeps_its_values(staff: Client) ->
     client = Client()
     session = start_from(client, config)
     assert session.params["base"] == 20 and session.preset == f"room:{config.pk}"
-    rnd = session.record_round(uuid.uuid4(), HAND)
+    rnd = record(session)
     assert rnd.current is not None
     before = list(rnd.current.deltas)
     # The admin raises the base afterwards.
@@ -193,7 +183,7 @@ def test_a_table_started_from_a_configuration_keeps_its_values(staff: Client) ->
     session.refresh_from_db()
     assert session.params["base"] == 20
     # A correction and an undo of the old table's round use the values it started with.
-    rev = rnd.revise({**HAND, "discarder": 2})
+    rev = rnd.revise(by_tiles(discarder=2))
     assert list(rev.deltas) == before
     session.undo_last(expected=rnd.number)
     session.restore(rnd.number)
@@ -206,7 +196,7 @@ def test_a_disabled_configuration_is_not_offered() -> None:
     config = mcr_config(base=20)
     config.enabled = False
     config.save()
-    page = Client().get(reverse("scorer:home")).content.decode()
+    page = html(Client().get(reverse("scorer:home")))
     assert f"room:{config.pk}" not in page
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from rules import RuleError, score, waits
 from scorer.models import GameSession, Round, RoundRevision
+from tests.factories import SHORT_NAMES, event, make_table, record
 
 pytestmark = pytest.mark.django_db
 
@@ -25,9 +26,7 @@ PUNGS = {"concealed": "111222p333s4455s", "win_tile": "5s"}
 
 
 def sichuan(**kw: Any) -> GameSession:
-    return GameSession.objects.create(
-        ruleset="sichuan", players=["甲", "乙", "丙", "丁"], first_dealer=0, **kw
-    )
+    return make_table("sichuan", SHORT_NAMES, first_dealer=0, **kw)
 
 
 def kong(player: int, kind: str, discarder: int | None = None) -> dict[str, Any]:
@@ -53,7 +52,7 @@ def test_pungs_hand_is_what_the_tests_assume() -> None:
 
 def test_a_kong_starts_a_round_in_progress_that_counts_at_once() -> None:
     s = sichuan()
-    r = s.add_event(uuid.uuid4(), kong(1, "concealed"), "乙的手机")
+    r = event(s, kong(1, "concealed"), author="乙的手机")
     assert r.in_progress and r.number == 1
     assert s.round_in_progress() == r
     # 暗杠: "下雨立刻收取其他未胡者2倍點數" — each of three pays 12.
@@ -64,9 +63,9 @@ def test_a_kong_starts_a_round_in_progress_that_counts_at_once() -> None:
 
 def test_events_accumulate_and_each_is_a_revision() -> None:
     s = sichuan()
-    s.add_event(uuid.uuid4(), kong(1, "exposed", discarder=2))
-    s.add_event(uuid.uuid4(), win(3, 0, PUNGS))
-    r = s.add_event(uuid.uuid4(), win(2, None, PURE_PAIRS), expected=2)
+    event(s, kong(1, "exposed", discarder=2))
+    event(s, win(3, 0, PUNGS))
+    r = event(s, win(2, None, PURE_PAIRS), expected=2)
     r.refresh_from_db()
     assert r.revisions.count() == 3
     self_drawn = hand_value(PURE_PAIRS, self_drawn=True) + BASE  # 自摸加底
@@ -78,28 +77,28 @@ def test_events_accumulate_and_each_is_a_revision() -> None:
 
 def test_the_third_winner_ends_the_round() -> None:
     s = sichuan()
-    s.add_event(uuid.uuid4(), win(3, 0, PUNGS))
-    s.add_event(uuid.uuid4(), win(2, 0, PURE_PAIRS))
-    r = s.add_event(uuid.uuid4(), win(1, 0, {"concealed": "123456789s1122s", "win_tile": "2s"}))
+    event(s, win(3, 0, PUNGS))
+    event(s, win(2, 0, PURE_PAIRS))
+    r = event(s, win(1, 0, {"concealed": "123456789s1122s", "win_tile": "2s"}))
     assert not r.in_progress and s.round_in_progress() is None
 
 
 def test_after_the_round_ends_a_new_event_starts_the_next_round() -> None:
     s = sichuan()
-    s.add_event(uuid.uuid4(), win(3, 0, PUNGS))
-    s.add_event(uuid.uuid4(), win(2, 0, PURE_PAIRS))
-    s.add_event(uuid.uuid4(), win(1, 0, {"concealed": "123456789s1122s", "win_tile": "2s"}))
-    r2 = s.add_event(uuid.uuid4(), kong(0, "concealed"))
+    event(s, win(3, 0, PUNGS))
+    event(s, win(2, 0, PURE_PAIRS))
+    event(s, win(1, 0, {"concealed": "123456789s1122s", "win_tile": "2s"}))
+    r2 = event(s, kong(0, "concealed"))
     assert r2.number == 2 and r2.in_progress
 
 
 def test_a_refused_event_changes_nothing() -> None:
     s = sichuan()
-    s.add_event(uuid.uuid4(), win(3, 0, PUNGS))
+    event(s, win(3, 0, PUNGS))
     s.refresh_from_db()
     before = (s.tallies(), RoundRevision.objects.count(), s.version)
     with pytest.raises(RuleError) as e:
-        s.add_event(uuid.uuid4(), kong(3, "concealed"))  # seat 3 is out
+        event(s, kong(3, "concealed"))  # seat 3 is out
     assert e.value.code == "bad_event" and "出局" in e.value.message_zh
     s.refresh_from_db()
     assert (s.tallies(), RoundRevision.objects.count(), s.version) == before
@@ -116,18 +115,17 @@ def test_the_same_form_twice_adds_the_event_once() -> None:
 
 def test_a_phone_that_saw_an_older_round_is_refused() -> None:
     s = sichuan()
-    s.add_event(uuid.uuid4(), kong(1, "concealed"), expected=0)
+    event(s, kong(1, "concealed"), expected=0)
     with pytest.raises(RuleError) as e:
-        s.add_event(uuid.uuid4(), kong(1, "concealed"), expected=0)
+        event(s, kong(1, "concealed"), expected=0)
     assert e.value.code == "bad_event"
     assert s.tallies() == [-12, 36, -12, -12]
 
 
 def test_join_last_win_is_one_discard_several_winners() -> None:
     s = sichuan()
-    s.add_event(uuid.uuid4(), win(3, 0, {"concealed": "111222333p4499m", "win_tile": "9m"}))
-    r = s.add_event(uuid.uuid4(), win(2, 0, {"concealed": "123456789p1178m", "win_tile": "9m"}),
-                    join_last_win=True)  # fmt: skip
+    event(s, win(3, 0, {"concealed": "111222333p4499m", "win_tile": "9m"}))
+    r = event(s, win(2, 0, {"concealed": "123456789p1178m", "win_tile": "9m"}), join_last_win=True)
     assert r.current is not None
     events = r.current.entry["events"]
     assert len(events) == 1 and [w["seat"] for w in events[0]["winners"]] == [3, 2]
@@ -135,18 +133,18 @@ def test_join_last_win_is_one_discard_several_winners() -> None:
 
 def test_join_last_win_needs_the_same_discarder() -> None:
     s = sichuan()
-    s.add_event(uuid.uuid4(), win(3, 0, PUNGS))
+    event(s, win(3, 0, PUNGS))
     with pytest.raises(RuleError) as e:
-        s.add_event(uuid.uuid4(), win(2, 1, PURE_PAIRS), join_last_win=True)
+        event(s, win(2, 1, PURE_PAIRS), join_last_win=True)
     assert e.value.code == "bad_event"
 
 
 def test_undo_last_event_keeps_history_and_reopens() -> None:
     s = sichuan()
-    s.add_event(uuid.uuid4(), kong(1, "concealed"))
-    s.add_event(uuid.uuid4(), win(3, 0, PUNGS))
-    s.add_event(uuid.uuid4(), win(2, 0, PURE_PAIRS))
-    r = s.add_event(uuid.uuid4(), win(1, 0, {"concealed": "123456789s1122s", "win_tile": "2s"}))
+    event(s, kong(1, "concealed"))
+    event(s, win(3, 0, PUNGS))
+    event(s, win(2, 0, PURE_PAIRS))
+    r = event(s, win(1, 0, {"concealed": "123456789s1122s", "win_tile": "2s"}))
     assert not r.in_progress
     undone = s.undo_last_event("甲", expected=4)
     assert undone == r
@@ -161,7 +159,7 @@ def test_undo_last_event_keeps_history_and_reopens() -> None:
 
 def test_undoing_the_only_event_undoes_the_round() -> None:
     s = sichuan()
-    r = s.add_event(uuid.uuid4(), kong(1, "concealed"))
+    r = event(s, kong(1, "concealed"))
     assert s.undo_last_event() == r
     r.refresh_from_db()
     assert r.status == Round.UNDONE and not r.in_progress
@@ -170,11 +168,11 @@ def test_undoing_the_only_event_undoes_the_round() -> None:
 
 def test_undo_last_round_closes_a_round_in_progress() -> None:
     s = sichuan()
-    r = s.add_event(uuid.uuid4(), kong(1, "concealed"))
+    r = event(s, kong(1, "concealed"))
     assert s.undo_last(expected=1) == r
     r.refresh_from_db()
     assert r.status == Round.UNDONE and not r.in_progress
-    r2 = s.add_event(uuid.uuid4(), kong(2, "concealed"))
+    r2 = event(s, kong(2, "concealed"))
     assert r2.number == 2 and r2.in_progress
 
 
@@ -185,7 +183,7 @@ def test_a_whole_round_can_be_recorded_at_once() -> None:
         "events": [kong(1, "exposed", discarder=0), win(3, 0, PUNGS), win(2, 0, PURE_PAIRS),
                    win(1, 0, {"concealed": "123456789s1122s", "win_tile": "2s"})],
     }  # fmt: skip
-    r = s.record_round(uuid.uuid4(), entry)
+    r = record(s, entry)
     assert not r.in_progress
     one = hand_value({"concealed": "123456789s1122s", "win_tile": "2s"})
     assert s.tallies() == [-6 - 12 - 96 - one, 6 + one, 96, 12]
@@ -194,9 +192,9 @@ def test_a_whole_round_can_be_recorded_at_once() -> None:
 
 def test_wall_end_settles_pigs_and_closes_the_round() -> None:
     s = sichuan()
-    s.add_event(uuid.uuid4(), win(3, 0, PUNGS))
-    r = s.add_event(
-        uuid.uuid4(),
+    event(s, win(3, 0, PUNGS))
+    r = event(
+        s,
         {
             "type": "wall_end",
             "hands": [
@@ -218,6 +216,6 @@ def test_wall_end_settles_pigs_and_closes_the_round() -> None:
 
 def test_without_blood_battle_the_player_who_dealt_in_deals_next() -> None:
     s = sichuan(params={"blood_battle": False})
-    r = s.add_event(uuid.uuid4(), win(3, 2, PUNGS))
+    r = event(s, win(3, 2, PUNGS))
     assert not r.in_progress  # the first win ends the round
     assert s.next_position() == (2, "E")  # "點炮者坐莊"

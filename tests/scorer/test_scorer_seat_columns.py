@@ -1,6 +1,6 @@
-"""Seat buttons tell names alike apart (issue 27, item 11): the part of each name
-that no other name starts with, and how many seats a line then takes.  What the
-buttons really show is read in a browser: tests/browser/test_long_names.py."""
+"""Seat buttons tell names alike apart: the part of each name that no other name starts
+with, and how many seats a line then takes.  What the buttons really show is read in
+a browser: tests/browser/test_long_names.py."""
 
 from __future__ import annotations
 

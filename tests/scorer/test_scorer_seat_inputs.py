@@ -19,8 +19,9 @@ from rules import REGISTRY, settle
 from rules.hand import Hand
 from rules.rulesets.house.ruleset import House
 from rules.table import SeatInput, TableSpec
-from scorer.models import GameSession
 from tests.contract.test_table_contract import HTMX, state_of
+from tests.factories import SHORT_NAMES, make_table
+from tests.pages import html
 
 pytestmark = pytest.mark.django_db
 
@@ -71,11 +72,9 @@ def test_the_engine_takes_and_checks_the_counts(counted: Counted) -> None:
 
 
 def test_the_record_page_offers_and_carries_the_counts(client: Client, counted: Counted) -> None:
-    session = GameSession.objects.create(
-        ruleset=counted.id, players=["甲", "乙", "丙", "丁"], params=dict(counted.defaults)
-    )
+    session = make_table(counted.id, SHORT_NAMES, params=dict(counted.defaults))
     url = reverse("scorer:record", args=[session.code]) + "?kind=win"
-    page = client.get(url).content.decode()
+    page = html(client.get(url))
     assert "开口" in page and 'value="seat_input:kaikou:1:+"' in page
     state = state_of(page)
     assert state["si_kaikou"] == "0,0,0,0"
@@ -84,7 +83,7 @@ def test_the_record_page_offers_and_carries_the_counts(client: Client, counted: 
             "winner:1", "from:2", *(f"tile:{t}" for t in ("1m", "2m", "3m", "4p", "5p", "6p",
             "7p", "8p", "9p", "2s", "3s", "4s", "7s", "7s"))]  # fmt: skip
     for tap in taps:
-        page = client.post(preview, {**state, "tap": tap}, **HTMX).content.decode()
+        page = html(client.post(preview, {**state, "tap": tap}, **HTMX))
         state = state_of(page)
     assert state["si_kaikou"] == "0,2,0,0"  # never below the declared minimum
     response = client.post(

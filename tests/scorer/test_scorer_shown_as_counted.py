@@ -1,4 +1,4 @@
-"""Issue 27, "shown as they count": a table whose result is not a sum of fans says so.
+"""Shown as they count: a table whose result is not a sum of fans says so.
 
 北京, 河北 and 山东 pay a flat value ×2 per item (and ×2 between the dealer and
 another), 陕西 pays every shape the same and lets the 炮子 make the amounts:
@@ -18,22 +18,15 @@ from django.urls import reverse
 
 from rules import REGISTRY, get_ruleset
 from scorer.models import GameSession
+from tests.factories import SHORT_NAMES, make_table
+from tests.pages import text, text_of
 from tests.scorer.test_scorer_jian import Phone, tiles
 
 pytestmark = pytest.mark.django_db
 
-NAMES = ["甲", "乙", "丙", "丁"]
-
 
 def table(ruleset: str) -> GameSession:
-    return GameSession.objects.create(
-        ruleset=ruleset, players=NAMES, params=dict(get_ruleset(ruleset).defaults)
-    )
-
-
-def text(html: str) -> str:
-    """The page's words, tags dropped, spaces collapsed."""
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    return make_table(ruleset, SHORT_NAMES, params=dict(get_ruleset(ruleset).defaults))
 
 
 def bar(page: str) -> str:
@@ -58,7 +51,7 @@ def test_shandong_doubles_on_the_record_page_the_round_and_the_ledger(client: Cl
     phone = Phone(client, session)
     page = phone.tap("winner:1", "from:self", *tiles("1133m5577p99s11z4z4z"))
     assert bar(page) == "20 分"
-    words = text(page)
+    words = text_of(page)
     assert "七巧对 Seven pairs ×2" in words and "明自摸 Self-drawn ×2" in words
     assert "平胡 5 × 2 × 2 = 20" in words
     assert "甲：20 × 2（庄家翻番）= 40" in words
@@ -69,7 +62,7 @@ def test_shandong_doubles_on_the_record_page_the_round_and_the_ledger(client: Cl
         reverse("scorer:round", args=[session.code, 1]),
         reverse("scorer:round", args=[session.code, 1]) + "?part=current",  # the ledger's row
     ):
-        words = text(client.get(url).content.decode())
+        words = text(client.get(url))
         assert "七巧对 Seven pairs ×2" in words
         assert "平胡 5 × 2 × 2 = 20" in words and "合计 20 分" in words
         assert "番数" not in words and "× =" not in words
@@ -82,7 +75,7 @@ def test_shaanxi_names_the_shape_and_works_each_amount_from_the_paozi(client: Cl
     phone = Phone(client, session)
     phone.tap("winner:1", "from:2", "seat_input:paozi:0:+")
     page = phone.tap("seat_input:paozi:1:+", "seat_input:paozi:1:+", *tiles("123m456p789s234m5s5s"))
-    words = text(page)
+    words = text_of(page)
     assert "甲：1 × 3 × (庄 2 + 炮子 1 + 赢家炮子 2) = 15" in words
     assert "丙：1 × 3 × (庄 1 + 炮子 0 + 赢家炮子 2) = 9" in words
     # The shape is named, worth nothing of its own.
@@ -97,7 +90,7 @@ def test_shaanxi_names_the_shape_and_works_each_amount_from_the_paozi(client: Cl
         reverse("scorer:round", args=[session.code, 1]),
         reverse("scorer:round", args=[session.code, 1]) + "?part=current",
     ):
-        words = text(client.get(url).content.decode())
+        words = text(client.get(url))
         assert "乙 和牌，丙 放炮 · 平胡 Plain win 放胡 A 1 × 底分 3 = 3（平胡不另加分）" in words
         assert "甲：1 × 3 × (庄 2 + 炮子 1 + 赢家炮子 2) = 15" in words
         assert "平胡 3 番" not in words

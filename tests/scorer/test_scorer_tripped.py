@@ -1,20 +1,21 @@
-"""What players tripped on (issue 27, items 1 and 2): the record page after this
-phone's own undo, and "record it as round N" after another phone took the round."""
+"""What players tripped on: the record page after this phone's own undo, and "record
+it as round N" after another phone took the round."""
 
 from __future__ import annotations
 
 import html as htmllib
 import re
-import uuid
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from rules.tiles import parse_tiles, tile_str
-from scorer.models import GameSession, Round
+from scorer.models import Round
+from tests.factories import SHORT_NAMES, event, make_table, record
+from tests.pages import html, text_of
 from tests.scorer.test_scorer_phones import ENTRY, seven_pairs_phone, taken_panel
-from tests.scorer.test_scorer_views_record import HTMX, page_of, state_of
+from tests.scorer.test_scorer_views_record import HTMX, state_of
 from tests.scorer.test_scorer_views_record_sichuan import PUNGS
 from tests.scorer.test_scorer_views_record_sichuan import Phone as EventPhone
 
@@ -25,14 +26,11 @@ def parse_tiles_codes(tiles: str) -> list[str]:
     return [tile_str(t) for t in parse_tiles(tiles)]
 
 
-NAMES = ["甲", "乙", "丙", "丁"]
-
-
 def test_a_draft_made_stale_by_this_phones_own_undo_is_dropped(client: Client) -> None:
     """四川: two kongs recorded, 记和牌 opened and tapped, the last kong taken back on
     this phone; 记和牌 again opens on the round as it is, with no "another phone"
     warning, and the first 确认 records."""
-    session = GameSession.objects.create(ruleset="sichuan", players=list(NAMES))
+    session = make_table("sichuan", SHORT_NAMES)
     for player, tile in ((0, "5m"), (1, "9m")):
         kong = EventPhone(client, session, kind="kong")
         kong.tap(f"player:{player}", "kong:concealed", f"tile:{tile}")
@@ -58,12 +56,12 @@ def test_a_draft_made_stale_by_this_phones_own_undo_is_dropped(client: Client) -
 def test_record_it_as_the_next_round_records(client: Client) -> None:
     """Two phones, one round: the second phone's "记为第 N 局" records its hand as
     round N at once (it posts to the confirm), with the dealer after round N−1."""
-    session = GameSession.objects.create(ruleset="mcr", players=list(NAMES))
-    session.record_round(uuid.uuid4(), ENTRY)
+    session = make_table("mcr", SHORT_NAMES)
+    record(session, ENTRY)
     a, b = seven_pairs_phone(Client(), session), seven_pairs_phone(client, session)
     assert a.confirm().status_code == 302
     response = b.confirm(htmx=True)
-    page = page_of(response)
+    page = html(response)
     assert "第 2 局刚被记录" in taken_panel(page)
     button = re.search(r'<button[^>]*value="taken:next"[^>]*>', page, re.S)
     assert button is not None
@@ -83,12 +81,11 @@ def test_record_it_as_the_next_round_records(client: Client) -> None:
 def test_a_joining_winner_wins_on_the_shared_tile_and_a_refusal_names_it(
     client: Client,
 ) -> None:
-    """一炮多响 (item 5): the last win's tile is the joining winner's win tile once his
+    """一炮多响: the last win's tile is the joining winner's win tile once his
     hand holds it, tapped in any order; a hand without it is refused naming it."""
-    session = GameSession.objects.create(ruleset="sichuan", players=list(NAMES))
+    session = make_table("sichuan", SHORT_NAMES)
     first = {"concealed": "111222333p4499m", "win_tile": "9m"}
-    session.add_event(uuid.uuid4(), {"type": "win", "discarder": 0,
-                                     "winners": [{"seat": 3, "hand": first}]})  # fmt: skip
+    event(session, {"type": "win", "discarder": 0, "winners": [{"seat": 3, "hand": first}]})
     phone = EventPhone(client, session)
     phone.tap("join:on", "winner:2")
     phone.tiles("9m123456789p1178m")  # the shared 九万 tapped first, not last
@@ -98,9 +95,8 @@ def test_a_joining_winner_wins_on_the_shared_tile_and_a_refusal_names_it(
     assert rnd.current is not None
     assert rnd.current.entry["events"][0]["winners"][1]["hand"]["win_tile"] == "9m"
 
-    other = GameSession.objects.create(ruleset="sichuan", players=list(NAMES))
-    other.add_event(uuid.uuid4(), {"type": "win", "discarder": 0,
-                                   "winners": [{"seat": 3, "hand": first}]})  # fmt: skip
+    other = make_table("sichuan", SHORT_NAMES)
+    event(other, {"type": "win", "discarder": 0, "winners": [{"seat": 3, "hand": first}]})
     phone = EventPhone(client, other)
     phone.tap("join:on", "winner:2")
     page = phone.tiles("123456789p1178m6m")  # waits on 6m-9m; no 九万 in it
@@ -108,21 +104,19 @@ def test_a_joining_winner_wins_on_the_shared_tile_and_a_refusal_names_it(
 
 
 def test_jian_says_the_winners_jing_are_counted_already(client: Client) -> None:
-    """吉安 (item 12): the winner's 正精 starts at those his hand shows; the page says
+    """吉安: the winner's 正精 starts at those his hand shows; the page says
     they are counted, instead of a hint that made a player add them twice."""
     from rules.registry import get_ruleset
 
     jian = get_ruleset("jian")
-    session = GameSession.objects.create(
-        ruleset="jian", players=list(NAMES), params=dict(jian.defaults)
-    )
+    session = make_table("jian", SHORT_NAMES, params=dict(jian.defaults))
     url = reverse("scorer:record", args=[session.code])
-    state = state_of(client.get(url).content.decode())
+    state = state_of(html(client.get(url)))
     preview = reverse("scorer:preview", args=[session.code])
     taps = ["tool:turned", "tile:7p", "winner:1", "from:self"]
     taps += [f"tile:{t}" for t in parse_tiles_codes("123456m789s12s11z8p")]
-    page = page_of(client.post(preview, {**state, "tap": taps}, **HTMX))
-    text = " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    page = html(client.post(preview, {**state, "tap": taps}, **HTMX))
+    text = text_of(page)
     assert state_of(page)["si_zheng_jing"] == "0,1,0,0"
     assert "也算" not in text
     assert "和牌的人手牌里的已经自动算上了，不要再加" in text

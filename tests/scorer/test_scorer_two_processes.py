@@ -23,7 +23,8 @@ from django.db import connection
 from django.test import Client
 
 from scorer.models import GameSession, Round
-from tests.scorer.test_scorer_views_record import Phone, make_session, winning_phone
+from tests.factories import SHORT_NAMES, make_table
+from tests.scorer.test_scorer_views_record import Phone, winning_phone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -56,7 +57,7 @@ def _database_url() -> str:
 @pytest.mark.skipif("postgres" not in os.environ.get("DATABASE_URL", ""), reason="needs PostgreSQL")
 def test_two_processes_confirming_round_one_record_it_once() -> None:
     assert connection.vendor == "postgresql"
-    session = make_session()
+    session = make_table("mcr", SHORT_NAMES)
     forms = [winning_phone(Phone(Client(), session)) for _ in range(2)]
     env = {
         **os.environ,
@@ -131,7 +132,7 @@ def test_two_processes_recording_different_rounds_lose_and_double_none() -> None
     """Two phones, each recording its own rounds as fast as it can: every round is
     recorded once, numbered without a gap; a phone that finds its round taken is
     asked, and records its hand as the next round."""
-    session = make_session()
+    session = make_table("mcr", SHORT_NAMES)
     env = {
         **os.environ,
         "DATABASE_URL": _database_url(),

@@ -20,6 +20,8 @@ from rules import get_ruleset
 from rules.tiles import parse_tiles, tile_str
 from scorer.entry.pick import Pick
 from scorer.models import GameSession, Round, RoundRevision
+from tests.factories import DRAW, by_fans, by_tiles, make_table, record
+from tests.pages import html
 
 pytestmark = pytest.mark.django_db
 
@@ -31,14 +33,6 @@ WIN_TILES = "111222333m456p7z7z"
 
 # A seat's name as the result's deltas show it (cut with an ellipsis when long).
 NM = {n: f'<span class="nm" title="{n}">{n}</span> ' for n in NAMES}
-
-
-def make_session() -> GameSession:
-    return GameSession.objects.create(ruleset="mcr", players=list(NAMES))
-
-
-def page_of(response: Any) -> str:
-    return response.content.decode()
 
 
 _HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
@@ -89,7 +83,7 @@ class Phone:
         self.confirm_url = reverse("scorer:confirm", args=[code])
         response = client.get(self.page_url)
         assert response.status_code == 200
-        self.page = page_of(response)
+        self.page = html(response)
         self.state = state_of(self.page)
 
     def tap(self, *taps: str) -> str:
@@ -97,7 +91,7 @@ class Phone:
         for t in taps:
             response = self.client.post(self.preview_url, {**self.state, "tap": t}, **HTMX)
             assert response.status_code == 200, response.status_code
-            self.page = page_of(response)
+            self.page = html(response)
             self.state = state_of(self.page)
         return self.page
 
@@ -112,7 +106,7 @@ class Phone:
 
 @pytest.fixture
 def session() -> GameSession:
-    return make_session()
+    return make_table("mcr", NAMES)
 
 
 @pytest.fixture
@@ -139,7 +133,7 @@ def winning_phone(phone: Phone) -> Phone:
 def test_record_page_in_chinese_by_default(client: Client, session: GameSession) -> None:
     response = client.get(reverse("scorer:record", args=[session.code]))
     assert response.status_code == 200
-    page = page_of(response)
+    page = html(response)
     assert '<html lang="zh-hans">' in page
     assert "css/picker.css" in page
     for name in NAMES:
@@ -158,19 +152,13 @@ def test_record_page_in_chinese_by_default(client: Client, session: GameSession)
 
 def test_each_visit_gets_a_new_token(client: Client, session: GameSession) -> None:
     url = reverse("scorer:record", args=[session.code])
-    assert (
-        state_of(page_of(client.get(url)))["token"] != state_of(page_of(client.get(url)))["token"]
-    )
+    assert state_of(html(client.get(url)))["token"] != state_of(html(client.get(url)))["token"]
 
 
 def test_dealer_and_wind_prefilled_from_next_position(client: Client, session: GameSession) -> None:
-    session.record_round(
-        uuid.uuid4(),
-        {"kind": "win", "mode": "tiles", "winner": 1, "discarder": 2,
-         "hand": {"concealed": "111m222m333m456p7z", "win_tile": "7z"}},
-    )  # fmt: skip
+    record(session)
     dealer, wind = session.next_position()
-    state = state_of(page_of(client.get(reverse("scorer:record", args=[session.code]))))
+    state = state_of(html(client.get(reverse("scorer:record", args=[session.code]))))
     assert (state["dealer"], state["wind"]) == (str(dealer), wind) == ("1", "E")
 
 
@@ -186,18 +174,18 @@ def test_the_tile_that_completes_the_hand_scrolls_to_the_hand(phone: Phone) -> N
     post = phone.client.post
     response = post(phone.preview_url, {**phone.state, "tap": "tile:7z"}, **HTMX)
     assert "HX-Reswap" not in response  # tile 13: the grid stays where the finger is
-    phone.state = state_of(page_of(response))
+    phone.state = state_of(html(response))
     response = post(phone.preview_url, {**phone.state, "tap": "tile:7z"}, **HTMX)
     assert response["HX-Reswap"] == "innerHTML show:.pk-live:top"  # hand and result together
-    phone.state = state_of(page_of(response))
+    phone.state = state_of(html(response))
     response = post(phone.preview_url, {**phone.state, "tap": "tile:1s"}, **HTMX)
-    assert "HX-Reswap" not in response and tap_message(page_of(response))  # refused: stay
+    assert "HX-Reswap" not in response and tap_message(html(response))  # refused: stay
 
 
 def test_no_javascript_taps_post_to_the_page(client: Client, phone: Phone) -> None:
     response = client.post(phone.page_url, {**phone.state, "tap": "tile:5p"})
     assert response.status_code == 200
-    page = page_of(response)
+    page = html(response)
     assert "<html" in page and state_of(page)["win_tile"] == "5p"
 
 
@@ -367,10 +355,10 @@ def test_unreadable_state_is_ignored_not_an_error(client: Client, session: GameS
             "tool": "zzz", "flags": "a,b", "flowers": "99", "fans": "a:b,1:", "tap": "tile:9z"}  # fmt: skip
     response = client.post(reverse("scorer:preview", args=[session.code]), junk, **HTMX)
     assert response.status_code == 200
-    state = state_of(page_of(response))
+    state = state_of(html(response))
     assert state["hand"] == "" and state["melds"] == "" and state["winner"] == ""
     assert state["dealer"] == "0" and state["wind"] == "E"
-    assert tap_message(page_of(response))  # "9z" is not a tile: the engine's message
+    assert tap_message(html(response))  # "9z" is not a tile: the engine's message
 
 
 # ------------------------------------------------------------------ quick entry
@@ -419,7 +407,7 @@ def test_dealer_and_wind_fold_into_one_line(phone: Phone) -> None:
     assert "东风圈，庄家 甲" in phone.page
     # A select changed: htmx posts the form without a tap; the selects stay open.
     response = phone.client.post(phone.preview_url, {**phone.state, "dealer": "2"}, **HTMX)
-    page = page_of(response)
+    page = html(response)
     assert '<details class="rec-where" open>' in page and "东风圈，庄家 丙" in page
     phone.state = state_of(page)
     page = phone.tap("winner:1")  # any tap folds them again; 丙 deals, so 乙 sits North
@@ -460,9 +448,9 @@ def test_confirm_records_the_round_and_goes_to_the_session(client: Client, phone
     assert rev.entry["hand"] == {"concealed": "111222333m456p7z", "win_tile": "7z"}
     assert rev.entry["discarder"] == 2 and rev.entry["dealer"] == 0
     # Remembered for this table: the next form says who records without asking.
-    assert state_of(page_of(client.get(phone.page_url)))["me"] == "3"
+    assert state_of(html(client.get(phone.page_url)))["me"] == "3"
     # Another phone has not said who it is: it is asked, never given this one's name.
-    assert state_of(page_of(Client().get(phone.page_url)))["me"] == ""
+    assert state_of(html(Client().get(phone.page_url)))["me"] == ""
 
 
 def test_confirm_by_htmx_redirects_the_client(phone: Phone) -> None:
@@ -489,11 +477,11 @@ def test_confirm_a_bad_hand_saves_nothing(phone: Phone) -> None:
     phone.tiles("123m456p789s1123z4z")
     response = phone.confirm()
     assert response.status_code == 400
-    page = page_of(response)
+    page = html(response)
     assert "<html" in page and result_message(page).startswith("这手牌不能和")
     response = phone.confirm(htmx=True)
-    assert response.status_code == 200 and "<html" not in page_of(response)
-    assert "这手牌不能和" in page_of(response)
+    assert response.status_code == 200 and "<html" not in html(response)
+    assert "这手牌不能和" in html(response)
     assert Round.objects.count() == 0 and RoundRevision.objects.count() == 0
     phone.session.refresh_from_db()
     assert phone.session.version == 0
@@ -501,22 +489,22 @@ def test_confirm_a_bad_hand_saves_nothing(phone: Phone) -> None:
 
 def test_confirm_an_incomplete_form_saves_nothing(phone: Phone) -> None:
     phone.tiles(WIN_TILES)
-    page = page_of(phone.confirm())  # no winner yet: the engine asks for one
+    page = html(phone.confirm())  # no winner yet: the engine asks for one
     assert "请选择和牌者" in page
     phone.tap("winner:1")
-    page = page_of(phone.confirm())  # self-drawn or a discard: never guessed
+    page = html(phone.confirm())  # self-drawn or a discard: never guessed
     assert "是自摸，还是谁放的炮？" in tap_message(page)
     response = phone.confirm(token="not-a-uuid")
-    assert response.status_code == 400 and tap_message(page_of(response))
-    assert state_of(page_of(response))["token"] != "not-a-uuid"  # a fresh one to retry with
+    assert response.status_code == 400 and tap_message(html(response))
+    assert state_of(html(response))["token"] != "not-a-uuid"  # a fresh one to retry with
     assert Round.objects.count() == 0
 
 
 def test_confirm_a_draw(phone: Phone) -> None:
     phone.tap("kind:draw")
     response = phone.confirm(token="")  # messages show without the picker too
-    assert response.status_code == 400 and tap_message(page_of(response))
-    phone.state = state_of(page_of(response))
+    assert response.status_code == 400 and tap_message(html(response))
+    phone.state = state_of(html(response))
     assert phone.confirm().status_code == 302
     rev = Round.objects.get().current
     assert rev.kind == "draw" and rev.deltas == [0, 0, 0, 0] and rev.winners == []
@@ -534,10 +522,8 @@ def test_confirm_quick_entry(phone: Phone) -> None:
 
 
 def recorded(session: GameSession, **entry: Any) -> Round:
-    base = {"kind": "win", "mode": "tiles", "winner": 1, "discarder": 2,
-            "hand": {"concealed": "111222333m456p7z", "win_tile": "7z",
-                     "melds": [], "flowers": 1}}  # fmt: skip
-    return session.record_round(uuid.uuid4(), {**base, **entry}, author="A")
+    hand = {"concealed": "111222333m456p7z", "win_tile": "7z", "melds": [], "flowers": 1}
+    return record(session, by_tiles(**{"hand": hand, **entry}), author="A")
 
 
 def test_edit_is_prefilled_from_the_current_revision(client: Client, session: GameSession) -> None:
@@ -556,9 +542,8 @@ def test_edit_is_prefilled_from_the_current_revision(client: Client, session: Ga
 
 
 def test_edit_prefills_quick_entry_and_draws(client: Client, session: GameSession) -> None:
-    q = session.record_round(uuid.uuid4(), {"kind": "win", "mode": "quick", "winner": 0,
-                                            "discarder": None, "fans": {"24": 1}, "flowers": 2})  # fmt: skip
-    d = session.record_round(uuid.uuid4(), {"kind": "draw"})
+    q = record(session, by_fans({"24": 1}, winner=0, discarder=None, flowers=2))
+    d = record(session, DRAW)
     s = Phone(client, session, q.number).state
     assert (s["mode"], s["fans"], s["flowers"], s["discarder"]) == ("quick", "24:1", "2", "self")
     assert Phone(client, session, d.number).state["kind"] == "draw"
@@ -593,9 +578,9 @@ def test_edit_confirm_after_someone_else_corrected(client: Client, session: Game
     rnd.revise({**rnd.current.entry, "winner": 0, "discarder": 1}, author="other phone")
     phone.tap("flowers:+")
     response = phone.confirm()
-    assert response.status_code == 409 and "另一部手机" in tap_message(page_of(response))
+    assert response.status_code == 409 and "另一部手机" in tap_message(html(response))
     assert rnd.revisions.count() == 2
-    phone.state = state_of(page_of(response))  # the page now knows; confirming again replaces it
+    phone.state = state_of(html(response))  # the page now knows; confirming again replaces it
     assert phone.confirm().status_code == 302 and rnd.revisions.count() == 3
 
 
@@ -604,7 +589,7 @@ def test_edit_bad_correction_saves_nothing(client: Client, session: GameSession)
     phone = Phone(client, session, rnd.number)
     phone.tap("hand:7z", "tile:4z")
     response = phone.confirm()
-    assert response.status_code == 400 and result_message(page_of(response))
+    assert response.status_code == 400 and result_message(html(response))
     assert rnd.revisions.count() == 1
 
 
@@ -612,7 +597,7 @@ def test_edit_without_javascript(client: Client, session: GameSession) -> None:
     rnd = recorded(session)
     phone = Phone(client, session, rnd.number)
     response = client.post(phone.page_url, {**phone.state, "tap": "flowers:+"})
-    assert response.status_code == 200 and state_of(page_of(response))["flowers"] == "2"
+    assert response.status_code == 200 and state_of(html(response))["flowers"] == "2"
     assert rnd.revisions.count() == 1
 
 

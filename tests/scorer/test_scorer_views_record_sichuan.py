@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import html as htmllib
 import re
-import uuid
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
@@ -27,6 +25,8 @@ from rules import score, waits
 from rules.registry import get_ruleset
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession, Round, RoundRevision
+from tests.factories import by_tiles, event, make_table, phone, record
+from tests.pages import html
 from tests.scorer.test_scorer_views_record import (
     _HIDDEN,
     confirm_enabled,
@@ -44,10 +44,6 @@ BASE = int(DEFAULTS["base"])  # 6
 PUNGS = {"concealed": "111222p333s4455s", "win_tile": "5s"}
 # 清七对 in 万: 5 番 → 96 on a discard.
 PURE_PAIRS = {"concealed": "1122334466778m", "win_tile": "8m"}
-
-
-def sichuan() -> GameSession:
-    return GameSession.objects.create(ruleset="sichuan", players=list(NAMES))
 
 
 def hand_value(hand: dict[str, Any], self_drawn: bool = False, **flags: bool) -> int:
@@ -130,14 +126,14 @@ class Phone:
         self.confirm_url = reverse("scorer:confirm", args=[code])
         response = client.get(self.page_url + (f"?kind={kind}" if kind else ""))
         assert response.status_code == 200
-        self.page = response.content.decode()
+        self.page = html(response)
         self.state = state_of(self.page)
 
     def tap(self, *taps: str) -> str:
         for t in taps:
             response = self.client.post(self.preview_url, {**self.state, "tap": t}, **HTMX)
             assert response.status_code == 200, response.status_code
-            self.page = response.content.decode()
+            self.page = html(response)
             self.state = state_of(self.page)
         return self.page
 
@@ -153,14 +149,12 @@ class Phone:
 
 @pytest.fixture
 def session() -> GameSession:
-    return sichuan()
+    return make_table("sichuan", NAMES)
 
 
 @pytest.fixture
 def en_client() -> Client:
-    c = Client()
-    c.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    return c
+    return phone("en")
 
 
 def revisions() -> int:
@@ -204,18 +198,18 @@ def test_honors_are_refused_on_the_picker(client: Client, session: GameSession) 
 def test_no_javascript_taps_post_to_the_page(client: Client, session: GameSession) -> None:
     phone = Phone(client, session, kind="kong")
     response = client.post(phone.page_url, {**phone.state, "tap": "player:1"})
-    page = response.content.decode()
+    page = html(response)
     assert response.status_code == 200 and "<html" in page
     assert state_of(page)["player"] == "1" and state_of(page)["kind"] == "kong"
 
 
 def test_mcr_sessions_keep_the_win_or_draw_form(client: Client) -> None:
-    mcr = GameSession.objects.create(ruleset="mcr", players=list(NAMES))
-    page = client.get(reverse("scorer:record", args=[mcr.code])).content.decode()
+    mcr = make_table("mcr", NAMES)
+    page = html(client.get(reverse("scorer:record", args=[mcr.code])))
     assert 'value="kind:draw"' in page and 'value="tool:chi"' in page
     assert 'value="kind:kong"' not in page and "ev-result" not in page
     assert 'name="expected"' not in page
-    page = client.get(reverse("scorer:record", args=[mcr.code]) + "?kind=kong").content.decode()
+    page = html(client.get(reverse("scorer:record", args=[mcr.code]) + "?kind=kong"))
     assert 'value="kind:kong"' not in page
     # A draw confirms through the MCR path exactly as before.
     state = state_of(page)
@@ -289,7 +283,7 @@ def test_an_exposed_kong_needs_its_discarder(client: Client, session: GameSessio
     page = phone.tap("from:1")  # his own discard
     assert tap_message(page) and phone.state["discarder"] == ""
     response = phone.confirm()
-    assert response.status_code == 400 and tap_message(response.content.decode())
+    assert response.status_code == 400 and tap_message(html(response))
     assert revisions() == 0
 
 
@@ -346,7 +340,7 @@ def test_a_flower_pig_cannot_win(client: Client, session: GameSession) -> None:
     page = phone.tiles("123m456p789s1122m3m")
     assert "花猪" in result_message(page) and not confirm_enabled(page)
     response = phone.confirm()
-    assert response.status_code == 400 and "花猪" in response.content.decode()
+    assert response.status_code == 400 and "花猪" in html(response)
     assert revisions() == 0
 
 
@@ -381,7 +375,7 @@ def test_win_on_a_kong_discard_hands_the_kong_money_over(
     client: Client, session: GameSession
 ) -> None:
     kong = BASE * int(DEFAULTS["kong_exposed"])
-    session.add_event(uuid.uuid4(), kong_event(1, "exposed", discarder=2))
+    event(session, kong_event(1, "exposed", discarder=2))
     phone = Phone(client, session)
     assert phone.state["expected"] == "1"
     phone.tap("winner:0", "from:1", "flag:after_kong")
@@ -407,7 +401,7 @@ def test_flags_that_do_not_apply_are_not_offered(client: Client, session: GameSe
 def test_join_the_last_win_on_the_same_discard(client: Client, session: GameSession) -> None:
     first = {"concealed": "111222333p4499m", "win_tile": "9m"}
     second = {"concealed": "123456789p1178m", "win_tile": "9m"}
-    session.add_event(uuid.uuid4(), win_event(3, 0, first))
+    event(session, win_event(3, 0, first))
     phone = Phone(client, session)
     assert 'value="join:on"' in phone.page
     assert disabled(phone.page, "winner:3")  # out: already won
@@ -427,7 +421,7 @@ def test_join_the_last_win_on_the_same_discard(client: Client, session: GameSess
 
 
 def test_no_join_offer_after_a_self_drawn_win(client: Client, session: GameSession) -> None:
-    session.add_event(uuid.uuid4(), win_event(3, None, PUNGS))
+    event(session, win_event(3, None, PUNGS))
     phone = Phone(client, session)
     assert 'value="join:on"' not in phone.page
     phone.tap("join:on")
@@ -435,7 +429,7 @@ def test_no_join_offer_after_a_self_drawn_win(client: Client, session: GameSessi
 
 
 def test_another_discarder_leaves_the_join(client: Client, session: GameSession) -> None:
-    session.add_event(uuid.uuid4(), win_event(3, 0, PUNGS))
+    event(session, win_event(3, 0, PUNGS))
     phone = Phone(client, session)
     phone.tap("join:on", "from:1")
     assert phone.state["join"] == "" and phone.state["discarder"] == "1"
@@ -471,7 +465,7 @@ MELDED = {
 def test_tiles_in_an_earlier_winners_hand_count_on_the_picker(
     en_client: Client, session: GameSession
 ) -> None:
-    session.add_event(uuid.uuid4(), win_event(3, 0, MELDED))
+    event(session, win_event(3, 0, MELDED))
     phone = Phone(en_client, session)
     page = phone.tap("winner:1", "from:self")
     # Three copies shown (2p in 丁's pung, 5s with his win tile): one left, not dimmed yet.
@@ -506,7 +500,7 @@ def test_a_kong_in_an_earlier_winners_melds_leaves_no_copy(
         "win_tile": "6p",
         "melds": [{"type": "kong", "tiles": "9999m", "exposed": False}],
     }
-    session.add_event(uuid.uuid4(), win_event(2, None, kong_hand))
+    event(session, win_event(2, None, kong_hand))
     phone = Phone(client, session)
     page = phone.tap("winner:0", "from:1")
     assert "pk-dim" in grid_classes(page, "9m")
@@ -522,7 +516,7 @@ def test_joining_a_win_shares_its_discard_not_another_copy(
     client: Client, session: GameSession
 ) -> None:
     first = {"concealed": "111222333p4499m", "win_tile": "9m"}  # 九万: two in hand + the discard
-    session.add_event(uuid.uuid4(), win_event(3, 0, first))
+    event(session, win_event(3, 0, first))
     joiner = {"concealed": "123456789s111s9m", "win_tile": "9m"}
     phone = Phone(client, session)
     phone.tap("join:on", "winner:2")
@@ -546,7 +540,7 @@ def test_joining_a_win_shares_its_discard_not_another_copy(
 
 def test_a_win_on_another_discard_counts_every_copy(client: Client, session: GameSession) -> None:
     first = {"concealed": "111222333p4499m", "win_tile": "9m"}
-    session.add_event(uuid.uuid4(), win_event(3, 0, first))
+    event(session, win_event(3, 0, first))
     phone = Phone(client, session)
     phone.tap("winner:2", "from:1")  # not the same discard: a tile of its own
     page = phone.tap("tile:9m")
@@ -555,7 +549,7 @@ def test_a_win_on_another_discard_counts_every_copy(client: Client, session: Gam
 
 
 def test_the_wall_end_counts_the_winners_hands_too(client: Client, session: GameSession) -> None:
-    session.add_event(uuid.uuid4(), win_event(3, 0, MELDED))
+    event(session, win_event(3, 0, MELDED))
     phone = Phone(client, session, kind="wall_end")
     page = phone.tap("tile:5s")
     assert "pk-dim" in grid_classes(page, "5s")
@@ -570,7 +564,7 @@ NOT_READY = "12345678p13579s"  # not ready
 
 
 def test_wall_end_preview_statuses_and_confirm(client: Client, session: GameSession) -> None:
-    session.add_event(uuid.uuid4(), win_event(3, 0, PUNGS))
+    event(session, win_event(3, 0, PUNGS))
     phone = Phone(client, session, kind="wall_end")
     page = phone.page
     assert phone.state["seat"] == "0" and disabled(page, "seat:3")  # 丁 has won
@@ -622,7 +616,7 @@ def test_wall_end_with_melds_counts_them_as_three(client: Client, session: GameS
 def test_a_wall_end_kong_refund(client: Client, session: GameSession) -> None:
     """A player without a 叫 at the wall's end returns his kong money (退杠钱)."""
     each = BASE * int(DEFAULTS["kong_concealed"])
-    session.add_event(uuid.uuid4(), kong_event(2, "concealed"))
+    event(session, kong_event(2, "concealed"))
     phone = Phone(client, session, kind="wall_end")
     for seat, hand in ((0, READY), (1, "123456789p1234p"), (2, NOT_READY), (3, "11223355779m99m")):
         phone.tap(f"seat:{seat}")
@@ -651,7 +645,7 @@ def tiles_str_sorted(tiles: str) -> str:
 
 
 def test_players_already_out_cannot_be_picked(client: Client, session: GameSession) -> None:
-    session.add_event(uuid.uuid4(), win_event(3, 0, PUNGS))
+    event(session, win_event(3, 0, PUNGS))
     phone = Phone(client, session)
     assert disabled(phone.page, "winner:3") and disabled(phone.page, "from:3")
     page = phone.tap("winner:3")
@@ -666,11 +660,11 @@ def test_players_already_out_cannot_be_picked(client: Client, session: GameSessi
     before = (session.tallies(), revisions())
     forged = {"kind": "kong", "player": "3", "kong": "concealed"}
     response = phone.confirm(**forged)
-    assert response.status_code == 400 and result_message(response.content.decode())
+    assert response.status_code == 400 and result_message(html(response))
     response = phone.confirm(htmx=True, kind="win", winner="1", discarder="3", mode="quick",
                              fans="3:1")  # fmt: skip
     assert response.status_code == 200 and "HX-Redirect" not in response
-    assert result_message(response.content.decode())
+    assert result_message(html(response))
     assert (session.tallies(), revisions()) == before
 
 
@@ -680,12 +674,12 @@ def test_a_stale_form_is_refused_then_confirms_knowingly(
     phone = Phone(client, session, kind="kong")
     phone.tap("player:0", "kong:concealed")
     # Meanwhile another phone records a kong by 乙.
-    session.add_event(uuid.uuid4(), kong_event(1, "concealed"), expected=0)
+    event(session, kong_event(1, "concealed"), expected=0)
     page = phone.tap("player:0")
     assert 'class="pk-msg ev-stale"' in page
     response = phone.confirm()
     assert response.status_code == 400
-    page = response.content.decode()
+    page = html(response)
     assert "别的手机" in tap_message(page)
     each = BASE * int(DEFAULTS["kong_concealed"])
     assert session.tallies() == [-each, 3 * each, -each, -each] and revisions() == 1
@@ -710,8 +704,8 @@ def test_double_confirm_records_once(client: Client, session: GameSession) -> No
 def test_double_confirm_of_the_event_that_ends_the_round(
     client: Client, session: GameSession
 ) -> None:
-    session.add_event(uuid.uuid4(), win_event(3, 0, PUNGS))
-    session.add_event(uuid.uuid4(), win_event(2, 0, PURE_PAIRS))
+    event(session, win_event(3, 0, PUNGS))
+    event(session, win_event(2, 0, PURE_PAIRS))
     phone = Phone(client, session)
     phone.tap("winner:1", "from:self", "mode:quick", "fan:1:+")
     assert phone.confirm().status_code == 302
@@ -725,8 +719,8 @@ def test_an_expired_token_gets_a_fresh_one(client: Client, session: GameSession)
     phone = Phone(client, session, kind="kong")
     phone.tap("player:1", "kong:concealed")
     response = phone.confirm(token="not-a-uuid")
-    assert response.status_code == 400 and tap_message(response.content.decode())
-    assert state_of(response.content.decode())["token"] != "not-a-uuid"
+    assert response.status_code == 400 and tap_message(html(response))
+    assert state_of(html(response))["token"] != "not-a-uuid"
     assert revisions() == 0
 
 
@@ -750,11 +744,9 @@ def test_a_new_round_takes_the_dealer_from_the_form(client: Client, session: Gam
 def test_after_the_round_ends_the_next_event_starts_a_new_round(
     client: Client, session: GameSession
 ) -> None:
-    session.add_event(uuid.uuid4(), win_event(3, 0, PUNGS))
-    session.add_event(uuid.uuid4(), win_event(2, 0, PURE_PAIRS))
-    session.add_event(
-        uuid.uuid4(), win_event(1, 0, {"concealed": "123456789s1122s", "win_tile": "2s"})
-    )
+    event(session, win_event(3, 0, PUNGS))
+    event(session, win_event(2, 0, PURE_PAIRS))
+    event(session, win_event(1, 0, {"concealed": "123456789s1122s", "win_tile": "2s"}))
     phone = Phone(client, session, kind="kong")
     assert phone.state["expected"] == "0" and not disabled(phone.page, "player:3")
     phone.tap("player:3", "kong:concealed")
@@ -770,11 +762,9 @@ def test_no_wind_travels_with_the_form_and_rounds_stay_east(
     # Round 1 dealt by 丁: 血战 proposes the next seat, 甲, the first dealer again --
     # where a game with winds would move on to the South round.
     first_round = {"dealer": 3, "prevalent_wind": "E"}
-    session.add_event(uuid.uuid4(), win_event(3, 0, PUNGS), position=first_round)
-    session.add_event(uuid.uuid4(), win_event(2, 0, PURE_PAIRS))
-    session.add_event(
-        uuid.uuid4(), win_event(1, 0, {"concealed": "123456789s1122s", "win_tile": "2s"})
-    )
+    event(session, win_event(3, 0, PUNGS), position=first_round)
+    event(session, win_event(2, 0, PURE_PAIRS))
+    event(session, win_event(1, 0, {"concealed": "123456789s1122s", "win_tile": "2s"}))
     assert session.next_position() == (0, "E")
     phone = Phone(client, session, kind="kong")
     assert "wind" not in phone.state and 'name="wind"' not in phone.page
@@ -791,7 +781,7 @@ def test_no_wind_travels_with_the_form_and_rounds_stay_east(
 
 
 def test_edit_of_a_round_played_as_events_redirects(client: Client, session: GameSession) -> None:
-    rnd = session.add_event(uuid.uuid4(), kong_event(1, "concealed"))
+    rnd = event(session, kong_event(1, "concealed"))
     url = reverse("scorer:edit", args=[session.code, rnd.number])
     response = client.get(url)
     assert response.status_code == 302
@@ -804,10 +794,9 @@ def test_edit_of_a_round_played_as_events_redirects(client: Client, session: Gam
 def test_edit_of_a_whole_win_in_a_sichuan_session_still_opens(
     client: Client, session: GameSession
 ) -> None:
-    entry = {"kind": "win", "mode": "tiles", "winner": 1, "discarder": 2, "hand": PUNGS}
-    rnd = session.record_round(uuid.uuid4(), entry)
+    rnd = record(session, by_tiles(hand=PUNGS))
     response = client.get(reverse("scorer:edit", args=[session.code, rnd.number]))
-    assert response.status_code == 200 and 'name="round"' in response.content.decode()
+    assert response.status_code == 200 and 'name="round"' in html(response)
 
 
 # ------------------------------------------------------------------ language
@@ -820,7 +809,7 @@ def test_english_labels_and_reasons(en_client: Client, session: GameSession) -> 
     assert ">Kong<" in page and ">Wall end<" in page and ">Exposed kong<" in page
     page = phone.tap("player:0", "kong:exposed", "from:1")
     assert "Exposed kong" in page and "(刮风)" not in page  # one language: no gloss
-    session.add_event(uuid.uuid4(), win_event(3, 0, PUNGS))
+    event(session, win_event(3, 0, PUNGS))
     page = Phone(en_client, session, kind="win").page  # (kind: not the kong entry kept)
     assert re.search(
         r'value="winner:3"[^>]*disabled title="丁"><span class="nm">丁</span><small class="ev-note">Won</small>',
@@ -836,8 +825,8 @@ def test_chinese_reasons_by_default(client: Client, session: GameSession) -> Non
 
 
 def test_wall_end_told_in_a_few_taps(client: Client, session: GameSession) -> None:
-    """Issue 9.14: 花猪 / 没听牌 / 听牌 with the best wait's fans, no 13-tile hands."""
-    session.add_event(uuid.uuid4(), win_event(3, 0, PUNGS))
+    """花猪 / 没听牌 / 听牌 with the best wait's fans, no 13-tile hands."""
+    event(session, win_event(3, 0, PUNGS))
     phone = Phone(client, session, kind="wall_end")
     page = phone.tap("wstatus:pig")
     assert 'class="pk-grid"' not in page  # told: no tile picker for this seat
@@ -860,7 +849,7 @@ def test_wall_end_told_in_a_few_taps(client: Client, session: GameSession) -> No
     v = hand_value(PUNGS)
     assert session.tallies() == [-v - 2 * pig, pig + claim, pig - claim, v]
     # Back to tiles for a seat: its told standing is dropped.
-    other = Phone(client, sichuan(), kind="wall_end")
+    other = Phone(client, make_table("sichuan", NAMES), kind="wall_end")
     other.tap("wstatus:pig", "wstatus:tiles")
     assert "ws_0" not in other.state and 'class="pk-grid"' in other.page
 
@@ -876,10 +865,8 @@ def test_wall_end_told_ready_needs_one_pattern(client: Client, session: GameSess
 
 
 def test_a_recorded_kong_starts_in_the_winners_hand(client: Client, session: GameSession) -> None:
-    """Issue 9.15: 乙's 暗杠 of 5m, recorded as an event, is in 乙's winning hand already."""
-    session.add_event(
-        uuid.uuid4(), {"type": "kong", "player": 1, "kong": "concealed", "tile": "5m"}
-    )
+    """乙's 暗杠 of 5m, recorded as an event, is in 乙's winning hand already."""
+    event(session, {"type": "kong", "player": 1, "kong": "concealed", "tile": "5m"})
     phone = Phone(client, session, kind="win")
     page = phone.tap("winner:1")
     assert phone.state["melds"] == "concealed_kong:5m"
@@ -905,9 +892,7 @@ def test_a_hand_with_an_unrecorded_kong_is_flagged(client: Client, session: Game
 
 
 def test_a_kong_recorded_without_its_tile_asks_for_it(client: Client, session: GameSession) -> None:
-    session.add_event(
-        uuid.uuid4(), {"type": "kong", "player": 1, "kong": "exposed", "discarder": 0}
-    )
+    event(session, {"type": "kong", "player": 1, "kong": "exposed", "discarder": 0})
     phone = Phone(client, session, kind="win")
     page = phone.tap("winner:1")
     assert phone.state["melds"] == ""

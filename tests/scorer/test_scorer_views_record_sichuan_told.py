@@ -1,8 +1,7 @@
-"""The 四川 event page (issue 9, items 14 and 15), driven like a phone through the
-Django test client: a 流局 told per player (花猪 / 没听牌 / 听牌 with the best
-wait's fans, its claim shown at once), and the kongs recorded as events met
-again in the hands shown later (prefilled, and flagged when a hand says
-otherwise).
+"""The 四川 event page, driven like a phone through the Django test client: a 流局
+told per player (花猪 / 没听牌 / 听牌 with the best wait's fans, its claim shown at
+once), and the kongs recorded as events met again in the hands shown later
+(prefilled, and flagged when a hand says otherwise).
 
 Amounts are worked out here from the tables' rules (xuezhan: base 6,
 base × 2^(番−1); chengdu: base 5, base × 2^番; 花猪 16 × base to every non-pig),
@@ -12,7 +11,6 @@ never read back from the engine.
 from __future__ import annotations
 
 import re
-import uuid
 from typing import Any
 
 import pytest
@@ -21,6 +19,7 @@ from django.test import Client
 from rules import REGISTRY
 from rules.registry import get_ruleset
 from scorer.models import GameSession
+from tests.factories import event, make_table
 from tests.scorer.test_scorer_views_record import confirm_enabled, tap_message
 from tests.scorer.test_scorer_views_record_sichuan import (
     NAMES,
@@ -37,7 +36,7 @@ CLAIM = re.compile(r'<p class="ev-told-claim"[^>]*><b>(.*?)</b> · (.*?)</p>')
 
 
 def table(params: dict[str, Any] | None = None) -> GameSession:
-    return GameSession.objects.create(ruleset="sichuan", players=list(NAMES), params=params or {})
+    return make_table("sichuan", NAMES, params=params or {})
 
 
 def fan_id(session: GameSession, name_zh: str) -> int:
@@ -54,7 +53,7 @@ def kong(player: int, kind: str, tile: str | None = None, discarder: int | None 
     return ev
 
 
-# ------------------------------------------------------------------ 流局 told (item 14)
+# ------------------------------------------------------------------ 流局 told
 
 # (params, the fans picked as (name, count), the claim worked out by hand)
 TOLD_CASES = [
@@ -152,14 +151,14 @@ def test_a_told_hand_holds_no_tiles_for_the_others(client: Client) -> None:
     assert not tap_message(page) and phone.state["hand"] == "5p"
 
 
-# ------------------------------------------------------------------ recorded kongs (item 15)
+# ------------------------------------------------------------------ recorded kongs
 
 
 def test_the_wall_end_hands_start_with_the_recorded_kongs(client: Client) -> None:
     session = table()
-    session.add_event(uuid.uuid4(), kong(1, "concealed", "5m"))
-    session.add_event(uuid.uuid4(), kong(2, "exposed", "7p", discarder=0))
-    session.add_event(uuid.uuid4(), kong(2, "added", "9s"))
+    event(session, kong(1, "concealed", "5m"))
+    event(session, kong(2, "exposed", "7p", discarder=0))
+    event(session, kong(2, "added", "9s"))
     phone = Phone(client, session, kind="wall_end")
     assert phone.state["seat"] == "0" and phone.state["melds"] == ""
     assert phone.state["wall_1"] == "concealed_kong:5m"
@@ -186,7 +185,7 @@ def test_the_wall_end_hands_start_with_the_recorded_kongs(client: Client) -> Non
 
 def test_a_wall_end_seat_told_is_not_checked_against_its_kongs(client: Client) -> None:
     session = table()
-    session.add_event(uuid.uuid4(), kong(1, "concealed", "5m"))
+    event(session, kong(1, "concealed", "5m"))
     phone = Phone(client, session, kind="wall_end")
     page = phone.tap("seat:1", "meld:0")
     assert len(WARNING.findall(page)) == 1
@@ -196,7 +195,7 @@ def test_a_wall_end_seat_told_is_not_checked_against_its_kongs(client: Client) -
 
 def test_a_kong_shown_as_another_kind_is_flagged(client: Client) -> None:
     session = table()
-    session.add_event(uuid.uuid4(), kong(1, "concealed", "5m"))
+    event(session, kong(1, "concealed", "5m"))
     phone = Phone(client, session, kind="win")
     phone.tap("winner:1", "from:0")
     assert phone.state["melds"] == "concealed_kong:5m"
@@ -207,7 +206,7 @@ def test_a_kong_shown_as_another_kind_is_flagged(client: Client) -> None:
 
 def test_the_kong_comes_back_when_the_form_returns_to_the_win(client: Client) -> None:
     session = table()
-    session.add_event(uuid.uuid4(), kong(1, "concealed", "5m"))
+    event(session, kong(1, "concealed", "5m"))
     phone = Phone(client, session, kind="win")
     phone.tap("winner:1")
     phone.tap("kind:kong", "kind:win")
@@ -219,10 +218,10 @@ def test_the_kong_comes_back_when_the_form_returns_to_the_win(client: Client) ->
 def test_a_robbed_kong_is_not_prefilled(client: Client) -> None:
     """抢杠: the added kong robbed by the win right after it was never made."""
     session = table()
-    session.add_event(uuid.uuid4(), kong(1, "added", "5m"))
+    event(session, kong(1, "added", "5m"))
     rob = {"type": "win", "discarder": 1, "robbing_kong": True,
            "winners": [{"seat": 0, "fans": {}}]}  # fmt: skip
-    session.add_event(uuid.uuid4(), rob)
+    event(session, rob)
     phone = Phone(client, session, kind="wall_end")
     assert "wall_1" not in phone.state
     page = phone.tap("seat:1")

@@ -21,44 +21,19 @@ from scorer.models import GameSession, RoomConfig, Round
 from scorer.present.words import author_label
 from scorer.rooms import default_room
 from scorer.templatetags.scorer_format import signed_text
+from tests.factories import DRAW, by_tiles, make_table, phone, record
+from tests.pages import html
 
 pytestmark = pytest.mark.django_db
 
 MINUS = "\u2212"  # points are printed with a true minus sign, never an ASCII hyphen
 
 NAMES = ["老王", "小李", "阿强", "美玲"]
-HAND = {"concealed": "111m222m333m456p7z", "win_tile": "7z"}
-
-
-def win(winner: int = 1, discarder: int | None = 2, **kw: Any) -> dict[str, Any]:
-    return {
-        "kind": "win",
-        "mode": "tiles",
-        "winner": winner,
-        "discarder": discarder,
-        "hand": HAND,
-        **kw,
-    }
-
-
-def make_session(**kw: Any) -> GameSession:
-    kw.setdefault("players", list(NAMES))
-    return GameSession.objects.create(ruleset="mcr", **kw)
-
-
-def record(s: GameSession, entry: dict[str, Any] | None = None, author: str = "A") -> Round:
-    return s.record_round(uuid.uuid4(), entry or win(), author=author)
-
-
-def html(response: Any) -> str:
-    return response.content.decode()
 
 
 @pytest.fixture
 def en_client() -> Client:
-    client = Client()
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    return client
+    return phone("en")
 
 
 def start_data(**overrides: str) -> dict[str, str]:
@@ -316,7 +291,7 @@ def test_three_players_cannot_have_the_fourth_seat_deal(
 
 
 def test_session_page_shows_seats_totals_and_actions(client: Client) -> None:
-    s = make_session()
+    s = make_table()
     record(s)  # seat 1 wins on seat 2's discard; dealer was seat 0
     response = client.get(reverse("scorer:session", args=[s.code]))
     assert response.status_code == 200
@@ -345,16 +320,16 @@ def test_session_page_shows_seats_totals_and_actions(client: Client) -> None:
 
 
 def test_session_page_money(client: Client) -> None:
-    s = make_session(money_per_point=Decimal("0.5"))
+    s = make_table(money_per_point=Decimal("0.5"))
     record(s)
     page = html(client.get(reverse("scorer:session", args=[s.code])))
     money = re.findall(r'<span class="money (?:pos|neg|zero)">[^<]*?([−+\d.]+)</span>', page)
-    # One format per table (issue 27): a rate with decimals gives every amount two.
+    # One format per table: a rate with decimals gives every amount two.
     assert money == [f"{MINUS}4.00", "+34.50", f"{MINUS}26.50", f"{MINUS}4.00"]
 
 
 def test_session_page_without_rounds(en_client: Client) -> None:
-    s = make_session(first_dealer=3)
+    s = make_table(first_dealer=3)
     page = html(en_client.get(reverse("scorer:session", args=[s.code])))
     assert "No rounds yet" in page
     assert "dealer 美玲" in page
@@ -363,7 +338,7 @@ def test_session_page_without_rounds(en_client: Client) -> None:
 
 
 def test_session_page_in_chinese_and_english(client: Client, en_client: Client) -> None:
-    s = make_session()
+    s = make_table()
     record(s)
     assert '<html lang="zh-hans">' in html(client.get(reverse("scorer:session", args=[s.code])))
     page = html(en_client.get(reverse("scorer:session", args=[s.code])))
@@ -372,7 +347,7 @@ def test_session_page_in_chinese_and_english(client: Client, en_client: Client) 
 
 
 def test_session_page_htmx_renders_the_tallies_partial(client: Client) -> None:
-    s = make_session()
+    s = make_table()
     record(s)
     response = client.get(reverse("scorer:session", args=[s.code]), HTTP_HX_REQUEST="true")
     assert response.status_code == 200
@@ -383,17 +358,17 @@ def test_session_page_htmx_renders_the_tallies_partial(client: Client) -> None:
 
 
 def test_session_page_unknown_code_is_404(client: Client) -> None:
-    make_session()
+    make_table()
     assert client.get("/s/nosuchcode/").status_code == 404
 
 
 def test_session_page_is_read_only(client: Client) -> None:
-    s = make_session()
+    s = make_table()
     assert client.post(reverse("scorer:session", args=[s.code])).status_code == 405
 
 
 def test_messages_show_on_the_session_page(en_client: Client) -> None:
-    s = make_session()
+    s = make_table()
     response = en_client.post(reverse("scorer:undo", args=[s.code]), follow=True)
     assert 'class="messages"' in html(response)
 
@@ -402,7 +377,7 @@ def test_messages_show_on_the_session_page(en_client: Client) -> None:
 
 
 def test_tallies_etag_and_304(client: Client) -> None:
-    s = make_session()
+    s = make_table()
     url = reverse("scorer:tallies", args=[s.code])
     first = client.get(url, HTTP_HX_REQUEST="true")
     assert first.status_code == 200
@@ -425,7 +400,7 @@ def test_tallies_etag_and_304(client: Client) -> None:
 
 
 def test_tallies_304_loads_only_the_session(client: Client, django_assert_num_queries: Any) -> None:
-    s = make_session()
+    s = make_table()
     for _ in range(3):
         record(s)
     s.refresh_from_db()
@@ -437,14 +412,14 @@ def test_tallies_304_loads_only_the_session(client: Client, django_assert_num_qu
 
 def test_tallies_mark_the_totals_that_moved_since_the_last_poll(client: Client) -> None:
     """The poll sends the totals it shows; the answer flashes the seats whose total moved."""
-    s = make_session()
+    s = make_table()
     url = reverse("scorer:tallies", args=[s.code])
     first = html(client.get(url, HTTP_HX_REQUEST="true"))
     assert "changed" not in first
     vals = re.search(r'hx-vals="([^"]+)"', first)
     assert vals and vals[1] == "{&quot;was&quot;: &quot;0,0,0,0&quot;}"
     record(s)  # -8 +69 -53 -8
-    record(s, {"kind": "draw"})
+    record(s, DRAW)
     page = html(client.get(url, {"was": "0,0,0,0"}, HTTP_HX_REQUEST="true"))
     assert len(re.findall(r'<li class="seat[^"]* changed">', page)) == 4
     assert "&quot;was&quot;: &quot;-8,69,-53,-8&quot;" in page  # for the next poll
@@ -458,7 +433,7 @@ def test_tallies_mark_the_totals_that_moved_since_the_last_poll(client: Client) 
 
 
 def test_recording_a_round_says_so_on_the_session_page(en_client: Client) -> None:
-    s = make_session()
+    s = make_table()
     state = {
         "token": str(uuid.uuid4()), "kind": "draw", "winner": "", "discarder": "",
         "dealer": "0", "wind": "E", "mode": "tiles", "hand": "", "win_tile": "", "melds": "",
@@ -473,7 +448,7 @@ def test_recording_a_round_says_so_on_the_session_page(en_client: Client) -> Non
 
 
 def test_tallies_etag_depends_on_language(client: Client, en_client: Client) -> None:
-    s = make_session()
+    s = make_table()
     url = reverse("scorer:tallies", args=[s.code])
     zh = client.get(url)["ETag"]
     en = en_client.get(url)["ETag"]
@@ -482,7 +457,7 @@ def test_tallies_etag_depends_on_language(client: Client, en_client: Client) -> 
 
 
 def test_tallies_errors(client: Client) -> None:
-    s = make_session()
+    s = make_table()
     assert client.get("/s/nosuchcode/tallies").status_code == 404
     assert client.post(reverse("scorer:tallies", args=[s.code])).status_code == 405
 
@@ -491,7 +466,7 @@ def test_tallies_errors(client: Client) -> None:
 
 
 def test_qr_code_is_an_svg_of_the_link(client: Client) -> None:
-    s = make_session()
+    s = make_table()
     response = client.get(reverse("scorer:qr", args=[s.code]))
     assert response.status_code == 200
     assert response["Content-Type"] == "image/svg+xml"
@@ -500,7 +475,7 @@ def test_qr_code_is_an_svg_of_the_link(client: Client) -> None:
 
 
 def test_qr_code_errors(client: Client) -> None:
-    s = make_session()
+    s = make_table()
     assert client.get("/s/nosuchcode/qr.svg").status_code == 404
     assert client.post(reverse("scorer:qr", args=[s.code])).status_code == 405
 
@@ -509,7 +484,7 @@ def test_qr_code_errors(client: Client) -> None:
 
 
 def test_undo_the_last_round(en_client: Client) -> None:
-    s = make_session()
+    s = make_table()
     record(s)
     second = record(s)
     # The phone said once which player it is: its undo carries that name.
@@ -532,7 +507,7 @@ def test_undo_the_last_round(en_client: Client) -> None:
 
 
 def test_undo_with_nothing_to_undo(en_client: Client) -> None:
-    s = make_session()
+    s = make_table()
     response = en_client.post(reverse("scorer:undo", args=[s.code]), {"round": "1"}, follow=True)
     assert response.status_code == 200
     assert "There is no round to undo." in html(response)
@@ -542,7 +517,7 @@ def test_undo_with_nothing_to_undo(en_client: Client) -> None:
 
 def test_undo_refuses_a_stale_page(en_client: Client) -> None:
     """Two phones tapping undo for round 2: the second must not undo round 1."""
-    s = make_session()
+    s = make_table()
     record(s)
     record(s)
     url = reverse("scorer:undo", args=[s.code])
@@ -555,7 +530,7 @@ def test_undo_refuses_a_stale_page(en_client: Client) -> None:
 
 
 def test_undo_over_htmx_redirects_the_page(client: Client) -> None:
-    s = make_session()
+    s = make_table()
     record(s)
     response = client.post(
         reverse("scorer:undo", args=[s.code]), {"round": "1"}, HTTP_HX_REQUEST="true"
@@ -565,15 +540,15 @@ def test_undo_over_htmx_redirects_the_page(client: Client) -> None:
 
 
 def test_undo_default_author(client: Client) -> None:
-    s = make_session()
-    rnd = record(s)
+    s = make_table()
+    rnd = record(s, author="A")  # the round's author is not the undo's
     client.post(reverse("scorer:undo", args=[s.code]), {"round": "1"})
     rnd.refresh_from_db()
     assert rnd.undone_by == ""  # the phone never said who it is: no name made up
 
 
 def test_undo_errors(client: Client) -> None:
-    s = make_session()
+    s = make_table()
     record(s)
     assert client.get(reverse("scorer:undo", args=[s.code])).status_code == 405
     assert client.post("/s/nosuchcode/undo", {"round": "1"}).status_code == 404
@@ -581,7 +556,7 @@ def test_undo_errors(client: Client) -> None:
 
 
 def test_undo_needs_csrf() -> None:
-    s = make_session()
+    s = make_table()
     record(s)
     client = Client(enforce_csrf_checks=True)
     url = reverse("scorer:undo", args=[s.code])
@@ -603,9 +578,9 @@ def number_of(text: str) -> int:
 
 
 def test_ledger_deltas_running_sums_and_details(client: Client) -> None:
-    s = make_session()
+    s = make_table()
     record(s)
-    record(s, win(3, None))
+    record(s, by_tiles(3, None))
     response = client.get(reverse("scorer:ledger", args=[s.code]))
     assert response.status_code == 200
     page = html(response)
@@ -637,7 +612,7 @@ def test_ledger_deltas_running_sums_and_details(client: Client) -> None:
 
 
 def test_ledger_shows_the_hand_in_chinese_tiles(client: Client) -> None:
-    s = make_session()
+    s = make_table()
     melded = {
         "concealed": "111m222m7z",
         "melds": [
@@ -647,7 +622,7 @@ def test_ledger_shows_the_hand_in_chinese_tiles(client: Client) -> None:
         "win_tile": "7z",
     }
     record(s)
-    rnd = record(s, win(hand=melded))
+    rnd = record(s, by_tiles(hand=melded))
     part = html(client.get(reverse("scorer:round", args=[s.code, 1]), {"part": "current"}))
     hand = re.search(r'<p class="hand">(.*?)</p>', part, re.S)
     assert hand
@@ -664,16 +639,16 @@ def test_ledger_shows_the_hand_in_chinese_tiles(client: Client) -> None:
 
 
 def test_round_part_of_a_round_without_a_version(client: Client) -> None:
-    s = make_session()
+    s = make_table()
     Round.objects.create(session=s, number=1, token=uuid.uuid4())
     response = client.get(reverse("scorer:round", args=[s.code, 1]), {"part": "current"})
     assert response.status_code == 200 and response.content == b""
 
 
 def test_ledger_undone_rounds_behind_a_toggle(en_client: Client) -> None:
-    s = make_session()
+    s = make_table()
     record(s)
-    record(s, win(3, None))
+    record(s, by_tiles(3, None))
     s.undo_last(author="iPhone WeChat")
     url = reverse("scorer:ledger", args=[s.code])
     page = html(en_client.get(url))
@@ -702,7 +677,7 @@ def test_ledger_undone_rounds_behind_a_toggle(en_client: Client) -> None:
 
 
 def test_undone_by_reads_in_the_reader_language(client: Client, en_client: Client) -> None:
-    s = make_session()
+    s = make_table()
     record(s)
     record(s)
     s.undo_last(author="phone")
@@ -738,9 +713,9 @@ def test_signed_text() -> None:
 
 
 def test_ledger_marks_corrected_rounds_and_totals_money(client: Client) -> None:
-    s = make_session(money_per_point=Decimal("2"))
+    s = make_table(money_per_point=Decimal("2"))
     rnd = record(s)
-    rnd.revise(win(3, 0, dealer=0, prevalent_wind="E"), author="B")
+    rnd.revise(by_tiles(3, 0, dealer=0, prevalent_wind="E"), author="B")
     page = html(client.get(reverse("scorer:ledger", args=[s.code])))
     assert "<sup" in page  # corrected
     foot = page.split('class="ledger-row ledger-foot"')[1]
@@ -748,7 +723,7 @@ def test_ledger_marks_corrected_rounds_and_totals_money(client: Client) -> None:
 
 
 def test_ledger_empty_and_errors(client: Client) -> None:
-    s = make_session()
+    s = make_table()
     assert client.get(reverse("scorer:ledger", args=[s.code])).status_code == 200
     assert client.get("/s/nosuchcode/ledger").status_code == 404
     assert client.post(reverse("scorer:ledger", args=[s.code])).status_code == 405
@@ -758,10 +733,10 @@ def test_ledger_empty_and_errors(client: Client) -> None:
 
 
 def test_round_page_current_version_and_history(en_client: Client) -> None:
-    s = make_session()
+    s = make_table()
     rnd = record(s, author="phone A")
     record(s)
-    rnd.revise(win(3, None, dealer=0, prevalent_wind="E"), author="phone B")
+    rnd.revise(by_tiles(3, None, dealer=0, prevalent_wind="E"), author="phone B")
     response = en_client.get(reverse("scorer:round", args=[s.code, 1]))
     assert response.status_code == 200
     page = html(response)
@@ -777,7 +752,7 @@ def test_round_page_current_version_and_history(en_client: Client) -> None:
 
 
 def test_round_page_of_an_undone_round(en_client: Client) -> None:
-    s = make_session()
+    s = make_table()
     record(s)
     s.undo_last(author="Android Chrome")
     page = html(en_client.get(reverse("scorer:round", args=[s.code, 1])))
@@ -789,14 +764,14 @@ def test_round_page_of_an_undone_round(en_client: Client) -> None:
 
 
 def test_round_page_shows_a_draw(en_client: Client) -> None:
-    s = make_session()
-    record(s, {"kind": "draw"})
+    s = make_table()
+    record(s, DRAW)
     page = html(en_client.get(reverse("scorer:round", args=[s.code, 1])))
     assert "Drawn hand: nobody wins" in page
 
 
 def test_round_page_errors(client: Client) -> None:
-    s = make_session()
+    s = make_table()
     record(s)
     assert client.get(reverse("scorer:round", args=[s.code, 2])).status_code == 404
     assert client.get("/s/nosuchcode/rounds/1/").status_code == 404
@@ -817,7 +792,7 @@ def test_404_page_in_both_languages(client: Client, en_client: Client) -> None:
 
 
 def test_500_page_has_both_languages_and_no_trace(monkeypatch: pytest.MonkeyPatch) -> None:
-    s = make_session()
+    s = make_table()
 
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("boom")
@@ -834,7 +809,7 @@ def test_500_page_has_both_languages_and_no_trace(monkeypatch: pytest.MonkeyPatc
 
 def test_preset_fills_the_rule_options(client: Client) -> None:
     config = default_room().configs.get(ruleset="mcr", preset="room")
-    page = client.get("/", {"config": config.pk}).content.decode()
+    page = html(client.get("/", {"config": config.pk}))
     assert "棋牌室" in page
     assert 'value="dealer_wins_or_draw" selected' in page or 'dealer_wins_or_draw" selected' in page
 

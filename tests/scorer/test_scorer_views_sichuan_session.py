@@ -12,12 +12,10 @@ the new words is pending in locale/pending/session_sichuan.po).
 from __future__ import annotations
 
 import re
-import uuid
 from html.parser import HTMLParser
 from typing import Any
 
 import pytest
-from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
@@ -27,6 +25,8 @@ from rules.tiles import parse_tile, tile_zh
 from scorer.models import GameSession, Round
 from scorer.rooms import default_room
 from scorer.templatetags.scorer_format import signed_text
+from tests.factories import event, make_table, phone, record
+from tests.pages import html, text, text_of
 
 pytestmark = pytest.mark.django_db
 
@@ -45,8 +45,7 @@ REFUND_ZH = "退杠钱（没听牌）"
 
 
 def sichuan(**kw: Any) -> GameSession:
-    kw.setdefault("players", list(NAMES))
-    return GameSession.objects.create(ruleset="sichuan", first_dealer=0, **kw)
+    return make_table("sichuan", kw.pop("players", NAMES), first_dealer=0, **kw)
 
 
 def kong(player: int, kind: str, discarder: int | None = None) -> dict[str, Any]:
@@ -60,24 +59,10 @@ def win(seat: int, discarder: int | None, hand: dict[str, Any]) -> dict[str, Any
     return {"type": "win", "discarder": discarder, "winners": [{"seat": seat, "hand": hand}]}
 
 
-def add(s: GameSession, event: dict[str, Any], author: str = "") -> Round:
-    return s.add_event(uuid.uuid4(), event, author)
-
-
 def hand_value(hand: dict[str, Any], self_drawn: bool = False) -> int:
     r = score({"ruleset": "sichuan", **hand, "self_drawn": self_drawn})
     assert r["ok"] and r["win"], r
     return int(r["value"])
-
-
-def html(response: Any) -> str:
-    return response.content.decode()
-
-
-def text_of(fragment: str) -> str:
-    """The words of an HTML fragment, tags dropped and spaces folded (&#x27; back to ')."""
-    words = re.sub(r"<[^>]+>", " ", fragment).replace("&#x27;", "'").replace("&quot;", '"')
-    return " ".join(words.split())
 
 
 def events_shown(page: str) -> list[str]:
@@ -113,9 +98,7 @@ def seat_cards(page: str) -> list[str]:
 
 @pytest.fixture
 def en_client() -> Client:
-    client = Client()
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    return client
+    return phone("en")
 
 
 class _FormReader(HTMLParser):
@@ -256,7 +239,7 @@ def test_start_form_creates_a_sichuan_session_with_the_chengdu_preset(client: Cl
     # Every value is stored, so a later change of a default changes nothing here.
     assert s.params == {**RULES.defaults, **chengdu.params}
     # And the session scores with it: 成都 money is base × 2^番, base 5 here.
-    r = add(s, win(2, 0, PUNGS))
+    r = event(s, win(2, 0, PUNGS))
     value = int(score({"ruleset": "sichuan", "params": s.params, **PUNGS})["value"])
     assert value == 5 * 2 ** score({"ruleset": "sichuan", "params": s.params, **PUNGS})["total"]
     assert r.current is not None and r.current.deltas == [-value, 0, value, 0]
@@ -288,7 +271,7 @@ def test_session_page_offers_kong_win_and_wall_end(en_client: Client) -> None:
 
 
 def test_mcr_session_page_keeps_its_one_record_button(en_client: Client) -> None:
-    s = GameSession.objects.create(ruleset="mcr", players=list(NAMES))
+    s = make_table("mcr", NAMES)
     page = html(en_client.get(reverse("scorer:session", args=[s.code])))
     assert "?kind=" not in page and "Record a kong" not in page
     assert (
@@ -299,7 +282,7 @@ def test_mcr_session_page_keeps_its_one_record_button(en_client: Client) -> None
 
 def test_a_kong_shows_in_the_round_in_progress_with_its_payments(en_client: Client) -> None:
     s = sichuan()
-    add(s, kong(0, "concealed"))
+    event(s, kong(0, "concealed"))
     page = html(en_client.get(reverse("scorer:session", args=[s.code])))
     assert "Round 1 · in progress" in text_of(page)
     assert events_shown(page) == ["甲: concealed kong"]
@@ -312,8 +295,8 @@ def test_a_kong_shows_in_the_round_in_progress_with_its_payments(en_client: Clie
 
 def test_exposed_kong_and_a_discard_win_in_plain_words(en_client: Client) -> None:
     s = sichuan()
-    add(s, kong(1, "exposed", discarder=2))
-    add(s, win(2, 0, PURE_PAIRS))
+    event(s, kong(1, "exposed", discarder=2))
+    event(s, win(2, 0, PURE_PAIRS))
     page = html(en_client.get(reverse("scorer:session", args=[s.code])))
     fans = score({"ruleset": "sichuan", **PURE_PAIRS})["total"]
     value = hand_value(PURE_PAIRS)
@@ -332,8 +315,8 @@ def test_exposed_kong_and_a_discard_win_in_plain_words(en_client: Client) -> Non
 
 def test_a_self_draw_after_a_win_is_paid_by_the_players_still_in(en_client: Client) -> None:
     s = sichuan()
-    add(s, win(3, 0, PUNGS))
-    add(s, win(2, None, PURE_PAIRS))
+    event(s, win(3, 0, PUNGS))
+    event(s, win(2, None, PURE_PAIRS))
     page = html(en_client.get(reverse("scorer:session", args=[s.code])))
     each = hand_value(PURE_PAIRS, self_drawn=True) + BASE  # 自摸加底
     assert payments_shown(page)[-1] == f"甲, 乙 pay {each} each"  # 丁 is out: he pays nothing
@@ -342,16 +325,16 @@ def test_a_self_draw_after_a_win_is_paid_by_the_players_still_in(en_client: Clie
 
 def test_the_round_in_progress_is_dealt_by_its_own_dealer(en_client: Client) -> None:
     s = sichuan()
-    s.add_event(uuid.uuid4(), kong(1, "concealed"), position={"dealer": 2, "prevalent_wind": "E"})
+    event(s, kong(1, "concealed"), position={"dealer": 2, "prevalent_wind": "E"})
     page = html(en_client.get(reverse("scorer:session", args=[s.code])))
     cards = seat_cards(page)
     assert ["is-dealer" in c for c in cards] == [False, False, True, False]
     assert "Round 1 · in progress Dealer 丙" in text_of(page) and "Next hand" not in page
     assert "East round" not in text_of(page)
     # Finished: the next round is proposed (血战: the next seat deals).
-    add(s, win(3, 0, PUNGS))
-    add(s, win(1, 0, PURE_PAIRS))
-    add(s, win(2, 0, STRAIGHT))
+    event(s, win(3, 0, PUNGS))
+    event(s, win(1, 0, PURE_PAIRS))
+    event(s, win(2, 0, STRAIGHT))
     page = html(en_client.get(reverse("scorer:session", args=[s.code])))
     assert 'class="live-round"' not in page
     assert "Next hand: dealer 丁" in text_of(page) and "East round" not in text_of(page)
@@ -359,14 +342,14 @@ def test_the_round_in_progress_is_dealt_by_its_own_dealer(en_client: Client) -> 
 
 def test_wall_end_lines_pigs_not_ready_and_refunds(en_client: Client) -> None:
     s = sichuan()
-    add(s, kong(0, "concealed"))  # 甲 collects 12 from each, then turns out a 花猪
-    add(s, win(3, 1, PUNGS))
+    event(s, kong(0, "concealed"))  # 甲 collects 12 from each, then turns out a 花猪
+    event(s, win(3, 1, PUNGS))
     hands = [
         {"seat": 0, "concealed": "123m456p789s1239m"},  # three suits: 花猪
         {"seat": 1, "concealed": "123456789m1234m"},  # ready
         {"seat": 2, "concealed": "12345678p13579s"},  # not ready
     ]
-    r = add(s, {"type": "wall_end", "hands": hands})
+    r = event(s, {"type": "wall_end", "hands": hands})
     assert not r.in_progress
     ready = waits({"ruleset": "sichuan", "concealed": "123456789m1234m"})["waits"]
     claim = max(hand_value({"concealed": "123456789m1234m", "win_tile": t}) for t in ready)
@@ -404,10 +387,10 @@ def test_wall_end_lines_pigs_not_ready_and_refunds(en_client: Client) -> None:
 
 def test_a_finished_round_stays_folded_until_the_next_one_starts(en_client: Client) -> None:
     s = sichuan()
-    add(s, kong(1, "concealed"))
-    add(s, win(3, 0, PUNGS))
-    add(s, win(2, 0, PURE_PAIRS))
-    add(s, win(1, 0, STRAIGHT))  # the third winner: the round is over
+    event(s, kong(1, "concealed"))
+    event(s, win(3, 0, PUNGS))
+    event(s, win(2, 0, PURE_PAIRS))
+    event(s, win(1, 0, STRAIGHT))  # the third winner: the round is over
     assert s.round_in_progress() is None
     page = html(en_client.get(reverse("scorer:session", args=[s.code])))
     assert 'class="live-round"' not in page
@@ -439,7 +422,7 @@ def test_a_finished_round_stays_folded_until_the_next_one_starts(en_client: Clie
     assert box and undo_form(page) == {"round": "1", "events": "4"}
     assert f"round 1: “{events_shown(last)[-1]}”" in text_of(box[0])
     # The next round starts: only it is shown.
-    add(s, kong(0, "concealed"))
+    event(s, kong(0, "concealed"))
     page = html(en_client.get(reverse("scorer:session", args=[s.code])))
     assert 'class="last-round"' not in page and 'class="live-round"' in page
     assert events_shown(page) == ["甲: concealed kong"]
@@ -449,9 +432,9 @@ def test_taking_back_from_the_round_just_over_shows_it_in_progress_again(
     en_client: Client,
 ) -> None:
     s = sichuan()
-    add(s, win(3, 0, PUNGS))
-    add(s, win(2, 0, PURE_PAIRS))
-    add(s, win(1, 0, STRAIGHT))
+    event(s, win(3, 0, PUNGS))
+    event(s, win(2, 0, PURE_PAIRS))
+    event(s, win(1, 0, STRAIGHT))
     url = reverse("scorer:undo_event", args=[s.code])
     page = html(en_client.post(url, {"round": "1", "events": "3"}, follow=True))
     assert 'class="last-round"' not in page
@@ -464,7 +447,7 @@ def test_taking_back_from_the_round_just_over_shows_it_in_progress_again(
 
 def test_polling_answers_304_then_200_after_another_phone_adds_an_event(client: Client) -> None:
     s = sichuan()
-    add(s, kong(1, "concealed"))
+    event(s, kong(1, "concealed"))
     url = reverse("scorer:tallies", args=[s.code])
     first = client.get(url)
     assert first.status_code == 200
@@ -472,7 +455,7 @@ def test_polling_answers_304_then_200_after_another_phone_adds_an_event(client: 
     assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
     was = ",".join(str(t) for t in s.tallies())
     # Another phone: 丙 wins on 甲's discard.
-    add(s, win(2, 0, PUNGS), author="Android WeChat")
+    event(s, win(2, 0, PUNGS), author="Android WeChat")
     again = client.get(url, {"was": was}, HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 200 and again["ETag"] != etag
     fragment = html(again)
@@ -489,13 +472,13 @@ def test_polling_shows_the_round_just_over_and_answers_304_while_it_stays(
     client: Client,
 ) -> None:
     s = sichuan()
-    add(s, win(3, 0, PUNGS))
-    add(s, win(2, 0, PURE_PAIRS))
+    event(s, win(3, 0, PUNGS))
+    event(s, win(2, 0, PURE_PAIRS))
     url = reverse("scorer:tallies", args=[s.code])
     first = client.get(url)
     etag = first["ETag"]
     assert 'class="live-round"' in html(first)
-    add(s, win(1, 0, STRAIGHT), author="another phone")  # the round is over
+    event(s, win(1, 0, STRAIGHT), author="another phone")  # the round is over
     again = client.get(url, HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 200 and again["ETag"] != etag
     fragment = html(again)
@@ -515,8 +498,8 @@ def undo_form(page: str) -> dict[str, str]:
 
 def test_undo_last_event_is_a_confirm_step_with_what_the_page_shows(en_client: Client) -> None:
     s = sichuan()
-    add(s, kong(1, "concealed"))
-    add(s, win(2, 0, PUNGS))
+    event(s, kong(1, "concealed"))
+    event(s, win(2, 0, PUNGS))
     page = html(en_client.get(reverse("scorer:session", args=[s.code])))
     box = re.search(r'<details class="undo-box undo-event">.*?</details>', page, re.S)
     assert box
@@ -528,8 +511,8 @@ def test_undo_last_event_is_a_confirm_step_with_what_the_page_shows(en_client: C
 
 def test_undo_last_event_takes_back_one_event(en_client: Client) -> None:
     s = sichuan()
-    add(s, kong(1, "concealed"))
-    add(s, win(2, 0, PUNGS))
+    event(s, kong(1, "concealed"))
+    event(s, win(2, 0, PUNGS))
     url = reverse("scorer:undo_event", args=[s.code])
     response = en_client.post(url, {"round": "1", "events": "2"}, follow=True)
     assert response.redirect_chain == [(reverse("scorer:session", args=[s.code]), 302)]
@@ -545,8 +528,8 @@ def test_undo_last_event_takes_back_one_event(en_client: Client) -> None:
 
 def test_undo_last_event_seen_stale_takes_back_nothing(en_client: Client) -> None:
     s = sichuan()
-    add(s, kong(1, "concealed"))
-    add(s, win(2, 0, PUNGS))
+    event(s, kong(1, "concealed"))
+    event(s, win(2, 0, PUNGS))
     s.refresh_from_db()
     before = (s.tallies(), s.version, s.rounds.get().revisions.count())
     url = reverse("scorer:undo_event", args=[s.code])
@@ -559,9 +542,9 @@ def test_undo_last_event_seen_stale_takes_back_nothing(en_client: Client) -> Non
 
 def test_two_phones_taking_back_at_once_take_back_one_event(en_client: Client) -> None:
     s = sichuan()
-    add(s, kong(1, "concealed"))
-    add(s, kong(3, "exposed", discarder=0))
-    add(s, win(2, 0, PUNGS))
+    event(s, kong(1, "concealed"))
+    event(s, kong(3, "exposed", discarder=0))
+    event(s, win(2, 0, PUNGS))
     url = reverse("scorer:undo_event", args=[s.code])
     seen = {"round": "1", "events": "3"}  # both phones show the same three events
     other = Client()
@@ -576,7 +559,7 @@ def test_two_phones_taking_back_at_once_take_back_one_event(en_client: Client) -
 
 def test_taking_back_the_only_event_undoes_the_round(en_client: Client) -> None:
     s = sichuan()
-    add(s, kong(1, "concealed"))
+    event(s, kong(1, "concealed"))
     url = reverse("scorer:undo_event", args=[s.code])
     page = html(en_client.post(url, {"round": "1", "events": "1"}, follow=True))
     assert "the only event of round 1: the round is undone" in text_of(page)
@@ -590,9 +573,9 @@ def test_taking_back_the_only_event_undoes_the_round(en_client: Client) -> None:
 
 def test_taking_back_the_last_win_reopens_a_finished_round(en_client: Client) -> None:
     s = sichuan()
-    add(s, win(3, 0, PUNGS))
-    add(s, win(2, 0, PURE_PAIRS))
-    add(s, win(1, 0, STRAIGHT))
+    event(s, win(3, 0, PUNGS))
+    event(s, win(2, 0, PURE_PAIRS))
+    event(s, win(1, 0, STRAIGHT))
     page = html(en_client.get(reverse("scorer:session", args=[s.code])))
     assert 'class="live-round"' not in page
     assert undo_form(page) == {"round": "1", "events": "3"}
@@ -606,10 +589,8 @@ def test_taking_back_the_last_win_reopens_a_finished_round(en_client: Client) ->
 
 
 def test_undo_event_with_no_round_played_as_events(en_client: Client) -> None:
-    mcr = GameSession.objects.create(ruleset="mcr", players=list(NAMES))
-    entry = {"kind": "win", "mode": "tiles", "winner": 1, "discarder": 2,
-             "hand": {"concealed": "111m222m333m456p7z", "win_tile": "7z"}}  # fmt: skip
-    mcr.record_round(uuid.uuid4(), entry)
+    mcr = make_table("mcr", NAMES)
+    record(mcr)
     url = reverse("scorer:undo_event", args=[mcr.code])
     page = html(en_client.post(url, {"round": "1", "events": "1"}, follow=True))
     assert "There is no event to take back." in page
@@ -621,7 +602,7 @@ def test_undo_event_with_no_round_played_as_events(en_client: Client) -> None:
 
 def test_undo_event_is_post_only_and_htmx_gets_a_client_redirect(client: Client) -> None:
     s = sichuan()
-    add(s, kong(1, "concealed"))
+    event(s, kong(1, "concealed"))
     url = reverse("scorer:undo_event", args=[s.code])
     assert client.get(url).status_code == 405
     assert client.post(reverse("scorer:undo_event", args=["nope"])).status_code == 404
@@ -640,10 +621,10 @@ def ledger_rows(page: str) -> list[str]:
 
 def test_ledger_marks_the_round_in_progress_and_sums_it(en_client: Client) -> None:
     s = sichuan()
-    add(s, win(3, 0, PUNGS))
-    add(s, win(2, 0, PURE_PAIRS))
-    add(s, win(1, 0, STRAIGHT))
-    add(s, kong(2, "concealed"))  # round 2, in progress
+    event(s, win(3, 0, PUNGS))
+    event(s, win(2, 0, PURE_PAIRS))
+    event(s, win(1, 0, STRAIGHT))
+    event(s, kong(2, "concealed"))  # round 2, in progress
     page = html(en_client.get(reverse("scorer:ledger", args=[s.code])))
     rows = ledger_rows(page)
     assert len(rows) == 2
@@ -663,9 +644,9 @@ def test_ledger_marks_the_round_in_progress_and_sums_it(en_client: Client) -> No
 
 def test_ledger_row_detail_lists_every_transfer_with_its_reason(en_client: Client) -> None:
     s = sichuan()
-    add(s, kong(1, "concealed"))
-    add(s, kong(3, "exposed", discarder=0))
-    add(s, win(2, 0, PUNGS))
+    event(s, kong(1, "concealed"))
+    event(s, kong(3, "exposed", discarder=0))
+    event(s, win(2, 0, PUNGS))
     page = html(en_client.get(reverse("scorer:ledger", args=[s.code])))
     detail_url = reverse("scorer:round", args=[s.code, 1]) + "?part=current"
     assert f'hx-get="{detail_url}"' in page
@@ -694,8 +675,8 @@ def test_ledger_row_detail_lists_every_transfer_with_its_reason(en_client: Clien
 
 def test_round_page_history_lists_each_event_added_and_taken_back(en_client: Client) -> None:
     s = sichuan()
-    add(s, kong(1, "concealed"), author="iPhone WeChat")
-    add(s, win(2, 0, PUNGS), author="老王")
+    event(s, kong(1, "concealed"), author="iPhone WeChat")
+    event(s, win(2, 0, PUNGS), author="老王")
     en_client.post(reverse("scorer:whoami", args=[s.code]), {"seat": "1"})  # this phone is 乙
     en_client.post(
         reverse("scorer:undo_event", args=[s.code]),
@@ -716,8 +697,8 @@ def test_round_page_history_lists_each_event_added_and_taken_back(en_client: Cli
 
 def test_an_undone_events_round_is_struck_through(en_client: Client) -> None:
     s = sichuan()
-    add(s, kong(1, "concealed"))
-    add(s, win(2, 0, PUNGS))
+    event(s, kong(1, "concealed"))
+    event(s, win(2, 0, PUNGS))
     s.undo_last(author="phone", expected=1)
     page = html(en_client.get(reverse("scorer:ledger", args=[s.code]), {"undone": "1"}))
     rows = ledger_rows(page)
@@ -729,8 +710,8 @@ def test_an_undone_events_round_is_struck_through(en_client: Client) -> None:
 
 def test_the_pages_render_in_chinese_too(client: Client) -> None:
     s = sichuan()
-    add(s, kong(1, "concealed"))
-    add(s, win(2, 0, PUNGS))
+    event(s, kong(1, "concealed"))
+    event(s, win(2, 0, PUNGS))
     for url in (
         reverse("scorer:session", args=[s.code]),
         reverse("scorer:ledger", args=[s.code]),
@@ -746,16 +727,16 @@ def test_the_pages_render_in_chinese_too(client: Client) -> None:
 def test_chinese_pages_say_ting_pai_and_no_prevalent_wind(client: Client) -> None:
     """One term for readiness (听牌 / 没听牌 / 花猪) and no 圈风 on any 四川 page."""
     s = sichuan()
-    s.add_event(uuid.uuid4(), kong(0, "concealed"), position={"dealer": 2, "prevalent_wind": "E"})
-    page = text_of(html(client.get(reverse("scorer:session", args=[s.code]))))
+    event(s, kong(0, "concealed"), position={"dealer": 2, "prevalent_wind": "E"})
+    page = text(client.get(reverse("scorer:session", args=[s.code])))
     assert "第 1 局 · 进行中 庄家 丙" in page and "风圈" not in page
-    add(s, win(3, 1, PUNGS))
+    event(s, win(3, 1, PUNGS))
     hands = [
         {"seat": 0, "concealed": "123m456p789s1239m"},  # three suits: 花猪
         {"seat": 1, "concealed": "123456789m1234m"},  # ready
         {"seat": 2, "concealed": "12345678p13579s"},  # not ready
     ]
-    add(s, {"type": "wall_end", "hands": hands})
+    event(s, {"type": "wall_end", "hands": hands})
     ready = waits({"ruleset": "sichuan", "concealed": "123456789m1234m"})["waits"]
     best = max(ready, key=lambda t: hand_value({"concealed": "123456789m1234m", "win_tile": t}))
     best_fans = score({"ruleset": "sichuan", "concealed": "123456789m1234m", "win_tile": best})
@@ -765,7 +746,7 @@ def test_chinese_pages_say_ting_pai_and_no_prevalent_wind(client: Client) -> Non
     detail = text_of(
         html(client.get(reverse("scorer:round", args=[s.code, 1]), {"part": "current"}))
     )
-    round_page = text_of(html(client.get(reverse("scorer:round", args=[s.code, 1]))))
+    round_page = text(client.get(reverse("scorer:round", args=[s.code, 1])))
     assert "下一局：庄家 丁" in text_of(session_page) and "上一局（第 1 局）" in last
     for shown in (last, detail, round_page):
         assert "甲 花猪（手上还有三门牌）" in shown
@@ -778,10 +759,8 @@ def test_chinese_pages_say_ting_pai_and_no_prevalent_wind(client: Client) -> Non
 
 
 def test_mcr_pages_keep_the_prevalent_wind(client: Client) -> None:
-    mcr = GameSession.objects.create(ruleset="mcr", players=list(NAMES))
-    entry = {"kind": "win", "mode": "tiles", "winner": 1, "discarder": 2,
-             "hand": {"concealed": "111m222m333m456p7z", "win_tile": "7z"}}  # fmt: skip
-    mcr.record_round(uuid.uuid4(), entry)
+    mcr = make_table("mcr", NAMES)
+    record(mcr)
     assert "下一局：东风圈，庄家" in text_of(
         html(client.get(reverse("scorer:session", args=[mcr.code])))
     )
@@ -797,8 +776,8 @@ def test_mcr_pages_keep_the_prevalent_wind(client: Client) -> None:
 
 def test_api_includes_the_round_in_progress(client: Client) -> None:
     s = sichuan()
-    add(s, kong(1, "concealed"))
-    add(s, win(2, 0, PUNGS))
+    event(s, kong(1, "concealed"))
+    event(s, win(2, 0, PUNGS))
     body = client.get(reverse("scorer:api_session", args=[s.code])).json()
     each = 2 * BASE
     value = hand_value(PUNGS)
@@ -813,15 +792,15 @@ def test_api_includes_the_round_in_progress(client: Client) -> None:
         "finished": False,
         "deltas": deltas,
     }
-    add(s, win(3, 0, PURE_PAIRS))
-    add(s, win(1, 0, STRAIGHT))
+    event(s, win(3, 0, PURE_PAIRS))
+    event(s, win(1, 0, STRAIGHT))
     assert (
         client.get(reverse("scorer:api_session", args=[s.code])).json()["round_in_progress"] is None
     )
 
 
 def test_api_of_an_mcr_session_is_unchanged(client: Client) -> None:
-    s = GameSession.objects.create(ruleset="mcr", players=list(NAMES))
+    s = make_table("mcr", NAMES)
     assert (
         "round_in_progress" not in client.get(reverse("scorer:api_session", args=[s.code])).json()
     )

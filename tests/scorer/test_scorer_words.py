@@ -1,4 +1,4 @@
-"""The words players read, on every page of a table, in Chinese and in English (issue 9.11).
+"""The words players read, on every page of a table, in Chinese and in English.
 
 A seat is said by its player's name, never by the engine's 0-based number
 ("2 号位", "seat 1"); a tile by its name (一万 / 1 Character), never by its
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import html as htmllib
 import re
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -31,6 +30,8 @@ from django.urls import reverse
 
 from rules import score
 from scorer.models import GameSession
+from tests.factories import DRAW, by_fans, by_tiles, event, make_table, play, record
+from tests.pages import html
 from tests.scorer.test_scorer_views_record import Phone as RoundPhone
 from tests.scorer.test_scorer_views_record_sichuan import Phone as EventPhone
 
@@ -82,7 +83,7 @@ def check(text: str, language: str, what: str) -> None:
 
 
 def table(ruleset: str, **params: Any) -> GameSession:
-    s = GameSession.objects.create(ruleset=ruleset, players=list(NAMES))
+    s = make_table(ruleset, NAMES)
     s.params = {**dict(s.resolved_params()), **params}
     s.save()
     return s
@@ -91,17 +92,11 @@ def table(ruleset: str, **params: Any) -> GameSession:
 def rounds_and_pages(client: Client) -> Iterator[tuple[str, str]]:
     """(what, page) for every page a table shows, its rounds recorded first."""
     mcr = table("mcr")
-    mcr.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles", "winner": 0,
-                                    "discarder": 1, "hand": HAND})  # fmt: skip
-    mcr.record_round(uuid.uuid4(), {"kind": "win", "mode": "quick", "winner": 2,
-                                    "discarder": None, "fans": {"24": 1}, "flowers": 1})  # fmt: skip
-    mcr.record_round(uuid.uuid4(), {"kind": "draw"})
+    play(mcr, [by_tiles(0, 1, HAND), by_fans({"24": 1}, 2, None, flowers=1), DRAW])
     house = table("house", wild="red_dragon", points=2)  # wild tiles in the notes
-    house.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles", "winner": 2,
-                                      "discarder": None, "hand": {
-                                          "concealed": "111222333m45p7z7z", "win_tile": "7z"}})  # fmt: skip
+    record(house, by_tiles(2, None, {"concealed": "111222333m45p7z7z", "win_tile": "7z"}))
     sichuan = table("sichuan")
-    for event in (
+    for ev in (
         {"type": "kong", "player": 0, "kong": "concealed"},  # 下雨, refunded: 甲 turns out a pig
         {"type": "kong", "player": 2, "kong": "exposed", "discarder": 1},  # 刮风
         {"type": "kong", "player": 1, "kong": "concealed"},
@@ -115,12 +110,12 @@ def rounds_and_pages(client: Client) -> Iterator[tuple[str, str]]:
         {"type": "wall_end", "hands": WALL_END},  # 查花猪, 查大叫, 退杠钱
         {"type": "kong", "player": 1, "kong": "added"},  # round 2, in progress
     ):
-        sichuan.add_event(uuid.uuid4(), event)
+        event(sichuan, ev)
 
     def get(url: str, **query: str) -> str:
         response = client.get(url, query)
         assert response.status_code == 200, url
-        return response.content.decode()
+        return html(response)
 
     for s, rounds in ((mcr, 3), (house, 1), (sichuan, 2)):
         code = s.code
@@ -186,19 +181,18 @@ def test_the_other_language_is_there_on_demand(language: str) -> None:
     )
     # The session page too, the round still being played (blood battle: the others play on).
     live = table("sichuan")
-    live.add_event(uuid.uuid4(), {"type": "kong", "player": 1, "kong": "concealed"})
-    live.add_event(uuid.uuid4(), {"type": "win", "discarder": 1, "after_kong": True,
-                                  "winners": [{"seat": 3, "hand": PUNGS}]})  # fmt: skip
-    pages["sichuan table"] = client.get(
-        reverse("scorer:session", args=[live.code])
-    ).content.decode()
+    event(live, {"type": "kong", "player": 1, "kong": "concealed"})
+    winners = [{"seat": 3, "hand": PUNGS}]
+    event(live, {"type": "win", "discarder": 1, "after_kong": True, "winners": winners})
+    pages["sichuan table"] = html(client.get(reverse("scorer:session", args=[live.code])))
     for what in ("sichuan round 1", "sichuan table", "sichuan round 1 opened in the ledger"):
         fans = re.search(rf'<span class="ev-fans {other}" lang="[^"]+">([^<]+)</span>', pages[what])
         assert fans and fans.group(1) == said, what
 
 
 def test_the_checks_catch_what_they_look_for() -> None:
-    """The patterns above find the words issue 9 reported (so a passing test means something)."""
+    """The patterns above find what they look for: seat numbers, tile codes, words of the
+    other language (so a passing test means something)."""
     for bad in ("第 1 个事件（2 号位）", "event 2 (seat 1)", "#4 wins"):
         assert SEAT_NUMBER.search(bad), bad
     for bad in ("read as chow 1m, pung 7z", "copies of 5p", "123m456p"):

@@ -8,6 +8,7 @@ from django.test import Client
 
 from rules import get_ruleset
 from scorer.models import GameSession
+from tests.factories import SHORT_NAMES, make_table
 from tests.scorer.test_scorer_jian import Phone, tiles
 
 pytestmark = pytest.mark.django_db
@@ -16,10 +17,7 @@ WUHAN = get_ruleset("wuhan")
 
 
 def table(**params: object) -> GameSession:
-    return GameSession.objects.create(
-        ruleset="wuhan", players=["甲", "乙", "丙", "丁"],
-        params={**WUHAN.defaults, **params},
-    )  # fmt: skip
+    return make_table("wuhan", SHORT_NAMES, params={**WUHAN.defaults, **params})
 
 
 def enter_d03(phone: Phone) -> str:
@@ -90,7 +88,7 @@ def test_the_third_opening_of_a_full_flush_is_told_on_the_page(client: Client) -
 
 
 def test_a_losers_ming_gang_opens_him_and_the_page_says_why(client: Client) -> None:
-    """Issue 26: 丁's 明杠 is an opening too (a 冲杠, or a 蓄杠 whose 碰 opened):
+    """丁's 明杠 is an opening too (a 冲杠, or a 蓄杠 whose 碰 opened):
     1 × 8 × 4, not 1 × 8 × 2; his 开口 cannot be set below it, and the row says why."""
     session = table()
     phone = Phone(client, session)

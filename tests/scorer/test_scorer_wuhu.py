@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from rules import get_ruleset
-from scorer.models import GameSession
+from tests.factories import SHORT_NAMES, make_table
 from tests.scorer.test_scorer_jian import Phone, tiles
 
 pytestmark = pytest.mark.django_db
@@ -19,9 +19,7 @@ WUHU = get_ruleset("wuhu")
 
 
 def test_the_picker_counts_zhi_and_ya_and_the_round_is_recorded(client: Client) -> None:
-    session = GameSession.objects.create(
-        ruleset="wuhu", players=["甲", "乙", "丙", "丁"], params=dict(WUHU.defaults)
-    )
+    session = make_table("wuhu", SHORT_NAMES, params=dict(WUHU.defaults))
     phone = Phone(client, session)
     page = phone.tap("winner:2", "from:3", *tiles("12345m"))
     assert "万 5 支（成牌要 8 支）" in page
@@ -36,9 +34,7 @@ def test_the_picker_counts_zhi_and_ya_and_the_round_is_recorded(client: Client) 
 
 
 def test_the_english_picker_counts_too(client: Client) -> None:
-    session = GameSession.objects.create(
-        ruleset="wuhu", players=["A", "B", "C", "D"], params=dict(WUHU.defaults)
-    )
+    session = make_table("wuhu", ["A", "B", "C", "D"], params=dict(WUHU.defaults))
     client.cookies["django_language"] = "en"
     phone = Phone(client, session)
     page = phone.tap(*tiles("1234567m"))
@@ -46,9 +42,7 @@ def test_the_english_picker_counts_too(client: Client) -> None:
 
 
 def test_a_hand_with_a_dragon_cannot_be_tapped(client: Client) -> None:
-    session = GameSession.objects.create(
-        ruleset="wuhu", players=["甲", "乙", "丙", "丁"], params=dict(WUHU.defaults)
-    )
+    session = make_table("wuhu", SHORT_NAMES, params=dict(WUHU.defaults))
     page = Phone(client, session).page
     assert 'value="tile:5z"' not in page and 'value="tile:4z"' in page
 

@@ -5,7 +5,6 @@ the page description, and the 中/EN button only where there are two languages."
 from __future__ import annotations
 
 import json
-import uuid
 from pathlib import Path
 
 import pytest
@@ -13,28 +12,29 @@ from django.contrib.staticfiles import finders
 from django.test import Client
 from django.urls import reverse
 
-from scorer.models import GameSession
 from scorer.views.appearance import LARGE_TEXT_COOKIE
+from tests.factories import SHORT_NAMES, make_table, record
+from tests.pages import html
 
 pytestmark = pytest.mark.django_db
 
 
 def test_large_text_is_set_per_phone_and_drawn_by_the_server(client: Client) -> None:
-    home = client.get("/").content.decode()
+    home = html(client.get("/"))
     assert '<html lang="zh-hans">' in home  # no class: normal size
     assert 'name="large" value="1"' in home and 'aria-pressed="false"' in home
     response = client.post(reverse("scorer:text_size"), {"large": "1", "next": "/s/new?x=1"})
     assert response.status_code == 302 and response["Location"] == "/s/new?x=1"
     cookie = response.cookies[LARGE_TEXT_COOKIE]
     assert cookie.value == "1" and int(cookie["max-age"]) >= 300 * 24 * 3600
-    home = client.get("/").content.decode()
+    home = html(client.get("/"))
     assert '<html lang="zh-hans" class="large-text">' in home
     assert 'name="large" value="0"' in home
     # Off again: the cookie goes, the page is drawn at normal size.
     client.post(reverse("scorer:text_size"), {"large": "0", "next": "/"})
-    assert 'class="large-text"' not in client.get("/").content.decode()
+    assert 'class="large-text"' not in html(client.get("/"))
     # A phone that never chose sees no difference from another that turned it off.
-    assert 'class="large-text"' not in Client().get("/").content.decode()
+    assert 'class="large-text"' not in html(Client().get("/"))
 
 
 @pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/x", ""])
@@ -55,7 +55,7 @@ def _static_path(url: str) -> Path:
 
 
 def test_manifest_names_the_app_and_icons_that_exist(client: Client) -> None:
-    page = client.get("/").content.decode()
+    page = html(client.get("/"))
     assert f'<link rel="manifest" href="{reverse("scorer:manifest")}">' in page
     response = client.get(reverse("scorer:manifest"))
     assert response["Content-Type"] == "application/manifest+json"
@@ -79,7 +79,7 @@ def test_manifest_names_the_app_and_icons_that_exist(client: Client) -> None:
 
 
 def test_every_page_links_its_icons_and_says_what_it_is(client: Client) -> None:
-    page = client.get("/").content.decode()
+    page = html(client.get("/"))
     assert '<meta name="description" content="在牌桌上给麻将计分' in page
     for rel in ('rel="icon"', 'rel="apple-touch-icon"'):
         assert rel in page
@@ -98,12 +98,8 @@ def test_favicon_ico_leads_to_the_icon(client: Client) -> None:
 
 def test_the_language_toggle_is_in_the_html_where_it_applies(client: Client) -> None:
     """Rendered by the server (it was shown by script after load, and moved the header)."""
-    session = GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"])
-    session.record_round(
-        uuid.uuid4(),
-        {"kind": "win", "mode": "tiles", "winner": 1, "discarder": 2,
-         "hand": {"concealed": "111222333m456p7z", "win_tile": "7z"}},
-    )  # fmt: skip
+    session = make_table("mcr", SHORT_NAMES)
+    record(session)
     base = f"/s/{session.code}/"
     for url, offered in (
         ("/", False),
@@ -112,6 +108,6 @@ def test_the_language_toggle_is_in_the_html_where_it_applies(client: Client) -> 
         (base + "record", True),
         (base + "ledger", True),
     ):
-        page = client.get(url).content.decode()
+        page = html(client.get(url))
         assert ('class="bi-toggle"' in page) is offered, url
         assert 'bi-toggle" aria-pressed="false" hidden' not in page

@@ -1,10 +1,10 @@
-"""Issue 27, item 14: what a newcomer running the two commands of the README meets.
+"""What a newcomer running the two commands of the README meets.
 
-`make run` keeps its terminal (the server runs in the foreground): the README
-says to use a second one for `make test`.  `make test` took six minutes of bare
-dots: it now names each test file on its line of dots and lists the slowest
-tests at the end.  Checked by asking make what it would run (`make -n`), not by
-running it (that would install the package)."""
+`make run` keeps its terminal (the server runs in the foreground): the README says
+to use a second one for `make test`.  `make test` spreads the suite over the
+machine's cores (pytest-xdist: `-n auto`, or WORKERS) and lists the slowest tests
+at the end.  Checked by asking make what it would run (`make -n`), not by running
+it (that would install the package)."""
 
 from __future__ import annotations
 
@@ -25,10 +25,15 @@ def test_the_readme_says_make_run_blocks_and_make_test_goes_in_a_second_terminal
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="GNU make is not installed")
-def test_make_test_shows_progress_per_file_and_the_slowest_tests() -> None:
-    out = subprocess.run(
-        ["make", "-n", "--no-print-directory", "test", "ARGS=tests/x"],
-        cwd=ROOT, capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
-    line = next(ln for ln in out.splitlines() if "-m pytest" in ln)
+def test_make_test_spreads_over_the_cores_and_lists_the_slowest_tests() -> None:
+    def pytest_line(*args: str) -> str:
+        out = subprocess.run(
+            ["make", "-n", "--no-print-directory", "test", "ARGS=tests/x", *args],
+            cwd=ROOT, capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+        return next(ln for ln in out.splitlines() if "-m pytest" in ln)
+
+    line = pytest_line()
     assert "--verbosity=0" in line and "--durations=" in line and line.rstrip().find("tests/x") > 0
+    assert " -n auto " in line  # one worker per core
+    assert " -n 0 " in pytest_line("WORKERS=0")  # or as many as asked, 0: this process

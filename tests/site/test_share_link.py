@@ -1,4 +1,4 @@
-"""The share link and QR code name an address the other phones can open (issue 9.13)."""
+"""The share link and QR code name an address the other phones can open."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from django.test import Client, override_settings
 
 from mahjong_site import lan
 from scorer.models import GameSession
+from tests.factories import SHORT_NAMES, make_table
+from tests.pages import html
 
 pytestmark = pytest.mark.django_db
 
@@ -17,7 +19,7 @@ ALLOWED = ["localhost", "127.0.0.1", "[::1]", "testserver", "mj.example.org"]
 
 
 def share_of(session: GameSession, host: str) -> tuple[str, bool]:
-    page = Client().get(f"/s/{session.code}/", HTTP_HOST=host).content.decode()
+    page = html(Client().get(f"/s/{session.code}/", HTTP_HOST=host))
     m = re.search(r'<textarea id="share-url"[^>]*>(.*?)</textarea>', page, re.S)
     assert m
     return m.group(1).strip(), 'class="share-warning"' in page
@@ -25,7 +27,7 @@ def share_of(session: GameSession, host: str) -> tuple[str, bool]:
 
 @pytest.fixture
 def session() -> GameSession:
-    return GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"])
+    return make_table("mcr", SHORT_NAMES)
 
 
 @override_settings(ALLOWED_HOSTS=ALLOWED)
@@ -126,6 +128,6 @@ def test_the_loopback_note_is_in_the_page_language(
     monkeypatch.setenv("MAHJONG_LISTEN", "127.0.0.1:8000")
     client = Client()
     client.cookies["django_language"] = language
-    page = client.get(f"/s/{session.code}/", HTTP_HOST="127.0.0.1:8000").content.decode()
+    page = html(client.get(f"/s/{session.code}/", HTTP_HOST="127.0.0.1:8000"))
     note = re.search(r'<p class="share-warning"[^>]*>(.*?)</p>', page, re.S)
     assert note and said in note.group(1) and "make run ADDR=0.0.0.0:8000" in note.group(1)

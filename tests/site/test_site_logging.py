@@ -1,5 +1,5 @@
-"""Server errors leave a trace with DEBUG off (issue 17): their traceback on stderr,
-and a mail to ADMINS when DJANGO_ADMINS names any.
+"""Server errors leave a trace with DEBUG off: their traceback on stderr, and a mail
+to ADMINS when DJANGO_ADMINS names any.
 
 Each case runs in a subprocess: the settings (and the logging they configure) are
 read once per process, from the environment.

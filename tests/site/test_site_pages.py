@@ -12,14 +12,12 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import translation
 
+from tests.pages import html
+
 HTMX_PATH = "django_htmx/htmx-2.min.js"
 
 # The home page lists the room's configurations (a database read).
 pytestmark = pytest.mark.django_db
-
-
-def html(response: object) -> str:
-    return response.content.decode()  # type: ignore[attr-defined]
 
 
 def test_home_is_chinese_by_default(client: Client) -> None:

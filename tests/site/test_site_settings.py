@@ -178,7 +178,7 @@ def test_the_sqlite_default_queues_writers(tmp_path: Path) -> None:
     ids=["3-characters", "49-characters", "4-different", "django-insecure"],  # not the keys
 )
 def test_refuses_a_production_key_weaker_than_djangos_check(key: str, why: str) -> None:
-    """Issue 17: a 3-character DJANGO_SECRET_KEY was accepted in production mode; the
+    """A weak DJANGO_SECRET_KEY (3 characters, say) is refused in production mode; the
     limits are those of Django's security.W009, so `check --deploy` agrees."""
     result = run_python(["-c", PRINT_SETTINGS], clean_env(DJANGO_SECRET_KEY=key))
     assert result.returncode != 0

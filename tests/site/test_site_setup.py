@@ -18,8 +18,8 @@ LOCALE_DIR = Path(__file__).resolve().parents[2] / "locale"
 
 @pytest.mark.django_db
 def test_load_presets_creates_one_configuration_per_preset_once() -> None:
-    """Issue 10: one room configuration per preset of every table ruleset, never
-    overwriting an admin's edits; run twice, nothing more is created."""
+    """One room configuration per preset of every table ruleset, never overwriting an
+    admin's edits; run twice, nothing more is created."""
     from rules import REGISTRY
     from scorer.models import RoomConfig
 
