@@ -25,7 +25,7 @@ from scorer.models import GameSession
 from scorer.rooms import Room, RoomTable
 from scorer.seating import seat_players
 from scorer.spreadsheet import BOM, FORMULA_START, cell, csv_text
-from tests.manage.helpers import member, open_room, signed_in
+from tests.factories import make_member, make_room, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +60,7 @@ def adjusted(room: Room, names: list[str], table: RoomTable | None = None) -> Ga
 
 @pytest.fixture
 def room() -> Room:
-    return open_room("east")
+    return make_room("east")
 
 
 @pytest.mark.parametrize("names", [FORMULAS, OTHERS])
@@ -95,7 +95,7 @@ def _number(text: str) -> bool:
 
 
 def test_the_rooms_day_report_neutralises_every_text_cell(room: Room) -> None:
-    member(room, "boss")
+    make_member(room, "boss")
     boss = signed_in("boss")
     config = room.offered_configs()[0]
     config.name = "-1+1"  # an admin's name for it, stored before the cleaner

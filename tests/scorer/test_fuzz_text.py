@@ -38,8 +38,9 @@ from scorer.models import GameSession, Round
 from scorer.players import Player
 from scorer.rooms import Room, RoomTable
 from scorer.seating import seat_players
-from tests.manage.helpers import PASSWORD, member, open_room, text_of
+from tests.factories import PASSWORD, make_member, make_room
 from tests.manage.test_manage_configs import form_data
+from tests.pages import text_of
 from tests.scorer.test_scorer_room_tables import form_data as start_form_data
 
 pytestmark = pytest.mark.django_db
@@ -109,8 +110,8 @@ class World:
 
 
 def world() -> World:
-    room = open_room("east")
-    member(room, "boss", shown="老板")
+    room = make_room("east")
+    make_member(room, "boss", shown="老板")
     table = RoomTable.objects.create(room=room, number=1)
     open_table = GameSession.objects.create(room=room, ruleset="mcr", players=NAMES)
     seat_players(open_table)

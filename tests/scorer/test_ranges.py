@@ -16,19 +16,20 @@ from hypothesis import strategies as st
 
 from scorer.parse import FIRST_DAY, LAST_DAY, date_or_none, datetime_or_none, int_or_none
 from scorer.rooms import LAST_TABLE, Room, RoomTable
-from tests.manage.helpers import member, open_room, signed_in, text_of
+from tests.factories import make_member, make_room, signed_in
+from tests.pages import text_of
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def room() -> Room:
-    return open_room("east")
+    return make_room("east")
 
 
 @pytest.fixture
 def boss(room: Room) -> Client:
-    member(room, "boss")
+    make_member(room, "boss")
     client = signed_in("boss")
     client.raise_request_exception = False
     return client

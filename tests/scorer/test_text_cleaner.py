@@ -19,7 +19,7 @@ from scorer.room_forms import ConfigForm, DisplayNameForm, NewConfigForm, RoomNa
 from scorer.rooms import RoomConfig, RoomMember, RoomTable
 from scorer.table_schema import SCHEMA
 from scorer.views.manage_tables import AddTablesForm, TableForm
-from tests.manage.helpers import open_room
+from tests.factories import make_room
 
 REFUSED_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs"}
 INVISIBLE = ["\x00", "\x01", "\x1f", "\x7f", "\x85", "\u200b", "\u200d", "\u200e", "\u200f",
@@ -109,7 +109,7 @@ def _form_field(form: forms.BaseForm, name: str) -> forms.Field:
 
 @pytest.mark.django_db
 def test_every_door_of_a_kind_takes_its_one_length() -> None:
-    room = open_room("east")
+    room = make_room("east")
     config = room.configs.get(ruleset="mcr", preset="")
     table = RoomTable.objects.create(room=room, number=1)
     fields = {
