@@ -1,4 +1,4 @@
-"""No cell of an export is a formula (issue 34): a table's CSV and the room's day
+"""No cell of an export is a formula: a table's CSV and the room's day
 report, read back with the csv module as a spreadsheet would get them.
 
 Names come from anyone at a table or in an imported file, and older tables hold

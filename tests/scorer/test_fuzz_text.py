@@ -1,4 +1,4 @@
-"""Every door free text comes in by (issue 34), fed what no text may hold.
+"""Every door free text comes in by, fed what no text may hold.
 
 Each form and post that takes text (the start form, a table's QR start, both
 renames, the close and reopen notes, an adjustment's reason, the room's tables,
