@@ -1,5 +1,5 @@
-"""Every number and day read from a URL or a form is range-checked where it is read
-(issue 34): a day the report cannot be made for is a 400, like a day that is no
+"""Every number and day read from a URL or a form is range-checked where it is read:
+a day the report cannot be made for is a 400, like a day that is no
 date; a table's number is 1 to 9,999 on every path, and one past it is refused
 with the room's words, nothing saved."""
 
