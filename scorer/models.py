@@ -117,6 +117,16 @@ class GameSession(models.Model):
             **{f"{prefix}taken_in_at__isnull": False}
         )
 
+    def log_data(self) -> dict[str, Any]:
+        """What the room's log keeps of this table: its fixed table (or its players)
+        and its link, which the log (read by the room's admins only) opens."""
+        table = self.room_table
+        return {
+            "table": table.log_data() if table is not None else None,
+            "players": [str(n) for n in self.players],
+            "session": self.code,
+        }
+
     def take_in(self, author: str = "", by: Actor | None = None) -> bool:
         """The room's admins count an imported table in the room's books from now on
         (its rounds on the days they were played); the room's log says who did, when
@@ -130,16 +140,7 @@ class GameSession(models.Model):
             session.taken_in_by = author[:80]
             session.save(update_fields=["taken_in_at", "taken_in_by"])
             if by is not None:
-                table = session.room_table
-                session.room.log_action(
-                    TABLE_TAKEN_IN,
-                    by,
-                    {
-                        "table": table.log_data() if table is not None else None,
-                        "players": [str(n) for n in session.players],
-                        "session": session.code,
-                    },
-                )
+                session.room.log_action(TABLE_TAKEN_IN, by, session.log_data())
             self.taken_in_at, self.taken_in_by = session.taken_in_at, session.taken_in_by
             return True
 
@@ -295,16 +296,8 @@ class GameSession(models.Model):
             session.charge_at_close(author)
             session.bump()
             if by is not None:
-                table = session.room_table
                 session.room.log_action(
-                    TABLE_CLOSED,
-                    by,
-                    {
-                        "table": table.log_data() if table is not None else None,
-                        "players": [str(n) for n in session.players],
-                        "note": note[:200],
-                        "session": session.code,
-                    },
+                    TABLE_CLOSED, by, {**session.log_data(), "note": note[:200]}
                 )
             self.closed_at = session.closed_at
             return True

@@ -10,7 +10,11 @@ import os
 import re
 from pathlib import Path
 
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.test import Client
 from playwright.sync_api import Page, expect
+from pytest_django.live_server_helper import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOT_DIR = ROOT / "test-artifacts" / "screenshots"
@@ -105,3 +109,14 @@ def choose_rules(page: Page, ruleset: str, preset: str | None = None) -> str:
     )
     expect(select.locator("option:checked")).to_have_text(wanted[0])
     return wanted[0]
+
+
+def sign_in(page: Page, live_server: LiveServer, user: User) -> None:
+    """This phone signed in as `user`, its session made directly (the sign-in page
+    itself is tested on its own)."""
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    page.context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "url": live_server.url}]
+    )

@@ -9,28 +9,16 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.conf import settings
 from django.contrib.auth.models import User
-from django.test import Client
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from scorer.rooms import Room, RoomMember, RoomTable
 from scorer.share import qr_svg
 from tests.browser.a11y import check_all_modes
-from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, snap
+from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, sign_in, snap
 
 pytestmark = pytest.mark.browser
-
-
-def sign_in(page: Page, live_server: LiveServer, user: User) -> None:
-    """This phone signed in as `user` (the sign-in page is tested on its own)."""
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    page.context.add_cookies(
-        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "url": live_server.url}]
-    )
 
 
 def accessible(page: Page, label: str) -> None:

@@ -7,30 +7,18 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.conf import settings
 from django.contrib.auth.models import User
-from django.test import Client
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from scorer.models import GameSession
 from scorer.rooms import Room, RoomMember
 from scorer.seating import seat_players
-from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, snap
+from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, sign_in, snap
 
 pytestmark = pytest.mark.browser
 
 LAST_TIME = ["阿珍", "大刘", "小美", "老周"]
-
-
-def sign_in(page: Page, live_server: LiveServer, user: User) -> None:
-    """The owner's browser signed in (the sign-in page itself is tested on its own)."""
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    page.context.add_cookies(
-        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "url": live_server.url}]
-    )
 
 
 def test_a_phone_scans_table_3_and_the_qr_sheet_prints(
