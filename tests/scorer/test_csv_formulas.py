@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import csv
 import io
-import uuid
 from decimal import Decimal
 
 import pytest
@@ -23,9 +22,8 @@ from hypothesis import strategies as st
 
 from scorer.models import GameSession
 from scorer.rooms import Room, RoomTable
-from scorer.seating import seat_players
 from scorer.spreadsheet import BOM, FORMULA_START, cell, csv_text
-from tests.factories import make_member, make_room, signed_in
+from tests.factories import make_member, make_room, make_table, record, signed_in
 
 pytestmark = pytest.mark.django_db
 
@@ -47,14 +45,18 @@ def evaluated(value: str) -> bool:
 def adjusted(room: Room, names: list[str], table: RoomTable | None = None) -> GameSession:
     """A table whose second player lost 42 points to the first (a -42 result)."""
     config = room.offered_configs()[0]
-    s = GameSession.objects.create(room=room, ruleset=config.ruleset, players=names,
-                                   preset=f"room:{config.pk}", room_table=table,
-                                   params=dict(config.params),
-                                   money_per_point=Decimal("0.5"))  # fmt: skip
-    seat_players(s)
-    s.record_round(uuid.uuid4(), {"kind": "adjust", "reason": "=1+1",
-                                  "lines": [{"from": 1, "to": 0, "amount": 42}]},
-                   author="@me")  # fmt: skip
+    s = make_table(
+        config.ruleset,
+        names,
+        room=room,
+        preset=f"room:{config.pk}",
+        room_table=table,
+        params=dict(config.params),
+        money_per_point=Decimal("0.5"),
+        seated=True,
+    )
+    lines = [{"from": 1, "to": 0, "amount": 42}]
+    record(s, {"kind": "adjust", "reason": "=1+1", "lines": lines}, author="@me")
     return s
 
 

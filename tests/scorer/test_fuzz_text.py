@@ -37,8 +37,7 @@ from scorer.invites import RoomInvite
 from scorer.models import GameSession, Round
 from scorer.players import Player
 from scorer.rooms import Room, RoomTable
-from scorer.seating import seat_players
-from tests.factories import PASSWORD, make_member, make_room
+from tests.factories import DRAW, PASSWORD, by_tiles, make_member, make_room, make_table, record
 from tests.manage.test_manage_configs import form_data
 from tests.pages import text_of
 from tests.scorer.test_scorer_room_tables import form_data as start_form_data
@@ -52,7 +51,6 @@ def _quick_passwords(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-NAMES = ["老王", "小李", "阿强", "美玲"]
 GOOD = "新名字"
 
 # What no text of any kind may hold, and the word the refusal uses for it (zh-hans,
@@ -113,10 +111,8 @@ def world() -> World:
     room = make_room("east")
     make_member(room, "boss", shown="老板")
     table = RoomTable.objects.create(room=room, number=1)
-    open_table = GameSession.objects.create(room=room, ruleset="mcr", players=NAMES)
-    seat_players(open_table)
-    closed = GameSession.objects.create(room=room, ruleset="mcr", players=NAMES)
-    seat_players(closed)
+    open_table = make_table(room=room, seated=True)
+    closed = make_table(room=room, seated=True)
     closed.close(author="老王")
     boss = User.objects.get(username="boss")
     User.objects.create_user("helper", password=PASSWORD)
@@ -291,12 +287,10 @@ def exported(w: World) -> dict[str, Any]:
     """A table with every kind of text an export carries: an adjustment's reason, an
     undone round (who undid it), a closed-and-reopened history (who, and the note)."""
     s = w.open
-    s.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles", "winner": 0, "discarder": 1,
-                                  "hand": {"concealed": "111m222m333m456p7z", "win_tile": "7z"}},
-                   author="老王")  # fmt: skip
-    s.record_round(uuid.uuid4(), {"kind": "adjust", "reason": "协商",
-                                  "lines": [{"from": 1, "to": 0, "amount": 5}]}, author="小李")  # fmt: skip
-    s.record_round(uuid.uuid4(), {"kind": "draw"}, author="阿强")
+    record(s, by_tiles(0, 1), author="老王")
+    lines = [{"from": 1, "to": 0, "amount": 5}]
+    record(s, {"kind": "adjust", "reason": "协商", "lines": lines}, author="小李")
+    record(s, DRAW, author="阿强")
     s.undo_last(author="美玲")
     s.close(author="老王")
     s.reopen(author="小李", note="算错了")
