@@ -107,7 +107,7 @@ def held(request: HttpRequest, room: Room, sessions: Iterable[GameSession]) -> l
     A page links a table only when its viewer holds it (docs/security.md)."""
     sessions = list(sessions)
     if sessions and admin_of(request, room):
-        return sessions
+        return [s for s in sessions if s.room_id == room.pk]
     codes = phone.held_codes(request)
     return [s for s in sessions if s.code in codes]
 
