@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
@@ -134,8 +135,6 @@ def member_client(
 
 def phone(language: str | None = None) -> Client:
     """A phone (a test client with its own cookies), in ``language`` when given."""
-    from django.conf import settings
-
     client = Client()
     if language:
         client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
