@@ -8,6 +8,7 @@ it (that would install the package)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -24,12 +25,19 @@ def test_the_readme_says_make_run_blocks_and_make_test_goes_in_a_second_terminal
     assert "--durations" in head
 
 
+def outside_make() -> dict[str, str]:
+    """The environment as a newcomer's shell has it: under `make test WORKERS=0` (CI)
+    make hands its variables down through MAKEFLAGS, and `make -n` would print those."""
+    drop = {"MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "WORKERS"}
+    return {k: v for k, v in os.environ.items() if k not in drop}
+
+
 @pytest.mark.skipif(shutil.which("make") is None, reason="GNU make is not installed")
 def test_make_test_spreads_over_the_cores_and_lists_the_slowest_tests() -> None:
     def pytest_line(*args: str) -> str:
         out = subprocess.run(
             ["make", "-n", "--no-print-directory", "test", "ARGS=tests/x", *args],
-            cwd=ROOT, capture_output=True, text=True, check=True,
+            cwd=ROOT, capture_output=True, text=True, check=True, env=outside_make(),
         ).stdout  # fmt: skip
         return next(ln for ln in out.splitlines() if "-m pytest" in ln)
 
