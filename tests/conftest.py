@@ -9,6 +9,12 @@ what every test runs under.
   (its owner, signed in) and ``admin`` (an admin, signed in); ``table`` (an MCR table
   of four in the default room). A module that needs another shape defines its own
   fixture of the same name, which wins over these.
+* **``--database-tests``** keeps only the tests that reach the database, less the
+  browser tests: what a run on a second database can find that the first could not.
+  A test without the ``db`` fixture or the ``django_db`` mark cannot open a
+  connection (pytest-django refuses it), so its outcome does not depend on the
+  database; the browser tests drive the same views the others test on both. CI
+  (.ci/run) runs the whole suite on SQLite and this part again on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -22,6 +28,34 @@ from django.test.utils import override_settings
 from scorer.models import GameSession
 from scorer.rooms import Room, RoomMember
 from tests.factories import make_room, make_table, member_client
+
+DATABASE_FIXTURES = {"db", "transactional_db"}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--database-tests",
+        action="store_true",
+        help="only the tests that reach the database, less the browser tests "
+        "(a second database's run: see tests/conftest.py)",
+    )
+
+
+def reaches_the_database(item: pytest.Item) -> bool:
+    """Whether pytest-django lets ``item`` open a database connection."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return item.get_closest_marker("django_db") is not None or bool(DATABASE_FIXTURES & fixtures)
+
+
+@pytest.hookimpl(trylast=True)  # after tests/browser/conftest.py has marked the browser tests
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("--database-tests"):
+        return
+    keep = [i for i in items if reaches_the_database(i) and not i.get_closest_marker("browser")]
+    kept = set(keep)
+    config.hook.pytest_deselected(items=[i for i in items if i not in kept])
+    items[:] = keep
+
 
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

@@ -55,9 +55,9 @@ SMALL_TEXT_ALLOWED: dict[str, str] = {
     # The share QR code is an image of modules, its <path>s carry no text.
 }
 
-_AXE_RUN = """async (tags) => {
+_AXE_RUN = """async ([tags, rules]) => {
   const r = await axe.run(document, {
-    runOnly: {type: 'tag', values: tags},
+    runOnly: rules ? {type: 'rule', values: rules} : {type: 'tag', values: tags},
     resultTypes: ['violations', 'incomplete'],
   });
   const brief = (items) => items.map(v => ({
@@ -80,15 +80,27 @@ def _inject_axe(page: Page) -> None:
     assert page.evaluate("typeof window.axe") == "object", "axe-core did not load"
 
 
-def axe_results(page: Page) -> dict[str, list[dict[str, Any]]]:
-    """axe-core's violations and incompletes (WCAG 2.1 A + AA) on the page as it is."""
+def axe_results(
+    page: Page, rules: Sequence[str] | None = None
+) -> dict[str, list[dict[str, Any]]]:
+    """axe-core's violations and incompletes on the page as it is: the WCAG 2.1 A + AA
+    rules, or only ``rules`` (axe's rule ids) when given."""
     _inject_axe(page)
-    result: dict[str, list[dict[str, Any]]] = page.evaluate(_AXE_RUN, AXE_TAGS)
+    result: dict[str, list[dict[str, Any]]] = page.evaluate(
+        _AXE_RUN, [AXE_TAGS, list(rules) if rules else None]
+    )
     return result
 
 
-def axe_violations(page: Page) -> list[dict[str, Any]]:
-    return axe_results(page)["violations"]
+def axe_violations(page: Page, rules: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    return axe_results(page, rules)["violations"]
+
+
+# What the dark theme and large text change is colour and size; the page's words,
+# structure and names are the same as in the light theme at normal size, which runs
+# every rule. In those modes axe runs its colour rule, beside the site's own checks of
+# size, contrast and width (``page_problems``).
+AXE_RULES_OF_A_MODE = ("color-contrast",)
 
 
 # Every visible text node: its element, font size and weight, the contrast of its
@@ -261,9 +273,12 @@ def _format_axe(violations: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def page_problems(page: Page, allowed: dict[str, str] | None = None) -> dict[str, Any]:
-    """axe's violations, the small texts and the low-contrast texts, as they are now."""
-    violations = axe_violations(page)
+def page_problems(
+    page: Page, allowed: dict[str, str] | None = None, rules: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """axe's violations (of every WCAG A/AA rule, or of ``rules``), the small texts and
+    the low-contrast texts, as they are now."""
+    violations = axe_violations(page, rules)
     texts = text_styles(page, allowed)
     return {
         "axe": violations,
@@ -316,13 +331,16 @@ def check_all_modes(
     modes: Sequence[tuple[str, bool]] = MODES,
 ) -> list[str]:
     """The checks in light and dark, normal and large text (or in ``modes``): a
-    failure message per mode with any problem (empty when all pass). Leaves the page
-    light, normal size."""
+    failure message per mode with any problem (empty when all pass). Every axe rule
+    runs in the light theme at normal size (or the first of ``modes``), the colour
+    rule in the others (``AXE_RULES_OF_A_MODE``). Leaves the page light, normal size."""
     failures = []
+    full = ("light", False) if ("light", False) in modes else modes[0]
     try:
         for scheme, large in modes:
             set_mode(page, scheme, large)
-            problems = page_problems(page, allowed)
+            rules = None if (scheme, large) == full else AXE_RULES_OF_A_MODE
+            problems = page_problems(page, allowed, rules)
             widths = page.evaluate(
                 "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
             )

@@ -36,10 +36,9 @@ def weak_network(page: Page) -> None:
 TAP_NOW = """code => {
   const form = document.querySelector('#record-form');
   const before = form.querySelectorAll('.pk-hand-tiles .pk-tile').length;
-  const t0 = performance.now();
   document.getElementById('g-' + code).click();
   const shown = form.querySelectorAll('.pk-hand-tiles .pk-tile').length - before;
-  return {shown, ms: performance.now() - t0, waiting: form.classList.contains('htmx-request')};
+  return {shown, waiting: form.classList.contains('htmx-request')};
 }"""
 
 
@@ -67,9 +66,10 @@ def test_a_tapped_tile_shows_before_the_answer(
     for i, t in enumerate(parse_tiles(hand)):
         code = f"{t % 9 + 1}{'mpsz'[t // 9]}"
         tap = page.evaluate(TAP_NOW, code)
-        # In the hand at once, while the answer is still on its way.
+        # In the hand at once: in the same task as the click, while the answer is
+        # still on its way.  (A timed assertion would fail on a loaded machine rather
+        # than on slow code; the time to the total is benchmarks/taps.py's.)
         assert tap["shown"] == 1 and tap["waiting"], tap
-        assert tap["ms"] < 50, tap
         if i < 3:
             # The first taps wait for their answer: the server's tile replaces the pending one.
             expect(page.locator(".pk-pending")).to_have_count(0, timeout=10_000)

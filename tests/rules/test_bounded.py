@@ -4,9 +4,10 @@
 of MB, counted one by one), and one such hand must not stay in the decomposition
 cache.  Here the worst shapes (8-14 wild tiles of several kinds) go through score(),
 waits() and settle() of every ruleset that takes wild tiles; each answer must
-be a result or a `too_many_wilds` refusal in both languages, within generous
-bounds (the machine is shared; the figures themselves are in
-docs/performance.md, from `python -m benchmarks.newhands`).
+be a result or a `too_many_wilds` refusal in both languages, and memory stays
+bounded.  How long they take is measured by `python -m benchmarks.newhands --only
+worst` (figures in docs/performance.md), never here: a timed test fails on a
+loaded machine rather than on slow code.
 
 The counting and the partial listing that make this possible are checked
 against the full build they replace.
@@ -15,7 +16,6 @@ against the full build they replace.
 from __future__ import annotations
 
 import random
-import time
 import tracemalloc
 from itertools import product
 from typing import Any
@@ -32,8 +32,7 @@ from rules.rulesets.jian import hands as jian_hands
 from rules.tiles import tile_str
 
 WILD_RULESETS = ("generic", "house", "jian", "wuhan", "beijing")
-# Generous: the target is 50 ms and 20 MB on the development machine.
-MAX_SECONDS = 0.5
+# Generous: the target is 20 MB on the development machine.
 MAX_PEAK_BYTES = 60_000_000
 
 KIND_SETS = (
@@ -60,12 +59,6 @@ def worst_hands() -> list[tuple[tuple[str, ...], list[str]]]:
 WORST = worst_hands()
 
 
-def _timed(fn: Any, *args: Any) -> tuple[dict[str, Any], float]:
-    t0 = time.perf_counter()
-    r = fn(*args)
-    return r, time.perf_counter() - t0
-
-
 def _answered(r: dict[str, Any]) -> None:
     if not r["ok"]:
         err = r["error"]
@@ -74,28 +67,22 @@ def _answered(r: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("ruleset", WILD_RULESETS)
-def test_worst_shapes_are_answered_in_bounded_time(ruleset: str) -> None:
-    slowest = 0.0
+def test_worst_shapes_are_answered(ruleset: str) -> None:
     for kinds, tiles in WORST:
         sit = {"ruleset": ruleset, "wild": list(kinds), "concealed": "".join(tiles[:13])}
-        r, dt = _timed(score, {**sit, "win_tile": tiles[13]})
-        _answered(r)
-        w, dtw = _timed(waits, sit)
-        _answered(w)
-        slowest = max(slowest, dt, dtw)
-    assert slowest < MAX_SECONDS, f"{ruleset}: slowest call {slowest * 1000:.0f} ms"
+        _answered(score({**sit, "win_tile": tiles[13]}))
+        _answered(waits(sit))
 
 
 @pytest.mark.parametrize("ruleset", WILD_RULESETS)
 def test_the_most_readings_four_wild_tiles_make(ruleset: str) -> None:
     """Four wild tiles with 5555666677s: 871 readings, the most a random search
-    found; rulesets that score every reading (北京, 武汉) still answer in time."""
+    found; rulesets that score every reading (北京, 武汉) still answer."""
     sit = {"ruleset": ruleset, "wild": ["1z"], "self_drawn": True,
            "concealed": "5s5s5s5s6s6s6s6s7s7s1z1z1z", "win_tile": "1z"}  # fmt: skip
     decompose._DEC.clear()
-    r, dt = _timed(score, sit)
+    r = score(sit)
     assert r["ok"], r
-    assert dt < MAX_SECONDS
     if ruleset == "generic":
         assert r["decomposition_count"] == 871
 
@@ -120,10 +107,10 @@ def test_worst_shapes_memory_is_bounded() -> None:
 
 def test_thirteen_wild_tiles_are_counted_exactly() -> None:
     """13 wild tiles of four kinds (4.15 M decompositions, 41 s to list one by one):
-    counted, the first 50 listed, in bounded time."""
+    counted, the first 50 listed (never built whole: that would take 41 s)."""
     sit = {"ruleset": "generic", "wild": ["1z", "2z", "3z", "4z"],
            "concealed": "1z1z1z1z2z2z2z2z3z3z3z3z4z", "win_tile": "5p"}  # fmt: skip
-    r, dt = _timed(score, sit)
+    r = score(sit)
     assert r["ok"] and r["win"] is True
     assert len(r["decompositions"]) == 50
     h = parse_situation(sit)
@@ -131,7 +118,6 @@ def test_thirteen_wild_tiles_are_counted_exactly() -> None:
         h.counts, h.wilds
     )
     assert r["decomposition_count"] == expected > 4_000_000
-    assert dt < MAX_SECONDS
 
 
 def test_refusal_names_the_limit_in_both_languages() -> None:
@@ -172,9 +158,7 @@ def test_settle_with_the_most_wild_tiles_is_bounded(
              "winners": [{"seat": 1, "hand": {"concealed": concealed, "win_tile": "1z"}}]},
         ],
     }  # fmt: skip
-    r, dt = _timed(settle, rnd)
-    assert dt < MAX_SECONDS
-    _answered_round(r)
+    _answered_round(settle(rnd))
 
 
 def _answered_round(r: dict[str, Any]) -> None:

@@ -18,18 +18,22 @@ NUL in a query); run this file with DATABASE_URL=postgres://... as well.
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.test import Client, override_settings
 from django.urls import reverse
+from pytest_django import DjangoDbBlocker
 
 from scorer import text
 from scorer.export import origin_of, table_json
@@ -43,12 +47,6 @@ from tests.pages import text_of
 from tests.scorer.test_scorer_room_tables import form_data as start_form_data
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _quick_passwords(settings: Any) -> None:
-    """Each case signs two people in: a quick hasher keeps a few hundred cases quick."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 GOOD = "新名字"
@@ -87,45 +85,112 @@ def anonymous() -> Client:
     return Client(raise_request_exception=False)
 
 
-def signed_in(username: str) -> Client:
+def with_session(key: str) -> Client:
+    """A phone holding the signed-in session ``key`` (a fresh client: no cookie a
+    previous case left, such as a message, reaches the next)."""
     client = anonymous()
-    response = client.post("/accounts/login/", {"username": username, "password": PASSWORD})
-    assert response.status_code == 302
+    client.cookies[settings.SESSION_COOKIE_NAME] = key
     return client
 
 
 @dataclass
 class World:
-    """A room with an owner signed in, a fixed table, an open and a closed table."""
+    """A room with an owner signed in, a fixed table, an open and a closed table, a
+    played table and the file it exports."""
 
     room: Room
     boss: Client
     table: RoomTable
     open: GameSession
     closed: GameSession
+    played: GameSession
     player: Player
+    file: dict[str, Any]
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def world() -> World:
-    room = make_room("east")
-    make_member(room, "boss", shown="老板")
-    table = RoomTable.objects.create(room=room, number=1)
-    open_table = make_table(room=room, seated=True)
-    closed = make_table(room=room, seated=True)
-    closed.close(author="老王")
-    boss = User.objects.get(username="boss")
-    User.objects.create_user("helper", password=PASSWORD)
+@dataclass(frozen=True)
+class Made:
+    """What the module made once, by key: each case reads it afresh (its own objects)."""
+
+    room: int
+    table: int
+    open: int
+    closed: int
+    played: int
+    player: int
+    invite: int
+    boss_session: str
+    helper_session: str
+    file: dict[str, Any]
+
+
+def exported(s: GameSession) -> dict[str, Any]:
+    """A table with every kind of text an export carries: an adjustment's reason, an
+    undone round (who undid it), a closed-and-reopened history (who, and the note)."""
+    record(s, by_tiles(0, 1), author="老王")
+    lines = [{"from": 1, "to": 0, "amount": 5}]
+    record(s, {"kind": "adjust", "reason": "协商", "lines": lines}, author="小李")
+    record(s, DRAW, author="阿强")
+    s.undo_last(author="美玲")
+    s.close(author="老王")
+    s.reopen(author="小李", note="算错了")
+    return table_json(s)
+
+
+def _session_of(username: str) -> str:
+    client = anonymous()
+    response = client.post("/accounts/login/", {"username": username, "password": PASSWORD})
+    assert response.status_code == 302
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+@pytest.fixture(scope="module")
+def made(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[Made]:
+    """The world, made once for the module's few hundred cases (each case runs in its
+    own transaction, rolled back, and the refused ones must change nothing anyway),
+    flushed at the module's end as pytest-django's ``transactional_db`` does."""
+    with django_db_blocker.unblock():
+        room = make_room("east")
+        make_member(room, "boss", shown="老板")
+        table = RoomTable.objects.create(room=room, number=1)
+        open_table = make_table(room=room, seated=True)
+        closed = make_table(room=room, seated=True)
+        closed.close(author="老王")
+        played = make_table(room=room, seated=True)
+        file = exported(played)
+        boss = User.objects.get(username="boss")
+        User.objects.create_user("helper", password=PASSWORD)
+        yield Made(
+            room=room.pk,
+            table=table.pk,
+            open=open_table.pk,
+            closed=closed.pk,
+            played=played.pk,
+            player=room.players.get(name="老王").pk,
+            invite=RoomInvite.objects.create(room=room, created_by=boss).pk,
+            boss_session=_session_of("boss"),
+            helper_session=_session_of("helper"),
+            file=file,
+        )
+        call_command("flush", interactive=False, verbosity=0)
+
+
+@pytest.fixture
+def w(made: Made) -> World:
+    """The module's world, read afresh for one case."""
     return World(
-        room=room,
-        boss=signed_in("boss"),
-        table=table,
-        open=open_table,
-        closed=closed,
-        player=room.players.get(name="老王"),
+        room=Room.objects.get(pk=made.room),
+        boss=with_session(made.boss_session),
+        table=RoomTable.objects.get(pk=made.table),
+        open=GameSession.objects.get(pk=made.open),
+        closed=GameSession.objects.get(pk=made.closed),
+        played=GameSession.objects.get(pk=made.played),
+        player=Player.objects.get(pk=made.player),
+        file=copy.deepcopy(made.file),
         extra={
-            "invite": RoomInvite.objects.create(room=room, created_by=boss),
-            "helper": signed_in("helper"),
+            "invite": RoomInvite.objects.get(pk=made.invite),
+            "helper": with_session(made.helper_session),
         },
     )
 
@@ -253,9 +318,8 @@ CASES = [
 
 @pytest.mark.parametrize(("door", "value", "word"), CASES)
 def test_a_text_no_kind_may_hold_is_refused_and_nothing_is_stored(
-    door: str, value: str | None, word: str
+    w: World, door: str, value: str | None, word: str
 ) -> None:
-    w = world()
     spec = DOORS[door]
     before = snapshot()
     with override_settings(DEBUG=False):
@@ -266,8 +330,7 @@ def test_a_text_no_kind_may_hold_is_refused_and_nothing_is_stored(
 
 
 @pytest.mark.parametrize("door", list(DOORS))
-def test_each_door_stores_a_good_text(door: str) -> None:
-    w = world()
+def test_each_door_stores_a_good_text(w: World, door: str) -> None:
     spec = DOORS[door]
     before = snapshot()
     # The longest text of its kind, with a line break where the kind has lines.
@@ -281,20 +344,6 @@ def test_each_door_stores_a_good_text(door: str) -> None:
 
 
 # ----------------------------------------------------------------------------- an import
-
-
-def exported(w: World) -> dict[str, Any]:
-    """A table with every kind of text an export carries: an adjustment's reason, an
-    undone round (who undid it), a closed-and-reopened history (who, and the note)."""
-    s = w.open
-    record(s, by_tiles(0, 1), author="老王")
-    lines = [{"from": 1, "to": 0, "amount": 5}]
-    record(s, {"kind": "adjust", "reason": "协商", "lines": lines}, author="小李")
-    record(s, DRAW, author="阿强")
-    s.undo_last(author="美玲")
-    s.close(author="老王")
-    s.reopen(author="小李", note="算错了")
-    return table_json(s)
 
 
 # Where each text of a file is: (path, the kind of text there, or None: any other
@@ -337,10 +386,9 @@ IMPORT_CASES = [
 
 @pytest.mark.parametrize(("path", "kind", "value", "word"), IMPORT_CASES)
 def test_an_import_with_a_text_no_kind_may_hold_is_refused_whole(
-    path: tuple[Any, ...], kind: text.TextKind | None, value: str | None, word: str
+    w: World, path: tuple[Any, ...], kind: text.TextKind | None, value: str | None, word: str
 ) -> None:
-    w = world()
-    data = exported(w)
+    data = w.file
     _at(data, path, too_long(kind) if value is None and kind else value)
     before = snapshot()
     with override_settings(DEBUG=False):
@@ -350,9 +398,8 @@ def test_an_import_with_a_text_no_kind_may_hold_is_refused_whole(
     assert word in shown, shown[:600]
 
 
-def test_a_key_of_the_file_is_text_too() -> None:
-    w = world()
-    data = exported(w)
+def test_a_key_of_the_file_is_text_too(w: World) -> None:
+    data = w.file
     data["rounds"][0]["revisions"][0]["entry"]["\x00"] = 1
     before = snapshot()
     with override_settings(DEBUG=False):
@@ -361,10 +408,9 @@ def test_a_key_of_the_file_is_text_too() -> None:
     assert CONTROL in shown
 
 
-def test_the_exported_file_itself_is_imported() -> None:
+def test_the_exported_file_itself_is_imported(w: World) -> None:
     """The control: the same file, unchanged, makes a second copy of the table."""
-    w = world()
-    data = exported(w)
+    data = w.file
     _at(data, ("players", 0), "王" * text.PLAYER_NAME.max_length)
     _at(data, ("changes", 1, "note"), "第一行\n第二行")  # a note may hold lines
     before = GameSession.objects.count()
@@ -372,11 +418,11 @@ def test_the_exported_file_itself_is_imported() -> None:
         response = post_import(data)
     assert response.status_code == 302
     assert GameSession.objects.count() == before + 1
-    copy = GameSession.objects.latest("pk")
-    assert copy.players[0] == "王" * text.PLAYER_NAME.max_length
-    assert copy.changes.filter(note="第一行\n第二行").exists()
-    assert copy.tallies() == w.open.tallies()
-    assert Round.objects.filter(session=copy).count() == 3
+    copy_ = GameSession.objects.latest("pk")
+    assert copy_.players[0] == "王" * text.PLAYER_NAME.max_length
+    assert copy_.changes.filter(note="第一行\n第二行").exists()
+    assert copy_.tallies() == w.played.tallies()
+    assert Round.objects.filter(session=copy_).count() == 3
 
 
 # ----------------------------------------------------------------------- what is only read
@@ -391,9 +437,8 @@ def test_a_players_page_that_cannot_be_one_is_a_404(slug: str) -> None:
 
 @pytest.mark.parametrize(("label", "value", "word"), NASTY)
 def test_the_players_search_finds_nothing_in_what_no_name_holds(
-    label: str, value: str, word: str
+    w: World, label: str, value: str, word: str
 ) -> None:
-    w = world()
     with override_settings(DEBUG=False):
         response = w.boss.get(reverse("scorer:manage_players", args=[w.room.slug]), {"q": value})
     assert response.status_code == 200
@@ -401,8 +446,9 @@ def test_the_players_search_finds_nothing_in_what_no_name_holds(
 
 
 @pytest.mark.parametrize(("label", "value", "word"), NASTY)
-def test_signing_in_as_what_no_name_holds_is_refused(label: str, value: str, word: str) -> None:
-    world()
+def test_signing_in_as_what_no_name_holds_is_refused(
+    w: World, label: str, value: str, word: str
+) -> None:
     users = User.objects.count()
     with override_settings(DEBUG=False):
         response = anonymous().post("/accounts/login/", {"username": value, "password": PASSWORD})

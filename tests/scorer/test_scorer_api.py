@@ -169,16 +169,12 @@ def test_session_json_is_read_only(client: Client) -> None:
           "concealed": "1z1z1z1z2z2z2z2z5p6p7p9s9s", "win_tile": "3z"}, 400),
     ],
 )  # fmt: skip
-def test_score_many_wild_tiles_is_bounded(
+def test_score_many_wild_tiles_is_answered(
     client: Client, situation: dict[str, Any], status: int
 ) -> None:
-    """Answered within a generous bound (the target is 50 ms), never built whole."""
-    import time
-
-    post(client, SITUATION)  # the first request of a process sets Django up
-    t0 = time.perf_counter()
+    """Answered, or refused with its code; never built whole, which would take tens of
+    seconds (the time is measured by `python -m benchmarks.newhands --only worst`)."""
     r = post(client, situation)
-    assert time.perf_counter() - t0 < 0.5
     assert r.status_code == status
     body = r.json()
     if status == 400:
