@@ -80,9 +80,7 @@ def _inject_axe(page: Page) -> None:
     assert page.evaluate("typeof window.axe") == "object", "axe-core did not load"
 
 
-def axe_results(
-    page: Page, rules: Sequence[str] | None = None
-) -> dict[str, list[dict[str, Any]]]:
+def axe_results(page: Page, rules: Sequence[str] | None = None) -> dict[str, list[dict[str, Any]]]:
     """axe-core's violations and incompletes on the page as it is: the WCAG 2.1 A + AA
     rules, or only ``rules`` (axe's rule ids) when given."""
     _inject_axe(page)
