@@ -6,34 +6,60 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scorer', '0018_room_log'),
+        ("scorer", "0018_room_log"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='historicalroomconfig',
-            name='locked',
-            field=models.BooleanField(default=False, verbose_name='players cannot change the values'),
+            model_name="historicalroomconfig",
+            name="locked",
+            field=models.BooleanField(
+                default=False, verbose_name="players cannot change the values"
+            ),
         ),
         migrations.AddField(
-            model_name='roomconfig',
-            name='locked',
-            field=models.BooleanField(default=False, verbose_name='players cannot change the values'),
+            model_name="roomconfig",
+            name="locked",
+            field=models.BooleanField(
+                default=False, verbose_name="players cannot change the values"
+            ),
         ),
         migrations.CreateModel(
-            name='PlayerAlias',
+            name="PlayerAlias",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=40)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='aliases', to='scorer.player')),
-                ('room', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='scorer.room')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=40)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="aliases",
+                        to="scorer.player",
+                    ),
+                ),
+                (
+                    "room",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="scorer.room",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name'],
-                'constraints': [models.UniqueConstraint(fields=('room', 'name'), name='player_alias_once_per_room')],
+                "ordering": ["name"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("room", "name"), name="player_alias_once_per_room"
+                    )
+                ],
             },
         ),
     ]

@@ -47,7 +47,9 @@ __all__ = [
 MAX_TABLES_AT_ONCE = 60
 # Said where a change lost a race: the one who won it may be this admin himself, in
 # another tab or on another phone, as well as another admin.
-_JUST_ADDED = gettext_noop("That table was just added, in another tab or by another admin: look again.")
+_JUST_ADDED = gettext_noop(
+    "That table was just added, in another tab or by another admin: look again."
+)
 
 
 def _numbers_are() -> str:
@@ -323,8 +325,7 @@ def manage_table_new_code(
         messages.info(
             request,
             gettext(
-                "This table was changed meanwhile, in another tab or by another admin:"
-                " look again."
+                "This table was changed meanwhile, in another tab or by another admin: look again."
             ),
         )
     return back(request, _tables_url(member))
