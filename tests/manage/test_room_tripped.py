@@ -188,6 +188,9 @@ def test_an_old_name_typed_again_is_the_same_player(room: Room, boss: Client) ->
     assert Player.objects.filter(room=room).count() == 4  # 王哥, 阿强, 美玲, 路人
     assert _seated(first)[0] == wang.pk
 
+    # The room's players page says them, and finds him by one.
+    found = text(boss.get(url("manage_players", room) + "?q=小李"))
+    assert "王哥" in found and "也叫: 小李, 老王" in found
     # A name is one player's: another cannot be renamed to it; he can take it back.
     qiang = Player.objects.get(room=room, name="阿强")
     with pytest.raises(ValueError):
