@@ -49,13 +49,17 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    @classmethod
-    def named(cls, room_id: int, name: str) -> Player | None:
+    @staticmethod
+    def named(room_id: int, name: str) -> Player | None:
         """The room's player going by `name`: his own name, else one he was known by
         before a rename or a merge (PlayerAlias).  None for a name nobody has."""
-        found = cls.objects.filter(room_id=room_id, name=name).first()
+        found = Player.objects.filter(room_id=room_id, name=name).first()
         if found is None:
-            alias = PlayerAlias.objects.filter(room_id=room_id, name=name).first()
+            alias = (
+                PlayerAlias.objects.select_related("player")
+                .filter(room_id=room_id, name=name)
+                .first()
+            )
             found = alias.player if alias is not None else None
         return found
 

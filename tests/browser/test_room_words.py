@@ -44,9 +44,7 @@ def test_no_word_breaks_and_placeholders_pass_aa(
     player = Player.objects.get(room=room, name="老王")
 
     sign_in(page, live_server, owner.user)
-    page.context.add_cookies(
-        [{"name": "django_language", "value": "en", "url": live_server.url}]
-    )
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
     for path in (f"/r/{room.slug}/manage/", f"/p/{player.slug}/"):
         page.goto(live_server.url + path)
         for large in (False, True):
