@@ -298,3 +298,29 @@ def test_a_copy_keeps_the_lock_and_a_new_room_locks_nothing() -> None:
     config = config.edit(config.name, config.params, locked=True)
     owner = make_member(room, "fresh-boss")
     assert config.clone("副本", by=owner).locked
+
+
+def test_the_migration_keeps_the_names_the_log_says_went(room: Room) -> None:
+    """Renames and merges made before aliases existed: the room's log has them (newest
+    first: 小王 → 王哥 → 老王, and 阿王 merged into 王哥 between), and each old name
+    becomes the player it is now; a name someone has now stays his."""
+    from importlib import import_module
+
+    from scorer.roomlog import PLAYER_RENAMED, PLAYERS_MERGED, RoomLogEntry
+
+    backfill = import_module("scorer.migrations.0019_player_alias_config_locked").backfill
+    boss = make_member(room, "boss-m")
+    wang = Player.objects.create(room=room, name="老王")
+    Player.objects.create(room=room, name="小王")  # a new 小王 since: his own name
+    steps = [
+        (PLAYER_RENAMED, {"before": "小王", "after": "王哥"}),
+        (PLAYERS_MERGED, {"gone": "阿王", "keep": "王哥", "seats": 1}),
+        (PLAYER_RENAMED, {"before": "王哥", "after": "老王"}),
+        (PLAYER_RENAMED, {"before": "nobody", "after": "gone since"}),
+    ]
+    with transaction.atomic():
+        for action, data in steps:
+            room.log_action(action, boss, data)
+    assert backfill(Player, PlayerAlias, RoomLogEntry) == 2
+    assert sorted(wang.aliases.values_list("name", flat=True)) == ["王哥", "阿王"]
+    assert not PlayerAlias.objects.filter(name__in=["小王", "nobody"]).exists()
