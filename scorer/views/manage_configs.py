@@ -51,14 +51,13 @@ def _rows(configs: list[RoomConfig]) -> list[dict[str, object]]:
     rows = []
     for i, c in enumerate(configs):
         rs = c.rules
-        fee = FeeRule.of(c.fee)
         rows.append(
             {
                 "config": c,
                 "label": config_label(c),
                 "ruleset": by_language(rs.name_zh, rs.name_en) if rs else c.ruleset,
                 "stake": stake_text(c),
-                "fee": fee.describe() if fee.charges else gettext("No table fee."),
+                "fee": FeeRule.of(c.fee).describe(),  # "No table fee." for none
                 "first": i == 0,
                 "last": i == len(configs) - 1,
             }
