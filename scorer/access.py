@@ -51,7 +51,9 @@ def session_or_404(code: str) -> GameSession:
     if not CODE.fullmatch(code):
         raise Http404("no such session")
     try:
-        return GameSession.objects.get(code=code)
+        # Its room and fixed table in the same query: the table's pages are headed by
+        # them ("老王棋牌室 · 1号桌").
+        return GameSession.objects.select_related("room", "room_table").get(code=code)
     except GameSession.DoesNotExist:
         raise Http404("no such session") from None
 

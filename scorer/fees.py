@@ -54,6 +54,11 @@ MODES = (NONE, AA, WIN_FIXED, WIN_PERCENT, BIG_WINNER)
 AT_CLOSE = (AA, BIG_WINNER)  # charged once, when the table closes
 PER_ROUND = (WIN_FIXED, WIN_PERCENT)  # charged with every round that has a winner
 
+# The ways tied to what a player wins.  Some places have treated them as 抽头
+# (skimming the players' stakes): the fee choice lists them last, under a heading
+# and with a note, and a configuration's default (no fee) is never one of them.
+WIN_LINKED = (WIN_FIXED, WIN_PERCENT, BIG_WINNER)
+
 MODE_LABELS = {
     NONE: gettext_lazy("No table fee"),
     AA: gettext_lazy("Every player pays a fixed fee at the close (AA)"),
@@ -61,6 +66,22 @@ MODE_LABELS = {
     WIN_PERCENT: gettext_lazy("A percentage of each win, with a cap (rake)"),
     BIG_WINNER: gettext_lazy("The biggest winner pays the whole fee at the close"),
 }
+
+WIN_LINKED_HEADING = gettext_lazy("Tied to winnings")
+WIN_LINKED_NOTE = gettext_lazy(
+    "Some places treat fees tied to winnings (a share of each win, the biggest winner"
+    " paying) as 抽头. Follow your local rules."
+)
+
+
+def mode_choices() -> list[tuple[Any, Any]]:
+    """The fee choice of a configuration's form: the ways not tied to winnings first (by
+    time, per person), then no fee, then the win-linked ones grouped under their heading
+    (an <optgroup>), each group in MODE_LABELS' order."""
+    plain = [(m, label) for m, label in MODE_LABELS.items() if m not in (NONE, *WIN_LINKED)]
+    linked = [(m, label) for m, label in MODE_LABELS.items() if m in WIN_LINKED]
+    return [*plain, (NONE, MODE_LABELS[NONE]), (WIN_LINKED_HEADING, linked)]
+
 
 MAX_AMOUNT = 100_000  # points: far beyond any room's fee, a typo's guard
 MAX_PERCENT = Decimal(100)
@@ -338,9 +359,10 @@ def add_fee_fields(form: forms.BaseForm, start: Any) -> None:
     rule = FeeRule.of(start)
     form.fields["fee_mode"] = forms.ChoiceField(
         label=gettext_lazy("Table fee"),
-        choices=list(MODE_LABELS.items()),
+        choices=mode_choices(),
         initial=rule.mode,
         required=False,
+        help_text=WIN_LINKED_NOTE,
     )
     form.fields["fee_amount"] = forms.IntegerField(
         label=gettext_lazy("Fee (points)"),
@@ -408,6 +430,8 @@ __all__ = [
     "NONE",
     "PER_ROUND",
     "WIN_FIXED",
+    "WIN_LINKED",
+    "WIN_LINKED_NOTE",
     "WIN_PERCENT",
     "FeeRule",
     "add_fee_fields",
@@ -415,6 +439,7 @@ __all__ = [
     "checked_fee",
     "clean_fee",
     "close_entry",
+    "mode_choices",
     "rescore_close",
     "seat_fees",
 ]

@@ -16,6 +16,7 @@ from rules.registry import Ruleset
 from scorer.fees import FeeRule
 from scorer.language import by_language, rule_error_text
 from scorer.players import PLACEHOLDER_NAMES
+from scorer.present.history import value_text
 from scorer.present.words import SEAT_NAMES, WIND_NAMES
 from scorer.rooms import RoomConfig
 from scorer.text import PLAYER_NAME, TextField
@@ -200,6 +201,21 @@ class StartForm(forms.Form):
                 }
             )
         add_param_fields(self, rules, chosen.params or {})
+        # A room that locked its values: they are shown, not offered for a change, and
+        # whatever a form sends for them is not read (clean() takes the room's).
+        self.locked = chosen.locked
+        if self.locked:
+            for p in rules.params:
+                self.fields[f"param_{p.name}"].disabled = True
+
+    def locked_values(self) -> list[tuple[str, str]]:
+        """(label, value in words) of each parameter, as a locked configuration's start
+        page lists them."""
+        values = self.chosen.params or {}
+        return [
+            (by_language(p.label_zh, p.label_en), value_text(p, values.get(p.name, p.default)))
+            for p in self.rules.params
+        ]
 
     def seats(self) -> list[dict[str, Any]]:
         """The name fields with the seat each starts in (the template lays them out)."""
@@ -241,6 +257,10 @@ class StartForm(forms.Form):
                     )
             cleaned["names"] = names
 
+        if self.locked:
+            # The room's values, whatever was sent: the server is the lock, not the page.
+            cleaned["params"] = dict(self.chosen.params or {})
+            return cleaned
         # A blank field keeps the configuration's value (not the ruleset's default).
         cleaned["params"] = clean_params(self, self.rules, cleaned, self.chosen.params)
         return cleaned

@@ -25,7 +25,7 @@ from rules.table import TableSpec, seat_wind_in
 from rules.tiles import SEAT_WINDS
 from scorer.fees import FEE_KIND, FeeRule, charged, close_entry
 from scorer.invites import RoomInvite
-from scorer.players import Player, Seat
+from scorer.players import Player, PlayerAlias, Seat
 from scorer.roomlog import TABLE_CLOSED, TABLE_TAKEN_IN, Actor, RoomLogEntry
 from scorer.rooms import RoomConfig, RoomMember, default_room
 from scorer.scoring import ADJUST as ADJUST_KIND
@@ -900,4 +900,4 @@ __all__ = [
 ]
 # Rooms, players and invites live in modules of their own, below this one (they
 # never name a session); imported above so that Django finds their models here.
-__all__ += ["Player", "RoomConfig", "RoomInvite", "RoomLogEntry", "Seat"]
+__all__ += ["Player", "PlayerAlias", "RoomConfig", "RoomInvite", "RoomLogEntry", "Seat"]

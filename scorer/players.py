@@ -49,20 +49,44 @@ class Player(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @staticmethod
+    def named(room_id: int, name: str) -> Player | None:
+        """The room's player going by `name`: his own name, else one he was known by
+        before a rename or a merge (PlayerAlias).  None for a name nobody has."""
+        found = Player.objects.filter(room_id=room_id, name=name).first()
+        if found is None:
+            alias = (
+                PlayerAlias.objects.select_related("player")
+                .filter(room_id=room_id, name=name)
+                .first()
+            )
+            found = alias.player if alias is not None else None
+        return found
+
     def rename(self, name: str, by: Actor | None = None) -> None:
-        """A new name for the same player: his record stays his (seats point at him);
-        the room's log keeps the old and the new name when an admin (`by`) renames.
-        TextRefused (scorer/text.py) for a name no player may have; ValueError when
-        it is blank or another player has that name already."""
+        """A new name for the same player: his record stays his (seats point at him),
+        and his old name stays his too (an alias: typed again at a table, it is him,
+        not a new player).  The room's log keeps the old and the new name when an
+        admin (`by`) renames.  TextRefused (scorer/text.py) for a name no player may
+        have; ValueError when it is blank or another player goes by that name already
+        (his own, or one of his old ones)."""
         name = clean_text(PLAYER_NAME, name)
         if not name:
             raise ValueError("empty name")
         with transaction.atomic():
-            if Player.objects.filter(room=self.room, name=name).exclude(pk=self.pk).exists():
+            # The player's row lock: two admins renaming him at once would each keep
+            # the name they read as his old one.
+            before = (
+                Player.objects.select_for_update().values_list("name", flat=True).get(pk=self.pk)
+            )
+            taken = Player.named(self.room_id, name)
+            if taken is not None and taken.pk != self.pk:
                 raise ValueError("name taken")
-            before = Player.objects.values_list("name", flat=True).get(pk=self.pk)
             self.name = name
             self.save(update_fields=["name"])
+            if before != name:
+                PlayerAlias.objects.filter(player=self, name=name).delete()  # his again
+                PlayerAlias.keep(self, before)
             if by is not None and before != name:
                 self.room.log_action(PLAYER_RENAMED, by, {"before": before, "after": name})
 
@@ -100,6 +124,9 @@ class Player(models.Model):
                     }
                 )
             moved = Seat.objects.filter(player=self).update(player=keep)
+            # The name that goes, and the names it was known by, are his from now on.
+            PlayerAlias.objects.filter(player=self).update(player=keep)
+            PlayerAlias.keep(keep, next(p.name for p in locked if p.pk == self.pk))
             last = max(p.last_played for p in locked)
             Player.objects.filter(pk=keep.pk).update(last_played=last)
             Player.objects.filter(pk=self.pk).delete()
@@ -112,6 +139,36 @@ class Player(models.Model):
                 )
         keep.last_played = last
         return moved
+
+
+class PlayerAlias(models.Model):
+    """A name a player went by before a rename or a merge: typed again at a table, it
+    finds him (Player.named) instead of making a new player.  A name is one player's
+    in a room, as his name or as one of these (checked under the player's lock by
+    rename; the constraint keeps two aliases apart)."""
+
+    room = models.ForeignKey("scorer.Room", on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="aliases")
+    name = models.CharField(max_length=40)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["room", "name"], name="player_alias_once_per_room")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} -> {self.player_id}"
+
+    @classmethod
+    def keep(cls, player: Player, name: str) -> None:
+        """Keep `name` as one of `player`'s (inside the rename's or merge's transaction);
+        nothing when it is a placeholder or an alias already."""
+        if name and not any(is_placeholder(name, seat) for seat in range(len(PLACEHOLDER_NAMES))):
+            cls.objects.get_or_create(
+                room_id=player.room_id, name=name, defaults={"player": player}
+            )
 
 
 class Seat(models.Model):
@@ -264,4 +321,4 @@ def records(player: Player) -> tuple[dict[str, Record], list[tuple[Any, int]]]:
     return dict(by), timeline
 
 
-__all__ = ["Player", "Record", "Seat", "recent_names", "records", "wins_of"]
+__all__ = ["Player", "PlayerAlias", "Record", "Seat", "recent_names", "records", "wins_of"]

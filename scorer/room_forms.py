@@ -46,6 +46,13 @@ class ConfigForm(forms.Form):
     name = TextField(CONFIG_NAME, label=gettext_lazy("Name"))
     # The configuration's `version` when the form was opened (RoomConfig.edit).
     seen = forms.CharField(widget=forms.HiddenInput, required=False)
+    locked = forms.BooleanField(
+        label=gettext_lazy("Lock the values"),
+        help_text=gettext_lazy(
+            "Players see these values on the start page but cannot change them."
+        ),
+        required=False,
+    )
 
     def __init__(self, config: RoomConfig, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -55,6 +62,7 @@ class ConfigForm(forms.Form):
         self.config = config
         self.fields["name"].initial = config.name
         self.fields["seen"].initial = config.version
+        self.fields["locked"].initial = config.locked
         add_param_fields(self, rules, config.params or {})
         add_fee_fields(self, config.fee or {})  # 台费, rendered by room/_fee_fields.html
 

@@ -86,6 +86,7 @@ CONFIG_OFFERED = action("room.config.offered", _("%(who)s offered %(config)s"))
 CONFIG_WITHDRAWN = action("room.config.withdrawn", _("%(who)s stopped offering %(config)s"))
 CONFIG_MOVED_UP = action("room.config.moved_up", _("%(who)s moved %(config)s up"))
 CONFIG_MOVED_DOWN = action("room.config.moved_down", _("%(who)s moved %(config)s down"))
+CONFIG_MOVED_TOP = action("room.config.moved_top", _("%(who)s moved %(config)s to the top"))
 # Players (the room's registry of names).
 PLAYER_RENAMED = action(
     "room.player.renamed", _("%(who)s renamed the player %(before)s to %(after)s")
@@ -151,6 +152,7 @@ __all__ = [
     "CONFIG_CREATED",
     "CONFIG_EDITED",
     "CONFIG_MOVED_DOWN",
+    "CONFIG_MOVED_TOP",
     "CONFIG_MOVED_UP",
     "CONFIG_OFFERED",
     "CONFIG_WITHDRAWN",

@@ -51,6 +51,7 @@ from scorer.roomlog import (
     CONFIG_CREATED,
     CONFIG_EDITED,
     CONFIG_MOVED_DOWN,
+    CONFIG_MOVED_TOP,
     CONFIG_MOVED_UP,
     CONFIG_OFFERED,
     CONFIG_WITHDRAWN,
@@ -288,11 +289,15 @@ class Room(models.Model):
                 self.log_action(CONFIG_CREATED, by, {"config": config.name, "ruleset": rs.id})
         return config
 
-    def move_config(self, config_pk: int, step: int, by: Actor | None = None) -> bool:
-        """Move one configuration up (-1) or down (+1) in the room's order; False at
-        either end.  The places are renumbered 10, 20, 30… (a copy shares its
-        original's number until then); only the rows whose place changes are saved,
-        so the history shows the moves and nothing else."""
+    def move_config(
+        self, config_pk: int, step: int, by: Actor | None = None, *, to_top: bool = False
+    ) -> bool:
+        """Move one configuration up (-1) or down (+1) in the room's order, past the
+        next one of its kind (offered or not: the list shows the two apart, the ones
+        not offered folded), or to the top (`to_top`: the start page's first,
+        preselected); False at either end.  The places are renumbered 10, 20, 30… (a
+        copy shares its original's number until then); only the rows whose place
+        changes are saved, so the history shows the moves and nothing else."""
         with transaction.atomic():
             # The room's row lock: two admins reordering at once would each renumber
             # from the order they read and interleave their writes; the second now
@@ -300,19 +305,28 @@ class Room(models.Model):
             Room.objects.select_for_update().get(pk=self.pk)
             configs = list(self.configs.order_by("order", "pk"))
             at = next((i for i, c in enumerate(configs) if c.pk == config_pk), None)
-            if at is None or not 0 <= at + step < len(configs):
+            if at is None:
                 return False
-            configs[at], configs[at + step] = configs[at + step], configs[at]
+            moved = configs[at]
+            if to_top:
+                if at == 0:
+                    return False
+                configs.insert(0, configs.pop(at))
+            else:
+                alike = [i for i, c in enumerate(configs) if c.enabled == moved.enabled]
+                k = alike.index(at) + step
+                if step == 0 or not 0 <= k < len(alike):
+                    return False
+                other = alike[k]
+                configs[at], configs[other] = configs[other], configs[at]
             for place, config in enumerate(configs, start=1):
                 if config.order != place * 10:
                     config.order = place * 10
                     config.save(update_fields=["order", "updated_at"])
             if by is not None:
-                moved = configs[at + step]
+                kind = CONFIG_MOVED_TOP if to_top else CONFIG_MOVED_UP if step < 0 else None
                 self.log_action(
-                    CONFIG_MOVED_UP if step < 0 else CONFIG_MOVED_DOWN,
-                    by,
-                    {"config": moved.name, "ruleset": moved.ruleset},
+                    kind or CONFIG_MOVED_DOWN, by, {"config": moved.name, "ruleset": moved.ruleset}
                 )
             return True
 
@@ -416,6 +430,9 @@ class RoomConfig(models.Model):
     # How the room charges a table started from it (台费): {} for no fee (scorer/fees.py).
     fee = models.JSONField(_("table fee"), default=dict, blank=True)
     enabled = models.BooleanField(_("offered on the start page"), default=True)
+    # The room's values only: the start page shows them, read-only, and a table started
+    # from it plays them whatever the form sent (scorer/views/start.py).
+    locked = models.BooleanField(_("players cannot change the values"), default=False)
     order = models.PositiveIntegerField(_("order"), default=0)
     # The code preset it was made from by `load_presets` ("" for the admin's own).
     preset = models.CharField(_("from preset"), max_length=32, blank=True, editable=False)
@@ -459,6 +476,7 @@ class RoomConfig(models.Model):
                 name=cut(CONFIG_NAME, name),
                 params=dict(self.params),
                 fee=dict(self.fee or {}),
+                locked=self.locked,
                 enabled=False,
                 order=self.order,
             )
@@ -473,8 +491,10 @@ class RoomConfig(models.Model):
         fee: Mapping[str, Any] | None = None,
         seen: str | None = None,
         by: Actor | None = None,
+        locked: bool | None = None,
     ) -> RoomConfig:
-        """Save an admin's form: name, values, and (when given) the table fee.
+        """Save an admin's form: name, values, and (when given) the table fee and
+        whether the players may change the values on the start page (`locked`).
 
         `seen`: the `version` the form was opened at.  Two admins editing the same
         configuration on two phones: the second to save would silently undo the
@@ -484,14 +504,26 @@ class RoomConfig(models.Model):
             config = RoomConfig.objects.select_for_update().get(pk=self.pk)
             if seen is not None and seen != config.version:
                 raise EditConflict(config)
-            before = {"name": config.name, "params": config.params, "fee": config.fee}
+            before = {
+                "name": config.name,
+                "params": config.params,
+                "fee": config.fee,
+                "locked": config.locked,
+            }
             config.name = cut(CONFIG_NAME, name)
             config.params = dict(params)
             if fee is not None:
                 config.fee = dict(fee)
+            if locked is not None:
+                config.locked = locked
             config.save()  # (the values checked and resolved by the pre_save check)
             if by is not None:
-                after = {"name": config.name, "params": config.params, "fee": config.fee}
+                after = {
+                    "name": config.name,
+                    "params": config.params,
+                    "fee": config.fee,
+                    "locked": config.locked,
+                }
                 changed = {k for k in before if before[k] != after[k]}
                 if changed:
                     config.room.log_action(
@@ -534,8 +566,11 @@ class RoomConfig(models.Model):
     @property
     def version(self) -> str:
         """What an edit form carries to tell whether what it edits (name, values,
-        fee) changed since it was opened; a move or an enable in the list does not."""
-        text = json.dumps([self.name, self.params, self.fee], sort_keys=True, default=str)
+        fee, locked) changed since it was opened; a move or an enable in the list
+        does not."""
+        text = json.dumps(
+            [self.name, self.params, self.fee, self.locked], sort_keys=True, default=str
+        )
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

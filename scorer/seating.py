@@ -63,7 +63,8 @@ def start_at(table: RoomTable, **fields: Any) -> tuple[GameSession, bool]:
 
 
 def seat_players(session: GameSession) -> None:
-    """Tie each seat of a new table to the registry, by name (a new name is a new player).
+    """Tie each seat of a new table to the registry, by name (a new name is a new player;
+    a name a player went by before a rename or a merge is him: Player.named).
 
     A seat left unnamed (its placeholder, "玩家1") is no player: every unnamed
     table would otherwise add to the same "player" and his statistics."""
@@ -71,9 +72,11 @@ def seat_players(session: GameSession) -> None:
     for seat, name in enumerate(session.players):
         if is_placeholder(str(name), seat):
             continue
-        player, created = Player.objects.get_or_create(
-            room=session.room, name=cut(PLAYER_NAME, str(name))
-        )
+        name = cut(PLAYER_NAME, str(name))
+        player = Player.named(session.room_id, name)
+        created = player is None
+        if player is None:
+            player, created = Player.objects.get_or_create(room=session.room, name=name)
         if not created:
             Player.objects.filter(pk=player.pk).update(last_played=now)
         Seat.objects.get_or_create(session=session, seat=seat, defaults={"player": player})

@@ -23,7 +23,7 @@ from scorer.fees import FeeRule
 from scorer.language import by_language
 from scorer.rooms import RoomConfig
 
-FIELDS = ["name", "params", "fee", "enabled", "order"]
+FIELDS = ["name", "params", "fee", "locked", "enabled", "order"]
 ARROW = " → "
 
 
@@ -88,6 +88,12 @@ def change_words(ruleset: str, field: str, old: Any, new: Any) -> list[str]:
         return param_changes(ruleset, old or {}, new or {})
     if field == "name":
         return [f"{gettext('Name')} {old}{ARROW}{new}"]
+    if field == "locked":
+        return [
+            gettext("values locked: players cannot change them")
+            if new
+            else gettext("values no longer locked")
+        ]
     if field == "enabled":
         return [gettext("offered on the start page") if new else gettext("no longer offered")]
     if field == "order":

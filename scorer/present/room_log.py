@@ -24,7 +24,7 @@ __all__ = ["LogLine", "log_line", "table_label", "tables_text"]
 
 # The config fields said by the configuration history's own words (names, values by
 # their labels, the fee), in the order a reader looks for them.
-CONFIG_FIELDS = ("name", "params", "fee", "enabled", "order")
+CONFIG_FIELDS = ("name", "params", "fee", "locked", "enabled", "order")
 
 
 class _Blanks(dict[str, str]):

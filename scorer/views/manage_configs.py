@@ -16,9 +16,10 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from scorer.access import config_or_404, room_admin
+from scorer.fees import FeeRule
 from scorer.forms import config_label
 from scorer.language import by_language
-from scorer.present.history import config_history
+from scorer.present.history import config_history, value_text
 from scorer.room_forms import ConfigForm, NewConfigForm, free_name
 from scorer.rooms import EditConflict, RoomConfig, RoomMember
 from scorer.views import HtmxHttpRequest
@@ -28,8 +29,25 @@ __all__ = ["config_action", "config_edit", "config_history_page", "config_new", 
 HISTORY_PAGE = 50
 
 
-def _rows(member: RoomMember) -> list[dict[str, object]]:
-    configs = list(member.room.configs.order_by("order", "pk"))
+# The parameter a ruleset calls its 底分 by, where it has one: a configuration's line
+# in the list says it, as the room's players tell their tables apart by it.
+STAKE = "base"
+
+
+def stake_text(config: RoomConfig) -> str:
+    """ "底分 10": the configuration's stake in its ruleset's words; "" for a ruleset
+    without one."""
+    rs = config.rules
+    p = next((p for p in rs.params if p.name == STAKE), None) if rs is not None else None
+    if p is None:
+        return ""
+    label = by_language(p.label_zh, p.label_en)
+    return f"{label} {value_text(p, (config.params or {}).get(p.name, p.default))}"
+
+
+def _rows(configs: list[RoomConfig]) -> list[dict[str, object]]:
+    """The lines of one part of the list (offered, or not), each with its stake and
+    its fee, first and last within that part (a move goes past one of its kind)."""
     rows = []
     for i, c in enumerate(configs):
         rs = c.rules
@@ -38,6 +56,8 @@ def _rows(member: RoomMember) -> list[dict[str, object]]:
                 "config": c,
                 "label": config_label(c),
                 "ruleset": by_language(rs.name_zh, rs.name_en) if rs else c.ruleset,
+                "stake": stake_text(c),
+                "fee": FeeRule.of(c.fee).describe(),  # "No table fee." for none
                 "first": i == 0,
                 "last": i == len(configs) - 1,
             }
@@ -45,8 +65,21 @@ def _rows(member: RoomMember) -> list[dict[str, object]]:
     return rows
 
 
-def _list(request: HtmxHttpRequest, member: RoomMember, status: int = 200) -> HttpResponse:
-    context = {"member": member, "room": member.room, "rows": _rows(member), "nav": "configs"}
+def _list(
+    request: HtmxHttpRequest, member: RoomMember, status: int = 200, show_off: bool = False
+) -> HttpResponse:
+    """The list: the offered configurations in the start page's order, then those not
+    offered, folded (a room has dozens of them; `show_off` unfolds them, after a tap
+    on one of them)."""
+    configs = list(member.room.configs.order_by("order", "pk"))
+    context = {
+        "member": member,
+        "room": member.room,
+        "rows": _rows([c for c in configs if c.enabled]),
+        "off_rows": _rows([c for c in configs if not c.enabled]),
+        "show_off": show_off or request.GET.get("off") == "1",
+        "nav": "configs",
+    }
     template = "room/configs.html#config_list" if request.htmx else "room/configs.html"
     return render(request, template, context, status=status)
 
@@ -56,7 +89,7 @@ def configs(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
     return _list(request, member)
 
 
-ACTIONS = ("offer", "withdraw", "up", "down", "copy")
+ACTIONS = ("offer", "withdraw", "up", "down", "top", "copy")
 
 
 @room_admin
@@ -71,8 +104,9 @@ def config_action(
     try:
         if action in ("offer", "withdraw"):
             config.set_offered(action == "offer", by=member)
-        elif action in ("up", "down"):
-            member.room.move_config(config.pk, -1 if action == "up" else 1, by=member)
+        elif action in ("up", "down", "top"):
+            step = -1 if action == "up" else 1
+            member.room.move_config(config.pk, step, by=member, to_top=action == "top")
         else:
             copy = config.clone(
                 free_name(
@@ -89,9 +123,13 @@ def config_action(
         # Refused, nothing changed: said above the list (with htmx the list is the
         # answer, swapped in as a 200 so the message shows; htmx drops a 4xx's body).
         messages.error(request, " ".join(e.messages))
+    # A tap on one not offered (or a copy, which is not) keeps that part unfolded.
+    config.refresh_from_db(fields=["enabled"])
+    show_off = action == "copy" or not config.enabled
     if request.htmx:
-        return _list(request, member)
-    return HttpResponseRedirect(reverse("scorer:manage_configs", args=[member.room.slug]))
+        return _list(request, member, show_off=show_off)
+    url = reverse("scorer:manage_configs", args=[member.room.slug])
+    return HttpResponseRedirect(f"{url}?off=1#config-{config.pk}" if show_off else url)
 
 
 @room_admin
@@ -116,6 +154,28 @@ def config_new(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
     return render(request, "room/config_new.html", context, status=status)
 
 
+def _conflict_said(member: RoomMember, current: RoomConfig) -> str:
+    """Who saved the configuration since the form was opened: this admin himself (in
+    another tab, on another phone), or another admin, by the name the room gives him."""
+    last = current.history.order_by("-history_date", "-history_id").first()
+    by = last.history_user if last is not None else None
+    if by is not None and by.pk == member.user_id:
+        return gettext(
+            "You changed this configuration in another tab or on another phone meanwhile."
+            " Nothing was saved from this one: here it is as it is now; make your change"
+            " again."
+        )
+    if by is None:
+        return gettext(
+            "This configuration was changed meanwhile. Nothing was saved: here it is as it"
+            " is now; make your change again."
+        )
+    return gettext(
+        "%(name)s changed this configuration meanwhile. Nothing was saved: here it is as"
+        " it is now; make your change again."
+    ) % {"name": member.room.name_of(by)}
+
+
 @room_admin
 def config_edit(request: HtmxHttpRequest, member: RoomMember, pk: int) -> HttpResponse:
     config = config_or_404(member, pk)
@@ -126,18 +186,17 @@ def config_edit(request: HtmxHttpRequest, member: RoomMember, pk: int) -> HttpRe
             data = form.cleaned_data
             try:
                 config.edit(
-                    data["name"], data["params"], data["fee"], seen=data["seen"] or None, by=member
+                    data["name"],
+                    data["params"],
+                    data["fee"],
+                    seen=data["seen"] or None,
+                    by=member,
+                    locked=data["locked"],
                 )
             except EditConflict as e:
                 # Shown again at the values saved meanwhile, with the admin's lost
                 # change said in the message: nothing of this form was saved.
-                messages.error(
-                    request,
-                    gettext(
-                        "Another admin changed this configuration meanwhile. Nothing was"
-                        " saved: here it is as it is now; make your change again."
-                    ),
-                )
+                messages.error(request, _conflict_said(member, e.current))
                 config = e.current
                 form = ConfigForm(config)
                 status = 409

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -58,14 +58,20 @@ def _members_url(member: RoomMember) -> str:
 def players(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
     """The room's players, most recent first, with how many tables each sat at; a
     search by name (a room's registry grows to hundreds)."""
-    rows = member.room.players.annotate(tables=Count("seats")).order_by("-last_played", "pk")
+    rows = (
+        member.room.players.annotate(tables=Count("seats"))
+        .prefetch_related("aliases")
+        .order_by("-last_played", "pk")
+    )
     try:
         q = clean_text(SEARCH, request.GET.get("q") or "")
     except TextRefused as e:  # no name holds it: nothing to look for
         messages.error(request, e.message)
         q, rows = "", rows.none()
     if q:
-        rows = rows.filter(name__icontains=q)
+        # By his name or one he went by (an alias): the one the admin remembers.
+        known = Player.objects.filter(room=member.room, aliases__name__icontains=q)
+        rows = rows.filter(Q(name__icontains=q) | Q(pk__in=known.values("pk")))
     page = Paginator(rows, PLAYERS_PAGE).get_page(request.GET.get("page"))
     everyone = list(member.room.players.only("pk", "name"))
     context = {

@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.functional import lazy
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorer.access import room_admin, table_or_404
@@ -45,6 +45,11 @@ __all__ = [
 ]
 
 MAX_TABLES_AT_ONCE = 60
+# Said where a change lost a race: the one who won it may be this admin himself, in
+# another tab or on another phone, as well as another admin.
+_JUST_ADDED = gettext_noop(
+    "That table was just added, in another tab or by another admin: look again."
+)
 
 
 def _numbers_are() -> str:
@@ -183,8 +188,8 @@ def manage_tables(request: HttpRequest, member: RoomMember) -> HttpResponse:
                 "number", gettext("A retired table keeps its number: bring it back below.")
             )
         return _page(request, member, add=form, status=400)
-    except IntegrityError:  # added by another admin at this very moment
-        form.add_error("number", gettext("Another admin just added that table: look again."))
+    except IntegrityError:  # added at this very moment (another tab, or another admin)
+        form.add_error("number", gettext(_JUST_ADDED))
         return _page(request, member, add=form, status=409)
     messages.success(
         request,
@@ -206,8 +211,8 @@ def manage_table(request: HttpRequest, member: RoomMember, number: int) -> HttpR
         return _page(request, member, editing=form, status=400)
     try:
         t.edit(form.cleaned_data["number"], form.cleaned_data["name"] or "", by=member)
-    except IntegrityError:  # that number taken by another admin meanwhile
-        form.add_error("number", gettext("Another admin just added that table: look again."))
+    except IntegrityError:  # that number taken meanwhile (another tab, or another admin)
+        form.add_error("number", gettext(_JUST_ADDED))
         return _page(request, member, editing=form, status=409)
     messages.success(
         request,
@@ -317,7 +322,12 @@ def manage_table_new_code(
             % {"table": t.label},
         )
     else:
-        messages.info(request, gettext("Another admin changed this table meanwhile: look again."))
+        messages.info(
+            request,
+            gettext(
+                "This table was changed meanwhile, in another tab or by another admin: look again."
+            ),
+        )
     return back(request, _tables_url(member))
 
 

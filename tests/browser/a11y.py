@@ -15,7 +15,9 @@ where axe can only say "needs review").
   colour syntax works, color-mix() included; backgrounds composited up the
   ancestors, opacity applied; SVG text by its fill). It is the check for what axe
   reports as *incomplete* (single characters, SVG text, text over a sticky bar)
-  and is run over the whole page, not only those nodes.
+  and is run over the whole page, not only those nodes. A field's placeholder, while
+  it shows, is measured too (its ``::placeholder`` colour over the field), which axe
+  leaves out.
 * ``check_page(page, label)`` runs all three in the current colour scheme and
   text size; ``check_all_modes`` in light and dark, normal and large text.
 
@@ -189,6 +191,23 @@ _TEXTS = """() => {
     });
     el.setAttribute('data-a11y-text', String(out.length - 1));
   }
+  // A field's placeholder, while it shows (the field empty): text a player reads, which
+  // axe does not measure. Its colour is the ::placeholder's, over the field's background.
+  document.querySelectorAll('input[placeholder], textarea[placeholder]').forEach(el => {
+    const text = (el.getAttribute('placeholder') || '').trim();
+    if (!text || el.value !== '' || !visible(el)) return;
+    const ps = getComputedStyle(el, '::placeholder');
+    const fg = rgba(ps.color);
+    fg[3] *= opacity(el) * parseFloat(ps.opacity || '1');
+    const bg = background(el);
+    const sel = (el.id ? '#' + el.id : el.tagName.toLowerCase()) + '::placeholder';
+    out.push({
+      text: text.slice(0, 40), sel, size: parseFloat(ps.fontSize),
+      weight: parseInt(ps.fontWeight, 10) || 400, ratio: ratio(over(fg, bg), bg),
+      ancestors: 0, allowed: null, el_index: out.length, disabled: el.disabled,
+    });
+    el.setAttribute('data-a11y-text', String(out.length - 1));
+  });
   return out;
 }"""
 

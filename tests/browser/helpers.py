@@ -120,3 +120,29 @@ def sign_in(page: Page, live_server: LiveServer, user: User) -> None:
     page.context.add_cookies(
         [{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "url": live_server.url}]
     )
+
+
+_BROKEN_WORDS = """() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || !el.checkVisibility()) continue;
+    for (const m of n.data.matchAll(/[A-Za-z]{2,}/g)) {
+      range.setStart(n, m.index);
+      range.setEnd(n, m.index + m[0].length);
+      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0)
+                                                        .map(r => Math.round(r.top)));
+      if (lines.size > 1) out.push(`${m[0]} (${el.tagName.toLowerCase()}.${el.className})`);
+    }
+  }
+  return out;
+}"""
+
+
+def broken_words(page: Page) -> list[str]:
+    """Every word of Latin letters on the page that runs over two lines ("Roun/ds"):
+    each word's own box, measured by a Range over it, sits on one line or it is listed."""
+    found: list[str] = page.evaluate(_BROKEN_WORDS)
+    return found

@@ -37,7 +37,9 @@ def test_a_phone_scans_table_3_and_the_qr_sheet_prints(
 
     # The phone scans table 3: the room's start page for that table, names filled in.
     page.goto(table_url)
-    expect(page.locator("form.start-form h2")).to_contain_text("3号桌")
+    # Headed by the room and the table, in the title too.
+    expect(page.locator("h1")).to_have_text("老李棋牌室 · 3号桌")
+    expect(page).to_have_title("老李棋牌室 · 3号桌")
     for seat, name in enumerate(LAST_TIME):
         expect(page.locator(f'input[name="name_{seat}"]')).to_have_value(name)
     select = page.locator('select[name="config"]')
@@ -55,6 +57,7 @@ def test_a_phone_scans_table_3_and_the_qr_sheet_prints(
     second_page.goto(table_url)
     expect(second_page).to_have_url(re.compile(rf"/s/{session.code}/$"))
     expect(second_page.locator(".seat-name").first).to_be_visible()
+    expect(second_page.locator("h1")).to_have_text("老李棋牌室 · 3号桌")
 
     # The owner prints the room's QR codes.
     sign_in(second_page, live_server, owner)
@@ -68,6 +71,7 @@ def test_a_phone_scans_table_3_and_the_qr_sheet_prints(
     assert t3.code in (cards.nth(2).locator(".qr-card-url").text_content() or "")
     assert_no_horizontal_scroll(second_page)
     assert_touch_targets(second_page, ".qr-sheet ~ * button, .screen-only .button")
+    expect(second_page.locator(".text-size button")).to_be_visible()  # on the screen
     snap(second_page, "qr-sheet-screen")
 
     # For print (laid out at A4's width, 794 CSS px): no header, buttons or notes;
@@ -76,6 +80,9 @@ def test_a_phone_scans_table_3_and_the_qr_sheet_prints(
     second_page.set_viewport_size({"width": 794, "height": 1123})
     expect(second_page.locator(".screen-only")).to_be_hidden()
     expect(second_page.locator(".site-header")).to_be_hidden()
+    # Nor the phone's 大字 button (the page's foot), on the sheet stuck on the tables.
+    expect(second_page.locator(".text-size button")).to_be_hidden()
+    expect(second_page.locator(".site-foot")).to_be_hidden()
     boxes = [cards.nth(i).bounding_box() for i in range(13)]
     assert all(b is not None and b["width"] > 100 for b in boxes)
     assert len({round(b["x"]) for b in boxes if b is not None}) == 3

@@ -24,8 +24,10 @@ def test_home_on_a_phone_then_english(page: Page, live_server: LiveServer) -> No
     page.goto(live_server.url + "/")
 
     # Chinese first (the context's locale is zh-CN).
-    expect(page).to_have_title("麻将计分")
-    expect(page.locator("h1")).to_have_text("麻将计分")
+    # Headed by the room (the default one), under the site's name.
+    expect(page).to_have_title("棋牌室")
+    expect(page.locator("h1")).to_have_text("棋牌室")
+    expect(page.locator(".site-title")).to_have_text("麻将计分")
     assert page.locator("html").get_attribute("lang") == "zh-hans"
 
     # Static files came from the live server: the stylesheet applied, htmx ran.
@@ -46,8 +48,8 @@ def test_home_on_a_phone_then_english(page: Page, live_server: LiveServer) -> No
 
     # The language form: a real POST with the CSRF token, then a redirect back.
     page.locator('.lang-switch button[value="en"]').click()
-    expect(page.locator("h1")).to_have_text("Mahjong Scorer")
-    expect(page).to_have_title("Mahjong Scorer")
+    expect(page.locator(".site-title")).to_have_text("Mahjong Scorer")
+    expect(page.locator("h2").first).to_have_text("Start a table")
     assert page.locator("html").get_attribute("lang") == "en"
     expect(page.locator('.lang-switch button[value="en"]')).to_be_disabled()
     assert_no_horizontal_scroll(page)
@@ -61,7 +63,7 @@ def test_language_is_per_phone(page: Page, second_page: Page, live_server: LiveS
     page.goto(live_server.url + "/")
     second_page.goto(live_server.url + "/")
     page.locator('.lang-switch button[value="en"]').click()
-    expect(page.locator("h1")).to_have_text("Mahjong Scorer")
+    expect(page.locator(".site-title")).to_have_text("Mahjong Scorer")
 
     second_page.reload()
-    expect(second_page.locator("h1")).to_have_text("麻将计分")
+    expect(second_page.locator(".site-title")).to_have_text("麻将计分")

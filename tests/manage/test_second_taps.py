@@ -161,7 +161,7 @@ def test_a_stale_confirmation_replaces_the_code_once(room: Room, owner: Client) 
     owner.post(url, {"confirm": seen})
     code = room.tables.get(number=2).code
     response = owner.post(url, {"confirm": seen}, follow=True)
-    assert "另一位管理员刚改过这张桌" in text(response)
+    assert "这张桌刚被改过" in text(response)
     assert room.tables.get(number=2).code == code
     assert room.tables.get(number=2).old_codes.count() == 1
 

@@ -66,7 +66,7 @@ def test_home_is_the_start_form_in_chinese(client: Client) -> None:
     assert response.status_code == 200
     page = html(response)
     assert '<html lang="zh-hans">' in page
-    assert "<h1>麻将计分</h1>" in page
+    assert '<h1 class="place-head">棋牌室</h1>' in page
     first = default_room().offered_configs()[0]
     assert f'action="{reverse("scorer:room_create", args=[first.room.slug])}"' in page
     assert 'name="csrfmiddlewaretoken"' in page

@@ -15,6 +15,9 @@ from django.utils import translation
 from tests.pages import html
 
 HTMX_PATH = "django_htmx/htmx-2.min.js"
+# The site's name in the header, in the page's language (the heading is the room's).
+SITE_TITLE_ZH = '<a class="site-title" href="/">麻将计分</a>'
+SITE_TITLE_EN = '<a class="site-title" href="/">Mahjong Scorer</a>'
 
 # The home page lists the room's configurations (a database read).
 pytestmark = pytest.mark.django_db
@@ -25,8 +28,10 @@ def test_home_is_chinese_by_default(client: Client) -> None:
     assert response.status_code == 200
     page = html(response)
     assert '<html lang="zh-hans">' in page
-    assert "<title>麻将计分</title>" in page
-    assert "<h1>麻将计分</h1>" in page
+    # Headed by the room (the default one's name, as its owner left it), under the site's.
+    assert "<title>棋牌室</title>" in page
+    assert '<h1 class="place-head">棋牌室</h1>' in page
+    assert SITE_TITLE_ZH in page
     assert response["Content-Language"] == "zh-hans"
 
 
@@ -34,14 +39,14 @@ def test_home_in_english_from_accept_language(client: Client) -> None:
     response = client.get("/", headers={"accept-language": "en-GB,en;q=0.9"})
     page = html(response)
     assert '<html lang="en">' in page
-    assert "<h1>Mahjong Scorer</h1>" in page
+    assert SITE_TITLE_EN in page
     assert "麻将计分" not in page
 
 
 def test_home_in_english_from_language_cookie(client: Client) -> None:
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     page = html(client.get("/", headers={"accept-language": "zh-CN"}))
-    assert "<h1>Mahjong Scorer</h1>" in page
+    assert SITE_TITLE_EN in page
 
 
 def test_language_switch_form_with_csrf() -> None:
@@ -61,7 +66,7 @@ def test_language_switch_form_with_csrf() -> None:
     assert response.status_code == 302
     assert response["Location"] == "/"
     assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "en"
-    assert "<h1>Mahjong Scorer</h1>" in html(client.get("/"))
+    assert SITE_TITLE_EN in html(client.get("/"))
 
     # And back to Chinese.
     page = html(client.get("/"))
@@ -71,7 +76,7 @@ def test_language_switch_form_with_csrf() -> None:
         "/i18n/setlang/",
         {"language": "zh-hans", "next": "/", "csrfmiddlewaretoken": token.group(1)},
     )
-    assert "<h1>麻将计分</h1>" in html(client.get("/"))
+    assert SITE_TITLE_ZH in html(client.get("/"))
 
 
 def test_body_sends_csrf_token_to_htmx(client: Client) -> None:
