@@ -584,8 +584,8 @@ def test_ledger_deltas_running_sums_and_details(client: Client) -> None:
     response = client.get(reverse("scorer:ledger", args=[s.code]))
     assert response.status_code == 200
     page = html(response)
-    deltas = re.findall(r'<span class="delta">([^<]+)</span>', page)
-    sums = re.findall(r'<small class="sum">([^<]+)</small>', page)
+    deltas = re.findall(r'<span class="delta pts n\d+">([^<]+)</span>', page)
+    sums = re.findall(r'<small class="sum pts n\d+">([^<]+)</small>', page)
     r2 = Round.objects.get(number=2).current
     assert r2 is not None
     assert deltas[:4] == [f"{MINUS}8", "+69", f"{MINUS}53", f"{MINUS}8"]
@@ -657,7 +657,7 @@ def test_ledger_undone_rounds_behind_a_toggle(en_client: Client) -> None:
     assert 'id="round-2"' not in page
     page = html(en_client.get(url, {"undone": "1"}))
     assert '<details class="ledger-round is-undone" id="round-2"' in page
-    struck = re.findall(r'<del class="delta">(.*?)</del>', page)
+    struck = re.findall(r'<del class="delta pts n\d+">(.*?)</del>', page)
     # The sign apart from the struck digits (a line-through does not cross it).
     undone = Round.objects.get(number=2).current
     assert undone is not None
@@ -667,7 +667,7 @@ def test_ledger_undone_rounds_behind_a_toggle(en_client: Client) -> None:
     assert "Undone by iPhone WeChat" in page
     assert 'href="?undone=0"' in page
     # the running sums ignore it
-    sums = re.findall(r'<small class="sum">([^<]+)</small>', page)
+    sums = re.findall(r'<small class="sum pts n\d+">([^<]+)</small>', page)
     assert sums == [f"{MINUS}8", "+69", f"{MINUS}53", f"{MINUS}8"]
     # Its details, loaded when opened, are greyed and struck: they count for nothing.
     part = html(en_client.get(reverse("scorer:round", args=[s.code, 2]), {"part": "current"}))
