@@ -19,6 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Page
 from pytest_django.live_server_helper import LiveServer
 
@@ -30,7 +31,7 @@ from tests.factories import by_tiles, event, make_member, make_room, make_table,
 
 pytestmark = pytest.mark.browser
 
-NAMES = ["老王", "Bartholomew", "欧阳长风", "美玲"]
+NAMES = ["老王", "Bartholomew", "欧阳长风慕容雪上官云飞", "美玲"]
 AMOUNTS = (3, 47, 472, 1500, 16999, 100000)  # 1 to 6 digits, each given and taken
 TARGET = (123456, -654321, 530858, 7)  # the totals the table ends on
 MODES = [("light", False), ("dark", False), ("light", True), ("dark", True)]
@@ -127,7 +128,7 @@ SVG_CHECK = """() => {
       if (w > 1 && h > 3) out.push('overlap: ' + say(texts[i].t) + ' / ' + say(texts[j].t));
     }
   }
-  return {problems: out.slice(0, 12), count: texts.length,
+  return {problems: out.slice(0, 12), count: texts.length, height: box.height,
           text: [...svg.querySelectorAll('text')].map(t => t.textContent)};
 }"""
 
@@ -224,5 +225,14 @@ def test_scores_and_labels_stay_on_one_line(
         set_mode(page, "light", False)
     page.goto(picture)
     svg = page.evaluate(SVG_CHECK)
+    # The picture as it is saved, for a person to look at (a screenshot of an SVG
+    # document waits for ever on the whole page: the viewport is made its size).
+    page.set_viewport_size({"width": 1080, "height": int(svg["height"])})
+    snap(page, f"picture-{language}", full_page=False)
+    # It says when, under which rules, in which room and at which table.
+    day = timezone.localdate().isoformat()
+    rules = "国标麻将" if language == "zh-hans" else "Chinese Official (MCR)"
+    label = "1号桌" if language == "zh-hans" else "Table 1"
+    assert svg["text"][2:4] == [f"{day} · {rules}", f"老李棋牌室 · {label}"], svg["text"][:4]
     failures += [f"picture: {p}" for p in svg["problems"]]
     assert not failures, "\n".join(failures)

@@ -289,7 +289,7 @@ def test_a_kong_shows_in_the_round_in_progress_with_its_payments(en_client: Clie
     each = 2 * BASE  # 暗杠: "下雨立刻收取其他未胡者2倍點數"
     assert payments_shown(page) == [f"乙, 丙, 丁 pay {each} each"]
     totals = [3 * each, -each, -each, -each]
-    shown = [text_of(m) for m in re.findall(r'<span class="total [^"]+">(.*?)</span>', page)]
+    shown = [text_of(m) for m in re.findall(r'<span class="total [^"]+">(.*?)</span></span>', page)]
     assert shown == [signed_text(t) for t in totals]
 
 
