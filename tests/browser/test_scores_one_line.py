@@ -14,7 +14,6 @@ text boxes: inside the picture, none overlapping another.
 
 from __future__ import annotations
 
-import uuid
 from decimal import Decimal
 from typing import Any
 

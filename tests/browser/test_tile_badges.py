@@ -53,9 +53,7 @@ GEOMETRY = """() => {
 @pytest.mark.parametrize("large", [False, True], ids=["normal", "large"])
 def test_badges_never_cover_a_tiles_face(page: Page, live_server: LiveServer, large: bool) -> None:
     if large:
-        page.context.add_cookies(
-            [{"name": "mj_large_text", "value": "1", "url": live_server.url}]
-        )
+        page.context.add_cookies([{"name": "mj_large_text", "value": "1", "url": live_server.url}])
     session = make_table("wuhan", NAMES)
     page.goto(f"{live_server.url}/s/{session.code}/record")
     tap(page, "winner:1")

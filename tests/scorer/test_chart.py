@@ -128,7 +128,9 @@ def test_players_level_are_drawn_side_by_side_not_one_over_the_other() -> None:
     starts = sorted(line[0] for line in ys.values())
     assert all(b - a >= TIE_GAP - 0.11 for a, b in zip(starts, starts[1:], strict=False))
     # Totals far apart are drawn where they are: 甲 leads by 36 after round 2.
-    alone = _lines(line_chart([Series(n, t) for n, t in zip("甲丁", totals[::3], strict=True)], "t"))
+    alone = _lines(
+        line_chart([Series(n, t) for n, t in zip("甲丁", totals[::3], strict=True)], "t")
+    )
     assert abs(alone[0][2] - ys[0][2]) < 0.11
 
 

@@ -298,7 +298,9 @@ def test_session_page_shows_seats_totals_and_actions(client: Client) -> None:
     page = html(response)
     for name in NAMES:
         assert name in page
-    totals = re.findall(r'<span class="total (pos|neg|zero)"><span class="pts n\d+">([^<]+)</span>', page)
+    totals = re.findall(
+        r'<span class="total (pos|neg|zero)"><span class="pts n\d+">([^<]+)</span>', page
+    )
     assert [t for _, t in totals] == [f"{MINUS}8", "+69", f"{MINUS}53", f"{MINUS}8"]
     assert [c for c, _ in totals] == ["neg", "pos", "neg", "neg"]
     # MCR passes the deal every hand: seat 1 deals next.
@@ -323,7 +325,9 @@ def test_session_page_money(client: Client) -> None:
     s = make_table(money_per_point=Decimal("0.5"))
     record(s)
     page = html(client.get(reverse("scorer:session", args=[s.code])))
-    money = re.findall(r'<span class="money (?:pos|neg|zero)">.*?<span class="pts n\d+">([−+\d.]+)</span>', page)
+    money = re.findall(
+        r'<span class="money (?:pos|neg|zero)">.*?<span class="pts n\d+">([−+\d.]+)</span>', page
+    )
     # One format per table: a rate with decimals gives every amount two.
     assert money == [f"{MINUS}4.00", "+34.50", f"{MINUS}26.50", f"{MINUS}4.00"]
 
@@ -334,7 +338,10 @@ def test_session_page_without_rounds(en_client: Client) -> None:
     assert "No rounds yet" in page
     assert "dealer 美玲" in page
     assert reverse("scorer:undo", args=[s.code]) not in page  # nothing to undo
-    assert re.findall(r'<span class="total zero"><span class="pts n1">0</span>', page) and "+0" not in page
+    assert (
+        re.findall(r'<span class="total zero"><span class="pts n1">0</span>', page)
+        and "+0" not in page
+    )
 
 
 def test_session_page_in_chinese_and_english(client: Client, en_client: Client) -> None:
