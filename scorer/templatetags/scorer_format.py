@@ -92,7 +92,7 @@ def pts(value: int | Decimal | str | None, how: str = "") -> SafeString:
 @register.filter
 def nowrap(value: object) -> SafeString:
     """A piece of text kept on one line (a date "11-28" inside a sentence)."""
-    return mark_safe(f'<span class="nowrap">{conditional_escape(value)}</span>')
+    return mark_safe(f'<span class="nowrap">{conditional_escape(str(value))}</span>')
 
 
 @register.simple_tag
