@@ -18,6 +18,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.utils import timezone
 from playwright.sync_api import Page
 from pytest_django.live_server_helper import LiveServer
@@ -150,8 +151,9 @@ def balance(session: GameSession, target: tuple[int, ...]) -> dict[str, Any]:
     return {"kind": "adjust", "reason": "协商", "lines": lines}
 
 
-def build(live_server: LiveServer) -> dict[str, str]:
-    """The tables, and every page that shows one of their scores."""
+def build(live_server: LiveServer) -> tuple[dict[str, str], User]:
+    """The tables, every page that shows one of their scores, and the room's owner
+    (the dashboard is his)."""
     room = make_room("laoli", "老李棋牌室")
     (fixed,) = room.add_tables(1)
     owner = make_member(room, "boss", RoomMember.OWNER, "老板")
@@ -188,7 +190,7 @@ def build(live_server: LiveServer) -> dict[str, str]:
         "result": f"{s}{table.code}/final",
         "player": f"{live_server.url}/p/{player.slug}/",
         "dashboard": f"{live_server.url}/r/{room.slug}/manage/",
-        "my tables": f"{live_server.url}/",
+        "my tables": f"{live_server.url}/",  # the tables this phone opened above
         "closed ledger": f"{s}{closed.code}/ledger",
         "closed result": f"{s}{closed.code}/final",
         "wuhan round": f"{s}{wuhan.code}/rounds/1/",
@@ -197,20 +199,16 @@ def build(live_server: LiveServer) -> dict[str, str]:
         "sichuan round": f"{s}{sichuan.code}/rounds/1/",
         "picture": f"{s}{table.code}/final.svg",
     }
-    return {**pages, "_owner": owner.user.username}
+    return pages, owner.user
 
 
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
 def test_scores_and_labels_stay_on_one_line(
     page: Page, live_server: LiveServer, language: str
 ) -> None:
-    pages = build(live_server)
-    owner = pages.pop("_owner")
+    pages, owner = build(live_server)
     use_language(page, live_server.url, language)
-    from django.contrib.auth.models import User
-
-    sign_in(page, live_server, User.objects.get(username=owner))
-    # The home page lists the tables this phone opened.
+    sign_in(page, live_server, owner)
     picture = pages.pop("picture")
     failures: list[str] = []
     for what, url in pages.items():
@@ -219,8 +217,8 @@ def test_scores_and_labels_stay_on_one_line(
             set_mode(page, scheme, large)
             for problem in page.evaluate(CHECK, [SCORES, LABELS]):
                 failures.append(f"{what} [{scheme}{', 大字' if large else ''}]: {problem}")
-            if what in ("table", "ledger") and scheme == "light":
-                snap(page, f"{what}-{language}-{'large' if large else 'normal'}")
+            if what in ("table", "ledger") and scheme == "light" and large:
+                snap(page, f"{what}-{language}-large")  # for people to look at
         set_mode(page, "light", False)
     page.goto(picture)
     svg = page.evaluate(SVG_CHECK)

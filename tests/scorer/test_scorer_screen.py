@@ -10,14 +10,16 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
-from rules import get_ruleset
+from rules.table import Scoring
 from scorer.models import GameSession
+from scorer.present.record_result import bar_text, win_gain
+from scorer.scoring import evaluate
 from tests.factories import SHORT_NAMES, by_tiles, event, make_room, make_table, record
 from tests.pages import html, text, text_of
-from tests.scorer.test_scorer_jian import Phone, tiles
-from tests.scorer.test_scorer_wuhan import enter_d03
+from tests.scorer.test_fuzz_forms import WUHAN_ENTRY
+from tests.scorer.test_scorer_jian import Phone
 from tests.scorer.test_scorer_wuhan import table as wuhan_table
 
 pytestmark = pytest.mark.django_db
@@ -25,28 +27,21 @@ pytestmark = pytest.mark.django_db
 PUNGS = {"concealed": "111222p333s4455s", "win_tile": "5s"}  # 四川 对对胡
 
 
-def bar(page: str) -> str:
-    m = re.search(r'<span class="pk-bar-total">(.*?)</span>', page, re.S)
-    assert m, "no bar"
-    return text_of(m.group(1))
-
-
-def test_the_bar_says_what_the_win_brings_not_the_base(client: Client) -> None:
-    # 武汉's result total is its base (1): the bar said "1 分" while 112 moved to 乙.
+def test_the_bar_says_what_the_win_brings_not_the_base() -> None:
+    # 武汉's result total is its base (1): the bar said "1 分" while 112 moved to 乙
+    # (the worked example of docs/rules/wuhan.md, as the record page scores it).
     session = wuhan_table()
-    phone = Phone(client, session)
-    enter_d03(phone)
-    page = phone.tap("seat_input:openings:2:+", "seat_input:an_gang:0:+",
-                     "seat_input:hz_gang:3:+")  # fmt: skip
-    assert bar(page) == "赢 112 分"
-    assert phone.confirm().status_code == 302
-    assert session.tallies()[1] == 112
-    # 山东's total is what one payer pays (20): the bar says the 80 the win brings, in
-    # English too.
-    client.cookies["django_language"] = "en"
-    shandong = make_table("shandong", SHORT_NAMES, params=dict(get_ruleset("shandong").defaults))
-    page = Phone(client, shandong).tap("winner:1", "from:self", *tiles("1133m5577p99s11z4z4z"))
-    assert bar(page) == "wins 80 points"
+    result = evaluate(session, WUHAN_ENTRY).result
+    assert result["total"] == 1 and result["deltas"][1] == 112
+    scoring = session.table().scoring
+    assert bar_text(result["total"], win_gain(result["payments"], 1), scoring) == "赢 112 分"
+    # A table counting fans says them too, and never a gain of nothing.
+    assert bar_text(8, 32, Scoring()) == "8 番 · 赢 32 分"
+    assert bar_text(8, None, Scoring()) == "8 番"
+    # In English (the record page's bar itself: the flows of tests/browser and
+    # tests/scorer/test_scorer_shown_as_counted.py).
+    with translation.override("en"):
+        assert bar_text(1, 112, scoring) == "wins 112 points"
 
 
 def test_a_chi_says_its_discarder_as_a_chip_not_a_greyed_button(client: Client) -> None:
