@@ -14,8 +14,15 @@ from html import escape
 from unicodedata import east_asian_width
 
 # One color per seat, told apart by lightness too (and by the labels at the line ends).
-COLORS = ("#0b6e4f", "#c0392b", "#1f5fae", "#b7791f", "#6b3fa0", "#4a5568")
+# Neither green nor red: those say a gain and a loss (the totals), and a loser's line
+# in green read as a winner's.
+COLORS = ("#1f5fae", "#b7791f", "#7b3fa0", "#0e7c86", "#a8326e", "#5f5f5a")
+# A total's colour by its sign, as the cards (site.css --pos, --neg) and final.svg.
+SIGN_COLORS = {1: "#0b6e4f", 0: "#555555", -1: "#c0392b"}
 WIDTH, HEIGHT, PAD_X, PAD_Y = 320, 150, 6, 10
+# Players level at a point are drawn this far apart there (in viewBox units, about a
+# pixel on a phone for each), side by side rather than one line hiding the other.
+TIE_GAP = 3.0
 
 
 @dataclass(frozen=True)
@@ -34,6 +41,7 @@ def running_totals(deltas: Sequence[Sequence[int]], players: int) -> list[tuple[
 
 
 _SIGN = {1: "+", 0: "", -1: "\u2212"}  # the minus sign the tallies print
+_SIGN_CLASS = {1: "pos", 0: "zero", -1: "neg"}  # site.css
 FONT = 10  # the end labels' size in the picture, in viewBox units
 GAP = FONT * 1.5  # between two labels' middles: a CJK line box is ~1.45 em
 MAX_LABEL_W = WIDTH // 2  # the labels never take more than half the picture
@@ -65,6 +73,48 @@ def _spread(wanted: list[float], top: float, bottom: float) -> list[float]:
         limit = bottom if k == len(out) - 1 else out[k + 1] - GAP
         out[k] = min(out[k], limit)
     return [max(v, top) for v in out]
+
+
+def text_width(text: str, size: float) -> float:
+    """A text's width at font size `size`, for laying it out without a browser: a wide
+    (CJK) character is 1 em, another about 0.62 em (digits and Latin in the
+    sans-serif fonts final.svg names), on the generous side."""
+    return sum(size if east_asian_width(ch) in "WF" else size * 0.62 for ch in text)
+
+
+def fit_text(text: str, room: float, size: float) -> str:
+    """The whole text if it fits in `room` at `size`, else as much as fits and "…"."""
+    if text_width(text, size) <= room:
+        return text
+    while text and text_width(text + "…", size) > room:
+        text = text[:-1]
+    return text + "…"
+
+
+def side_by_side(ys: Sequence[Sequence[float]]) -> list[list[float]]:
+    """Per seat, its line's heights with the players drawn level at a point (equal
+    totals, or closer than TIE_GAP on the chart's scale) moved apart there: each
+    such group is spread TIE_GAP apart around its middle, in the order of their
+    totals (then of their seats), so no line hides another and a higher total is
+    never drawn lower.  A player level with nobody stays where he is; no point
+    moves by more than TIE_GAP * (players - 1) / 2."""
+    out = [list(p) for p in ys]
+    steps = max((len(p) for p in ys), default=0)
+    for i in range(steps):
+        order = sorted((p[i], seat) for seat, p in enumerate(ys) if i < len(p))
+        groups: list[list[tuple[float, int]]] = []
+        for y, seat in order:
+            if groups and y - groups[-1][-1][0] < TIE_GAP:
+                groups[-1].append((y, seat))
+            else:
+                groups.append([(y, seat)])
+        for group in groups:
+            if len(group) == 1:
+                continue
+            middle = sum(y for y, _ in group) / len(group)
+            for k, (_, seat) in enumerate(group):
+                out[seat][i] = middle + (k - (len(group) - 1) / 2) * TIE_GAP
+    return out
 
 
 def signed_total(total: int) -> str:
@@ -127,6 +177,8 @@ def line_chart(
             f'y2="{HEIGHT - PAD_Y}" stroke="#6b3fa0" stroke-dasharray="2 2" stroke-width="1">'
             f"<title>{escape(m.text)}</title></line>"
         )
+    # Where players are level their lines run side by side, not one over the other.
+    drawn = side_by_side([[y(v) for v in s.points] for s in series])
     # End labels, nudged apart so two players ending close stay readable.
     ends = sorted((y(t), i) for i, t in enumerate(totals))
     half = FONT / 2 + 1
@@ -134,7 +186,7 @@ def line_chart(
     label_y = {i: v for (_, i), v in zip(ends, spread, strict=True)}
     for i, s in enumerate(series):
         color = COLORS[i % len(COLORS)]
-        pts = " ".join(f"{x(k):.1f},{y(v):.1f}" for k, v in enumerate(s.points))
+        pts = " ".join(f"{x(k):.1f},{yy:.1f}" for k, yy in enumerate(drawn[i]))
         parts.append(
             f'<polyline class="chart-line" data-seat="{i}" fill="none" stroke="{color}" '
             f'stroke-width="2" stroke-linejoin="round" points="{pts}"/>'
@@ -143,10 +195,12 @@ def line_chart(
             continue
         score = signed_total(totals[i])
         name = _fit(s.name, label_w - 6 - _text_width(" " + score) + 0.01)
+        # The total in its sign's colour (a loss in red whatever the line's colour).
+        sign = SIGN_COLORS[(totals[i] > 0) - (totals[i] < 0)]
         parts.append(
             f'<text class="chart-label" x="{PAD_X + plot_w + 4:.1f}" y="{label_y[i]:.1f}" '
             f'fill="{color}" font-size="{FONT}" dominant-baseline="middle">{escape(name)}</text>'
-            f'<text class="chart-score" x="{WIDTH - 1}" y="{label_y[i]:.1f}" fill="{color}" '
+            f'<text class="chart-score" x="{WIDTH - 1}" y="{label_y[i]:.1f}" fill="{sign}" '
             f'font-size="{FONT}" font-weight="700" text-anchor="end" '
             f'dominant-baseline="middle">{score}</text>'
         )
@@ -166,10 +220,21 @@ def chart_legend(series: Sequence[Series]) -> str:
     items = [
         f'<li><span class="chart-key chart-key-{i % len(COLORS)}" aria-hidden="true"></span>'
         f'<span class="chart-name">{escape(name)}</span> '
-        f'<b class="chart-total">{signed_total(total)}</b></li>'
+        f'<b class="chart-total {_SIGN_CLASS[(total > 0) - (total < 0)]}">'
+        f"{signed_total(total)}</b></li>"
         for total, i, name in rows
     ]
     return '<ul class="chart-legend">' + "".join(items) + "</ul>"
 
 
-__all__ = ["Mark", "Series", "chart_legend", "line_chart", "running_totals", "signed_total"]
+__all__ = [
+    "Mark",
+    "Series",
+    "chart_legend",
+    "fit_text",
+    "line_chart",
+    "running_totals",
+    "signed_total",
+    "side_by_side",
+    "text_width",
+]

@@ -17,6 +17,7 @@ from django.utils.translation import gettext, ngettext
 
 from rules import RuleError, waits
 from rules.registry import get_ruleset
+from rules.table import Scoring
 from rules.tiles import parse_tile, tile_str, tiles_str
 from scorer.entry.event_pick import STANDING_SIZE, EventPick
 from scorer.entry.pick import HAND_SIZE, Pick
@@ -59,6 +60,38 @@ class Outcome:
     kong_warnings: Sequence[str] = ()
     stale: bool = False  # another phone added an event since the form was opened
     can_confirm: bool = False
+
+
+# ---------------------------------------------------------------- the bar's total
+
+# The payments of a win itself (not a kong's money, nor a 精's or a 冲关's).
+WIN_REASONS = frozenset({"win", "win_discard", "win_self_drawn"})
+
+
+def bar_text(total: Any, gain: int | None, scoring: Scoring) -> str:
+    """The bar's total, beside 确认: the fans where the table counts fans ("3 番"), and
+    what the win brings its winner, the points that move ("赢 24 分").  A table that
+    counts points says only what the win brings: its result's total is a base (武汉's
+    1) or what one payer pays (山东's 20), and "1 分" beside a win of 112 misled."""
+    won = (
+        ngettext("wins %(n)s point", "wins %(n)s points", gain) % {"n": gain}
+        if gain is not None and gain > 0
+        else ""
+    )
+    if scoring.unit == "point":
+        return won or total_text(total, scoring)
+    return " · ".join(part for part in (total_text(total, scoring), won) if part)
+
+
+def win_gain(payments: Sequence[Mapping[str, Any]], winner: int | None) -> int | None:
+    """What a win brings its winner: the win's own payments to him."""
+    if winner is None:
+        return None
+    return sum(
+        int(x.get("amount", 0))
+        for x in payments
+        if x.get("to") == winner and x.get("reason", "win") in WIN_REASONS
+    )
 
 
 # ---------------------------------------------------------------- an unfinished hand
@@ -152,14 +185,13 @@ def round_outcome(session: GameSession, p: Pick, taken: bool) -> Outcome:
     elif result.get("losers"):
         # Losers who pay differently (武汉): how each amount came, factor by factor.
         end_notes = [name_seats(n, names) for n in result.get(notes_key, [])]
-    # Every shape worth the same: the bar says what the win brings, not the shape.
-    shown = deltas[p.winner] if scoring.compose == "flat" and p.winner is not None else None
+    gain = win_gain(result.get("payments", []), p.winner) if can_confirm else None
     return Outcome(
         message=message,
         hint=hint,
         fans=fan_rows(result.get("fans", []), scoring),
         total=result.get("total"),
-        total_text=total_text(result.get("total") if shown is None else shown, scoring),
+        total_text=bar_text(result.get("total"), gain, scoring),
         win=bool(result.get("win")),
         refused=refused,
         # Flags the tiles contradict count for nothing: said next to the flag.
@@ -251,14 +283,14 @@ def event_outcome(session: GameSession, p: EventPick, now: RoundNow, taken: bool
         won = next(w for w in report["winners"] if w["seat"] == p.winner)
         scoring = p.spec.scoring
         amount = won.get("amount", sum(t["amount"] for t in mine))
-        # Every shape worth the same (陕西): the bar says what the win brings, not the shape.
-        shown = amount if scoring.compose == "flat" else won.get("total")
+        gain = sum(t["amount"] for t in mine
+                   if t["to"] == p.winner and t.get("reason") in WIN_REASONS)  # fmt: skip
         return replace(
             out,
             fans=fan_rows(won.get("fans", []), scoring),
             total=won.get("total"),
             amount=amount,
-            total_text=total_text(shown, scoring),
+            total_text=bar_text(won.get("total"), gain, scoring),
             working=working_lines(won, names),
         )
     if report["type"] == "wall_end":

@@ -9,6 +9,14 @@ line-through runs, so a struck-through "-8" in the ledger read as "8".
 makes that span an inline-block, which a parent's line-through does not
 cross, so the sign stays readable above a struck number.
 
+`pts`: a score in an element of its own, `<span class="pts n5">−1500</span>`:
+never broken across lines (site.css), and set smaller where its box is too
+narrow for its `n` characters, so a card or a ledger cell never breaks "−1500"
+into "−150 / 0".  `pts:"apart"` keeps the sign apart (as above), `pts:"plain"`
+prints an amount without a sign (a payment: "96").
+
+`nowrap`: a piece of a sentence kept on one line (a date: "11-28" broke at its hyphen).
+
 `{% ledger_cells row.cells row.standing %}`: the points cells of one ledger row.
 
 `{% text_length "note" %}`: a kind of text's one length (scorer/text.py), for an
@@ -20,6 +28,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django import template
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from scorer.text import KINDS
@@ -60,6 +69,32 @@ def signed_sign_apart(value: int | Decimal | str | None) -> str | SafeString:
     return mark_safe(_sign_apart(text)) if isinstance(value, (int, Decimal)) else text
 
 
+def pts_html(text: str, cls: str = "", inner: str | None = None, tag: str = "span") -> str:
+    """`text` as a score element: its length as a class (n1 ... n12) for site.css's fit."""
+    first = f"{cls} " if cls else ""
+    shown = conditional_escape(text) if inner is None else inner
+    return f'<{tag} class="{first}pts n{min(max(len(text), 1), 12)}">{shown}</{tag}>'
+
+
+@register.filter
+def pts(value: int | Decimal | str | None, how: str = "") -> SafeString:
+    """A score (signed), a money amount (a signed string) or, with "plain", an amount."""
+    if value is None or value == "":
+        return mark_safe("")
+    if how == "plain":
+        return mark_safe(pts_html(str(value)))
+    text = signed_text(value)
+    if how == "apart" and isinstance(value, (int, Decimal)):
+        return mark_safe(pts_html(text, inner=_sign_apart(text)))
+    return mark_safe(pts_html(text))
+
+
+@register.filter
+def nowrap(value: object) -> SafeString:
+    """A piece of text kept on one line (a date "11-28" inside a sentence)."""
+    return mark_safe(f'<span class="nowrap">{conditional_escape(str(value))}</span>')
+
+
 @register.simple_tag
 def text_length(kind: str) -> int:
     """The length of a kind of text (KeyError for a kind that is none: a typo in a template)."""
@@ -77,14 +112,14 @@ def ledger_cells(cells: list[tuple[int, int]], standing: bool) -> SafeString:
     cells = [(int(d), int(t)) for d, t in cells]
     if standing:
         html = "".join(
-            f'<span class="cell {sign_class(d)}"><span class="delta">{signed_text(d)}</span>'
-            f'<small class="sum">{signed_text(t)}</small></span>'
+            f'<span class="cell {sign_class(d)}">{pts_html(signed_text(d), "delta")}'
+            f"{pts_html(signed_text(t), 'sum', tag='small')}</span>"
             for d, t in cells
         )
     else:
         html = "".join(
             f'<span class="cell {sign_class(d)}">'
-            f'<del class="delta">{_sign_apart(signed_text(d))}</del></span>'
+            f"{pts_html(signed_text(d), 'delta', _sign_apart(signed_text(d)), 'del')}</span>"
             for d, _ in cells
         )
     return mark_safe(html)

@@ -15,20 +15,28 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.safestring import mark_safe
+from django.utils.timezone import localtime
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from rules import RuleError
+from rules import REGISTRY, RuleError
 from scorer import phone
 from scorer.access import session_or_404
-from scorer.language import rule_error_text
+from scorer.language import by_language, rule_error_text
 from scorer.models import GameSession
-from scorer.present.chart import Series, chart_legend, line_chart, running_totals
+from scorer.present.chart import (
+    Series,
+    chart_legend,
+    fit_text,
+    line_chart,
+    running_totals,
+    text_width,
+)
 from scorer.present.fee import room_line
 from scorer.present.words import money_text
 from scorer.settleup import settle_up, standard_points
-from scorer.templatetags.scorer_format import sign_class
+from scorer.templatetags.scorer_format import sign_class, signed_text
 from scorer.text import NOTE, TextRefused, clean_text
 from scorer.views import HtmxHttpRequest
 from scorer.views.session import kind_marks
@@ -130,6 +138,42 @@ def final(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return render(request, "scorer/final.html", context)
 
 
+# The picture's columns (final.svg): 60 to 1020 of its 1080; a row's name from 130, its
+# total ending at 720 (44, bold), money and rank points ending at 1020.
+LEFT, RIGHT, NAME_X, TOTAL_END, GAP = 60, 1020, 130, 720, 24
+
+
+def picture_meta(session: GameSession) -> tuple[str, str]:
+    """The picture's lines of when, what and where: the day and the rules, the room
+    and its table ("2026-11-28 · 国标麻将", "老李棋牌室 · 3号桌").  Never the
+    table's code: it is the table's key, and the picture goes to a chat."""
+    rs = REGISTRY.get(session.ruleset)
+    day = localtime(session.created_at).date().isoformat()
+    rules = by_language(rs.name_zh, rs.name_en) if rs is not None else session.ruleset
+    table = session.room_table.label if session.room_table is not None else ""
+    return f"{day} · {rules}", " · ".join(p for p in (session.room.name, table) if p)
+
+
+def _layout_rows(rows: list[dict[str, Any]]) -> None:
+    """Each row's name as long as the room its total leaves (cut with "…"): a long
+    name ran under a six-digit total."""
+    for r in rows:
+        total = signed_text(r["total"])
+        room = TOTAL_END - text_width(total, 44 * 1.08) - GAP - NAME_X  # bold: wider
+        r["name"] = fit_text(str(r["name"]), room, 44)
+
+
+def _layout_payments(payments: list[dict[str, Any]]) -> None:
+    """Each payment on one line inside the picture: the two names share what the
+    arrow and the amount leave."""
+    for p in payments:
+        amount = p["money"] if p["money"] is not None else p["points"]
+        rest = RIGHT - LEFT - text_width(f" → {amount}  ", 38)
+        payer = fit_text(str(p["from"]), rest / 2, 38)
+        p["from"] = payer
+        p["to"] = fit_text(str(p["to"]), rest - text_width(payer, 38), 38)
+
+
 @require_safe
 def final_svg(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The final page as one picture (1080 px wide: a chat message's width), in SVG;
@@ -142,11 +186,14 @@ def final_svg(request: HtmxHttpRequest, code: str) -> HttpResponse:
         rows.append({"rank": "", "name": f"{gettext('Table fee')} · {room['name']}",
                      "total": room["take"], "money": room["money"], "rank_points": None})  # fmt: skip
     payments = context["payments"]
-    # Rows from y = 250, 80 apart; the payments under their heading, 64 apart; the
+    _layout_rows(rows)
+    _layout_payments(payments)
+    context["meta"] = [fit_text(line, RIGHT - LEFT, 30) for line in picture_meta(session)]
+    # Rows from y = 340, 80 apart; the payments under their heading, 64 apart; the
     # chart (320 × 150, drawn ×3) last.
     for i, r in enumerate(rows):
-        r["y"] = 250 + 80 * i
-    context["pay_top"] = pay_top = 250 + 80 * len(rows)
+        r["y"] = 340 + 80 * i
+    context["pay_top"] = pay_top = 340 + 80 * len(rows)
     for i, p in enumerate(payments):
         p["y"] = pay_top + 110 + 64 * i
     context["chart_top"] = chart_top = pay_top + 120 + 64 * max(len(payments), 1)

@@ -190,6 +190,24 @@ def _revision(
     }
 
 
+def _event_hands(event: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """The hands an event was entered with, whose each: a win's winners (by tiles),
+    the hands laid down at the wall's end; none for fans picked by hand."""
+    if event.get("type") == "win":
+        held = [(w.get("seat"), w.get("hand")) for w in event.get("winners") or []
+                if isinstance(w, dict)]  # fmt: skip
+    elif event.get("type") == "wall_end":
+        held = [(h.get("seat"), {"concealed": h["concealed"]}) for h in event.get("hands") or []
+                if isinstance(h, dict) and h.get("concealed")]  # fmt: skip
+    else:
+        return []
+    return [
+        {"name": seat_name(names, seat), "hand": _hand(hand)}
+        for seat, hand in held
+        if isinstance(hand, dict) and hand.get("concealed")
+    ]
+
+
 def _events_revision(
     rev: RoundRevision,
     names: Sequence[str],
@@ -199,12 +217,19 @@ def _events_revision(
     scoring: Scoring = SUM,
 ) -> dict[str, Any]:
     """What a version of a round played as events adds: every event with its transfers and reasons."""
+    events = describe(result, names, reasons, scoring)
+    entered = [e for e in entry.get("events") or [] if isinstance(e, dict)]
+    for ev in events:
+        # The tiles as entered with the event (a win's hands, the hands at the wall's
+        # end): a 四川 round's page showed none.
+        i = ev["number"] - 1
+        ev["hands"] = _event_hands(entered[i], names) if 0 <= i < len(entered) else []
     return {
         "events_round": True,
         "win": False,
         "winner_names": join_names([seat_name(names, w) for w in rev.winners]),
         "finished": bool(result.get("finished")),
-        "events": describe(result, names, reasons, scoring),
+        "events": events,
         "event_list": entry.get("events") or [],
         # Each event lists its own transfers (with reasons): none listed apart.
         "transfers": [],

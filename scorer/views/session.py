@@ -307,7 +307,10 @@ def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
             phone.clear_draft(request, session)
             messages.success(
                 request,
-                gettext("Round %(number)s undone. It stays in the ledger, struck through.")
+                gettext(
+                    "Round %(number)s undone: it no longer counts. The ledger shows it, "
+                    "struck through, under “Show undone rounds”."
+                )
                 % {"number": undone.number},
             )
     url = reverse("scorer:session", args=[session.code])
@@ -363,7 +366,8 @@ def undo_event(request: HtmxHttpRequest, code: str) -> HttpResponse:
                 request,
                 gettext(
                     "Took back “%(event)s”, the only event of round %(number)s: the round "
-                    "is undone. It stays in the ledger, struck through."
+                    "is undone: it no longer counts. The ledger shows it, struck through, under "
+                    "“Show undone rounds”."
                 )
                 % {"event": shown["last"], "number": rnd.number},
             )

@@ -348,7 +348,7 @@ def test_sichuan_blood_battle_round(page: Page, second_page: Page, live_server: 
     expect(rows.locator(".pk-zh")).to_have_text([f["name_zh"] for f in wang_score["fans"]])
     expect(rows.locator(".pk-en")).to_have_text([f["name_en"] for f in wang_score["fans"]])
     expect(result.locator(".pk-total")).to_have_text(str(wang_score["total"]))
-    expect(page.locator(".pk-bar-total")).to_have_text(f"{wang_score['total']} 番")
+    expect(page.locator(".pk-bar-total")).to_have_text(f"{wang_score['total']} 番 · 赢 24 分")
     expect_transfers(page, [(LI, WANG, 24, "点炮")])
     expect_preview_deltas(page, [0, -24, 24, 0])
     assert_same_document(page)  # every tap was an htmx swap

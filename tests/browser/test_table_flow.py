@@ -121,7 +121,11 @@ def seat_group(page: Page, legend: str) -> Locator:
 def undo_last_round(page: Page, number: int) -> None:
     """The session page's undo: open the box, read the question, say yes."""
     page.locator("#tallies .undo-box summary").click()
-    expect(page.get_by_text(f"撤销第 {number} 局？账本里仍保留，并划掉显示。")).to_be_visible()
+    expect(
+        page.get_by_text(
+            f"撤销第 {number} 局？撤销后不再计分；账本里点“显示已撤销的局”可以看到它（划掉显示）。"
+        )
+    ).to_be_visible()
     page.get_by_role("button", name=f"确认撤销第 {number} 局").click()
     expect(page.locator(".messages")).to_contain_text(f"已撤销第 {number} 局")
 
@@ -272,7 +276,9 @@ def test_record_an_mcr_round_by_tapping_tiles(page: Page, live_server: LiveServe
         "Pure Shifted Pungs"
     )
     expect(result.locator(".pk-total")).to_have_text(str(expected["total"]))
-    expect(page.locator(".pk-bar-total")).to_have_text(f"{expected['total']} 番")
+    # The fans, and what the win brings its winner (the points that move to him).
+    gain = expected["deltas"][winner]
+    expect(page.locator(".pk-bar-total")).to_have_text(f"{expected['total']} 番 · 赢 {gain} 分")
     expect(result.locator(".pk-deltas li b")).to_have_text(
         [preview_signed(d) for d in expected["deltas"]]
     )
@@ -391,7 +397,9 @@ def test_undo_then_the_ledger_strikes_the_round_through(
     assert Round.objects.get(session=session).status == Round.ACTIVE
 
     box.get_by_role("button", name="确认撤销第 1 局").click()
-    expect(page.locator(".messages")).to_have_text("已撤销第 1 局。账本里仍保留，并划掉显示。")
+    expect(page.locator(".messages")).to_have_text(
+        "已撤销第 1 局，不再计分。账本里点“显示已撤销的局”可以看到它（划掉显示）。"
+    )
     expect_totals(page, [0, 0, 0, 0])
     expect(page.locator("#tallies .undo-box")).to_have_count(0)
     assert Round.objects.get(session=session).status == Round.UNDONE

@@ -74,7 +74,7 @@ def test_the_tallies_show_the_room_on_its_own_line(client: Client) -> None:
     words = text_of(line.group(1))
     assert words.startswith(f"台费 {s.room.name} 8 ") and "金额 4" in words
     assert "每局每位和牌者 4 分" in words
-    seats = re.findall(r'<span class="total [a-z]+">([^<]+)</span>', page)
+    seats = re.findall(r'<span class="total [a-z]+"><span class="pts n\d+">([^<]+)</span>', page)
     assert [int(x.replace("−", "-")) for x in seats] == s.tallies()
     assert sum(s.tallies()) + 8 == 0
     plain = played({})

@@ -50,7 +50,7 @@ def test_shandong_doubles_on_the_record_page_the_round_and_the_ledger(client: Cl
     session = table("shandong")
     phone = Phone(client, session)
     page = phone.tap("winner:1", "from:self", *tiles("1133m5577p99s11z4z4z"))
-    assert bar(page) == "20 分"
+    assert bar(page) == "赢 80 分"  # what the win brings: 20 + 20 + 40
     words = text_of(page)
     assert "七巧对 Seven pairs ×2" in words and "明自摸 Self-drawn ×2" in words
     assert "平胡 5 × 2 × 2 = 20" in words
@@ -81,7 +81,7 @@ def test_shaanxi_names_the_shape_and_works_each_amount_from_the_paozi(client: Cl
     # The shape is named, worth nothing of its own.
     assert re.search(r'平胡</span> <span class="pk-en" lang="en">Plain win</span></th>\s*'
                      r'<td class="pk-pts"></td>', page)  # fmt: skip
-    assert bar(page) == "33 分"  # what the win brings: 15 + 9 + 9
+    assert bar(page) == "赢 33 分"  # what the win brings: 15 + 9 + 9
     assert phone.confirm().status_code == 302
     assert session.tallies() == [-15, 33, -9, -9]
     # The round's page and the ledger's row: the event names the shape, with no

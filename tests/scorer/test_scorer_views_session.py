@@ -298,7 +298,9 @@ def test_session_page_shows_seats_totals_and_actions(client: Client) -> None:
     page = html(response)
     for name in NAMES:
         assert name in page
-    totals = re.findall(r'<span class="total (pos|neg|zero)">([^<]+)</span>', page)
+    totals = re.findall(
+        r'<span class="total (pos|neg|zero)"><span class="pts n\d+">([^<]+)</span>', page
+    )
     assert [t for _, t in totals] == [f"{MINUS}8", "+69", f"{MINUS}53", f"{MINUS}8"]
     assert [c for c, _ in totals] == ["neg", "pos", "neg", "neg"]
     # MCR passes the deal every hand: seat 1 deals next.
@@ -323,7 +325,9 @@ def test_session_page_money(client: Client) -> None:
     s = make_table(money_per_point=Decimal("0.5"))
     record(s)
     page = html(client.get(reverse("scorer:session", args=[s.code])))
-    money = re.findall(r'<span class="money (?:pos|neg|zero)">[^<]*?([−+\d.]+)</span>', page)
+    money = re.findall(
+        r'<span class="money (?:pos|neg|zero)">.*?<span class="pts n\d+">([−+\d.]+)</span>', page
+    )
     # One format per table: a rate with decimals gives every amount two.
     assert money == [f"{MINUS}4.00", "+34.50", f"{MINUS}26.50", f"{MINUS}4.00"]
 
@@ -334,7 +338,10 @@ def test_session_page_without_rounds(en_client: Client) -> None:
     assert "No rounds yet" in page
     assert "dealer 美玲" in page
     assert reverse("scorer:undo", args=[s.code]) not in page  # nothing to undo
-    assert re.findall(r'<span class="total zero">0</span>', page) and "+0" not in page
+    assert (
+        re.findall(r'<span class="total zero"><span class="pts n1">0</span>', page)
+        and "+0" not in page
+    )
 
 
 def test_session_page_in_chinese_and_english(client: Client, en_client: Client) -> None:
@@ -584,8 +591,8 @@ def test_ledger_deltas_running_sums_and_details(client: Client) -> None:
     response = client.get(reverse("scorer:ledger", args=[s.code]))
     assert response.status_code == 200
     page = html(response)
-    deltas = re.findall(r'<span class="delta">([^<]+)</span>', page)
-    sums = re.findall(r'<small class="sum">([^<]+)</small>', page)
+    deltas = re.findall(r'<span class="delta pts n\d+">([^<]+)</span>', page)
+    sums = re.findall(r'<small class="sum pts n\d+">([^<]+)</small>', page)
     r2 = Round.objects.get(number=2).current
     assert r2 is not None
     assert deltas[:4] == [f"{MINUS}8", "+69", f"{MINUS}53", f"{MINUS}8"]
@@ -657,7 +664,7 @@ def test_ledger_undone_rounds_behind_a_toggle(en_client: Client) -> None:
     assert 'id="round-2"' not in page
     page = html(en_client.get(url, {"undone": "1"}))
     assert '<details class="ledger-round is-undone" id="round-2"' in page
-    struck = re.findall(r'<del class="delta">(.*?)</del>', page)
+    struck = re.findall(r'<del class="delta pts n\d+">(.*?)</del>', page)
     # The sign apart from the struck digits (a line-through does not cross it).
     undone = Round.objects.get(number=2).current
     assert undone is not None
@@ -667,7 +674,7 @@ def test_ledger_undone_rounds_behind_a_toggle(en_client: Client) -> None:
     assert "Undone by iPhone WeChat" in page
     assert 'href="?undone=0"' in page
     # the running sums ignore it
-    sums = re.findall(r'<small class="sum">([^<]+)</small>', page)
+    sums = re.findall(r'<small class="sum pts n\d+">([^<]+)</small>', page)
     assert sums == [f"{MINUS}8", "+69", f"{MINUS}53", f"{MINUS}8"]
     # Its details, loaded when opened, are greyed and struck: they count for nothing.
     part = html(en_client.get(reverse("scorer:round", args=[s.code, 2]), {"part": "current"}))

@@ -289,7 +289,7 @@ def test_a_kong_shows_in_the_round_in_progress_with_its_payments(en_client: Clie
     each = 2 * BASE  # 暗杠: "下雨立刻收取其他未胡者2倍點數"
     assert payments_shown(page) == [f"乙, 丙, 丁 pay {each} each"]
     totals = [3 * each, -each, -each, -each]
-    shown = [text_of(m) for m in re.findall(r'<span class="total [^"]+">(.*?)</span>', page)]
+    shown = [text_of(m) for m in re.findall(r'<span class="total [^"]+">(.*?)</span></span>', page)]
     assert shown == [signed_text(t) for t in totals]
 
 
@@ -636,7 +636,8 @@ def test_ledger_marks_the_round_in_progress_and_sums_it(en_client: Client) -> No
     second = [-2 * BASE, -2 * BASE, 6 * BASE, -2 * BASE]
     running = [a + b for a, b in zip(first, second, strict=True)]
     cells = re.findall(
-        r'<span class="delta">([^<]+)</span><small class="sum">([^<]+)</small>', rows[1]
+        r'<span class="delta pts n\d+">([^<]+)</span><small class="sum pts n\d+">([^<]+)</small>',
+        rows[1],
     )
     assert cells == [(signed_text(d), signed_text(t)) for d, t in zip(second, running, strict=True)]
     assert s.tallies() == running
