@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from scorer.present.words import money_places, money_text
 from tests.factories import SHORT_NAMES, by_tiles, make_table, record
-from tests.pages import html
+from tests.pages import html, text_of
 
 HANDS = [
     ({"concealed": "111m222m333m456p7z", "win_tile": "7z"}, 0, None),
@@ -44,8 +44,8 @@ def test_every_amount_of_a_quarter_point_table_has_two_decimals(client: Client) 
     assert any(t * Decimal("0.25") == int(t * Decimal("0.25")) for t in s.tallies())
     for name in ("session", "final", "ledger"):
         page = html(client.get(reverse(f"scorer:{name}", args=[s.code])))
-        amounts = re.findall(r"金额 ([+−]?[\d.]+)", page) + re.findall(
-            r"<small>([+−]?\d[\d.]*)</small>", page
+        amounts = re.findall(r"金额\s*([+−]?[\d.]+)", text_of(page)) + re.findall(
+            r"<small>(?:<span[^>]*>)?([+−]?\d[\d.]*)<", page
         )
         assert amounts, name
         assert all(re.fullmatch(r"[+−]?\d+\.\d\d", a) for a in amounts), (name, amounts)
