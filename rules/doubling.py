@@ -23,6 +23,7 @@ from rules.registry import Ruleset
 from rules.results import Fan, HandResult
 from rules.shapes import Decomposition
 from rules.table import SeatInput, TableSpec, WinFlag
+from rules.working import Term, item, term
 
 
 @dataclass(frozen=True)
@@ -256,6 +257,7 @@ class Settled:
     share: int  # P × 2^k, before the dealer's ×2
     working: list[str]  # how the win's amounts came where they differ from the share
     working_zh: list[str]
+    terms: list[Term]  # the same, as numbers per payer (rules/working.py)
 
 
 def settle(hand: Hand, fids: Sequence[int], params: ParamValues, extra: int = 0) -> Settled:
@@ -302,6 +304,15 @@ def settle(hand: Hand, fids: Sequence[int], params: ParamValues, extra: int = 0)
             working.append(f"seat {s}: {share} × 2 (dealer) = {a}")
     notes_zh[:0] = working_zh
     notes[:0] = working
+    k = len(fids) + extra
+    terms = _win_terms(
+        pays,
+        share,
+        k,
+        params,
+        {s: amount(s) for s in others},
+        rule == "discarder_all" and not hand.self_drawn,
+    )
     kongs = _kong_counts(hand, players, winner)
     xv, cv = params.whole("exposed_kong"), params.whole("concealed_kong")
     if params["kong_settlement"] == "with_win":
@@ -309,6 +320,8 @@ def settle(hand: Hand, fids: Sequence[int], params: ParamValues, extra: int = 0)
         if value:
             for s in payers:
                 pays.append((s, winner, value, "kong"))
+            # (payers repeats the discarder who pays for all three: one term each time)
+            terms += [_kong_term([s], winner, kongs[winner], xv, cv) for s in payers]
             notes_zh.append(f"杠随胡：每个给钱的人再付杠钱 {value}")
             notes.append(f"kongs follow the win: each payer adds {value}")
     else:
@@ -318,9 +331,37 @@ def settle(hand: Hand, fids: Sequence[int], params: ParamValues, extra: int = 0)
                 for s in range(players):
                     if s != owner:
                         pays.append((s, owner, value, "kong"))
+                terms.append(_kong_term([s for s in range(players) if s != owner], owner,
+                                        kongs[owner], xv, cv))  # fmt: skip
                 notes_zh.append(f"{owner} 号位的杠：每家付 {value}")
                 notes.append(f"seat {owner}'s kongs: {value} from each")
-    return Settled([p for p in pays if p[2]], notes, notes_zh, share, working, working_zh)
+    return Settled([p for p in pays if p[2]], notes, notes_zh, share, working, working_zh, terms)
+
+
+def _win_terms(
+    pays: Sequence[tuple[int, int, int, str]], share: int, k: int, params: ParamValues,
+    each: Mapping[int, int], for_all: bool,
+) -> list[Term]:  # fmt: skip
+    """The win's working per payer: 平胡 P × 2^k, × 2 between the dealer and another;
+    a discarder who pays for all three (`for_all`) adds the three's amounts (`each`)."""
+    if for_all:
+        frm, to, a, _ = pays[0]
+        return [term([frm], to, a, additions=[item(v, name=(f"{s} 号位", f"seat {s}"))
+                                              for s, v in each.items()],
+                     note=("包三家", "pays for all three"))]  # fmt: skip
+    flat = item(params.whole("pinghu"), name=("平胡", "plain win"))
+    ups = [item(2, k)] if k else []
+    dealer = item(2, name=("庄家", "dealer"))
+    return [term([frm], to, a, base=flat, factors=[*ups, dealer] if a != share else ups)
+            for frm, to, a, _ in pays]  # fmt: skip
+
+
+def _kong_term(payers: list[int], owner: int, counts: tuple[int, int], xv: int, cv: int) -> Term:
+    """A kong's money as each payer pays it: 明杠 n × value + 暗杠 n × value."""
+    ming, an = counts
+    adds = [item(xv * ming, name=("明杠", "exposed kongs")) if ming else None,
+            item(cv * an, name=("暗杠", "concealed kongs")) if an else None]  # fmt: skip
+    return term(payers, owner, xv * ming + cv * an, additions=[a for a in adds if a], reason="kong")
 
 
 def _kong_counts(hand: Hand, players: int, winner: int) -> list[tuple[int, int]]:
@@ -380,6 +421,7 @@ def result(
         out["notes_zh"] += s.notes_zh
         out["working"] += s.working
         out["working_zh"] += s.working_zh
+        out["terms"] = s.terms
     return out
 
 

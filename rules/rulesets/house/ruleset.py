@@ -24,6 +24,7 @@ from rules.results import HandResult
 from rules.rulesets.generic import decomposition_dict, listed_and_count
 from rules.table import ALL_TILES, SUITED_TILES, EventKind, TableSpec, Wilds
 from rules.tiles import tile_en, tile_zh, tiles_en
+from rules.working import Term, item, term
 
 RED_DRAGON = 33  # 7z 红中
 
@@ -203,6 +204,7 @@ class House(Ruleset):
                 deltas[t.winner] += amount
             out["payments"] = [{"from": s, "to": t.winner, "amount": a} for s, a in pays]
             out["deltas"] = deltas
+            out["terms"] = self.win_terms(pays, hand.self_drawn, t.dealer, t.winner, params)
             each = "、".join(f"{s}号位 {a}" for s, a in pays)
             notes_zh.append(("自摸，" if hand.self_drawn else "点炮，") + f"付：{each}")
             notes.append(("self-drawn, " if hand.self_drawn else "on a discard, ")
@@ -229,6 +231,23 @@ class House(Ruleset):
                 )
             base, payers = points, [discarder]
         return [(s, base + (bonus if dealer in (s, winner) else 0)) for s in payers]
+
+    @staticmethod
+    def win_terms(
+        pays: list[tuple[int, int]], self_drawn: bool, dealer: int, winner: int,
+        params: ParamValues,
+    ) -> list[Term]:  # fmt: skip
+        """Each payment's working: the points (× the self-draw multiplier), + the
+        dealer bonus where the dealer pays or wins."""
+        mult = params.whole("self_draw_multiplier")
+        bonus = params.whole("dealer_bonus")
+        out = []
+        for s, a in pays:
+            factors = [item(mult, name=("自摸", "self-drawn"))] if self_drawn and mult != 1 else []
+            adds = [item(bonus, name=("庄家", "dealer"))] if bonus and dealer in (s, winner) else []
+            out.append(term([s], winner, a, base=item(params.whole("points")), factors=factors,
+                            additions=adds))  # fmt: skip
+        return out
 
     def kong_payments(
         self, kind: str, player: int, discarder: int | None, in_play: Sequence[int],

@@ -21,7 +21,7 @@ from rules.registry import Preset, Ruleset
 from rules.results import DroppedFlag, Fan, HandResult
 from rules.round import RoundEnd
 from rules.rulesets.jian.hands import DEGUO, FANS, FORMS, Reading, readings
-from rules.rulesets.jian.payments import round_end, win_payments
+from rules.rulesets.jian.payments import round_end, win_payments, win_terms
 from rules.table import ALL_TILES, EventKind, SeatInput, TableSpec, Wilds, WinFlag
 from rules.tiles import tile_en, tile_zh
 
@@ -172,6 +172,7 @@ class Jian(Ruleset):
                 deltas[winner] += a
             out["payments"] = [{"from": p, "to": winner, "amount": a} for p, _, a in pays]
             out["deltas"] = deltas
+            out["terms"] = win_terms(fans, pays, winner, dealer, discarder, params)
             bonus = params.whole("deguo_bonus") if DEGUO in fans else 0
             for p, f, a in pays:
                 extra = bonus if discarder is None or p == discarder else 0

@@ -29,6 +29,7 @@ from rules.table import (
     TableSpec,
     WinFlag,
 )
+from rules.working import Term, item, term
 
 FORMS = decompose.Forms(seven_pairs=True, seven_pairs_quads=True, thirteen_orphans=True,
                         honors_knitted=True, knitted_straight=True)  # fmt: skip
@@ -170,6 +171,7 @@ class Shaanxi(Ruleset):
         if not hand.self_drawn and params["discard_payers"] == "discarder":
             payers = [t.discarder]  # type: ignore[list-item]
         losers: list[Loser] = []
+        terms: list[Term] = []
         deltas = [0] * n
         for s in payers:
             d = params.whole("dealer_factor") if t.dealer in (s, w) else 1
@@ -177,6 +179,10 @@ class Shaanxi(Ruleset):
             deltas[s] -= amount
             deltas[w] += amount
             losers.append({"seat": s, "pays": amount, "dealer": d, "paozi": p[s]})
+            terms.append(term([s], w, amount, base=item(d, name=("庄", "dealer")),
+                              additions=[item(p[s], name=("炮子", "stakes")),
+                                         item(p[w], name=("赢家炮子", "winner's stakes"))],
+                              per=[item(a, name=("A", "A")), item(b, name=("底分", "base"))]))  # fmt: skip
             line_zh = f"{s} 号位：{a} × {b} × (庄 {d} + 炮子 {p[s]} + 赢家炮子 {p[w]}) = {amount}"
             line_en = (f"seat {s}: {a} × {b} × (dealer {d} + stakes {p[s]} + winner's "
                        f"stakes {p[w]}) = {amount}")  # fmt: skip
@@ -185,6 +191,7 @@ class Shaanxi(Ruleset):
             out["working_zh"].append(line_zh)
             out["working"].append(line_en)
         out["losers"] = losers
+        out["terms"] = terms
         out["payments"] = [{"from": lo["seat"], "to": w, "amount": lo["pays"]} for lo in losers]
         out["deltas"] = deltas
         return out

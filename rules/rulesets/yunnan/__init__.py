@@ -29,6 +29,7 @@ from rules.table import ALL_TILES, EventKind, TableSpec, WinFlag
 from rules.tiles import tile_str
 from rules.values import fan_counts
 from rules.wall import round_standings
+from rules.working import Item, Term, item, term
 
 FORMS = decompose.Forms(seven_pairs=True, seven_pairs_quads=True)
 
@@ -256,6 +257,32 @@ class Yunnan(Ruleset):
             return sd + params.whole("discard_base") - params.whole("self_draw_base")
         return params.whole("discard_base") * 2 ** (f - 1)
 
+    @staticmethod
+    def value_term(
+        s: int, w: int, amount: int, f: int, ten: bool, self_drawn: bool, params: ParamValues,
+        dealer: list[Item],
+    ) -> Term:  # fmt: skip
+        """One payer's working, as `value` counts: 平胡's own value; 十老头 each; else
+        the self-draw base × 2^(番 − 1), on a discard plus one or the discard base's."""
+        if ten:
+            return term([s], w, amount, base=item(params.whole("ten_honors_each"),
+                                                  name=("十老头", "ten honors")), factors=dealer)  # fmt: skip
+        if f == 0:
+            return term([s], w, amount, base=item(params.whole("pinghu_self_draw"),
+                                                  name=("平胡", "plain hand")), factors=dealer)  # fmt: skip
+        ups = [item(2, f - 1)] if f > 1 else []
+        sd, db = params.whole("self_draw_base"), params.whole("discard_base")
+        if self_drawn or params["discard_rule"] == "plus_one":
+            adds = [] if self_drawn or db == sd else [item(db - sd, name=("点炮", "discard"))]
+            if adds and dealer:  # (sd × 2^(f-1) + more) × dealer
+                return term([s], w, amount, factors=[item(sd, name=("自摸", "self-drawn")), *ups],
+                            additions=adds, per=dealer)  # fmt: skip
+            return term([s], w, amount, base=item(sd, name=("自摸", "self-drawn")),
+                        factors=[*ups, *dealer], additions=adds)  # fmt: skip
+        return term(
+            [s], w, amount, base=item(db, name=("点炮", "discard")), factors=[*ups, *dealer]
+        )
+
     def result(
         self, fans: Mapping[int, int], self_drawn: bool, table: Table | None,
         params: ParamValues,
@@ -289,12 +316,15 @@ class Yunnan(Ruleset):
         deltas = [0] * n
         payments: list[Payment] = []
         factor = params.whole("dealer_factor")
+        out["terms"] = []
         for s in payers:
             amount = value * (factor if table.dealer in (s, w) else 1)
             deltas[s] -= amount
             deltas[w] += amount
             payments.append({"from": s, "to": w, "amount": amount,
                              "reason": "ten_honors" if ten else "win"})  # fmt: skip
+            out["terms"].append(self.value_term(s, w, amount, total, ten, self_drawn, params, (
+                [item(factor, name=("庄家", "dealer"))] if amount != value else [])))  # fmt: skip
             if amount != value:
                 out["notes_zh"].append(f"{s} 号位：庄家 ×{factor}，{amount}")
                 out["notes"].append(f"seat {s}: dealer ×{factor}, {amount}")
