@@ -23,7 +23,7 @@ from rules.registry import Ruleset
 from rules.results import Fan, HandResult
 from rules.shapes import Decomposition
 from rules.table import SeatInput, TableSpec, WinFlag
-from rules.working import Term, item, term
+from rules.working import Term, item, merged, term
 
 
 @dataclass(frozen=True)
@@ -350,7 +350,7 @@ def _win_terms(
                                               for s, v in each.items()],
                      note=("包三家", "pays for all three"))]  # fmt: skip
     flat = item(params.whole("pinghu"), name=("平胡", "plain win"))
-    ups = [item(2, k)] if k else []
+    ups = [item(2)] * k  # ×2 per item, as the card counts
     dealer = item(2, name=("庄家", "dealer"))
     return [term([frm], to, a, base=flat, factors=[*ups, dealer] if a != share else ups)
             for frm, to, a, _ in pays]  # fmt: skip
@@ -421,7 +421,7 @@ def result(
         out["notes_zh"] += s.notes_zh
         out["working"] += s.working
         out["working_zh"] += s.working_zh
-        out["terms"] = s.terms
+        out["terms"] = merged(s.terms)
     return out
 
 

@@ -129,6 +129,19 @@ def evaluate(t: Mapping[str, Any]) -> int:
     return v
 
 
+def merged(terms: Iterable[Term]) -> list[Term]:
+    """The terms with those that differ only in their payers made one ("丙、丁 各：…"),
+    in the order of their first payer."""
+    out: list[Term] = []
+    for t in terms:
+        same = next((o for o in out if {**o, "payers": []} == {**t, "payers": []}), None)
+        if same is None:
+            out.append({**t, "payers": list(t["payers"])})
+        else:
+            same["payers"].extend(t["payers"])
+    return out
+
+
 def by_payment(terms: Iterable[Mapping[str, Any]]) -> dict[tuple[int, int | None], int]:
     """(from, to) -> what the terms, evaluated, make that payer pay that receiver in all."""
     out: dict[tuple[int, int | None], int] = {}
@@ -150,13 +163,17 @@ def _num(x: Any) -> str:
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-def _item(it: Mapping[str, Any], zh: bool, power: bool = False) -> str:
+def _item(it: Mapping[str, Any], zh: bool, factor: bool = False) -> str:
+    """A number with its words: "底分 8", "44 番"; a factor's name after it, in
+    brackets, so the product reads as numbers: "2（庄家）", "2³"."""
     s = _num(it["value"])
-    p = int(it.get("power", 1)) if power else 1
+    p = int(it.get("power", 1)) if factor else 1
     if p != 1:
         s += str(p).translate(_SUPERSCRIPT)
     name = it.get("name_zh" if zh else "name_en") or ""
     unit = it.get("unit_zh" if zh else "unit_en") or ""
+    if factor and name:
+        return f"{s}（{name}）" if zh else f"{s} ({name})"
     return " ".join(x for x in (name, s, unit) if x)
 
 
@@ -166,13 +183,13 @@ def expression(t: Mapping[str, Any], zh: bool) -> str:
     factors = t.get("factors") or []
     if "base" in t:
         parts.append(_item(t["base"], zh))
-    parts += [_item(f, zh, power=True) for f in factors]
+    parts += [_item(f, zh, factor=True) for f in factors]
     product = " × ".join(parts)
     adds = [_item(a, zh) for a in t.get("additions") or []]
     body = " + ".join(x for x in (product, *adds) if x)
     per = [_item(m, zh) for m in t.get("per") or []]
-    if per:
-        body = " × ".join([f"({body})" if len(parts) + len(adds) > 1 else body, *per])
+    if per:  # written first, as a table says it: "1 × 3 × (庄 2 + 炮子 1 + 2)"
+        body = " × ".join([*per, f"({body})" if len(parts) + len(adds) > 1 else body])
     exact = raw_value(t)
     raw = whole(exact)
     alone = len(parts) + len(adds) == 1 and not factors and not per
@@ -214,6 +231,7 @@ __all__ = [
     "evaluate",
     "expression",
     "item",
+    "merged",
     "raw_value",
     "seat_words",
     "term",

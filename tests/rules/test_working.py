@@ -7,7 +7,7 @@ property test (tests/rules/test_wuhan.py); here the shapes themselves.
 
 from __future__ import annotations
 
-from rules.working import by_payment, evaluate, item, seat_words, term, term_text
+from rules.working import by_payment, evaluate, item, merged, seat_words, term, term_text
 
 FAN = ("番", "fans")
 BASE = ("底分", "base")
@@ -29,7 +29,7 @@ def test_powers_per_and_caps() -> None:
         "2：6 × 2² = 24"
     )
     jian = term([0], 1, 26, factors=[item(2, 3)], additions=[item(5)], per=[item(2)])
-    assert evaluate(jian) == 26 and term_text(jian, False, str) == "0: (2³ + 5) × 2 = 26"
+    assert evaluate(jian) == 26 and term_text(jian, False, str) == "0: 2 × (2³ + 5) = 26"
     capped = term([0], 1, 300, base=item(10), factors=[item(8), item(6)],
                   cap=item(300, name=("封顶", "cap")))  # fmt: skip
     assert evaluate(capped) == 300
@@ -43,3 +43,12 @@ def test_a_fraction_rounds_half_up() -> None:
     t = term([0], 1, 0, base=item(1), factors=[item(1.5), item(3)])
     assert evaluate(t) == 5  # 4.5 → 5
     assert term_text(t, True, str) == "0：1 × 1.5 × 3 = 4.5 → 5"
+
+
+def test_a_factor_is_named_after_its_number_and_payers_alike_are_merged() -> None:
+    dealer = item(2, name=("庄家", "dealer"))
+    a = term([0], 1, 40, base=item(5, name=("平胡", "plain win")), factors=[item(2), item(2), dealer])
+    b = term([2], 1, 20, base=item(5, name=("平胡", "plain win")), factors=[item(2), item(2)])
+    c = {**b, "payers": [3]}
+    lines = [term_text(t, True, str) for t in merged([a, b, c])]
+    assert lines == ["0：平胡 5 × 2 × 2 × 2（庄家） = 40", "2、3 各：平胡 5 × 2 × 2 = 20"]

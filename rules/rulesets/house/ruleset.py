@@ -24,7 +24,7 @@ from rules.results import HandResult
 from rules.rulesets.generic import decomposition_dict, listed_and_count
 from rules.table import ALL_TILES, SUITED_TILES, EventKind, TableSpec, Wilds
 from rules.tiles import tile_en, tile_zh, tiles_en
-from rules.working import Term, item, term
+from rules.working import Term, item, merged, term
 
 RED_DRAGON = 33  # 7z 红中
 
@@ -204,7 +204,7 @@ class House(Ruleset):
                 deltas[t.winner] += amount
             out["payments"] = [{"from": s, "to": t.winner, "amount": a} for s, a in pays]
             out["deltas"] = deltas
-            out["terms"] = self.win_terms(pays, hand.self_drawn, t.dealer, t.winner, params)
+            out["terms"] = merged(self.win_terms(pays, hand.self_drawn, t.dealer, t.winner, params))
             each = "、".join(f"{s}号位 {a}" for s, a in pays)
             notes_zh.append(("自摸，" if hand.self_drawn else "点炮，") + f"付：{each}")
             notes.append(("self-drawn, " if hand.self_drawn else "on a discard, ")

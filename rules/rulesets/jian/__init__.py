@@ -24,6 +24,7 @@ from rules.rulesets.jian.hands import DEGUO, FANS, FORMS, Reading, readings
 from rules.rulesets.jian.payments import round_end, win_payments, win_terms
 from rules.table import ALL_TILES, EventKind, SeatInput, TableSpec, Wilds, WinFlag
 from rules.tiles import tile_en, tile_zh
+from rules.working import merged
 
 # 东南西北 round; 中 → 发 → 白 → 中 (the order the dragons are named in here).
 CYCLES = ((27, 28, 29, 30), (33, 32, 31))
@@ -172,7 +173,7 @@ class Jian(Ruleset):
                 deltas[winner] += a
             out["payments"] = [{"from": p, "to": winner, "amount": a} for p, _, a in pays]
             out["deltas"] = deltas
-            out["terms"] = win_terms(fans, pays, winner, dealer, discarder, params)
+            out["terms"] = merged(win_terms(fans, pays, winner, dealer, discarder, params))
             bonus = params.whole("deguo_bonus") if DEGUO in fans else 0
             for p, f, a in pays:
                 extra = bonus if discarder is None or p == discarder else 0

@@ -29,7 +29,7 @@ from rules.table import (
     TableSpec,
     WinFlag,
 )
-from rules.working import Term, item, term
+from rules.working import Term, item, merged, term
 
 FORMS = decompose.Forms(seven_pairs=True, seven_pairs_quads=True, thirteen_orphans=True,
                         honors_knitted=True, knitted_straight=True)  # fmt: skip
@@ -182,7 +182,7 @@ class Shaanxi(Ruleset):
             terms.append(term([s], w, amount, base=item(d, name=("庄", "dealer")),
                               additions=[item(p[s], name=("炮子", "stakes")),
                                          item(p[w], name=("赢家炮子", "winner's stakes"))],
-                              per=[item(a, name=("A", "A")), item(b, name=("底分", "base"))]))  # fmt: skip
+                              per=[item(a, name=(f"{how_zh[:2]} A", "A")), item(b, name=("底分", "base"))]))  # fmt: skip
             line_zh = f"{s} 号位：{a} × {b} × (庄 {d} + 炮子 {p[s]} + 赢家炮子 {p[w]}) = {amount}"
             line_en = (f"seat {s}: {a} × {b} × (dealer {d} + stakes {p[s]} + winner's "
                        f"stakes {p[w]}) = {amount}")  # fmt: skip
@@ -191,7 +191,7 @@ class Shaanxi(Ruleset):
             out["working_zh"].append(line_zh)
             out["working"].append(line_en)
         out["losers"] = losers
-        out["terms"] = terms
+        out["terms"] = merged(terms)
         out["payments"] = [{"from": lo["seat"], "to": w, "amount": lo["pays"]} for lo in losers]
         out["deltas"] = deltas
         return out

@@ -23,7 +23,7 @@ from rules.results import Fan, HandResult
 from rules.rulesets.wuhu.hands import FORMS, MIN_ZHI, ZUI, contexts, suit_counts, ya, zhi_of, zui
 from rules.table import SUITED_TILES, EventKind, TableSpec, WinFlag
 from rules.tiles import tile_en, tile_zh
-from rules.working import item, term
+from rules.working import item, merged, term
 
 TILES = (*SUITED_TILES, 27, 28, 29, 30)  # "筒、条、万的1至9,另任意四支风"
 SUIT_ZH = ("万", "筒", "条")
@@ -245,10 +245,10 @@ class Wuhu(Ruleset):
             out["payments"] = [{"from": s, "to": t.winner, "amount": a} for s, a in pays]
             out["deltas"] = deltas
             # Each payer's working: the hand's 番, one 底番 more where it is owed.
-            out["terms"] = [term([s], t.winner, a, base=item(total, unit=("番", "fans")),
+            out["terms"] = merged([term([s], t.winner, a, base=item(total, unit=("番", "fans")),
                                  additions=[item(a - total, name=("底番", "base"))]
                                  if a != total else [])
-                            for s, a in pays]  # fmt: skip
+                            for s, a in pays])  # fmt: skip
             if extra:
                 more = [s for s, a in pays if a > total]
                 if more:

@@ -29,7 +29,7 @@ from rules.table import ALL_TILES, EventKind, TableSpec, WinFlag
 from rules.tiles import tile_str
 from rules.values import fan_counts
 from rules.wall import round_standings
-from rules.working import Item, Term, item, term
+from rules.working import Item, Term, item, merged, term
 
 FORMS = decompose.Forms(seven_pairs=True, seven_pairs_quads=True)
 
@@ -330,6 +330,7 @@ class Yunnan(Ruleset):
                 out["notes"].append(f"seat {s}: dealer ×{factor}, {amount}")
         out["payments"] = payments
         out["deltas"] = deltas
+        out["terms"] = merged(out["terms"])
         return out
 
     # -- quick entry: the fans picked, 十老头 among them -----------------------------------
