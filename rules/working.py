@@ -210,12 +210,14 @@ def term_text(t: Mapping[str, Any], zh: bool, seat: Callable[[int], str]) -> str
     """One line of the working: who pays, and how the amount came.
 
     zh "丙：44 番 + 8 = 52" / "甲、丁 各：8"; en "丙: 44 fans + 8 = 52" /
-    "甲, 丁 each: 8".  `seat` names a seat (a player's name on a page)."""
+    "甲, 丁 each: 8"; a kong's money names its receiver: "乙、丙 → 甲 各：暗杠 4".  `seat` names a seat (a player's name on a page)."""
     payers = [seat(p) for p in t["payers"]]
+    # Money that is not the win's own (a kong's) may go to another: said.
+    to = f" → {seat(t['to'])}" if t.get("reason") and t.get("to") is not None else ""
     if zh:
-        who = "、".join(payers) + (" 各" if len(payers) > 1 else "")
+        who = "、".join(payers) + to + (" 各" if len(payers) > 1 else "")
         return f"{who}：{expression(t, zh)}"
-    who = ", ".join(payers) + (" each" if len(payers) > 1 else "")
+    who = ", ".join(payers) + to + (" each" if len(payers) > 1 else "")
     return f"{who}: {expression(t, zh)}"
 
 

@@ -52,3 +52,10 @@ def test_a_factor_is_named_after_its_number_and_payers_alike_are_merged() -> Non
     c = {**b, "payers": [3]}
     lines = [term_text(t, True, str) for t in merged([a, b, c])]
     assert lines == ["0：平胡 5 × 2 × 2 × 2（庄家） = 40", "2、3 各：平胡 5 × 2 × 2 = 20"]
+
+
+def test_a_kongs_money_names_its_receiver() -> None:
+    kong = term([1, 2, 3], 0, 4, additions=[item(4, name=("暗杠", "concealed kongs"))],
+                reason="kong")  # fmt: skip
+    assert term_text(kong, True, "甲乙丙丁".__getitem__) == "乙、丙、丁 → 甲 各：暗杠 4"
+    assert term_text(kong, False, "ABCD".__getitem__) == "B, C, D → A each: concealed kongs 4"

@@ -395,10 +395,11 @@ def loser_terms(
     out: list[Term] = []
     for lo in losers:
         t = term(
-            [lo.seat], winner, 0, base=item(base), factors=[item(w), item(lo.factor)],
+            # His factor says what made it: "8（暗杠 ×4、庄闲 ×2）", as the table counts.
+            [lo.seat], winner, 0, base=item(base),
+            factors=[item(w), item(lo.factor, name=("、".join(lo.words_zh), ", ".join(lo.words_en)))],
             cap=None if all_over else item(cap, name=("封顶", "cap")),
             instead=item(golden, name=("金顶", "golden cap")) if all_over else None,
-            note=("、".join(lo.words_zh), ", ".join(lo.words_en)),
         )  # fmt: skip
         t["amount"] = evaluate(t)
         out.append(t)
