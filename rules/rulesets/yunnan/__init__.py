@@ -18,6 +18,7 @@ from typing import Any
 
 from rules import decompose
 from rules.errors import RuleError
+from rules.fan_help import FanHelp
 from rules.fans import FanDef, FanTable
 from rules.hand import FLAGS, Hand, Table, parse_situation
 from rules.params import Param, ParamValues, int_param
@@ -95,6 +96,25 @@ FANS = FanTable(
 PATTERNS = (PENGPENG, FLUSH, SEVEN, DRAGON7)
 SITUATIONAL = (KONG_BLOOM, KONG_DISCARD, ROB)
 PICKABLE = (*PATTERNS, TEN_HONORS)
+
+# What each fan means (its row's rule text), an example hand and the names players
+# use; 十老头 is no hand at all (ten honor discards in a row): picked, never read
+# from tiles, so its example is the fan picked (`picked`).
+_PUNGS = "111m222p333s555z9s +9s"
+HELP: dict[int, FanHelp] = {
+    f.id: FanHelp(example, situation, f.rule_zh, f.rule_en, aliases, picked=f.id == TEN_HONORS)
+    for f, (example, situation, aliases) in (
+        (FANS[PENGPENG], (_PUNGS, {}, ("对对胡", "碰碰和", "大对子"))),
+        (FANS[FLUSH], ("123m456m789m234m5m +5m", {}, ("清一门", "full flush"))),
+        (FANS[SEVEN], ("1133m5577p2288s1z +1z", {}, ("七对", "七对子", "暗七对"))),
+        (FANS[DRAGON7], ("111m33m5577p2288s +1m", {}, ("龙七对子", "豪华七对"))),
+        (FANS[TEN_HONORS], (_PUNGS, {"self_drawn": True}, ("十风", "打十张字"))),
+        (FANS[KONG_BLOOM], ("123p456p789s5s [2222m] +5s", {"self_drawn": True, "after_kong": True},
+                            ("杠开", "杠上开花"))),
+        (FANS[KONG_DISCARD], (_PUNGS, {"after_kong": True}, ("杠炮",))),
+        (FANS[ROB], (_PUNGS, {"robbing_kong": True}, ("抢杠", "抢杠和"))),
+    )
+}  # fmt: skip
 
 REASONS = {
     "win": ("胡牌", "Win"),
@@ -334,6 +354,9 @@ class Yunnan(Ruleset):
         return out
 
     # -- quick entry: the fans picked, 十老头 among them -----------------------------------
+
+    def fan_help(self) -> Mapping[int, FanHelp]:
+        return HELP
 
     def fan_catalog(self, params: ParamValues | None = None) -> list[CatalogFan]:
         """The patterns and 十老头; 杠上花/杠上炮/抢杠 come from the win's flags."""
