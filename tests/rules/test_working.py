@@ -47,7 +47,9 @@ def test_a_fraction_rounds_half_up() -> None:
 
 def test_a_factor_is_named_after_its_number_and_payers_alike_are_merged() -> None:
     dealer = item(2, name=("庄家", "dealer"))
-    a = term([0], 1, 40, base=item(5, name=("平胡", "plain win")), factors=[item(2), item(2), dealer])
+    a = term(
+        [0], 1, 40, base=item(5, name=("平胡", "plain win")), factors=[item(2), item(2), dealer]
+    )
     b = term([2], 1, 20, base=item(5, name=("平胡", "plain win")), factors=[item(2), item(2)])
     c = {**b, "payers": [3]}
     lines = [term_text(t, True, str) for t in merged([a, b, c])]

@@ -64,8 +64,11 @@ _ROWS: dict[int, tuple[str, dict[str, object], tuple[str, ...]]] = {
     43: (CHICKEN, {}, ("鸡和", "鸡胡", "屁胡", "chicken")),
     44: (CHICKEN, {"self_drawn": True, "last_tile": True}, ("海底自摸", "自摸海底")),
     45: (CHICKEN, {"last_tile": True}, ("海底", "海底炮")),
-    46: ("34p55z [1111m] [678s] [888m] +2p", {"self_drawn": True, "after_kong": True},
-         ("杠开", "杠上花")),
+    46: (
+        "34p55z [1111m] [678s] [888m] +2p",
+        {"self_drawn": True, "after_kong": True},
+        ("杠开", "杠上花"),
+    ),
     47: (CHICKEN, {"robbing_kong": True}, ("抢杠胡", "抢杠")),
     48: ("222p333s555z9s [111m] +9s", {}, ("碰碰胡", "对对胡", "对对和", "大对子")),
     49: ("123m456m789m111z5m +5m", {}, ("混一门", "凑一色", "half flush")),

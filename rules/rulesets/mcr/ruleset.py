@@ -13,13 +13,13 @@ from dataclasses import replace
 
 from rules.decompose import Forms, waits_counts
 from rules.errors import RuleError
+from rules.fan_help import FanHelp
 from rules.hand import Hand, Table
 from rules.params import Param, ParamValues, recipients_param
 from rules.registry import Preset, Ruleset
 from rules.results import CatalogFan, HandResult
 from rules.round import Penalty
 from rules.rulesets.mcr import lean
-from rules.fan_help import FanHelp
 from rules.rulesets.mcr.fans import COMMON_FANS, FANS, TABLE
 from rules.rulesets.mcr.help import HELP
 from rules.rulesets.mcr.scoring import Reading, best_reading, explain, fan_entry, win_payments

@@ -31,12 +31,20 @@ _ROWS: dict[int, tuple[str, dict[str, object], tuple[str, ...], dict[str, object
     13: ("1111335577m99m8m +8m", {}, ("清豪华七对",), {}),
     14: ("5m [111m] [222m] [333p] [444p] +5m", {}, ("金钩胡", "单吊", "大单吊"), CHENGDU),
     15: ("111m123m456p789p5p +5p", {}, ("一根", "gen"), {}),
-    16: ("123m456m789p5p [2222p] +5p", {"self_drawn": True, "after_kong": True},
-         ("杠开", "杠上开花"), {}),
+    16: (
+        "123m456m789p5p [2222p] +5p",
+        {"self_drawn": True, "after_kong": True},
+        ("杠开", "杠上开花"),
+        {},
+    ),
     17: (PLAIN, {"after_kong": True}, ("杠炮",), {}),
     18: (PLAIN, {"robbing_kong": True}, ("抢杠胡",), {}),
-    19: (PLAIN, {"self_drawn": True, "last_tile": True}, ("海底捞月", "海底"),
-         {"last_tile_fan": True}),
+    19: (
+        PLAIN,
+        {"self_drawn": True, "last_tile": True},
+        ("海底捞月", "海底"),
+        {"last_tile_fan": True},
+    ),
 }
 
 HELP: dict[int, FanHelp] = {
