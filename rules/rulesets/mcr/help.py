@@ -15,7 +15,7 @@ from rules.rulesets.mcr.fans import TABLE
 # A hand with no fan of its own (无番和), on which the situational fans are shown.
 CHICKEN = "34p55z [123m] [678s] [888m] +2p"
 PLAIN = "123m456p789s234s5m +5m"  # four chows and a pair, concealed: 平和, 门前清, 单钓
-SELF = {"self_drawn": True}
+SELF: dict[str, object] = {"self_drawn": True}
 
 # id -> (example, situation, aliases)
 _ROWS: dict[int, tuple[str, dict[str, object], tuple[str, ...]]] = {

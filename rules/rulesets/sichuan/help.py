@@ -12,7 +12,7 @@ from rules.fan_help import FanHelp
 from rules.rulesets.sichuan.scoring import FANS
 
 PLAIN = "123m456m789p234p5p +5p"
-CHENGDU = {"fan_table": "chengdu"}
+CHENGDU: dict[str, object] = {"fan_table": "chengdu"}
 
 # id -> (example, situation, aliases, params)
 _ROWS: dict[int, tuple[str, dict[str, object], tuple[str, ...], dict[str, object]]] = {
