@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from rules import decompose
 from rules.errors import RuleError
+from rules.fan_help import FanHelp
 from rules.fans import FanDef, FanTable
 from rules.hand import Hand
 from rules.params import Param, ParamValues
@@ -108,10 +109,38 @@ ITEMS = FanTable(
                                   and _wait_role(c) is not None)),
     )
 )  # fmt: skip
+# Each ×2 item explained (rules/fan_help.py): an example hand the card counts it on
+# (the item switched on, `x_<name>`), and the names players use.
+_PLAIN = "123m456p789s234s5m +5m"
+_EXAMPLES: dict[int, tuple[str, dict[str, object], tuple[str, ...]]] = {
+    MENQING: (_PLAIN, {}, ("门清", "门前清")),
+    WUHUN: (_PLAIN, {}, ("素胡", "没混")),
+    DRAGON: ("123m456m789m234p5s +5s", {}, ("清龙", "龙")),
+    SEVEN: ("1133m5577p2288s1z +1z", {}, ("七对", "七小对", "七对子")),
+    LUXURY: ("1111m3355p7799s2p +2p", {}, ("豪华七对", "龙七对")),
+    GANGCI: ("234m567m678p5s [9999s] +5s", {"self_drawn": True, "after_kong": True},
+             ("杠上开花", "杠开", "杠上花")),
+    ZHUOWU: ("46m123p456p789s55s +5m", {}, ("捉五", "夹五万")),
+    ZIMO: (_PLAIN, {"self_drawn": True}, ("自摸", "self drawn")),
+    BIANKANDIAO: ("12m456p789s234s55m +3m", {"self_drawn": True}, ("边张自摸", "卡张自摸", "单钓自摸")),
+}  # fmt: skip
 NAMES = {
     MENQING: "menqing", WUHUN: "wuhun", DRAGON: "dragon", SEVEN: "seven", LUXURY: "luxury",
     GANGCI: "gangci", ZHUOWU: "zhuowu", ZIMO: "zimo", BIANKANDIAO: "biankandiao",
 }  # fmt: skip
+
+
+def item_help(names: Sequence[str]) -> dict[int, FanHelp]:
+    """The help of the items a card lists (by their names), each example with its
+    item switched on."""
+    by = {v: k for k, v in NAMES.items()}
+    out = {}
+    for n in names:
+        fid = by[n]
+        example, situation, aliases = _EXAMPLES[fid]
+        out[fid] = FanHelp(example, situation, ITEMS[fid].rule_zh, ITEMS[fid].rule_en, aliases,
+                           {f"x_{n}": True})  # fmt: skip
+    return out
 
 
 def item_params(names: Sequence[str], on: Sequence[str]) -> tuple[Param, ...]:

@@ -45,6 +45,9 @@ class FanHelp:
     # A fan no hand makes (十老头: ten honor discards in a row), only picked: its
     # example is the fan picked by hand (quick entry), the tiles shown beside it.
     picked: bool = False
+    # A fan the result names in its notes only, folded into another row (芜湖's two
+    # 嘴子 are one 全交 row, "全交（清一色）"): the name the notes say.
+    folded: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "situation", MappingProxyType(dict(self.situation)))

@@ -32,6 +32,9 @@ def test_each_example_hand_scores_its_fan(rs_id: str, fid: int) -> None:
     else:
         r = score(example_situation(rs_id, help))
         assert r["ok"], (help.example, r)
+    if help.folded:  # named in the notes of the row it is folded into
+        assert r["win"] and help.folded in "".join(r["notes_zh"]), (help.example, r["notes_zh"])
+        return
     assert fid in [f["id"] for f in r["fans"]], (help.example, dict(help.situation), r["fans"])
 
 
@@ -58,3 +61,35 @@ def test_the_example_string() -> None:
     }
     with pytest.raises(ValueError):
         parse_example("123m456m789m123p55p")  # no winning tile
+
+
+def _every_fan() -> dict[str, set[int]]:
+    """Every fan a ruleset's results can list, by its own tables (the payer rows of 吉安,
+    点炮 and 庄家, are what a payer adds, not a hand's; 芜湖's rows beside its 嘴子 are
+    the prices: 底番, 支番, 杠, 全交)."""
+    from rules.doubling import NAMES
+    from rules.rulesets.beijing import ITEMS as BEIJING
+    from rules.rulesets.hebei import ITEMS as HEBEI
+    from rules.rulesets.jian.hands import FANS as JIAN
+    from rules.rulesets.mcr.fans import TABLE as MCR
+    from rules.rulesets.shandong import ITEMS as SHANDONG
+    from rules.rulesets.sichuan.scoring import FANS as SICHUAN
+    from rules.rulesets.wuhan.hands import TYPES as WUHAN
+    from rules.rulesets.wuhu.hands import ZUI as WUHU
+    from rules.rulesets.yunnan import FANS as YUNNAN
+
+    by = {v: k for k, v in NAMES.items()}
+    return {
+        "mcr": {f.id for f in MCR}, "sichuan": set(SICHUAN), "yunnan": {f.id for f in YUNNAN},
+        "wuhan": {f.id for f in WUHAN}, "jian": {f.id for f in JIAN} - {11, 12},
+        "wuhu": {f.id for f in WUHU}, "house": {1}, "shaanxi": {0},
+        "beijing": {by[n] for n in BEIJING}, "hebei": {by[n] for n in HEBEI},
+        "shandong": {by[n] for n in SHANDONG},
+    }  # fmt: skip
+
+
+def test_every_fan_of_every_table_ruleset_has_its_help() -> None:
+    every = _every_fan()
+    assert set(every) == {rs.id for rs in REGISTRY.values() if rs.table_play}
+    for rs_id, fans in every.items():
+        assert set(REGISTRY[rs_id].fan_help()) == fans, rs_id

@@ -10,12 +10,13 @@ up at the start of each round.  docs/rules/house.md has every decision.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from rules import decompose
 from rules.decompose import Forms
 from rules.errors import RuleError
+from rules.fan_help import FanHelp
 from rules.fans import FanDef, FanTable
 from rules.hand import Hand
 from rules.params import Param, ParamValues, int_param
@@ -36,6 +37,9 @@ FANS = FanTable(
                group="win"),
     )
 )  # fmt: skip
+# The one fan explained: any winning shape (rules/fan_help.py).
+HELP = {1: FanHelp("123m456p789s234s5m +5m", {}, FANS[1].rule_zh, FANS[1].rule_en,
+                   ("胡牌", "屁胡", "平胡"))}  # fmt: skip
 
 WILD_MODES = ("none", "red_dragon", "turned_next", "turned_same")
 
@@ -150,6 +154,9 @@ class House(Ruleset):
                         f"meld {i + 1}: this table plays without chi",
                         f"第 {i + 1} 副副露：这桌不可以吃",
                     )
+
+    def fan_help(self) -> Mapping[int, FanHelp]:
+        return HELP
 
     def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
         self.check(hand, params)

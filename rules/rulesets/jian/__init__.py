@@ -15,12 +15,14 @@ from functools import lru_cache
 
 from rules import decompose
 from rules.errors import RuleError
+from rules.fan_help import FanHelp
 from rules.hand import Hand
 from rules.params import Param, ParamValues
 from rules.registry import Preset, Ruleset
 from rules.results import DroppedFlag, Fan, HandResult
 from rules.round import RoundEnd
 from rules.rulesets.jian.hands import DEGUO, FANS, FORMS, Reading, readings
+from rules.rulesets.jian.help import HELP
 from rules.rulesets.jian.payments import round_end, win_payments, win_terms
 from rules.table import ALL_TILES, EventKind, SeatInput, TableSpec, Wilds, WinFlag
 from rules.tiles import tile_en, tile_zh
@@ -119,6 +121,9 @@ class Jian(Ruleset):
         self.check_wilds(hand)
         if hand.flowers:
             raise RuleError("bad_input", "this table plays without flowers", "这桌不打花牌")
+
+    def fan_help(self) -> Mapping[int, FanHelp]:
+        return HELP
 
     def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
         self.check(hand)

@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from rules import decompose
 from rules.errors import RuleError
+from rules.fan_help import FanHelp
 from rules.hand import Hand
 from rules.params import Param, ParamValues, int_param, recipients_param
 from rules.registry import Preset, Ruleset
@@ -41,6 +42,19 @@ SHAPES = {
     "honors_knitted": ("全不靠", "Knitted and honors"),
     "knitted_straight": ("组合龙", "Knitted straight"),
 }
+# The one row a win shows (id 0) names its shape; every shape is worth the same
+# (rules/fan_help.py).
+HELP = {
+    0: FanHelp(
+        "123m456p789s234s5m +5m", {},
+        "胡牌的牌型：四副加一对将，或七对、十三幺、全不靠、组合龙；牌型不另加分，"
+        "钱由 A × 底分 和各家的炮子算出",
+        "the winning shape: four sets and a pair, or seven pairs, thirteen orphans, "
+        "knitted and honors, knitted straight; no shape adds anything, the amounts come "
+        "from A × base and each player's stakes",
+        ("平胡", "屁胡", "七对", "十三幺"),
+    )
+}  # fmt: skip
 PAOZI = SeatInput("paozi", "炮子", "Stakes (paozi)", 0, 4, 0,
                   "庄家出牌前下的炮子（0–4）", "Stakes posted before the dealer's first "
                   "discard (0–4)")  # fmt: skip
@@ -133,6 +147,9 @@ class Shaanxi(Ruleset):
 
     def forms(self, params: ParamValues) -> decompose.Forms:
         return FORMS if params["special_shapes"] else PLAIN_FORMS
+
+    def fan_help(self) -> Mapping[int, FanHelp]:
+        return HELP
 
     def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
         self.check(hand, params)

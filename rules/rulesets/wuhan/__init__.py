@@ -17,6 +17,7 @@ from typing import Any
 
 from rules import decompose
 from rules.errors import RuleError
+from rules.fan_help import FanHelp
 from rules.hand import Hand
 from rules.params import Param, ParamValues, recipients_param
 from rules.registry import Preset, Ruleset
@@ -36,6 +37,7 @@ from rules.rulesets.wuhan.hands import (
     openings,
     readings,
 )  # fmt: skip
+from rules.rulesets.wuhan.help import HELP
 from rules.rulesets.wuhan.payments import COUNTS, Factor, own_factor, settle
 from rules.table import (
     ALL_TILES,
@@ -197,6 +199,9 @@ class Wuhan(Ruleset):
                              "pung; a direct kong is no opening)"),
                      *SEAT_INPUTS[1:]),
     )  # fmt: skip
+
+    def fan_help(self) -> Mapping[int, FanHelp]:
+        return HELP
 
     def table(self, params: ParamValues | None = None) -> TableSpec:
         """Openings tied to 明杠 only where a 冲杠 is an opening (the default)."""

@@ -16,11 +16,13 @@ from typing import Any
 
 from rules import decompose
 from rules.errors import RuleError
+from rules.fan_help import FanHelp
 from rules.hand import Hand
 from rules.params import Param, ParamValues, int_param
 from rules.registry import Preset, Ruleset
 from rules.results import Fan, HandResult
 from rules.rulesets.wuhu.hands import FORMS, MIN_ZHI, ZUI, contexts, suit_counts, ya, zhi_of, zui
+from rules.rulesets.wuhu.help import HELP
 from rules.table import SUITED_TILES, EventKind, TableSpec, WinFlag
 from rules.tiles import tile_en, tile_zh
 from rules.working import item, merged, term
@@ -131,6 +133,9 @@ class Wuhu(Ruleset):
             raise RuleError("bad_input", "this table plays without flowers", "这桌不打花牌")
         if hand.wild:
             raise RuleError("bad_input", "芜湖 plays without wild tiles", "芜湖麻将没有癞子")
+
+    def fan_help(self) -> Mapping[int, FanHelp]:
+        return HELP
 
     def score_hand(self, hand: Hand, params: ParamValues) -> WuhuResult:
         self.check(hand)
