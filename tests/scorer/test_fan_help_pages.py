@@ -20,7 +20,7 @@ from django.urls import reverse
 from rules import REGISTRY
 from rules.fan_help import parse_example
 from rules.tiles import parse_tiles
-from tests.factories import make_table
+from tests.factories import by_tiles, make_table, record
 from tests.pages import html, text
 from tests.scorer.test_scorer_views_record import NAMES, Phone
 from tests.scorer.test_scorer_views_record_sichuan import Phone as EventPhone
@@ -94,3 +94,18 @@ def test_the_event_pickers_patterns_open_their_meaning_too(rs_id: str, fid: int)
     assert f'hx-get="{url}"' in page
     words = text(client.get(url, HTTP_HX_REQUEST="true"))
     assert all(a in words for a in REGISTRY[rs_id].fan_help()[fid].aliases)
+
+
+@pytest.mark.parametrize("rs_id", ["mcr", "hebei"])  # picked by fans or by tiles only
+def test_the_round_page_links_each_fan_to_its_meaning(client: Client, rs_id: str) -> None:
+    session = make_table(rs_id, NAMES, params=dict(REGISTRY[rs_id].defaults))
+    hand = {"concealed": "1133m5577p2288s1z", "win_tile": "1z"}  # 七对 / 七巧对
+    rnd = record(session, by_tiles(1, 2, hand))
+    assert rnd.current is not None
+    fans = [f["id"] for f in rnd.current.result["fans"]]
+    helped = [f for f in fans if f in REGISTRY[rs_id].fan_help()]
+    assert helped
+    url = reverse("scorer:round", args=[session.code, rnd.number])
+    for page in (html(client.get(url)), html(client.get(url + "?part=current"))):
+        for fid in helped:
+            assert f'href="{reverse("scorer:fan_help", args=[rs_id, fid])}"' in page
