@@ -334,7 +334,12 @@ def round_detail(request: HtmxHttpRequest, code: str, number: int) -> HttpRespon
             "scorer/round.html#revision",
             {
                 "rev": _revision(
-                    rnd.current, names, rnd.number, winds, table.reasons, table.scoring,
+                    rnd.current,
+                    names,
+                    rnd.number,
+                    winds,
+                    table.reasons,
+                    table.scoring,
                     session.ruleset,
                 ),
                 "standing": standing,

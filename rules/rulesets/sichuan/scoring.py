@@ -23,7 +23,6 @@ from typing import Any, NamedTuple
 from rules import decompose
 from rules.decompose import Forms
 from rules.errors import RuleError
-from rules.fan_help import FanHelp
 from rules.fans import FanDef, FanTable
 from rules.hand import Hand, Table
 from rules.params import Param, ParamValues
@@ -710,11 +709,6 @@ class Sichuan(Ruleset):
         return en, zh
 
     # --- whole rounds and quick entry ------------------------------------------------
-
-    def fan_help(self) -> Mapping[int, FanHelp]:
-        from rules.rulesets.sichuan.help import HELP  # (it reads this module's FANS)
-
-        return HELP
 
     def fan_catalog(self, params: ParamValues | None = None) -> list[CatalogFan]:
         """Patterns and 根 a player can pick; 杠上花/炮, 抢杠, 海底捞 come from the flags."""
