@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from rules import decompose
 from rules.errors import RuleError
+from rules.fan_help import FanHelp
 from rules.fans import FanDef, FanTable
 from rules.hand import Hand
 from rules.params import Param, ParamValues
@@ -23,6 +24,7 @@ from rules.registry import Ruleset
 from rules.results import Fan, HandResult
 from rules.shapes import Decomposition
 from rules.table import SeatInput, TableSpec, WinFlag
+from rules.working import Term, item, merged, term
 
 
 @dataclass(frozen=True)
@@ -107,10 +109,38 @@ ITEMS = FanTable(
                                   and _wait_role(c) is not None)),
     )
 )  # fmt: skip
+# Each ×2 item explained (rules/fan_help.py): an example hand the card counts it on
+# (the item switched on, `x_<name>`), and the names players use.
+_PLAIN = "123m456p789s234s5m +5m"
+_EXAMPLES: dict[int, tuple[str, dict[str, object], tuple[str, ...]]] = {
+    MENQING: (_PLAIN, {}, ("门清", "门前清")),
+    WUHUN: (_PLAIN, {}, ("素胡", "没混")),
+    DRAGON: ("123m456m789m234p5s +5s", {}, ("清龙", "龙")),
+    SEVEN: ("1133m5577p2288s1z +1z", {}, ("七对", "七小对", "七对子")),
+    LUXURY: ("1111m3355p7799s2p +2p", {}, ("豪华七对", "龙七对")),
+    GANGCI: ("234m567m678p5s [9999s] +5s", {"self_drawn": True, "after_kong": True},
+             ("杠上开花", "杠开", "杠上花")),
+    ZHUOWU: ("46m123p456p789s55s +5m", {}, ("捉五", "夹五万")),
+    ZIMO: (_PLAIN, {"self_drawn": True}, ("自摸", "self drawn")),
+    BIANKANDIAO: ("12m456p789s234s55m +3m", {"self_drawn": True}, ("边张自摸", "卡张自摸", "单钓自摸")),
+}  # fmt: skip
 NAMES = {
     MENQING: "menqing", WUHUN: "wuhun", DRAGON: "dragon", SEVEN: "seven", LUXURY: "luxury",
     GANGCI: "gangci", ZHUOWU: "zhuowu", ZIMO: "zimo", BIANKANDIAO: "biankandiao",
 }  # fmt: skip
+
+
+def item_help(names: Sequence[str]) -> dict[int, FanHelp]:
+    """The help of the items a card lists (by their names), each example with its
+    item switched on."""
+    by = {v: k for k, v in NAMES.items()}
+    out = {}
+    for n in names:
+        fid = by[n]
+        example, situation, aliases = _EXAMPLES[fid]
+        out[fid] = FanHelp(example, situation, ITEMS[fid].rule_zh, ITEMS[fid].rule_en, aliases,
+                           {f"x_{n}": True})  # fmt: skip
+    return out
 
 
 def item_params(names: Sequence[str], on: Sequence[str]) -> tuple[Param, ...]:
@@ -256,6 +286,7 @@ class Settled:
     share: int  # P × 2^k, before the dealer's ×2
     working: list[str]  # how the win's amounts came where they differ from the share
     working_zh: list[str]
+    terms: list[Term]  # the same, as numbers per payer (rules/working.py)
 
 
 def settle(hand: Hand, fids: Sequence[int], params: ParamValues, extra: int = 0) -> Settled:
@@ -302,6 +333,15 @@ def settle(hand: Hand, fids: Sequence[int], params: ParamValues, extra: int = 0)
             working.append(f"seat {s}: {share} × 2 (dealer) = {a}")
     notes_zh[:0] = working_zh
     notes[:0] = working
+    k = len(fids) + extra
+    terms = _win_terms(
+        pays,
+        share,
+        k,
+        params,
+        {s: amount(s) for s in others},
+        rule == "discarder_all" and not hand.self_drawn,
+    )
     kongs = _kong_counts(hand, players, winner)
     xv, cv = params.whole("exposed_kong"), params.whole("concealed_kong")
     if params["kong_settlement"] == "with_win":
@@ -309,6 +349,8 @@ def settle(hand: Hand, fids: Sequence[int], params: ParamValues, extra: int = 0)
         if value:
             for s in payers:
                 pays.append((s, winner, value, "kong"))
+            # (payers repeats the discarder who pays for all three: one term each time)
+            terms += [_kong_term([s], winner, kongs[winner], xv, cv) for s in payers]
             notes_zh.append(f"杠随胡：每个给钱的人再付杠钱 {value}")
             notes.append(f"kongs follow the win: each payer adds {value}")
     else:
@@ -318,9 +360,37 @@ def settle(hand: Hand, fids: Sequence[int], params: ParamValues, extra: int = 0)
                 for s in range(players):
                     if s != owner:
                         pays.append((s, owner, value, "kong"))
+                terms.append(_kong_term([s for s in range(players) if s != owner], owner,
+                                        kongs[owner], xv, cv))  # fmt: skip
                 notes_zh.append(f"{owner} 号位的杠：每家付 {value}")
                 notes.append(f"seat {owner}'s kongs: {value} from each")
-    return Settled([p for p in pays if p[2]], notes, notes_zh, share, working, working_zh)
+    return Settled([p for p in pays if p[2]], notes, notes_zh, share, working, working_zh, terms)
+
+
+def _win_terms(
+    pays: Sequence[tuple[int, int, int, str]], share: int, k: int, params: ParamValues,
+    each: Mapping[int, int], for_all: bool,
+) -> list[Term]:  # fmt: skip
+    """The win's working per payer: 平胡 P × 2^k, × 2 between the dealer and another;
+    a discarder who pays for all three (`for_all`) adds the three's amounts (`each`)."""
+    if for_all:
+        frm, to, a, _ = pays[0]
+        return [term([frm], to, a, additions=[item(v, name=(f"{s} 号位", f"seat {s}"))
+                                              for s, v in each.items()],
+                     note=("包三家", "pays for all three"))]  # fmt: skip
+    flat = item(params.whole("pinghu"), name=("平胡", "plain win"))
+    ups = [item(2)] * k  # ×2 per item, as the card counts
+    dealer = item(2, name=("庄家", "dealer"))
+    return [term([frm], to, a, base=flat, factors=[*ups, dealer] if a != share else ups)
+            for frm, to, a, _ in pays]  # fmt: skip
+
+
+def _kong_term(payers: list[int], owner: int, counts: tuple[int, int], xv: int, cv: int) -> Term:
+    """A kong's money as each payer pays it: 明杠 n × value + 暗杠 n × value."""
+    ming, an = counts
+    adds = [item(xv * ming, name=("明杠", "exposed kongs")) if ming else None,
+            item(cv * an, name=("暗杠", "concealed kongs")) if an else None]  # fmt: skip
+    return term(payers, owner, xv * ming + cv * an, additions=[a for a in adds if a], reason="kong")
 
 
 def _kong_counts(hand: Hand, players: int, winner: int) -> list[tuple[int, int]]:
@@ -380,6 +450,7 @@ def result(
         out["notes_zh"] += s.notes_zh
         out["working"] += s.working
         out["working_zh"] += s.working_zh
+        out["terms"] = merged(s.terms)
     return out
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from rules import round as core_round
 from rules.errors import RuleError
+from rules.fan_help import FanHelp
 from rules.hand import Hand, Table
 from rules.params import Param, ParamValues
 from rules.results import CatalogFan, EventReport, HandResult, RoundBody
@@ -136,6 +137,11 @@ class Ruleset:
     def fan_catalog(self, params: ParamValues | None = None) -> list[CatalogFan]:
         """The fans a player can pick in quick entry: id, names, points."""
         return []
+
+    def fan_help(self) -> Mapping[int, FanHelp]:
+        """What each fan means, an example hand that scores it and its everyday names
+        (rules/fan_help.py), by fan id: every fan of `fan_catalog` has one."""
+        return {}
 
     def quick_score(
         self,

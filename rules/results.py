@@ -17,6 +17,8 @@ by a TypedDict in its own package that extends `HandResult`.
 from collections.abc import Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
+from rules.working import Term
+
 
 class FanName(TypedDict):
     """A fan by its id and names (a told standing hand's fans at 云南)."""
@@ -73,6 +75,7 @@ class Payments(TypedDict):
 
     payments: list[Payment]
     deltas: list[int]
+    terms: NotRequired[list[Term]]
 
 
 class Loser(TypedDict):
@@ -110,6 +113,7 @@ class HandScore(TypedDict):
     notes_zh: NotRequired[list[str]]
     working: NotRequired[list[str]]
     working_zh: NotRequired[list[str]]
+    terms: NotRequired[list[Term]]  # the working as numbers, per payer (rules/working.py)
     flags_dropped: NotRequired[list[DroppedFlag]]
     excluded: NotRequired[list[ExcludedFan]]
     losers: NotRequired[list[Loser]]

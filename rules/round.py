@@ -132,6 +132,7 @@ WINNER_KEYS = (
     "notes_zh",
     "working",  # how the amounts came, as the table counts (rules.table.Scoring)
     "working_zh",
+    "terms",  # the working as numbers, per payer (rules/working.py)
     "flags_dropped",  # flags the tiles contradict, with why
     "excluded",  # quick entry: fans another picked fan excludes (不计)
     "losers",  # what each loser pays and why, where losers pay differently (武汉)

@@ -382,8 +382,12 @@ def score_entry(session: SeatedTable, entry: Mapping[str, Any]) -> ScoredEntry:
     deltas = list(result.get("deltas") or [0] * n)
     payments = [{"reason": "win", **p} for p in result.get("payments", [])]
     assert sum(deltas) == 0, deltas
+    # The working is kept with the fans: the round page and the ledger print it as the
+    # preview did (its terms; its words, which the notes need not repeat).
     kept: dict[str, Any] = {
-        k: result[k] for k in ("fans", "total", "notes", "notes_zh") if k in result
+        k: result[k]
+        for k in ("fans", "total", "notes", "notes_zh", "terms", "working", "working_zh")
+        if k in result
     }
     return ScoredEntry(
         "win", ev.dealer, ev.prevalent_wind, ev.winners, ev.entry, kept, deltas, payments

@@ -7,6 +7,7 @@ from scorer.views import (
     api,
     appearance,
     export,
+    fan_help,
     final,
     ledger,
     manage_configs,
@@ -100,6 +101,7 @@ urlpatterns = [
     path("s/<str:code>/adjust", adjust.adjust, name="adjust"),
     path("s/<str:code>/rounds/<int:number>/adjust", adjust.adjust_edit, name="adjust_edit"),
     path("p/<str:slug>/", players.player, name="player"),
+    path("rules/<str:ruleset>/fans/<int:fid>/", fan_help.fan_help, name="fan_help"),
     # Accounts: room owners and admins (Django auth on the app's own pages).
     path("accounts/login/", accounts.sign_in, name="login"),
     path("accounts/logout/", accounts.sign_out, name="logout"),

@@ -139,11 +139,10 @@ def _details(report: Mapping[str, Any], names: Sequence[str], scoring: Scoring =
     lines: list[str] = []
     if report.get("type") == "win":
         winners = _winners(report)
-        if len(winners) > 1:
-            lines += [
-                f"{seat_name(names, w.get('seat'))} {winner_fans(w, scoring)}" for w in winners
-            ]
         for w in winners:
+            # Several winners: each one's fans, then how his payers' amounts came.
+            if len(winners) > 1:
+                lines.append(f"{seat_name(names, w.get('seat'))} {winner_fans(w, scoring)}")
             lines += working_lines(w, names)
     elif report.get("type") == "wall_end":
         for check in report.get("checks") or []:

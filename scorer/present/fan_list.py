@@ -16,6 +16,7 @@ from typing import Any
 from django.utils.translation import gettext
 from pypinyin import lazy_pinyin
 
+from rules.fan_help import FanHelp
 from scorer.language import by_language
 
 # Groups up to this many points are open (a common minimum is 8); bigger ones fold.
@@ -37,13 +38,27 @@ def fan_pinyin(name_zh: str) -> str:
     return " ".join(dict.fromkeys(out))
 
 
+def search_words(name_zh: str, aliases: Sequence[str]) -> str:
+    """Everything the search box finds a fan by besides its names: its pinyin, and its
+    everyday names (rules/fan_help.py: 碰碰胡 for 碰碰和, 七对子, "self drawn") with
+    theirs, lower case."""
+    words = [fan_pinyin(name_zh)]
+    for alias in aliases:
+        words += [alias.lower(), fan_pinyin(alias)]
+    return " ".join(w for w in words if w)
+
+
 def fan_groups(
     catalog: Sequence[Mapping[str, Any]],
     picked: Mapping[int, int],
     result: Mapping[str, Any],
     tapped: int | None,
+    help: Mapping[int, FanHelp] | None = None,
 ) -> list[dict[str, Any]]:
-    """The groups of the fan list; `tapped` keeps its group open after the tap."""
+    """The groups of the fan list; `tapped` keeps its group open after the tap.
+    `help`: the ruleset's fan help, whose aliases the search reads and whose
+    meaning a fan opens (loaded when opened: the list stays light)."""
+    help = help or {}
     counted = {f["id"] for f in result.get("fans") or [] if isinstance(f.get("id"), int)}
     names = {f["id"]: by_language(f.get("name_zh"), f.get("name_en")) for f in catalog}
     excludes = {f["id"]: set(f.get("excludes") or ()) for f in catalog}
@@ -64,7 +79,10 @@ def fan_groups(
             **f,
             "count": picked.get(f["id"], 0),
             "name": names[f["id"]],  # in the page's language
-            "pinyin": fan_pinyin(str(f.get("name_zh") or "")),
+            "pinyin": search_words(
+                str(f.get("name_zh") or ""), help[f["id"]].aliases if f["id"] in help else ()
+            ),
+            "help": f["id"] in help,
             "void": by is not None,
             "why": gettext("not counted: %(fan)s includes it") % {"fan": names[by]}
             if by is not None else "",

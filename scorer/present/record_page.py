@@ -314,7 +314,11 @@ def _whole_round(
     # Folded parts of the page are re-rendered on every tap: keep open what was just used.
     verb, _, arg = (asked.tap or "").partition(":")
     tapped_fan = int_or_none(arg.partition(":")[0], 0, 10_000) if verb == "fan" else None
-    picked = fan_groups(catalog, p.fans, {"fans": result.fans}, tapped_fan) if catalog else []
+    picked = (
+        fan_groups(catalog, p.fans, {"fans": result.fans}, tapped_fan, rs.fan_help())
+        if catalog
+        else []
+    )
     return WholeRound(
         winds=[(w, wind_name(w)) for w in SEAT_WINDS],
         seat_wind=wind_name(winds[p.winner]) if p.winner is not None else "",
@@ -337,8 +341,11 @@ def _events(
 ) -> Events:
     names = list(session.players)
     catalog = p.catalog if p.mode == "quick" else []
+    helped = get_ruleset(session.ruleset).fan_help()
     patterns = [
-        {**f, "count": p.fans.get(f["id"], 0)} for f in catalog if f.get("group") != "extra"
+        {**f, "count": p.fans.get(f["id"], 0), "help": f["id"] in helped}
+        for f in catalog
+        if f.get("group") != "extra"
     ]
     extras = [{**f, "count": p.fans.get(f["id"], 0)} for f in catalog if f.get("group") == "extra"]
     wall_seats = []

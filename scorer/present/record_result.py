@@ -183,8 +183,11 @@ def round_outcome(session: GameSession, p: Pick, taken: bool) -> Outcome:
     if end := result.get("round_end") or {}:
         end_notes = [name_seats(n, names) for n in end.get(notes_key, [])]
     elif result.get("losers"):
-        # Losers who pay differently (武汉): how each amount came, factor by factor.
-        end_notes = [name_seats(n, names) for n in result.get(notes_key, [])]
+        # Losers who pay differently (武汉): what each factor was (the working below
+        # says how each amount came from them).
+        said = result.get("working_zh" if is_zh() else "working") or []
+        end_notes = [name_seats(n, names) for n in result.get(notes_key, []) if n not in said]
+    working = working_lines(result, names)
     gain = win_gain(result.get("payments", []), p.winner) if can_confirm else None
     return Outcome(
         message=message,
@@ -202,8 +205,8 @@ def round_outcome(session: GameSession, p: Pick, taken: bool) -> Outcome:
         seats=seat_rows(names, deltas),
         payments=payments,
         end_notes=end_notes,
-        # The working the way the table counts (P × 2 × 2 = 20; 炮子 per loser).
-        working=() if end_notes else working_lines(result, names),
+        # The working, payer by payer (44 番 + 底分 8 = 52; 1 × 8 × 8 = 64; 6 × 2² = 24).
+        working=working if result.get("terms") or not end_notes else (),
         can_confirm=can_confirm,
     )
 

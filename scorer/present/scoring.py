@@ -4,7 +4,8 @@ Each ruleset declares its `Scoring` (rules/table.py): fans that add up (国标,
 四川 …), a flat value ×2 per item (北京, 河北, 山东), every shape worth the
 same with the amounts made by 炮子 (陕西), or a base times each player's
 factors (武汉).  The pages read that declaration and the result's own
-`working` lines; nothing here names a ruleset or computes an amount.
+`terms` (the working as numbers, rules/working.py) or, for a round stored before
+them, its `working` lines; nothing here names a ruleset or computes an amount.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from typing import Any
 from django.utils.translation import ngettext
 
 from rules.table import Scoring
-from scorer.language import is_zh
+from rules.working import term_text
+from scorer.language import is_zh, seat_name
 from scorer.present.words import name_seats
 
 
@@ -46,9 +48,24 @@ def fan_rows(fans: Sequence[Any], scoring: Scoring) -> list[dict[str, Any]]:
 
 
 def working_lines(result: Mapping[str, Any], names: Sequence[str]) -> list[str]:
-    """How the amounts came ("平胡 5 × 2 × 2 = 20"), in the reader's language, seats
-    named; empty where the fans simply add up."""
-    lines = result.get("working_zh" if is_zh() else "working") or []
+    """How the amounts came, payer by payer, in the reader's language, seats named:
+    "丙：44 番 + 底分 8 = 52", "甲、丁 各：底分 8", "乙：底分 6 × 2² = 24".
+
+    Printed from the result's `terms` (rules/working.py), the numbers the amounts
+    are worked out from, the one way on the record preview, the round page and the
+    ledger; a round stored before terms existed shows its `working` lines."""
+    zh = is_zh()
+    terms = result.get("terms")
+    if isinstance(terms, list) and terms:
+        try:
+            # (seats named inside a term too: 承包's "2 号位 + 3 号位")
+            return [
+                name_seats(term_text(t, zh, lambda s: seat_name(list(names), s)), list(names))
+                for t in terms
+            ]
+        except (KeyError, TypeError, ValueError, ZeroDivisionError):
+            pass  # a hand-made or damaged result: its words, as stored
+    lines = result.get("working_zh" if zh else "working") or []
     return [name_seats(str(line), list(names)) for line in lines]
 
 

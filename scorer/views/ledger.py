@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from rules import RuleError
+from rules import REGISTRY, RuleError
 from rules.table import Scoring
 from rules.tiles import parse_tiles, tile_en, tile_zh
 from scorer.access import round_or_404, session_or_404
@@ -94,6 +94,7 @@ def _revision(
     winds: bool = True,
     reasons: Mapping[str, tuple[str, str]] | None = None,
     scoring: Scoring = SUM,
+    ruleset: str = "",
 ) -> dict[str, Any]:
     """One version of a round, ready to show (its transfers must be prefetched).
 
@@ -153,8 +154,13 @@ def _revision(
         return {**common, **_events_revision(rev, names, entry, result, reasons or {}, scoring)}
     discarder = entry.get("discarder")
     win = rev.kind == RoundRevision.WIN
+    rs = REGISTRY.get(ruleset)
+    helped = rs.fan_help() if rs is not None else {}
+    help_base = reverse("scorer:fan_help", args=[ruleset, 0]).removesuffix("0/") if helped else ""
     fans = [
         {
+            # What the fan means, where the ruleset explains it (its own page).
+            "help_url": help_base and f.get("id") in helped and f"{help_base}{f['id']}/",
             "name_zh": f.get("name_zh", ""),
             "name_en": f.get("name_en", ""),
             "points": f.get("points", 0),
@@ -353,7 +359,13 @@ def round_detail(request: HtmxHttpRequest, code: str, number: int) -> HttpRespon
             "scorer/round.html#revision",
             {
                 "rev": _revision(
-                    rnd.current, names, rnd.number, winds, table.reasons, table.scoring
+                    rnd.current,
+                    names,
+                    rnd.number,
+                    winds,
+                    table.reasons,
+                    table.scoring,
+                    session.ruleset,
                 ),
                 "standing": standing,
             },
@@ -364,7 +376,7 @@ def round_detail(request: HtmxHttpRequest, code: str, number: int) -> HttpRespon
         "transfers", queryset=Transfer.objects.exclude(revision__kind=RoundRevision.ROUND)
     )
     revisions = [
-        _revision(rev, names, rnd.number, winds, table.reasons, table.scoring)
+        _revision(rev, names, rnd.number, winds, table.reasons, table.scoring, session.ruleset)
         for rev in rnd.revisions.prefetch_related(transfers).order_by("-number")
     ]
     # A round played as events: each version says which event it added or took back.

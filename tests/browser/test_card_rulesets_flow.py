@@ -35,19 +35,19 @@ CASES: list[dict[str, Any]] = [
     # 1 × 2 = 2 from 王五; 张三's 暗杠 4 from each.
     {"id": "beijing", "turned": "9s", "concealed": "123m456p789s23m5z1s", "win": "4m",
      "counts": [(ZHANG, "暗杠")], "totals": [12, -2, -6, -4],
-     "seat_inputs": {"an_gang": [1, 0, 0, 0]}, "bar": "赢 2 分", "working": "平胡 1 × 2 = 2"},
+     "seat_inputs": {"an_gang": [1, 0, 0, 0]}, "bar": "赢 2 分", "working": "王五：平胡 1 × 2 = 2"},
     # 河北 basic1: a plain win on 王五's discard: 5.
     {"id": "hebei", "concealed": "123m456p789s234m5s", "win": "5s", "counts": [],
-     "totals": [0, 5, -5, 0], "seat_inputs": {}, "bar": "赢 5 分", "working": "平胡 5"},
+     "totals": [0, 5, -5, 0], "seat_inputs": {}, "bar": "赢 5 分", "working": "王五：平胡 5"},
     # 山东 basic1: 七巧对 on 王五's discard: 5 × 2 = 10.
     {"id": "shandong", "concealed": "1133m5577p99s114z", "win": "4z", "counts": [],
-     "totals": [0, 10, -10, 0], "seat_inputs": {}, "bar": "赢 10 分", "working": "平胡 5 × 2 = 10"},
+     "totals": [0, 10, -10, 0], "seat_inputs": {}, "bar": "赢 10 分", "working": "王五：平胡 5 × 2 = 10"},
     # 陕西: 放胡, 炮子 张三 1, 李四 2: 张三 (dealer) 3 × (2 + 1 + 2) = 15, the others
     # 3 × (1 + 0 + 2) = 9 each.
     {"id": "shaanxi", "concealed": "123m456p789s234m5s", "win": "5s",
      "counts": [(ZHANG, "炮子"), (LI, "炮子"), (LI, "炮子")], "totals": [-15, 33, -9, -9],
      "seat_inputs": {"paozi": [1, 2, 0, 0]}, "bar": "赢 33 分",
-     "working": "放胡 A 1 × 底分 3 = 3（平胡不另加分）"},
+     "working": "张三：放胡 A 1 × 底分 3 × (庄 2 + 炮子 1 + 赢家炮子 2) = 15"},
     # 云南 yuxi: 清一色 + 碰碰胡 on 王五's discard: 4 × 2 = 8 ("清一色+碰碰胡點炮=4*2=8分").
     {"id": "yunnan", "concealed": "111222333m4445m", "win": "5m", "counts": [],
      "totals": [0, 8, -8, 0], "seat_inputs": {}},

@@ -1,6 +1,7 @@
-"""选番's search box: pinyin finds fans ("pph", "jian"), and the
-fans already chosen stay in sight while searching (碰碰和 vanished while 箭刻 was
-searched for, still counted)."""
+"""选番's search box: pinyin finds fans ("pph", "jian"), everyday names too (七对子,
+"self drawn", 鸡胡), and the fans already chosen stay in sight while searching
+(碰碰和 vanished while 箭刻 was searched for, still counted); "?" opens a fan's
+meaning and example hand."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from tests.browser.helpers import assert_no_horizontal_scroll, snap
 from tests.browser.test_table_flow import PLAYERS
 from tests.factories import make_table
 
@@ -37,3 +39,18 @@ def test_pinyin_finds_fans_and_chosen_fans_stay_shown(page: Page, live_server: L
     expect(fan(page, "碰碰和").locator(".pk-quick-less")).to_be_visible()
     search.fill("")
     expect(fan(page, "平和")).to_be_visible()
+    # Everyday names find their fans (rules/fan_help.py's aliases).
+    for typed, name, other in (("七对子", "七对", "平和"), ("self drawn", "自摸", "平和"),
+                               ("鸡胡", "无番和", "七对")):  # fmt: skip
+        search.fill(typed)
+        expect(fan(page, name)).to_be_visible()
+        expect(fan(page, other)).to_be_hidden()
+    # "?" opens what the fan means, with an example hand (loaded when opened).
+    help = fan(page, "无番和").locator(".pk-fan-help")
+    help.locator("summary").click()
+    expect(help.locator(".pk-fan-meaning")).to_contain_text("数不出任何番种")
+    expect(help.locator(".pk-fan-example .pk-tile")).to_have_count(14)
+    assert_no_horizontal_scroll(page)
+    help.scroll_into_view_if_needed()
+    snap(page, "fan-help", full_page=False)
+    search.fill("")

@@ -395,7 +395,10 @@ def test_sichuan_blood_battle_round(page: Page, second_page: Page, live_server: 
     expect_totals(page, totals)
     expect(events).to_have_count(3)  # merged into the last win
     expect(events.nth(2).locator(".ev-text")).to_have_text("王五、张三 和牌，李四 放炮（一炮多响）")
-    expect(events.nth(2).locator(".ev-line")).to_have_text(["王五 清一色 3 番", "张三 对对胡 2 番"])
+    # Each winner's fans, then the working of what he was paid (rules/working.py).
+    expect(events.nth(2).locator(".ev-line")).to_have_text(
+        ["王五 清一色 3 番", "李四：底分 6 × 2² = 24", "张三 对对胡 2 番", "李四：底分 6 × 2 = 12"]
+    )
     expect(page.locator("#tallies .out-mark")).to_have_count(2)
     expect(seats.nth(ZHANG).locator(".out-mark")).to_have_text("已和")
     # 血战: two have won, two play on.

@@ -183,8 +183,8 @@ def enter_win(client: Client, session: GameSession, discarder: int | None, url: 
     return phone
 
 
-def engine_deltas(session: GameSession, discarder: int | None) -> list[int]:
-    """What the engine settles for the same win: the round as its one event."""
+def settle_round_of(session: GameSession, discarder: int | None) -> Any:
+    """The engine's settlement of the same win: the round as its one event."""
     spec = spec_of(session)
     concealed, win, pungs = winning_hand(session, discarder is None)
     rnd: dict[str, Any] = {
@@ -210,7 +210,48 @@ def engine_deltas(session: GameSession, discarder: int | None) -> list[int]:
         rnd["turned"] = turned
     result = settle(rnd)
     assert result["ok"], result
-    return list(result["deltas"])
+    return result
+
+
+def engine_deltas(session: GameSession, discarder: int | None) -> list[int]:
+    """What the engine settles for the same win: the round as its one event."""
+    return list(settle_round_of(session, discarder)["deltas"])
+
+
+# A line of the working as the pages print it (rules/working.py, term_text): the
+# payers, then how their amount came; a preview's and a round page's rows, and a
+# round played as events' lines.
+_WORKING = re.compile(
+    r'<tr class="(?:pk-)?working"><td colspan="\d">(.*?)</td></tr>|<span class="ev-line">(.*?)</span>'
+)
+
+
+def printed_amounts(page: str) -> dict[str, int]:
+    """What each player pays by the working a page prints: {name: amount} (lines
+    naming the same payer add up).  The amount is the line's last number, before a
+    note in brackets."""
+    out: dict[str, int] = {}
+    for a, b in _WORKING.findall(page):
+        line = htmllib.unescape(a or b)
+        m = re.match(r"^(.+?)(?: 各| each)?(?:：|: )(.*)$", line)
+        assert m, line
+        payers = re.split(r"、|, ", m.group(1))
+        if not set(payers) <= set(NAMES):
+            continue  # a line that is no payer's (a wall's end, several winners' fans)
+        numbers = re.findall(r"\d+(?:\.\d+)?", re.sub(r"[（(][^（(]*[）)]$", "", m.group(2)))
+        for name in payers:
+            out[name] = out.get(name, 0) + int(numbers[-1])
+    return out
+
+
+def engine_paid(session: GameSession, discarder: int | None) -> dict[str, int]:
+    """What each player pays for the win, as the engine settles it: {name: amount}."""
+    rnd = settle_round_of(session, discarder)
+    out: dict[str, int] = {}
+    for t in rnd["transfers"]:
+        if t["event"] == 0:
+            out[NAMES[t["from"]]] = out.get(NAMES[t["from"]], 0) + t["amount"]
+    return out
 
 
 def record_url(session: GameSession) -> str:
@@ -233,10 +274,21 @@ def test_start_record_correct_undo(client: Client, ruleset_id: str, preset: str)
 
     # Record: a win on a discard.
     phone = enter_win(client, session, DISCARDER, record_url(session))
+    # The working the preview prints makes what each player pays.
+    paid = engine_paid(session, DISCARDER)
+    assert printed_amounts(phone.page) == paid
     response = phone.confirm(reverse("scorer:confirm", args=[session.code]))
     assert response.status_code == 302
     expected = engine_deltas(session, DISCARDER)
     assert session.tallies() == expected and sum(expected) == 0 and expected[WINNER] > 0
+    # And the round page and the ledger's row print it the same.
+    number = last_round(session).number
+    round_page = html(client.get(reverse("scorer:round", args=[session.code, number])))
+    round_page = round_page.split('<section class="history">')[0]  # the current version
+    ledger_row = html(
+        client.get(reverse("scorer:round", args=[session.code, number]) + "?part=current")
+    )
+    assert printed_amounts(round_page) == paid == printed_amounts(ledger_row)
     page = html(client.get(reverse("scorer:session", args=[session.code])))
     for name in NAMES:
         assert name in page

@@ -19,6 +19,7 @@ from rules import get_ruleset, score, settle, waits
 from rules.rulesets.wuhan.payments import Factor
 from rules.rulesets.wuhan.payments import settle as pay
 from rules.tiles import parse_tile, parse_tiles, tile_str
+from rules.working import by_payment
 from tests.rules.test_cli import run
 
 WUHAN = get_ruleset("wuhan")
@@ -280,6 +281,9 @@ def test_payments_invariants(i: int, dealer: int, _: int, discarder: int | None,
         return
     # The winner receives exactly what the losers pay.
     assert sum(r["deltas"]) == 0 and r["deltas"][1] == sum(lo["pays"] for lo in r["losers"])
+    # The working's terms (caps, 金顶, 承包 alike) make each payment (rules/working.py).
+    paid = {(p["from"], p["to"]): p["amount"] for p in r["payments"]}
+    assert by_payment(r["terms"]) == paid
     params = P[preset]
     if r["contractor"] is None:
         paid = [lo["pays"] for lo in r["losers"]]

@@ -12,7 +12,7 @@ from django.test import Client
 from rules import get_ruleset
 from rules.rulesets.mcr.fans import FANS
 from scorer.models import Round
-from scorer.present.fan_list import fan_pinyin
+from scorer.present.fan_list import fan_pinyin, search_words
 from tests.factories import make_table
 from tests.pages import html
 from tests.scorer.test_scorer_views_record import NAMES, Phone, state_of
@@ -67,10 +67,14 @@ def test_quick_entry_has_a_search_box_and_common_fans_first() -> None:
     page = Phone(Client(), make_table("mcr", NAMES)).tap("mode:quick")
     assert "data-fan-search" in page
     common = get_ruleset("mcr").fan_catalog()
-    # Every fan can be found by its names, Chinese, English and pinyin.
+    # Every fan can be found by its names, Chinese, English and pinyin, and by its
+    # everyday names (rules/fan_help.py) with theirs.
+    helped = get_ruleset("mcr").fan_help()
     for f in common:
-        names = f"{f['name_zh']} {htmllib.escape(f['name_en'].lower())} {fan_pinyin(f['name_zh'])}"
+        words = search_words(f["name_zh"], helped[f["id"]].aliases)
+        names = f"{f['name_zh']} {htmllib.escape(f['name_en'].lower())} {htmllib.escape(words)}"
         assert f'data-fan-names="{names}"' in page
+        assert words.startswith(fan_pinyin(f["name_zh"]))
     assert fan_pinyin("碰碰和").split() == ["pengpenghe", "pph", "pengpenghu"]
     assert fan_pinyin("箭刻").split() == ["jianke", "jk"]
 

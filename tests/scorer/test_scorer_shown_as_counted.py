@@ -53,8 +53,9 @@ def test_shandong_doubles_on_the_record_page_the_round_and_the_ledger(client: Cl
     assert bar(page) == "赢 80 分"  # what the win brings: 20 + 20 + 40
     words = text_of(page)
     assert "七巧对 Seven pairs ×2" in words and "明自摸 Self-drawn ×2" in words
-    assert "平胡 5 × 2 × 2 = 20" in words
-    assert "甲：20 × 2（庄家翻番）= 40" in words
+    # The working, payer by payer (rules/working.py): ×2 per item, ×2 for the dealer.
+    assert "丙、丁 各：平胡 5 × 2 × 2 = 20" in words
+    assert "甲：平胡 5 × 2 × 2 × 2（庄家） = 40" in words
     assert "番" not in bar(page)
     assert phone.confirm().status_code == 302
     assert session.tallies() == [-40, 80, -20, -20]
@@ -64,7 +65,8 @@ def test_shandong_doubles_on_the_record_page_the_round_and_the_ledger(client: Cl
     ):
         words = text(client.get(url))
         assert "七巧对 Seven pairs ×2" in words
-        assert "平胡 5 × 2 × 2 = 20" in words and "合计 20 分" in words
+        assert "丙、丁 各：平胡 5 × 2 × 2 = 20" in words and "合计 20 分" in words
+        assert "甲：平胡 5 × 2 × 2 × 2（庄家） = 40" in words
         assert "番数" not in words and "× =" not in words
 
 
@@ -76,8 +78,8 @@ def test_shaanxi_names_the_shape_and_works_each_amount_from_the_paozi(client: Cl
     phone.tap("winner:1", "from:2", "seat_input:paozi:0:+")
     page = phone.tap("seat_input:paozi:1:+", "seat_input:paozi:1:+", *tiles("123m456p789s234m5s5s"))
     words = text_of(page)
-    assert "甲：1 × 3 × (庄 2 + 炮子 1 + 赢家炮子 2) = 15" in words
-    assert "丙：1 × 3 × (庄 1 + 炮子 0 + 赢家炮子 2) = 9" in words
+    assert "甲：放胡 A 1 × 底分 3 × (庄 2 + 炮子 1 + 赢家炮子 2) = 15" in words
+    assert "丙、丁 各：放胡 A 1 × 底分 3 × (庄 1 + 炮子 0 + 赢家炮子 2) = 9" in words
     # The shape is named, worth nothing of its own.
     assert re.search(r'平胡</span> <span class="pk-en" lang="en">Plain win</span></th>\s*'
                      r'<td class="pk-pts"></td>', page)  # fmt: skip
@@ -91,6 +93,6 @@ def test_shaanxi_names_the_shape_and_works_each_amount_from_the_paozi(client: Cl
         reverse("scorer:round", args=[session.code, 1]) + "?part=current",
     ):
         words = text(client.get(url))
-        assert "乙 和牌，丙 放炮 · 平胡 Plain win 放胡 A 1 × 底分 3 = 3（平胡不另加分）" in words
-        assert "甲：1 × 3 × (庄 2 + 炮子 1 + 赢家炮子 2) = 15" in words
+        assert "乙 和牌，丙 放炮 · 平胡 Plain win" in words
+        assert "甲：放胡 A 1 × 底分 3 × (庄 2 + 炮子 1 + 赢家炮子 2) = 15" in words
         assert "平胡 3 番" not in words

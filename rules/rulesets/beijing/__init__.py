@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from rules import decompose, doubling
 from rules.errors import RuleError
+from rules.fan_help import FanHelp
 from rules.hand import Hand
 from rules.params import Param, ParamValues
 from rules.registry import Preset, Ruleset
@@ -53,6 +54,7 @@ class Beijing(Ruleset):
     order = 55
     max_wilds = 4  # one 混儿 kind; every reading is scored
     players = (4,)
+    _help = doubling.item_help(ITEMS)
     params = (
         *doubling.common_params(1, 2, 4, "independent"),
         *doubling.item_params(ITEMS, BASIC_ON),
@@ -126,6 +128,9 @@ class Beijing(Ruleset):
                 f"{claims} chi/pung: one is allowed, one more per kong ({kongs})",
                 f"吃碰了 {claims} 口：只许吃碰一口，开一个杠再多一口（现在 {kongs} 个杠）",
             )
+
+    def fan_help(self) -> Mapping[int, FanHelp]:
+        return self._help
 
     def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
         self.check(hand, params)

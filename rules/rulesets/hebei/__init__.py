@@ -8,7 +8,10 @@ pays the win.  The card's two variants are presets; the money is the core's
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rules import decompose, doubling
+from rules.fan_help import FanHelp
 from rules.hand import Hand
 from rules.params import ParamValues
 from rules.registry import Preset
@@ -39,6 +42,7 @@ class Hebei(doubling.Card):
     name_zh = "河北麻将"
     name_en = "Hebei"
     order = 60
+    _help = doubling.item_help(ITEMS)
     params = (
         *doubling.common_params(5, 5, 10, "with_win"),
         *doubling.item_params(ITEMS, ("seven", "gangci", "zimo")),
@@ -59,6 +63,9 @@ class Hebei(doubling.Card):
         events=(EventKind("win", "胡牌", "Win"), EventKind("draw", "荒庄", "Drawn hand")),
         reasons=doubling.REASONS,
     )
+
+    def fan_help(self) -> Mapping[int, FanHelp]:
+        return self._help
 
     def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
         self.check(hand)

@@ -10,12 +10,13 @@ up at the start of each round.  docs/rules/house.md has every decision.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from rules import decompose
 from rules.decompose import Forms
 from rules.errors import RuleError
+from rules.fan_help import FanHelp
 from rules.fans import FanDef, FanTable
 from rules.hand import Hand
 from rules.params import Param, ParamValues, int_param
@@ -24,6 +25,7 @@ from rules.results import HandResult
 from rules.rulesets.generic import decomposition_dict, listed_and_count
 from rules.table import ALL_TILES, SUITED_TILES, EventKind, TableSpec, Wilds
 from rules.tiles import tile_en, tile_zh, tiles_en
+from rules.working import Term, item, merged, term
 
 RED_DRAGON = 33  # 7z 红中
 
@@ -35,6 +37,9 @@ FANS = FanTable(
                group="win"),
     )
 )  # fmt: skip
+# The one fan explained: any winning shape (rules/fan_help.py).
+HELP = {1: FanHelp("123m456p789s234s5m +5m", {}, FANS[1].rule_zh, FANS[1].rule_en,
+                   ("胡牌", "屁胡", "平胡"))}  # fmt: skip
 
 WILD_MODES = ("none", "red_dragon", "turned_next", "turned_same")
 
@@ -150,6 +155,9 @@ class House(Ruleset):
                         f"第 {i + 1} 副副露：这桌不可以吃",
                     )
 
+    def fan_help(self) -> Mapping[int, FanHelp]:
+        return HELP
+
     def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
         self.check(hand, params)
         decs, count = listed_and_count(hand, self.forms(params))
@@ -203,6 +211,7 @@ class House(Ruleset):
                 deltas[t.winner] += amount
             out["payments"] = [{"from": s, "to": t.winner, "amount": a} for s, a in pays]
             out["deltas"] = deltas
+            out["terms"] = merged(self.win_terms(pays, hand.self_drawn, t.dealer, t.winner, params))
             each = "、".join(f"{s}号位 {a}" for s, a in pays)
             notes_zh.append(("自摸，" if hand.self_drawn else "点炮，") + f"付：{each}")
             notes.append(("self-drawn, " if hand.self_drawn else "on a discard, ")
@@ -229,6 +238,23 @@ class House(Ruleset):
                 )
             base, payers = points, [discarder]
         return [(s, base + (bonus if dealer in (s, winner) else 0)) for s in payers]
+
+    @staticmethod
+    def win_terms(
+        pays: list[tuple[int, int]], self_drawn: bool, dealer: int, winner: int,
+        params: ParamValues,
+    ) -> list[Term]:  # fmt: skip
+        """Each payment's working: the points (× the self-draw multiplier), + the
+        dealer bonus where the dealer pays or wins."""
+        mult = params.whole("self_draw_multiplier")
+        bonus = params.whole("dealer_bonus")
+        out = []
+        for s, a in pays:
+            factors = [item(mult, name=("自摸", "self-drawn"))] if self_drawn and mult != 1 else []
+            adds = [item(bonus, name=("庄家", "dealer"))] if bonus and dealer in (s, winner) else []
+            out.append(term([s], winner, a, base=item(params.whole("points")), factors=factors,
+                            additions=adds))  # fmt: skip
+        return out
 
     def kong_payments(
         self, kind: str, player: int, discarder: int | None, in_play: Sequence[int],

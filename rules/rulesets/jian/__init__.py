@@ -15,15 +15,18 @@ from functools import lru_cache
 
 from rules import decompose
 from rules.errors import RuleError
+from rules.fan_help import FanHelp
 from rules.hand import Hand
 from rules.params import Param, ParamValues
 from rules.registry import Preset, Ruleset
 from rules.results import DroppedFlag, Fan, HandResult
 from rules.round import RoundEnd
 from rules.rulesets.jian.hands import DEGUO, FANS, FORMS, Reading, readings
-from rules.rulesets.jian.payments import round_end, win_payments
+from rules.rulesets.jian.help import HELP
+from rules.rulesets.jian.payments import round_end, win_payments, win_terms
 from rules.table import ALL_TILES, EventKind, SeatInput, TableSpec, Wilds, WinFlag
 from rules.tiles import tile_en, tile_zh
+from rules.working import merged
 
 # 东南西北 round; 中 → 发 → 白 → 中 (the order the dragons are named in here).
 CYCLES = ((27, 28, 29, 30), (33, 32, 31))
@@ -119,6 +122,9 @@ class Jian(Ruleset):
         if hand.flowers:
             raise RuleError("bad_input", "this table plays without flowers", "这桌不打花牌")
 
+    def fan_help(self) -> Mapping[int, FanHelp]:
+        return HELP
+
     def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
         self.check(hand)
         reads = readings(hand)
@@ -172,6 +178,7 @@ class Jian(Ruleset):
                 deltas[winner] += a
             out["payments"] = [{"from": p, "to": winner, "amount": a} for p, _, a in pays]
             out["deltas"] = deltas
+            out["terms"] = merged(win_terms(fans, pays, winner, dealer, discarder, params))
             bonus = params.whole("deguo_bonus") if DEGUO in fans else 0
             for p, f, a in pays:
                 extra = bonus if discarder is None or p == discarder else 0

@@ -16,6 +16,7 @@ from rules.errors import RuleError
 from rules.params import ParamValues
 from rules.round import RoundEnd
 from rules.rulesets.jian.hands import DEGUO, FANS
+from rules.working import Term, item, term
 
 WIN_MODES = (10, 9, 8, 7)  # 扛调, 精调, 扛开, 自摸: a self-drawn win has one of them
 
@@ -49,6 +50,30 @@ def win_payments(
         f = payer_fans(hand_fans, p, winner, dealer, discarder)
         extra = bonus if discarder is None or p == discarder else 0
         out.append((p, f, (2**f + extra) * unit))
+    return out
+
+
+def win_terms(
+    hand_fans: Mapping[int, int], pays: Sequence[tuple[int, int, int]], winner: int,
+    dealer: int, discarder: int | None, params: ParamValues,
+) -> list[Term]:  # fmt: skip
+    """Each payer's working: 2^翻 (+ 德国's 子) × the 子's value, his 翻 said."""
+    unit = params.whole("zi")
+    bonus = params.whole("deguo_bonus") if DEGUO in hand_fans else 0
+    out = []
+    for p, f, a in pays:
+        extra = bonus if discarder is None or p == discarder else 0
+        why_zh = "、".join(w for w, on in (("庄家 +1", dealer in (p, winner)),
+                                           ("点炮 +1", p == discarder)) if on)  # fmt: skip
+        why_en = ", ".join(w for w, on in (("dealer +1", dealer in (p, winner)),
+                                           ("discarder +1", p == discarder)) if on)  # fmt: skip
+        out.append(term(
+            [p], winner, a, factors=[item(2, f)],
+            additions=[item(extra, name=("德国", "no jing used"))] if extra else [],
+            per=[item(unit, name=("每子", "per zi"))] if unit != 1 else [],
+            note=(f"{f} 翻" + (f"，{why_zh}" if why_zh else ""),
+                  f"{f} fan{'s' if f != 1 else ''}" + (f", {why_en}" if why_en else "")),
+        ))  # fmt: skip
     return out
 
 
@@ -135,4 +160,6 @@ def round_end(
     return RoundEnd(tuple(transfers), tuple(notes), tuple(notes_zh), {"jing": seats})
 
 
-__all__ = ["WIN_MODES", "jing_each", "jing_points", "payer_fans", "round_end", "win_payments"]
+__all__ = [
+    "WIN_MODES", "jing_each", "jing_points", "payer_fans", "round_end", "win_payments", "win_terms",
+]  # fmt: skip

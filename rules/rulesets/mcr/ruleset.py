@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from rules.decompose import Forms, waits_counts
 from rules.errors import RuleError
+from rules.fan_help import FanHelp
 from rules.hand import Hand, Table
 from rules.params import Param, ParamValues, recipients_param
 from rules.registry import Preset, Ruleset
@@ -20,6 +21,7 @@ from rules.results import CatalogFan, HandResult
 from rules.round import Penalty
 from rules.rulesets.mcr import lean
 from rules.rulesets.mcr.fans import COMMON_FANS, FANS, TABLE
+from rules.rulesets.mcr.help import HELP
 from rules.rulesets.mcr.scoring import Reading, best_reading, explain, fan_entry, win_payments
 from rules.table import Match, PenaltyKind, TableSpec, WinFlag
 
@@ -246,6 +248,9 @@ class Mcr(Ruleset):
             (f"{each} × {players - 1} = {amount}",),
             (f"每家 {each} × {players - 1} = {amount}",),
         )
+
+    def fan_help(self) -> Mapping[int, FanHelp]:
+        return HELP
 
     def fan_catalog(self, params: ParamValues | None = None) -> list[CatalogFan]:
         """Every fan a player can pick, with the fans it excludes (不计) and, for the

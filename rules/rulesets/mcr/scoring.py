@@ -73,6 +73,7 @@ from rules.rulesets.mcr.fans import (
     win_fans,
 )
 from rules.tiles import WIND_TILES, group_en, tile_zh
+from rules.working import Term, item, term
 
 WIND_TILE = {"E": 27, "S": 28, "W": 29, "N": 30}
 
@@ -998,7 +999,26 @@ def win_payments(self_drawn: bool, t: Table, total: int, base: int, win: bool) -
             payments.append({"from": seat, "to": t.winner, "amount": amount})
             deltas[seat] -= amount
             deltas[t.winner] += amount
-    return {"payments": payments, "deltas": deltas}
+    return {"payments": payments, "deltas": deltas, "terms": win_terms(self_drawn, t, total, base)
+            if win else []}  # fmt: skip
+
+
+BASE_WORDS = ("底分", "base")
+FAN_UNIT = ("番", "fans")
+
+
+def win_terms(self_drawn: bool, t: Table, total: int, base: int) -> list[Term]:
+    """The working per payer: "44 番 + 底分 8 = 52" from the discarder (from each
+    on a self-draw), "底分 8" from each of the others."""
+    assert t.winner is not None
+    others = [s for s in range(4) if s != t.winner]
+    with_fans = others if self_drawn else [s for s in others if s == t.discarder]
+    rest = [s for s in others if s not in with_fans]
+    out = [term(with_fans, t.winner, base + total, base=item(total, unit=FAN_UNIT),
+                additions=[item(base, name=BASE_WORDS)])]  # fmt: skip
+    if rest:
+        out.append(term(rest, t.winner, base, additions=[item(base, name=BASE_WORDS)]))
+    return out
 
 
 __all__ = ["FAN_FUNCS", "Ctx", "Reading", "best_reading", "score_ctx"]

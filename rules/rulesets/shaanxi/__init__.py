@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from rules import decompose
 from rules.errors import RuleError
+from rules.fan_help import FanHelp
 from rules.hand import Hand
 from rules.params import Param, ParamValues, int_param, recipients_param
 from rules.registry import Preset, Ruleset
@@ -29,6 +30,7 @@ from rules.table import (
     TableSpec,
     WinFlag,
 )
+from rules.working import Term, item, merged, term
 
 FORMS = decompose.Forms(seven_pairs=True, seven_pairs_quads=True, thirteen_orphans=True,
                         honors_knitted=True, knitted_straight=True)  # fmt: skip
@@ -40,6 +42,19 @@ SHAPES = {
     "honors_knitted": ("全不靠", "Knitted and honors"),
     "knitted_straight": ("组合龙", "Knitted straight"),
 }
+# The one row a win shows (id 0) names its shape; every shape is worth the same
+# (rules/fan_help.py).
+HELP = {
+    0: FanHelp(
+        "123m456p789s234s5m +5m", {},
+        "胡牌的牌型：四副加一对将，或七对、十三幺、全不靠、组合龙；牌型不另加分，"
+        "钱由 A × 底分 和各家的炮子算出",
+        "the winning shape: four sets and a pair, or seven pairs, thirteen orphans, "
+        "knitted and honors, knitted straight; no shape adds anything, the amounts come "
+        "from A × base and each player's stakes",
+        ("平胡", "屁胡", "七对", "十三幺"),
+    )
+}  # fmt: skip
 PAOZI = SeatInput("paozi", "炮子", "Stakes (paozi)", 0, 4, 0,
                   "庄家出牌前下的炮子（0–4）", "Stakes posted before the dealer's first "
                   "discard (0–4)")  # fmt: skip
@@ -133,6 +148,9 @@ class Shaanxi(Ruleset):
     def forms(self, params: ParamValues) -> decompose.Forms:
         return FORMS if params["special_shapes"] else PLAIN_FORMS
 
+    def fan_help(self) -> Mapping[int, FanHelp]:
+        return HELP
+
     def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
         self.check(hand, params)
         ds = decompose.decompositions(hand, self.forms(params))
@@ -170,6 +188,7 @@ class Shaanxi(Ruleset):
         if not hand.self_drawn and params["discard_payers"] == "discarder":
             payers = [t.discarder]  # type: ignore[list-item]
         losers: list[Loser] = []
+        terms: list[Term] = []
         deltas = [0] * n
         for s in payers:
             d = params.whole("dealer_factor") if t.dealer in (s, w) else 1
@@ -177,6 +196,10 @@ class Shaanxi(Ruleset):
             deltas[s] -= amount
             deltas[w] += amount
             losers.append({"seat": s, "pays": amount, "dealer": d, "paozi": p[s]})
+            terms.append(term([s], w, amount, base=item(d, name=("庄", "dealer")),
+                              additions=[item(p[s], name=("炮子", "stakes")),
+                                         item(p[w], name=("赢家炮子", "winner's stakes"))],
+                              per=[item(a, name=(f"{how_zh[:2]} A", "A")), item(b, name=("底分", "base"))]))  # fmt: skip
             line_zh = f"{s} 号位：{a} × {b} × (庄 {d} + 炮子 {p[s]} + 赢家炮子 {p[w]}) = {amount}"
             line_en = (f"seat {s}: {a} × {b} × (dealer {d} + stakes {p[s]} + winner's "
                        f"stakes {p[w]}) = {amount}")  # fmt: skip
@@ -185,6 +208,7 @@ class Shaanxi(Ruleset):
             out["working_zh"].append(line_zh)
             out["working"].append(line_en)
         out["losers"] = losers
+        out["terms"] = merged(terms)
         out["payments"] = [{"from": lo["seat"], "to": w, "amount": lo["pays"]} for lo in losers]
         out["deltas"] = deltas
         return out

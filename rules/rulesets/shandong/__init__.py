@@ -9,7 +9,10 @@ with its seed sentence.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rules import decompose, doubling
+from rules.fan_help import FanHelp
 from rules.hand import Hand
 from rules.params import Param, ParamValues
 from rules.registry import Preset
@@ -31,6 +34,7 @@ class Shandong(doubling.Card):
     name_zh = "山东麻将"
     name_en = "Shandong"
     order = 65
+    _help = doubling.item_help(ITEMS)
     params = (
         *doubling.common_params(5, 5, 10, "independent"),
         *doubling.item_params(ITEMS, ("seven", "zimo")),
@@ -60,6 +64,9 @@ class Shandong(doubling.Card):
             return True
         pairs = [g.tile for g in c.d.groups if g.kind == "pair"]
         return all(p in JIANG for p in pairs)
+
+    def fan_help(self) -> Mapping[int, FanHelp]:
+        return self._help
 
     def score_hand(self, hand: Hand, params: ParamValues) -> HandResult:
         self.check(hand)

@@ -10,10 +10,12 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from rules.errors import RuleError
+from rules.fan_help import FanHelp
 from rules.params import ParamValues
 from rules.results import EventReport
 from rules.round import RoundState
 from rules.rulesets.sichuan import round as sichuan_round
+from rules.rulesets.sichuan.help import HELP
 from rules.rulesets.sichuan.round import REASONS, UNFINISHED
 from rules.rulesets.sichuan.scoring import Sichuan
 from rules.table import SUITED_TILES, EventKind, TableSpec, WinFlag
@@ -41,6 +43,9 @@ class SichuanRuleset(Sichuan):
         meld_labels={"kong": ("直杠", "Exposed kong"), "added_kong": ("面下杠", "Added kong")},
         reasons=REASONS,
     )  # fmt: skip
+
+    def fan_help(self) -> Mapping[int, FanHelp]:
+        return HELP
 
     def table(self, params: ParamValues | None = None) -> TableSpec:
         """血战到底 goes on after a win; with it off the first win ends the round."""

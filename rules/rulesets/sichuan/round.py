@@ -289,9 +289,11 @@ def settle_win(rs: Sichuan, state: RoundState, ev: Mapping[str, Any], i: int) ->
             amount, payers, reason = value, [d], "win_discard"
         for p in payers:
             state.ledger.pay(p, s, amount, reason, i, fans=res["total"])
+        terms = rs.win_terms(payers, s, self_drawn, int(res["total"]), params)
         results.append({"seat": s, "mode": mode, "amount": amount, "payers": payers,
                         "fans": res["fans"], "total": res["total"], "multiplier": res["multiplier"],
-                        "value": res["value"], "notes": res["notes"], "notes_zh": res["notes_zh"]})  # fmt: skip
+                        "value": res["value"], "notes": res["notes"], "notes_zh": res["notes_zh"],
+                        "terms": terms})  # fmt: skip
     report: EventReport = {
         "index": i,
         "type": "win",

@@ -31,6 +31,7 @@ from rules.results import CatalogFan, Fan, HandResult, Payment, Payments
 from rules.shapes import Decomposition
 from rules.tiles import group_en, tile_en, tile_zh
 from rules.values import fan_counts
+from rules.working import Term, item, term
 
 FORMS = Forms(seven_pairs=True, seven_pairs_quads=True)
 SUIT_ZH = ("万", "筒", "条")
@@ -621,7 +622,29 @@ class Sichuan(Ruleset):
             payments.append({"from": seat, "to": t.winner, "amount": amount})
             deltas[seat] -= amount
             deltas[t.winner] += amount
-        return {"payments": payments, "deltas": deltas}
+        terms = self.win_terms(payers, t.winner, self_drawn, total, params) if payers else []
+        return {"payments": payments, "deltas": deltas, "terms": terms}
+
+    def win_terms(
+        self, payers: Sequence[int], winner: int, self_drawn: bool, total: int,
+        params: ParamValues,
+    ) -> list[Term]:  # fmt: skip
+        """The working each payer pays: 底分 × 2^(番 − 1) (or 2^番), the fans capped,
+        自摸 adding the base or a 番 as the table says: "底分 6 × 2² = 24"."""
+        fans = total + 1 if self_drawn and params["self_draw"] == "add_fan" else total
+        eff, capped = self.effective(fans, params)
+        power = eff if params["money"] == "pow_fan" else max(eff - 1, 0)
+        base = params.whole("base")
+        amount = self.self_drawn_amount(total, base * 2**power, params) if self_drawn else (
+            base * 2**power)  # fmt: skip
+        note = (f"封顶 {eff} 番", f"capped at {eff} fans") if capped else ("", "")
+        if self_drawn and params["self_draw"] == "add_fan":
+            note = (f"自摸加一番{'，' if capped else ''}{note[0]}",
+                    f"self-drawn adds a fan{', ' if capped else ''}{note[1]}")  # fmt: skip
+        adds = [item(base, name=("自摸加底", "self-drawn +base"))] if self_drawn and params[
+            "self_draw"] == "add_base" else []  # fmt: skip
+        return [term(payers, winner, amount, base=item(base, name=("底分", "base")),
+                     factors=[item(2, power)] if power else [], additions=adds, note=note)]  # fmt: skip
 
     def explain(
         self,

@@ -17,6 +17,7 @@ from typing import Any
 
 from rules import decompose
 from rules.errors import RuleError
+from rules.fan_help import FanHelp
 from rules.hand import Hand
 from rules.params import Param, ParamValues, recipients_param
 from rules.registry import Preset, Ruleset
@@ -36,6 +37,7 @@ from rules.rulesets.wuhan.hands import (
     openings,
     readings,
 )  # fmt: skip
+from rules.rulesets.wuhan.help import HELP
 from rules.rulesets.wuhan.payments import COUNTS, Factor, own_factor, settle
 from rules.table import (
     ALL_TILES,
@@ -48,6 +50,7 @@ from rules.table import (
     WinFlag,
 )
 from rules.tiles import tile_en, tile_zh
+from rules.working import Term, evaluate, item, term
 
 # 东 → 南 → 西 → 北 → 发 → 白 → 东; 中 is skipped and a turned 中 gives 发:
 # "如果翻出"北",跳過"紅中","發財"是"癩子",翻出"白板","東"是"癩子"", "摸到"北"和"中"都是"發"作癩子".
@@ -197,6 +200,9 @@ class Wuhan(Ruleset):
                      *SEAT_INPUTS[1:]),
     )  # fmt: skip
 
+    def fan_help(self) -> Mapping[int, FanHelp]:
+        return HELP
+
     def table(self, params: ParamValues | None = None) -> TableSpec:
         """Openings tied to 明杠 only where a 冲杠 is an opening (the default)."""
         if (params or self.defaults)["chong_gang_is_opening"]:
@@ -301,6 +307,7 @@ class Wuhan(Ruleset):
             "notes": notes, "notes_zh": notes_zh, "working": working, "working_zh": working_zh,
         }  # fmt: skip
         if t is not None:
+            out["terms"] = loser_terms(base, w, losers, winner, contractor, params)
             pays = [(lo.seat, lo.paid) for lo in losers if lo.paid]
             deltas = [0] * players
             for s, a in pays:
@@ -378,6 +385,35 @@ def hand_counts(hand: Hand, params: ParamValues) -> dict[str, int]:
         "ming_gang": sum(1 for m in kongs if m.exposed),
         "an_gang": sum(1 for m in kongs if not m.exposed),
     }
+
+
+def loser_terms(
+    base: int, w: Fraction, losers: Sequence[Any], winner: int, contractor: int | None,
+    params: ParamValues,
+) -> list[Term]:  # fmt: skip
+    """Each loser's working: base × the winner's factor × his own ("1 × 8 × 8 = 64"),
+    capped (封顶) or the 金顶 for all three (payments.settle's rule); in 承包 the one
+    player pays the three capped amounts."""
+    cap, golden = params.whole("cap"), params.whole("golden")
+    strict = params["golden_threshold"] == "gt"
+    all_over = all(lo.raw > cap if strict else lo.raw >= cap for lo in losers)
+    out: list[Term] = []
+    for lo in losers:
+        t = term(
+            # His factor says what made it: "8（暗杠 ×4、庄闲 ×2）", as the table counts.
+            [lo.seat], winner, 0, base=item(base),
+            factors=[item(w), item(lo.factor, name=("、".join(lo.words_zh), ", ".join(lo.words_en)))],
+            cap=None if all_over else item(cap, name=("封顶", "cap")),
+            instead=item(golden, name=("金顶", "golden cap")) if all_over else None,
+        )  # fmt: skip
+        t["amount"] = evaluate(t)
+        out.append(t)
+    if contractor is None:
+        return out
+    each = [(t["payers"][0], t["amount"]) for t in out]
+    return [term([contractor], winner, sum(a for _, a in each),
+                 additions=[item(a, name=(f"{s} 号位", f"seat {s}")) for s, a in each],
+                 note=("承包：一家付三家", "pays for all three (承包)"))]  # fmt: skip
 
 
 def _n(x: Fraction) -> str:

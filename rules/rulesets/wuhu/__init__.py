@@ -16,13 +16,16 @@ from typing import Any
 
 from rules import decompose
 from rules.errors import RuleError
+from rules.fan_help import FanHelp
 from rules.hand import Hand
 from rules.params import Param, ParamValues, int_param
 from rules.registry import Preset, Ruleset
 from rules.results import Fan, HandResult
 from rules.rulesets.wuhu.hands import FORMS, MIN_ZHI, ZUI, contexts, suit_counts, ya, zhi_of, zui
+from rules.rulesets.wuhu.help import HELP
 from rules.table import SUITED_TILES, EventKind, TableSpec, WinFlag
 from rules.tiles import tile_en, tile_zh
+from rules.working import item, merged, term
 
 TILES = (*SUITED_TILES, 27, 28, 29, 30)  # "筒、条、万的1至9,另任意四支风"
 SUIT_ZH = ("万", "筒", "条")
@@ -130,6 +133,9 @@ class Wuhu(Ruleset):
             raise RuleError("bad_input", "this table plays without flowers", "这桌不打花牌")
         if hand.wild:
             raise RuleError("bad_input", "芜湖 plays without wild tiles", "芜湖麻将没有癞子")
+
+    def fan_help(self) -> Mapping[int, FanHelp]:
+        return HELP
 
     def score_hand(self, hand: Hand, params: ParamValues) -> WuhuResult:
         self.check(hand)
@@ -243,6 +249,11 @@ class Wuhu(Ruleset):
                 deltas[t.winner] += amount
             out["payments"] = [{"from": s, "to": t.winner, "amount": a} for s, a in pays]
             out["deltas"] = deltas
+            # Each payer's working: the hand's 番, one 底番 more where it is owed.
+            out["terms"] = merged([term([s], t.winner, a, base=item(total, unit=("番", "fans")),
+                                 additions=[item(a - total, name=("底番", "base"))]
+                                 if a != total else [])
+                            for s, a in pays])  # fmt: skip
             if extra:
                 more = [s for s, a in pays if a > total]
                 if more:

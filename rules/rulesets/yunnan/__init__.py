@@ -18,6 +18,7 @@ from typing import Any
 
 from rules import decompose
 from rules.errors import RuleError
+from rules.fan_help import FanHelp
 from rules.fans import FanDef, FanTable
 from rules.hand import FLAGS, Hand, Table, parse_situation
 from rules.params import Param, ParamValues, int_param
@@ -29,6 +30,7 @@ from rules.table import ALL_TILES, EventKind, TableSpec, WinFlag
 from rules.tiles import tile_str
 from rules.values import fan_counts
 from rules.wall import round_standings
+from rules.working import Item, Term, item, merged, term
 
 FORMS = decompose.Forms(seven_pairs=True, seven_pairs_quads=True)
 
@@ -94,6 +96,25 @@ FANS = FanTable(
 PATTERNS = (PENGPENG, FLUSH, SEVEN, DRAGON7)
 SITUATIONAL = (KONG_BLOOM, KONG_DISCARD, ROB)
 PICKABLE = (*PATTERNS, TEN_HONORS)
+
+# What each fan means (its row's rule text), an example hand and the names players
+# use; 十老头 is no hand at all (ten honor discards in a row): picked, never read
+# from tiles, so its example is the fan picked (`picked`).
+_PUNGS = "111m222p333s555z9s +9s"
+HELP: dict[int, FanHelp] = {
+    f.id: FanHelp(example, situation, f.rule_zh, f.rule_en, aliases, picked=f.id == TEN_HONORS)
+    for f, (example, situation, aliases) in (
+        (FANS[PENGPENG], (_PUNGS, {}, ("对对胡", "碰碰和", "大对子"))),
+        (FANS[FLUSH], ("123m456m789m234m5m +5m", {}, ("清一门", "full flush"))),
+        (FANS[SEVEN], ("1133m5577p2288s1z +1z", {}, ("七对", "七对子", "暗七对"))),
+        (FANS[DRAGON7], ("111m33m5577p2288s +1m", {}, ("龙七对子", "豪华七对"))),
+        (FANS[TEN_HONORS], (_PUNGS, {"self_drawn": True}, ("十风", "打十张字"))),
+        (FANS[KONG_BLOOM], ("123p456p789s5s [2222m] +5s", {"self_drawn": True, "after_kong": True},
+                            ("杠开", "杠上开花"))),
+        (FANS[KONG_DISCARD], (_PUNGS, {"after_kong": True}, ("杠炮",))),
+        (FANS[ROB], (_PUNGS, {"robbing_kong": True}, ("抢杠", "抢杠和"))),
+    )
+}  # fmt: skip
 
 REASONS = {
     "win": ("胡牌", "Win"),
@@ -256,6 +277,32 @@ class Yunnan(Ruleset):
             return sd + params.whole("discard_base") - params.whole("self_draw_base")
         return params.whole("discard_base") * 2 ** (f - 1)
 
+    @staticmethod
+    def value_term(
+        s: int, w: int, amount: int, f: int, ten: bool, self_drawn: bool, params: ParamValues,
+        dealer: list[Item],
+    ) -> Term:  # fmt: skip
+        """One payer's working, as `value` counts: 平胡's own value; 十老头 each; else
+        the self-draw base × 2^(番 − 1), on a discard plus one or the discard base's."""
+        if ten:
+            return term([s], w, amount, base=item(params.whole("ten_honors_each"),
+                                                  name=("十老头", "ten honors")), factors=dealer)  # fmt: skip
+        if f == 0:
+            return term([s], w, amount, base=item(params.whole("pinghu_self_draw"),
+                                                  name=("平胡", "plain hand")), factors=dealer)  # fmt: skip
+        ups = [item(2, f - 1)] if f > 1 else []
+        sd, db = params.whole("self_draw_base"), params.whole("discard_base")
+        if self_drawn or params["discard_rule"] == "plus_one":
+            adds = [] if self_drawn or db == sd else [item(db - sd, name=("点炮", "discard"))]
+            if adds and dealer:  # (sd × 2^(f-1) + more) × dealer
+                return term([s], w, amount, factors=[item(sd, name=("自摸", "self-drawn")), *ups],
+                            additions=adds, per=dealer)  # fmt: skip
+            return term([s], w, amount, base=item(sd, name=("自摸", "self-drawn")),
+                        factors=[*ups, *dealer], additions=adds)  # fmt: skip
+        return term(
+            [s], w, amount, base=item(db, name=("点炮", "discard")), factors=[*ups, *dealer]
+        )
+
     def result(
         self, fans: Mapping[int, int], self_drawn: bool, table: Table | None,
         params: ParamValues,
@@ -289,20 +336,27 @@ class Yunnan(Ruleset):
         deltas = [0] * n
         payments: list[Payment] = []
         factor = params.whole("dealer_factor")
+        out["terms"] = []
         for s in payers:
             amount = value * (factor if table.dealer in (s, w) else 1)
             deltas[s] -= amount
             deltas[w] += amount
             payments.append({"from": s, "to": w, "amount": amount,
                              "reason": "ten_honors" if ten else "win"})  # fmt: skip
+            out["terms"].append(self.value_term(s, w, amount, total, ten, self_drawn, params, (
+                [item(factor, name=("庄家", "dealer"))] if amount != value else [])))  # fmt: skip
             if amount != value:
                 out["notes_zh"].append(f"{s} 号位：庄家 ×{factor}，{amount}")
                 out["notes"].append(f"seat {s}: dealer ×{factor}, {amount}")
         out["payments"] = payments
         out["deltas"] = deltas
+        out["terms"] = merged(out["terms"])
         return out
 
     # -- quick entry: the fans picked, 十老头 among them -----------------------------------
+
+    def fan_help(self) -> Mapping[int, FanHelp]:
+        return HELP
 
     def fan_catalog(self, params: ParamValues | None = None) -> list[CatalogFan]:
         """The patterns and 十老头; 杠上花/杠上炮/抢杠 come from the win's flags."""
