@@ -18,6 +18,13 @@ comes from environment variables (see README.md, "Environment variables"):
   ``DJANGO_SERVER_EMAIL``, ``DJANGO_EMAIL_HOST``, ``DJANGO_EMAIL_PORT``,
   ``DJANGO_EMAIL_HOST_USER``, ``DJANGO_EMAIL_HOST_PASSWORD``, ``DJANGO_EMAIL_USE_TLS``
   say how.  ``DJANGO_LOG_LEVEL``: the level of Django's own logger (default INFO).
+* ``MAHJONG_LIVE_BROKER``   -- how a table's change reaches its phones' streams:
+  "memory" (one process: runserver, one worker) or "postgres" (LISTEN/NOTIFY, across
+  workers).  Default: "postgres" on PostgreSQL, else "memory"; anything else, or
+  "postgres" on SQLite, refuses to start (scorer/broker.py, docs/deploy.md).
+* ``MAHJONG_LIVE_STREAM_SECONDS`` -- how long one event stream stays open before the
+  server ends it and the phone reconnects (default 1800; 0: say what is new and end,
+  as the test suite does).
 * ``MAHJONG_LISTEN``        -- where ``make run`` serves (its ADDR); on all interfaces
   the machine's LAN address is allowed and share links name it.
 * ``MAHJONG_PUBLIC_URL``    -- the address share links use, e.g. "https://mj.example.org"
@@ -140,7 +147,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Answers compressed (Django's own, with its BREACH mitigation; whitenoise
     # serves static files pre-compressed): a chess room's Wi-Fi is the limit.
-    "django.middleware.gzip.GZipMiddleware",
+    # (Not the tables' event streams: compressed, they would be held back in the buffer.)
+    "scorer.streams.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Django's, whose session save after the view answers a lock timeout with
     # "try again" (503) too, not a 500 or a 400 (scorer/busy.py).
@@ -262,6 +270,27 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --------------------------------------------------------------------------- live tables
+
+# A table's phones and its room's admin pages hear of a change through a stream
+# (scorer/live.py) fed by a broker (scorer/broker.py): in this process only
+# ("memory", the embedded default) or across worker processes ("postgres").
+_ON_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+LIVE_BROKER = os.environ.get("MAHJONG_LIVE_BROKER", "").strip() or (
+    "postgres" if _ON_POSTGRES else "memory"
+)
+if LIVE_BROKER not in ("memory", "postgres"):
+    raise ImproperlyConfigured(
+        f'MAHJONG_LIVE_BROKER must be "memory" or "postgres", not {LIVE_BROKER!r}'
+    )
+if LIVE_BROKER == "postgres" and not _ON_POSTGRES:
+    raise ImproperlyConfigured('MAHJONG_LIVE_BROKER "postgres" needs DATABASE_URL on PostgreSQL')
+# A heartbeat every 20 s (a phone that hears none for 45 s polls instead); a stream
+# ends after LIVE_STREAM_SECONDS and the phone reconnects after a random 2-10 s.
+LIVE_HEARTBEAT = float(os.environ.get("MAHJONG_LIVE_HEARTBEAT", "20"))
+LIVE_STREAM_SECONDS = float(os.environ.get("MAHJONG_LIVE_STREAM_SECONDS", "1800"))
+LIVE_RETRY_MS = (2000, 10000)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
