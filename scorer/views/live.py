@@ -9,7 +9,13 @@ open, which is fine for the embedded default (a few tables).
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, StreamingHttpResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponseBase,
+    HttpResponseNotAllowed,
+    StreamingHttpResponse,
+)
 from django.views.decorators.http import require_safe
 
 from scorer.broker import room_topic, table_topic
@@ -36,13 +42,14 @@ def table_events(request: HttpRequest, code: str) -> StreamingHttpResponse:
 
 
 @login_required
-@require_safe
-def room_events(request: HttpRequest, slug: str) -> StreamingHttpResponse:
+def room_events(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The room's stream, for its dashboard and tables page: its admins only (the
-    check of their pages, scorer/access.py; anyone else: 404)."""
+    check of their pages, scorer/access.py; anyone else: 404, whatever the method)."""
     room = room_id(slug)
     if room is None or not room_admin_of(request, slug):
         raise Http404("no such room")
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
     seen = _seen(request)
     topic = room_topic(room)
     return StreamingHttpResponse(
