@@ -82,6 +82,13 @@ def main(argv: list[str] | None = None) -> int:
             pages[0].wait_for_timeout(30_000)
             c1 = commits(pg_conninfo(env))
             c1 -= c0b - c0
+            with psycopg.connect(pg_conninfo(env), autocommit=True) as c:
+                recent = c.execute(
+                    "SELECT backend_type, left(query, 60) FROM pg_stat_activity WHERE datname ="
+                    " current_database() AND pid <> pg_backend_pid() AND query_start > now()"
+                    " - interval '30 seconds'"
+                ).fetchall()
+            print(f"the database's sessions with a statement in those 30 s: {recent}")
             idle = [
                 sum(1 for t, i, k, _ in log if t >= t0 and i == p and k == "req")
                 for p in range(args.phones)

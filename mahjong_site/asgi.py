@@ -22,6 +22,8 @@ from urllib.parse import parse_qs
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_site.settings")
+# The settings then pool PostgreSQL connections (no CONN_MAX_AGE per thread).
+os.environ.setdefault("MAHJONG_SERVER", "asgi")
 
 django_application = get_asgi_application()  # (sets Django up: imports below need it)
 

@@ -25,6 +25,8 @@ comes from environment variables (see README.md, "Environment variables"):
 * ``MAHJONG_LIVE_STREAM_SECONDS`` -- how long one event stream stays open before the
   server ends it and the phone reconnects (default 1800; 0: say what is new and end,
   as the test suite does).
+* ``MAHJONG_DB_POOL``       -- under the ASGI server on PostgreSQL: the connection
+  pool's size per worker process (default 10).
 * ``MAHJONG_LISTEN``        -- where ``make run`` serves (its ADDR); on all interfaces
   the machine's LAN address is allowed and share links name it.
 * ``MAHJONG_PUBLIC_URL``    -- the address share links use, e.g. "https://mj.example.org"
@@ -250,6 +252,22 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# Under the ASGI server (mahjong_site/asgi.py sets MAHJONG_SERVER=asgi) Django runs
+# each request's database work in a worker thread that may be a different one every
+# time, so a connection kept per thread (CONN_MAX_AGE) would pile up one per thread:
+# there, on PostgreSQL, connections come from a pool of MAHJONG_DB_POOL (default 10)
+# per worker process instead, and go back to it when the request ends.
+if (
+    os.environ.get("MAHJONG_SERVER") == "asgi"
+    and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": int(os.environ.get("MAHJONG_DB_POOL", "10")),
+        "timeout": 20,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves every phone at a table (and several tables) at
     # once (docs/deploy.md has the figures, benchmarks/concurrency.py measures them):
