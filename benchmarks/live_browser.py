@@ -38,6 +38,15 @@ def commits(conninfo: str) -> int:
         return int(row[0]) if row else 0
 
 
+def noting(log: list[tuple[float, int, str, str]], page: int, kind: str) -> Any:
+    """A handler noting a page's request or response: when seen, and its URL."""
+
+    def note(r: Any) -> None:
+        log.append((time.monotonic(), page, kind, r.url))
+
+    return note
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432/bench_live")
@@ -64,8 +73,8 @@ def main(argv: list[str] | None = None) -> int:
             pages: list[Any] = []
             for i, browser in enumerate(browsers):
                 page = browser.new_context().new_page()
-                page.on("request", lambda r, i=i: log.append((time.monotonic(), i, "req", r.url)))
-                page.on("response", lambda r, i=i: log.append((time.monotonic(), i, "resp", r.url)))
+                page.on("request", noting(log, i, "req"))
+                page.on("response", noting(log, i, "resp"))
                 page.goto(f"{base}/s/{code}/")
                 pages.append(page)
             deadline = time.monotonic() + 30
