@@ -39,7 +39,7 @@ urlpatterns = [
     path("r/<slug:slug>/manage/", manage_day.manage, name="manage"),
     # The room's admin pages hear of changes here (and the table's phones below);
     # a deployment serves both from mahjong_site/asgi.py ahead of Django.
-    path("r/<slug:slug>/manage/events", live.room_events, name="room_events"),
+    path("r/<slug:slug>/manage/events", live.room_events, name="manage_events"),
     path("r/<slug:slug>/manage/close/<str:code>", manage_day.manage_close, name="manage_close"),
     path("r/<slug:slug>/manage/report.csv", manage_day.manage_report, name="manage_report"),
     path(

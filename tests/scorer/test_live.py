@@ -62,7 +62,7 @@ def test_a_tables_stream_says_changed_only_when_the_phone_is_behind() -> None:
 @pytest.mark.django_db
 def test_a_rooms_stream_is_its_admins_only() -> None:
     east, west = make_room("east"), make_room("west")
-    url = reverse("scorer:room_events", args=[east.slug])
+    url = reverse("scorer:manage_events", args=[east.slug])
     mine = member_client(east, "boss")
     answer = mine.get(url, HTTP_LAST_EVENT_ID="5")
     assert answer.status_code == 200 and answer["Content-Type"].startswith("text/event-stream")
