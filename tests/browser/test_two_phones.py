@@ -146,4 +146,5 @@ def test_a_round_reaches_the_other_phone_through_its_stream(
     )
     assert len(polls) == 1  # the one fetch the nudge asked for
     assert Round.objects.filter(session=session).count() == 1
-    second_page.goto("about:blank")  # its stream closed: the server's thread ends at its next ping
+    for p in (page, second_page):  # their streams closed: the server's threads end at a ping
+        p.goto("about:blank")
