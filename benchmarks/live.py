@@ -1,7 +1,7 @@
 """Live tables: a round confirmed on one phone, heard on the others' event streams.
 
     python -m benchmarks.live default            # runserver on SQLite, 4 streams, 50 rounds
-    python -m benchmarks.live two --pg URL       # two uvicorn workers on two ports, PostgreSQL
+    python -m benchmarks.live two --pg URL [--broker redis]   # two uvicorn workers, two ports
     python -m benchmarks.live many --pg URL [-n 2000]   # n streams open in one uvicorn worker
 
 The client is the benchmark's own: asyncio sockets reading each stream's lines
@@ -150,6 +150,7 @@ def tables(env: dict[str, str], k: int) -> list[str]:
 
 def two(args: argparse.Namespace) -> None:
     env = pg_env(args.pg)
+    env["MAHJONG_LIVE_BROKER"] = args.broker
     a, b = free_port(), free_port()
     procs = [uvicorn(env, a), uvicorn(env, b)]
     try:
@@ -157,7 +158,10 @@ def two(args: argparse.Namespace) -> None:
         ms = asyncio.run(
             rounds(f"http://127.0.0.1:{a}", f"http://127.0.0.1:{b}", code, args.rounds, 4)
         )
-        say("two uvicorn workers, PostgreSQL (confirm on one, streams on the other)", ms)
+        say(
+            f"two uvicorn workers, PostgreSQL, the {args.broker} broker (confirm on one, streams on the other)",
+            ms,
+        )
     finally:
         for p in procs:
             stop_server(p)
@@ -250,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("what", choices=("default", "two", "many"))
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432/bench_live")
     parser.add_argument("--rounds", type=int, default=50)
+    parser.add_argument("--broker", choices=("postgres", "redis"), default="postgres")
     parser.add_argument("-n", type=int, default=2000)
     args = parser.parse_args(argv)
     {"default": default, "two": two, "many": many}[args.what](args)

@@ -19,8 +19,9 @@ comes from environment variables (see README.md, "Environment variables"):
   ``DJANGO_EMAIL_HOST_USER``, ``DJANGO_EMAIL_HOST_PASSWORD``, ``DJANGO_EMAIL_USE_TLS``
   say how.  ``DJANGO_LOG_LEVEL``: the level of Django's own logger (default INFO).
 * ``MAHJONG_LIVE_BROKER``   -- how a table's change reaches its phones' streams:
-  "memory" (one process: runserver, one worker) or "postgres" (LISTEN/NOTIFY, across
-  workers).  Default: "postgres" on PostgreSQL, else "memory"; anything else, or
+  "memory" (one process: runserver, one worker), "postgres" (LISTEN/NOTIFY, across
+  workers) or "redis" (pub/sub at ``MAHJONG_REDIS_URL``, default
+  redis://127.0.0.1:6379/0: each worker hears of its own tables only).  Default: "postgres" on PostgreSQL, else "memory"; anything else, or
   "postgres" on SQLite, refuses to start (scorer/broker.py, docs/deploy.md).
 * ``MAHJONG_LIVE_STREAM_SECONDS`` -- how long one event stream stays open before the
   server ends it and the phone reconnects (default 1800; 0: say what is new and end,
@@ -298,10 +299,11 @@ _ON_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 LIVE_BROKER = os.environ.get("MAHJONG_LIVE_BROKER", "").strip() or (
     "postgres" if _ON_POSTGRES else "memory"
 )
-if LIVE_BROKER not in ("memory", "postgres"):
+if LIVE_BROKER not in ("memory", "postgres", "redis"):
     raise ImproperlyConfigured(
-        f'MAHJONG_LIVE_BROKER must be "memory" or "postgres", not {LIVE_BROKER!r}'
+        f'MAHJONG_LIVE_BROKER must be "memory", "postgres" or "redis", not {LIVE_BROKER!r}'
     )
+LIVE_REDIS_URL = os.environ.get("MAHJONG_REDIS_URL", "redis://127.0.0.1:6379/0")
 if LIVE_BROKER == "postgres" and not _ON_POSTGRES:
     raise ImproperlyConfigured('MAHJONG_LIVE_BROKER "postgres" needs DATABASE_URL on PostgreSQL')
 # A heartbeat every 20 s (a phone that hears none for 45 s polls instead); a stream

@@ -14,6 +14,8 @@ and thread-safe: a `queue.Queue.put_nowait`, or an event loop's
 
 * `memory`: in-process only.  The default on SQLite (`make run`, runserver: one
   process, no extra service).
+* `redis`: Redis pub/sub, a channel per topic: a worker hears only of the tables
+  its own streams follow (MAHJONG_REDIS_URL).
 * `postgres`: PostgreSQL LISTEN/NOTIFY.  A publish is one `pg_notify` on the
   publisher's own connection; each worker process keeps one listening connection
   (psycopg 3, async, in one thread of its own) and hands what it hears to its
@@ -41,7 +43,7 @@ log = logging.getLogger(__name__)
 Deliver = Callable[[int | None], None]
 # The one NOTIFY channel every worker listens on; the payload is "<topic> <version>".
 CHANNEL = "mahjong_live"
-BROKERS = ("memory", "postgres")
+BROKERS = ("memory", "postgres", "redis")
 
 
 def table_topic(code: str) -> str:
@@ -71,25 +73,40 @@ class Subscription:
 
 
 class Hub:
-    """The subscribers of this process, by topic (shared by every thread and loop)."""
+    """The subscribers of this process, by topic (shared by every thread and loop).
 
-    def __init__(self) -> None:
+    `first(topic)` and `last(topic)` are called when a topic gets its first local
+    subscriber and loses its last (the Redis broker follows only those topics)."""
+
+    def __init__(
+        self,
+        first: Callable[[str], None] | None = None,
+        last: Callable[[str], None] | None = None,
+    ) -> None:
         self._lock = threading.Lock()
         self._topics: dict[str, set[Subscription]] = {}
+        self._first, self._last = first, last
 
     def add(self, topic: str, deliver: Deliver) -> Subscription:
         sub = Subscription(self, topic, deliver)
         with self._lock:
+            new = topic not in self._topics
             self._topics.setdefault(topic, set()).add(sub)
+        if new and self._first is not None:
+            self._first(topic)
         return sub
 
     def remove(self, sub: Subscription) -> None:
+        gone = False
         with self._lock:
             subs = self._topics.get(sub.topic)
             if subs is not None:
                 subs.discard(sub)
                 if not subs:
                     del self._topics[sub.topic]
+                    gone = True
+        if gone and self._last is not None:
+            self._last(sub.topic)
 
     def count(self) -> int:
         with self._lock:
@@ -230,6 +247,110 @@ class PostgresBroker(Broker):
             self._thread.join(5)
 
 
+class RedisBroker(Broker):
+    """Redis pub/sub: a channel per topic ("mahjong_live:<topic>"), and each worker
+    subscribed only to the topics its own streams follow, so a worker hears of its
+    own tables only (PostgreSQL's NOTIFY reaches every listener with everything).
+
+    One pub/sub connection per worker process, in a daemon thread with its own event
+    loop (redis.asyncio), as the PostgreSQL broker's; publishing uses a client of its
+    own (redis-py's connections are pooled and thread-safe).  A lost connection is
+    made again by redis-py, which subscribes again; every local subscriber is then
+    told to fetch."""
+
+    name = "redis"
+
+    def __init__(self, url: str | None = None) -> None:
+        super().__init__()
+        self.hub = Hub(first=self._follow, last=self._leave)
+        self._url = url or settings.LIVE_REDIS_URL
+        self._publisher: Any = None
+        self._pubsub: Any = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._start_lock = threading.Lock()
+        self._stop = threading.Event()
+
+    @staticmethod
+    def channel(topic: str) -> str:
+        return f"{CHANNEL}:{topic}"
+
+    def publish(self, topic: str, version: int) -> None:
+        import redis
+
+        if self._publisher is None:
+            self._publisher = redis.Redis.from_url(self._url)
+        self._publisher.publish(self.channel(topic), str(version))
+
+    def start(self, timeout: float = 5.0) -> None:
+        with self._start_lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="live-redis", daemon=True)
+                self._thread.start()
+        if not self._ready.wait(timeout):
+            log.warning("live: the Redis pub/sub connection is not up yet")
+
+    def _run(self) -> None:
+        import redis.asyncio
+
+        self._loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(self._loop)
+        self._pubsub = redis.asyncio.Redis.from_url(self._url).pubsub(
+            ignore_subscribe_messages=True
+        )
+        self._ready.set()
+        try:
+            self._loop.run_until_complete(self._listen())
+        finally:
+            self._loop.close()
+
+    async def _listen(self) -> None:
+        import redis
+
+        delay, lost = 0.5, False
+        while not self._stop.is_set():
+            if not self._pubsub.subscribed:
+                await asyncio.sleep(0.2)
+                continue
+            try:
+                note = await self._pubsub.get_message(timeout=1.0)
+            except (redis.RedisError, OSError) as e:
+                log.warning("live: Redis pub/sub lost (%s); again in %.1f s", e, delay)
+                lost = True
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10.0)
+                continue
+            if lost:
+                lost, delay = False, 0.5
+                self.hub.dispatch_all(None)
+            if note is None or note.get("type") != "message":
+                continue
+            topic = note["channel"].decode().removeprefix(f"{CHANNEL}:")
+            raw = note["data"].decode()
+            self.hub.dispatch(topic, int(raw) if raw.isdigit() else None)
+
+    def _follow(self, topic: str) -> None:
+        """A topic's first local subscriber: subscribed before `subscribe` returns."""
+        self.start()
+        assert self._loop is not None
+        done = asyncio.run_coroutine_threadsafe(
+            self._pubsub.subscribe(self.channel(topic)), self._loop
+        )
+        done.result(5)
+
+    def _leave(self, topic: str) -> None:
+        if self._loop is not None and not self._loop.is_closed():
+            asyncio.run_coroutine_threadsafe(
+                self._pubsub.unsubscribe(self.channel(topic)), self._loop
+            )
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(5)
+
+
 def django_conninfo() -> str:
     """The default database's connection string, as Django connects now (the test
     database in the tests): NOTIFY is heard on the same database only."""
@@ -258,6 +379,14 @@ def make_broker(name: str) -> Broker:
         return MemoryBroker()
     if name == "postgres":
         return PostgresBroker()
+    if name == "redis":
+        try:
+            import redis  # noqa: F401
+        except ImportError:
+            raise ImproperlyConfigured(
+                "the redis live broker needs the redis package (pip install '.[deploy]')"
+            ) from None
+        return RedisBroker()
     raise ImproperlyConfigured(f"LIVE_BROKER must be one of {', '.join(BROKERS)}, not {name!r}")
 
 

@@ -19,7 +19,14 @@ from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
-from scorer.broker import MemoryBroker, PostgresBroker, make_broker, room_topic, table_topic
+from scorer.broker import (
+    MemoryBroker,
+    PostgresBroker,
+    RedisBroker,
+    make_broker,
+    room_topic,
+    table_topic,
+)
 from scorer.models import GameSession
 from tests.factories import DRAW, make_room, make_table, member_client, record
 
@@ -142,11 +149,32 @@ def test_the_postgres_broker_publishes_after_commit(monkeypatch: pytest.MonkeyPa
         b.close()
 
 
+def redis_up() -> bool:
+    try:
+        import redis
+
+        return bool(redis.Redis.from_url("redis://127.0.0.1:6379/0").ping())
+    except Exception:
+        return False
+
+
+@pytest.mark.skipif(not redis_up(), reason="no Redis at 127.0.0.1:6379")
+@pytest.mark.django_db(transaction=True)
+def test_the_redis_broker_publishes_after_commit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(Its own database number, 9, is never the site's.)"""
+    b = RedisBroker("redis://127.0.0.1:6379/9")
+    monkeypatch.setattr("scorer.broker._broker", b)
+    try:
+        nudges_after_commit(b)
+    finally:
+        b.close()
+
+
 def test_a_bad_broker_name_is_refused() -> None:
     from django.core.exceptions import ImproperlyConfigured
 
-    with pytest.raises(ImproperlyConfigured, match="redis"):
-        make_broker("redis")
+    with pytest.raises(ImproperlyConfigured, match="kafka"):
+        make_broker("kafka")
 
 
 # --------------------------------------------------------------------------- the ASGI app
