@@ -296,12 +296,19 @@ class RedisBroker(Broker):
 
         self._loop = asyncio.new_event_loop()
         asyncio.set_event_loop(self._loop)
-        self._pubsub = redis.asyncio.Redis.from_url(self._url).pubsub(
-            ignore_subscribe_messages=True
-        )
+        client = redis.asyncio.Redis.from_url(self._url)
+        self._pubsub = client.pubsub(ignore_subscribe_messages=True)
         self._ready.set()
+
+        async def main() -> None:
+            try:
+                await self._listen()
+            finally:
+                await self._pubsub.aclose()
+                await client.aclose()
+
         try:
-            self._loop.run_until_complete(self._listen())
+            self._loop.run_until_complete(main())
         finally:
             self._loop.close()
 
@@ -349,6 +356,8 @@ class RedisBroker(Broker):
         self._stop.set()
         if self._thread is not None:
             self._thread.join(5)
+        if self._publisher is not None:
+            self._publisher.close()
 
 
 def django_conninfo() -> str:
