@@ -7,6 +7,8 @@ at import time of this plugin, which pytest loads earlier (from ``addopts``).
 * ``DJANGO_ALLOW_INSECURE_KEY=1``: the suite runs with DEBUG off (like
   production) but on the built-in development SECRET_KEY, which the settings
   otherwise refuse when DEBUG is off.
+* ``MAHJONG_LIVE_STREAM_SECONDS=0``, ``MAHJONG_LIVE_BROKER=memory``: event streams
+  end at once, and no listening connection stays open (below).
 * ``DJANGO_STATIC_MANIFEST=0``: plain static-files storage, so templates using
   ``{% static %}`` render without running ``collectstatic`` first.
 
@@ -17,6 +19,12 @@ import os
 
 os.environ.setdefault("DJANGO_ALLOW_INSECURE_KEY", "1")
 os.environ.setdefault("DJANGO_STATIC_MANIFEST", "0")
+# A table's event stream says what is new and ends (a test that follows a stream
+# sets settings.LIVE_STREAM_SECONDS itself): a page walk must not wait on one.
+os.environ.setdefault("MAHJONG_LIVE_STREAM_SECONDS", "0")
+# The in-process broker on PostgreSQL too: no listening connection left open on the
+# test database (tests/scorer/test_live.py makes a PostgreSQL one of its own).
+os.environ.setdefault("MAHJONG_LIVE_BROKER", "memory")
 
 # Hypothesis: no per-example deadline by default. Speed is measured by the benchmarks,
 # never by a test, and CI shares two cores: a 200 ms deadline failed an example of

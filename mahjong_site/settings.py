@@ -18,6 +18,16 @@ comes from environment variables (see README.md, "Environment variables"):
   ``DJANGO_SERVER_EMAIL``, ``DJANGO_EMAIL_HOST``, ``DJANGO_EMAIL_PORT``,
   ``DJANGO_EMAIL_HOST_USER``, ``DJANGO_EMAIL_HOST_PASSWORD``, ``DJANGO_EMAIL_USE_TLS``
   say how.  ``DJANGO_LOG_LEVEL``: the level of Django's own logger (default INFO).
+* ``MAHJONG_LIVE_BROKER``   -- how a table's change reaches its phones' streams:
+  "memory" (one process: runserver, one worker), "postgres" (LISTEN/NOTIFY, across
+  workers) or "redis" (pub/sub at ``MAHJONG_REDIS_URL``, default
+  redis://127.0.0.1:6379/0: each worker hears of its own tables only).  Default: "postgres" on PostgreSQL, else "memory"; anything else, or
+  "postgres" on SQLite, refuses to start (scorer/broker.py, docs/deploy.md).
+* ``MAHJONG_LIVE_STREAM_SECONDS`` -- how long one event stream stays open before the
+  server ends it and the phone reconnects (default 1800; 0: say what is new and end,
+  as the test suite does).
+* ``MAHJONG_DB_POOL``       -- under the ASGI server on PostgreSQL: the connection
+  pool's size per worker process (default 10).
 * ``MAHJONG_LISTEN``        -- where ``make run`` serves (its ADDR); on all interfaces
   the machine's LAN address is allowed and share links name it.
 * ``MAHJONG_PUBLIC_URL``    -- the address share links use, e.g. "https://mj.example.org"
@@ -140,7 +150,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Answers compressed (Django's own, with its BREACH mitigation; whitenoise
     # serves static files pre-compressed): a chess room's Wi-Fi is the limit.
-    "django.middleware.gzip.GZipMiddleware",
+    # (Not the tables' event streams: compressed, they would be held back in the buffer.)
+    "scorer.streams.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Django's, whose session save after the view answers a lock timeout with
     # "try again" (503) too, not a 500 or a 400 (scorer/busy.py).
@@ -242,6 +253,22 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# Under the ASGI server (mahjong_site/asgi.py sets MAHJONG_SERVER=asgi) Django runs
+# each request's database work in a worker thread that may be a different one every
+# time, so a connection kept per thread (CONN_MAX_AGE) would pile up one per thread:
+# there, on PostgreSQL, connections come from a pool of MAHJONG_DB_POOL (default 10)
+# per worker process instead, and go back to it when the request ends.
+if (
+    os.environ.get("MAHJONG_SERVER") == "asgi"
+    and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": int(os.environ.get("MAHJONG_DB_POOL", "10")),
+        "timeout": 20,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves every phone at a table (and several tables) at
     # once (docs/deploy.md has the figures, benchmarks/concurrency.py measures them):
@@ -262,6 +289,28 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --------------------------------------------------------------------------- live tables
+
+# A table's phones and its room's admin pages hear of a change through a stream
+# (scorer/live.py) fed by a broker (scorer/broker.py): in this process only
+# ("memory", the embedded default) or across worker processes ("postgres").
+_ON_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+LIVE_BROKER = os.environ.get("MAHJONG_LIVE_BROKER", "").strip() or (
+    "postgres" if _ON_POSTGRES else "memory"
+)
+if LIVE_BROKER not in ("memory", "postgres", "redis"):
+    raise ImproperlyConfigured(
+        f'MAHJONG_LIVE_BROKER must be "memory", "postgres" or "redis", not {LIVE_BROKER!r}'
+    )
+LIVE_REDIS_URL = os.environ.get("MAHJONG_REDIS_URL", "redis://127.0.0.1:6379/0")
+if LIVE_BROKER == "postgres" and not _ON_POSTGRES:
+    raise ImproperlyConfigured('MAHJONG_LIVE_BROKER "postgres" needs DATABASE_URL on PostgreSQL')
+# A heartbeat every 20 s (a phone that hears none for 45 s polls instead); a stream
+# ends after LIVE_STREAM_SECONDS and the phone reconnects after a random 2-10 s.
+LIVE_HEARTBEAT = float(os.environ.get("MAHJONG_LIVE_HEARTBEAT", "20"))
+LIVE_STREAM_SECONDS = float(os.environ.get("MAHJONG_LIVE_STREAM_SECONDS", "1800"))
+LIVE_RETRY_MS = (2000, 10000)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

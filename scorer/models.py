@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import time
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import IntegrityError, models, transaction
 from django.db.models import Max
+from django.db.models.signals import post_save
+from django.dispatch import receiver
 from django.utils import timezone
 
 from rules import RuleError
@@ -23,9 +26,11 @@ from rules.params import ParamValues
 from rules.registry import get_ruleset
 from rules.table import TableSpec, seat_wind_in
 from rules.tiles import SEAT_WINDS
+from scorer.broker import publish_on_commit, room_topic, table_topic
 from scorer.fees import FEE_KIND, FeeRule, charged, close_entry
 from scorer.invites import RoomInvite
 from scorer.players import Player, PlayerAlias, Seat
+from scorer.room_tables import RoomTable
 from scorer.roomlog import TABLE_CLOSED, TABLE_TAKEN_IN, Actor, RoomLogEntry
 from scorer.rooms import RoomConfig, RoomMember, default_room
 from scorer.scoring import ADJUST as ADJUST_KIND
@@ -594,10 +599,15 @@ class GameSession(models.Model):
             return rnd
 
     def bump(self) -> None:
+        """Move the table's version: the one place it moves (the tallies' ETag), so
+        every change of the table calls this.  Once the change commits, the table's
+        phones and its room's admin pages are told (scorer/broker.py); a change
+        rolled back tells no one."""
         GameSession.objects.filter(pk=self.pk).update(
             version=models.F("version") + 1, updated_at=timezone.now()
         )
         self.refresh_from_db(fields=["version", "updated_at"])
+        publish_on_commit([table_topic(self.code), room_topic(self.room_id)], self.version)
 
 
 def round_position(rev: RoundRevision) -> dict[str, Any]:
@@ -901,3 +911,14 @@ __all__ = [
 # Rooms, players and invites live in modules of their own, below this one (they
 # never name a session); imported above so that Django finds their models here.
 __all__ += ["Player", "PlayerAlias", "RoomConfig", "RoomInvite", "RoomLogEntry", "Seat"]
+
+
+@receiver(post_save, sender=GameSession)
+@receiver(post_save, sender=RoomTable)
+def _room_changed(sender: type[models.Model], instance: Any, created: bool, **kwargs: Any) -> None:
+    """A table started, or a physical table added, renamed, retired or given a new
+    code: the room's admin pages are told once it commits (a round's change is told
+    by `GameSession.bump`).  The version of a room is only a nudge: the time."""
+    if sender is GameSession and not created:
+        return
+    publish_on_commit([room_topic(instance.room_id)], time.time_ns() // 1_000_000)

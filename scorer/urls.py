@@ -10,6 +10,7 @@ from scorer.views import (
     fan_help,
     final,
     ledger,
+    live,
     manage_configs,
     manage_day,
     manage_log,
@@ -37,6 +38,9 @@ urlpatterns = [
     path("r/<slug:slug>/t/<str:code>/", start.table, name="table"),
     # The room's admins (signed in, members of the room): the day and the tables.
     path("r/<slug:slug>/manage/", manage_day.manage, name="manage"),
+    # The room's admin pages hear of changes here (and the table's phones below);
+    # a deployment serves both from mahjong_site/asgi.py ahead of Django.
+    path("r/<slug:slug>/manage/events", live.room_events, name="manage_events"),
     path("r/<slug:slug>/manage/close/<str:code>", manage_day.manage_close, name="manage_close"),
     path("r/<slug:slug>/manage/report.csv", manage_day.manage_report, name="manage_report"),
     path(
@@ -81,6 +85,7 @@ urlpatterns = [
     path("r/<slug:slug>/import", export.room_import, name="room_import"),
     path("s/<str:code>/", session.detail, name="session"),
     path("s/<str:code>/tallies", session.tallies, name="tallies"),
+    path("s/<str:code>/events", live.table_events, name="events"),
     path("s/<str:code>/qr.svg", session.qr, name="qr"),
     path("s/<str:code>/undo", session.undo, name="undo"),
     path("s/<str:code>/undo-event", session.undo_event, name="undo_event"),

@@ -20,7 +20,7 @@ from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 
 from rules import RuleError
 from rules.table import Scoring
@@ -234,13 +234,21 @@ def detail(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 @require_safe
 def tallies(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    """The polled part of the session page; 304 while the session has not changed."""
+    """The polled part of the session page; 304 while the session has not changed.
+
+    Fetched when the table's stream says it changed (js/live.js), or polled while
+    the stream is down.  A closed table's poll (X-Live-Poll) is answered "stop
+    polling" (286) with the tallies: its page keeps its stream, so a reopen still
+    reaches it."""
     session = session_or_404(code)  # only the session row before deciding
     etag = etag_of(session)
-    response = get_conditional_response(request, etag=etag)
+    stop = session.closed_at is not None and request.headers.get("X-Live-Poll") == "1"
+    response = None if stop else get_conditional_response(request, etag=etag)
     if response is None:
         context = _board(session, _previous_totals(request, session.n_players))
         response = render(request, "scorer/session.html#tallies", context)
+        if stop:
+            response.status_code = HttpResponseStopPolling.status_code
     response["ETag"] = etag
     patch_cache_control(response, private=True, no_cache=True)
     return response

@@ -5,10 +5,13 @@ told which round was just recorded (by whom, with its result) and records its
 hand as the next round instead of doubling the first.  A pull to refresh keeps
 the hand being entered; the home page lists the phone's tables; an undone round
 is restored; each phone says once which player it is and that name goes into
-the history.
+the history.  A round recorded on one phone reaches the other through its
+event stream, without a poll.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -117,3 +120,31 @@ def test_two_phones_one_round(
         expect(p.locator(".my-tables")).to_contain_text(words["tables"])
         expect(p.locator(".my-tables a")).to_have_attribute("href", f"/s/{session.code}/")
         assert_no_horizontal_scroll(p)
+
+
+def test_a_round_reaches_the_other_phone_through_its_stream(
+    page: Page, second_page: Page, live_server: LiveServer, settings: Any
+) -> None:
+    """Phone A records a round; phone B, showing the table, shows it within 1 s,
+    told by its event stream (no /tallies poll before it), then fetches the tallies."""
+    settings.LIVE_STREAM_SECONDS = 60
+    settings.LIVE_HEARTBEAT = 1  # (the server's thread notices the page gone at teardown)
+    session = make_table("mcr", PLAYERS, first_dealer=0)
+    table = f"{live_server.url}/s/{session.code}/"
+    polls: list[str] = []
+    second_page.on("request", lambda r: polls.append(r.url) if "/tallies" in r.url else None)
+    with second_page.expect_response(lambda r: "/events" in r.url and r.status == 200):
+        second_page.goto(table)
+    etag = second_page.locator("#tallies").get_attribute("data-etag")
+    page.goto(f"{table}record")
+    enter_hand(page, 1, 2, TAPS)
+    assert polls == []  # the healthy stream: B polled nothing meanwhile
+    page.locator(".pk-confirm").click()
+    page.wait_for_url(table)
+    expect(second_page.locator("#tallies")).not_to_have_attribute(
+        "data-etag", etag or "", timeout=1000
+    )
+    assert len(polls) == 1  # the one fetch the nudge asked for
+    assert Round.objects.filter(session=session).count() == 1
+    for p in (page, second_page):  # their streams closed: the server's threads end at a ping
+        p.goto("about:blank")

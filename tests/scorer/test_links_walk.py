@@ -244,7 +244,7 @@ def walk_from_a(r: Rooms, client: Client, forbidden: dict[str, str]) -> Walk:
 def test_the_walk_finds_the_table_routes_in_the_url_configuration() -> None:
     names = {every_route()[r] for r in table_routes()}
     assert {"session", "tallies", "qr", "final", "final_svg", "ledger", "round", "export",
-            "record", "adjust", "edit", "restore", "api_session", "table"} <= names  # fmt: skip
+            "record", "adjust", "edit", "restore", "api_session", "table", "events"} <= names  # fmt: skip
     assert not any(r.startswith(MANAGE) for r in table_routes())
 
 

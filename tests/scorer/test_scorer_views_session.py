@@ -317,7 +317,7 @@ def test_session_page_shows_seats_totals_and_actions(client: Client) -> None:
     assert "data-select-on-focus" in share[0] and "readonly" in share[0]
     assert f'src="{reverse("scorer:qr", args=[s.code])}"' in page
     assert f'hx-get="{reverse("scorer:tallies", args=[s.code])}"' in page
-    assert 'hx-trigger="every 3s' in page
+    assert 'hx-trigger="sse:changed, wake, every 3s"' in page  # the stream's nudge, or the poll
     assert 'class="money' not in page  # no money per point set
 
 
@@ -422,7 +422,7 @@ def test_tallies_mark_the_totals_that_moved_since_the_last_poll(client: Client) 
     s = make_table()
     url = reverse("scorer:tallies", args=[s.code])
     first = html(client.get(url, HTTP_HX_REQUEST="true"))
-    assert "changed" not in first
+    assert " changed" not in first
     vals = re.search(r'hx-vals="([^"]+)"', first)
     assert vals and vals[1] == "{&quot;was&quot;: &quot;0,0,0,0&quot;}"
     record(s)  # -8 +69 -53 -8

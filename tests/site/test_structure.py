@@ -37,6 +37,7 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "scorer",
         "scorer.apps",
+        "scorer.broker",
         "scorer.busy",
         "scorer.entry",
         "scorer.language",
@@ -47,6 +48,7 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
         "scorer.scoring",
         "scorer.settleup",
         "scorer.share",
+        "scorer.streams",
         "scorer.signin",
         "scorer.spreadsheet",
         "scorer.table_schema",
@@ -69,6 +71,7 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
         "scorer.access",
         "scorer.day",
         "scorer.export",
+        "scorer.live",
         "scorer.phone",
         "scorer.present.events",
         "scorer.present.fan_list",

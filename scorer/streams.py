@@ -1,0 +1,182 @@
+"""Server-sent events: what a live table's stream says, and how it is kept open.
+
+The stream only nudges: `changed` with the table's version (its `id`, so that a
+reconnecting browser sends it back as Last-Event-ID), a `ping` every
+LIVE_HEARTBEAT seconds (a named event, not a comment: the page's script sees it
+and, hearing none for 45 s, polls instead), and a random `retry` (2-10 s) so that
+the phones of a restarted worker do not all come back at once.  The page then
+fetches what changed through the tallies' ETag'd view.
+
+Two ways to keep a stream open, with the same words: `sync_events` (a generator
+for runserver's threads, one thread per stream: fine for the embedded default)
+and `asgi_events` (a coroutine for the ASGI app in mahjong_site/asgi.py, no
+thread and no database connection while it is open).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import random
+import time
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponseBase
+from django.middleware.gzip import GZipMiddleware as DjangoGZipMiddleware
+
+from scorer.broker import Subscription, broker
+
+CONTENT_TYPE = "text/event-stream"
+PING = b"event: ping\ndata: 1\n\n"
+# Sent with every stream: no proxy buffers it (nginx: X-Accel-Buffering), no cache keeps it.
+HEADERS = {
+    "Content-Type": f"{CONTENT_TYPE}; charset=utf-8",
+    "Cache-Control": "no-cache, no-store",
+    "X-Accel-Buffering": "no",
+}
+
+Scope = dict[str, Any]
+Message = Mapping[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[Message], Awaitable[None]]
+
+
+def changed(version: int | None) -> bytes:
+    """The nudge: the table changed (its new version; none known: "fetch anyway")."""
+    if version is None:
+        return b"event: changed\ndata: ?\n\n"
+    return f"id: {version}\nevent: changed\ndata: {version}\n\n".encode()
+
+
+def opening(version: int | None, seen: int | None) -> bytes:
+    """What a stream says first: its random retry, and `changed` at once when the
+    phone's version (from the page, or the browser's Last-Event-ID) is not the
+    table's (a change made while it was away).  `version` None: a room's stream,
+    told again only on a reconnect (`seen` set)."""
+    low, high = settings.LIVE_RETRY_MS
+    out = f"retry: {random.randint(low, high)}\n\n".encode()
+    if version is not None and seen != version:
+        out += changed(version)
+    elif version is None and seen is not None:
+        out += changed(None)
+    return out
+
+
+def seen_version(last_event_id: str | None, query: str | None) -> int | None:
+    """The version the phone has: the browser's Last-Event-ID on a reconnect, else
+    the page's own (?v=)."""
+    for raw in (last_event_id, query):
+        if raw and raw.strip().isdigit():
+            return int(raw.strip())
+    return None
+
+
+Opening = tuple[str, bytes] | None  # the topic and the first words; None: refused
+
+
+def sync_events(early: str | None, first: Callable[[], Opening]) -> Iterator[bytes]:
+    """A stream for a thread (runserver).  `first()` checks access and reads the
+    version (one trip to the database); a table's topic is known from its code and
+    subscribed (`early`) before it, so no change falls between the two."""
+    inbox: queue.SimpleQueue[int | None] = queue.SimpleQueue()
+    sub = broker().subscribe(early, inbox.put) if early else None
+    try:
+        opened = first()
+        if opened is None:
+            return
+        topic, head = opened
+        if sub is None:
+            sub = broker().subscribe(topic, inbox.put)
+        yield head
+        heartbeat = settings.LIVE_HEARTBEAT
+        deadline = time.monotonic() + settings.LIVE_STREAM_SECONDS
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                version = inbox.get(timeout=min(heartbeat, left))
+            except queue.Empty:
+                yield PING
+                continue
+            while not inbox.empty():  # several changes at once: one nudge, the last
+                version = inbox.get_nowait()
+            yield changed(version)
+    finally:
+        if sub is not None:
+            sub.close()
+
+
+def subscribe_async(topic: str, inbox: asyncio.Queue[int | None]) -> Subscription:
+    """A subscription delivering into this event loop's queue from any thread."""
+    loop = asyncio.get_running_loop()
+
+    def deliver(version: int | None) -> None:
+        loop.call_soon_threadsafe(inbox.put_nowait, version)
+
+    return broker().subscribe(topic, deliver)
+
+
+async def asgi_events(
+    receive: Receive, send: Send, early: str | None, first: Callable[[], Awaitable[Opening]]
+) -> None:
+    """A stream as an ASGI answer: no thread, and no database connection but the
+    one short call `first` makes (a 404 when it refuses)."""
+    inbox: asyncio.Queue[int | None] = asyncio.Queue()
+    sub = subscribe_async(early, inbox) if early else None
+    try:
+        opened = await first()
+        if opened is None:
+            await send({"type": "http.response.start", "status": 404,
+                        "headers": [(b"content-type", b"text/plain; charset=utf-8")]})  # fmt: skip
+            await send({"type": "http.response.body", "body": b"Not Found"})
+            return
+        topic, head = opened
+        if sub is None:
+            sub = subscribe_async(topic, inbox)
+        headers = [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": head, "more_body": True})
+        gone = asyncio.Event()
+
+        async def watch() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            gone.set()
+            inbox.put_nowait(None)
+
+        watcher = asyncio.create_task(watch())
+        try:
+            heartbeat = settings.LIVE_HEARTBEAT
+            deadline = time.monotonic() + settings.LIVE_STREAM_SECONDS
+            while not gone.is_set() and (left := deadline - time.monotonic()) > 0:
+                try:
+                    version = await asyncio.wait_for(inbox.get(), min(heartbeat, left))
+                except TimeoutError:
+                    await send({"type": "http.response.body", "body": PING, "more_body": True})
+                    continue
+                if gone.is_set():
+                    break
+                while not inbox.empty():
+                    version = inbox.get_nowait()
+                await send(
+                    {"type": "http.response.body", "body": changed(version), "more_body": True}
+                )
+            if not gone.is_set():
+                await send({"type": "http.response.body", "body": b""})
+        finally:
+            watcher.cancel()
+    finally:
+        if sub is not None:
+            sub.close()
+
+
+class GZipMiddleware(DjangoGZipMiddleware):
+    """Django's, except for event streams: compressed, their few bytes would sit in
+    the compressor's buffer until it filled (the nudge minutes late)."""
+
+    def process_response(
+        self, request: HttpRequest, response: HttpResponseBase
+    ) -> HttpResponseBase:
+        if response.get("Content-Type", "").startswith(CONTENT_TYPE):
+            return response
+        return super().process_response(request, response)

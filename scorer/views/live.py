@@ -1,0 +1,57 @@
+"""The live streams as Django views: what runserver (and the test client) serve.
+
+A deployment serves the same paths from the ASGI app in mahjong_site/asgi.py,
+ahead of Django, with the same words (scorer/streams.py) and the same checks
+(scorer/live.py); here a stream holds one of runserver's threads while it is
+open, which is fine for the embedded default (a few tables).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponseBase,
+    HttpResponseNotAllowed,
+    StreamingHttpResponse,
+)
+from django.views.decorators.http import require_safe
+
+from scorer.broker import room_topic, table_topic
+from scorer.live import room_admin_of, room_id, table_version
+from scorer.streams import HEADERS, Opening, opening, seen_version, sync_events
+
+
+def _seen(request: HttpRequest) -> int | None:
+    return seen_version(request.headers.get("Last-Event-ID"), request.GET.get("v"))
+
+
+@require_safe
+def table_events(request: HttpRequest, code: str) -> StreamingHttpResponse:
+    """The table's stream: `changed` (with its version) whenever the table changes."""
+    if table_version(code) is None:
+        raise Http404("no such session")
+    topic, seen = table_topic(code), _seen(request)
+
+    def first() -> Opening:
+        version = table_version(code)  # read again, now that the stream is subscribed
+        return None if version is None else (topic, opening(version, seen))
+
+    return StreamingHttpResponse(sync_events(topic, first), headers=HEADERS)
+
+
+@login_required
+def room_events(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """The room's stream, for its dashboard and tables page: its admins only (the
+    check of their pages, scorer/access.py; anyone else: 404, whatever the method)."""
+    room = room_id(slug)
+    if room is None or not room_admin_of(request, slug):
+        raise Http404("no such room")
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
+    seen = _seen(request)
+    topic = room_topic(room)
+    return StreamingHttpResponse(
+        sync_events(None, lambda: (topic, opening(None, seen))), headers=HEADERS
+    )

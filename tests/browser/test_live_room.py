@@ -1,0 +1,31 @@
+"""The room's dashboard, live: a table started and a round recorded show on an
+admin's open dashboard without a reload, told by the room's event stream."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from tests.browser.helpers import sign_in
+from tests.factories import DRAW, make_member, make_room, make_table, record
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_dashboard_follows_the_room(page: Page, live_server: LiveServer, settings: Any) -> None:
+    settings.LIVE_STREAM_SECONDS = 60
+    settings.LIVE_HEARTBEAT = 1  # (the server's thread notices the page gone at teardown)
+    room = make_room("east")
+    sign_in(page, live_server, make_member(room, "boss").user)
+    with page.expect_response(lambda r: "/manage/events" in r.url and r.status == 200):
+        page.goto(f"{live_server.url}/r/{room.slug}/manage/")
+    expect(page.locator("#open-title")).to_contain_text("0")
+    s = make_table("mcr", ["甲", "乙", "丙", "丁"], room=room)  # started on a phone
+    expect(page.locator("#open-title")).to_contain_text("1", timeout=2000)
+    expect(page.locator(f"#open-{s.code}")).to_contain_text("0 局", timeout=2000)
+    record(s, DRAW)
+    expect(page.locator(f"#open-{s.code}")).to_contain_text("1 局", timeout=2000)
+    page.goto("about:blank")
