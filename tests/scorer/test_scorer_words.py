@@ -30,6 +30,7 @@ from django.urls import reverse
 
 from rules import score
 from scorer.models import GameSession
+from scorer.rooms import Room
 from tests.factories import DRAW, by_fans, by_tiles, event, make_table, play, record
 from tests.pages import html
 from tests.scorer.test_scorer_views_record import Phone as RoundPhone
@@ -68,7 +69,8 @@ def shown_text(page: str, language: str) -> str:
     )
     text = htmllib.unescape(re.sub(r"<[^>]+>", " ", page))
     text = re.sub(r"https?://\S+", " ", text)
-    for name in NAMES:
+    # Names are what their owners typed, in any script: the players' and the rooms'.
+    for name in [*NAMES, *Room.objects.values_list("name", flat=True)]:
         text = text.replace(name, " ")
     return " ".join(text.split())
 
