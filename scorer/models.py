@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from rules import RuleError
 from rules.params import ParamValues
-from rules.registry import get_ruleset
+from rules.registry import event_steps, get_ruleset, without_last_step
 from rules.table import TableSpec, seat_wind_in
 from rules.tiles import SEAT_WINDS
 from scorer.fees import FEE_KIND, FeeRule, charged, close_entry
@@ -484,7 +484,8 @@ class GameSession(models.Model):
                         # The round's first events needed no wild tiles: the first
                         # win brings the turned tile, and the round keeps it.
                         where["turned"] = position["turned"]
-                if expected is not None and expected != len(events):
+                # Counted in steps: a winner joining a win (一炮多响) is one too.
+                if expected is not None and expected != event_steps(events):
                     raise RuleError(
                         "bad_event",
                         "the round changed on another phone meanwhile: look again, then add",
@@ -514,13 +515,16 @@ class GameSession(models.Model):
     def undo_last_event(
         self, author: str = "", expected: int | None = None, expected_round: int | None = None
     ) -> Round | None:
-        """Take back the last event of the last round played as events.
+        """Take back the last step of the last round played as events: its last
+        event, or the last winner who joined a win on its discard (一炮多响, stored
+        in that one win event: the winners before him stay).
 
-        The round keeps every earlier version (a new revision without the event);
-        taking back its only event undoes the round.  A finished round whose last
-        event is taken back is open again.  `expected`: the number of events the
-        phone saw (and `expected_round` the round number), so two phones tapping at
-        once take back one event, not two, and never one of another round.
+        The round keeps every earlier version (a new revision without the step);
+        taking back its only step undoes the round.  A finished round whose last
+        step is taken back is open again.  `expected`: the number of steps the
+        phone saw (rules.registry.event_steps, and `expected_round` the round
+        number), so two phones tapping at once take back one step, not two, and
+        never one of another round.
         """
         with transaction.atomic():
             session = GameSession.objects.select_for_update().get(pk=self.pk)
@@ -536,12 +540,13 @@ class GameSession(models.Model):
             if expected_round is not None and last.number != expected_round:
                 return None  # another phone finished or undid that round meanwhile
             events = list(last.current.entry.get("events") or [])
-            if expected is not None and expected != len(events):
+            if expected is not None and expected != event_steps(events):
                 return None
-            if len(events) <= 1:
+            kept = without_last_step(events)
+            if not kept:
                 last.mark_undone(author)
             else:
-                entry = {"kind": "round", **round_position(last.current), "events": events[:-1]}
+                entry = {"kind": "round", **round_position(last.current), "events": kept}
                 last.add_revision(score_entry(session, entry), author)
                 if not last.in_progress:
                     last.in_progress = True
