@@ -68,7 +68,7 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
     refused = 200 if request.htmx else 400
     if p.kind == "win" and p.winner is not None and not p.discarder:
         msg = gettext("Self-drawn, or who discarded the winning tile?")
-        return render_form(request, session, p, msg, rnd, status=refused)
+        return render_form(request, session, p, msg, rnd, status=refused, refused=True)
     done = reverse("scorer:round", args=[session.code, rnd.number])
     entry = p.entry()
     current = rnd.current
@@ -93,9 +93,11 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
             "Check it and confirm again to replace that correction."
         )
         status = 200 if request.htmx else 409
-        return render_form(request, session, p, msg, rnd, status, stale=round_summary(session, rnd))
+        return render_form(
+            request, session, p, msg, rnd, status, stale=round_summary(session, rnd), refused=True
+        )
     except RuleError as e:
-        return render_form(request, session, p, rule_error_text(e), rnd, status=refused)
+        return render_form(request, session, p, rule_error_text(e), rnd, status=refused, refused=True)
     messages.success(request, gettext("Round %(number)s corrected.") % {"number": rnd.number})
     return _done_edit(request, done)
 
