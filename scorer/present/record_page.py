@@ -456,4 +456,4 @@ def refusal(page: RecordPage, message: str) -> RecordPage:
         why = gettext("another phone has recorded this round meanwhile (shown above).")
     if not why:
         why = page.result.hint or gettext("check the entry, then confirm again.")
-    return replace(page, refused=why, tap_message="" if page.tap_message == why else page.tap_message)
+    return replace(page, refused=why)
