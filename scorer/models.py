@@ -213,17 +213,17 @@ class GameSession(models.Model):
 
     @staticmethod
     def standings_of(sessions: Sequence[GameSession]) -> dict[int, tuple[list[int], int]]:
-        """Each session's totals and its number of standing rounds, by pk (one query
+        """Each session's totals and its number of standing hands, by pk (one query
         for them all: a phone's list of tables shows who leads at each)."""
         out: dict[int, tuple[list[int], int]] = {s.pk: ([0] * s.n_players, 0) for s in sessions}
         rows = Round.objects.filter(
             session__in=[s.pk for s in sessions], status=Round.ACTIVE, current__isnull=False
-        ).values_list("session_id", "current__deltas")
-        for pk, deltas in rows:
+        ).values_list("session_id", "current__deltas", "current__kind")
+        for pk, deltas, kind in rows:
             totals, n = out[pk]
             for seat, d in enumerate(deltas[: len(totals)]):
                 totals[seat] += d
-            out[pk] = (totals, n + 1)
+            out[pk] = (totals, n + (kind in RoundRevision.HANDS))  # hands only: 局
         return out
 
     def room_take(self, rounds: list[Round] | None = None) -> int:
@@ -675,6 +675,27 @@ class Round(models.Model):
         """A hand played (a win, a draw, a round of events): not the close's fee, an
         adjustment or a penalty, which move points but deal no hand."""
         return self.current is not None and self.current.kind in RoundRevision.HANDS
+
+    @staticmethod
+    def hands_q(prefix: str = "") -> models.Q:
+        """`is_hand` as a query filter (`prefix`: "rounds__" from a session): every count
+        of 局 (the table's header, the ledger, the dashboard, the day report, imports)
+        counts hands only, never the lines an adjustment, a penalty or a fee adds."""
+        return models.Q(**{f"{prefix}current__kind__in": RoundRevision.HANDS})
+
+    def hand_number(self) -> int | None:
+        """Which hand this is, "第 N 局", counting the table's standing hands up to it
+        (None for a line that is no hand).  `number` stays the line's number in the
+        ledger (its URL and the CSV's 行): an adjustment, a penalty and a fee take a
+        number but are no 局, so the two differ once one is recorded."""
+        if not self.is_hand:
+            return None
+        return (
+            Round.objects.filter(session_id=self.session_id, status=Round.ACTIVE,
+                                 number__lte=self.number)
+            .filter(Round.hands_q())
+            .count()
+        )  # fmt: skip
 
     @property
     def is_fee(self) -> bool:

@@ -75,7 +75,15 @@ from scorer.language import rule_error_text
 from scorer.models import GameSession, Round, RoundTaken
 from scorer.parse import MAX_ROUND, int_or_none
 from scorer.present.record_page import RoundSummary, record_page, refusal
-from scorer.record_request import asked, author, done, dropped, taps_of, who_records
+from scorer.record_request import (
+    asked,
+    author,
+    done,
+    dropped,
+    recorded_message,
+    taps_of,
+    who_records,
+)
 from scorer.views import HtmxHttpRequest
 from scorer.views.record_events import confirm_event, preview_event, record_event
 
@@ -276,5 +284,5 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
         return render_form(request, session, p, status=200 if request.htmx else 409, refused=True)
     except RuleError as e:
         return render_form(request, session, p, rule_error_text(e), status=refused, refused=True)
-    messages.success(request, gettext("Round %(number)s recorded.") % {"number": rnd.number})
+    messages.success(request, recorded_message(rnd))
     return done(request, session, reverse("scorer:session", args=[session.code]))

@@ -22,7 +22,7 @@ from scorer.entry.pick import Pick
 from scorer.language import rule_error_text
 from scorer.models import RoundRevision, StaleRevision
 from scorer.present.record_page import round_summary
-from scorer.record_request import author, who_records
+from scorer.record_request import author, recorded_message, who_records
 from scorer.views import HtmxHttpRequest
 from scorer.views.record import posted_pick, render_form
 
@@ -98,7 +98,7 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         )
     except RuleError as e:
         return render_form(request, session, p, rule_error_text(e), rnd, status=refused, refused=True)
-    messages.success(request, gettext("Round %(number)s corrected.") % {"number": rnd.number})
+    messages.success(request, recorded_message(rnd, corrected=True))
     return _done_edit(request, done)
 
 

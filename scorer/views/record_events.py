@@ -161,9 +161,11 @@ def confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -
         return _render_event(
             request, session, p, now, rule_error_text(e), status=refused, refused=True
         )
+    # "第 N 局" counts hands (Round.hand_number), not the ledger's lines.
+    hand = rnd.hand_number() or rnd.number
     if rnd.in_progress:
-        msg = gettext("Added to round %(number)s.") % {"number": rnd.number}
+        msg = gettext("Added to round %(number)s.") % {"number": hand}
     else:
-        msg = gettext("Round %(number)s is over.") % {"number": rnd.number}
+        msg = gettext("Round %(number)s is over.") % {"number": hand}
     messages.success(request, msg)
     return done(request, session, table_url)
