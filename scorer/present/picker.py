@@ -94,7 +94,8 @@ MELD_FROM_LABELS = {
 def hand_view(p: Pick) -> dict[str, Any]:
     """The hand as the page shows it: its tiles, its melds and its empty places."""
     standing = sorted((*p.concealed, *([] if p.win_tile is None else [p.win_tile])))
-    complete = p.n_tiles == p.hand_size
+    # A winning tile given, not picked (一炮多响: the discard) stands apart from the start.
+    complete = p.n_tiles == p.hand_size or p.win_fixed
     labels = meld_labels(p.spec)
     sources = p.melds_from() if p.spec.meld_sources else [""] * len(p.melds)
     melds = [
