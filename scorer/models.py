@@ -402,6 +402,13 @@ class GameSession(models.Model):
                         .first()
                     )
                     raise RoundTaken(taken, next_number)
+                if kind == RoundRevision.PENALTY and isinstance(entry, Mapping):
+                    # The odd points of a split penalty start one seat further on with
+                    # each penalty at the table (rules/round.py `_penalty`).
+                    earlier = session.rounds.filter(
+                        status=Round.ACTIVE, current__kind=RoundRevision.PENALTY
+                    ).count()
+                    entry = {"odd_from": earlier, **entry}
                 scored = score_entry(session, entry)
                 open_round = scored.kind == "round" and not scored.result.get("finished")
                 rnd = Round.objects.create(
@@ -787,8 +794,11 @@ class Round(models.Model):
                 )
             if rnd.current is not None:
                 # A correction keeps the round's own dealer, wind (and turned tile)
-                # unless it changes them.
+                # unless it changes them; a penalty keeps where its odd points start.
                 entry = {**round_position(rnd.current), **entry}
+                odd_from = rnd.current.entry.get("odd_from") if was == now else None
+                if odd_from is not None:
+                    entry = {"odd_from": odd_from, **entry}
             scored = score_entry(session, entry)
             rnd.session = session  # its fee snapshot, without another query
             rev = rnd.add_revision(scored, author)

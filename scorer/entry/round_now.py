@@ -41,6 +41,11 @@ class RoundNow:
         `expected`, checked under the session lock (GameSession.add_event)."""
         return event_steps(self.events)
 
+    @property
+    def n_events(self) -> int:
+        """The round's events as the page lists them (winners joined to one win: one)."""
+        return len(self.events)
+
     def kongs_of(self, seat: int | None) -> list[tuple[str, int | None]]:
         """The kongs recorded for a player in this round: (meld type, tile or None).
 
