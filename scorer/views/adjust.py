@@ -75,7 +75,8 @@ def _form(session: GameSession, data: dict[str, Any]) -> dict[str, Any]:
         {
             "id": p.id,
             "label": by_language(p.zh, p.en),
-            "help": by_language(p.help_zh, p.help_en),
+            # Its sentence ends in the page's language: "（口口翻 500）。这桌…", not ". 这桌".
+            "help": by_language(f"{p.help_zh.rstrip('。.')}。", f"{p.help_en.rstrip('.')}. "),
             "inputs": [
                 {
                     "id": si.id,

@@ -183,3 +183,14 @@ def test_the_escape_remainder_rotates_from_one_penalty_to_the_next() -> None:
     third = s.standing_rounds()[-1]
     third.revise({"kind": "penalty", "penalty": "escape", "seat": 0})
     assert third.current.deltas == [-500, 167, 166, 167]  # type: ignore[union-attr]
+
+
+def test_the_wuhan_adjust_page_says_points_and_ends_its_sentences_in_chinese() -> None:
+    """Issue 35 (8): the amount was labelled 番数 (msgid "Points"); the 逃跑 help ran
+    "（口口翻 500）. 这桌" with an ASCII full stop."""
+    s = make_table("wuhan", NAMES)
+    form = html(Client().get(reverse("scorer:adjust", args=[s.code]), **ZH))
+    assert "番数" not in form and form.count("分数") == form.count('name="amount_')
+    assert "（口口翻 500）。这桌" in form and "）. " not in form
+    en = html(Client().get(reverse("scorer:adjust", args=[s.code]), HTTP_ACCEPT_LANGUAGE="en"))
+    assert "500). At this table" in en
