@@ -164,8 +164,10 @@ def seat_input_rows(p: Pick, names: list[str]) -> list[dict[str, Any]]:
                         # What the count holds already (武汉: "开口 1（含明杠 1）"): a
                         # 明杠 is an opening, so a player does not tap 开口 for it again.
                         "includes": _includes(label, v, labels[si.at_least], tied[s])
-                        if si.at_least and tied and tied[s] and not (
-                            si.winner_from_hand and s == p.winner)
+                        if si.at_least
+                        and tied
+                        and tied[s]
+                        and not (si.winner_from_hand and s == p.winner)
                         else "",
                     }
                     for s, (name, v) in enumerate(zip(names, values, strict=False))

@@ -97,7 +97,9 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
             request, session, p, msg, rnd, status, stale=round_summary(session, rnd), refused=True
         )
     except RuleError as e:
-        return render_form(request, session, p, rule_error_text(e), rnd, status=refused, refused=True)
+        return render_form(
+            request, session, p, rule_error_text(e), rnd, status=refused, refused=True
+        )
     messages.success(request, recorded_message(rnd, corrected=True))
     return _done_edit(request, done)
 

@@ -92,7 +92,7 @@ def test_a_joining_winner_wins_on_the_shared_tile_and_a_refusal_names_it(
     assert phone.state["win_tile"] == "9m" and phone.state["hand"] == ""
     phone.tiles("123456789p1178m")
     assert phone.state["win_tile"] == "9m" and phone.state["hand"] == "1178m123456789p"
-    page = phone.tap("tile:6m")  # a 15th tile: the hand is complete
+    phone.tap("tile:6m")  # a 15th tile: the hand is complete
     assert phone.state["hand"] == "1178m123456789p" and "6m" not in phone.state["win_tile"]
     assert phone.confirm().status_code == 302
     rnd = Round.objects.get()

@@ -3,8 +3,6 @@ kongs, each loser's amount in words.  The worked example of docs/rules/wuhan.md.
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.test import Client
 
