@@ -20,7 +20,7 @@ from rules.params import Param, ParamValues
 from rules.results import CatalogFan, EventReport, HandResult, RoundBody
 from rules.round import DRAW_NOTES, UNFINISHED, Penalty, RoundEnd, RoundState, settle_events
 from rules.table import TableSpec, describe_table
-from rules.tiles import SEAT_WINDS
+from rules.tiles import SEAT_WINDS, parse_tile, tile_en, tile_str, tile_zh
 
 if TYPE_CHECKING:
     from rules.decompose import Forms
@@ -219,6 +219,18 @@ class Ruleset:
                 "only a win on the same discard can join the last win (一炮多响)",
                 "只有和同一张炮的玩家才能并入上一次和牌（一炮多响）",
             )
+        tile = win_tile_of(last)
+        for w in event.get("winners") or []:
+            mine = _hand_win_tile(w)
+            if tile is not None and mine is not None and mine != tile:
+                # The one discard is every joining winner's winning tile: another tile
+                # would score another hand than the one played (对对胡 read as 平胡).
+                raise RuleError(
+                    "bad_event",
+                    f"a player joining the last win (一炮多响) wins on its discard, "
+                    f"{tile_en(parse_tile(tile))}",
+                    f"一炮多响：也和这张炮的人和的就是这张{tile_zh(parse_tile(tile))}，不能换成别的牌",
+                )
         merged = dict(last)
         merged["winners"] = [*last.get("winners", []), *event.get("winners", [])]
         return [*events[:-1], merged]
@@ -379,6 +391,54 @@ class Ruleset:
                 for p in self.presets
             ]
         return d
+
+
+def _hand_win_tile(winner: Any) -> str | None:
+    """A winner's winning tile as an event stores it ("7s"), None when entered by fans."""
+    hand = winner.get("hand") if isinstance(winner, Mapping) else None
+    tile = hand.get("win_tile") if isinstance(hand, Mapping) else None
+    if not isinstance(tile, str) or not tile:
+        return None
+    try:
+        return tile_str(parse_tile(tile))
+    except RuleError:
+        return None
+
+
+def win_tile_of(event: Mapping[str, Any]) -> str | None:
+    """The discard a win was made on, as its first winner entered by tiles gives it
+    (None when every winner was entered by his fans: no page knows the tile then)."""
+    for w in event.get("winners") or []:
+        tile = _hand_win_tile(w)
+        if tile is not None:
+            return tile
+    return None
+
+
+def event_steps(events: Sequence[Any]) -> int:
+    """How many steps a round of events has been recorded in: one per event, and one
+    more for each winner who joined a win on its discard (一炮多响), since joining is
+    a step of its own.  Taking back "the last step" takes back one of them, and two
+    phones tapping at once send the count they saw: counted in steps, the second finds
+    a different count and takes back nothing (counted in events, both would match
+    and undo both winners)."""
+    n = 0
+    for ev in events:
+        winners = ev.get("winners") if isinstance(ev, Mapping) else None
+        n += len(winners) if isinstance(winners, list) and len(winners) > 1 else 1
+    return n
+
+
+def without_last_step(events: Sequence[Any]) -> list[Any]:
+    """The events with their last step taken back (see `event_steps`): the last
+    winner of a win several players joined, else the last event."""
+    if not events:
+        return []
+    last = events[-1]
+    winners = last.get("winners") if isinstance(last, Mapping) else None
+    if isinstance(winners, list) and len(winners) > 1:
+        return [*events[:-1], {**last, "winners": winners[:-1]}]
+    return list(events[:-1])
 
 
 REGISTRY: dict[str, Ruleset] = {}

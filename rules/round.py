@@ -445,7 +445,10 @@ def _round_end(state: RoundState, report: EventReport, i: int) -> None:
 def _penalty(state: RoundState, ev: Mapping[str, Any], i: int) -> tuple[EventReport, bool]:
     """A declared penalty (逃跑, 错和): the ruleset says how much the player is charged,
     the table's parameter who receives it: split among the others (in play order
-    from the player's right, the odd points to the first) or paid to the room."""
+    from the player's right) or paid to the room.  The odd points of a split go one
+    each to the others in turn, starting `odd_from` places along (the table's count
+    of earlier penalties: scorer/models.py), so that they do not fall on the same
+    seats every time (500 three ways: 167, 167, 166, then 166, 167, 167 …)."""
     where, where_zh = event_where(i)
     kind = state.spec.penalty(ev.get("penalty"))
     if kind is None:
@@ -475,8 +478,10 @@ def _penalty(state: RoundState, ev: Mapping[str, Any], i: int) -> tuple[EventRep
             at = state.seating.index(seat)
             others = [state.seating[(at + k) % n] for k in range(1, n)]
         share, odd = divmod(charge.amount, len(others))
+        start = _odd_from(ev, where, where_zh) % len(others)
         for k, s in enumerate(others):
-            state.ledger.pay(seat, s, share + (1 if k < odd else 0), reason, i)
+            state.ledger.pay(seat, s, share + (1 if (k - start) % len(others) < odd else 0),
+                             reason, i)  # fmt: skip
         to_zh, to_en = "其他玩家平分", "split among the others"
     report: EventReport = {
         "type": "penalty", "index": i, "penalty": kind.id, "seat": seat,
@@ -487,6 +492,16 @@ def _penalty(state: RoundState, ev: Mapping[str, Any], i: int) -> tuple[EventRep
     if inputs:
         report["seat_inputs"] = inputs
     return report, kind.ends_round
+
+
+def _odd_from(ev: Mapping[str, Any], where: str, where_zh: str) -> int:
+    raw = ev.get("odd_from", 0)
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= 100_000:
+        raise event_error(
+            f"{where}: 'odd_from' must be a whole number from 0",
+            f"{where_zh}：odd_from 必须是不小于 0 的整数",
+        )
+    return raw
 
 
 def settle_kong(state: RoundState, ev: Mapping[str, Any], i: int) -> EventReport:

@@ -29,7 +29,7 @@ from django.db.models import Count, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scorer.models import GameSession, Round
+from scorer.models import GameSession, Round, RoundRevision
 from scorer.rooms import Room, RoomTable
 
 # An open table with no change for this long is marked stale on the dashboard:
@@ -109,10 +109,10 @@ def tables_now(
     counts: dict[int, int] = defaultdict(int)
     playing: set[int] = set()
     rows = Round.objects.filter(session__in=[s.pk for s in sessions], status=Round.ACTIVE)
-    for session_id, deltas, in_progress in rows.values_list(
-        "session_id", "current__deltas", "in_progress"
+    for session_id, deltas, in_progress, kind in rows.values_list(
+        "session_id", "current__deltas", "in_progress", "current__kind"
     ):
-        counts[session_id] += 1
+        counts[session_id] += kind in RoundRevision.HANDS  # 局: hands, not the other lines
         if in_progress:
             playing.add(session_id)
         seat_totals = totals[session_id]
@@ -179,7 +179,7 @@ def fees_of_day(room: Room, day: dt.date, label_total: str = "") -> Fees:
             "session__room_table__number",
             "session__room_table__name",
         )
-        .annotate(take=Sum("current__room_take"), rounds=Count("id"))
+        .annotate(take=Sum("current__room_take"), rounds=Count("id", filter=Round.hands_q()))
     )
     by_table: dict[int | None, FeeLine] = {}
     fees = Fees(total=FeeLine(label_total, None))
@@ -220,7 +220,9 @@ def day_report(room: Room, day: dt.date) -> list[ReportRow]:
     players' results over the day's rounds and the room's take (3 queries)."""
     start, end = day_bounds(day)
     rounds = list(
-        _day_rounds(room, day).values_list("session_id", "current__deltas", "current__room_take")
+        _day_rounds(room, day).values_list(
+            "session_id", "current__deltas", "current__room_take", "current__kind"
+        )
     )
     ids = {r[0] for r in rounds}
     sessions = list(
@@ -241,9 +243,9 @@ def day_report(room: Room, day: dt.date) -> list[ReportRow]:
             results=[(str(n), 0) for n in s.players],
         )
     totals: dict[int, list[int]] = {pk: [0] * len(r.results) for pk, r in rows.items()}
-    for session_id, deltas, take in rounds:
+    for session_id, deltas, take, kind in rounds:
         row = rows[session_id]
-        row.rounds += 1
+        row.rounds += kind in RoundRevision.HANDS  # 局: hands; every line's points count
         row.take += int(take or 0)
         seat_totals = totals[session_id]
         for seat, d in enumerate((deltas or [])[: len(seat_totals)]):

@@ -123,7 +123,8 @@ def table_rows(session: GameSession) -> list[list[Any]]:
     charged_room = bool(session.fee_rule().to_json()) or session.room_take() != 0
     room = pgettext("the room as a payee of the table's export", "the room")
     head = [
-        pgettext("table export column", "Round"),
+        # Round.number: the ledger's line (hands, adjustments, penalties, the fee), not 局.
+        pgettext("table export column", "Line"),
         pgettext("table export column", "Counted"),
         pgettext("table export column", "Version"),
         pgettext("table export column", "Current"),
@@ -157,7 +158,7 @@ def table_rows(session: GameSession) -> list[list[Any]]:
                     yes if v.pk == r.current_id else no, _kind_word(v.kind),
                     names[v.dealer], v.author, local_time(v.created_at), names[t.from_seat],
                     room if t.to_seat is None else names[t.to_seat], t.amount,
-                    _reason_words(v, t.reason, reasons),
+                    _reason_words(v, t.reason, reasons, t.to_seat),
                     *(moved if charged_room else moved[:-1]),
                 ])  # fmt: skip
     total = pgettext("table export", "Total")
@@ -182,8 +183,12 @@ def _kind_word(kind: str) -> str:
     return words.get(kind, kind)
 
 
-def _reason_words(version: RoundRevision, code: str, reasons: Mapping[str, tuple[str, str]]) -> str:
-    """A transfer's reason as the ledger says it; an adjustment's line says why, as entered."""
+def _reason_words(
+    version: RoundRevision, code: str, reasons: Mapping[str, tuple[str, str]],
+    to_seat: int | None = None,
+) -> str:  # fmt: skip
+    """A transfer's reason as the ledger says it; an adjustment's line says why, as
+    entered; a win's, the fans it was paid for."""
     if code == FEE_REASON:
         return pgettext("table export kind", "Table fee")
     if code == RoundRevision.ADJUST:
@@ -191,7 +196,29 @@ def _reason_words(version: RoundRevision, code: str, reasons: Mapping[str, tuple
         why = version.entry.get("reason") if isinstance(version.entry, Mapping) else None
         return f"{word}: {why}" if why else word
     zh, en = reasons.get(code, (code, code))
-    return by_language(zh, en)
+    word = by_language(zh, en)
+    fans = _fans_of(version, to_seat) if code.startswith("win") else ""
+    return f"{word}: {fans}" if fans else word
+
+
+def _fans_of(version: RoundRevision, seat: int | None) -> str:
+    """The fans a win was paid for (issue 35: the CSV said "胡牌" and no more):
+    the whole round's, or in a round of events those of the win `seat` was paid
+    for, each with its count ("清一色、碰碰胡 ×2"); "" when none are known."""
+    result = version.result if isinstance(version.result, Mapping) else {}
+    fans: Any = result.get("fans")
+    if not fans and seat is not None:
+        for ev in result.get("events") or []:
+            for w in (ev.get("winners") or []) if isinstance(ev, Mapping) else []:
+                if isinstance(w, Mapping) and w.get("seat") == seat and w.get("fans"):
+                    fans = w["fans"]
+    names = []
+    for f in fans or []:
+        if isinstance(f, Mapping) and (f.get("name_zh") or f.get("name_en")):
+            name = str(by_language(f.get("name_zh") or "", f.get("name_en") or ""))
+            count = f.get("count", 1)
+            names.append(f"{name} ×{count}" if isinstance(count, int) and count > 1 else name)
+    return by_language("、", ", ").join(names)
 
 
 def _bad(en: str, zh: str) -> RuleError:

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from rules import RuleError
 from rules.params import ParamValues
-from rules.registry import get_ruleset
+from rules.registry import event_steps, get_ruleset, without_last_step
 from rules.table import TableSpec, seat_wind_in
 from rules.tiles import SEAT_WINDS
 from scorer.broker import publish_on_commit, room_topic, table_topic
@@ -218,17 +218,17 @@ class GameSession(models.Model):
 
     @staticmethod
     def standings_of(sessions: Sequence[GameSession]) -> dict[int, tuple[list[int], int]]:
-        """Each session's totals and its number of standing rounds, by pk (one query
+        """Each session's totals and its number of standing hands, by pk (one query
         for them all: a phone's list of tables shows who leads at each)."""
         out: dict[int, tuple[list[int], int]] = {s.pk: ([0] * s.n_players, 0) for s in sessions}
         rows = Round.objects.filter(
             session__in=[s.pk for s in sessions], status=Round.ACTIVE, current__isnull=False
-        ).values_list("session_id", "current__deltas")
-        for pk, deltas in rows:
+        ).values_list("session_id", "current__deltas", "current__kind")
+        for pk, deltas, kind in rows:
             totals, n = out[pk]
             for seat, d in enumerate(deltas[: len(totals)]):
                 totals[seat] += d
-            out[pk] = (totals, n + 1)
+            out[pk] = (totals, n + (kind in RoundRevision.HANDS))  # hands only: 局
         return out
 
     def room_take(self, rounds: list[Round] | None = None) -> int:
@@ -407,6 +407,13 @@ class GameSession(models.Model):
                         .first()
                     )
                     raise RoundTaken(taken, next_number)
+                if kind == RoundRevision.PENALTY and isinstance(entry, Mapping):
+                    # The odd points of a split penalty start one seat further on with
+                    # each penalty at the table (rules/round.py `_penalty`).
+                    earlier = session.rounds.filter(
+                        status=Round.ACTIVE, current__kind=RoundRevision.PENALTY
+                    ).count()
+                    entry = {"odd_from": earlier, **entry}
                 scored = score_entry(session, entry)
                 open_round = scored.kind == "round" and not scored.result.get("finished")
                 rnd = Round.objects.create(
@@ -489,7 +496,8 @@ class GameSession(models.Model):
                         # The round's first events needed no wild tiles: the first
                         # win brings the turned tile, and the round keeps it.
                         where["turned"] = position["turned"]
-                if expected is not None and expected != len(events):
+                # Counted in steps: a winner joining a win (一炮多响) is one too.
+                if expected is not None and expected != event_steps(events):
                     raise RuleError(
                         "bad_event",
                         "the round changed on another phone meanwhile: look again, then add",
@@ -519,13 +527,16 @@ class GameSession(models.Model):
     def undo_last_event(
         self, author: str = "", expected: int | None = None, expected_round: int | None = None
     ) -> Round | None:
-        """Take back the last event of the last round played as events.
+        """Take back the last step of the last round played as events: its last
+        event, or the last winner who joined a win on its discard (一炮多响, stored
+        in that one win event: the winners before him stay).
 
-        The round keeps every earlier version (a new revision without the event);
-        taking back its only event undoes the round.  A finished round whose last
-        event is taken back is open again.  `expected`: the number of events the
-        phone saw (and `expected_round` the round number), so two phones tapping at
-        once take back one event, not two, and never one of another round.
+        The round keeps every earlier version (a new revision without the step);
+        taking back its only step undoes the round.  A finished round whose last
+        step is taken back is open again.  `expected`: the number of steps the
+        phone saw (rules.registry.event_steps, and `expected_round` the round
+        number), so two phones tapping at once take back one step, not two, and
+        never one of another round.
         """
         with transaction.atomic():
             session = GameSession.objects.select_for_update().get(pk=self.pk)
@@ -541,12 +552,13 @@ class GameSession(models.Model):
             if expected_round is not None and last.number != expected_round:
                 return None  # another phone finished or undid that round meanwhile
             events = list(last.current.entry.get("events") or [])
-            if expected is not None and expected != len(events):
+            if expected is not None and expected != event_steps(events):
                 return None
-            if len(events) <= 1:
+            kept = without_last_step(events)
+            if not kept:
                 last.mark_undone(author)
             else:
-                entry = {"kind": "round", **round_position(last.current), "events": events[:-1]}
+                entry = {"kind": "round", **round_position(last.current), "events": kept}
                 last.add_revision(score_entry(session, entry), author)
                 if not last.in_progress:
                     last.in_progress = True
@@ -681,6 +693,27 @@ class Round(models.Model):
         adjustment or a penalty, which move points but deal no hand."""
         return self.current is not None and self.current.kind in RoundRevision.HANDS
 
+    @staticmethod
+    def hands_q(prefix: str = "") -> models.Q:
+        """`is_hand` as a query filter (`prefix`: "rounds__" from a session): every count
+        of 局 (the table's header, the ledger, the dashboard, the day report, imports)
+        counts hands only, never the lines an adjustment, a penalty or a fee adds."""
+        return models.Q(**{f"{prefix}current__kind__in": RoundRevision.HANDS})
+
+    def hand_number(self) -> int | None:
+        """Which hand this is, "第 N 局", counting the table's standing hands up to it
+        (None for a line that is no hand).  `number` stays the line's number in the
+        ledger (its URL and the CSV's 行): an adjustment, a penalty and a fee take a
+        number but are no 局, so the two differ once one is recorded."""
+        if not self.is_hand:
+            return None
+        return (
+            Round.objects.filter(session_id=self.session_id, status=Round.ACTIVE,
+                                 number__lte=self.number)
+            .filter(Round.hands_q())
+            .count()
+        )  # fmt: skip
+
     @property
     def is_fee(self) -> bool:
         """The fee charged when the table closed (no hand: no dealer moves, no undo)."""
@@ -771,8 +804,11 @@ class Round(models.Model):
                 )
             if rnd.current is not None:
                 # A correction keeps the round's own dealer, wind (and turned tile)
-                # unless it changes them.
+                # unless it changes them; a penalty keeps where its odd points start.
                 entry = {**round_position(rnd.current), **entry}
+                odd_from = rnd.current.entry.get("odd_from") if was == now else None
+                if odd_from is not None:
+                    entry = {"odd_from": odd_from, **entry}
             scored = score_entry(session, entry)
             rnd.session = session  # its fee snapshot, without another query
             rev = rnd.add_revision(scored, author)

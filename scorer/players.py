@@ -243,7 +243,7 @@ class Record:
 def wins_of(entry: Mapping[str, Any], result: Mapping[str, Any]) -> list[tuple[int, int | None]]:
     """(winner, discarder) of every win in one round version: a round recorded whole
     is one win or a draw; a round of events has a win event per discard (一炮多响:
-    each winner on it counts, the discarder dealt in once per winner)."""
+    each winner on it counts a win; the discarder's 点炮 is counted by discards_of)."""
     if entry.get("kind") == "win":
         w, d = entry.get("winner"), entry.get("discarder")
         return [(int(w), int(d) if d not in (None, "") else None)] if w not in (None, "") else []
@@ -255,6 +255,19 @@ def wins_of(entry: Mapping[str, Any], result: Mapping[str, Any]) -> list[tuple[i
                 if isinstance(w, Mapping) and isinstance(w.get("seat"), int):
                     out.append((w["seat"], d if isinstance(d, int) else None))
     return out
+
+
+def discards_of(entry: Mapping[str, Any], result: Mapping[str, Any]) -> list[int]:
+    """Who dealt in, once per discard won on: one discard several players won on
+    (一炮多响) is one 点炮, as the players count it, not one per winner."""
+    if entry.get("kind") == "win":
+        return [d for _, d in wins_of(entry, result) if d is not None]
+    return [
+        ev["discarder"]
+        for ev in result.get("events") or []
+        if isinstance(ev, Mapping) and ev.get("type") == "win" and ev.get("winners")
+        and isinstance(ev.get("discarder"), int)
+    ]  # fmt: skip
 
 
 def won_amount(result: Mapping[str, Any], deltas: Sequence[int], seat: int, entry: Mapping[str, Any]
@@ -308,8 +321,7 @@ def records(player: Player) -> tuple[dict[str, Record], list[tuple[Any, int]]]:
                     if w == s.seat:
                         rec.wins += 1
                         rec.self_draws += d is None
-                    elif d == s.seat:
-                        rec.dealt_in += 1
+                rec.dealt_in += discards_of(entry, result).count(s.seat)
                 if s.seat in [w for w, _ in wins_of(entry, result)]:
                     # (A round of events says each win's own payments: gross already.)
                     gross = fee if entry.get("kind") == "win" else 0
@@ -321,4 +333,13 @@ def records(player: Player) -> tuple[dict[str, Record], list[tuple[Any, int]]]:
     return dict(by), timeline
 
 
-__all__ = ["Player", "PlayerAlias", "Record", "Seat", "recent_names", "records", "wins_of"]
+__all__ = [
+    "Player",
+    "PlayerAlias",
+    "Record",
+    "Seat",
+    "discards_of",
+    "recent_names",
+    "records",
+    "wins_of",
+]

@@ -17,7 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from scorer import phone
 from scorer.entry.pick import MAX_TAPS, Pick
-from scorer.models import GameSession
+from scorer.models import GameSession, Round, RoundRevision
 from scorer.present.record_page import Asked
 
 
@@ -67,3 +67,19 @@ def dropped(request: HttpRequest, session: GameSession) -> HttpResponse:
     """The player drops an entry whose round another phone recorded first."""
     messages.info(request, gettext("Your entry was dropped; nothing was recorded from it."))
     return done(request, session, reverse("scorer:session", args=[session.code]))
+
+
+def recorded_message(rnd: Round, corrected: bool = False) -> str:
+    """What the table says once a line is recorded (or corrected): a hand by its
+    place among the hands, "第 3 局已记录" (Round.hand_number: the line's own number
+    counts the adjustments, penalties and fees too), the other lines by their kind,
+    never as a 局."""
+    kind = rnd.current.kind if rnd.current is not None else ""
+    if kind == RoundRevision.ADJUST:
+        return gettext("Adjustment corrected.") if corrected else gettext("Adjustment recorded.")
+    if kind == RoundRevision.PENALTY:
+        return gettext("Penalty corrected.") if corrected else gettext("Penalty recorded.")
+    number = rnd.hand_number() or rnd.number
+    if corrected:
+        return gettext("Round %(number)s corrected.") % {"number": number}
+    return gettext("Round %(number)s recorded.") % {"number": number}

@@ -335,6 +335,8 @@ def penalty(session: SeatedTable, entry: Mapping[str, Any]) -> ScoredEntry:
     event: dict[str, Any] = {"type": "penalty", "penalty": entry.get("penalty"), "seat": seat}
     if entry.get("seat_inputs"):
         event["seat_inputs"] = entry["seat_inputs"]
+    if entry.get("odd_from") is not None:
+        event["odd_from"] = entry["odd_from"]  # where the odd points start (the engine checks)
     res = _settle(session, dealer, wind, [event], {})
     report = res["events"][0]
     normalized = {"kind": PENALTY, "dealer": dealer, "prevalent_wind": wind,

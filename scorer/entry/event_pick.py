@@ -218,10 +218,26 @@ class EventPick(Pick):
     def uses_win_tile(self) -> bool:
         return self.kind != "wall_end"
 
+    @property
+    def fixed_win(self) -> int | None:
+        """The winning tile of a player joining the last win (一炮多响): its discard,
+        fixed (None when the last win was entered by fans: no tile is known then).
+        The page does not ask for it and takes no other (`_fix_win_tile`); the
+        server refuses another (rules.registry `with_event`)."""
+        if self.join and self.kind == "win" and self.mode == "tiles":
+            return self.shared_tile
+        return None
+
+    @property
+    def win_fixed(self) -> bool:
+        return self.fixed_win is not None
+
     def tools(self) -> tuple[str, ...]:
         melds = self.spec.melds
         turned = ("turned",) if self.asks_turned else ()
-        return (*melds, *turned) if self.kind == "wall_end" else (*melds, "win", *turned)
+        if self.kind == "wall_end" or self.fixed_win is not None:
+            return (*melds, *turned)
+        return (*melds, "win", *turned)
 
     @property
     def asks_turned(self) -> bool:
@@ -425,20 +441,38 @@ class EventPick(Pick):
         self.win_tile, self.tool = None, ""
 
     def apply(self, tap: str, n_players: int, rs: Ruleset) -> str:
-        """Apply one tap; a winner joining the last win (一炮多响) wins on its tile.
-
-        That tile is the win tile as soon as the hand holds it, whatever order the
-        tiles were tapped in: the player never has to pick it himself."""
+        """Apply one tap; a winner joining the last win (一炮多响) wins on its tile."""
+        if tap == "hand:win" and self.fixed_win is not None:
+            return gettext("He wins on the same discard, %(tile)s: it stays his winning tile.") % {
+                "tile": tile_name(self.fixed_win)
+            }
         message = self._apply_tap(tap, n_players, rs)
-        shared = self.shared_tile
-        if (
-            self.join and self.kind == "win" and self.mode == "tiles" and shared is not None
-            and self.win_tile is not None and self.win_tile != shared and shared in self.concealed
-        ):  # fmt: skip
-            self.concealed.remove(shared)
-            self.concealed = sorted((*self.concealed, self.win_tile))
-            self.win_tile = shared
-        return message
+        return self._fix_win_tile() or message
+
+    def _fix_win_tile(self) -> str:
+        """A player joining the last win wins on its discard: that tile is his winning
+        tile from the moment he joins, whatever he taps.  Every tile he taps is one
+        of his other tiles (the discard tapped among them becomes the winning tile,
+        in whatever order it came); the player never picks the winning tile, and
+        can pick no other (the issue: 八条 tapped from the waits made a 平胡 of his
+        对对胡 on 七条)."""
+        fixed = self.fixed_win
+        if fixed is None or self.win_tile == fixed:
+            return ""
+        other = self.win_tile
+        if other is not None:
+            self.concealed = sorted((*self.concealed, other))
+        self.win_tile = None
+        if fixed in self.concealed:
+            self.concealed.remove(fixed)
+        elif self.n_tiles >= self.hand_size and other is not None:
+            self.concealed.remove(other)  # no room for the discard: the other tile goes
+            self.win_tile = fixed
+            return gettext(
+                "He wins on the same discard, %(tile)s: %(other)s was taken out of the hand."
+            ) % {"tile": tile_name(fixed), "other": tile_name(other)}
+        self.win_tile = fixed
+        return ""
 
     def _apply_tap(self, tap: str, n_players: int, rs: Ruleset) -> str:
         verb, _, arg = tap.partition(":")

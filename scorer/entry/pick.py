@@ -285,6 +285,11 @@ class Pick:
         return True
 
     @property
+    def win_fixed(self) -> bool:
+        """Whether the winning tile is given, not picked (一炮多响's second winner)."""
+        return False
+
+    @property
     def n_tiles(self) -> int:
         return len(self.concealed) + (self.win_tile is not None) + 3 * len(self.melds)
 

@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import Max
 
 from rules import RuleError
+from rules.registry import event_steps
 from rules.tiles import N_KINDS, parse_tile, parse_tiles
 from scorer.entry.pick import next_position_of
 from scorer.models import GameSession, Round
@@ -36,6 +37,13 @@ class RoundNow:
 
     @property
     def count(self) -> int:
+        """The round's steps (a winner joining a win is one): what the form sends as
+        `expected`, checked under the session lock (GameSession.add_event)."""
+        return event_steps(self.events)
+
+    @property
+    def n_events(self) -> int:
+        """The round's events as the page lists them (winners joined to one win: one)."""
         return len(self.events)
 
     def kongs_of(self, seat: int | None) -> list[tuple[str, int | None]]:

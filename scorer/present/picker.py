@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from rules.table import SeatInput
 from rules.tiles import N_KINDS, SEAT_WINDS, WIND_TILES, tile_en, tile_str, tile_zh
@@ -94,7 +94,8 @@ MELD_FROM_LABELS = {
 def hand_view(p: Pick) -> dict[str, Any]:
     """The hand as the page shows it: its tiles, its melds and its empty places."""
     standing = sorted((*p.concealed, *([] if p.win_tile is None else [p.win_tile])))
-    complete = p.n_tiles == p.hand_size
+    # A winning tile given, not picked (一炮多响: the discard) stands apart from the start.
+    complete = p.n_tiles == p.hand_size or p.win_fixed
     labels = meld_labels(p.spec)
     sources = p.melds_from() if p.spec.meld_sources else [""] * len(p.melds)
     melds = [
@@ -133,12 +134,14 @@ def seat_input_rows(p: Pick, names: list[str]) -> list[dict[str, Any]]:
     """The counts the table asks for each player (开口, 炮子 …), as −/+ rows per seat."""
     rows = []
     now = p.seat_inputs_now(len(names))
+    labels = {si.id: by_language(si.zh, si.en) for si in p.spec.seat_inputs}
     for si in p.spec.seat_inputs:
         if p.kind == "draw" and not si.on_draw:
             continue
         values = now[si.id]
         floor = p.seat_floor(si, len(names))
-        label = by_language(si.zh, si.en)
+        label = labels[si.id]
+        tied = now.get(si.at_least) if si.at_least else None
         rows.append(
             {
                 "id": si.id,
@@ -158,12 +161,26 @@ def seat_input_rows(p: Pick, names: list[str]) -> list[dict[str, Any]]:
                         "why": by_language(si.why_zh, si.why_en)
                         if si.at_least and floor[s] > si.min
                         else "",
+                        # What the count holds already (武汉: "开口 1（含明杠 1）"): a
+                        # 明杠 is an opening, so a player does not tap 开口 for it again.
+                        "includes": _includes(label, v, labels[si.at_least], tied[s])
+                        if si.at_least
+                        and tied
+                        and tied[s]
+                        and not (si.winner_from_hand and s == p.winner)
+                        else "",
                     }
                     for s, (name, v) in enumerate(zip(names, values, strict=False))
                 ],
             }
         )
     return rows
+
+
+def _includes(label: str, n: int, tied: str, m: int) -> str:
+    """ "开口 1（含明杠 1）": the count, and how many of it the tied count brings."""
+    return gettext("%(label)s %(n)s (incl. %(tied)s %(m)s)") % {
+        "label": label, "n": n, "tied": tied, "m": m}  # fmt: skip
 
 
 def _counted_from_hand(
@@ -195,8 +212,9 @@ def seat_input_grid(
     for i, first in enumerate(rows[0]["seats"]):
         cells = [{**r["seats"][i], "id": r["id"], "label": r["label"]} for r in rows]
         summary = " · ".join(
-            f"{c['label']} {c['value']}" for c in cells if c["value"] and not c["from_hand"]
-        )
+            c["includes"] or f"{c['label']} {c['value']}"
+            for c in cells if c["value"] and not c["from_hand"]
+        )  # fmt: skip
         out.append({"name": first["name"], "seat": i, "cells": cells, "summary": summary,
                     "open": i == open_seat})  # fmt: skip
     return out

@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from rules.registry import Ruleset, get_ruleset
 from rules.tiles import N_KINDS, SEAT_WINDS
@@ -184,6 +185,8 @@ class RecordPage:
     flow: WholeRound | Events
     stale: RoundSummary | None = None  # a correction made from an older version
     changed_tiles: frozenset[int] = frozenset()  # a plain tile tap's answer: the buttons to swap
+    # A 确认 the server did not record, and why: said next to 确认 (never silent).
+    refused: str = ""
 
     @property
     def events_mode(self) -> bool:
@@ -449,3 +452,15 @@ def round_summary(session: GameSession, rnd: Round) -> RoundSummary:
         ],
         url=reverse("scorer:round", args=[session.code, rnd.number]),
     )
+
+
+def refusal(page: RecordPage, message: str) -> RecordPage:
+    """The page answering a 确认 that recorded nothing: the bar says "not recorded"
+    and why, whatever the reason (the engine's, a missing choice, another phone's
+    round or correction shown above).  A tap on 确认 is always answered."""
+    why = message or page.result.message
+    if not why and page.taken is not None:
+        why = gettext("another phone has recorded this round meanwhile (shown above).")
+    if not why:
+        why = page.result.hint or gettext("check the entry, then confirm again.")
+    return replace(page, refused=why)

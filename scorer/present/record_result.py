@@ -22,7 +22,7 @@ from rules.tiles import parse_tile, tile_str, tiles_str
 from scorer.entry.event_pick import STANDING_SIZE, EventPick
 from scorer.entry.pick import HAND_SIZE, Pick
 from scorer.entry.round_now import RoundNow
-from scorer.language import by_language, is_zh, rule_error_text
+from scorer.language import by_language, is_zh, rule_error_text, tile_name
 from scorer.models import GameSession
 from scorer.present.events import reason_labels
 from scorer.present.picker import FACES, Face, seat_rows
@@ -100,6 +100,16 @@ def win_gain(payments: Sequence[Mapping[str, Any]], winner: int | None) -> int |
 def unfinished_hand(session: GameSession, p: Pick, out: Outcome) -> Outcome | None:
     """`out` with what the winning hand still lacks (tiles, the win tile, its waits
     when one tile short), or None when the hand is complete."""
+    fixed = p.fixed_win if isinstance(p, EventPick) else None
+    if fixed is not None and p.n_tiles < HAND_SIZE:
+        # 一炮多响: his winning tile is the discard, there already; no waits to pick from.
+        n = HAND_SIZE - p.n_tiles
+        hint = ngettext(
+            "Tap his other tiles: %(n)s more. He wins on the same discard, %(tile)s.",
+            "Tap his other tiles: %(n)s more. He wins on the same discard, %(tile)s.",
+            n,
+        ) % {"n": n, "tile": tile_name(fixed)}
+        return replace(out, hint=hint)
     if p.n_tiles < HAND_SIZE - 1:
         n = HAND_SIZE - p.n_tiles
         hint = ngettext(

@@ -26,6 +26,7 @@ from scorer.access import closed_redirect, round_or_404, session_or_404
 from scorer.language import by_language, rule_error_text
 from scorer.models import GameSession, Round, RoundRevision, RoundTaken, StaleRevision
 from scorer.parse import MAX_ROUND, int_or_none
+from scorer.record_request import recorded_message
 from scorer.scoring import MAX_POINTS
 from scorer.views import HtmxHttpRequest
 
@@ -74,7 +75,8 @@ def _form(session: GameSession, data: dict[str, Any]) -> dict[str, Any]:
         {
             "id": p.id,
             "label": by_language(p.zh, p.en),
-            "help": by_language(p.help_zh, p.help_en),
+            # Its sentence ends in the page's language: "（口口翻 500）。这桌…", not ". 这桌".
+            "help": by_language(f"{p.help_zh.rstrip('。.')}。", f"{p.help_en.rstrip('.')}. "),
             "inputs": [
                 {
                     "id": si.id,
@@ -179,7 +181,7 @@ def adjust(request: HtmxHttpRequest, code: str) -> HttpResponse:
     except RuleError as e:
         msg = rule_error_text(e)
         return _render(request, session, data, msg, refused, token=str(token), number=number)
-    messages.success(request, gettext("Round %(number)s recorded.") % {"number": rnd.number})
+    messages.success(request, recorded_message(rnd))
     return _go(request, reverse("scorer:session", args=[session.code]))
 
 
@@ -211,5 +213,5 @@ def adjust_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpRespons
     except RuleError as e:
         msg = rule_error_text(e)
         return _render(request, session, data, msg, refused, editing=rnd, base=base)
-    messages.success(request, gettext("Round %(number)s corrected.") % {"number": rnd.number})
+    messages.success(request, recorded_message(rnd, corrected=True))
     return _go(request, reverse("scorer:round", args=[session.code, rnd.number]))

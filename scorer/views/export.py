@@ -109,6 +109,6 @@ def _described(t: GameSession) -> dict[str, Any]:
         "ruleset": by_language(rs.name_zh, rs.name_en) if rs is not None else t.ruleset,
         "names": by_language("、", ", ").join(str(n) for n in t.players),
         "started": t.created_at,
-        "rounds": t.rounds.filter(status=Round.ACTIVE).count(),
+        "rounds": t.rounds.filter(Round.hands_q(), status=Round.ACTIVE).count(),  # 局: hands
         "closed": t.closed_at is not None,
     }

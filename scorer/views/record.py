@@ -74,8 +74,16 @@ from scorer.entry.pick import (
 from scorer.language import rule_error_text
 from scorer.models import GameSession, Round, RoundTaken
 from scorer.parse import MAX_ROUND, int_or_none
-from scorer.present.record_page import RoundSummary, record_page
-from scorer.record_request import asked, author, done, dropped, taps_of, who_records
+from scorer.present.record_page import RoundSummary, record_page, refusal
+from scorer.record_request import (
+    asked,
+    author,
+    done,
+    dropped,
+    recorded_message,
+    taps_of,
+    who_records,
+)
 from scorer.views import HtmxHttpRequest
 from scorer.views.record_events import confirm_event, preview_event, record_event
 
@@ -90,12 +98,16 @@ def render_form(
     editing: Round | None = None,
     status: int = 200,
     stale: RoundSummary | None = None,
+    refused: bool = False,
 ) -> HttpResponse:
     """The form's inside for htmx, else the whole page.  `stale`: the version another
-    phone saved meanwhile, shown above a correction made from an older one."""
+    phone saved meanwhile, shown above a correction made from an older one;
+    `refused`: the answer to a 确认 that recorded nothing (the bar says so, and why)."""
     template = "scorer/record.html#form" if request.htmx else "scorer/record.html"
     page = record_page(session, p, asked(request, session), message, editing)
     page = replace(page, stale=stale)
+    if refused:
+        page = refusal(page, message)
     return render(request, template, page.context(), status=status)
 
 
@@ -253,10 +265,10 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
     except ValueError:
         p.token = str(uuid.uuid4())
         msg = gettext("This form had expired. Check the round and confirm again.")
-        return render_form(request, session, p, msg, status=refused)
+        return render_form(request, session, p, msg, status=refused, refused=True)
     if p.kind == "win" and p.winner is not None and not p.discarder:
         msg = gettext("Self-drawn, or who discarded the winning tile?")
-        return render_form(request, session, p, msg, status=refused)
+        return render_form(request, session, p, msg, status=refused, refused=True)
     try:
         # The token makes confirming idempotent.  A double tap on 确认, a retry
         # after a lost answer, or two phones confirming the same form all carry
@@ -269,8 +281,8 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
         )
     except RoundTaken:
         # The form shows the round recorded meanwhile and asks what to do with this one.
-        return render_form(request, session, p, status=200 if request.htmx else 409)
+        return render_form(request, session, p, status=200 if request.htmx else 409, refused=True)
     except RuleError as e:
-        return render_form(request, session, p, rule_error_text(e), status=refused)
-    messages.success(request, gettext("Round %(number)s recorded.") % {"number": rnd.number})
+        return render_form(request, session, p, rule_error_text(e), status=refused, refused=True)
+    messages.success(request, recorded_message(rnd))
     return done(request, session, reverse("scorer:session", args=[session.code]))

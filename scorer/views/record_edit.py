@@ -22,7 +22,7 @@ from scorer.entry.pick import Pick
 from scorer.language import rule_error_text
 from scorer.models import RoundRevision, StaleRevision
 from scorer.present.record_page import round_summary
-from scorer.record_request import author, who_records
+from scorer.record_request import author, recorded_message, who_records
 from scorer.views import HtmxHttpRequest
 from scorer.views.record import posted_pick, render_form
 
@@ -68,7 +68,7 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
     refused = 200 if request.htmx else 400
     if p.kind == "win" and p.winner is not None and not p.discarder:
         msg = gettext("Self-drawn, or who discarded the winning tile?")
-        return render_form(request, session, p, msg, rnd, status=refused)
+        return render_form(request, session, p, msg, rnd, status=refused, refused=True)
     done = reverse("scorer:round", args=[session.code, rnd.number])
     entry = p.entry()
     current = rnd.current
@@ -93,10 +93,14 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
             "Check it and confirm again to replace that correction."
         )
         status = 200 if request.htmx else 409
-        return render_form(request, session, p, msg, rnd, status, stale=round_summary(session, rnd))
+        return render_form(
+            request, session, p, msg, rnd, status, stale=round_summary(session, rnd), refused=True
+        )
     except RuleError as e:
-        return render_form(request, session, p, rule_error_text(e), rnd, status=refused)
-    messages.success(request, gettext("Round %(number)s corrected.") % {"number": rnd.number})
+        return render_form(
+            request, session, p, rule_error_text(e), rnd, status=refused, refused=True
+        )
+    messages.success(request, recorded_message(rnd, corrected=True))
     return _done_edit(request, done)
 
 

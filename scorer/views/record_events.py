@@ -22,7 +22,7 @@ from scorer.entry.event_pick import EventPick
 from scorer.entry.round_now import RoundNow, round_now_of
 from scorer.language import rule_error_text
 from scorer.models import GameSession, RoundRevision, RoundTaken
-from scorer.present.record_page import record_page
+from scorer.present.record_page import record_page, refusal
 from scorer.record_request import asked, author, done, dropped, taps_of, who_records
 from scorer.views import HtmxHttpRequest
 
@@ -36,11 +36,14 @@ def _render_event(
     now: RoundNow,
     message: str = "",
     status: int = 200,
+    refused: bool = False,
 ) -> HttpResponse:
     template = "scorer/record.html#form" if request.htmx else "scorer/record.html"
     page = record_page(session, p, asked(request, session), message, now=now)
     if message and message == page.result.message:
         page = replace(page, tap_message="")  # a refused confirm: the preview says it already
+    if refused:
+        page = refusal(page, message)  # the bar says it was not recorded, and why
     return render(request, template, page.context(), status=status)
 
 
@@ -122,13 +125,13 @@ def confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -
     except ValueError:
         p.token = str(uuid.uuid4())
         msg = gettext("This form had expired. Check the round and confirm again.")
-        return _render_event(request, session, p, now, msg, status=refused)
+        return _render_event(request, session, p, now, msg, status=refused, refused=True)
     if RoundRevision.objects.filter(round__session=session, token=token).exists():
         # A double tap, or a retry after a lost answer: the event is already in.
         return done(request, session, table_url)
     event, missing = p.event()
     if event is None:
-        return _render_event(request, session, p, now, missing, status=refused)
+        return _render_event(request, session, p, now, missing, status=refused, refused=True)
     position: dict[str, Any] = {"dealer": p.dealer, "prevalent_wind": p.wind}
     if p.turned is not None and p.asks_turned:
         position["turned"] = tile_str(p.turned)  # a round in progress keeps its dealer
@@ -144,7 +147,9 @@ def confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -
         )
     except RoundTaken:
         # The form shows the round recorded meanwhile and asks what to do with this event.
-        return _render_event(request, session, p, now, status=200 if request.htmx else 409)
+        return _render_event(
+            request, session, p, now, status=200 if request.htmx else 409, refused=True
+        )
     except RuleError as e:
         now = round_now_of(session)
         if p.expected != now.count:
@@ -153,10 +158,14 @@ def confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -
             p = EventPick.read(
                 {**request.POST.dict(), "expected": str(now.count)}, session, rs, now
             )
-        return _render_event(request, session, p, now, rule_error_text(e), status=refused)
+        return _render_event(
+            request, session, p, now, rule_error_text(e), status=refused, refused=True
+        )
+    # "第 N 局" counts hands (Round.hand_number), not the ledger's lines.
+    hand = rnd.hand_number() or rnd.number
     if rnd.in_progress:
-        msg = gettext("Added to round %(number)s.") % {"number": rnd.number}
+        msg = gettext("Added to round %(number)s.") % {"number": hand}
     else:
-        msg = gettext("Round %(number)s is over.") % {"number": rnd.number}
+        msg = gettext("Round %(number)s is over.") % {"number": hand}
     messages.success(request, msg)
     return done(request, session, table_url)

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
 
 from rules import RuleError
+from rules.registry import event_steps
 from rules.table import Scoring
 from scorer import phone
 from scorer.access import (
@@ -33,7 +34,7 @@ from scorer.language import rule_error_text, seat_name
 from scorer.models import GameSession, Round, RoundRevision
 from scorer.parse import int_or_none
 from scorer.present.chart import Mark, Series, chart_legend, line_chart, running_totals
-from scorer.present.events import SUM, describe, join_names
+from scorer.present.events import SUM, describe, headline, join_names
 from scorer.present.fee import room_line
 from scorer.present.words import (
     EVENT_ACTIONS,
@@ -211,11 +212,23 @@ def _events_round(
             {"name": seat_name(names, seat), "value": d, "sign": sign_class(d)}
             for seat, d in enumerate(rev.deltas)
         ],
-        "count": len(entry.get("events") or []),
-        "last": events[-1]["text"] if events else "",
+        "count": event_steps(entry.get("events") or []),
+        "last": _last_step(result, names, scoring, events),
         "out": out,
         "out_names": join_names([seat_name(names, s) for s in out]),
     }
+
+
+def _last_step(
+    result: Mapping[str, Any], names: Sequence[str], scoring: Scoring, events: list[Any]
+) -> str:
+    """What 撤销上一步 takes back, in a line: the last event, or the last winner who
+    joined a win on its discard (一炮多响), said as his win alone."""
+    reports = [r for r in result.get("events") or [] if isinstance(r, Mapping)]
+    winners = reports[-1].get("winners") if reports else None
+    if isinstance(winners, list) and len(winners) > 1:
+        return headline({**reports[-1], "winners": winners[-1:]}, names, scoring)
+    return str(events[-1]["text"]) if events else ""
 
 
 @require_safe

@@ -24,6 +24,17 @@
  *    tap them twice, and the taps made meanwhile follow them in order, in the
  *    same request.
  *
+ *  - a tap on 确认 is always answered (never dropped, never silent): made while
+ *    taps are on their way, it waits for their answer (the bar says so) and is
+ *    then sent, with the state they brought; a 确认 the state cannot record
+ *    (aria-disabled: the hand is not complete, not a win ...) says at once
+ *    "not recorded" and why (data-why, from the server's last answer); one sent
+ *    says "recording…" until the server records it (the page moves to the table)
+ *    or refuses it (its answer says why, scorer/present/record_page.py
+ *    `refusal`); no answer at all (network, server) says so.  Before this, htmx
+ *    dropped a 确认 made while a tap's answer was on its way (hx-sync drop), and
+ *    the button still showed the old total.
+ *
  * No scoring happens here: the server reads each tap against the state it sent.
  */
 (function () {
@@ -31,6 +42,33 @@
   var queue = [];
   var inFlight = []; // the taps the form's current request carries, in order
   var holdUntil = 0; // no tap is sent before this time (a busy server's Retry-After)
+  // A 确认 tapped while taps were on their way: sent once they are answered.
+  var confirmWaiting = null; // {url, name, value}
+  var confirming = false; // a 确认's request is on its way
+
+  // The bar's line under 确认: "waiting", "sending", "failed", "cancelled" (the
+  // button's data-* texts, translated by the server), a refusal's why, or nothing.
+  function say(form, key, why) {
+    var state = form.querySelector(".pk-confirm-state");
+    var button = form.querySelector(".pk-confirm");
+    if (!state || !button) return;
+    var text = why !== undefined ? why : key ? button.getAttribute("data-" + key) || "" : "";
+    state.classList.toggle("pk-refused", key === "failed" || key === "refused" || key === "cancelled");
+    state.textContent = text;
+  }
+
+  // A 确认 the form's state cannot record: answered here, with the server's why.
+  function refuseHere(form, button) {
+    var why = button.getAttribute("data-why") || "";
+    var line = button.getAttribute("data-refused") || "%(why)s";
+    say(form, "refused", line.replace("%(why)s", why || button.getAttribute("data-check") || ""));
+  }
+
+  function isConfirm(form, path) {
+    return Array.prototype.some.call(form.querySelectorAll("button[hx-post]"), function (b) {
+      return b.getAttribute("hx-post") === path;
+    });
+  }
 
   function busy(form) {
     return form.classList.contains("htmx-request");
@@ -95,27 +133,71 @@
   }
 
   function sendNext(form) {
-    if (!queue.length || busy(form) || !document.body.contains(form)) return;
+    if (busy(form) || !document.body.contains(form)) return;
     if (Date.now() < holdUntil) return; // the timer set on the 503 sends it
-    // Every tap waiting, in the order made: one request, one answer.
-    var taps = queue.splice(0, queue.length);
-    htmx.ajax("POST", form.getAttribute("hx-post"), {
-      source: form,
-      target: form,
-      swap: "innerHTML",
-      values: { tap: taps, delta: "1" },
-    });
+    if (queue.length) {
+      // Every tap waiting, in the order made: one request, one answer.
+      var taps = queue.splice(0, queue.length);
+      htmx.ajax("POST", form.getAttribute("hx-post"), {
+        source: form,
+        target: form,
+        swap: "innerHTML",
+        values: { tap: taps, delta: "1" },
+      });
+      return;
+    }
+    if (!confirmWaiting) return;
+    // The taps before the 确认 are answered: the 确认 now, on the state they brought.
+    var c = confirmWaiting;
+    confirmWaiting = null;
+    var button = form.querySelector('button[hx-post][name="' + c.name + '"][value="' + c.value + '"]');
+    if (!button) {
+      say(form, "cancelled"); // the answer took the button away (another phone's round)
+      return;
+    }
+    if (button.getAttribute("aria-disabled") === "true") {
+      refuseHere(form, button);
+      return;
+    }
+    var values = {};
+    values[c.name] = c.value;
+    htmx.ajax("POST", c.url, { source: form, target: form, swap: "innerHTML", values: values });
   }
 
   document.addEventListener(
     "click",
     function (e) {
+      var sender = e.target.closest && e.target.closest("button[hx-post]");
+      if (sender && sender.form && sender.form.hasAttribute("data-tap-queue")) {
+        // 确认 (or "record it as round N"): never dropped, never silent.
+        var f = sender.form;
+        if (busy(f) || queue.length) {
+          e.preventDefault();
+          e.stopPropagation();
+          if (!confirming) {
+            confirmWaiting = { url: sender.getAttribute("hx-post"), name: sender.name, value: sender.value };
+            say(f, "waiting");
+          }
+        } else if (sender.getAttribute("aria-disabled") === "true") {
+          e.preventDefault();
+          e.stopPropagation();
+          refuseHere(f, sender);
+        }
+        return; // else htmx sends it
+      }
       var button = e.target.closest && e.target.closest('button[name="tap"]');
       if (!button || !button.form || !button.form.hasAttribute("data-tap-queue")) return;
       if (button.hasAttribute("hx-post")) return; // posts elsewhere ("record it as round N")
       var form = button.form;
       var ahead = busy(form) ? inFlight.concat(queue) : queue;
       if (button.value && plainTileTap(form, button.value, ahead)) showPending(form, button.value);
+      if (confirmWaiting) {
+        // A tap after 确认: the hand is changing again, so that 确认 is not sent.
+        confirmWaiting = null;
+        say(form, "cancelled");
+      } else if (!confirming) {
+        say(form, ""); // what the last 确认 came to was about the hand before this tap
+      }
       if (!busy(form) && !queue.length) return; // the usual path: htmx posts it
       e.preventDefault();
       e.stopPropagation();
@@ -149,6 +231,13 @@
     return elt && elt.closest ? elt.closest("form[data-tap-queue]") : null;
   }
 
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var form = tapForm(e);
+    var path = e.detail && e.detail.requestConfig && e.detail.requestConfig.path;
+    confirming = !!(form && path && isConfirm(form, path));
+    if (confirming) say(form, "sending");
+  });
+
   document.addEventListener("htmx:configRequest", function (e) {
     if (!tapForm(e)) return;
     var p = e.detail.parameters;
@@ -170,6 +259,13 @@
 
   document.addEventListener("htmx:afterRequest", function (e) {
     var form = tapForm(e);
+    if (form && confirming) {
+      confirming = false;
+      // Recorded: the page moves to the table.  Refused: the answer swapped in says
+      // why.  No answer (network, a server error): said here, nothing was recorded
+      // (a second 确认 carries the same one-time token: recorded once at most).
+      if (e.detail.successful === false) say(form, "failed");
+    }
     if (form && e.detail.successful !== false) inFlight = []; // answered: the form holds them
     if (form && e.detail.successful === false) {
       // No answer swapped in: the hand still shows the waiting taps as they were.

@@ -42,7 +42,11 @@ def test_an_adjustment_and_a_penalty_entered_at_the_table(
     assert totals == [30, -30, -6, 6]
 
     page.get_by_role("link", name="调整 / 罚分").click()
+    expect(page.locator(".adjust-penalty")).to_be_hidden()  # 调整 chosen: its rows only
     page.get_by_label("罚分", exact=True).check()
+    # 罚分 chosen: the 调整 rows go (issue 35), the penalty's fields show.
+    expect(page.locator(".adjust-lines")).to_be_hidden()
+    expect(page.locator(".adjust-penalty")).to_be_visible()
     page.locator("select[name=seat]").select_option(label="王五")
     page.locator("input[name=paozi_2]").fill("2")
     page.get_by_role("button", name="确认").click()

@@ -381,7 +381,14 @@ def test_sichuan_blood_battle_round(page: Page, second_page: Page, live_server: 
     # The four 五条 of 王五's 直杠 are in a hand already shown this round: none is left.
     expect(grid_tile(page, WANG_KONG_TILE)).to_have_class(re.compile(r"\bpk-dim\b"))
     expect(grid_tile(page, WIN_TILE)).not_to_have_class(re.compile(r"\bpk-dim\b"))
-    tap_tiles(page, [*codes(ZHANG_CONCEALED), WIN_TILE], 0, 14)
+    # His winning tile is the discard, there from the start and fixed: the page asks
+    # for his other tiles only (no 和牌张 tool, no waits to pick from).
+    hand_win = page.locator(".pk-hand-tiles .pk-tile-win")
+    expect(hand_win).to_have_count(1)
+    expect(hand_win).to_have_attribute("aria-label", re.compile(f"^{zh(WIN_TILE)} 和"))
+    expect(page.locator('.pk-tools button[value="tool:win"]')).to_have_count(0)
+    tap_tiles(page, codes(ZHANG_CONCEALED), 1, 14)
+    expect(page.locator(".pk-waits")).to_have_count(0)
     rows = result.locator(".pk-fans tbody tr")
     expect(rows.locator(".pk-zh")).to_have_text(["对对胡"])
     expect(result.locator(".pk-total")).to_have_text(str(zhang_score["total"]))

@@ -20,7 +20,7 @@ from scorer.models import GameSession
 
 NUMBER = re.compile(r"-?\d+")
 HEAD = [
-    "局",
+    "行",
     "计入",
     "版本",
     "当前版本",
@@ -61,7 +61,7 @@ def read_export(text: str, names: list[str]) -> Export:
         rec = dict(zip(head, row, strict=True))
         records.append(rec)
         assert rec["计入"] in ("是", "否") and rec["当前版本"] in ("是", "否")
-        assert NUMBER.fullmatch(rec["分数"]) and NUMBER.fullmatch(rec["局"])
+        assert NUMBER.fullmatch(rec["分数"]) and NUMBER.fullmatch(rec["行"])
         assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", rec["时间"]), rec["时间"]
         moved = {p: rec[p] for p in payees}
         if rec["计入"] == rec["当前版本"] == "是":

@@ -168,3 +168,29 @@ def test_the_json_export_round_trips_and_the_import_re_checks_it() -> None:
     forged["rounds"][1]["revisions"][0]["entry"]["seat_inputs"]["paozi"] = [0, 0, 0, 0]
     with pytest.raises(RuleError):
         import_table(forged)
+
+
+def test_the_escape_remainder_rotates_from_one_penalty_to_the_next() -> None:
+    """Issue 35 (8): 500 three ways was 167, 167, 166 every time (501 / 501 / 498 after
+    three); the odd points now start one seat further on with each penalty."""
+    s = make_table("wuhan", NAMES, params={"escape_penalty": 500})
+    for _ in range(3):
+        record(s, {"kind": "penalty", "penalty": "escape", "seat": 0})
+    deltas = [r.current.deltas for r in s.standing_rounds()]  # type: ignore[union-attr]
+    assert deltas == [[-500, 167, 167, 166], [-500, 166, 167, 167], [-500, 167, 166, 167]]
+    assert s.tallies() == [-1500, 500, 500, 500]
+    # A correction keeps where its odd points start.
+    third = s.standing_rounds()[-1]
+    third.revise({"kind": "penalty", "penalty": "escape", "seat": 0})
+    assert third.current.deltas == [-500, 167, 166, 167]  # type: ignore[union-attr]
+
+
+def test_the_wuhan_adjust_page_says_points_and_ends_its_sentences_in_chinese() -> None:
+    """Issue 35 (8): the amount was labelled 番数 (msgid "Points"); the 逃跑 help ran
+    "（口口翻 500）. 这桌" with an ASCII full stop."""
+    s = make_table("wuhan", NAMES)
+    form = html(Client().get(reverse("scorer:adjust", args=[s.code]), **ZH))
+    assert "番数" not in form and form.count("分数") == form.count('name="amount_')
+    assert "（口口翻 500）。这桌" in form and "）. " not in form
+    en = html(Client().get(reverse("scorer:adjust", args=[s.code]), HTTP_ACCEPT_LANGUAGE="en"))
+    assert "500). At this table" in en

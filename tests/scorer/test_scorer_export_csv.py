@@ -47,7 +47,9 @@ def test_the_csv_speaks_the_pages_language_in_local_time(client: Client) -> None
     assert {x["时间"] for x in got.body} == {"2026-11-26 20:07"}  # not 12:07 (UTC)
     assert {x["类型"] for x in got.body} == {"和牌", "调整"}
     assert {x["计入"] for x in got.body} == {x["当前版本"] for x in got.body} == {"是", "否"}
-    assert {x["原因"] for x in got.body} == {"和牌", "台费", "调整: 借分"}
+    # A win's reason says the fans it was paid for (issue 35: "胡牌" and no more).
+    assert {x["原因"].partition(":")[0] for x in got.body} == {"和牌", "台费", "调整"}
+    assert all("一色三节高、三暗刻" in x["原因"] for x in got.body if x["原因"].startswith("和牌"))
     # The totals are the last row, under the players' own columns, and add up.
     assert [got.totals[n] for n in NAMES] == [got.net[n] for n in NAMES] == s.tallies()
     assert got.totals[ROOM] == s.room_take() > 0
@@ -59,12 +61,13 @@ def test_the_csv_in_english(client: Client) -> None:
     s = evening()
     text = html(client.get(reverse("scorer:export", args=[s.code, "csv"]), **EN))
     rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
-    assert rows[0] == ["Round", "Counted", "Version", "Current", "Kind", "Dealer", "Recorded by",
+    assert rows[0] == ["Line", "Counted", "Version", "Current", "Kind", "Dealer", "Recorded by",
                        "Time", "From", "To", "Points", "Reason", *NAMES, "the room"]  # fmt: skip
     assert rows[-1] == ["Total", *[""] * 11, *map(str, s.tallies()), str(s.room_take())]
     kinds = {r[4] for r in rows[1:-1]}
     assert kinds == {"Win", "Adjustment"} and {r[7] for r in rows[1:-1]} == {"2026-11-26 20:07"}
-    assert {r[11] for r in rows[1:-1]} == {"Win", "Table fee", "Adjustment: 借分"}
+    assert {r[11].partition(":")[0] for r in rows[1:-1]} == {"Win", "Table fee", "Adjustment"}
+    assert "Win: Pure Shifted Pungs, Three Concealed Pungs, " in {r[11][:48] for r in rows[1:-1]}
 
 
 def test_a_table_with_no_room_has_no_room_column_and_a_penalty_row() -> None:

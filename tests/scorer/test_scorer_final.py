@@ -86,7 +86,7 @@ def test_csv_sums_reconcile_to_the_tallies(client: Client, seed: int) -> None:
     # The history is kept: every version of every round, undone ones too.
     versions = {(r.number, v.number) for r in s.rounds.all() for v in r.revisions.all()
                 if v.transfers.exists()}  # fmt: skip
-    assert {(int(x["局"]), int(x["版本"])) for x in got.body} == versions
+    assert {(int(x["行"]), int(x["版本"])) for x in got.body} == versions
 
 
 def test_a_tampered_file_is_refused_whole() -> None:

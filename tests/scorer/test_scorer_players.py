@@ -156,3 +156,18 @@ def test_a_player_saved_without_a_room_is_the_default_rooms() -> None:
     saved = Player.objects.create(name="甲")
     assert saved.room == default_room()
     assert Player.objects.get(pk=saved.pk).room_id == default_room().pk
+
+
+def test_one_discard_several_winners_is_one_deal_in() -> None:
+    """一炮多响: two players win on 乙's one discard; 乙 dealt in once, each winner won."""
+    s = table("sichuan", ["甲", "乙", "丙", "丁"])
+    hand = {"concealed": "11123456888s99s", "win_tile": "7s"}
+    other = {"concealed": "222666888m4447s", "win_tile": "7s"}
+    event(s, {"type": "win", "discarder": 1, "winners": [{"seat": 2, "hand": hand}]})
+    event(s, {"type": "win", "discarder": 1, "winners": [{"seat": 0, "hand": other}]},
+          join_last_win=True)  # fmt: skip
+    by, _ = records(Player.objects.get(name="乙"))
+    assert by["sichuan"].dealt_in == 1 and by["sichuan"].wins == 0
+    for name in ("甲", "丙"):
+        rec = records(Player.objects.get(name=name))[0]["sichuan"]
+        assert rec.wins == 1 and rec.dealt_in == 0

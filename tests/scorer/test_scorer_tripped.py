@@ -81,15 +81,19 @@ def test_record_it_as_the_next_round_records(client: Client) -> None:
 def test_a_joining_winner_wins_on_the_shared_tile_and_a_refusal_names_it(
     client: Client,
 ) -> None:
-    """一炮多响: the last win's tile is the joining winner's win tile once his
-    hand holds it, tapped in any order; a hand without it is refused naming it."""
+    """一炮多响: the last win's tile is the joining winner's win tile from the moment
+    he joins (issue 35: no longer asked, nor another accepted); he taps his other
+    tiles, and the engine refuses a hand on another tile, naming the discard."""
     session = make_table("sichuan", SHORT_NAMES)
     first = {"concealed": "111222333p4499m", "win_tile": "9m"}
     event(session, {"type": "win", "discarder": 0, "winners": [{"seat": 3, "hand": first}]})
     phone = EventPhone(client, session)
     phone.tap("join:on", "winner:2")
-    phone.tiles("9m123456789p1178m")  # the shared 九万 tapped first, not last
+    assert phone.state["win_tile"] == "9m" and phone.state["hand"] == ""
+    phone.tiles("123456789p1178m")
     assert phone.state["win_tile"] == "9m" and phone.state["hand"] == "1178m123456789p"
+    phone.tap("tile:6m")  # a 15th tile: the hand is complete
+    assert phone.state["hand"] == "1178m123456789p" and "6m" not in phone.state["win_tile"]
     assert phone.confirm().status_code == 302
     rnd = Round.objects.get()
     assert rnd.current is not None
@@ -99,8 +103,10 @@ def test_a_joining_winner_wins_on_the_shared_tile_and_a_refusal_names_it(
     event(other, {"type": "win", "discarder": 0, "winners": [{"seat": 3, "hand": first}]})
     phone = EventPhone(client, other)
     phone.tap("join:on", "winner:2")
-    page = phone.tiles("123456789p1178m6m")  # waits on 6m-9m; no 九万 in it
-    assert "一炮多响时各家和的是同一张牌，九万" in htmllib.unescape(page)
+    phone.tiles("123456789p1178m")
+    r = phone.confirm(win_tile="6m")  # posted by hand: another tile is refused
+    assert r.status_code == 400 and "九万" in htmllib.unescape(html(r))
+    assert len(Round.objects.get(session=other).current.entry["events"][0]["winners"]) == 1  # type: ignore[union-attr]
 
 
 def test_jian_says_the_winners_jing_are_counted_already(client: Client) -> None:

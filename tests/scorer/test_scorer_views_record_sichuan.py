@@ -21,7 +21,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from rules import score, waits
+from rules import RuleError, score, waits
 from rules.registry import get_ruleset
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession, Round, RoundRevision
@@ -409,7 +409,8 @@ def test_join_the_last_win_on_the_same_discard(client: Client, session: GameSess
     assert phone.state["join"] == "1" and phone.state["discarder"] == "0"
     assert pressed(page, "join:off") and 'value="flag:after_kong"' not in page
     phone.tap("winner:2")
-    page = phone.tiles(second["concealed"] + second["win_tile"])
+    assert phone.state["win_tile"] == "9m"  # the discard: fixed, not asked
+    page = phone.tiles(second["concealed"])
     assert transfers(page) == [("甲", "丙", hand_value(second))]  # only the new winner's
     assert phone.confirm().status_code == 302
     rnd = Round.objects.get()
@@ -418,6 +419,86 @@ def test_join_the_last_win_on_the_same_discard(client: Client, session: GameSess
     assert len(events) == 1 and [w["seat"] for w in events[0]["winners"]] == [3, 2]
     a, b = hand_value(first), hand_value(second)
     assert session.tallies() == [-a - b, 0, b, a]
+
+
+# One discard, 七条, two winners: 丙's 清一色 (111 234 567 888 99s) and 甲's 对对胡
+# (222m 666m 888m 444s 77s).
+WANG_ON_7S = {"concealed": "11123456888s99s", "win_tile": "7s"}
+ZHANG_ON_7S = {"concealed": "222666888m4447s", "win_tile": "7s"}
+
+
+def test_a_joining_winner_wins_on_the_discard_and_no_other_tile(
+    client: Client, session: GameSession
+) -> None:
+    """The issue's evening: after 一炮多响 on 七条 the page asked for the winning tile,
+    listed waits, took 八条 and recorded a 平胡.  Now the tile is the discard, fixed."""
+    event(session, win_event(2, 1, WANG_ON_7S))
+    phone = Phone(client, session)
+    page = phone.tap("join:on", "winner:0")
+    assert phone.state["win_tile"] == "7s"
+    assert 'value="tool:win"' not in page  # nothing to pick
+    # Twelve of his tiles: no waits offered, the hint says which tile he wins on.
+    page = phone.tiles(ZHANG_ON_7S["concealed"][:-3] + "4s")
+    assert 'class="pk-waits"' not in page and "七条" in page
+    assert phone.state["win_tile"] == "7s"
+    # Tapping 八条 adds 八条 to his tiles; the winning tile stays 七条.
+    phone.tap("tile:8s")
+    assert phone.state["win_tile"] == "7s" and "8s" in phone.state["hand"]
+    # Taking back the winning tile does not take it: it is the discard.
+    page = phone.tap("hand:win")
+    assert phone.state["win_tile"] == "7s" and tap_message(page)
+    phone.tap("hand:8s", "tile:7s")
+    assert phone.state["win_tile"] == "7s"
+    # The server refuses another winning tile posted for him, and records nothing.
+    r = phone.confirm(htmx=True, win_tile="8s", hand=phone.state["hand"].replace("7s", "8s", 1))
+    assert r.status_code == 200 and "七条" in result_message(html(r)) + html(r)
+    rnd = Round.objects.get()
+    assert len(rnd.current.entry["events"][0]["winners"]) == 1  # type: ignore[union-attr]
+    assert phone.confirm().status_code == 302
+    rnd.refresh_from_db()
+    winners = rnd.current.entry["events"][0]["winners"]  # type: ignore[union-attr]
+    assert [w["seat"] for w in winners] == [2, 0]
+    assert winners[1]["hand"]["win_tile"] == "7s"
+    assert "对对胡" in str(rnd.current.result)  # type: ignore[union-attr]
+
+
+def test_the_engine_refuses_a_joining_winner_on_another_tile(session: GameSession) -> None:
+    event(session, win_event(2, 1, WANG_ON_7S))
+    other = {"concealed": "222666888m4447s", "win_tile": "8s"}
+    with pytest.raises(RuleError, match="7 Bamboo") as e:
+        event(session, win_event(0, 1, other), join_last_win=True)
+    assert e.value.code == "bad_event" and "七条" in e.value.message_zh
+    assert len(Round.objects.get().current.entry["events"][0]["winners"]) == 1  # type: ignore[union-attr]
+
+
+def undo_step(client: Client, session: GameSession, round_no: int, steps: int) -> None:
+    url = reverse("scorer:undo_event", args=[session.code])
+    client.post(url, {"round": str(round_no), "events": str(steps)})
+
+
+def test_undo_takes_back_the_last_winner_only_and_two_phones_one(
+    client: Client, session: GameSession
+) -> None:
+    event(session, kong_event(3, "concealed"))
+    event(session, win_event(2, 1, WANG_ON_7S))
+    event(session, win_event(0, 1, ZHANG_ON_7S), join_last_win=True)
+    page = html(client.get(reverse("scorer:session", args=[session.code])))
+    # Three steps: the kong, 丙's win, 甲 joining it; the last is 甲's win alone.
+    assert 'name="events" value="3"' in page
+    assert "甲 和牌，乙 放炮" in page
+    other = phone()
+    undo_step(client, session, 1, 3)
+    undo_step(other, session, 1, 3)  # the second phone saw 3 steps too: nothing more
+    rnd = Round.objects.get()
+    assert rnd.status == Round.ACTIVE and rnd.in_progress
+    events = rnd.current.entry["events"]  # type: ignore[union-attr]
+    assert len(events) == 2 and [w["seat"] for w in events[1]["winners"]] == [2]
+    kong = 2 * BASE * 3
+    assert session.tallies() == [-BASE * 2, -hand_value(WANG_ON_7S) - BASE * 2,
+                                 hand_value(WANG_ON_7S) - BASE * 2, kong]  # fmt: skip
+    undo_step(client, session, 1, 2)  # then 丙's win
+    rnd.refresh_from_db()
+    assert [e["type"] for e in rnd.current.entry["events"]] == ["kong"]  # type: ignore[union-attr]
 
 
 def test_no_join_offer_after_a_self_drawn_win(client: Client, session: GameSession) -> None:
@@ -519,14 +600,16 @@ def test_joining_a_win_shares_its_discard_not_another_copy(
     event(session, win_event(3, 0, first))
     joiner = {"concealed": "123456789s111s9m", "win_tile": "9m"}
     phone = Phone(client, session)
-    phone.tap("join:on", "winner:2")
+    page = phone.tap("join:on", "winner:2")
     # The discard 丁 won on is this hand's win tile too: one 九万 left besides it.
-    page = phone.tap("tile:9m", "tile:9m")
+    assert phone.state["win_tile"] == "9m" and grid_badge(page, "9m") == 1
+    page = phone.tap("tile:9m")
     assert grid_badge(page, "9m") == 2 and "pk-dim" in grid_classes(page, "9m")
     page = phone.tap("tile:9m")
     assert tap_message(page) and grid_badge(page, "9m") == 2
-    phone.tap("hand:9m", "hand:win")  # take both back, then enter the hand
-    page = phone.tiles(joiner["concealed"] + joiner["win_tile"])
+    phone.tap("hand:9m", "hand:win")  # the one he added goes; the discard stays his
+    assert phone.state["win_tile"] == "9m" and phone.state["hand"] == ""
+    page = phone.tiles(joiner["concealed"])
     assert phone.state["win_tile"] == "9m" and confirm_enabled(page)
     # The engine counts the shared discard once too: four 九万 in all, accepted.
     assert phone.confirm().status_code == 302

@@ -102,3 +102,29 @@ def test_a_losers_ming_gang_opens_him_and_the_page_says_why(client: Client) -> N
     assert phone.state["si_openings"] == "0,0,0,1"
     assert phone.confirm().status_code == 302
     assert session.tallies() == [-16, 64, -16, -32]
+
+
+def test_koukoufan_says_a_ming_gang_is_an_opening_before_a_second_tap(client: Client) -> None:
+    """Issue 35 (5): 丁's 明杠 is his opening already; the page says "开口 1（含明杠 1）"
+    where his counts are, so that he does not tap 开口+ for the same meld, which would
+    make 开口 2 次 and double his payment.  The payment recorded is the one he means."""
+    session = table(variant="koukoufan", golden=500)
+    phone = Phone(client, session)
+    enter_d03(phone)
+    page = phone.tap("seat_input:ming_gang:3:+")
+    assert '<span class="pk-si-incl">开口 1（含明杠 1）</span>' in page
+    assert "开口 1（含明杠 1） · 明杠 1" in page  # his fold's summary
+    assert 'aria-label="+ 丁 开口: 开口 1（含明杠 1）"' in page
+    assert "丁：1 × 16 × 4（开口 1 次 ×2、明杠 ×2） = 64" in page
+    # A second tap is another opening, said as such: 开口 2 次, the payment doubles.
+    page = phone.tap("seat_input:openings:3:+")
+    assert "开口 2（含明杠 1）" in page
+    assert "丁：1 × 16 × 8（开口 2 次 ×4、明杠 ×2） = 128" in page
+    # He meant the one meld: back to 1 (not below: the 明杠 is an opening), confirmed.
+    page = phone.tap("seat_input:openings:3:-")
+    assert "丁：1 × 16 × 4（开口 1 次 ×2、明杠 ×2） = 64" in page
+    assert phone.confirm().status_code == 302
+    assert session.tallies()[3] == -64
+    rnd = session.rounds.get()
+    assert rnd.current is not None
+    assert rnd.current.entry["seat_inputs"]["openings"][3] == 1
