@@ -84,6 +84,8 @@ class OpenTable:
     in_progress: bool
     last_activity: dt.datetime
     stale: bool
+    # The table's clock (scorer/present/fee.py clock_view), set by the page that shows it.
+    clock: dict[str, Any] | None = None
 
 
 def open_tables(room: Room, now: dt.datetime | None = None) -> list[OpenTable]:

@@ -50,6 +50,9 @@ class RoomTable(models.Model):
     code = models.CharField(max_length=24, unique=True, default=new_room_code, editable=False)
     # Set when the room's admins retire it: off the QR sheet, its code opens nothing.
     retired_at = models.DateTimeField(_("retired"), null=True, blank=True)
+    # Its own 计时 fee (包间A dearer than the hall), over its configuration's: {} for
+    # none (scorer/timefee.py; checked when an admin saves it).
+    time_fee = models.JSONField(_("time fee"), default=dict, blank=True)
 
     class Meta:
         ordering = ["room", "number"]

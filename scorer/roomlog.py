@@ -75,6 +75,8 @@ TABLE_RETIRED = action("room.table.retired", _("%(who)s retired %(table)s"))
 TABLE_BROUGHT_BACK = action("room.table.brought_back", _("%(who)s brought %(table)s back"))
 TABLE_CODE_REPLACED = action("room.table.code_replaced", _("%(who)s gave %(table)s a new QR code"))
 TABLE_CLOSED = action("room.game.closed", _("%(who)s closed the game at %(table)s: %(note)s"))
+TABLE_PAUSED = action("room.game.paused", _("%(who)s paused the clock at %(table)s"))
+TABLE_RESUMED = action("room.game.resumed", _("%(who)s restarted the clock at %(table)s"))
 TABLE_TAKEN_IN = action(
     "room.game.taken_in", _("%(who)s took the imported game at %(table)s into the books")
 )
@@ -169,6 +171,8 @@ __all__ = [
     "TABLE_CLOSED",
     "TABLE_CODE_REPLACED",
     "TABLE_EDITED",
+    "TABLE_PAUSED",
+    "TABLE_RESUMED",
     "TABLE_RETIRED",
     "Actor",
     "LogIsAppendOnly",

@@ -63,6 +63,7 @@ from scorer.roomlog import (
     RoomLogEntry,
 )
 from scorer.text import CONFIG_NAME, MEMBER_NAME, ROOM_NAME, TABLE_NAME, cut
+from scorer.timefee import checked_time_fee
 
 
 def checked_params(ruleset_id: str, params: Any) -> dict[str, Any]:
@@ -102,6 +103,14 @@ def checked_room_fee(fee: Any) -> dict[str, Any]:
         raise ValidationError({"fee": rule_error_text(e)}) from None
 
 
+def checked_room_time_fee(fee: Any) -> dict[str, Any]:
+    """A 计时 fee, normalized; ValidationError in the reader's language."""
+    try:
+        return checked_time_fee(fee)
+    except RuleError as e:
+        raise ValidationError({"time_fee": rule_error_text(e)}) from None
+
+
 class Room(models.Model):
     """A chess room (棋牌室): the unit everything else belongs to."""
 
@@ -109,6 +118,9 @@ class Room(models.Model):
     # The room's address: /r/<slug>/ (letters, digits and dashes; unique on the site).
     slug = models.SlugField(_("short name"), max_length=40, unique=True)
     created_at = models.DateTimeField(default=timezone.now)
+    # The room's day ends at this hour of the next morning (rooms play past midnight):
+    # a table's fee counts on the day of its close (scorer/till.py).
+    day_ends_hour = models.PositiveSmallIntegerField(_("the day ends at (hour)"), default=6)
 
     class Meta:
         ordering = ["pk"]
@@ -415,6 +427,8 @@ class RoomConfig(models.Model):
     params = models.JSONField(_("values"), default=dict, blank=True)
     # How the room charges a table started from it (台费): {} for no fee (scorer/fees.py).
     fee = models.JSONField(_("table fee"), default=dict, blank=True)
+    # Its 计时 fee in 元 (scorer/timefee.py): {} for none; a fixed table may have its own.
+    time_fee = models.JSONField(_("time fee"), default=dict, blank=True)
     enabled = models.BooleanField(_("offered on the start page"), default=True)
     order = models.PositiveIntegerField(_("order"), default=0)
     # The code preset it was made from by `load_presets` ("" for the admin's own).
@@ -445,6 +459,7 @@ class RoomConfig(models.Model):
     def clean(self) -> None:
         self.params = checked_params(self.ruleset, self.params)
         self.fee = checked_room_fee(self.fee)
+        self.time_fee = checked_room_time_fee(self.time_fee)
 
     def log_data(self) -> dict[str, Any]:
         return {"config": self.name, "ruleset": self.ruleset}
@@ -564,6 +579,7 @@ def _check_before_saving(
         instance.room = default_room()
     instance.params = checked_params(instance.ruleset, instance.params)
     instance.fee = checked_room_fee(instance.fee)
+    instance.time_fee = checked_room_time_fee(instance.time_fee)
     if not raw:
         instance.updated_at = timezone.now()
 
@@ -579,6 +595,7 @@ __all__ = [
     "RoomTable",
     "checked_params",
     "checked_room_fee",
+    "checked_room_time_fee",
     "default_room",
     "new_room_code",
 ]

@@ -37,6 +37,7 @@ urlpatterns = [
     # The room's admins (signed in, members of the room): the day and the tables.
     path("r/<slug:slug>/manage/", manage_day.manage, name="manage"),
     path("r/<slug:slug>/manage/close/<str:code>", manage_day.manage_close, name="manage_close"),
+    path("r/<slug:slug>/manage/clock/<str:code>", manage_day.manage_clock, name="manage_clock"),
     path("r/<slug:slug>/manage/report.csv", manage_day.manage_report, name="manage_report"),
     path(
         "r/<slug:slug>/manage/take-in/<str:code>",

@@ -27,6 +27,8 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorer.access import room_admin, table_or_404
+from scorer.models import GameSession
+from scorer.present.fee import clock_view
 from scorer.rooms import FIRST_TABLE, LAST_TABLE, Room, RoomMember, RoomTable
 from scorer.share import Share, qr_svg, qr_svg_inline, share_link
 from scorer.text import TABLE_NAME, TextField
@@ -131,9 +133,19 @@ def _page(
 ) -> HttpResponse:
     room = member.room
     tables = list(room.tables.all())
+    # Which tables are played now (one query): since when, who, the clock.
+    playing: dict[int, GameSession] = {}
+    for s in room.sessions.filter(closed_at__isnull=True, room_table__isnull=False).order_by(
+        "updated_at", "pk"
+    ):
+        if s.room_table_id is not None:
+            playing[s.room_table_id] = s  # the latest activity wins, as open_session says
     rows = [
         {
             "table": t,
+            "session": playing.get(t.pk),
+            "players": "、".join(str(n) for n in playing[t.pk].players) if t.pk in playing else "",
+            "clock": clock_view(playing[t.pk]) if t.pk in playing else None,
             "url": _table_url(request, t, room).url,
             "qr": _qr_url(member, t),
             "form": editing if editing is not None and editing.instance.pk == t.pk else None,

@@ -38,6 +38,7 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
         "scorer",
         "scorer.apps",
         "scorer.busy",
+        "scorer.clock",
         "scorer.entry",
         "scorer.language",
         "scorer.parse",
@@ -54,7 +55,7 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
         "scorer.templatetags",
         "scorer.templatetags.*",
     ),
-    ("scorer.fees",),
+    ("scorer.fees", "scorer.timefee"),
     # The models, one kind of row per module; scorer.models (the sessions) imports
     # the others so that Django finds them, and none of them names a session.
     ("scorer.roomlog",),
