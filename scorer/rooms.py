@@ -474,6 +474,7 @@ class RoomConfig(models.Model):
                 name=cut(CONFIG_NAME, name),
                 params=dict(self.params),
                 fee=dict(self.fee or {}),
+                time_fee=dict(self.time_fee or {}),
                 enabled=False,
                 order=self.order,
             )
@@ -488,6 +489,7 @@ class RoomConfig(models.Model):
         fee: Mapping[str, Any] | None = None,
         seen: str | None = None,
         by: Actor | None = None,
+        time_fee: Mapping[str, Any] | None = None,
     ) -> RoomConfig:
         """Save an admin's form: name, values, and (when given) the table fee.
 
@@ -499,14 +501,26 @@ class RoomConfig(models.Model):
             config = RoomConfig.objects.select_for_update().get(pk=self.pk)
             if seen is not None and seen != config.version:
                 raise EditConflict(config)
-            before = {"name": config.name, "params": config.params, "fee": config.fee}
+            before = {
+                "name": config.name,
+                "params": config.params,
+                "fee": config.fee,
+                "time_fee": config.time_fee,
+            }
             config.name = cut(CONFIG_NAME, name)
             config.params = dict(params)
             if fee is not None:
                 config.fee = dict(fee)
+            if time_fee is not None:
+                config.time_fee = dict(time_fee)
             config.save()  # (the values checked and resolved by the pre_save check)
             if by is not None:
-                after = {"name": config.name, "params": config.params, "fee": config.fee}
+                after = {
+                    "name": config.name,
+                    "params": config.params,
+                    "fee": config.fee,
+                    "time_fee": config.time_fee,
+                }
                 changed = {k for k in before if before[k] != after[k]}
                 if changed:
                     config.room.log_action(
@@ -550,7 +564,10 @@ class RoomConfig(models.Model):
     def version(self) -> str:
         """What an edit form carries to tell whether what it edits (name, values,
         fee) changed since it was opened; a move or an enable in the list does not."""
-        text = json.dumps([self.name, self.params, self.fee], sort_keys=True, default=str)
+        said: list[Any] = [self.name, self.params, self.fee]
+        if self.time_fee:  # (a configuration without one keeps the version it had)
+            said.append(self.time_fee)
+        text = json.dumps(said, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

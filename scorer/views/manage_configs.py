@@ -126,7 +126,12 @@ def config_edit(request: HtmxHttpRequest, member: RoomMember, pk: int) -> HttpRe
             data = form.cleaned_data
             try:
                 config.edit(
-                    data["name"], data["params"], data["fee"], seen=data["seen"] or None, by=member
+                    data["name"],
+                    data["params"],
+                    data["fee"],
+                    seen=data["seen"] or None,
+                    by=member,
+                    time_fee=data["time_fee"],
                 )
             except EditConflict as e:
                 # Shown again at the values saved meanwhile, with the admin's lost

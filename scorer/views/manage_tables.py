@@ -32,6 +32,7 @@ from scorer.present.fee import clock_view
 from scorer.rooms import FIRST_TABLE, LAST_TABLE, Room, RoomMember, RoomTable
 from scorer.share import Share, qr_svg, qr_svg_inline, share_link
 from scorer.text import TABLE_NAME, TextField
+from scorer.timefee import add_time_fee_fields, clean_time_fee
 from scorer.views import HtmxHttpRequest
 from scorer.views.confirm import Ask, ask, back, confirmation
 
@@ -106,6 +107,18 @@ class TableForm(forms.ModelForm):
         model = RoomTable
         fields = ["number", "name"]
         labels = {"number": gettext_lazy("Number"), "name": gettext_lazy("Name (optional)")}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Its own 计时 price (包间A dearer than the hall); none: its configuration's.
+        add_time_fee_fields(
+            self, self.instance.time_fee or {}, gettext_lazy("As its configuration says")
+        )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        cleaned["time_fee"] = clean_time_fee(self, cleaned)
+        return cleaned
 
     def clean_number(self) -> int:
         number: int = self.cleaned_data["number"]
@@ -217,7 +230,8 @@ def manage_table(request: HttpRequest, member: RoomMember, number: int) -> HttpR
     if not form.is_valid():
         return _page(request, member, editing=form, status=400)
     try:
-        t.edit(form.cleaned_data["number"], form.cleaned_data["name"] or "", by=member)
+        data = form.cleaned_data
+        t.edit(data["number"], data["name"] or "", by=member, time_fee=data["time_fee"])
     except IntegrityError:  # that number taken by another admin meanwhile
         form.add_error("number", gettext("Another admin just added that table: look again."))
         return _page(request, member, editing=form, status=409)
