@@ -28,6 +28,7 @@ from rules.tiles import SEAT_WINDS
 from scorer import clock
 from scorer.fees import FEE_KIND, FeeRule, charged, close_entry
 from scorer.invites import RoomInvite
+from scorer.money import TIME, BalanceEntry, Collection, DayClose, TableCharge
 from scorer.players import Player, Seat
 from scorer.roomlog import (
     TABLE_CLOSED,
@@ -42,7 +43,7 @@ from scorer.scoring import ADJUST as ADJUST_KIND
 from scorer.scoring import PENALTY as PENALTY_KIND
 from scorer.scoring import ScoredEntry, score_entry
 from scorer.text import AUTHOR, NOTE, cut
-from scorer.timefee import TimeFee
+from scorer.timefee import TimeFee, split
 
 
 def new_code() -> str:
@@ -198,6 +199,7 @@ class GameSession(models.Model):
             session=self, action=SessionChange.CLOSE, note=f"比赛结束：{match.hands} 盘打完"
         )
         self.charge_at_close()
+        self.charge_time()
         return True
 
     def resolved_params(self) -> ParamValues:
@@ -404,6 +406,7 @@ class GameSession(models.Model):
                 note=cut(NOTE, note),
             )
             session.charge_at_close(author)
+            session.charge_time()
             session.bump()
             if by is not None:
                 session.room.log_action(
@@ -431,6 +434,40 @@ class GameSession(models.Model):
         rnd.add_revision(scored, author)
         return rnd
 
+    def charge_time(self) -> list[TableCharge]:
+        """The 计时 fee a closing table owes the room, in 元, shared AA by its seats (the
+        odd 分 on the first seats): rows of the table's money ledger, never points.
+        Called under the session's row lock by whatever closes the table.  A table
+        nobody played at owes nothing, as for the close-time point fees."""
+        rule = self.time_rule()
+        if not rule.charges or self.closed_at is None:
+            return []
+        if not self.rounds.filter(status=Round.ACTIVE).exists():
+            return []
+        total = rule.fee(self.billed_seconds())
+        return TableCharge.objects.bulk_create(
+            TableCharge(
+                room_id=self.room_id,
+                session=self,
+                seat=seat,
+                kind=TIME,
+                amount=share,
+                at=self.closed_at,
+            )
+            for seat, share in enumerate(split(total, self.n_players))
+            if share
+        )
+
+    def money_charged(self) -> list[Decimal]:
+        """What each seat owes the room in 元 as the table stands (its charges not undone)."""
+        out = [Decimal("0.00")] * self.n_players
+        for seat, amount in self.charges.filter(undone_at__isnull=True).values_list(
+            "seat", "amount"
+        ):
+            if seat < len(out):
+                out[seat] += amount
+        return out
+
     def reopen(self, author: str = "", note: str = "") -> bool:
         """Open a closed table again; its history keeps the close and this reopening."""
         with transaction.atomic():
@@ -455,6 +492,9 @@ class GameSession(models.Model):
             for rnd in session.standing_rounds():
                 if rnd.is_fee:
                     rnd.mark_undone(author)
+            # So does its 计时 charge (kept, struck through); what was collected stays
+            # collected: the next close shows the difference owed, or to refund.
+            session.charges.filter(undone_at__isnull=True).update(undone_at=clock.now())
             session.bump()
             self.closed_at = None
             return True
@@ -1015,3 +1055,4 @@ __all__ = [
 # Rooms, players and invites live in modules of their own, below this one (they
 # never name a session); imported above so that Django finds their models here.
 __all__ += ["Player", "RoomConfig", "RoomInvite", "RoomLogEntry", "Seat"]
+__all__ += ["BalanceEntry", "Collection", "DayClose", "TableCharge"]

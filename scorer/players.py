@@ -100,6 +100,8 @@ class Player(models.Model):
                     }
                 )
             moved = Seat.objects.filter(player=self).update(player=keep)
+            # His balance (会员储值, scorer/money.py) moves with his seats.
+            self.balance_entries.update(player=keep)
             last = max(p.last_played for p in locked)
             Player.objects.filter(pk=keep.pk).update(last_played=last)
             Player.objects.filter(pk=self.pk).delete()

@@ -80,6 +80,14 @@ TABLE_RESUMED = action("room.game.resumed", _("%(who)s restarted the clock at %(
 TABLE_TAKEN_IN = action(
     "room.game.taken_in", _("%(who)s took the imported game at %(table)s into the books")
 )
+# The till (scorer/till.py): money in 元, never points.
+TILL_COLLECTED = action(
+    "room.till.collected", _("%(who)s took %(amount)s yuan for %(table)s (%(method)s)")
+)
+TILL_TOPPED_UP = action(
+    "room.till.topped_up", _("%(who)s topped up %(player)s's balance by %(amount)s yuan")
+)
+TILL_DAY_CLOSED = action("room.till.day_closed", _("%(who)s closed the day %(day)s"))
 # Configurations (房间规则): django-simple-history keeps each version as well.
 CONFIG_CREATED = action("room.config.created", _("%(who)s made the configuration %(config)s"))
 CONFIG_COPIED = action("room.config.copied", _("%(who)s copied %(source)s as %(config)s"))
@@ -174,6 +182,9 @@ __all__ = [
     "TABLE_PAUSED",
     "TABLE_RESUMED",
     "TABLE_RETIRED",
+    "TILL_COLLECTED",
+    "TILL_DAY_CLOSED",
+    "TILL_TOPPED_UP",
     "Actor",
     "LogIsAppendOnly",
     "RoomLogEntry",

@@ -63,6 +63,7 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
     ("scorer.room_tables",),
     ("scorer.rooms",),
     ("scorer.invites",),
+    ("scorer.money",),
     ("scorer.models",),
     # What reads and changes the models: access helpers, the phone's own state, the
     # day's report, seating, export, and the words and rows the pages show.
@@ -79,6 +80,7 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
         "scorer.present.scoring",
         "scorer.present.words",
         "scorer.seating",
+        "scorer.till",
     ),
     # The record forms' state machines, then the picker that shows them.
     ("scorer.entry.*",),
