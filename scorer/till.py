@@ -161,10 +161,13 @@ def collect(
         for seat in money.seats:
             method = choices.get(seat.seat, OWED)
             due = seat.owed
-            if amounts is not None and seat.seat in amounts:
-                due = min(due, amounts[seat.seat]) if due > 0 else max(due, amounts[seat.seat])
             if method not in METHODS or not due:
                 continue
+            if amounts is not None and seat.seat in amounts:
+                part = abs(amounts[seat.seat])  # a part of what is due, never more
+                due = min(due, part) if due > 0 else max(due, -part)
+                if not due:
+                    continue
             if method == BALANCE:
                 if seat.player is None or due < 0:
                     continue  # no member here, or a refund: given back by hand
@@ -338,7 +341,7 @@ class Books:
 
 
 def books(room: Room, first: dt.date, last: dt.date | None = None) -> Books:
-    """The room's money over its days first..last (5 queries, whatever the number of
+    """The room's money over its days first..last (6 queries, whatever the number of
     rooms, tables or days): each table charged on those days (its last close), what
     was collected for it (whenever), what it still owes and who owes it."""
     last = last or first
@@ -349,6 +352,17 @@ def books(room: Room, first: dt.date, last: dt.date | None = None) -> Books:
         .values_list("session_id", "seat", "amount", "at")
         .order_by("at", "session_id", "seat")
     )
+    # A table charged nothing at its last close (reopened, no round left) that has
+    # collections: what was taken is to refund, on its day too.
+    refunds = (
+        Collection.objects.filter(
+            room=room,
+            session__closed_at__gte=start,
+            session__closed_at__lt=end,
+        )
+        .values_list("session_id", "session__closed_at")
+        .distinct()
+    )
     per_seat: dict[int, dict[int, list[Decimal]]] = defaultdict(
         lambda: defaultdict(lambda: [ZERO, ZERO])
     )
@@ -356,6 +370,8 @@ def books(room: Room, first: dt.date, last: dt.date | None = None) -> Books:
     for session_id, seat, amount, at in charges:
         per_seat[session_id][seat][0] += amount
         closed_at[session_id] = at
+    for session_id, at in refunds:
+        closed_at.setdefault(session_id, at)
     ids = list(closed_at)
     if not ids:
         return out
