@@ -370,8 +370,9 @@ def books(room: Room, first: dt.date, last: dt.date | None = None) -> Books:
     for session_id, seat, amount, at in charges:
         per_seat[session_id][seat][0] += amount
         closed_at[session_id] = at
-    for session_id, at in refunds:
-        closed_at.setdefault(session_id, at)
+    for session_id, closed in refunds:
+        if closed is not None:
+            closed_at.setdefault(session_id, closed)
     ids = list(closed_at)
     if not ids:
         return out
