@@ -461,6 +461,8 @@ class GameSession(models.Model):
     def money_charged(self) -> list[Decimal]:
         """What each seat owes the room in 元 as the table stands (its charges not undone)."""
         out = [Decimal("0.00")] * self.n_players
+        if self.closed_at is None:
+            return out  # an open table's charges are all undone (none read)
         for seat, amount in self.charges.filter(undone_at__isnull=True).values_list(
             "seat", "amount"
         ):

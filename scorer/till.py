@@ -348,7 +348,9 @@ def books(room: Room, first: dt.date, last: dt.date | None = None) -> Books:
     start, end = day_range(room, first, last)
     out = Books(first, last)
     charges = (
+        # An imported table counts once the room's admins took it in (GameSession.in_books).
         TableCharge.objects.filter(room=room, undone_at__isnull=True, at__gte=start, at__lt=end)
+        .filter(GameSession.in_books_q("session__"))
         .values_list("session_id", "seat", "amount", "at")
         .order_by("at", "session_id", "seat")
     )
@@ -360,6 +362,7 @@ def books(room: Room, first: dt.date, last: dt.date | None = None) -> Books:
             session__closed_at__gte=start,
             session__closed_at__lt=end,
         )
+        .filter(GameSession.in_books_q("session__"))
         .values_list("session_id", "session__closed_at")
         .distinct()
     )

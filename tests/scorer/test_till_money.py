@@ -5,12 +5,14 @@ room's day ending at its own hour, members' balances."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Iterator
 from decimal import Decimal
 
 import pytest
 from django.test import Client
 
+from rules import RuleError
 from scorer import clock, till
 from scorer.money import ALIPAY, BALANCE, CASH, WECHAT, BalanceEntry
 from scorer.players import Player
@@ -149,3 +151,22 @@ def test_periods() -> None:
     assert till.period("month", day) == (dt.date(2026, 11, 1), dt.date(2026, 11, 30))
     assert till.period("month", dt.date(2026, 12, 5))[1] == dt.date(2026, 12, 31)
     assert till.period("day", day) == (day, day)
+
+
+def test_the_money_ledger_travels_in_the_export_and_the_api(room: Room, boss: Client) -> None:
+    from django.urls import reverse
+
+    from scorer.export import import_table, table_json
+
+    s = played(room, 130)
+    data = json.loads(json.dumps(table_json(s)))
+    assert data["money_charged"] == ["18.75"] * 4 and data["time_fee"]["mode"] == "hour"
+    assert len(data["pauses"]) == 1
+    copy = import_table(data, copy_of=data["origin"], room=room)
+    assert copy.money_charged() == [D("18.75")] * 4  # charged again on the file's clock
+    assert till.books(room, s.closed_at.date()).total.charged == 75  # not taken in yet
+    with pytest.raises(RuleError):
+        import_table({**data, "money_charged": ["1.00"] * 4}, copy_of=data["origin"], room=room)
+    body = Client().get(reverse("scorer:api_session", args=[s.code])).json()
+    assert body["money_charged"] == ["18.75"] * 4 and body["time_fee_so_far"] == "75.00"
+    assert body["clock"] == {"seconds": 130 * 60, "paused": False}
