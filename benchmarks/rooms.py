@@ -215,7 +215,7 @@ def _till(tables: list[Any], now: Any, days: int, names: list[str]) -> None:
     share = Decimal("22.50")
     TableCharge.objects.bulk_create(
         (
-            TableCharge(room_id=s.room_id, session=s, seat=seat, amount=share, at=s.closed_at)
+            TableCharge(room_id=s.room_id, session=s, seat=seat, amount=share, at=s.updated_at)
             for s in closed
             for seat in range(4)
         ),
@@ -229,7 +229,7 @@ def _till(tables: list[Any], now: Any, days: int, names: list[str]) -> None:
                 seat=seat,
                 amount=share,
                 method=method,
-                at=s.closed_at,
+                at=s.updated_at,  # (its close)
             )  # fmt: skip
             for s in closed
             for seat, method in enumerate(("cash", "wechat", "alipay"))
