@@ -131,7 +131,7 @@ def test_the_rooms_day_ends_at_its_hour_and_the_day_is_closed(room: Room, boss: 
     books = till.books(room, day)
     assert [r.day for r in books.rows] == [day]
     assert books.total.charged == 75 and books.total.collected == D("37.50")
-    assert books.methods == [("Cash", D("37.50"))]
+    assert books.methods == [("现金", D("37.50"))]
     assert [(name, owed) for _, name, owed, _ in books.owing] == [
         ("阿强", D("18.75")),
         ("美玲", D("18.75")),
