@@ -130,3 +130,13 @@ def test_another_rooms_admin_cannot_pause(room: Room, boss: Client) -> None:
 def test_a_session_without_a_time_fee_has_no_clock_line(table: GameSession) -> None:
     page = Client().get(reverse("scorer:session", args=[table.code])).content.decode()
     assert "data-clock=" not in page
+
+
+def test_the_result_page_says_the_time_fee_in_yuan(room: Room) -> None:
+    s = make_table(room=room, time_fee=HOUR_30)
+    record(s)
+    clock.set_now(at(130))
+    s.close()
+    page = Client().get(reverse("scorer:final", args=[s.code])).content.decode()
+    assert 'class="clock-fee-value">75<' in page
+    assert page.count("<b>18.75</b>") == 4
