@@ -28,7 +28,7 @@ from rules.tiles import SEAT_WINDS
 from scorer import clock
 from scorer.fees import FEE_KIND, FeeRule, charged, close_entry
 from scorer.invites import RoomInvite
-from scorer.money import TIME, BalanceEntry, Collection, DayClose, TableCharge
+from scorer.money import FEE, TIME, BalanceEntry, Collection, DayClose, TableCharge
 from scorer.players import Player, Seat
 from scorer.roomlog import (
     TABLE_CLOSED,
@@ -436,26 +436,36 @@ class GameSession(models.Model):
 
     def charge_time(self) -> list[TableCharge]:
         """The 计时 fee a closing table owes the room, in 元, shared AA by its seats (the
-        odd 分 on the first seats): rows of the table's money ledger, never points.
+        odd 分 on the first seats), and its point mode set in 元 (scorer/fees.py
+        money_at_close): rows of the table's money ledger, never points.
         Called under the session's row lock by whatever closes the table.  A table
         nobody played at owes nothing, as for the close-time point fees."""
-        rule = self.time_rule()
-        if not rule.charges or self.closed_at is None:
+        rule, fee = self.time_rule(), self.fee_rule()
+        if not (rule.charges or fee.yuan) or self.closed_at is None:
             return []
-        if not self.rounds.filter(status=Round.ACTIVE).exists():
+        rounds = [r for r in self.standing_rounds() if not r.is_fee]
+        if not rounds:
             return []
-        total = rule.fee(self.billed_seconds())
+        shares: list[tuple[str, list[Decimal]]] = []
+        if rule.charges:
+            shares.append((TIME, split(rule.fee(self.billed_seconds()), self.n_players)))
+        if fee.yuan:
+            # A point mode set in 元 (AA, 大赢家付, 每把, 抽水): money, never points.
+            wins = [(r.current.deltas, r.current.winners) for r in rounds if r.current]
+            owed = fee.money_at_close(self.tallies(rounds), wins, self.money_per_point)
+            shares.append((FEE, owed))
         return TableCharge.objects.bulk_create(
             TableCharge(
                 room_id=self.room_id,
                 session=self,
                 seat=seat,
-                kind=TIME,
-                amount=share,
+                kind=kind,
+                amount=amount,
                 at=self.closed_at,
             )
-            for seat, share in enumerate(split(total, self.n_players))
-            if share
+            for kind, amounts in shares
+            for seat, amount in enumerate(amounts)
+            if amount
         )
 
     def money_charged(self) -> list[Decimal]:

@@ -117,3 +117,34 @@ def test_the_stored_json_round_trips() -> None:
     for rule in (BLOCK, BLOCK_HOURLY, HOURLY):
         r = TimeFee.from_json(rule)
         assert TimeFee.from_json(r.to_json()) == r
+
+
+# --------------------------------------------------------------------------- point modes in 元
+
+from scorer.fees import FeeRule  # noqa: E402
+
+
+def test_point_modes_in_yuan_are_money_at_the_close_never_points() -> None:
+    aa = FeeRule.from_json({"mode": "aa", "unit": "yuan", "amount": "20"})
+    assert aa.to_json() == {"mode": "aa", "unit": "yuan", "amount": "20.00"}
+    assert aa.round_fees([10, -10, 0, 0], [0]) == [0, 0, 0, 0]
+    assert aa.close_fees([10, -10, 0, 0]) == [0, 0, 0, 0]
+    assert aa.money_at_close([10, -10, 0, 0], [], None) == [Decimal(20)] * 4
+    big = FeeRule.from_json({"mode": "big_winner", "unit": "yuan", "amount": "50.01"})
+    assert big.money_at_close([30, 30, -60, 0], [], None) == [
+        Decimal("25.01"), Decimal("25.00"), Decimal(0), Decimal(0)
+    ]  # fmt: skip
+    rake = FeeRule.from_json({"mode": "win_percent", "unit": "yuan", "percent": 10, "cap": "3"})
+    assert rake.needs_rate and not aa.needs_rate
+    wins = [([24, -8, -8, -8], [0]), ([-80, 80, 0, 0], [1]), ([-1, 1, 0, 0], [1])]
+    # At 0.5 元 a point: 12 元 → 1.20; 40 元 → 4, capped at 3; 0.50 元 → 0.05.
+    assert rake.money_at_close([0, 0, 0, 0], wins, Decimal("0.5")) == [
+        Decimal("1.20"), Decimal("3.05"), Decimal(0), Decimal(0)
+    ]  # fmt: skip
+    assert rake.money_at_close([0, 0, 0, 0], wins, None) == [Decimal(0)] * 4
+    fixed = FeeRule.from_json({"mode": "win_fixed", "unit": "yuan", "amount": "5"})
+    assert fixed.money_at_close([0] * 4, wins, Decimal("0.5"))[1] == Decimal("5.50")  # 5 + 0.50
+    with pytest.raises(RuleError):
+        FeeRule.from_json({"mode": "aa", "unit": "yuan", "amount": "0.001"})
+    with pytest.raises(RuleError):
+        FeeRule.from_json({"mode": "aa", "unit": "bananas", "amount": 1})

@@ -170,3 +170,31 @@ def test_the_money_ledger_travels_in_the_export_and_the_api(room: Room, boss: Cl
     body = Client().get(reverse("scorer:api_session", args=[s.code])).json()
     assert body["money_charged"] == ["18.75"] * 4 and body["time_fee_so_far"] == "75.00"
     assert body["clock"] == {"seconds": 130 * 60, "paused": False}
+
+
+def test_aa_in_yuan_is_charged_in_the_money_ledger(room: Room, boss: Client) -> None:
+    s = make_table(room=room, fee={"mode": "aa", "unit": "yuan", "amount": "20"}, seated=True)
+    record(s)
+    assert s.close()
+    assert s.money_charged() == [D(20)] * 4
+    assert s.room_take() == 0 and sum(s.tallies()) == 0  # never in the points
+    assert till.table_money(s).charged == 80
+
+
+def test_a_rake_in_yuan_needs_the_tables_money_rate(room: Room) -> None:
+    from django.urls import reverse
+
+    from tests.scorer.test_scorer_room_tables import form_data
+
+    config = room.offered_configs()[0]
+    config.fee = {"mode": "win_percent", "unit": "yuan", "percent": 10, "cap": "0"}
+    config.save()
+    url = reverse("scorer:room_create", args=[room.slug])
+    r = Client().post(url, form_data(config, ["甲", "乙", "丙", "丁"]))
+    assert (
+        r.status_code == 400
+        and "money per point" in r.content.decode().lower()
+        or ("每分" in r.content.decode())
+    )
+    r = Client().post(url, form_data(config, ["甲", "乙", "丙", "丁"], money_per_point="0.5"))
+    assert r.status_code == 302

@@ -46,3 +46,15 @@ def test_the_hall_by_the_session_and_room_a_by_the_hour(boss: Client, room: Room
     box.edit(2, "包间A", by=room.members.get(), time_fee={})
     at_box.refresh_from_db()
     assert at_box.time_rule().price == 30
+
+
+def test_aa_set_in_yuan_on_the_configuration(boss: Client, room: Room) -> None:
+    config = room.offered_configs()[0]
+    edit = reverse("scorer:manage_config", args=[room.slug, config.pk])
+    data = page_form(boss.get(edit).content.decode())
+    data.update(fee_mode="aa", fee_unit="yuan", fee_price="")
+    assert boss.post(edit, data).status_code == 400  # the amount is said missing
+    data.update(fee_price="20")
+    assert boss.post(edit, data).status_code == 302
+    config.refresh_from_db()
+    assert config.fee == {"mode": "aa", "unit": "yuan", "amount": "20.00"}
