@@ -264,10 +264,10 @@ def measure(slug: str, runs: int) -> dict[str, tuple[int, float]]:
         "dashboard": (admin, reverse("scorer:manage", args=[slug])),
         "day report": (admin, reverse("scorer:manage_report", args=[slug])),
         # The till: yesterday's close-out (日结) and the month around it.
-        "close-out": (admin, reverse("scorer:till_day", args=[slug]) + f"?day={yesterday}"),
+        "close-out": (admin, reverse("scorer:manage_till", args=[slug]) + f"?day={yesterday}"),
         "month report": (
             admin,
-            reverse("scorer:till_report", args=[slug]) + f"?period=month&day={yesterday}",
+            reverse("scorer:manage_till_report", args=[slug]) + f"?period=month&day={yesterday}",
         ),
     }
     out = {}

@@ -79,11 +79,17 @@ urlpatterns = [
     ),
     path("r/<slug:slug>/manage/log/", manage_log.room_log, name="manage_log"),
     # The till (收银): money in 元, never points.
-    path("r/<slug:slug>/manage/till/", manage_till.till_day, name="till_day"),
-    path("r/<slug:slug>/manage/till/report", manage_till.till_report, name="till_report"),
-    path("r/<slug:slug>/manage/till/t/<str:code>", manage_till.till_table, name="till_table"),
-    path("r/<slug:slug>/manage/till/members/", manage_till.balances, name="balances"),
-    path("r/<slug:slug>/manage/till/members/<int:pk>/", manage_till.statement, name="statement"),
+    path("r/<slug:slug>/manage/till/", manage_till.till_day, name="manage_till"),
+    path("r/<slug:slug>/manage/till/report", manage_till.till_report, name="manage_till_report"),
+    path(
+        "r/<slug:slug>/manage/till/t/<str:code>", manage_till.till_table, name="manage_till_table"
+    ),
+    path("r/<slug:slug>/manage/till/members/", manage_till.balances, name="manage_balances"),
+    path(
+        "r/<slug:slug>/manage/till/players/<int:pk>/",
+        manage_till.statement,
+        name="manage_statement",
+    ),
     path("s/import", export.import_view, name="import"),
     path("r/<slug:slug>/import", export.room_import, name="room_import"),
     path("s/<str:code>/", session.detail, name="session"),

@@ -9,7 +9,13 @@ import datetime as dt
 
 from django.contrib import messages
 from django.db.models import Sum
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+)
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext
@@ -61,7 +67,9 @@ def till_table(request: HttpRequest, member: RoomMember, code: str) -> HttpRespo
             made = till.collect(session, choices, member)
             if made:
                 messages.success(request, gettext("Collected."))
-        return HttpResponseRedirect(reverse("scorer:till_table", args=[member.room.slug, code]))
+        return HttpResponseRedirect(
+            reverse("scorer:manage_till_table", args=[member.room.slug, code])
+        )
     money = till.table_money(session)
     # Each seat with its member's balance (a seat with a registry player names him).
     seats = [
@@ -114,7 +122,7 @@ def till_day(request: HttpRequest, member: RoomMember) -> HttpResponse:
         else:
             messages.success(request, gettext("Day closed."))
         return HttpResponseRedirect(
-            reverse("scorer:till_day", args=[room.slug]) + f"?day={day.isoformat()}"
+            reverse("scorer:manage_till", args=[room.slug]) + f"?day={day.isoformat()}"
         )
     context = {
         "member": member,
@@ -225,7 +233,7 @@ def balances(request: HttpRequest, member: RoomMember) -> HttpResponse:
                 )
             else:
                 messages.success(request, gettext("Topped up."))
-        return HttpResponseRedirect(reverse("scorer:balances", args=[room.slug]))
+        return HttpResponseRedirect(reverse("scorer:manage_balances", args=[room.slug]))
     players = list(room.players.annotate(balance=Sum("balance_entries__amount")).order_by("name"))
     context = {
         "member": member,
@@ -239,10 +247,12 @@ def balances(request: HttpRequest, member: RoomMember) -> HttpResponse:
 
 
 @room_admin
-@require_safe
 def statement(request: HttpRequest, member: RoomMember, pk: int) -> HttpResponse:
-    """A member's statement: every top-up and charge, and his balance."""
+    """A member's statement: every top-up and charge, and his balance.  (The player is
+    looked up first: another room's player is a 404 whatever the method.)"""
     player = player_or_404(member, pk)
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD"])
     entries, balance = till.statement(player)
     context = {
         "member": member,

@@ -54,28 +54,34 @@ def url(name: str, room: Room, *args: object) -> str:
 def test_collect_a_table_then_the_day_and_the_month(room: Room, boss: Client) -> None:
     (s,) = evening(room)
     wang = Player.objects.get(room=room, name="老王")
-    r = boss.post(url("balances", room), {"player": wang.pk, "amount": "100", "method": "cash"})
+    r = boss.post(
+        url("manage_balances", room), {"player": wang.pk, "amount": "100", "method": "cash"}
+    )
     assert r.status_code == 302 and till.balance_of(wang) == 100
-    assert boss.post(url("balances", room), {"player": wang.pk, "amount": "-1", "method": "cash"})
+    assert boss.post(
+        url("manage_balances", room), {"player": wang.pk, "amount": "-1", "method": "cash"}
+    )
     assert till.balance_of(wang) == 100
-    page = boss.get(url("till_table", room, s.code)).content.decode()
+    page = boss.get(url("manage_till_table", room, s.code)).content.decode()
     assert (
         "Member&#x27;s balance (100 yuan)" in page or "会员余额（100 元）" in page or "100" in page
     )
     boss.post(
-        url("till_table", room, s.code),
+        url("manage_till_table", room, s.code),
         {"seat_0": "balance", "seat_1": "cash", "seat_2": "wechat", "seat_3": "owed"},
     )
     assert till.balance_of(wang) == 81.25
-    day = boss.get(url("till_day", room) + "?day=2026-11-27").content.decode()
+    day = boss.get(url("manage_till", room) + "?day=2026-11-27").content.decode()
     assert 'id="day-charged">75<' in day and 'id="day-collected">56.25<' in day
     assert 'id="day-owed">18.75<' in day and "美玲" in day
-    boss.post(url("till_day", room), {"day": "2026-11-27", "action": "close"})
-    day = boss.get(url("till_day", room) + "?day=2026-11-27").content.decode()
+    boss.post(url("manage_till", room), {"day": "2026-11-27", "action": "close"})
+    day = boss.get(url("manage_till", room) + "?day=2026-11-27").content.decode()
     assert 'id="day-closed"' in day
-    month = boss.get(url("till_report", room) + "?period=month&day=2026-11-15").content.decode()
+    month = boss.get(
+        url("manage_till_report", room) + "?period=month&day=2026-11-15"
+    ).content.decode()
     assert "2026-11-27" in month and "75" in month
-    statement = boss.get(url("statement", room, wang.pk)).content.decode()
+    statement = boss.get(url("manage_statement", room, wang.pk)).content.decode()
     assert 'id="balance">81.25<' in statement
 
 
@@ -84,7 +90,7 @@ def test_the_report_csv_in_the_pages_language(room: Room) -> None:
     for language, head in (("zh-hans", "日期"), ("en", "Day")):
         client = member_client(room, f"boss-{language}", RoomMember.OWNER, "老板")
         client.cookies["django_language"] = language
-        r = client.get(url("till_report", room) + "?period=week&day=2026-11-27&format=csv")
+        r = client.get(url("manage_till_report", room) + "?period=week&day=2026-11-27&format=csv")
         rows = list(csv.reader(io.StringIO(r.content.decode("utf-8-sig"))))
         assert rows[0][0] == head
         assert [row[0] for row in rows[1:3]] == ["2026-11-27", "2026-11-27"]
@@ -96,8 +102,8 @@ def test_query_counts_do_not_grow_with_tables(room: Room, boss: Client) -> None:
 
     def count() -> int:
         with CaptureQueriesContext(connection) as q:
-            boss.get(url("till_report", room) + "?period=month&day=2026-11-27")
-            boss.get(url("till_day", room) + "?day=2026-11-27")
+            boss.get(url("manage_till_report", room) + "?period=month&day=2026-11-27")
+            boss.get(url("manage_till", room) + "?day=2026-11-27")
         return len(q)
 
     count()  # (the first pages of a signed-in phone save its session once)
@@ -112,8 +118,8 @@ def test_another_rooms_admin_sees_none_of_it(room: Room, boss: Client) -> None:
     (s,) = evening(other)
     p = Player.objects.filter(room=other).first()
     assert p is not None
-    assert boss.get(url("till_table", room, s.code)).status_code == 404
-    assert boss.get(url("statement", room, p.pk)).status_code == 404
-    r = boss.post(url("balances", room), {"player": p.pk, "amount": "10", "method": "cash"})
+    assert boss.get(url("manage_till_table", room, s.code)).status_code == 404
+    assert boss.get(url("manage_statement", room, p.pk)).status_code == 404
+    r = boss.post(url("manage_balances", room), {"player": p.pk, "amount": "10", "method": "cash"})
     assert r.status_code == 302 and till.balance_of(p) == 0
-    assert "别家" not in boss.get(url("till_day", room) + "?day=2026-11-27").content.decode()
+    assert "别家" not in boss.get(url("manage_till", room) + "?day=2026-11-27").content.decode()
