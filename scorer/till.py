@@ -25,7 +25,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Sum
+from django.db.models import Exists, Max, OuterRef, Sum, Value
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -340,29 +340,30 @@ class Books:
         return [(r, name, owed, p) for r in self.rows for name, owed, p in r.owing if owed]
 
 
-def books(room: Room, first: dt.date, last: dt.date | None = None) -> Books:
-    """The room's money over its days first..last (6 queries, whatever the number of
-    rooms, tables or days): each table charged on those days (its last close), what
-    was collected for it (whenever), what it still owes and who owes it."""
+def books(
+    room: Room, first: dt.date, last: dt.date | None = None, owing: bool | None = None
+) -> Books:
+    """The room's money over its days first..last (6 queries at most, whatever the
+    number of rooms, tables or days): each table charged on those days (its last
+    close), what was collected for it (whenever), what it still owes and, with
+    `owing` (one day's books by default: the close-out lists them), who owes it.
+    Over many days the sums are made by the database, a row per table."""
     last = last or first
+    owing = first == last if owing is None else owing
     start, end = day_range(room, first, last)
     out = Books(first, last)
-    charges = (
-        # An imported table counts once the room's admins took it in (GameSession.in_books).
-        TableCharge.objects.filter(room=room, undone_at__isnull=True, at__gte=start, at__lt=end)
-        .filter(GameSession.in_books_q("session__"))
-        .values_list("session_id", "seat", "amount", "at")
-        .order_by("at", "session_id", "seat")
-    )
+    # An imported table counts once the room's admins took it in (GameSession.in_books).
+    charges = TableCharge.objects.filter(
+        room=room, undone_at__isnull=True, at__gte=start, at__lt=end
+    ).filter(GameSession.in_books_q("session__"))
     # A table charged nothing at its last close (reopened, no round left) that has
     # collections: what was taken is to refund, on its day too.
+    standing = TableCharge.objects.filter(session=OuterRef("session"), undone_at__isnull=True)
     refunds = (
         Collection.objects.filter(
-            room=room,
-            session__closed_at__gte=start,
-            session__closed_at__lt=end,
+            room=room, session__closed_at__gte=start, session__closed_at__lt=end
         )
-        .filter(GameSession.in_books_q("session__"))
+        .filter(GameSession.in_books_q("session__"), ~Exists(standing))
         .values_list("session_id", "session__closed_at")
         .distinct()
     )
@@ -370,52 +371,67 @@ def books(room: Room, first: dt.date, last: dt.date | None = None) -> Books:
         lambda: defaultdict(lambda: [ZERO, ZERO])
     )
     closed_at: dict[int, dt.datetime] = {}
-    for session_id, seat, amount, at in charges:
+    rows: Iterable[tuple[int, int, Decimal, dt.datetime]]
+    if owing:
+        rows = charges.values_list("session_id", "seat", "amount", "at").order_by()
+    else:  # a row per table: seat -1 holds the table's sums
+        sums = charges.values("session_id").annotate(s=Sum("amount"), last=Max("at"))
+        rows = sums.values_list("session_id", Value(-1), "s", "last").order_by()
+    for session_id, seat, amount, at in rows:
         per_seat[session_id][seat][0] += amount
         closed_at[session_id] = at
     for session_id, closed in refunds:
         if closed is not None:
             closed_at.setdefault(session_id, closed)
-    ids = list(closed_at)
+    ids = sorted(closed_at, key=lambda pk: (closed_at[pk], pk))
     if not ids:
         return out
-    for session_id, seat, method, amount in Collection.objects.filter(
-        session_id__in=ids
-    ).values_list("session_id", "seat", "method", "amount"):
+    paid = Collection.objects.filter(session_id__in=ids)
+    collected: Iterable[tuple[int, int, str, Decimal]]
+    if owing:
+        collected = paid.values_list("session_id", "seat", "method", "amount").order_by()
+    else:
+        by_table = paid.values("session_id", "method").annotate(s=Sum("amount"))
+        collected = by_table.values_list("session_id", Value(-1), "method", "s").order_by()
+    for session_id, seat, method, amount in collected:
         per_seat[session_id][seat][1] += amount
         out.by_method[method] = out.by_method.get(method, ZERO) + amount
     sessions = {
-        s.pk: s
-        for s in GameSession.objects.filter(pk__in=ids)
-        .select_related("room_table")
-        .only(
+        row[0]: row
+        for row in GameSession.objects.filter(pk__in=ids).values_list(
             "pk", "code", "players", "preset", "ruleset", "room_table__number", "room_table__name"
         )
     }
-    players: dict[tuple[int, int], Player] = {
-        (s.session_id, s.seat): s.player
-        for s in Seat.objects.filter(session_id__in=ids).select_related("player")
-    }
+    players: dict[tuple[int, int], Player] = {}
+    if owing:
+        players = {
+            (s.session_id, s.seat): s.player
+            for s in Seat.objects.filter(session_id__in=ids).select_related("player")
+        }
     configs = dict(room.configs.values_list("pk", "name"))
+    labels: dict[int | None, str] = {}
+    no_table = table_label(None)
     for session_id in ids:
-        s = sessions[session_id]
-        pk = s.preset.removeprefix("room:")
-        names = [str(n) for n in s.players]
+        _, code, names_raw, preset, ruleset, number, name = sessions[session_id]
+        pk = preset.removeprefix("room:")
+        names = [str(n) for n in names_raw]
+        if number not in labels:  # (said once per table: no model made per row)
+            labels[number] = (
+                no_table if number is None else name or gettext("Table %(n)s") % {"n": number}
+            )
         row = BookRow(
             day=room_day(room, closed_at[session_id]),
             session_id=session_id,
-            code=s.code,
-            label=table_label(s.room_table),
-            config=(configs.get(int(pk)) if pk.isdigit() else None) or s.ruleset,
+            code=code,
+            label=labels[number],
+            config=(configs.get(int(pk)) if pk.isdigit() else None) or ruleset,
             players=names,
         )
-        for seat, (charged, collected) in sorted(per_seat[session_id].items()):
+        for seat, (charged, got) in sorted(per_seat[session_id].items()):
             row.charged += charged
-            row.collected += collected
-            if charged != collected and seat < len(names):
-                row.owing.append(
-                    (names[seat], charged - collected, players.get((session_id, seat)))
-                )
+            row.collected += got
+            if owing and charged != got and seat < len(names):
+                row.owing.append((names[seat], charged - got, players.get((session_id, seat))))
         out.rows.append(row)
     return out
 
