@@ -69,7 +69,7 @@ class Table:
 
 
 @settings(
-    max_examples=20,
+    max_examples=15,
     deadline=None,
     # The room is made once (its presets are the costly part); each evening is rolled back.
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
