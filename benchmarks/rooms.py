@@ -8,6 +8,11 @@ report are then measured through the Django test client: the number of queries
 1,000 (by default).  The query counts must not grow with the rooms; target: the
 dashboard <= 50 ms median.  Prints figures, never asserts.
 
+The till (scorer/till.py): the first 10 rooms get 30 days of closed tables (20 a
+day, each charged its 计时 fee in 元, three seats of four collected), the 990 more
+one day; the room's month report and its day's close-out (日结) are measured too.
+Query counts equal at 10 and 1,000 rooms; target: median <= 100 ms.
+
     createdb -h 127.0.0.1 -U postgres bench25
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench25 python -m benchmarks.rooms --reset
 """
@@ -71,9 +76,10 @@ def _template_revision() -> dict[str, Any]:
     return out
 
 
-def grow(to: int, template: dict[str, Any]) -> None:
+def grow(to: int, template: dict[str, Any], till_days: int = 1) -> None:
     """Add rooms until there are `to`, each with its configurations (copies of the first
-    room's), 20 tables, 4 players and 20 open sessions of 30 rounds recorded today."""
+    room's), 20 tables, 4 players and 20 open sessions of 30 rounds recorded today, and
+    `till_days` days of closed tables in the till."""
     from django.db import connection, transaction
     from django.utils import timezone
 
@@ -164,22 +170,90 @@ def grow(to: int, template: dict[str, Any]) -> None:
                     " WHERE v.round_id = r.id AND r.current_id IS NULL AND r.id >= %s",
                     [rounds[0].pk],
                 )
+            _till(tables, now, till_days, names)
         print(f"  {stop} rooms ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
     with connection.cursor() as c:
         c.execute("ANALYZE")
 
 
+def _till(tables: list[Any], now: Any, days: int, names: list[str]) -> None:
+    """`days` days back from today of closed tables at every fixed table: played 20:00 to
+    23:00 (3 h at 30 元 an hour: 90 元, 22.50 a seat), three seats collected (cash,
+    WeChat, Alipay), the fourth owed.  Bulk-inserted: the rows a real evening leaves."""
+    import datetime as dt
+    from decimal import Decimal
+
+    from django.utils import timezone
+
+    from scorer.models import Collection, GameSession, TableCharge
+
+    rule = {"mode": "hour", "price": "30.00", "unit": 30, "minimum": 0}
+    today = timezone.localtime(now).date()
+    closed = GameSession.objects.bulk_create(
+        (
+            GameSession(
+                room_id=t.room_id,
+                room_table=t,
+                ruleset="mcr",
+                players=names,
+                code=uuid.uuid4().hex[:24],
+                time_fee=rule,
+                created_at=start,
+                updated_at=start + dt.timedelta(hours=3),
+                closed_at=start + dt.timedelta(hours=3),
+            )
+            for d in range(days)
+            for start in [
+                timezone.make_aware(
+                    dt.datetime.combine(today - dt.timedelta(days=d + 1), dt.time(20))
+                )
+            ]
+            for t in tables
+        ),
+        batch_size=BATCH,
+    )
+    share = Decimal("22.50")
+    TableCharge.objects.bulk_create(
+        (
+            TableCharge(room_id=s.room_id, session=s, seat=seat, amount=share, at=s.updated_at)
+            for s in closed
+            for seat in range(4)
+        ),
+        batch_size=BATCH,
+    )
+    Collection.objects.bulk_create(
+        (
+            Collection(
+                room_id=s.room_id,
+                session=s,
+                seat=seat,
+                amount=share,
+                method=method,
+                at=s.updated_at,  # (its close)
+            )  # fmt: skip
+            for s in closed
+            for seat, method in enumerate(("cash", "wechat", "alipay"))
+        ),
+        batch_size=BATCH,
+    )
+
+
 def measure(slug: str, runs: int) -> dict[str, tuple[int, float]]:
-    """(queries, median ms) of the room's start page, dashboard and day report."""
+    """(queries, median ms) of the room's start page, dashboard, day report, close-out
+    and month report."""
+    import datetime as dt
+
     from django.contrib.auth.models import User
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
+    from django.utils import timezone
 
     from scorer.rooms import Room, RoomMember
 
     room = Room.objects.get(slug=slug)
+    yesterday = (timezone.localdate() - dt.timedelta(days=1)).isoformat()
     user, _ = User.objects.get_or_create(username=f"boss-{slug}")
     RoomMember.objects.get_or_create(room=room, user=user, defaults={"role": RoomMember.OWNER})
     admin = Client(HTTP_HOST="localhost")
@@ -189,6 +263,12 @@ def measure(slug: str, runs: int) -> dict[str, tuple[int, float]]:
         "start page": (phone, reverse("scorer:room", args=[slug])),
         "dashboard": (admin, reverse("scorer:manage", args=[slug])),
         "day report": (admin, reverse("scorer:manage_report", args=[slug])),
+        # The till: yesterday's close-out (日结) and the month around it.
+        "close-out": (admin, reverse("scorer:manage_till", args=[slug]) + f"?day={yesterday}"),
+        "month report": (
+            admin,
+            reverse("scorer:manage_till_report", args=[slug]) + f"?period=month&day={yesterday}",
+        ),
     }
     out = {}
     for name, (client, url) in pages.items():
@@ -242,7 +322,8 @@ def main(argv: list[str] | None = None) -> None:
     template = _template_revision()
     results = {}
     for size in (args.small, args.rooms):
-        grow(size, template)
+        # The small rooms get a month of the till; the many more, one day.
+        grow(size, template, till_days=30 if size == args.small else 1)
         slug = f"room-{args.small // 2}"  # the same room, measured among 10 then 1,000
         results[size] = measure(slug, args.runs)
     show(results)

@@ -29,6 +29,7 @@ from django.db.models import Count, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from scorer import clock
 from scorer.models import GameSession, Round, RoundRevision
 from scorer.rooms import Room, RoomTable
 
@@ -84,6 +85,8 @@ class OpenTable:
     in_progress: bool
     last_activity: dt.datetime
     stale: bool
+    # The table's clock (scorer/present/fee.py clock_view), set by the page that shows it.
+    clock: dict[str, Any] | None = None
 
 
 def open_tables(room: Room, now: dt.datetime | None = None) -> list[OpenTable]:
@@ -97,7 +100,7 @@ def tables_now(
     """The room's open tables in its books, by table number; and the tables imported
     into the room that its admins have not taken in, open or closed (2 queries for
     both: the dashboard shows them together)."""
-    now = now or timezone.now()
+    now = now or clock.now()
     sessions = list(
         room.sessions.filter(
             Q(closed_at__isnull=True) | Q(imported_at__isnull=False, taken_in_at__isnull=True)

@@ -24,7 +24,7 @@ from django.utils.translation import pgettext
 
 from rules import RuleError
 from rules.registry import get_ruleset
-from scorer import table_schema
+from scorer import clock, table_schema
 from scorer.fees import FEE_KIND, FEE_REASON, FeeRule, charged, rescore_close
 from scorer.language import by_language
 from scorer.models import GameSession, Round, RoundChange, RoundRevision, SessionChange
@@ -44,6 +44,7 @@ from scorer.text import (
     clean_text,
     strings_in,
 )
+from scorer.timefee import TimeFee
 
 FORMAT, VERSION = table_schema.FORMAT, table_schema.VERSION
 
@@ -106,6 +107,11 @@ def table_json(session: GameSession) -> dict[str, Any]:
         "tallies": session.tallies(),
         # The room's take (台费): with the tallies it sums to zero.
         "room_take": session.room_take(),
+        # The table's money ledger in 元 (scorer/money.py), apart from the points: its 计时
+        # rule, its clock's pauses, and what each seat owes the room at its close.
+        "time_fee": session.time_rule().to_json(),
+        "pauses": session.pauses or [],
+        "money_charged": [str(m) for m in session.money_charged()],
     }
 
 
@@ -295,6 +301,18 @@ def origin_of(data: Mapping[str, Any]) -> str:
     return hashlib.sha256(f"mahjong-file:{canonical}".encode()).hexdigest()
 
 
+def _check_money(session: GameSession, charged: Any) -> None:
+    """A closed table's 计时 fee in 元, charged again on the file's clock (its start, its
+    close, its pauses) and held to what the file says each seat owed."""
+    if session.closed_at is not None:
+        session.charge_time()
+    if charged is None:
+        return
+    said = [str(m) for m in session.money_charged()]
+    if [str(Decimal(str(m)).quantize(Decimal("0.01"))) for m in charged] != said:
+        raise _bad("the time fee does not add up to the file's", "计时费和文件里的不一样")
+
+
 def import_table(data: Any, copy_of: str = "", room: Room | None = None) -> GameSession:
     """A new table from an exported JSON in `room` (the default room when None), all
     or nothing (RuleError: nothing created).
@@ -342,12 +360,19 @@ def import_table(data: Any, copy_of: str = "", room: Room | None = None) -> Game
     if not isinstance(rounds, list):
         raise _bad("the rounds are missing", "缺少牌局")
     fee = FeeRule.from_json(data.get("fee"))  # RuleError in both languages when unsound
+    time_fee = TimeFee.from_json(data.get("time_fee"))
     with transaction.atomic():
         session = GameSession.objects.create(
             room=room or default_room(), imported_at=timezone.now(),
             ruleset=rs.id, preset=str(data.get("preset") or "")[:32], params=dict(params),
             players=players, first_dealer=first, money_per_point=money, fee=fee.to_json(),
+            time_fee=time_fee.to_json(),
+            pauses=clock.pauses_json(clock.pauses_of(data.get("pauses"))),
         )  # fmt: skip
+        if time_fee.charges and data.get("created_at"):
+            # Billed by its clock: the table's start is the file's (else it is the import's).
+            session.created_at = _when(data["created_at"])
+            session.save(update_fields=["created_at"])
         for i, r in enumerate(rounds):
             _import_round(session, r, i)
         for c in data.get("changes") or []:
@@ -366,6 +391,7 @@ def import_table(data: Any, copy_of: str = "", room: Room | None = None) -> Game
             raise _bad("the rounds do not add up to the file's totals",
                        "牌局加起来和文件里的总分不一样")  # fmt: skip
         _check_close_fee(session)
+        _check_money(session, data.get("money_charged"))
         if session.room_take() != data.get("room_take", 0):
             raise _bad("the table fee does not add up to the file's",
                        "台费加起来和文件里的不一样")  # fmt: skip

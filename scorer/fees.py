@@ -87,6 +87,8 @@ MAX_AMOUNT = 100_000  # points: far beyond any room's fee, a typo's guard
 MAX_PERCENT = Decimal(100)
 FEE_REASON = "fee"  # Transfer.reason of a payment to the room (to_seat None)
 FEE_KIND = "fee"  # RoundRevision.kind of the fee charged when a table closes
+POINTS, YUAN = "points", "yuan"  # a fee's unit ("unit" in the stored JSON; points if none)
+CENT = Decimal("0.01")
 
 
 def _bad(en: str, zh: str) -> RuleError:
@@ -140,6 +142,12 @@ class FeeRule:
     amount: int = 0  # aa: per player; win_fixed: per winner; big_winner: the whole fee
     percent: Decimal = Decimal(0)  # win_percent
     cap: int = 0  # win_percent: at most this per winner (0: no cap)
+    # In 元 rather than points ("unit": "yuan"): charged at the close into the table's
+    # money ledger (scorer/money.py), never into the points; `price` the amount (AA:
+    # each; 每把: each winner; 大赢家: the whole), `cap_yuan` 抽水's cap (0: none).
+    yuan: bool = False
+    price: Decimal = Decimal(0)
+    cap_yuan: Decimal = Decimal(0)
 
     @classmethod
     def from_json(cls, data: Any) -> FeeRule:
@@ -152,12 +160,25 @@ class FeeRule:
         mode = data.get("mode", NONE)
         if mode not in MODES:
             raise _bad(f"unknown table fee {mode!r}", "不认识这种台费收法")
-        known = {"mode", "amount", "percent", "cap"}
+        known = {"mode", "amount", "percent", "cap", "unit"}
         extra = sorted(set(data) - known)
         if extra:
             raise _bad(f"the table fee has no {extra[0]!r}", f"台费没有 {extra[0]} 这一项")
         if mode == NONE:
             return cls()
+        unit = data.get("unit", POINTS)
+        if unit not in (POINTS, YUAN):
+            raise _bad("a fee is in points or in yuan", "台费的单位只能是分或元")
+        if unit == YUAN:
+            if mode == WIN_PERCENT:
+                cap = data.get("cap", 0) or 0
+                return cls(
+                    mode=mode,
+                    percent=_percent(data.get("percent")),
+                    yuan=True,
+                    cap_yuan=Decimal(0) if cap in (0, "0") else _yuan(cap),
+                )
+            return cls(mode=mode, yuan=True, price=_yuan(data.get("amount")))
         if mode == WIN_PERCENT:
             cap = _whole(data.get("cap", 0) or 0, "cap", "封顶", 0)
             return cls(mode=mode, percent=_percent(data.get("percent")), cap=cap)
@@ -175,6 +196,15 @@ class FeeRule:
     def to_json(self) -> dict[str, Any]:
         if self.mode == NONE:
             return {}
+        if self.yuan:
+            out: dict[str, Any] = {"mode": self.mode, "unit": YUAN}
+            if self.mode == WIN_PERCENT:
+                pct = self.percent
+                out["percent"] = int(pct) if pct == pct.to_integral_value() else float(pct)
+                out["cap"] = str(self.cap_yuan)
+            else:
+                out["amount"] = str(self.price)
+            return out
         if self.mode == WIN_PERCENT:
             pct = self.percent
             return {
@@ -194,8 +224,8 @@ class FeeRule:
         """What each seat pays the room for one round (its players' zero-sum `deltas`
         before any fee): only winners with a positive net pay, never more than that net."""
         out = [0] * len(deltas)
-        if self.mode not in PER_ROUND:
-            return out
+        if self.mode not in PER_ROUND or self.yuan:
+            return out  # (a fee in 元 is money, charged at the close: never points)
         for seat in sorted(set(winners)):
             if not (isinstance(seat, int) and 0 <= seat < len(deltas)):
                 continue
@@ -218,6 +248,8 @@ class FeeRule:
     def close_fees(self, totals: Sequence[int]) -> list[int]:
         """What each seat pays the room when the table closes, from its totals then."""
         n = len(totals)
+        if self.yuan:
+            return [0] * n  # money, not points: money_at_close
         if self.mode == AA:
             return [self.amount] * n
         if self.mode == BIG_WINNER and n:
@@ -230,10 +262,61 @@ class FeeRule:
             return out
         return [0] * n
 
+    @property
+    def needs_rate(self) -> bool:
+        """A win-linked fee in 元 is taken from the money a win is worth: the table needs
+        its money rate (the start form asks for it)."""
+        return self.yuan and self.mode in PER_ROUND
+
+    def money_at_close(
+        self,
+        totals: Sequence[int],
+        wins: Sequence[tuple[Sequence[int], Sequence[int]]],
+        rate: Decimal | None,
+    ) -> list[Decimal]:
+        """What each seat owes the room in 元 at the close for a fee set in 元: AA each,
+        the biggest winner the whole (tied: shared, the odd 分 on the first seats), or
+        per round (`wins`: each round's deltas and winners) a fixed amount or a
+        percentage of each winner's net in money (rounded down to the 分), never more
+        than the win is worth.  Nothing for a fee in points, or a win-linked fee on a
+        table with no rate."""
+        n = len(totals)
+        out = [Decimal("0.00")] * n
+        if not self.yuan or not n:
+            return out
+        if self.mode == AA:
+            return [self.price] * n
+        if self.mode == BIG_WINNER:
+            top = max(totals)
+            tied = [s for s in range(n) if totals[s] == top]
+            cents, odd = divmod(int(self.price * 100), len(tied))
+            for i, seat in enumerate(tied):
+                out[seat] = Decimal(cents + (1 if i < odd else 0)) / 100
+            return out
+        if rate is None or rate <= 0:
+            return out
+        for deltas, winners in wins:
+            for seat in sorted(set(winners)):
+                if not (isinstance(seat, int) and 0 <= seat < min(n, len(deltas))):
+                    continue
+                worth = Decimal(int(deltas[seat])) * rate
+                if worth <= 0:
+                    continue
+                if self.mode == WIN_FIXED:
+                    fee = self.price
+                else:
+                    fee = (worth * self.percent / 100).quantize(CENT, rounding=ROUND_FLOOR)
+                    if self.cap_yuan:
+                        fee = min(fee, self.cap_yuan)
+                out[seat] += min(fee, worth)
+        return [o.quantize(CENT) for o in out]
+
     # -- words -----------------------------------------------------------
 
     def describe(self) -> str:
         """How this rule charges, in the reader's language (the start page's line)."""
+        if self.yuan:
+            return self._describe_yuan()
         if self.mode == AA:
             return ngettext(
                 "Table fee: %(n)s point from every player, at the close (AA).",
@@ -261,6 +344,44 @@ class FeeRule:
                 self.amount,
             ) % {"n": self.amount}
         return gettext("No table fee.")
+
+    def _describe_yuan(self) -> str:
+        amount = _yuan_text(self.price)
+        if self.mode == AA:
+            return gettext("Table fee: %(n)s yuan from every player, at the close (AA).") % {
+                "n": amount
+            }
+        if self.mode == WIN_FIXED:
+            return gettext("Table fee: %(n)s yuan from each winner, every round.") % {"n": amount}
+        if self.mode == WIN_PERCENT:
+            if self.cap_yuan:
+                return gettext(
+                    "Table fee (rake): %(p)s%% of each win's money, at most %(cap)s yuan."
+                ) % {"p": self.percent, "cap": _yuan_text(self.cap_yuan)}
+            return gettext("Table fee (rake): %(p)s%% of each win's money.") % {"p": self.percent}
+        return gettext("Table fee: %(n)s yuan, paid by the biggest winner at the close.") % {
+            "n": amount
+        }
+
+
+def _yuan(raw: Any) -> Decimal:
+    """An amount in 元 of the stored JSON, to the 分."""
+    if isinstance(raw, bool) or raw is None:
+        raise _bad("the fee must be an amount in yuan", "台费必须是金额（元）")
+    try:
+        value = Decimal(str(raw).strip())
+    except InvalidOperation:
+        raise _bad("the fee must be an amount in yuan", "台费必须是金额（元）") from None
+    if not value.is_finite() or not 0 < value <= MAX_AMOUNT or value != value.quantize(CENT):
+        raise _bad(
+            f"the fee must be more than 0 and at most {MAX_AMOUNT} yuan, to the fen",
+            f"台费必须大于 0 元、最多 {MAX_AMOUNT} 元，精确到分",
+        )
+    return value.quantize(CENT)
+
+
+def _yuan_text(value: Decimal) -> str:
+    return str(value.quantize(Decimal(1))) if value == value.to_integral_value() else str(value)
 
 
 def checked_fee(data: Any) -> dict[str, Any]:
@@ -351,7 +472,7 @@ def rescore_close(rule: FeeRule, entry: Any, n: int, dealer: int, wind: str) -> 
 
 # --------------------------------------------------------------------------- forms
 
-FEE_FIELDS = ("fee_mode", "fee_amount", "fee_percent", "fee_cap")
+FEE_FIELDS = ("fee_mode", "fee_unit", "fee_amount", "fee_price", "fee_percent", "fee_cap")
 
 
 def add_fee_fields(form: forms.BaseForm, start: Any) -> None:
@@ -363,6 +484,25 @@ def add_fee_fields(form: forms.BaseForm, start: Any) -> None:
         initial=rule.mode,
         required=False,
         help_text=WIN_LINKED_NOTE,
+    )
+    form.fields["fee_unit"] = forms.ChoiceField(
+        label=gettext_lazy("Fee in"),
+        choices=[(POINTS, gettext_lazy("Points")), (YUAN, gettext_lazy("Yuan (money)"))],
+        initial=YUAN if rule.yuan else POINTS,
+        required=False,
+    )
+    form.fields["fee_price"] = forms.DecimalField(
+        label=gettext_lazy("Fee (yuan)"),
+        help_text=gettext_lazy(
+            "In yuan: kept apart from the points. A fee tied to wins needs the table's money"
+            " per point."
+        ),
+        min_value=CENT,
+        max_value=MAX_AMOUNT,
+        decimal_places=2,
+        required=False,
+        initial=rule.price if rule.yuan and rule.mode != WIN_PERCENT else None,
+        widget=forms.NumberInput(attrs={"inputmode": "decimal", "step": "0.01"}),
     )
     form.fields["fee_amount"] = forms.IntegerField(
         label=gettext_lazy("Fee (points)"),
@@ -389,7 +529,9 @@ def add_fee_fields(form: forms.BaseForm, start: Any) -> None:
         min_value=0,
         max_value=MAX_AMOUNT,
         required=False,
-        initial=rule.cap if rule.mode == WIN_PERCENT else None,
+        initial=(int(rule.cap_yuan) if rule.yuan else rule.cap)
+        if rule.mode == WIN_PERCENT
+        else None,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": "1"}),
     )
 
@@ -400,7 +542,15 @@ def clean_fee(form: forms.BaseForm, cleaned: Mapping[str, Any]) -> dict[str, Any
     if any(k in form.errors for k in FEE_FIELDS):
         return {}
     data: dict[str, Any] = {"mode": mode}
-    if mode in (AA, WIN_FIXED, BIG_WINNER):
+    yuan = mode != NONE and cleaned.get("fee_unit") == YUAN
+    if yuan:
+        data["unit"] = YUAN
+    if yuan and mode in (AA, WIN_FIXED, BIG_WINNER):
+        if cleaned.get("fee_price") is None:
+            form.add_error("fee_price", gettext("Enter the fee in yuan."))
+            return {}
+        data["amount"] = cleaned["fee_price"]
+    elif mode in (AA, WIN_FIXED, BIG_WINNER):
         if cleaned.get("fee_amount") is None:
             form.add_error("fee_amount", gettext("Enter the fee in points."))
             return {}
@@ -414,7 +564,7 @@ def clean_fee(form: forms.BaseForm, cleaned: Mapping[str, Any]) -> dict[str, Any
     try:
         return checked_fee(data)
     except RuleError as e:
-        field = "fee_percent" if mode == WIN_PERCENT else "fee_amount"
+        field = "fee_percent" if mode == WIN_PERCENT else ("fee_price" if yuan else "fee_amount")
         form.add_error(field if mode != NONE else None, rule_error_text(e))
         return {}
 
@@ -433,6 +583,7 @@ __all__ = [
     "WIN_LINKED",
     "WIN_LINKED_NOTE",
     "WIN_PERCENT",
+    "YUAN",
     "FeeRule",
     "add_fee_fields",
     "charged",

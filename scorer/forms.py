@@ -257,6 +257,12 @@ class StartForm(forms.Form):
                     )
             cleaned["names"] = names
 
+        if FeeRule.of(self.chosen.fee).needs_rate and not cleaned.get("money_per_point"):
+            # 抽水 / 每把 in 元 is taken from what a win is worth in money.
+            self.add_error(
+                "money_per_point",
+                gettext("The room charges a share of each win in yuan: give the money per point."),
+            )
         if self.locked:
             # The room's values, whatever was sent: the server is the lock, not the page.
             cleaned["params"] = dict(self.chosen.params or {})

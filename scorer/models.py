@@ -8,11 +8,13 @@ over the current revisions of the rounds still standing.  Every change bumps
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import secrets
 import time
 import uuid
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, models, transaction
@@ -26,17 +28,27 @@ from rules.params import ParamValues
 from rules.registry import event_steps, get_ruleset, without_last_step
 from rules.table import TableSpec, seat_wind_in
 from rules.tiles import SEAT_WINDS
+from scorer import clock
 from scorer.broker import publish_on_commit, room_topic, table_topic
 from scorer.fees import FEE_KIND, FeeRule, charged, close_entry
 from scorer.invites import RoomInvite
+from scorer.money import FEE, TIME, BalanceEntry, Collection, DayClose, TableCharge
 from scorer.players import Player, PlayerAlias, Seat
 from scorer.room_tables import RoomTable
-from scorer.roomlog import TABLE_CLOSED, TABLE_TAKEN_IN, Actor, RoomLogEntry
+from scorer.roomlog import (
+    TABLE_CLOSED,
+    TABLE_PAUSED,
+    TABLE_RESUMED,
+    TABLE_TAKEN_IN,
+    Actor,
+    RoomLogEntry,
+)
 from scorer.rooms import RoomConfig, RoomMember, default_room
 from scorer.scoring import ADJUST as ADJUST_KIND
 from scorer.scoring import PENALTY as PENALTY_KIND
 from scorer.scoring import ScoredEntry, score_entry
 from scorer.text import AUTHOR, NOTE, cut
+from scorer.timefee import TimeFee, split
 
 
 def new_code() -> str:
@@ -70,16 +82,22 @@ class GameSession(models.Model):
     players = models.JSONField()  # seat -> name, seats in play order
     first_dealer = models.PositiveSmallIntegerField(default=0)
     money_per_point = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
+    # The table's clock starts here (scorer/clock.py: the till's clock, which tests set).
+    created_at = models.DateTimeField(default=clock.now)
     # The last change (a round recorded, corrected, undone, restored): the home page
     # lists a phone's tables by it.
-    updated_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=clock.now)
     version = models.PositiveIntegerField(default=0)  # bumped by every change: the polling ETag
     # Set by 结束本桌: a closed table is read-only until it is reopened (its history says so).
     closed_at = models.DateTimeField(null=True, blank=True)
     # How the room charges this table (台费), snapshotted from its configuration when the
     # table started, like every parameter: {} or {"mode": "none"} for no fee (scorer/fees.py).
     fee = models.JSONField(default=dict, blank=True)
+    # Its 计时 fee in 元 (scorer/timefee.py), snapshotted when it started from its fixed
+    # table's own rule (包间A) or else its configuration's: {} for none.
+    time_fee = models.JSONField(default=dict, blank=True)
+    # The clock's pauses (饭点, 休息), [[start, end|None], ...] (scorer/clock.py): not billed.
+    pauses = models.JSONField(default=list, blank=True)
     # The table this one is (origin_of_code of its own code) or, imported, a copy of
     # (the file's origin): the JSON export carries it, and an import of a table
     # already here finds it by it (scorer/export.py) instead of doubling its statistics.
@@ -180,12 +198,13 @@ class GameSession(models.Model):
         )
         if done < match.hands:
             return False
-        self.closed_at = timezone.now()
+        self.closed_at = clock.now()
         self.save(update_fields=["closed_at"])
         SessionChange.objects.create(
             session=self, action=SessionChange.CLOSE, note=f"比赛结束：{match.hands} 盘打完"
         )
         self.charge_at_close()
+        self.charge_time()
         return True
 
     def resolved_params(self) -> ParamValues:
@@ -264,6 +283,76 @@ class GameSession(models.Model):
 
     # -- changing ---------------------------------------------------------
 
+    # -- the clock ---------------------------------------------------------
+
+    def time_rule(self) -> TimeFee:
+        """How this table's time is billed, as snapshotted when it started."""
+        return TimeFee.of(self.time_fee)
+
+    def clock_pauses(self) -> list[clock.Pause]:
+        return clock.pauses_of(self.pauses)
+
+    @property
+    def paused(self) -> bool:
+        return self.closed_at is None and clock.running_pause(self.clock_pauses()) is not None
+
+    def billed_seconds(self, at: dt.datetime | None = None) -> int:
+        """The table's time so far (or at its close), less its pauses."""
+        end = self.closed_at or at or clock.now()
+        return clock.billed_seconds(self.created_at, end, self.clock_pauses())
+
+    def time_fee_due(self, at: dt.datetime | None = None) -> Decimal:
+        """The 计时 fee of the table's time so far (at its close: what it owes), in 元."""
+        return self.time_rule().fee(self.billed_seconds(at))
+
+    def clock_data(self, at: dt.datetime | None = None) -> dict[str, Any]:
+        """What the page's ticking clock starts from (static/js/clock.js): the billed
+        seconds now, whether it runs, and the fee's steps ahead (no rule in the script)."""
+        seconds = self.billed_seconds(at)
+        rule = self.time_rule()
+        return {
+            "seconds": seconds,
+            "running": self.closed_at is None and not self.paused,
+            "steps": rule.steps(seconds) if rule.charges else [],
+        }
+
+    def pause(self, by: Actor | None = None, author: str = "") -> bool:
+        """A room's admin stops the table's clock (饭点, 休息): the time until `resume`
+        is not billed.  False when it was paused already or the table is closed.
+
+        Race: two admins tapping 暂停 at once; under the row lock the second finds
+        the pause running and adds none."""
+        return self._set_clock(pausing=True, by=by)
+
+    def resume(self, by: Actor | None = None, author: str = "") -> bool:
+        """The table's clock runs again; False when it was not paused."""
+        return self._set_clock(pausing=False, by=by)
+
+    def _set_clock(self, pausing: bool, by: Actor | None) -> bool:
+        with transaction.atomic():
+            session = GameSession.objects.select_for_update().get(pk=self.pk)
+            if session.closed_at is not None:
+                return False
+            pauses = session.clock_pauses()
+            running = clock.running_pause(pauses) is not None
+            if running == pausing:
+                return False
+            now = clock.now()
+            if pausing:
+                pauses.append((now, None))
+            else:
+                pauses[-1] = (pauses[-1][0], now)
+            session.pauses = self.pauses = clock.pauses_json(pauses)
+            session.save(update_fields=["pauses"])
+            # A pause moves the version: a page polled since shows the clock stopped.
+            session.bump()
+            self.version = session.version
+            if by is not None:
+                session.room.log_action(
+                    TABLE_PAUSED if pausing else TABLE_RESUMED, by, session.log_data()
+                )
+            return True
+
     def refuse_if_closed(self) -> None:
         """Every change checks this under the session's row lock: a table closed on
         one phone takes no round from another that still shows it open."""
@@ -274,12 +363,20 @@ class GameSession(models.Model):
                 "本桌已经结束：要改动请先重新打开",
             )
 
-    def close(self, author: str = "", note: str = "", by: RoomMember | None = None) -> bool:
+    def close(
+        self,
+        author: str = "",
+        note: str = "",
+        by: RoomMember | None = None,
+        at: dt.datetime | None = None,
+    ) -> bool:
         """结束本桌: the table becomes read-only.  False when it was closed already
         (two phones tapping at once close it once) or a round is still being played.
         `note`: why, when the room's admins close a table its players left open;
         `by`: that admin, whose close the room's log keeps too (the table's own
-        history, which travels in its export, keeps it as every close)."""
+        history, which travels in its export, keeps it as every close).  `at`: when
+        the players left, as the admin says (the clock stops then, not at the tap):
+        not before the table's start nor its last change, not in the future."""
         with transaction.atomic():
             session = GameSession.objects.select_for_update().get(pk=self.pk)
             if session.closed_at is not None:
@@ -290,8 +387,23 @@ class GameSession(models.Model):
                     "a round is still in progress: finish it before closing the table",
                     "还有一局没打完：记完再结束本桌",
                 )
-            session.closed_at = timezone.now()
-            session.save(update_fields=["closed_at"])
+            now = clock.now()
+            if at is not None:
+                last = session.rounds.aggregate(m=Max("created_at"))["m"]
+                earliest = max(session.created_at, last or session.created_at)
+                if not earliest <= at <= now:
+                    raise RuleError(
+                        "bad_input",
+                        "the table ends between its last round and now",
+                        "结束时间要在最后一局之后、现在之前",
+                    )
+            session.closed_at = at or now
+            pauses = session.clock_pauses()
+            if clock.running_pause(pauses) is not None:
+                # A pause still running ends with the table (never after it).
+                pauses[-1] = (pauses[-1][0], max(pauses[-1][0], session.closed_at))
+                session.pauses = clock.pauses_json(pauses)
+            session.save(update_fields=["closed_at", "pauses"])
             SessionChange.objects.create(
                 session=session,
                 action=SessionChange.CLOSE,
@@ -299,6 +411,7 @@ class GameSession(models.Model):
                 note=cut(NOTE, note),
             )
             session.charge_at_close(author)
+            session.charge_time()
             session.bump()
             if by is not None:
                 session.room.log_action(
@@ -326,14 +439,64 @@ class GameSession(models.Model):
         rnd.add_revision(scored, author)
         return rnd
 
+    def charge_time(self) -> list[TableCharge]:
+        """The 计时 fee a closing table owes the room, in 元, shared AA by its seats (the
+        odd 分 on the first seats), and its point mode set in 元 (scorer/fees.py
+        money_at_close): rows of the table's money ledger, never points.
+        Called under the session's row lock by whatever closes the table.  A table
+        nobody played at owes nothing, as for the close-time point fees."""
+        rule, fee = self.time_rule(), self.fee_rule()
+        if not (rule.charges or fee.yuan) or self.closed_at is None:
+            return []
+        rounds = [r for r in self.standing_rounds() if not r.is_fee]
+        if not rounds:
+            return []
+        shares: list[tuple[str, list[Decimal]]] = []
+        if rule.charges:
+            shares.append((TIME, split(rule.fee(self.billed_seconds()), self.n_players)))
+        if fee.yuan:
+            # A point mode set in 元 (AA, 大赢家付, 每把, 抽水): money, never points.
+            wins = [(r.current.deltas, r.current.winners) for r in rounds if r.current]
+            owed = fee.money_at_close(self.tallies(rounds), wins, self.money_per_point)
+            shares.append((FEE, owed))
+        return TableCharge.objects.bulk_create(
+            TableCharge(
+                room_id=self.room_id,
+                session=self,
+                seat=seat,
+                kind=kind,
+                amount=amount,
+                at=self.closed_at,
+            )
+            for kind, amounts in shares
+            for seat, amount in enumerate(amounts)
+            if amount
+        )
+
+    def money_charged(self) -> list[Decimal]:
+        """What each seat owes the room in 元 as the table stands (its charges not undone)."""
+        out = [Decimal("0.00")] * self.n_players
+        if self.closed_at is None:
+            return out  # an open table's charges are all undone (none read)
+        for seat, amount in self.charges.filter(undone_at__isnull=True).values_list(
+            "seat", "amount"
+        ):
+            if seat < len(out):
+                out[seat] += amount
+        return out
+
     def reopen(self, author: str = "", note: str = "") -> bool:
         """Open a closed table again; its history keeps the close and this reopening."""
         with transaction.atomic():
             session = GameSession.objects.select_for_update().get(pk=self.pk)
             if session.closed_at is None:
                 return False
+            # The time the table stood closed is not billed: a pause from its close.
+            pauses = session.clock_pauses()
+            pauses.append((session.closed_at, max(clock.now(), session.closed_at)))
+            session.pauses = clock.pauses_json(pauses)
             session.closed_at = None
-            session.save(update_fields=["closed_at"])
+            session.save(update_fields=["closed_at", "pauses"])
             SessionChange.objects.create(
                 session=session,
                 action=SessionChange.REOPEN,
@@ -346,6 +509,9 @@ class GameSession(models.Model):
             for rnd in session.standing_rounds():
                 if rnd.is_fee:
                     rnd.mark_undone(author)
+            # So does its 计时 charge (kept, struck through); what was collected stays
+            # collected: the next close shows the difference owed, or to refund.
+            session.charges.filter(undone_at__isnull=True).update(undone_at=clock.now())
             session.bump()
             self.closed_at = None
             return True
@@ -616,7 +782,7 @@ class GameSession(models.Model):
         phones and its room's admin pages are told (scorer/broker.py); a change
         rolled back tells no one."""
         GameSession.objects.filter(pk=self.pk).update(
-            version=models.F("version") + 1, updated_at=timezone.now()
+            version=models.F("version") + 1, updated_at=clock.now()
         )
         self.refresh_from_db(fields=["version", "updated_at"])
         publish_on_commit([table_topic(self.code), room_topic(self.room_id)], self.version)
@@ -653,7 +819,7 @@ class Round(models.Model):
     status = models.CharField(
         max_length=8, default=ACTIVE, choices=[(ACTIVE, ACTIVE), (UNDONE, UNDONE)]
     )
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(default=clock.now)
     undone_at = models.DateTimeField(null=True, blank=True)
     undone_by = models.CharField(max_length=AUTHOR.max_length, blank=True)
     current = models.ForeignKey(
@@ -723,7 +889,7 @@ class Round(models.Model):
         """Undo this round: it stays in the ledger's history, struck through (who, when)."""
         self.status = Round.UNDONE
         self.in_progress = False
-        self.undone_at = timezone.now()
+        self.undone_at = clock.now()
         self.undone_by = cut(AUTHOR, author)
         self.save(update_fields=["status", "in_progress", "undone_at", "undone_by"])
         RoundChange.objects.create(round=self, action=RoundChange.UNDO, author=cut(AUTHOR, author))
@@ -829,7 +995,7 @@ class RoundRevision(models.Model):
     number = models.PositiveIntegerField()
     # The one-time token of the event form that made this version (rounds played as events).
     token = models.UUIDField(null=True, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(default=clock.now)
     author = models.CharField(max_length=AUTHOR.max_length, blank=True)
     # FEE: the table fee charged when the table closed (AA, 大赢家付; scorer/fees.py).
     kind = models.CharField(
@@ -878,7 +1044,7 @@ class RoundChange(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=8, choices=[(UNDO, UNDO), (RESTORE, RESTORE)])
     author = models.CharField(max_length=AUTHOR.max_length, blank=True)
-    at = models.DateTimeField(default=timezone.now)
+    at = models.DateTimeField(default=clock.now)
 
     class Meta:
         ordering = ["at", "pk"]
@@ -896,7 +1062,7 @@ class SessionChange(models.Model):
     action = models.CharField(max_length=8, choices=[(CLOSE, CLOSE), (REOPEN, REOPEN)])
     author = models.CharField(max_length=AUTHOR.max_length, blank=True)
     note = models.CharField(max_length=NOTE.max_length, blank=True)
-    at = models.DateTimeField(default=timezone.now)
+    at = models.DateTimeField(default=clock.now)
 
     class Meta:
         ordering = ["at", "pk"]
@@ -947,6 +1113,7 @@ __all__ = [
 # Rooms, players and invites live in modules of their own, below this one (they
 # never name a session); imported above so that Django finds their models here.
 __all__ += ["Player", "PlayerAlias", "RoomConfig", "RoomInvite", "RoomLogEntry", "Seat"]
+__all__ += ["BalanceEntry", "Collection", "DayClose", "TableCharge"]
 
 
 @receiver(post_save, sender=GameSession)

@@ -127,6 +127,8 @@ class Player(models.Model):
             # The name that goes, and the names it was known by, are his from now on.
             PlayerAlias.objects.filter(player=self).update(player=keep)
             PlayerAlias.keep(keep, next(p.name for p in locked if p.pk == self.pk))
+            # His balance (会员储值, scorer/money.py) moves with his seats.
+            self.balance_entries.update(player=keep)
             last = max(p.last_played for p in locked)
             Player.objects.filter(pk=keep.pk).update(last_played=last)
             Player.objects.filter(pk=self.pk).delete()

@@ -18,6 +18,7 @@ from scorer.present.words import table_rulesets
 from scorer.roomlog import Actor
 from scorer.rooms import Room, RoomConfig
 from scorer.text import CONFIG_NAME, MEMBER_NAME, ROOM_NAME, TextField, cut
+from scorer.timefee import add_time_fee_fields, clean_time_fee
 
 
 def name_taken(room: Room, ruleset: str, name: str, exclude: int | None = None) -> bool:
@@ -65,6 +66,7 @@ class ConfigForm(forms.Form):
         self.fields["locked"].initial = config.locked
         add_param_fields(self, rules, config.params or {})
         add_fee_fields(self, config.fee or {})  # 台费, rendered by room/_fee_fields.html
+        add_time_fee_fields(self, config.time_fee or {})  # 计时: room/_time_fee_fields.html
 
     def param_fields(self) -> list[forms.BoundField]:
         return [self[f"param_{p.name}"] for p in self.rules.params]
@@ -80,6 +82,7 @@ class ConfigForm(forms.Form):
             )
         cleaned["params"] = clean_params(self, self.rules, cleaned, self.config.params)
         cleaned["fee"] = clean_fee(self, cleaned)
+        cleaned["time_fee"] = clean_time_fee(self, cleaned)
         return cleaned
 
 

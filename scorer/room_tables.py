@@ -22,6 +22,7 @@ from scorer.roomlog import (
     Actor,
 )
 from scorer.text import TABLE_NAME, cut
+from scorer.timefee import checked_time_fee
 
 # A table's number, as it is painted on it: 1 to 9,999 on every path (both forms,
 # Room.add_tables, a URL's number); tables numbered past it before the limit was one
@@ -50,6 +51,9 @@ class RoomTable(models.Model):
     code = models.CharField(max_length=24, unique=True, default=new_room_code, editable=False)
     # Set when the room's admins retire it: off the QR sheet, its code opens nothing.
     retired_at = models.DateTimeField(_("retired"), null=True, blank=True)
+    # Its own 计时 fee (包间A dearer than the hall), over its configuration's: {} for
+    # none (scorer/timefee.py; checked when an admin saves it).
+    time_fee = models.JSONField(_("time fee"), default=dict, blank=True)
 
     class Meta:
         ordering = ["room", "number"]
@@ -82,22 +86,28 @@ class RoomTable(models.Model):
         language when the log is read)."""
         return {"number": self.number, "name": self.name}
 
-    def edit(self, number: int, name: str, by: Actor) -> bool:
-        """Renumber or rename the table (its QR code stays the same); logged with the
-        number and name before and after.  False when nothing changed.  The (room,
-        number) constraint refuses a number another admin took meanwhile
-        (IntegrityError, nothing saved)."""
+    def edit(
+        self, number: int, name: str, by: Actor, time_fee: dict[str, Any] | None = None
+    ) -> bool:
+        """Renumber or rename the table (its QR code stays the same), or set its own 计时
+        price (`time_fee`, checked; {} for its configuration's); logged with what it was
+        before and after.  False when nothing changed.  The (room, number) constraint
+        refuses a number another admin took meanwhile (IntegrityError, nothing saved)."""
         with transaction.atomic():
             table = RoomTable.objects.select_for_update().get(pk=self.pk)
-            before = table.log_data()
+            before = {**table.log_data(), "time_fee": table.time_fee or {}}
             table.number, table.name = number, cut(TABLE_NAME, name)
-            after = table.log_data()
+            if time_fee is not None:
+                table.time_fee = checked_time_fee(time_fee)
+            after = {**table.log_data(), "time_fee": table.time_fee or {}}
             if before == after:
                 return False
-            table.save(update_fields=["number", "name"])
-            self.number, self.name = table.number, table.name
+            table.save(update_fields=["number", "name", "time_fee"])
+            self.number, self.name, self.time_fee = table.number, table.name, table.time_fee
+            if before["time_fee"] == after["time_fee"]:  # (the log lists what changed)
+                del before["time_fee"], after["time_fee"]
             self.room.log_action(
-                TABLE_EDITED, by, {"table": after, "before": before, "after": after}
+                TABLE_EDITED, by, {"table": table.log_data(), "before": before, "after": after}
             )
             return True
 

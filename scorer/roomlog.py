@@ -75,9 +75,19 @@ TABLE_RETIRED = action("room.table.retired", _("%(who)s retired %(table)s"))
 TABLE_BROUGHT_BACK = action("room.table.brought_back", _("%(who)s brought %(table)s back"))
 TABLE_CODE_REPLACED = action("room.table.code_replaced", _("%(who)s gave %(table)s a new QR code"))
 TABLE_CLOSED = action("room.game.closed", _("%(who)s closed the game at %(table)s: %(note)s"))
+TABLE_PAUSED = action("room.game.paused", _("%(who)s paused the clock at %(table)s"))
+TABLE_RESUMED = action("room.game.resumed", _("%(who)s restarted the clock at %(table)s"))
 TABLE_TAKEN_IN = action(
     "room.game.taken_in", _("%(who)s took the imported game at %(table)s into the books")
 )
+# The till (scorer/till.py): money in 元, never points.
+TILL_COLLECTED = action(
+    "room.till.collected", _("%(who)s took %(amount)s yuan for %(table)s (%(method)s)")
+)
+TILL_TOPPED_UP = action(
+    "room.till.topped_up", _("%(who)s topped up %(player)s's balance by %(amount)s yuan")
+)
+TILL_DAY_CLOSED = action("room.till.day_closed", _("%(who)s closed the day %(day)s"))
 # Configurations (房间规则): django-simple-history keeps each version as well.
 CONFIG_CREATED = action("room.config.created", _("%(who)s made the configuration %(config)s"))
 CONFIG_COPIED = action("room.config.copied", _("%(who)s copied %(source)s as %(config)s"))
@@ -171,7 +181,12 @@ __all__ = [
     "TABLE_CLOSED",
     "TABLE_CODE_REPLACED",
     "TABLE_EDITED",
+    "TABLE_PAUSED",
+    "TABLE_RESUMED",
     "TABLE_RETIRED",
+    "TILL_COLLECTED",
+    "TILL_DAY_CLOSED",
+    "TILL_TOPPED_UP",
     "Actor",
     "LogIsAppendOnly",
     "RoomLogEntry",

@@ -64,6 +64,7 @@ from scorer.roomlog import (
     RoomLogEntry,
 )
 from scorer.text import CONFIG_NAME, MEMBER_NAME, ROOM_NAME, TABLE_NAME, cut
+from scorer.timefee import checked_time_fee
 
 
 def checked_params(ruleset_id: str, params: Any) -> dict[str, Any]:
@@ -103,6 +104,14 @@ def checked_room_fee(fee: Any) -> dict[str, Any]:
         raise ValidationError({"fee": rule_error_text(e)}) from None
 
 
+def checked_room_time_fee(fee: Any) -> dict[str, Any]:
+    """A 计时 fee, normalized; ValidationError in the reader's language."""
+    try:
+        return checked_time_fee(fee)
+    except RuleError as e:
+        raise ValidationError({"time_fee": rule_error_text(e)}) from None
+
+
 class Room(models.Model):
     """A chess room (棋牌室): the unit everything else belongs to."""
 
@@ -110,6 +119,9 @@ class Room(models.Model):
     # The room's address: /r/<slug>/ (letters, digits and dashes; unique on the site).
     slug = models.SlugField(_("short name"), max_length=40, unique=True)
     created_at = models.DateTimeField(default=timezone.now)
+    # The room's day ends at this hour of the next morning (rooms play past midnight):
+    # a table's fee counts on the day of its close (scorer/till.py).
+    day_ends_hour = models.PositiveSmallIntegerField(_("the day ends at (hour)"), default=6)
 
     class Meta:
         ordering = ["pk"]
@@ -429,6 +441,8 @@ class RoomConfig(models.Model):
     params = models.JSONField(_("values"), default=dict, blank=True)
     # How the room charges a table started from it (台费): {} for no fee (scorer/fees.py).
     fee = models.JSONField(_("table fee"), default=dict, blank=True)
+    # Its 计时 fee in 元 (scorer/timefee.py): {} for none; a fixed table may have its own.
+    time_fee = models.JSONField(_("time fee"), default=dict, blank=True)
     enabled = models.BooleanField(_("offered on the start page"), default=True)
     # The room's values only: the start page shows them, read-only, and a table started
     # from it plays them whatever the form sent (scorer/views/start.py).
@@ -462,6 +476,7 @@ class RoomConfig(models.Model):
     def clean(self) -> None:
         self.params = checked_params(self.ruleset, self.params)
         self.fee = checked_room_fee(self.fee)
+        self.time_fee = checked_room_time_fee(self.time_fee)
 
     def log_data(self) -> dict[str, Any]:
         return {"config": self.name, "ruleset": self.ruleset}
@@ -477,6 +492,7 @@ class RoomConfig(models.Model):
                 params=dict(self.params),
                 fee=dict(self.fee or {}),
                 locked=self.locked,
+                time_fee=dict(self.time_fee or {}),
                 enabled=False,
                 order=self.order,
             )
@@ -492,6 +508,7 @@ class RoomConfig(models.Model):
         seen: str | None = None,
         by: Actor | None = None,
         locked: bool | None = None,
+        time_fee: Mapping[str, Any] | None = None,
     ) -> RoomConfig:
         """Save an admin's form: name, values, and (when given) the table fee and
         whether the players may change the values on the start page (`locked`).
@@ -509,6 +526,7 @@ class RoomConfig(models.Model):
                 "params": config.params,
                 "fee": config.fee,
                 "locked": config.locked,
+                "time_fee": config.time_fee,
             }
             config.name = cut(CONFIG_NAME, name)
             config.params = dict(params)
@@ -516,6 +534,8 @@ class RoomConfig(models.Model):
                 config.fee = dict(fee)
             if locked is not None:
                 config.locked = locked
+            if time_fee is not None:
+                config.time_fee = dict(time_fee)
             config.save()  # (the values checked and resolved by the pre_save check)
             if by is not None:
                 after = {
@@ -523,6 +543,7 @@ class RoomConfig(models.Model):
                     "params": config.params,
                     "fee": config.fee,
                     "locked": config.locked,
+                    "time_fee": config.time_fee,
                 }
                 changed = {k for k in before if before[k] != after[k]}
                 if changed:
@@ -568,9 +589,10 @@ class RoomConfig(models.Model):
         """What an edit form carries to tell whether what it edits (name, values,
         fee, locked) changed since it was opened; a move or an enable in the list
         does not."""
-        text = json.dumps(
-            [self.name, self.params, self.fee, self.locked], sort_keys=True, default=str
-        )
+        said: list[Any] = [self.name, self.params, self.fee, self.locked]
+        if self.time_fee:  # (a configuration without one keeps the version it had)
+            said.append(self.time_fee)
+        text = json.dumps(said, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -599,6 +621,7 @@ def _check_before_saving(
         instance.room = default_room()
     instance.params = checked_params(instance.ruleset, instance.params)
     instance.fee = checked_room_fee(instance.fee)
+    instance.time_fee = checked_room_time_fee(instance.time_fee)
     if not raw:
         instance.updated_at = timezone.now()
 
@@ -614,6 +637,7 @@ __all__ = [
     "RoomTable",
     "checked_params",
     "checked_room_fee",
+    "checked_room_time_fee",
     "default_room",
     "new_room_code",
 ]

@@ -108,6 +108,19 @@ SCHEMA: dict[str, Any] = {
         # How the room charged the table (scorer/fees.py), and what it took in all.
         "fee": {"type": ["object", "null"]},
         "room_take": {"type": "integer", "minimum": 0},
+        # The table's money ledger in 元 (scorer/money.py): its 计时 rule, its clock's
+        # pauses, what each seat owed the room at its close ("18.75": exact decimals).
+        "time_fee": {"type": ["object", "null"]},
+        "pauses": {
+            "type": "array",
+            "maxItems": 500,
+            "items": {"type": "array", "minItems": 2, "maxItems": 2, "items": _WHEN},
+        },
+        "money_charged": {
+            "type": ["array", "null"],
+            "maxItems": 4,
+            "items": {"type": "string", "pattern": r"^\d{1,9}(\.\d{1,2})?$"},
+        },
     },
 }
 

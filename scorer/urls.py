@@ -16,6 +16,7 @@ from scorer.views import (
     manage_log,
     manage_people,
     manage_tables,
+    manage_till,
     my_tables,
     players,
     record,
@@ -42,6 +43,7 @@ urlpatterns = [
     # a deployment serves both from mahjong_site/asgi.py ahead of Django.
     path("r/<slug:slug>/manage/events", live.room_events, name="manage_events"),
     path("r/<slug:slug>/manage/close/<str:code>", manage_day.manage_close, name="manage_close"),
+    path("r/<slug:slug>/manage/clock/<str:code>", manage_day.manage_clock, name="manage_clock"),
     path("r/<slug:slug>/manage/report.csv", manage_day.manage_report, name="manage_report"),
     path(
         "r/<slug:slug>/manage/take-in/<str:code>",
@@ -81,6 +83,18 @@ urlpatterns = [
         name="manage_table_bring_back",
     ),
     path("r/<slug:slug>/manage/log/", manage_log.room_log, name="manage_log"),
+    # The till (收银): money in 元, never points.
+    path("r/<slug:slug>/manage/till/", manage_till.till_day, name="manage_till"),
+    path("r/<slug:slug>/manage/till/report", manage_till.till_report, name="manage_till_report"),
+    path(
+        "r/<slug:slug>/manage/till/t/<str:code>", manage_till.till_table, name="manage_till_table"
+    ),
+    path("r/<slug:slug>/manage/till/members/", manage_till.balances, name="manage_balances"),
+    path(
+        "r/<slug:slug>/manage/till/players/<int:pk>/",
+        manage_till.statement,
+        name="manage_statement",
+    ),
     path("s/import", export.import_view, name="import"),
     path("r/<slug:slug>/import", export.room_import, name="room_import"),
     path("s/<str:code>/", session.detail, name="session"),

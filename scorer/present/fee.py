@@ -8,13 +8,18 @@ and only then is the room's row read (the pages without a fee keep their queries
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext
 
+from scorer import clock
 from scorer.models import GameSession
 from scorer.present.words import money_text
 from scorer.templatetags.scorer_format import sign_class
+from scorer.timefee import money
 
 
 def room_label(session: GameSession) -> str:
@@ -38,4 +43,22 @@ def room_line(session: GameSession, take: int) -> dict[str, Any] | None:
     }
 
 
-__all__ = ["room_label", "room_line"]
+def clock_view(session: GameSession, at: dt.datetime | None = None) -> dict[str, Any]:
+    """The table's clock as the pages show it (templates/scorer/_clock.html): the time
+    billed so far (start to now or its close, less its pauses), whether it runs, the
+    time fee so far in 元, and what the page's script ticks from (static/js/clock.js)."""
+    data = session.clock_data(at)
+    rule = session.time_rule()
+    seconds = int(data["seconds"])
+    return {
+        "text": clock.duration_text(seconds),
+        "seconds": seconds,
+        "paused": session.paused,
+        "fee": money(rule.fee(seconds)) if rule.charges else None,
+        "rule": rule.describe() if rule.charges else "",
+        "since": timezone.localtime(session.created_at).strftime("%H:%M"),
+        "json": json.dumps(data, separators=(",", ":")),
+    }
+
+
+__all__ = ["clock_view", "room_label", "room_line"]

@@ -16,6 +16,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from scorer.money import METHODS
 from scorer.present.events import join_names
 from scorer.present.history import ARROW, change_words
 from scorer.roomlog import LISTS_CHANGES, SENTENCES, RoomLogEntry
@@ -87,6 +88,9 @@ def _placeholders(entry: RoomLogEntry, data: Mapping[str, Any]) -> _Blanks:
         out["table"] = gettext("the table of %(players)s") % {"players": names}
     if "tables" in data:
         out["tables"] = tables_text(data["tables"])
+    method = data.get("method")
+    if isinstance(method, str) and method in METHODS:
+        out["method"] = str(METHODS[method])
     return out
 
 

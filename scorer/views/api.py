@@ -92,6 +92,7 @@ def session(request: HttpRequest, code: str) -> JsonResponse:
     dealer, wind = s.next_position(rounds)
     per_point = s.money_per_point
     take = s.room_take(rounds)
+    timed = s.time_rule()
     body: dict[str, Any] = {
         "code": s.code,
         "ruleset": s.ruleset,
@@ -106,6 +107,13 @@ def session(request: HttpRequest, code: str) -> JsonResponse:
         "room_take": take,
         "room_money": None if per_point is None else str((take * per_point).quantize(CENT)),
         "fee": s.fee_rule().to_json(),
+        # The table's money ledger in 元, apart from the points (docs/fees.md): its 计时
+        # rule, its clock (billed seconds, pauses left out), the time fee so far, and
+        # what each seat owes the room once the table is closed.
+        "time_fee": timed.to_json(),
+        "clock": {"seconds": s.billed_seconds(), "paused": s.paused} if timed.charges else None,
+        "time_fee_so_far": str(s.time_fee_due()) if timed.charges else None,
+        "money_charged": [str(m) for m in s.money_charged()],
         "rounds": sum(1 for r in rounds if r.is_hand),
         "version": s.version,
         "next": {"dealer": dealer, "prevalent_wind": wind},

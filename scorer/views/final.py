@@ -33,7 +33,7 @@ from scorer.present.chart import (
     running_totals,
     text_width,
 )
-from scorer.present.fee import room_line
+from scorer.present.fee import clock_view, room_line
 from scorer.present.words import money_text
 from scorer.settleup import settle_up, standard_points
 from scorer.templatetags.scorer_format import sign_class, signed_text
@@ -135,6 +135,14 @@ def final(request: HtmxHttpRequest, code: str) -> HttpResponse:
         {"name": s.player.name, "url": reverse("scorer:player", args=[s.player.slug])}
         for s in session.seats.select_related("player").order_by("seat")
     ]
+    # The 计时 fee in 元, apart from the points and their settle-up: what each seat owes
+    # the room for the table's time (the room collects it; docs/fees.md).
+    if session.time_rule().charges:
+        context["clock"] = clock_view(session)
+        context["time_shares"] = [
+            {"name": str(n), "amount": m}
+            for n, m in zip(session.players, session.money_charged(), strict=True)
+        ]
     return render(request, "scorer/final.html", context)
 
 

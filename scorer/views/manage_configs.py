@@ -192,6 +192,7 @@ def config_edit(request: HtmxHttpRequest, member: RoomMember, pk: int) -> HttpRe
                     seen=data["seen"] or None,
                     by=member,
                     locked=data["locked"],
+                    time_fee=data["time_fee"],
                 )
             except EditConflict as e:
                 # Shown again at the values saved meanwhile, with the admin's lost

@@ -10,10 +10,12 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from rules import RuleError
+from scorer import clock
 from scorer.access import room_admin, room_session_or_404
 from scorer.day import (
     STALE_AFTER,
@@ -26,12 +28,13 @@ from scorer.day import (
 )
 from scorer.language import by_language, rule_error_text
 from scorer.parse import FIRST_DAY, LAST_DAY, date_or_none
+from scorer.present.fee import clock_view
 from scorer.rooms import RoomMember
 from scorer.spreadsheet import amount, csv_text, local_time
 from scorer.text import AUTHOR, NOTE, TextRefused, clean_text, cut
 from scorer.views import csv_download
 
-__all__ = ["manage", "manage_close", "manage_report", "manage_take_in"]
+__all__ = ["manage", "manage_clock", "manage_close", "manage_report", "manage_take_in"]
 
 
 def member_name(member: RoomMember) -> str:
@@ -47,6 +50,8 @@ def manage(request: HttpRequest, member: RoomMember) -> HttpResponse:
     room = member.room
     day = today()
     tables, imported = tables_now(room)
+    for t in tables:
+        t.clock = clock_view(t.session)
     context = {
         "member": member,
         "room": room,
@@ -75,8 +80,12 @@ def manage_close(request: HttpRequest, member: RoomMember, code: str) -> HttpRes
     if not note:
         messages.error(request, gettext("Say why the table is closed: its players will read it."))
         return back
+    at = ended_at(request.POST.get("at"))
+    if not isinstance(at, dt.datetime | None):
+        messages.error(request, gettext("Give the time the table ended, such as 23:40."))
+        return back
     try:
-        closed = session.close(author=member_name(member), note=note, by=member)
+        closed = session.close(author=member_name(member), note=note, by=member, at=at)
     except RuleError as e:  # a round still being played
         messages.error(request, rule_error_text(e))
         return back
@@ -85,6 +94,38 @@ def manage_close(request: HttpRequest, member: RoomMember, code: str) -> HttpRes
     else:
         messages.info(request, gettext("That table was closed already."))
     return back
+
+
+def ended_at(raw: str | None) -> dt.datetime | None | bool:
+    """The time an admin says a table ended ("23:40"): its last such moment up to now
+    (a table left open last night, closed this morning, ended yesterday at 23:40).
+    None when none is given (now); False when it is no time of day."""
+    raw = (raw or "").strip()
+    if not raw:
+        return None
+    try:
+        said = dt.time.fromisoformat(raw)
+    except ValueError:
+        return False
+    now = timezone.localtime(clock.now())
+    at = now.replace(hour=said.hour, minute=said.minute, second=0, microsecond=0)
+    return at if at <= now else at - dt.timedelta(days=1)
+
+
+@room_admin
+@require_POST
+def manage_clock(request: HttpRequest, member: RoomMember, code: str) -> HttpResponse:
+    """Pause a table's clock (饭点, 休息) or start it again: the pause is not billed."""
+    session = room_session_or_404(member, code)
+    pausing = request.POST.get("action") == "pause"
+    changed = session.pause(by=member) if pausing else session.resume(by=member)
+    if changed:
+        messages.success(
+            request, gettext("Clock paused.") if pausing else gettext("Clock running again.")
+        )
+    return HttpResponseRedirect(
+        reverse("scorer:manage", args=[member.room.slug]) + f"#open-{session.code}"
+    )
 
 
 @room_admin

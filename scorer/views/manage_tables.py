@@ -27,9 +27,12 @@ from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngette
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scorer.access import room_admin, table_or_404
+from scorer.models import GameSession
+from scorer.present.fee import clock_view
 from scorer.rooms import FIRST_TABLE, LAST_TABLE, Room, RoomMember, RoomTable
 from scorer.share import Share, qr_svg, qr_svg_inline, share_link
 from scorer.text import TABLE_NAME, TextField
+from scorer.timefee import add_time_fee_fields, clean_time_fee
 from scorer.views import HtmxHttpRequest
 from scorer.views.confirm import Ask, ask, back, confirmation
 
@@ -110,6 +113,18 @@ class TableForm(forms.ModelForm):
         fields = ["number", "name"]
         labels = {"number": gettext_lazy("Number"), "name": gettext_lazy("Name (optional)")}
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Its own 计时 price (包间A dearer than the hall); none: its configuration's.
+        add_time_fee_fields(
+            self, self.instance.time_fee or {}, gettext_lazy("As its configuration says")
+        )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        cleaned["time_fee"] = clean_time_fee(self, cleaned)
+        return cleaned
+
     def clean_number(self) -> int:
         number: int = self.cleaned_data["number"]
         clash = RoomTable.objects.filter(room=self.instance.room, number=number)
@@ -136,9 +151,19 @@ def _page(
 ) -> HttpResponse:
     room = member.room
     tables = list(room.tables.all())
+    # Which tables are played now (one query): since when, who, the clock.
+    playing: dict[int, GameSession] = {}
+    for s in room.sessions.filter(closed_at__isnull=True, room_table__isnull=False).order_by(
+        "updated_at", "pk"
+    ):
+        if s.room_table_id is not None:
+            playing[s.room_table_id] = s  # the latest activity wins, as open_session says
     rows = [
         {
             "table": t,
+            "session": playing.get(t.pk),
+            "players": "、".join(str(n) for n in playing[t.pk].players) if t.pk in playing else "",
+            "clock": clock_view(playing[t.pk]) if t.pk in playing else None,
             "url": _table_url(request, t, room).url,
             "qr": _qr_url(member, t),
             "form": editing if editing is not None and editing.instance.pk == t.pk else None,
@@ -210,7 +235,8 @@ def manage_table(request: HttpRequest, member: RoomMember, number: int) -> HttpR
     if not form.is_valid():
         return _page(request, member, editing=form, status=400)
     try:
-        t.edit(form.cleaned_data["number"], form.cleaned_data["name"] or "", by=member)
+        data = form.cleaned_data
+        t.edit(data["number"], data["name"] or "", by=member, time_fee=data["time_fee"])
     except IntegrityError:  # that number taken meanwhile (another tab, or another admin)
         form.add_error("number", gettext(_JUST_ADDED))
         return _page(request, member, editing=form, status=409)

@@ -35,7 +35,7 @@ from scorer.models import GameSession, Round, RoundRevision
 from scorer.parse import int_or_none
 from scorer.present.chart import Mark, Series, chart_legend, line_chart, running_totals
 from scorer.present.events import SUM, describe, headline, join_names
-from scorer.present.fee import room_line
+from scorer.present.fee import clock_view, room_line
 from scorer.present.words import (
     EVENT_ACTIONS,
     WIND_NAMES,
@@ -170,6 +170,8 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
         "seats": seats,
         # The room's take (台费) on its own line: the seats' totals are their net.
         "room_fee": room_line(session, session.room_take(rounds)),
+        # The table's clock and its 计时 fee so far, where the table is billed by time.
+        "clock": clock_view(session) if session.time_rule().charges else None,
         # The next poll sends these back: the answer then marks what moved.
         "poll_vals": json.dumps({"was": ",".join(str(t) for t in totals)}),
         "round_count": len(hands),

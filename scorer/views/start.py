@@ -151,6 +151,8 @@ def _create(request: HtmxHttpRequest, room: Room) -> HttpResponse:
         "first_dealer": data["first_dealer"],
         "money_per_point": data.get("money_per_point"),
         "fee": dict(chosen.fee or {}),  # the room's 台费 as it stands now, snapshotted
+        # 计时: the fixed table's own price (包间A) over the configuration's, snapshotted.
+        "time_fee": dict((room_table.time_fee if room_table else None) or chosen.time_fee or {}),
     }
     if room_table is None:
         session = GameSession.objects.create(room=room, **fields)

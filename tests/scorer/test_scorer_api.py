@@ -129,6 +129,11 @@ def test_session_json(client: Client) -> None:
         "room_take": 0,  # no table fee (台费): the totals sum to zero
         "room_money": "0.00",
         "fee": {},
+        # No 计时 fee: no clock, nothing in 元 owed to the room (docs/fees.md).
+        "time_fee": {},
+        "clock": None,
+        "time_fee_so_far": None,
+        "money_charged": ["0.00", "0.00", "0.00", "0.00"],
         "rounds": 1,
         "version": 3,
         "next": {"dealer": 1, "prevalent_wind": "E"},

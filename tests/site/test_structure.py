@@ -39,6 +39,7 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
         "scorer.apps",
         "scorer.broker",
         "scorer.busy",
+        "scorer.clock",
         "scorer.entry",
         "scorer.language",
         "scorer.parse",
@@ -56,7 +57,7 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
         "scorer.templatetags",
         "scorer.templatetags.*",
     ),
-    ("scorer.fees",),
+    ("scorer.fees", "scorer.timefee"),
     # The models, one kind of row per module; scorer.models (the sessions) imports
     # the others so that Django finds them, and none of them names a session.
     ("scorer.roomlog",),
@@ -64,6 +65,7 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
     ("scorer.room_tables",),
     ("scorer.rooms",),
     ("scorer.invites",),
+    ("scorer.money",),
     ("scorer.models",),
     # What reads and changes the models: access helpers, the phone's own state, the
     # day's report, seating, export, and the words and rows the pages show.
@@ -81,6 +83,7 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
         "scorer.present.scoring",
         "scorer.present.words",
         "scorer.seating",
+        "scorer.till",
     ),
     # The record forms' state machines, then the picker that shows them.
     ("scorer.entry.*",),

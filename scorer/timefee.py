@@ -1,0 +1,390 @@
+"""计时 table fees: what a table owes the room for its time, in 元 (Decimal, to the 分).
+
+Two ways, as chess rooms charge (docs/fees.md has the worked examples, each a test):
+
+- ``hour``: ``price`` 元 an hour, billed per ``unit`` minutes rounded up, with a
+  ``minimum`` in minutes (30 元 an hour, per 30 minutes, at least 2 hours).
+- ``block`` (按场): ``price`` 元 per block of ``hours`` hours; ``grace`` minutes past
+  a block's end are free; past the grace, the overtime is either a new block
+  (``overtime`` "block") or ``overtime_price`` 元 an hour per ``unit`` minutes
+  rounded up, counted from the block's end (``overtime`` "hour").
+
+The time is the table's billed time (scorer/clock.py: start to close, less its
+pauses).  The table pays the fee as one; it is shared AA among its players, the
+odd 分 falling on the seats in seat order (`split`).  A configuration sets the
+rule, a fixed table (包间A) may set its own, and a table snapshots the one it
+started under (GameSession.time_fee), like every parameter.
+
+Pure functions of Decimal and int, written here: a room's time fee is a few lines
+of arithmetic, and no package knows 按场 with a grace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext, gettext_lazy
+
+from rules import RuleError
+from scorer.language import rule_error_text
+
+NONE, HOUR, BLOCK = "none", "hour", "block"
+MODES = (NONE, HOUR, BLOCK)
+OVER_BLOCK, OVER_HOUR = "block", "hour"
+MODE_LABELS = {
+    NONE: gettext_lazy("No time fee"),
+    HOUR: gettext_lazy("By the hour"),
+    BLOCK: gettext_lazy("By the session (场) of some hours"),
+}
+MAX_PRICE = Decimal(100_000)
+CENT = Decimal("0.01")
+
+
+def _bad(en: str, zh: str) -> RuleError:
+    return RuleError("bad_input", en, zh)
+
+
+def _price(raw: Any, what_en: str, what_zh: str) -> Decimal:
+    if isinstance(raw, bool) or raw is None:
+        raise _bad(f"the {what_en} must be an amount in yuan", f"{what_zh}必须是金额（元）")
+    try:
+        value = Decimal(str(raw).strip())
+    except InvalidOperation:
+        raise _bad(
+            f"the {what_en} must be an amount in yuan", f"{what_zh}必须是金额（元）"
+        ) from None
+    if not value.is_finite() or not 0 < value <= MAX_PRICE:
+        raise _bad(
+            f"the {what_en} must be more than 0 and at most {MAX_PRICE} yuan",
+            f"{what_zh}必须大于 0 元，最多 {MAX_PRICE} 元",
+        )
+    if value != value.quantize(CENT):
+        raise _bad(f"the {what_en} goes to the fen (0.01)", f"{what_zh}最多精确到分（0.01）")
+    return value.quantize(CENT)
+
+
+def _minutes(raw: Any, what_en: str, what_zh: str, low: int, high: int) -> int:
+    if isinstance(raw, bool):
+        raise _bad(f"the {what_en} must be a whole number", f"{what_zh}必须是整数")
+    try:
+        value = Decimal(str(raw).strip())
+    except InvalidOperation:
+        raise _bad(f"the {what_en} must be a whole number", f"{what_zh}必须是整数") from None
+    if not value.is_finite() or value != value.to_integral_value() or not low <= value <= high:
+        raise _bad(
+            f"the {what_en} must be a whole number from {low} to {high}",
+            f"{what_zh}必须是 {low} 到 {high} 之间的整数",
+        )
+    return int(value)
+
+
+def _ceil(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+@dataclass(frozen=True)
+class TimeFee:
+    """How a table's time is billed; built from (and back to) the stored JSON."""
+
+    mode: str = NONE
+    price: Decimal = Decimal(0)  # 元: an hour (hour), a block (block)
+    unit: int = 30  # minutes, rounded up (hour; block's overtime by the hour)
+    minimum: int = 0  # minutes (hour)
+    hours: int = 4  # a block's length (block)
+    grace: int = 0  # minutes past a block's end that are free (block)
+    overtime: str = OVER_BLOCK  # block: a new block, or by the hour
+    overtime_price: Decimal = Decimal(0)  # 元 an hour (block, overtime by the hour)
+
+    @classmethod
+    def from_json(cls, data: Any) -> TimeFee:
+        """The rule stored `data` says; RuleError (both languages) when it says nothing sound."""
+        if data in (None, {}):
+            return cls()
+        if not isinstance(data, Mapping):
+            raise _bad("the time fee must be an object", "计时费的设置格式不对")
+        mode = data.get("mode", NONE)
+        if mode not in MODES:
+            raise _bad(f"unknown time fee {mode!r}", "不认识这种计时收法")
+        known = {"mode", "price", "unit", "minimum", "hours", "grace", "overtime", "overtime_price"}
+        extra = sorted(set(data) - known)
+        if extra:
+            raise _bad(f"the time fee has no {extra[0]!r}", f"计时费没有 {extra[0]} 这一项")
+        if mode == NONE:
+            return cls()
+        price = _price(data.get("price"), "price", "价格")
+        unit = _minutes(data.get("unit", 30), "unit (minutes)", "计费单位（分钟）", 1, 1440)
+        if mode == HOUR:
+            minimum = _minutes(
+                data.get("minimum", 0), "minimum (minutes)", "最低消费（分钟）", 0, 1440
+            )
+            return cls(mode=HOUR, price=price, unit=unit, minimum=minimum)
+        hours = _minutes(data.get("hours", 4), "block (hours)", "每场时长（小时）", 1, 24)
+        grace = _minutes(data.get("grace", 0), "grace (minutes)", "宽限（分钟）", 0, 240)
+        overtime = data.get("overtime", OVER_BLOCK)
+        if overtime not in (OVER_BLOCK, OVER_HOUR):
+            raise _bad("overtime is a new block or by the hour", "超时只能按新的一场或按小时计")
+        over_price = Decimal(0)
+        if overtime == OVER_HOUR:
+            over_price = _price(data.get("overtime_price"), "overtime price", "超时价格")
+        return cls(
+            mode=BLOCK,
+            price=price,
+            unit=unit,
+            hours=hours,
+            grace=grace,
+            overtime=overtime,
+            overtime_price=over_price,
+        )
+
+    @classmethod
+    def of(cls, data: Any) -> TimeFee:
+        """A stored table's rule: anything since unreadable bills nothing."""
+        try:
+            return cls.from_json(data)
+        except RuleError:
+            return cls()
+
+    def to_json(self) -> dict[str, Any]:
+        if self.mode == NONE:
+            return {}
+        if self.mode == HOUR:
+            return {
+                "mode": HOUR,
+                "price": str(self.price),
+                "unit": self.unit,
+                "minimum": self.minimum,
+            }
+        out: dict[str, Any] = {
+            "mode": BLOCK,
+            "price": str(self.price),
+            "hours": self.hours,
+            "grace": self.grace,
+            "overtime": self.overtime,
+        }
+        if self.overtime == OVER_HOUR:
+            out.update(overtime_price=str(self.overtime_price), unit=self.unit)
+        return out
+
+    @property
+    def charges(self) -> bool:
+        return self.mode != NONE
+
+    def fee(self, seconds: int) -> Decimal:
+        """What `seconds` of billed time cost, in 元 to the 分."""
+        seconds = max(0, int(seconds))
+        if self.mode == HOUR:
+            unit = self.unit * 60
+            units = max(_ceil(seconds, unit), _ceil(self.minimum * 60, unit))
+            return _cents(self.price * units * self.unit / 60)
+        if self.mode == BLOCK:
+            block, grace = self.hours * 3600, self.grace * 60
+            if self.overtime == OVER_BLOCK:
+                # Each block's end has its grace: a new block starts once it is passed.
+                return _cents(self.price * max(1, _ceil(seconds - grace, block)))
+            over = seconds - block
+            fee = self.price
+            if over > grace:
+                # Counted from the block's end (not from the grace's), per unit rounded up.
+                units = _ceil(over, self.unit * 60)
+                fee += self.overtime_price * units * self.unit / 60
+            return _cents(fee)
+        return Decimal("0.00")
+
+    def steps(self, start: int, horizon: int = 8 * 3600) -> list[list[Any]]:
+        """The fee as a step function of billed seconds from `start` for `horizon`
+        seconds: [[after, fee], ...], the fee for a time past `after` (the first
+        step's `after` is -1).  The page's clock ticks through them without knowing
+        the rule: one rule, here, and no copy of it in the script."""
+        first_minute = max(0, start // 60)
+        out: list[list[Any]] = [[-1, str(self.fee(first_minute * 60))]]
+        last = out[0][1]
+        for minute in range(first_minute, first_minute + horizon // 60 + 1):
+            # Every unit is whole minutes: the fee is the same for all of (m, m+1] minutes.
+            fee = str(self.fee(minute * 60 + 1))
+            if fee != last:
+                out.append([minute * 60, fee])
+                last = fee
+        return out
+
+    def describe(self) -> str:
+        """How this rule bills, in the reader's language (the table page's line)."""
+        if self.mode == HOUR:
+            said = gettext("%(price)s yuan an hour, per %(unit)s minutes") % {
+                "price": money(self.price),
+                "unit": self.unit,
+            }
+            if self.minimum:
+                said += gettext(", at least %(m)s minutes") % {"m": self.minimum}
+            return said
+        if self.mode == BLOCK:
+            said = gettext("%(price)s yuan per %(hours)s-hour session") % {
+                "price": money(self.price),
+                "hours": self.hours,
+            }
+            if self.grace:
+                said += gettext(", %(g)s minutes' grace") % {"g": self.grace}
+            if self.overtime == OVER_HOUR:
+                said += gettext("; overtime %(price)s yuan an hour per %(unit)s minutes") % {
+                    "price": money(self.overtime_price),
+                    "unit": self.unit,
+                }
+            else:
+                said += gettext("; overtime is a new session")
+            return said
+        return gettext("No time fee")
+
+
+def _cents(value: Decimal) -> Decimal:
+    return value.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def money(value: Decimal) -> str:
+    """57.50 → "57.50", 50.00 → "50" (the pages' way of writing 元)."""
+    value = _cents(value)
+    return str(value.quantize(Decimal(1))) if value == value.to_integral_value() else str(value)
+
+
+def split(total: Decimal, n: int) -> list[Decimal]:
+    """`total` 元 shared by `n` seats (AA): equal to the 分, the odd 分 on the first seats."""
+    if n <= 0:
+        return []
+    cents = int(_cents(total) * 100)
+    share, odd = divmod(cents, n)
+    return [Decimal(share + (1 if seat < odd else 0)) / 100 for seat in range(n)]
+
+
+def checked_time_fee(data: Any) -> dict[str, Any]:
+    """A time fee as stored, normalized; RuleError when it is not one."""
+    return TimeFee.from_json(data).to_json()
+
+
+# --------------------------------------------------------------------------- forms
+
+TIME_FEE_FIELDS = (
+    "tf_mode",
+    "tf_price",
+    "tf_unit",
+    "tf_minimum",
+    "tf_hours",
+    "tf_grace",
+    "tf_overtime",
+    "tf_overtime_price",
+)
+
+
+def _money_field(label: Any, initial: Decimal | None) -> forms.DecimalField:
+    return forms.DecimalField(
+        label=label,
+        min_value=CENT,
+        max_value=MAX_PRICE,
+        decimal_places=2,
+        required=False,
+        initial=initial,
+        widget=forms.NumberInput(attrs={"inputmode": "decimal", "step": "0.01"}),
+    )
+
+
+def _int_field(label: Any, low: int, high: int, initial: int | None) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label,
+        min_value=low,
+        max_value=high,
+        required=False,
+        initial=initial,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": "1"}),
+    )
+
+
+def add_time_fee_fields(form: forms.BaseForm, start: Any, none_label: Any = None) -> None:
+    """The 计时 fields of a configuration's (or a fixed table's) form, at the stored rule
+    `start`; rendered by templates/room/_time_fee_fields.html, read by clean_time_fee.
+    `none_label`: what "none" means here (a table: "as its configuration says")."""
+    rule = TimeFee.of(start)
+    labels = dict(MODE_LABELS)
+    if none_label is not None:
+        labels[NONE] = none_label
+    form.fields["tf_mode"] = forms.ChoiceField(
+        label=gettext_lazy("Time fee (yuan)"),
+        choices=list(labels.items()),
+        initial=rule.mode,
+        required=False,
+    )
+    priced = rule.price if rule.charges else None
+    form.fields["tf_price"] = _money_field(
+        gettext_lazy("Price (yuan an hour, or a session)"), priced
+    )
+    form.fields["tf_unit"] = _int_field(
+        gettext_lazy("Billed per (minutes, rounded up)"), 1, 1440, rule.unit
+    )
+    form.fields["tf_minimum"] = _int_field(
+        gettext_lazy("Minimum (minutes; by the hour)"), 0, 1440, rule.minimum
+    )
+    form.fields["tf_hours"] = _int_field(gettext_lazy("A session lasts (hours)"), 1, 24, rule.hours)
+    form.fields["tf_grace"] = _int_field(
+        gettext_lazy("Grace after a session (minutes)"), 0, 240, rule.grace
+    )
+    form.fields["tf_overtime"] = forms.ChoiceField(
+        label=gettext_lazy("Overtime"),
+        choices=[
+            (OVER_BLOCK, gettext_lazy("A new session")),
+            (OVER_HOUR, gettext_lazy("By the hour, from the session's end")),
+        ],
+        initial=rule.overtime,
+        required=False,
+    )
+    form.fields["tf_overtime_price"] = _money_field(
+        gettext_lazy("Overtime price (yuan an hour)"),
+        rule.overtime_price if rule.overtime == OVER_HOUR else None,
+    )
+
+
+def clean_time_fee(form: forms.BaseForm, cleaned: Mapping[str, Any]) -> dict[str, Any]:
+    """The time fee the form gives, as stored ({} for none); errors on their fields."""
+    mode = cleaned.get("tf_mode") or NONE
+    if mode == NONE or any(k in form.errors for k in TIME_FEE_FIELDS):
+        return {}
+    if cleaned.get("tf_price") is None:
+        form.add_error("tf_price", gettext("Enter the price in yuan."))
+        return {}
+    data: dict[str, Any] = {"mode": mode, "price": cleaned["tf_price"]}
+    data["unit"] = cleaned.get("tf_unit") or 30
+    if mode == HOUR:
+        data["minimum"] = cleaned.get("tf_minimum") or 0
+    else:
+        data["hours"] = cleaned.get("tf_hours") or 4
+        data["grace"] = cleaned.get("tf_grace") or 0
+        data["overtime"] = cleaned.get("tf_overtime") or OVER_BLOCK
+        if data["overtime"] == OVER_HOUR:
+            if cleaned.get("tf_overtime_price") is None:
+                form.add_error("tf_overtime_price", gettext("Enter the overtime price in yuan."))
+                return {}
+            data["overtime_price"] = cleaned["tf_overtime_price"]
+        else:
+            del data["unit"]
+    try:
+        return checked_time_fee(data)
+    except RuleError as e:
+        form.add_error("tf_price", rule_error_text(e))
+        return {}
+
+
+__all__ = [
+    "TIME_FEE_FIELDS",
+    "add_time_fee_fields",
+    "clean_time_fee",
+    "BLOCK",
+    "HOUR",
+    "MODES",
+    "MODE_LABELS",
+    "NONE",
+    "OVER_BLOCK",
+    "OVER_HOUR",
+    "TimeFee",
+    "checked_time_fee",
+    "money",
+    "split",
+]
