@@ -78,6 +78,9 @@ BROKEN_WORDS = """names => {
     const node = walker.currentNode;
     const el = node.parentElement;
     if (!el || !el.getClientRects().length) continue;
+    // Inside a closed <details>, but for its summary: laid out, never shown.
+    const fold = el.closest('details:not([open])');
+    if (fold && !el.closest('summary')) continue;
     for (const m of node.textContent.matchAll(/[A-Za-z]{4,}/g)) {
       if (names.some(n => n.includes(m[0]))) continue;
       range.setStart(node, m.index);
