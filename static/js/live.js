@@ -9,7 +9,8 @@
  * - A page shown again (a phone woken up: mobile browsers kill streams in the
  *   background) fetches at once ("wake").
  * - A poll is marked (X-Live-Poll): a closed table's poll is answered "stop polling".
- * - A region with a form being filled in is not replaced under the admin's thumb.
+ * - A region with a form being filled in, or showing a form's errors, is not replaced
+ *   under the admin's thumb.
  */
 (function () {
   var SILENT_MS = 45000;
@@ -34,6 +35,9 @@
   }
 
   function editing(region) {
+    // A form the server sent back with its errors: what went wrong stays on screen
+    // until the admin has read it and sent the form again.
+    if (region.querySelector(".form-errors, .has-error, .errorlist")) return true;
     var fields = region.querySelectorAll("input, textarea, select");
     for (var i = 0; i < fields.length; i++) {
       var f = fields[i];

@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from scorer.room_tables import RoomTable
 from tests.browser.helpers import sign_in
 from tests.factories import DRAW, make_member, make_room, make_table, record
 
@@ -28,4 +29,34 @@ def test_the_dashboard_follows_the_room(page: Page, live_server: LiveServer, set
     expect(page.locator(f"#open-{s.code}")).to_contain_text("0 局", timeout=2000)
     record(s, DRAW)
     expect(page.locator(f"#open-{s.code}")).to_contain_text("1 局", timeout=2000)
+    page.goto("about:blank")
+
+
+def test_a_forms_errors_stay_on_screen_when_the_room_changes(
+    page: Page, live_server: LiveServer, settings: Any
+) -> None:
+    """The tables page is live too, but a form sent back with its errors is not
+    fetched away under the admin: what went wrong stays until he sends it again."""
+    settings.LIVE_STREAM_SECONDS = 60
+    settings.LIVE_HEARTBEAT = 1
+    room = make_room("east")
+    RoomTable.objects.create(room=room, number=1)
+    sign_in(page, live_server, make_member(room, "boss").user)
+    page.goto(f"{live_server.url}/r/{room.slug}/manage/tables/")
+    page.locator(".start-form").get_by_label("桌号").fill("1")  # taken: refused
+    with page.expect_response(lambda r: "/manage/events" in r.url and r.status == 200):
+        page.locator(".start-form button[type=submit]").click()
+    errors = page.locator("#room-live .form-errors")
+    expect(errors).to_be_visible()
+    page.evaluate(
+        """() => { window.heard = 0; document.body.addEventListener('htmx:sseMessage',
+        () => { window.heard += 1; }); }"""
+    )
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url) if "/manage/tables" in r.url else None)
+    make_table("mcr", ["甲", "乙", "丙", "丁"], room=room)  # the room changes meanwhile
+    page.wait_for_function("() => window.heard > 0", timeout=3000)
+    page.wait_for_timeout(200)  # past htmx's own handling of the event
+    expect(errors).to_be_visible()
+    assert fetched == []
     page.goto("about:blank")
