@@ -132,6 +132,16 @@ def default(args: argparse.Namespace) -> None:
 
 
 def pg_env(url: str) -> dict[str, str]:
+    """The environment of a server on `url`, its database made anew and migrated
+    (a fresh machine has none)."""
+    import psycopg
+
+    parts = urllib.parse.urlsplit(url)
+    name = parts.path.lstrip("/")
+    admin = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as c:
+        c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        c.execute(f'CREATE DATABASE "{name}"')
     setup = Setup("pg", url, "ours")
     env = setup.env()
     env.update(MAHJONG_LIVE_BROKER="postgres", DJANGO_SETTINGS_MODULE="mahjong_site.settings",
