@@ -120,7 +120,11 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
     )
     redo = newest[0] if newest is not None and newest[1] == Round.UNDONE else None
     # Newer than every standing line: were it a hand, it would be the next one.
-    redo_label = line_label(newest[2], newest[0], len(hands) + 1) if redo is not None else ""
+    redo_label = (
+        line_label(newest[2], newest[0], len(hands) + 1)
+        if newest is not None and redo is not None
+        else ""
+    )
     per_point = session.money_per_point
     winds = session.seat_winds(dealer, wind)
     seats = []
