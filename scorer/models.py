@@ -520,6 +520,11 @@ class GameSession(models.Model):
         """The number the next round recorded gets (undone rounds keep theirs)."""
         return (self.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
 
+    def next_hand_number(self) -> int:
+        """The next hand's "第 N 局" (Round.hand_number): the standing hands plus one,
+        whatever lines the adjustments, penalties and fees took in the ledger."""
+        return self.rounds.filter(Round.hands_q(), status=Round.ACTIVE).count() + 1
+
     def record_round(
         self,
         token: uuid.UUID,
@@ -867,15 +872,16 @@ class Round(models.Model):
         return models.Q(**{f"{prefix}current__kind__in": RoundRevision.HANDS})
 
     def hand_number(self) -> int | None:
-        """Which hand this is, "第 N 局", counting the table's standing hands up to it
-        (None for a line that is no hand).  `number` stays the line's number in the
-        ledger (its URL and the CSV's 行): an adjustment, a penalty and a fee take a
-        number but are no 局, so the two differ once one is recorded."""
+        """Which hand this is, "第 N 局": one more than the table's standing hands
+        before it (None for a line that is no hand).  An undone hand keeps the place
+        it had ("第 3 局已撤销", "恢复第 3 局").  `number` stays the line's number in
+        the ledger (its URL and the CSV's 行): an adjustment, a penalty and a fee
+        take a number but are no 局, so the two differ once one is recorded."""
         if not self.is_hand:
             return None
-        return (
+        return 1 + (
             Round.objects.filter(session_id=self.session_id, status=Round.ACTIVE,
-                                 number__lte=self.number)
+                                 number__lt=self.number)
             .filter(Round.hands_q())
             .count()
         )  # fmt: skip

@@ -28,12 +28,13 @@ class RoundNow:
     """The round in progress as the event form sees it, or the round an event would start."""
 
     rnd: Round | None
-    number: int
+    number: int  # its line in the ledger (what the form sends back)
     events: list[Any]
     out: tuple[int, ...]  # seats that have won, in the order they won
     dealer: int
     wind: str
     turned: str = ""  # the round's turned tile (wild tiles derived from it), "" if none
+    hand: int = 1  # its "第 N 局" (Round.hand_number): the page says this, not the line
 
     @property
     def count(self) -> int:
@@ -83,10 +84,11 @@ def round_now_of(session: GameSession) -> RoundNow:
         events = list(rev.entry.get("events") or [])
         out = tuple(int(s) for s in rev.result.get("out") or [])
         turned = str(rev.entry.get("turned") or "")
-        return RoundNow(rnd, rnd.number, events, out, rev.dealer, rev.prevalent_wind, turned)
+        hand = rnd.hand_number() or rnd.number
+        return RoundNow(rnd, rnd.number, events, out, rev.dealer, rev.prevalent_wind, turned, hand)
     dealer, wind = next_position_of(session)
     number = (session.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
-    return RoundNow(None, number, [], (), dealer, wind)
+    return RoundNow(None, number, [], (), dealer, wind, hand=session.next_hand_number())
 
 
 def _hand_tiles(hand: Mapping[str, Any]) -> tuple[list[int], int | None]:

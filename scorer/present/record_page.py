@@ -46,7 +46,7 @@ from scorer.present.record_result import (
     told_claim,
 )
 from scorer.present.seats import seat_columns
-from scorer.present.words import author_label, name_seats
+from scorer.present.words import author_label, name_seats, round_label
 from scorer.templatetags.scorer_format import sign_class
 
 
@@ -99,7 +99,8 @@ class RoundSummary:
     draw: bool
     deltas: Sequence[Mapping[str, Any]]
     url: str
-    next: int | None = None  # a round taken meanwhile: the number the entry would take
+    label: str = ""  # what the page calls it: "第 3 局", "第 4 行：调整" (words.line_label)
+    next: int | None = None  # a round taken meanwhile: the "第 N 局" the entry would be
 
 
 @dataclass(frozen=True)
@@ -429,7 +430,7 @@ def taken_round(
     )
     if rnd is None or rnd.current is None:
         return None
-    return replace(round_summary(session, rnd), next=next_number)
+    return replace(round_summary(session, rnd), next=session.next_hand_number())
 
 
 def round_summary(session: GameSession, rnd: Round) -> RoundSummary:
@@ -451,6 +452,7 @@ def round_summary(session: GameSession, rnd: Round) -> RoundSummary:
             for seat, d in enumerate(rev.deltas)
         ],
         url=reverse("scorer:round", args=[session.code, rnd.number]),
+        label=round_label(rnd),
     )
 
 

@@ -1,4 +1,5 @@
-"""Words the table pages share: winds, seats, event buttons, device labels, money, ETags."""
+"""Words the table pages share: winds, seats, event buttons, a ledger line's name, device
+labels, money, ETags."""
 
 from __future__ import annotations
 
@@ -6,13 +7,13 @@ import re
 from collections.abc import Sequence
 from decimal import Decimal
 
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext, gettext_lazy
 
 from rules import REGISTRY
 from rules.registry import Ruleset
 from rules.table import TableSpec
 from scorer.language import by_language
-from scorer.models import GameSession
+from scorer.models import GameSession, Round, RoundRevision
 from scorer.templatetags.scorer_format import signed_text
 from scorer.text import PLAYER_NAME
 
@@ -83,6 +84,30 @@ def meld_labels(spec: TableSpec) -> dict[str, str]:
         tool: by_language(*spec.meld_labels[tool]) if tool in spec.meld_labels else str(label)
         for tool, label in MELD_NAMES.items()
     }
+
+
+# --------------------------------------------------------------------------- a line's name
+
+
+def line_label(kind: str | None, line: int, hand: int | None) -> str:
+    """What a line of the ledger is called, in a sentence ("undo …", "… restored"): a
+    hand by its place among the hands, "第 3 局" (`hand`: Round.hand_number); any other
+    line by its kind, with its line number (the ledger's #, its URL), "第 4 行：调整":
+    an adjustment, a penalty or the closing fee is never a 局.  Lower case in English:
+    `capfirst` where it starts a sentence."""
+    if kind == RoundRevision.ADJUST:
+        return gettext("line %(number)s: adjustment") % {"number": line}
+    if kind == RoundRevision.PENALTY:
+        return gettext("line %(number)s: penalty") % {"number": line}
+    if kind == RoundRevision.FEE:
+        return gettext("line %(number)s: table fee") % {"number": line}
+    return gettext("round %(number)s") % {"number": hand if hand is not None else line}
+
+
+def round_label(rnd: Round) -> str:
+    """`line_label` of a round (a hand's number costs one query)."""
+    kind = rnd.current.kind if rnd.current is not None else None
+    return line_label(kind, rnd.number, rnd.hand_number())
 
 
 # --------------------------------------------------------------------------- helpers

@@ -26,6 +26,7 @@ from scorer.access import closed_redirect, round_or_404, session_or_404
 from scorer.language import by_language, rule_error_text
 from scorer.models import GameSession, Round, RoundRevision, RoundTaken, StaleRevision
 from scorer.parse import MAX_ROUND, int_or_none
+from scorer.present.words import round_label
 from scorer.record_request import recorded_message
 from scorer.scoring import MAX_POINTS
 from scorer.views import HtmxHttpRequest
@@ -136,6 +137,8 @@ def _render(
         "kind": data.get("kind") or "adjust",
         "message": message,
         "editing": editing,
+        # A correction is titled by the line's kind: "修改第 4 行：调整", never a 局.
+        "editing_label": round_label(editing) if editing is not None else "",
         "token": token or str(uuid.uuid4()),
         "base": base,
         "for_round": number if number is not None else session.next_number(),

@@ -21,7 +21,14 @@ from scorer.models import Round, RoundRevision, Transfer
 from scorer.present.events import change, describe, join_names
 from scorer.present.fee import room_line
 from scorer.present.scoring import fan_rows, total_text, working_lines
-from scorer.present.words import MELD_NAMES, WIND_NAMES, author_label, money_text, name_seats
+from scorer.present.words import (
+    MELD_NAMES,
+    WIND_NAMES,
+    author_label,
+    line_label,
+    money_text,
+    name_seats,
+)
 from scorer.templatetags.scorer_format import sign_class
 from scorer.views import HtmxHttpRequest
 
@@ -98,7 +105,8 @@ def _revision(
 ) -> dict[str, Any]:
     """One version of a round, ready to show (its transfers must be prefetched).
 
-    `number`: the round's; `winds`: False for a ruleset played as events (a table
+    `number`: the round's "第 N 局" (Round.hand_number; said only where the table
+    has no 圈风), not its line; `winds`: False for a ruleset played as events (a table
     no 圈风), whose rounds are said by number and dealer.
     """
     entry = rev.entry if isinstance(rev.entry, dict) else {}
@@ -276,7 +284,8 @@ def ledger(request: HtmxHttpRequest, code: str) -> HttpResponse:
     running = [0] * n
     room_take = 0
     rows = []
-    undone_count = 0
+    # Undone hands ("已撤销 2 局") and the other lines undone, told apart: no 局.
+    undone_count = undone_lines = 0
     for (
         number,
         status,
@@ -291,7 +300,10 @@ def ledger(request: HtmxHttpRequest, code: str) -> HttpResponse:
     ) in rounds:
         standing = status == Round.ACTIVE
         if not standing:
-            undone_count += 1
+            if kind in RoundRevision.HANDS:
+                undone_count += 1
+            else:
+                undone_lines += 1
             if not show_undone:
                 continue
         deltas = list(deltas) if current_id is not None and deltas else [0] * n
@@ -333,6 +345,7 @@ def ledger(request: HtmxHttpRequest, code: str) -> HttpResponse:
             "room_fee": room_line(session, room_take),
             "show_undone": show_undone,
             "undone_count": undone_count,
+            "undone_lines": undone_lines,
             "any_standing": any(row["standing"] for row in rows),
         },
     )
@@ -351,9 +364,12 @@ def round_detail(request: HtmxHttpRequest, code: str, number: int) -> HttpRespon
     standing = rnd.status == Round.ACTIVE
     table = session.table()
     winds = table.prevalent_wind
+    kind = rnd.current.kind if rnd.current is not None else None
     if request.GET.get("part") == "current":
         if rnd.current is None:
             return HttpResponse("")
+        # A hand is said by its number only where the table has no 圈风 (one query).
+        hand = rnd.hand_number() if not winds else None
         return render(
             request,
             "scorer/round.html#revision",
@@ -361,7 +377,7 @@ def round_detail(request: HtmxHttpRequest, code: str, number: int) -> HttpRespon
                 "rev": _revision(
                     rnd.current,
                     names,
-                    rnd.number,
+                    hand or rnd.number,
                     winds,
                     table.reasons,
                     table.scoring,
@@ -375,8 +391,11 @@ def round_detail(request: HtmxHttpRequest, code: str, number: int) -> HttpRespon
     transfers = Prefetch(
         "transfers", queryset=Transfer.objects.exclude(revision__kind=RoundRevision.ROUND)
     )
+    hand = rnd.hand_number()
     revisions = [
-        _revision(rev, names, rnd.number, winds, table.reasons, table.scoring, session.ruleset)
+        _revision(
+            rev, names, hand or rnd.number, winds, table.reasons, table.scoring, session.ruleset
+        )
         for rev in rnd.revisions.prefetch_related(transfers).order_by("-number")
     ]
     # A round played as events: each version says which event it added or took back.
@@ -399,6 +418,10 @@ def round_detail(request: HtmxHttpRequest, code: str, number: int) -> HttpRespon
         {
             "session": session,
             "round": rnd,
+            # Its title: "第 3 局" for a hand, "第 4 行：调整" for another line (its
+            # URL keeps the line's number).
+            "label": line_label(kind, rnd.number, hand),
+            "hand": hand is not None,
             "undone_by": author_label(rnd.undone_by),
             "standing": standing,
             # Each undo and restore of the round, oldest first: who and when.

@@ -51,7 +51,7 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
                 "Round %(number)s was recorded event by event and cannot be corrected as a "
                 "whole. To change its last event, take it back on this page and add it again."
             )
-            % {"number": rnd.number},
+            % {"number": rnd.hand_number() or rnd.number},
         )
         url = reverse("scorer:session", args=[session.code])
         return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)

@@ -18,6 +18,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.safestring import mark_safe
+from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseStopPolling
@@ -40,7 +41,9 @@ from scorer.present.words import (
     EVENT_ACTIONS,
     WIND_NAMES,
     etag_of,
+    line_label,
     money_text,
+    round_label,
 )
 from scorer.share import qr_svg, share_link
 from scorer.templatetags.scorer_format import sign_class
@@ -48,15 +51,14 @@ from scorer.views import HtmxHttpRequest
 
 
 def kind_marks(rounds: list[Round]) -> list[Mark]:
-    """The chart's marks for the steps that are adjustments or penalties."""
+    """The chart's marks for the steps that are adjustments or penalties, named by
+    their kind and line ("第 4 行：调整"): no 局."""
     counted = [r for r in rounds if r.current is not None]
     return [
-        Mark(k, gettext("Round %(number)s: adjustment") % {"number": r.number}
-             if r.current.kind == RoundRevision.ADJUST
-             else gettext("Round %(number)s: penalty") % {"number": r.number})
+        Mark(k, capfirst(line_label(r.current.kind, r.number, None)))
         for k, r in enumerate(counted, 1)
         if r.current is not None and r.current.kind in RoundRevision.NOT_HANDS
-    ]  # fmt: skip
+    ]
 
 
 __all__ = [
@@ -92,12 +94,16 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
     dealer, wind = session.next_position(rounds)
     names = list(session.players)
     n = len(names)
+    # "第 N 局" counts hands (Round.hand_number), here from the rounds at hand.
+    hands = [r for r in rounds if r.is_hand]
     # A round played as events: the last one, whose last event can be taken
     # back, and the round in progress, which the page shows event by event.  Once
     # over, the last round stays (folded) until the next one starts: the table
     # checks what was just recorded and what 撤销上一步 would take back.
     events_round = (
-        _events_round(rounds[-1], names, table.reasons, table.scoring) if rounds else None
+        _events_round(rounds[-1], names, table.reasons, table.scoring, len(hands))
+        if rounds
+        else None
     )
     live = events_round if events_round is not None and events_round["in_progress"] else None
     finished = events_round if events_round is not None and live is None else None
@@ -109,10 +115,16 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
     newest = (
         session.rounds.exclude(current__kind=RoundRevision.FEE)
         .order_by("-number")
-        .values_list("number", "status")
+        .values_list("number", "status", "current__kind")
         .first()
     )
     redo = newest[0] if newest is not None and newest[1] == Round.UNDONE else None
+    # Newer than every standing line: were it a hand, it would be the next one.
+    redo_label = (
+        line_label(newest[2], newest[0], len(hands) + 1)
+        if newest is not None and redo is not None
+        else ""
+    )
     per_point = session.money_per_point
     winds = session.seat_winds(dealer, wind)
     seats = []
@@ -141,7 +153,6 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
         )
     ]
     match = table.match if table.match is not None and n == table.match.players else None
-    hands = [r for r in rounds if r.is_hand]
     return {
         "session": session,
         "closed": session.closed_at is not None,
@@ -176,7 +187,16 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
         "poll_vals": json.dumps({"was": ",".join(str(t) for t in totals)}),
         "round_count": len(hands),
         "last_round": rounds[-1].number if rounds else None,
+        # What 撤销 and 恢复 name: "第 3 局", "第 4 行：调整".
+        "last_label": line_label(
+            rounds[-1].current.kind if rounds[-1].current is not None else None,
+            rounds[-1].number,
+            len(hands),
+        )
+        if rounds
+        else "",
         "redo_round": redo,
+        "redo_label": redo_label,
         "dealer_name": seat_name(names, dealer),
         "wind": WIND_NAMES[wind],
         "etag": etag,
@@ -190,11 +210,14 @@ def _events_round(
     names: Sequence[str],
     reasons: Mapping[str, tuple[str, str]],
     scoring: Scoring = SUM,
+    hand: int | None = None,
 ) -> dict[str, Any] | None:
     """A round played as events, as the session page shows it; None for a round recorded whole.
 
     `count` is the number of events the page shows: taking back the last one
-    sends it, so that two phones tapping at once take back one event.
+    sends it, so that two phones tapping at once take back one event.  `number`
+    is the round's line (what the form sends back), `hand` its "第 N 局" (by
+    default Round.hand_number, one query).
     """
     rev = rnd.current
     if rev is None or rev.kind != RoundRevision.ROUND:
@@ -205,6 +228,7 @@ def _events_round(
     out = [s for s in result.get("out") or [] if isinstance(s, int)]
     return {
         "number": rnd.number,
+        "hand": hand if hand is not None else rnd.hand_number(),
         "in_progress": rnd.in_progress,
         "dealer_seat": rev.dealer,
         "wind_code": rev.prevalent_wind,
@@ -284,14 +308,14 @@ def _last_standing(session: GameSession) -> int | None:
     return rounds.values_list("number", flat=True).first()
 
 
-def _not_undone(request: HtmxHttpRequest, last: int) -> None:
+def _not_undone(request: HtmxHttpRequest, session: GameSession, last: int) -> None:
+    rnd = session.rounds.select_related("current").get(number=last)
     messages.warning(
         request,
         gettext(
-            "Nothing was undone: the last round is now round %(number)s. "
-            "Check the totals and try again."
+            "Nothing was undone: the last line is now %(what)s. Check the totals and try again."
         )
-        % {"number": last},
+        % {"what": round_label(rnd)},
     )
 
 
@@ -307,7 +331,7 @@ def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
     elif request.POST.get("round") != str(last):
         # Another phone changed the session since this page was loaded: undoing
         # "the last round" now would undo a round nobody looked at.
-        _not_undone(request, last)
+        _not_undone(request, session, last)
     else:
         # expected=last: re-checked under the session lock, closing the race between
         # the check above and the undo (two phones tapping at once undo one round).
@@ -322,7 +346,7 @@ def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
             if now is None:
                 messages.info(request, gettext("There is no round to undo."))
             else:
-                _not_undone(request, now)
+                _not_undone(request, session, now)
         else:
             # This phone's entry in progress was made on the round just undone (its
             # dealer and wind, its number): dropped, not restored later as if another
@@ -331,10 +355,10 @@ def undo(request: HtmxHttpRequest, code: str) -> HttpResponse:
             messages.success(
                 request,
                 gettext(
-                    "Round %(number)s undone: it no longer counts. The ledger shows it, "
+                    "%(what)s undone: it no longer counts. The ledger shows it, "
                     "struck through, under “Show undone rounds”."
                 )
-                % {"number": undone.number},
+                % {"what": capfirst(round_label(undone))},
             )
     url = reverse("scorer:session", args=[session.code])
     if request.htmx:
@@ -365,7 +389,7 @@ def undo_event(request: HtmxHttpRequest, code: str) -> HttpResponse:
     ):
         # Another phone added or took back an event since this page was loaded:
         # "the last event" is now one nobody here has looked at.
-        messages.warning(request, _changed_meanwhile(last.number))
+        messages.warning(request, _changed_meanwhile(shown["hand"]))
     else:
         # expected: re-checked under the session lock (two phones tapping at once).
         try:
@@ -383,7 +407,7 @@ def undo_event(request: HtmxHttpRequest, code: str) -> HttpResponse:
             # that would be blamed on "another phone" and refused once.
             phone.clear_draft(request, session)
         if rnd is None:
-            messages.warning(request, _changed_meanwhile(last.number))
+            messages.warning(request, _changed_meanwhile(shown["hand"]))
         elif rnd.status == Round.UNDONE:
             messages.success(
                 request,
@@ -392,13 +416,13 @@ def undo_event(request: HtmxHttpRequest, code: str) -> HttpResponse:
                     "is undone: it no longer counts. The ledger shows it, struck through, under "
                     "“Show undone rounds”."
                 )
-                % {"event": shown["last"], "number": rnd.number},
+                % {"event": shown["last"], "number": shown["hand"]},
             )
         else:
             messages.success(
                 request,
                 gettext("Took back the last event of round %(number)s: “%(event)s”.")
-                % {"event": shown["last"], "number": rnd.number},
+                % {"event": shown["last"], "number": shown["hand"]},
             )
     url = reverse("scorer:session", args=[session.code])
     if request.htmx:
@@ -407,6 +431,7 @@ def undo_event(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 
 def _changed_meanwhile(number: int) -> str:
+    """`number`: the round's "第 N 局" (Round.hand_number), not its line."""
     return gettext(
         "Nothing was taken back: round %(number)s changed on another phone meanwhile. "
         "Check the events and try again."
@@ -435,14 +460,19 @@ def restore(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         rnd = None
     else:
         if rnd is None:
+            # Named as the line is now ("第 3 局", "第 4 行：调整"); the URL's line number
+            # names no line at all when there is none.
+            line = session.rounds.select_related("current").filter(number=number).first()
             messages.info(
                 request,
-                gettext("Round %(number)s is not undone (restored on another phone?).")
-                % {"number": number},
+                gettext("%(what)s is not undone (restored on another phone?).")
+                % {"what": capfirst(round_label(line) if line else line_label(None, number, None))},
             )
         else:
             messages.success(
-                request, gettext("Round %(number)s restored: it counts again.") % {"number": number}
+                request,
+                gettext("%(what)s restored: it counts again.")
+                % {"what": capfirst(round_label(rnd))},
             )
     url = reverse("scorer:session", args=[session.code])
     return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)

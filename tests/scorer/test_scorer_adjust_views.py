@@ -54,7 +54,7 @@ def test_an_adjustment_is_recorded_once_and_shown_as_such() -> None:
     detail = text(c.get(reverse("scorer:round", args=[s.code, 1]), **ZH))
     assert "调整：协商" in detail and "乙 → 甲：30" in detail and "丙 → 丁：5" in detail
     chart = html(c.get(reverse("scorer:session", args=[s.code]), **EN))
-    assert 'class="chart-mark"' in chart and "Round 1: adjustment" in chart
+    assert 'class="chart-mark"' in chart and "Line 1: adjustment" in chart
     # No hand was dealt: the dealer proposed next is still the first.
     assert s.next_position() == (0, "E")
 

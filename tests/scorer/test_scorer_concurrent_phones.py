@@ -326,7 +326,7 @@ def test_eight_phones_at_once_on_a_live_server(servers: Servers) -> None:
         assert [a.status for a in answers] == [302] * N
         said = [flash(p, code) for p in phones]
         assert sum(f"已撤销第 {number} 局" in s for s in said) == 1
-        assert sum(f"没有撤销：最后一局现在是第 {number - 1} 局" in s for s in said) == N - 1
+        assert sum(f"没有撤销：最后一笔现在是第 {number - 1} 局" in s for s in said) == N - 1
 
     # 四川, 血战 off: every phone records the same win for the same round: one round.
     # The second time the round is under way (a kong recorded): the phones that lose
