@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 import pytest
 from django.apps import apps
@@ -27,7 +28,9 @@ from playwright.sync_api import Page, expect
 from pytest_django import DjangoDbBlocker
 from pytest_django.live_server_helper import LiveServer
 
+from scorer import till
 from scorer.models import GameSession
+from scorer.money import WECHAT
 from scorer.players import Player
 from scorer.rooms import RoomMember, RoomTable
 from tests.browser.a11y import MODES, check_all_modes
@@ -58,6 +61,7 @@ class Tables:
     table: str  # its table 3's code (the QR code's page)
     retired: str  # the code of its table 4, retired
     replaced: str  # the old code of its table 5, replaced by a new one
+    member: int  # 张三 as a player of the room, with a topped-up balance (会员储值)
 
     def fill(self, path: str) -> str:
         return path.format(**self.__dict__)
@@ -84,6 +88,8 @@ def make_tables() -> Tables:
     owner = RoomMember.objects.create(
         room=room, user=boss, role=RoomMember.OWNER, display_name="老板"
     )
+    zhang = Player.objects.get(name=PLAYERS[0])
+    till.top_up(zhang, Decimal("200"), WECHAT, owner)
     retired, replaced = room.add_tables(4, 2, by=owner)
     retired.retire(by=owner)
     old_code = replaced.code
@@ -92,12 +98,13 @@ def make_tables() -> Tables:
         mcr=mcr.code,
         sichuan=sichuan.code,
         closed=closed.code,
-        player=Player.objects.get(name=PLAYERS[0]).slug,
+        player=zhang.slug,
         room=room.slug,
         config=config.pk,
         table=table.code,
         retired=retired.code,
         replaced=old_code,
+        member=zhang.pk,
     )
 
 
@@ -216,6 +223,14 @@ SCREENS = [
     Screen("room-table-replaced", "/r/{room}/t/{replaced}/"),
     Screen("room-log", "/r/{room}/manage/log/", login=True),
     Screen("room-retire-confirm", "/r/{room}/manage/tables/3/retire", login=True),
+    # The till: the day, a closed table's money, the month's report, the balances and
+    # one member's statement; and what a fan means (its example hand in tiles).
+    Screen("room-till", "/r/{room}/manage/till/", login=True),
+    Screen("room-till-table", "/r/{room}/manage/till/t/{closed}", login=True),
+    Screen("room-till-report", "/r/{room}/manage/till/report", login=True),
+    Screen("room-balances", "/r/{room}/manage/till/members/", login=True),
+    Screen("room-statement", "/r/{room}/manage/till/players/{member}/", login=True),
+    Screen("fan-help", "/rules/mcr/fans/48/"),
 ]
 
 
