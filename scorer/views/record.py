@@ -103,7 +103,7 @@ def render_form(
     """The form's inside for htmx, else the whole page.  `stale`: the version another
     phone saved meanwhile, shown above a correction made from an older one;
     `refused`: the answer to a 确认 that recorded nothing (the bar says so, and why)."""
-    template = "scorer/record.html#form" if request.htmx else "scorer/record.html"
+    template = "scorer/record/form.html#form" if request.htmx else "scorer/record/page.html"
     page = record_page(session, p, asked(request, session), message, editing)
     page = replace(page, stale=stale)
     if refused:
@@ -235,9 +235,9 @@ def _tap_delta(
     instead of the whole form, which matters on a chess room's Wi-Fi."""
     page = record_page(session, p, asked(request, session), message, editing)
     if page.taken is not None:
-        return render(request, "scorer/record.html#form", page.context())
+        return render(request, "scorer/record/form.html#form", page.context())
     page = replace(page, changed_tiles=frozenset(changed))
-    response = render(request, "scorer/record.html#tap_delta", page.context())
+    response = render(request, "scorer/record/form.html#tap_delta", page.context())
     response["HX-Retarget"] = "#pk-live"
     response["HX-Reswap"] = "outerHTML"
     return response

@@ -38,7 +38,7 @@ def _render_event(
     status: int = 200,
     refused: bool = False,
 ) -> HttpResponse:
-    template = "scorer/record.html#form" if request.htmx else "scorer/record.html"
+    template = "scorer/record/form.html#form" if request.htmx else "scorer/record/page.html"
     page = record_page(session, p, asked(request, session), message, now=now)
     if message and message == page.result.message:
         page = replace(page, tap_message="")  # a refused confirm: the preview says it already
