@@ -1,9 +1,20 @@
-"""Sessions (一场), their rounds (一局) and every version of every round.
+"""Sessions (一场): a table's rules, its reads, and every change of it, under its lock.
 
 Nothing recorded is ever deleted: undo marks a round undone (who, when), a
 correction adds a revision and points the round at it, and totals are sums
 over the current revisions of the rounds still standing.  Every change bumps
 `GameSession.version`, which the session page's polling uses as its ETag.
+
+**The locking rule** (one, for every change of a table): a change opens
+`locked(session)`, which starts a transaction and takes the session's row lock
+(SELECT … FOR UPDATE) before anything else is read, then refuses a closed table
+(TABLE_CLOSED; reopening, and what reads a closed table's money, say so).  The
+table's row is the one lock: its rounds, their revisions, its trails
+(RoundChange, SessionChange) and its money rows (TableCharge, Collection) are
+read and written only under it, so two phones (or a phone and an admin) changing
+one table are served one after the other, the second seeing what the first did.
+A player's balance is locked after the table, never before (scorer/till.py), so
+two locks are always taken in that one order and never wait on each other.
 """
 
 from __future__ import annotations
@@ -13,7 +24,8 @@ import hashlib
 import secrets
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from decimal import Decimal
 from typing import Any
 
@@ -23,32 +35,34 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils import timezone
 
-from rules import RuleError
-from rules.params import ParamValues
-from rules.registry import event_steps, get_ruleset, without_last_step
-from rules.table import TableSpec, seat_wind_in
-from rules.tiles import SEAT_WINDS
+from rules.registry import event_steps, without_last_step
 from scorer import clock
 from scorer.broker import publish_on_commit, room_topic, table_topic
-from scorer.fees import FEE_KIND, FeeRule, charged, close_entry
-from scorer.invites import RoomInvite
-from scorer.money import FEE, TIME, BalanceEntry, Collection, DayClose, TableCharge
-from scorer.players import Player, PlayerAlias, Seat
-from scorer.room_tables import RoomTable
-from scorer.roomlog import (
+from scorer.fees import close_entry
+from scorer.models import errors
+from scorer.models.money import FEE, TIME, TableCharge
+from scorer.models.roomlog import (
     TABLE_CLOSED,
     TABLE_PAUSED,
     TABLE_RESUMED,
     TABLE_TAKEN_IN,
     Actor,
-    RoomLogEntry,
 )
-from scorer.rooms import RoomConfig, RoomMember, default_room
-from scorer.scoring import ADJUST as ADJUST_KIND
-from scorer.scoring import PENALTY as PENALTY_KIND
-from scorer.scoring import ScoredEntry, score_entry
+from scorer.models.rooms import RoomMember, default_room
+from scorer.models.rounds import (
+    Round,
+    RoundChange,
+    RoundRevision,
+    RoundTaken,
+    SessionChange,
+    StaleRevision,
+    round_position,
+)
+from scorer.models.session_rules import SessionRules
+from scorer.models.tables import RoomTable
+from scorer.scoring import score_entry
 from scorer.text import AUTHOR, NOTE, cut
-from scorer.timefee import TimeFee, split
+from scorer.timefee import split
 
 
 def new_code() -> str:
@@ -155,8 +169,7 @@ class GameSession(models.Model):
         (its rounds on the days they were played); the room's log says who did, when
         `by` is given.  False when there was nothing to do: played here, or taken in
         already (two admins tapping at once take it in once, under the row lock)."""
-        with transaction.atomic():
-            session = GameSession.objects.select_for_update().get(pk=self.pk)
+        with locked(self, closed_ok=True) as session:
             if session.in_books:
                 return False
             session.taken_in_at = timezone.now()
@@ -168,27 +181,28 @@ class GameSession(models.Model):
             return True
 
     @property
+    def rules(self) -> SessionRules:
+        """What this table plays by (its spec, values, winds, next dealer, fees), read
+        once per session object and read again when the fields it comes from change."""
+        key = SessionRules.key_of(
+            self.ruleset, self.params, self.players, self.first_dealer, self.fee, self.time_fee
+        )
+        cached: SessionRules | None = self.__dict__.get("_rules")
+        if cached is None or cached.key != key:
+            cached = SessionRules(
+                self.ruleset, self.params, self.players, self.first_dealer, self.fee, self.time_fee
+            )
+            self.__dict__["_rules"] = cached
+        return cached
+
+    @property
     def stepwise(self) -> bool:
-        """Whether this session records its rounds event by event (money moves
-        before a round ends: a kong pays at once, the others play on after a win)."""
-        return self.table().stepwise
-
-    def table(self) -> TableSpec:
-        """What this session's table offers, with the values it started with."""
-        return get_ruleset(self.ruleset).table(self.resolved_params())
-
-    def seat_winds(self, dealer: int, wind: str) -> list[str]:
-        """Each seat's wind in a hand with this dealer and round wind (where a match
-        has changed the players' places, round their order in that 圈)."""
-        match = self.table().match
-        order = None
-        if match is not None and self.n_players == match.players and wind in SEAT_WINDS:
-            order = match.order(wind, self.first_dealer)
-        return [seat_wind_in(s, dealer, order, self.n_players) for s in range(self.n_players)]
+        """Whether this session records its rounds event by event (the page asks)."""
+        return self.rules.stepwise
 
     def finish_match(self) -> bool:
         """Close a match table once its last hand is recorded (called under the lock)."""
-        match = self.table().match
+        match = self.rules.table.match
         if match is None or self.n_players != match.players or self.closed_at is not None:
             return False
         done = (
@@ -206,17 +220,6 @@ class GameSession(models.Model):
         self.charge_at_close()
         self.charge_time()
         return True
-
-    def resolved_params(self) -> ParamValues:
-        """The values this session plays with: its own, checked.
-
-        A parameter added to the ruleset after the session started takes its
-        default (the ruleset's behaviour before it had one); one since removed is
-        dropped.
-        """
-        rs = get_ruleset(self.ruleset)
-        known = {p.name for p in rs.params}
-        return rs.resolve_params({k: v for k, v in (self.params or {}).items() if k in known})
 
     # -- reading ----------------------------------------------------------
 
@@ -255,10 +258,6 @@ class GameSession(models.Model):
         rounds = rounds if rounds is not None else self.standing_rounds()
         return sum(r.current.room_take for r in rounds if r.current is not None)
 
-    def fee_rule(self) -> FeeRule:
-        """How the room charges this table, as snapshotted when it started."""
-        return FeeRule.of(self.fee)
-
     def next_position(self, rounds: list[Round] | None = None) -> tuple[int, str]:
         """(dealer, prevalent wind) proposed for the next round; the form may override it.
 
@@ -268,26 +267,12 @@ class GameSession(models.Model):
         # The fee charged at the close, an adjustment and a penalty are no hands: the
         # hand after the last one played (the dealer stays after a 逃跑).
         rounds = [r for r in rounds if r.is_hand]
-        if not rounds or rounds[-1].current is None:
-            return self.first_dealer, "E"
-        last = rounds[-1].current
-        return get_ruleset(self.ruleset).next_position(
-            last.dealer,
-            last.prevalent_wind,
-            self.first_dealer,
-            self.n_players,
-            list(last.winners),
-            self.resolved_params(),
-            discarder=_first_discarder(last.entry),
-        )
+        last = rounds[-1].current if rounds else None
+        return self.rules.next_position_after(last)
 
     # -- changing ---------------------------------------------------------
 
     # -- the clock ---------------------------------------------------------
-
-    def time_rule(self) -> TimeFee:
-        """How this table's time is billed, as snapshotted when it started."""
-        return TimeFee.of(self.time_fee)
 
     def clock_pauses(self) -> list[clock.Pause]:
         return clock.pauses_of(self.pauses)
@@ -303,13 +288,13 @@ class GameSession(models.Model):
 
     def time_fee_due(self, at: dt.datetime | None = None) -> Decimal:
         """The 计时 fee of the table's time so far (at its close: what it owes), in 元."""
-        return self.time_rule().fee(self.billed_seconds(at))
+        return self.rules.time_fee.fee(self.billed_seconds(at))
 
     def clock_data(self, at: dt.datetime | None = None) -> dict[str, Any]:
         """What the page's ticking clock starts from (static/js/clock.js): the billed
         seconds now, whether it runs, and the fee's steps ahead (no rule in the script)."""
         seconds = self.billed_seconds(at)
-        rule = self.time_rule()
+        rule = self.rules.time_fee
         return {
             "seconds": seconds,
             "running": self.closed_at is None and not self.paused,
@@ -329,8 +314,7 @@ class GameSession(models.Model):
         return self._set_clock(pausing=False, by=by)
 
     def _set_clock(self, pausing: bool, by: Actor | None) -> bool:
-        with transaction.atomic():
-            session = GameSession.objects.select_for_update().get(pk=self.pk)
+        with locked(self, closed_ok=True) as session:
             if session.closed_at is not None:
                 return False
             pauses = session.clock_pauses()
@@ -353,16 +337,6 @@ class GameSession(models.Model):
                 )
             return True
 
-    def refuse_if_closed(self) -> None:
-        """Every change checks this under the session's row lock: a table closed on
-        one phone takes no round from another that still shows it open."""
-        if self.closed_at is not None:
-            raise RuleError(
-                "bad_event",
-                "this table is closed: reopen it to change anything",
-                "本桌已经结束：要改动请先重新打开",
-            )
-
     def close(
         self,
         author: str = "",
@@ -377,26 +351,17 @@ class GameSession(models.Model):
         history, which travels in its export, keeps it as every close).  `at`: when
         the players left, as the admin says (the clock stops then, not at the tap):
         not before the table's start nor its last change, not in the future."""
-        with transaction.atomic():
-            session = GameSession.objects.select_for_update().get(pk=self.pk)
+        with locked(self, closed_ok=True) as session:
             if session.closed_at is not None:
                 return False
             if session.round_in_progress() is not None:
-                raise RuleError(
-                    "bad_event",
-                    "a round is still in progress: finish it before closing the table",
-                    "还有一局没打完：记完再结束本桌",
-                )
+                raise errors.CLOSE_WITH_ROUND_OPEN.error()
             now = clock.now()
             if at is not None:
                 last = session.rounds.aggregate(m=Max("created_at"))["m"]
                 earliest = max(session.created_at, last or session.created_at)
                 if not earliest <= at <= now:
-                    raise RuleError(
-                        "bad_input",
-                        "the table ends between its last round and now",
-                        "结束时间要在最后一局之后、现在之前",
-                    )
+                    raise errors.CLOSE_TIME_OUT_OF_RANGE.error()
             session.closed_at = at or now
             pauses = session.clock_pauses()
             if clock.running_pause(pauses) is not None:
@@ -426,7 +391,7 @@ class GameSession(models.Model):
         room's dashboard counts it like any round's room_take, and reopening the table
         undoes it (closing again charges on the totals then).  Called under the
         session's row lock by whatever closes the table (结束本桌, a match's last hand)."""
-        rule = self.fee_rule()
+        rule = self.rules.fee
         rounds = [r for r in self.standing_rounds() if not r.is_fee]
         if not rounds:
             return None  # a table nobody played at owes nothing
@@ -445,7 +410,7 @@ class GameSession(models.Model):
         money_at_close): rows of the table's money ledger, never points.
         Called under the session's row lock by whatever closes the table.  A table
         nobody played at owes nothing, as for the close-time point fees."""
-        rule, fee = self.time_rule(), self.fee_rule()
+        rule, fee = self.rules.time_fee, self.rules.fee
         if not (rule.charges or fee.yuan) or self.closed_at is None:
             return []
         rounds = [r for r in self.standing_rounds() if not r.is_fee]
@@ -487,8 +452,7 @@ class GameSession(models.Model):
 
     def reopen(self, author: str = "", note: str = "") -> bool:
         """Open a closed table again; its history keeps the close and this reopening."""
-        with transaction.atomic():
-            session = GameSession.objects.select_for_update().get(pk=self.pk)
+        with locked(self, closed_ok=True) as session:
             if session.closed_at is None:
                 return False
             # The time the table stood closed is not billed: a pause from its close.
@@ -542,12 +506,9 @@ class GameSession(models.Model):
         is raised instead, naming it, and the phone decides.
         """
         try:
-            with transaction.atomic():
-                # Row lock on the session: two phones confirming different rounds at
-                # the same moment get consecutive numbers instead of one failing on
-                # the (session, number) constraint.
-                session = GameSession.objects.select_for_update().get(pk=self.pk)
-                session.refuse_if_closed()
+            # Under the lock, two phones confirming different rounds at the same moment
+            # get consecutive numbers instead of one failing on (session, number).
+            with locked(self) as session:
                 done = session.rounds.filter(token=token).first()
                 if done is not None:
                     return done  # the same form confirmed twice: already recorded
@@ -557,18 +518,10 @@ class GameSession(models.Model):
                     # A line of its own numbered after a round still open would stand
                     # between that round and its next event (taking back the last event
                     # finds the last round); the open round is finished first.
-                    raise RuleError(
-                        "bad_event",
-                        "a round is still in progress: finish it first (its kongs stay paid)",
-                        "还有一局没打完：请先记完这一局（已付的杠钱不变）",
-                    )
+                    raise errors.LINE_WITH_ROUND_OPEN.error()
                 starts_round = kind == "round"
                 if starts_round and session.round_in_progress() is not None:
-                    raise RuleError(
-                        "bad_event",
-                        "a round is still in progress: finish it first",
-                        "还有一局没打完：请先记完这一局",
-                    )
+                    raise errors.ROUND_OPEN.error()
                 next_number = session.next_number()
                 if number is not None and number != next_number:
                     taken = (
@@ -606,9 +559,7 @@ class GameSession(models.Model):
         tapping 撤销 on the same page would otherwise undo two rounds; under the
         session lock the second finds a different last round and does nothing.
         """
-        with transaction.atomic():
-            session = GameSession.objects.select_for_update().get(pk=self.pk)
-            session.refuse_if_closed()
+        with locked(self) as session:
             last = session.rounds.filter(status=Round.ACTIVE).order_by("-number").first()
             if last is None or (expected is not None and last.number != expected):
                 return None
@@ -650,9 +601,7 @@ class GameSession(models.Model):
         round has been recorded meanwhile raises RoundTaken (see record_round).
         """
         try:
-            with transaction.atomic():
-                session = GameSession.objects.select_for_update().get(pk=self.pk)
-                session.refuse_if_closed()
+            with locked(self) as session:
                 done = session.rounds.filter(revisions__token=token).first()
                 if done is not None:
                     # The same form confirmed twice (double tap, retry): already added.
@@ -669,13 +618,9 @@ class GameSession(models.Model):
                         where["turned"] = position["turned"]
                 # Counted in steps: a winner joining a win (一炮多响) is one too.
                 if expected is not None and expected != event_steps(events):
-                    raise RuleError(
-                        "bad_event",
-                        "the round changed on another phone meanwhile: look again, then add",
-                        "这一局刚被别的手机改过了：请看一下最新情况再记",
-                    )
-                rs = get_ruleset(session.ruleset)
-                events = rs.with_event(events, event, session.resolved_params(), join_last_win)
+                    raise errors.ROUND_CHANGED.error()
+                rules = session.rules
+                events = rules.ruleset.with_event(events, event, rules.params, join_last_win)
                 scored = score_entry(session, {"kind": "round", **where, "events": events})
                 if rnd is None:
                     next_number = session.next_number()
@@ -709,9 +654,7 @@ class GameSession(models.Model):
         number), so two phones tapping at once take back one step, not two, and
         never one of another round.
         """
-        with transaction.atomic():
-            session = GameSession.objects.select_for_update().get(pk=self.pk)
-            session.refuse_if_closed()
+        with locked(self) as session:
             last = (
                 session.rounds.filter(status=Round.ACTIVE)
                 .select_related("current")
@@ -743,10 +686,8 @@ class GameSession(models.Model):
         phone restored it first).  A round played as events that was still open
         reopens, unless another round is in progress (RuleError, nothing changed).
         """
-        with transaction.atomic():
-            # Row lock on the session: two phones restoring at once restore once.
-            session = GameSession.objects.select_for_update().get(pk=self.pk)
-            session.refuse_if_closed()
+        # Under the lock, two phones restoring at once restore once.
+        with locked(self) as session:
             rnd = (
                 session.rounds.filter(number=number, status=Round.UNDONE)
                 .select_related("current")
@@ -755,11 +696,7 @@ class GameSession(models.Model):
             if rnd is None:
                 return None
             if rnd.is_fee:
-                raise RuleError(
-                    "bad_event",
-                    "a table fee is charged when the table closes, not restored",
-                    "台费在结束本桌时收取，不能恢复",
-                )
+                raise errors.FEE_NOT_RESTORED.error()
             rev = rnd.current
             reopen = (
                 rev is not None
@@ -767,11 +704,7 @@ class GameSession(models.Model):
                 and not (rev.result or {}).get("finished")
             )
             if reopen and session.round_in_progress() is not None:
-                raise RuleError(
-                    "bad_event",
-                    "another round is in progress: finish it before restoring this one",
-                    "另一局还没打完：记完那一局再恢复这一局",
-                )
+                raise errors.RESTORE_WITH_ROUND_OPEN.error()
             rnd.status = Round.ACTIVE
             rnd.in_progress = reopen
             rnd.save(update_fields=["status", "in_progress"])
@@ -780,6 +713,47 @@ class GameSession(models.Model):
             )
             session.bump()
             return rnd
+
+    def revise_round(
+        self,
+        round_: Round,
+        entry: Mapping[str, Any],
+        author: str = "",
+        base: int | None = None,
+    ) -> RoundRevision:
+        """Correct a round of this table (Round.revise): re-score `entry` and make it
+        the round's current version.
+
+        `base`: the revision the correction was made from.  Three phones correcting
+        the same round at once would otherwise each write over the versions they did
+        not see; checked under the table's lock, every correction but the first is
+        made from a revision no longer current and raises StaleRevision, as a
+        correction made after another one was saved is (the phone shows the current
+        version and the next confirm, made knowing it, goes through).
+        """
+        # Under the lock, the round's current revision read here cannot change.
+        with locked(self) as session:
+            rnd = Round.objects.select_related("current").get(pk=round_.pk)
+            if rnd.is_fee:
+                raise errors.FEE_NOT_CORRECTED.error()
+            if base is not None and rnd.current is not None and rnd.current.number != base:
+                raise StaleRevision(rnd.current)
+            was = rnd.current.kind if rnd.current is not None else None
+            now = entry.get("kind") if isinstance(entry, Mapping) else None
+            if was in RoundRevision.NOT_HANDS and now != was:
+                raise errors.LINE_KIND_KEPT.error()
+            if rnd.current is not None:
+                # A correction keeps the round's own dealer, wind (and turned tile)
+                # unless it changes them; a penalty keeps where its odd points start.
+                entry = {**round_position(rnd.current), **entry}
+                odd_from = rnd.current.entry.get("odd_from") if was == now else None
+                if odd_from is not None:
+                    entry = {"odd_from": odd_from, **entry}
+            scored = score_entry(session, entry)
+            rnd.session = session  # its fee snapshot, without another query
+            rev = rnd.add_revision(scored, author)
+            session.bump()
+            return rev
 
     def bump(self) -> None:
         """Move the table's version: the one place it moves (the tallies' ETag), so
@@ -793,333 +767,22 @@ class GameSession(models.Model):
         publish_on_commit([table_topic(self.code), room_topic(self.room_id)], self.version)
 
 
-def round_position(rev: RoundRevision) -> dict[str, Any]:
-    """Where a round was played: its dealer, its wind and, where the table turns a
-    tile up for the wild tiles, that tile (kept by every version of the round)."""
-    where: dict[str, Any] = {"dealer": rev.dealer, "prevalent_wind": rev.prevalent_wind}
-    turned = rev.entry.get("turned") if isinstance(rev.entry, Mapping) else None
-    if turned:
-        where["turned"] = turned
-    return where
+@contextmanager
+def locked(session: GameSession, *, closed_ok: bool = False) -> Iterator[GameSession]:
+    """The one way into a change of a table: a transaction, the session's row read
+    again under its lock (SELECT … FOR UPDATE), and a closed table refused
+    (TABLE_CLOSED) unless `closed_ok` (closing, reopening, taking in, the clock and
+    the till's collection, which look at a closed table on purpose).
 
-
-def _first_discarder(entry: Mapping[str, Any]) -> int | None:
-    """Who dealt in the round's first winning discard (None: self-drawn, a draw)."""
-    if entry.get("kind") == "win":
-        d = entry.get("discarder")
-        return d if isinstance(d, int) else None
-    for ev in entry.get("events") or []:
-        if isinstance(ev, Mapping) and ev.get("type") == "win":
-            d = ev.get("discarder")
-            return d if isinstance(d, int) else None
-    return None
-
-
-class Round(models.Model):
-    ACTIVE, UNDONE = "active", "undone"
-
-    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="rounds")
-    number = models.PositiveIntegerField()
-    token = models.UUIDField()  # the one-time token of the form that recorded it
-    status = models.CharField(
-        max_length=8, default=ACTIVE, choices=[(ACTIVE, ACTIVE), (UNDONE, UNDONE)]
-    )
-    created_at = models.DateTimeField(default=clock.now)
-    undone_at = models.DateTimeField(null=True, blank=True)
-    undone_by = models.CharField(max_length=AUTHOR.max_length, blank=True)
-    current = models.ForeignKey(
-        "RoundRevision", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    # A round recorded event by event is open until its last win or the wall's end;
-    # its kong and win money already counts in the tallies.
-    in_progress = models.BooleanField(default=False)
-
-    class Meta:
-        ordering = ["number"]
-        constraints = [
-            # Two phones starting a round at once (each adding a first kong) would
-            # otherwise open two rounds; the session lock orders them and this
-            # constraint is the last word.
-            models.UniqueConstraint(
-                fields=["session"],
-                condition=models.Q(in_progress=True),
-                name="one_round_in_progress_per_session",
-            ),
-            models.UniqueConstraint(
-                fields=["session", "number"], name="round_number_once_per_session"
-            ),
-            # A double tap on 确认, or two phones confirming the same form, carry the
-            # same token: the second insert fails here and records nothing.
-            models.UniqueConstraint(
-                fields=["session", "token"], name="round_recorded_once_per_form"
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.session.code} #{self.number}"
-
-    @property
-    def is_hand(self) -> bool:
-        """A hand played (a win, a draw, a round of events): not the close's fee, an
-        adjustment or a penalty, which move points but deal no hand."""
-        return self.current is not None and self.current.kind in RoundRevision.HANDS
-
-    @staticmethod
-    def hands_q(prefix: str = "") -> models.Q:
-        """`is_hand` as a query filter (`prefix`: "rounds__" from a session): every count
-        of 局 (the table's header, the ledger, the dashboard, the day report, imports)
-        counts hands only, never the lines an adjustment, a penalty or a fee adds."""
-        return models.Q(**{f"{prefix}current__kind__in": RoundRevision.HANDS})
-
-    def hand_number(self) -> int | None:
-        """Which hand this is, "第 N 局": one more than the table's standing hands
-        before it (None for a line that is no hand).  An undone hand keeps the place
-        it had ("第 3 局已撤销", "恢复第 3 局").  `number` stays the line's number in
-        the ledger (its URL and the CSV's 行): an adjustment, a penalty and a fee
-        take a number but are no 局, so the two differ once one is recorded."""
-        if not self.is_hand:
-            return None
-        return 1 + (
-            Round.objects.filter(session_id=self.session_id, status=Round.ACTIVE,
-                                 number__lt=self.number)
-            .filter(Round.hands_q())
-            .count()
-        )  # fmt: skip
-
-    @property
-    def is_fee(self) -> bool:
-        """The fee charged when the table closed (no hand: no dealer moves, no undo)."""
-        return self.current is not None and self.current.kind == RoundRevision.FEE
-
-    def mark_undone(self, author: str = "") -> None:
-        """Undo this round: it stays in the ledger's history, struck through (who, when)."""
-        self.status = Round.UNDONE
-        self.in_progress = False
-        self.undone_at = clock.now()
-        self.undone_by = cut(AUTHOR, author)
-        self.save(update_fields=["status", "in_progress", "undone_at", "undone_by"])
-        RoundChange.objects.create(round=self, action=RoundChange.UNDO, author=cut(AUTHOR, author))
-
-    def add_revision(
-        self, scored: ScoredEntry, author: str = "", token: uuid.UUID | None = None
-    ) -> RoundRevision:
-        """A new version of this round becomes current; the old ones stay.
-
-        The room's per-round fee (台费, 抽水) is taken here, from the table's snapshot
-        of it, so every path that makes a version (a round recorded, an event added or
-        taken back, a correction, an import) charges it the same way: the version's
-        deltas are the players' net and its room_take the room's."""
-        if scored.kind != RoundRevision.FEE:
-            scored = charged(scored, FeeRule.of(self.session.fee))
-        number = (self.revisions.aggregate(n=Max("number"))["n"] or 0) + 1
-        rev = RoundRevision.objects.create(
-            round=self,
-            number=number,
-            token=token,
-            author=cut(AUTHOR, author),
-            kind=scored.kind,
-            dealer=scored.dealer,
-            prevalent_wind=scored.prevalent_wind,
-            winners=scored.winners,
-            entry=scored.entry,
-            result=scored.result,
-            deltas=scored.deltas,
-            room_take=scored.room_take,
-        )
-        Transfer.objects.bulk_create(
-            Transfer(
-                revision=rev,
-                from_seat=p["from"],
-                to_seat=p["to"],
-                amount=p["amount"],
-                reason=p.get("reason", ""),
-            )
-            for p in scored.payments
-        )
-        self.current = rev
-        self.save(update_fields=["current"])
-        return rev
-
-    def revise(
-        self, entry: Mapping[str, Any], author: str = "", base: int | None = None
-    ) -> RoundRevision:
-        """Correct this round: re-score `entry` and make it the current version.
-
-        `base`: the revision the correction was made from.  Three phones correcting
-        the same round at once would otherwise each write over the versions they did
-        not see; checked under the session's row lock, every correction but the
-        first is made from a revision no longer current and raises StaleRevision,
-        as a correction made after another one was saved is (the phone shows the
-        current version and the next confirm, made knowing it, goes through).
-        """
-        with transaction.atomic():
-            # Row lock on the session, which every change takes first: the round's
-            # current revision read below cannot change until this commits.
-            session = GameSession.objects.select_for_update().get(pk=self.session_id)
-            session.refuse_if_closed()
-            rnd = Round.objects.select_related("current").get(pk=self.pk)
-            if rnd.is_fee:
-                raise RuleError(
-                    "bad_event",
-                    "the table fee is charged from the totals: correct the rounds instead",
-                    "台费按总分收取：请改对应的牌局",
-                )
-            if base is not None and rnd.current is not None and rnd.current.number != base:
-                raise StaleRevision(rnd.current)
-            was = rnd.current.kind if rnd.current is not None else None
-            now = entry.get("kind") if isinstance(entry, Mapping) else None
-            if was in RoundRevision.NOT_HANDS and now != was:
-                raise RuleError(
-                    "bad_input",
-                    "an adjustment or a penalty is corrected as one (undo it to drop it)",
-                    "调整或罚分只能改成调整或罚分（不要了就撤销）",
-                )
-            if rnd.current is not None:
-                # A correction keeps the round's own dealer, wind (and turned tile)
-                # unless it changes them; a penalty keeps where its odd points start.
-                entry = {**round_position(rnd.current), **entry}
-                odd_from = rnd.current.entry.get("odd_from") if was == now else None
-                if odd_from is not None:
-                    entry = {"odd_from": odd_from, **entry}
-            scored = score_entry(session, entry)
-            rnd.session = session  # its fee snapshot, without another query
-            rev = rnd.add_revision(scored, author)
-            session.bump()
-            self.current = rev
-            return rev
-
-
-class RoundRevision(models.Model):
-    WIN, DRAW, ROUND, FEE = "win", "draw", "round", FEE_KIND
-    # ADJUST: points moved between players by agreement, with a reason; PENALTY: a
-    # penalty the ruleset declares (逃跑, 错和).  Neither is a hand (scorer/scoring.py).
-    ADJUST, PENALTY = ADJUST_KIND, PENALTY_KIND
-    HANDS = (WIN, DRAW, ROUND)
-    NOT_HANDS = (ADJUST, PENALTY)
-
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="revisions")
-    number = models.PositiveIntegerField()
-    # The one-time token of the event form that made this version (rounds played as events).
-    token = models.UUIDField(null=True, blank=True)
-    created_at = models.DateTimeField(default=clock.now)
-    author = models.CharField(max_length=AUTHOR.max_length, blank=True)
-    # FEE: the table fee charged when the table closed (AA, 大赢家付; scorer/fees.py).
-    kind = models.CharField(
-        max_length=8,
-        choices=[
-            (WIN, WIN),
-            (DRAW, DRAW),
-            (ROUND, ROUND),
-            (FEE, FEE),
-            (ADJUST, ADJUST),
-            (PENALTY, PENALTY),
-        ],
-    )
-    dealer = models.PositiveSmallIntegerField()
-    prevalent_wind = models.CharField(max_length=1, default="E")
-    winners = models.JSONField(default=list)
-    entry = models.JSONField()  # what was entered: the situation, or the fans picked
-    result = models.JSONField()  # the engine's answer: fans, total, notes
-    # Points per seat, the players' net: with what the room takes (台费) they sum to zero.
-    deltas = models.JSONField()
-    # What the room takes in this version of the round (a per-round 台费 / 抽水, or the
-    # fee charged when the table closes): sum(deltas) + room_take == 0.  Never hidden
-    # inside the players' deltas: the room is its own line.
-    room_take = models.IntegerField(default=0)
-
-    class Meta:
-        ordering = ["number"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["round", "number"], name="revision_number_once_per_round"
-            ),
-            # A double tap on an event's 确认 carries the same token: added once.
-            models.UniqueConstraint(fields=["round", "token"], name="event_added_once_per_form"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.round} v{self.number}"
-
-
-class RoundChange(models.Model):
-    """One undo or restore of a round: who and when.  A round may be undone and
-    restored several times; `Round.undone_at/by` only keep the last undo."""
-
-    UNDO, RESTORE = "undo", "restore"
-
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="changes")
-    action = models.CharField(max_length=8, choices=[(UNDO, UNDO), (RESTORE, RESTORE)])
-    author = models.CharField(max_length=AUTHOR.max_length, blank=True)
-    at = models.DateTimeField(default=clock.now)
-
-    class Meta:
-        ordering = ["at", "pk"]
-
-    def __str__(self) -> str:
-        return f"{self.round} {self.action}"
-
-
-class SessionChange(models.Model):
-    """A table closed (结束本桌) or reopened: who, when, and a note on a reopening."""
-
-    CLOSE, REOPEN = "close", "reopen"
-
-    session = models.ForeignKey(GameSession, on_delete=models.CASCADE, related_name="changes")
-    action = models.CharField(max_length=8, choices=[(CLOSE, CLOSE), (REOPEN, REOPEN)])
-    author = models.CharField(max_length=AUTHOR.max_length, blank=True)
-    note = models.CharField(max_length=NOTE.max_length, blank=True)
-    at = models.DateTimeField(default=clock.now)
-
-    class Meta:
-        ordering = ["at", "pk"]
-
-    def __str__(self) -> str:
-        return f"{self.session.code} {self.action}"
-
-
-class RoundTaken(Exception):
-    """The round a form was opened for has been recorded meanwhile (by another phone)."""
-
-    def __init__(self, taken: Round | None, next_number: int) -> None:
-        super().__init__(f"round taken; next is {next_number}")
-        self.taken = taken
-        self.next_number = next_number
-
-
-class StaleRevision(Exception):
-    """A correction made from a revision that is no longer the round's current one."""
-
-    def __init__(self, current: RoundRevision) -> None:
-        super().__init__(f"made from an old revision; current is v{current.number}")
-        self.current = current
-
-
-class Transfer(models.Model):
-    revision = models.ForeignKey(RoundRevision, on_delete=models.CASCADE, related_name="transfers")
-    from_seat = models.PositiveSmallIntegerField()
-    to_seat = models.PositiveSmallIntegerField(null=True, blank=True)  # None: paid to the room
-    amount = models.IntegerField()
-    reason = models.CharField(max_length=80, blank=True)
-
-    def __str__(self) -> str:
-        return f"{self.from_seat}->{self.to_seat} {self.amount}"
-
-
-__all__ = [
-    "GameSession",
-    "Round",
-    "RoundChange",
-    "RoundRevision",
-    "RoundTaken",
-    "RuleError",
-    "SessionChange",
-    "StaleRevision",
-    "Transfer",
-]
-# Rooms, players and invites live in modules of their own, below this one (they
-# never name a session); imported above so that Django finds their models here.
-__all__ += ["Player", "PlayerAlias", "RoomConfig", "RoomInvite", "RoomLogEntry", "Seat"]
-__all__ += ["BalanceEntry", "Collection", "DayClose", "TableCharge"]
+    What is locked, in what order, and why is this module's docstring ("the locking
+    rule").  The row given back is the one to read and change: `session` is the
+    caller's copy, as it was before the lock.
+    """
+    with transaction.atomic():
+        row = GameSession.objects.select_for_update().get(pk=session.pk)
+        if row.closed_at is not None and not closed_ok:
+            raise errors.TABLE_CLOSED.error()
+        yield row
 
 
 @receiver(post_save, sender=GameSession)

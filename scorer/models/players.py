@@ -22,7 +22,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from scorer.fees import seat_fees
-from scorer.roomlog import PLAYER_RENAMED, PLAYERS_MERGED, Actor
+from scorer.models.roomlog import PLAYER_RENAMED, PLAYERS_MERGED, Actor
 from scorer.text import PLAYER_NAME, clean_text
 
 
@@ -127,7 +127,7 @@ class Player(models.Model):
             # The name that goes, and the names it was known by, are his from now on.
             PlayerAlias.objects.filter(player=self).update(player=keep)
             PlayerAlias.keep(keep, next(p.name for p in locked if p.pk == self.pk))
-            # His balance (会员储值, scorer/money.py) moves with his seats.
+            # His balance (会员储值, scorer/models/money.py) moves with his seats.
             self.balance_entries.update(player=keep)
             last = max(p.last_played for p in locked)
             Player.objects.filter(pk=keep.pk).update(last_played=last)

@@ -38,15 +38,8 @@ from rules import REGISTRY, RuleError
 from rules.registry import Ruleset
 from scorer.fees import checked_fee
 from scorer.language import rule_error_text
-from scorer.players import Player
-from scorer.room_tables import (
-    FIRST_TABLE,
-    LAST_TABLE,
-    ReplacedTableCode,
-    RoomTable,
-    new_room_code,
-)
-from scorer.roomlog import (
+from scorer.models.players import Player
+from scorer.models.roomlog import (
     CONFIG_COPIED,
     CONFIG_CREATED,
     CONFIG_EDITED,
@@ -62,6 +55,13 @@ from scorer.roomlog import (
     TABLES_ADDED,
     Actor,
     RoomLogEntry,
+)
+from scorer.models.tables import (
+    FIRST_TABLE,
+    LAST_TABLE,
+    ReplacedTableCode,
+    RoomTable,
+    new_room_code,
 )
 from scorer.text import CONFIG_NAME, MEMBER_NAME, ROOM_NAME, TABLE_NAME, cut
 from scorer.timefee import checked_time_fee
@@ -148,7 +148,7 @@ class Room(models.Model):
         *,
         name: str | None = None,
     ) -> RoomLogEntry:
-        """Add an entry to the room's log (scorer/roomlog.py, after pretix's
+        """Add an entry to the room's log (scorer/models/roomlog.py, after pretix's
         LoggedModel.log_action): `action` one of its declared types, `user` who did
         it (a user, or a room's admin as the domain methods take them), `data` what
         changed, as JSON ("before"/"after" for an edit).  `name`: the name the room
