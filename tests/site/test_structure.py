@@ -60,10 +60,11 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
     ("scorer.fees", "scorer.timefee"),
     # The models (scorer/models/), one subject per module, bottom first: the refusals
     # a table's changes answer with and a table's rules (no model), then one kind of
-    # row per module; the rounds never name a session (the sessions hold the lock
-    # every change takes), and scorer.models imports them all so that Django finds
+    # row per module; the one lock every change of a table takes (locking); the
+    # rounds and their changes never name a session, and scorer.models imports them all so that Django finds
     # them.
     ("scorer.models.errors", "scorer.models.session_rules"),
+    ("scorer.models.locking",),
     ("scorer.models.roomlog",),
     ("scorer.models.players",),
     ("scorer.models.tables",),
@@ -71,6 +72,7 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
     ("scorer.models.invites",),
     ("scorer.models.money",),
     ("scorer.models.rounds",),
+    ("scorer.models.round_changes",),
     ("scorer.models.sessions",),
     ("scorer.models",),
     # What reads and changes the models: access helpers, the phone's own state, the
