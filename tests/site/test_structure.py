@@ -58,6 +58,7 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
         "scorer.templatetags.*",
     ),
     ("scorer.fees", "scorer.timefee"),
+    ("scorer.config_checks",),
     # The models (scorer/models/), one subject per module, bottom first: the refusals
     # a table's changes answer with and a table's rules (no model), then one kind of
     # row per module; the one lock every change of a table takes (locking); the
