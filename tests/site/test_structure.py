@@ -84,6 +84,7 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
         "scorer.export",
         "scorer.live",
         "scorer.phone",
+        "scorer.player_records",
         "scorer.present.events",
         "scorer.present.fan_list",
         "scorer.present.fee",
