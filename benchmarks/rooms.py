@@ -84,8 +84,8 @@ def grow(to: int, template: dict[str, Any], till_days: int = 1) -> None:
     from django.utils import timezone
 
     from scorer.models import GameSession, Round, RoundRevision
-    from scorer.players import Player
-    from scorer.rooms import Room, RoomConfig, RoomTable
+    from scorer.models.players import Player
+    from scorer.models.rooms import Room, RoomConfig, RoomTable
 
     have = Room.objects.count()
     if have >= to:
@@ -250,7 +250,7 @@ def measure(slug: str, runs: int) -> dict[str, tuple[int, float]]:
     from django.urls import reverse
     from django.utils import timezone
 
-    from scorer.rooms import Room, RoomMember
+    from scorer.models.rooms import Room, RoomMember
 
     room = Room.objects.get(slug=slug)
     yesterday = (timezone.localdate() - dt.timedelta(days=1)).isoformat()
@@ -309,7 +309,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     _setup()
-    from scorer.rooms import Room
+    from scorer.models.rooms import Room
 
     if args.again:
         n = Room.objects.count()

@@ -26,10 +26,10 @@ from django.utils.translation import gettext
 from django_htmx.http import HttpResponseClientRedirect
 
 from scorer import phone
-from scorer.invites import RoomInvite
 from scorer.models import GameSession, Round
-from scorer.players import Player
-from scorer.rooms import (
+from scorer.models.invites import RoomInvite
+from scorer.models.players import Player
+from scorer.models.rooms import (
     FIRST_TABLE,
     LAST_TABLE,
     Room,
@@ -40,9 +40,9 @@ from scorer.rooms import (
 )
 
 # What new_code() makes (secrets.token_urlsafe), up to the field's length; a
-# player's slug (scorer.players.new_slug) is one too.
+# player's slug (scorer.models.players.new_slug) is one too.
 CODE = re.compile(r"[A-Za-z0-9_-]{1,32}")
-TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")  # an invitation's (scorer.invites)
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")  # an invitation's (scorer.models.invites)
 
 
 def session_or_404(code: str) -> GameSession:

@@ -3,7 +3,7 @@
 The change form is generated from the ruleset's parameter declarations (type,
 choices with their labels, range, help text in the reader's language), and each
 value is checked by the ruleset itself: a refused value is shown on its field
-and nothing is saved.  The model checks again on every save (scorer/rooms.py).
+and nothing is saved.  The model checks again on every save (scorer/models/rooms.py).
 History (who changed what, when) comes from django-simple-history.
 """
 
@@ -24,9 +24,9 @@ from rules import REGISTRY
 from rules.registry import Ruleset
 from scorer.forms import add_param_fields, clean_params
 from scorer.language import by_language
+from scorer.models.roomlog import RoomLogEntry
+from scorer.models.rooms import Room, RoomConfig, RoomMember
 from scorer.present.words import table_rulesets
-from scorer.roomlog import RoomLogEntry
-from scorer.rooms import Room, RoomConfig, RoomMember
 
 
 class RoomConfigForm(forms.ModelForm):

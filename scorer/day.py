@@ -31,7 +31,7 @@ from django.utils.translation import gettext
 
 from scorer import clock
 from scorer.models import GameSession, Round, RoundRevision
-from scorer.rooms import Room, RoomTable
+from scorer.models.rooms import Room, RoomTable
 
 # An open table with no change for this long is marked stale on the dashboard:
 # players who went home without closing it (its admins close it, saying why).

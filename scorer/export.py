@@ -28,8 +28,8 @@ from scorer import clock, table_schema
 from scorer.fees import FEE_KIND, FEE_REASON, FeeRule, charged, rescore_close
 from scorer.language import by_language
 from scorer.models import GameSession, Round, RoundChange, RoundRevision, SessionChange
+from scorer.models.rooms import Room, default_room
 from scorer.parse import FIRST_DAY, LAST_DAY, datetime_or_none
-from scorer.rooms import Room, default_room
 from scorer.scoring import score_entry
 from scorer.seating import seat_players
 from scorer.spreadsheet import csv_text, local_time
@@ -96,7 +96,7 @@ def table_json(session: GameSession) -> dict[str, Any]:
         "money_per_point": None
         if session.money_per_point is None
         else str(session.money_per_point),
-        "fee": session.fee_rule().to_json(),
+        "fee": session.rules.fee.to_json(),
         "created_at": _at(session.created_at),
         "closed_at": _at(session.closed_at),
         "changes": [
@@ -107,9 +107,9 @@ def table_json(session: GameSession) -> dict[str, Any]:
         "tallies": session.tallies(),
         # The room's take (台费): with the tallies it sums to zero.
         "room_take": session.room_take(),
-        # The table's money ledger in 元 (scorer/money.py), apart from the points: its 计时
+        # The table's money ledger in 元 (scorer/models/money.py), apart from the points: its 计时
         # rule, its clock's pauses, and what each seat owes the room at its close.
-        "time_fee": session.time_rule().to_json(),
+        "time_fee": session.rules.time_fee.to_json(),
         "pauses": session.pauses or [],
         "money_charged": [str(m) for m in session.money_charged()],
     }
@@ -124,9 +124,9 @@ def table_rows(session: GameSession) -> list[list[Any]]:
     from each of them, on the history's rows nothing.  The last row is the totals
     in the same columns, so that a spreadsheet's SUM of each column is its total:
     each player's tally, and what the room took."""
-    reasons = session.table().reasons
+    reasons = session.rules.table.reasons
     names = [str(n) for n in session.players]
-    charged_room = bool(session.fee_rule().to_json()) or session.room_take() != 0
+    charged_room = bool(session.rules.fee.to_json()) or session.room_take() != 0
     room = pgettext("the room as a payee of the table's export", "the room")
     head = [
         # Round.number: the ledger's line (hands, adjustments, penalties, the fee), not 局.
@@ -425,12 +425,12 @@ def _import_round(session: GameSession, r: Any, i: int) -> None:
             raise _bad(f"{where}: a version has no entry", f"{where_zh}：有一个版本没有内容")
         try:
             if v["entry"].get("kind") == FEE_KIND:  # the fee charged at the close
-                scored = rescore_close(session.fee_rule(), v["entry"], session.n_players,
+                scored = rescore_close(session.rules.fee, v["entry"], session.n_players,
                                        _seat_or_east(v.get("dealer")), str(v.get("prevalent_wind") or "E"))  # fmt: skip
                 net = scored
             else:
                 scored = score_entry(session, v["entry"])
-                net = charged(scored, session.fee_rule())  # the per-round fee, charged again
+                net = charged(scored, session.rules.fee)  # the per-round fee, charged again
         except RuleError as e:
             raise RuleError(
                 e.code, f"{where}: {e.message}", f"{where_zh}：{e.message_zh}"

@@ -143,7 +143,7 @@ class FeeRule:
     percent: Decimal = Decimal(0)  # win_percent
     cap: int = 0  # win_percent: at most this per winner (0: no cap)
     # In 元 rather than points ("unit": "yuan"): charged at the close into the table's
-    # money ledger (scorer/money.py), never into the points; `price` the amount (AA:
+    # money ledger (scorer/models/money.py), never into the points; `price` the amount (AA:
     # each; 每把: each winner; 大赢家: the whole), `cap_yuan` 抽水's cap (0: none).
     yuan: bool = False
     price: Decimal = Decimal(0)

@@ -15,10 +15,10 @@ from rules.params import Param
 from rules.registry import Ruleset
 from scorer.fees import FeeRule
 from scorer.language import by_language, rule_error_text
-from scorer.players import PLACEHOLDER_NAMES
+from scorer.models.players import PLACEHOLDER_NAMES
+from scorer.models.rooms import RoomConfig
 from scorer.present.history import value_text
 from scorer.present.words import SEAT_NAMES, WIND_NAMES
-from scorer.rooms import RoomConfig
 from scorer.text import PLAYER_NAME, TextField
 
 

@@ -23,7 +23,7 @@ from scorer import signin
 from scorer.access import CODE, NoLongerAdmin, member_or_404
 from scorer.broker import room_topic, table_topic
 from scorer.models import GameSession
-from scorer.rooms import Room
+from scorer.models.rooms import Room
 
 # The paths the ASGI app serves ahead of Django (the same as scorer/urls.py's).
 TABLE_EVENTS = re.compile(r"^/s/(?P<code>[^/]+)/events$")

@@ -13,10 +13,10 @@ from rules.registry import Ruleset
 from scorer.fees import add_fee_fields, clean_fee
 from scorer.forms import add_param_fields, clean_params, config_label
 from scorer.language import by_language
-from scorer.players import Player
+from scorer.models.players import Player
+from scorer.models.roomlog import Actor
+from scorer.models.rooms import Room, RoomConfig
 from scorer.present.words import table_rulesets
-from scorer.roomlog import Actor
-from scorer.rooms import Room, RoomConfig
 from scorer.text import CONFIG_NAME, MEMBER_NAME, ROOM_NAME, TextField, cut
 from scorer.timefee import add_time_fee_fields, clean_time_fee
 

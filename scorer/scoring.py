@@ -34,11 +34,20 @@ class SeatedTable(Protocol):
     @property
     def n_players(self) -> int: ...
 
-    def table(self) -> TableSpec: ...
-
-    def resolved_params(self) -> ParamValues: ...
+    @property
+    def rules(self) -> TableRules: ...
 
     def next_position(self) -> tuple[int, str]: ...
+
+
+class TableRules(Protocol):
+    """What scoring reads of a table's rules (scorer.models.session_rules.SessionRules)."""
+
+    @property
+    def table(self) -> TableSpec: ...
+
+    @property
+    def params(self) -> ParamValues: ...
 
 
 @dataclass(frozen=True)
@@ -139,7 +148,7 @@ def _settle(
     return settle_or_raise(
         {
             "ruleset": session.ruleset,
-            "params": dict(session.resolved_params()),
+            "params": dict(session.rules.params),
             "players": session.n_players,
             "dealer": dealer,
             "prevalent_wind": wind,
@@ -152,7 +161,7 @@ def _settle(
 
 def seating(session: SeatedTable, wind: str) -> dict[str, Any]:
     """The seats in play order where a match has changed them (国标比赛's 换位)."""
-    match = session.table().match
+    match = session.rules.table.match
     if match is None or session.n_players != match.players or wind not in SEAT_WINDS:
         return {}
     return {"seating": list(match.order(wind, session.first_dealer))}

@@ -14,8 +14,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from scorer.models import GameSession
-from scorer.players import Player, Seat, is_placeholder
-from scorer.rooms import RoomTable
+from scorer.models.players import Player, Seat, is_placeholder
+from scorer.models.rooms import RoomTable
 from scorer.text import PLAYER_NAME, cut
 
 

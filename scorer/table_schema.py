@@ -108,7 +108,7 @@ SCHEMA: dict[str, Any] = {
         # How the room charged the table (scorer/fees.py), and what it took in all.
         "fee": {"type": ["object", "null"]},
         "room_take": {"type": "integer", "minimum": 0},
-        # The table's money ledger in 元 (scorer/money.py): its 计时 rule, its clock's
+        # The table's money ledger in 元 (scorer/models/money.py): its 计时 rule, its clock's
         # pauses, what each seat owed the room at its close ("18.75": exact decimals).
         "time_fee": {"type": ["object", "null"]},
         "pauses": {

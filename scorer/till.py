@@ -4,7 +4,7 @@ and month.
 
 Every money change here is a function in one transaction.atomic() that locks the
 row the race is about (select_for_update) and writes the room's log
-(scorer/roomlog.py) in the same transaction.  The figures are read in a fixed
+(scorer/models/roomlog.py) in the same transaction.  The figures are read in a fixed
 number of queries whatever the size of the room or of the site
 (benchmarks/rooms.py measures them at 1,000 rooms).
 
@@ -32,7 +32,7 @@ from django.utils.translation import gettext
 from scorer import clock
 from scorer.day import table_label
 from scorer.models import GameSession
-from scorer.money import (
+from scorer.models.money import (
     BALANCE,
     HAND_METHODS,
     METHODS,
@@ -42,9 +42,10 @@ from scorer.money import (
     DayClose,
     TableCharge,
 )
-from scorer.players import Player, Seat
-from scorer.roomlog import TILL_COLLECTED, TILL_DAY_CLOSED, TILL_TOPPED_UP
-from scorer.rooms import Room, RoomMember
+from scorer.models.players import Player, Seat
+from scorer.models.roomlog import TILL_COLLECTED, TILL_DAY_CLOSED, TILL_TOPPED_UP
+from scorer.models.rooms import Room, RoomMember
+from scorer.models.sessions import locked as locked_table
 from scorer.timefee import MAX_PRICE
 
 OWED = "owed"  # a seat left owing (a choice of the collect form, no row)
@@ -154,8 +155,9 @@ def collect(
     Race: two admins collecting the same table at once would both see the seat
     owing and take it twice; the table's row lock orders them, and the second
     finds nothing owed.  A balance is charged under its player's row lock too."""
-    with transaction.atomic():
-        locked = GameSession.objects.select_for_update().get(pk=session.pk)
+    # The table's lock (sessions.locked; a closed table is what is collected), then a
+    # balance's: the one order the locking rule allows.
+    with locked_table(session, closed_ok=True) as locked:
         money = table_money(locked)
         made: list[Collection] = []
         for seat in money.seats:

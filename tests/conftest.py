@@ -26,7 +26,7 @@ from django.test import Client
 from django.test.utils import override_settings
 
 from scorer.models import GameSession
-from scorer.rooms import Room, RoomMember
+from scorer.models.rooms import Room, RoomMember
 from tests.factories import make_room, make_table, member_client
 
 DATABASE_FIXTURES = {"db", "transactional_db"}

@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from scorer.models import GameSession, Round
-from scorer.rooms import Room, RoomMember
+from scorer.models.rooms import Room, RoomMember
 from scorer.seating import seat_players
 
 # Four players, the names most tests seat.

@@ -111,7 +111,7 @@ class EventPick(Pick):
 
     @classmethod
     def fresh_event(cls, session: GameSession, rs: Ruleset, now: RoundNow, kind: str) -> EventPick:
-        spec = session.table()
+        spec = session.rules.table
         wind = now.wind if spec.prevalent_wind else "E"
         p = cls(token=str(uuid.uuid4()), dealer=now.dealer, wind=wind, spec=spec)
         p._know(session, rs, now)
@@ -205,7 +205,7 @@ class EventPick(Pick):
         if now.rnd is not None and now.turned:
             self.turned = parse_tile(now.turned)  # the round's own, asked once
             self.round_turned = True
-        self.catalog = rs.fan_catalog(session.resolved_params())
+        self.catalog = rs.fan_catalog(session.rules.params)
         self.fan_max = {f["id"]: f.get("max", 1) for f in self.catalog}
 
     # -- derived ---------------------------------------------------------

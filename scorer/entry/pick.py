@@ -105,7 +105,7 @@ class Pick:
     @classmethod
     def fresh(cls, session: GameSession) -> Pick:
         dealer, wind = next_position_of(session)
-        p = cls(token=str(uuid.uuid4()), dealer=dealer, wind=wind, spec=session.table())
+        p = cls(token=str(uuid.uuid4()), dealer=dealer, wind=wind, spec=session.rules.table)
         p.seat_values = p.default_seat_values(session.n_players)
         p.for_round = session.next_number()
         return p
@@ -147,8 +147,10 @@ class Pick:
     @classmethod
     def from_post(cls, data: Mapping[str, str], session: GameSession, rs: Ruleset) -> Pick:
         """The state the form sent; anything unreadable falls back to empty, never an error."""
-        n = session.n_players
-        spec = session.table()
+        # The model is read once: its rules (the spec and the values) and its seats;
+        # the proposed position only when the form sent none.
+        rules, n = session.rules, session.n_players
+        spec = rules.table
         dealer = int_or_none(data.get("dealer"), 0, n - 1)
         # A table without a 圈风 neither shows nor carries one: every round is "E".
         wind = data.get("wind", "") if spec.prevalent_wind else "E"
@@ -164,7 +166,7 @@ class Pick:
         p.discarder = "self" if d == "self" else ("" if seat is None else str(seat))
         if p.winner is not None and p.discarder == str(p.winner):
             p.discarder = ""
-        quick = data.get("mode") == "quick" and rs.fan_catalog(session.resolved_params())
+        quick = data.get("mode") == "quick" and rs.fan_catalog(rules.params)
         p.mode = "quick" if quick else "tiles"
         usable = set(spec.tiles)
         try:
@@ -221,7 +223,7 @@ class Pick:
         rev = rnd.current
         assert rev is not None
         p = cls(token=str(uuid.uuid4()), dealer=rev.dealer, wind=rev.prevalent_wind)
-        p.spec = rnd.session.table()
+        p.spec = rnd.session.rules.table
         p.base = rev.number
         turned = entry.get("turned")
         if turned:

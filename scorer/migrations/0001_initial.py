@@ -4,7 +4,7 @@ import django.db.models.deletion
 import django.utils.timezone
 from django.db import migrations, models
 
-import scorer.models
+import scorer.models.sessions
 
 
 class Migration(migrations.Migration):
@@ -25,7 +25,10 @@ class Migration(migrations.Migration):
                 (
                     "code",
                     models.CharField(
-                        default=scorer.models.new_code, editable=False, max_length=32, unique=True
+                        default=scorer.models.sessions.new_code,
+                        editable=False,
+                        max_length=32,
+                        unique=True,
                     ),
                 ),
                 ("ruleset", models.CharField(max_length=32)),

@@ -4,7 +4,7 @@ import django.db.models.deletion
 import django.utils.timezone
 from django.db import migrations, models
 
-import scorer.players
+import scorer.models.players
 
 
 class Migration(migrations.Migration):
@@ -25,7 +25,10 @@ class Migration(migrations.Migration):
                 (
                     "slug",
                     models.CharField(
-                        default=scorer.players.new_slug, editable=False, max_length=24, unique=True
+                        default=scorer.models.players.new_slug,
+                        editable=False,
+                        max_length=24,
+                        unique=True,
                     ),
                 ),
                 ("name", models.CharField(max_length=40)),

@@ -5,7 +5,7 @@ import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
 
-import scorer.rooms
+import scorer.models.tables
 
 
 def into_the_first_room(apps, schema_editor):
@@ -86,7 +86,7 @@ class Migration(migrations.Migration):
                 (
                     "code",
                     models.CharField(
-                        default=scorer.rooms.new_room_code,
+                        default=scorer.models.tables.new_room_code,
                         editable=False,
                         max_length=24,
                         unique=True,

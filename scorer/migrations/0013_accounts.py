@@ -5,7 +5,7 @@ import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
 
-import scorer.invites
+import scorer.models.invites
 
 
 class Migration(migrations.Migration):
@@ -27,7 +27,9 @@ class Migration(migrations.Migration):
                 (
                     "token",
                     models.CharField(
-                        default=scorer.invites.new_invite_token, editable=False, max_length=40
+                        default=scorer.models.invites.new_invite_token,
+                        editable=False,
+                        max_length=40,
                     ),
                 ),
                 (
@@ -39,7 +41,7 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
-                ("expires_at", models.DateTimeField(default=scorer.invites.invite_expiry)),
+                ("expires_at", models.DateTimeField(default=scorer.models.invites.invite_expiry)),
                 ("used_at", models.DateTimeField(blank=True, null=True)),
                 (
                     "created_by",

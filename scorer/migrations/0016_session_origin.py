@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 def fill_origins(apps, schema_editor):
     """Every table already here gets the origin its next export will carry, so
-    that importing that export finds it (as scorer.models.origin_of_code)."""
+    that importing that export finds it (as scorer.models.sessions.origin_of_code)."""
     GameSession = apps.get_model("scorer", "GameSession")
     for s in GameSession.objects.filter(origin="").only("pk", "code").iterator():
         origin = hashlib.sha256(f"mahjong-table:{s.code}".encode()).hexdigest()

@@ -7,7 +7,7 @@ import django.db.models.deletion
 import django.utils.timezone
 from django.db import migrations, models
 
-# The room's log's action keys (scorer/roomlog.py), as they are stored.
+# The room's log's action keys (scorer/models/roomlog.py), as they are stored.
 RENAMED, MERGED = "room.player.renamed", "room.player.merged"
 
 

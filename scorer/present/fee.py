@@ -30,7 +30,7 @@ def room_label(session: GameSession) -> str:
 def room_line(session: GameSession, take: int) -> dict[str, Any] | None:
     """The room's line of a table: its name, what it has taken, as money where the
     table has a rate, and how it charges; None for a table that pays no fee."""
-    rule = session.fee_rule()
+    rule = session.rules.fee
     if not rule.charges and not take:
         return None
     rate = session.money_per_point
@@ -48,7 +48,7 @@ def clock_view(session: GameSession, at: dt.datetime | None = None) -> dict[str,
     billed so far (start to now or its close, less its pauses), whether it runs, the
     time fee so far in 元, and what the page's script ticks from (static/js/clock.js)."""
     data = session.clock_data(at)
-    rule = session.time_rule()
+    rule = session.rules.time_fee
     seconds = int(data["seconds"])
     return {
         "text": clock.duration_text(seconds),

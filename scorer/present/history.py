@@ -21,7 +21,7 @@ from rules import REGISTRY
 from rules.params import Param
 from scorer.fees import FeeRule
 from scorer.language import by_language
-from scorer.rooms import RoomConfig
+from scorer.models.rooms import RoomConfig
 
 FIELDS = ["name", "params", "fee", "locked", "enabled", "order"]
 ARROW = " → "

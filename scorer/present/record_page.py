@@ -251,14 +251,14 @@ def record_page(
         taken = taken_round(session, p) if editing is None else None
         result = round_outcome(session, p, taken is not None)
         result = replace(result, shape=hand_shape(session, p))
-        winds = session.seat_winds(p.dealer, p.wind)
+        winds = session.rules.seat_winds(p.dealer, p.wind)
         seats = [
             SeatButton(s, name, dealer=s == p.dealer, winner=s == p.winner,
                        discarder=p.discarder == str(s), wind=wind_name(winds[s]))
             for s, name in enumerate(names)
         ]  # fmt: skip
         flow = _whole_round(session, rs, p, result, asked, winds)
-        quick_available = bool(rs.fan_catalog(session.resolved_params()))
+        quick_available = bool(rs.fan_catalog(session.rules.params))
         asks_turned = p.spec.wilds.mode == "turned"
     result = replace(result, message=name_seats(result.message, names),
                      hint=name_seats(result.hint, names))  # fmt: skip
@@ -314,7 +314,7 @@ def _whole_round(
     asked: Asked,
     winds: Sequence[str],
 ) -> WholeRound:
-    catalog = rs.fan_catalog(session.resolved_params()) if p.mode == "quick" else []
+    catalog = rs.fan_catalog(session.rules.params) if p.mode == "quick" else []
     # Folded parts of the page are re-rendered on every tap: keep open what was just used.
     verb, _, arg = (asked.tap or "").partition(":")
     tapped_fan = int_or_none(arg.partition(":")[0], 0, 10_000) if verb == "fan" else None

@@ -128,7 +128,7 @@ def unfinished_hand(session: GameSession, p: Pick, out: Outcome) -> Outcome | No
 def with_waits(session: GameSession, p: Pick, out: Outcome) -> Outcome:
     """One tile short: `out` with the engine's waits, shown as tiles to tap."""
     tiles = sorted((*p.concealed, *([p.win_tile] if p.win_tile is not None else [])))
-    sit = {"ruleset": session.ruleset, "params": dict(session.resolved_params()),
+    sit = {"ruleset": session.ruleset, "params": dict(session.rules.params),
            "concealed": tiles_str(tiles), "melds": p.hand().get("melds", []),
            "wild": [tile_str(t) for t in p.wild_kinds()]}  # fmt: skip
     w = waits(sit)
@@ -229,7 +229,7 @@ def hand_shape(session: GameSession, p: Pick) -> str:
     try:
         hint = rs.hand_hint(
             tuple(p.concealed), tuple(p.melds), p.win_tile, p.wild_kinds(),
-            session.resolved_params(),
+            session.rules.params,
         )  # fmt: skip
     except RuleError:
         return ""
@@ -270,7 +270,7 @@ def event_outcome(session: GameSession, p: EventPick, now: RoundNow, taken: bool
     try:
         # The list add_event would settle: the same merge for 一炮多响.
         rs = get_ruleset(session.ruleset)
-        events = rs.with_event(list(now.events), event, session.resolved_params(), p.join)
+        events = rs.with_event(list(now.events), event, session.rules.params, p.join)
         turned = {"turned": tile_str(p.turned)} if p.turned is not None else {}
         result = evaluate_events(session, events, p.dealer, p.wind, turned).result
     except RuleError as e:
@@ -285,7 +285,7 @@ def event_outcome(session: GameSession, p: EventPick, now: RoundNow, taken: bool
         deltas[t["from"]] -= t["amount"]
         deltas[t["to"]] += t["amount"]
     lang = 0 if is_zh() else 1
-    reasons = session.table().reasons
+    reasons = session.rules.table.reasons
     transfers: list[TransferRow] = [
         {"from": names[t["from"]], "to": names[t["to"]], "amount": t["amount"],
          "reason": reason_labels(t, reasons)[lang]}

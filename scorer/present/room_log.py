@@ -16,10 +16,10 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scorer.money import METHODS
+from scorer.models.money import METHODS
+from scorer.models.roomlog import LISTS_CHANGES, SENTENCES, RoomLogEntry
 from scorer.present.events import join_names
 from scorer.present.history import ARROW, change_words
-from scorer.roomlog import LISTS_CHANGES, SENTENCES, RoomLogEntry
 
 __all__ = ["LogLine", "log_line", "table_label", "tables_text"]
 

@@ -14,9 +14,9 @@ from django.urls import reverse
 from django.utils.translation import gettext
 
 from scorer.access import invite_by_token_or_404
-from scorer.invites import InviteRefused, RoomInvite
+from scorer.models.invites import InviteRefused, RoomInvite
+from scorer.models.rooms import Room
 from scorer.room_forms import DisplayNameForm, SignUpForm
-from scorer.rooms import Room
 from scorer.share import share_link
 from scorer.signin import SignOut
 

@@ -42,7 +42,7 @@ def _entry(post: Any, session: GameSession) -> dict[str, Any]:
     if post.get("kind") == RoundRevision.PENALTY:
         entry: dict[str, Any] = {"kind": "penalty", "penalty": post.get("penalty", ""),
                                  "seat": int_or_none(post.get("seat"), 0, n - 1)}  # fmt: skip
-        table = session.table()
+        table = session.rules.table
         kind = table.penalty(entry["penalty"])
         ranges = {si.id: (si.min, si.max) for si in table.seat_inputs}
         inputs = {}
@@ -70,7 +70,7 @@ def _entry(post: Any, session: GameSession) -> dict[str, Any]:
 
 def _form(session: GameSession, data: dict[str, Any]) -> dict[str, Any]:
     """What the template shows: the players, the declared penalties, the rows."""
-    table = session.table()
+    table = session.rules.table
     names = list(session.players)
     penalties = [
         {
@@ -92,7 +92,7 @@ def _form(session: GameSession, data: dict[str, Any]) -> dict[str, Any]:
                 for si in table.seat_inputs
                 if si.id in p.inputs
             ],  # fmt: skip
-            "to": session.resolved_params().get(p.to_param, "others"),
+            "to": session.rules.params.get(p.to_param, "others"),
         }
         for p in table.penalties
     ]

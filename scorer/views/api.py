@@ -92,7 +92,7 @@ def session(request: HttpRequest, code: str) -> JsonResponse:
     dealer, wind = s.next_position(rounds)
     per_point = s.money_per_point
     take = s.room_take(rounds)
-    timed = s.time_rule()
+    timed = s.rules.time_fee
     body: dict[str, Any] = {
         "code": s.code,
         "ruleset": s.ruleset,
@@ -106,7 +106,7 @@ def session(request: HttpRequest, code: str) -> JsonResponse:
         # to zero; the fee as the table was started with it ({}: none).
         "room_take": take,
         "room_money": None if per_point is None else str((take * per_point).quantize(CENT)),
-        "fee": s.fee_rule().to_json(),
+        "fee": s.rules.fee.to_json(),
         # The table's money ledger in 元, apart from the points (docs/fees.md): its 计时
         # rule, its clock (billed seconds, pauses left out), the time fee so far, and
         # what each seat owes the room once the table is closed.

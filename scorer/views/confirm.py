@@ -16,7 +16,7 @@ from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django_htmx.http import HttpResponseClientRedirect
 
-from scorer.rooms import RoomMember
+from scorer.models.rooms import RoomMember
 from scorer.views import HtmxHttpRequest
 
 __all__ = ["CONFIRM", "Ask", "ask", "back", "confirmation"]

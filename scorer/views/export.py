@@ -17,7 +17,7 @@ from scorer.access import held, room_or_404, session_or_404
 from scorer.export import AlreadyHere, import_table, table_csv, table_json
 from scorer.language import by_language, rule_error_text
 from scorer.models import GameSession, Round
-from scorer.rooms import Room
+from scorer.models.rooms import Room
 from scorer.views import HtmxHttpRequest, csv_download
 
 __all__ = ["export", "import_view", "room_import"]

@@ -85,7 +85,7 @@ def summary(session: GameSession) -> dict[str, Any]:
         }
         for payer, payee, amount in settle_up(balances)
     ]
-    match = session.table().match
+    match = session.rules.table.match
     if match is not None and len(names) == match.players:
         # 标准分 by rank, shared where players tie ("并列者平分").
         for row, points in zip(rows, standard_points([r["total"] for r in rows],
@@ -137,7 +137,7 @@ def final(request: HtmxHttpRequest, code: str) -> HttpResponse:
     ]
     # The 计时 fee in 元, apart from the points and their settle-up: what each seat owes
     # the room for the table's time (the room collects it; docs/fees.md).
-    if session.time_rule().charges:
+    if session.rules.time_fee.charges:
         context["clock"] = clock_view(session)
         context["time_shares"] = [
             {"name": str(n), "amount": m}

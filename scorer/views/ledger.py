@@ -362,7 +362,7 @@ def round_detail(request: HtmxHttpRequest, code: str, number: int) -> HttpRespon
     rnd = round_or_404(session, number)
     names = list(session.players)
     standing = rnd.status == Round.ACTIVE
-    table = session.table()
+    table = session.rules.table
     winds = table.prevalent_wind
     kind = rnd.current.kind if rnd.current is not None else None
     if request.GET.get("part") == "current":

@@ -2,7 +2,7 @@
 a new one, the edit form with its inline checks, and each one's history.
 
 Every row is reached through the member's room (scorer.access); every change is a
-model method under its lock (scorer.rooms)."""
+model method under its lock (scorer.models.rooms)."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ from scorer.access import config_or_404, room_admin
 from scorer.fees import FeeRule
 from scorer.forms import config_label
 from scorer.language import by_language
+from scorer.models.rooms import EditConflict, RoomConfig, RoomMember
 from scorer.present.history import config_history, value_text
 from scorer.room_forms import ConfigForm, NewConfigForm, free_name
-from scorer.rooms import EditConflict, RoomConfig, RoomMember
 from scorer.views import HtmxHttpRequest
 
 __all__ = ["config_action", "config_edit", "config_history_page", "config_new", "configs"]

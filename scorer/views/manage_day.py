@@ -27,9 +27,9 @@ from scorer.day import (
     today,
 )
 from scorer.language import by_language, rule_error_text
+from scorer.models.rooms import RoomMember
 from scorer.parse import FIRST_DAY, LAST_DAY, date_or_none
 from scorer.present.fee import clock_view
-from scorer.rooms import RoomMember
 from scorer.spreadsheet import amount, csv_text, local_time
 from scorer.text import AUTHOR, NOTE, TextRefused, clean_text, cut
 from scorer.views import csv_download

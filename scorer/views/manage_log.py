@@ -1,5 +1,5 @@
 """The room's log on its admins' phones: what each of them did, newest first, in the
-page's language and local time (the entries: scorer/roomlog.py; their sentences:
+page's language and local time (the entries: scorer/models/roomlog.py; their sentences:
 scorer/present/room_log.py)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from scorer.access import room_admin
+from scorer.models.rooms import RoomMember
 from scorer.present.room_log import log_line
-from scorer.rooms import RoomMember
 from scorer.views import HtmxHttpRequest
 
 __all__ = ["room_log"]

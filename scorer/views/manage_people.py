@@ -22,10 +22,10 @@ from scorer.access import (
     room_admin,
     room_member_or_404,
 )
-from scorer.invites import INVITE_DAYS, RoomInvite
-from scorer.players import Player
+from scorer.models.invites import INVITE_DAYS, RoomInvite
+from scorer.models.players import Player
+from scorer.models.rooms import RoomMember
 from scorer.room_forms import DisplayNameForm, MergeForm, RoomNameForm
-from scorer.rooms import RoomMember
 from scorer.text import SEARCH, TextRefused, clean_text
 from scorer.views import HtmxHttpRequest
 from scorer.views.accounts import invite_link

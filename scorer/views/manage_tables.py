@@ -28,8 +28,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from scorer.access import room_admin, table_or_404
 from scorer.models import GameSession
+from scorer.models.rooms import FIRST_TABLE, LAST_TABLE, Room, RoomMember, RoomTable
 from scorer.present.fee import clock_view
-from scorer.rooms import FIRST_TABLE, LAST_TABLE, Room, RoomMember, RoomTable
 from scorer.share import Share, qr_svg, qr_svg_inline, share_link
 from scorer.text import TABLE_NAME, TextField
 from scorer.timefee import add_time_fee_fields, clean_time_fee

@@ -23,10 +23,10 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from scorer import till
 from scorer.access import player_or_404, room_admin, room_session_or_404
-from scorer.money import BALANCE, HAND_METHODS, METHODS
+from scorer.models.money import BALANCE, HAND_METHODS, METHODS
+from scorer.models.players import Player
+from scorer.models.rooms import RoomMember
 from scorer.parse import date_or_none
-from scorer.players import Player
-from scorer.rooms import RoomMember
 from scorer.spreadsheet import amount, csv_text
 from scorer.views import csv_download
 

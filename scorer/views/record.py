@@ -165,7 +165,7 @@ def record(request: HtmxHttpRequest, code: str) -> HttpResponse:
     else:
         p = Pick.fresh(session)
         # The way this phone entered its last win (选牌 / 选番), where the table has both.
-        if phone.last_mode(request) == "quick" and rs.fan_catalog(session.resolved_params()):
+        if phone.last_mode(request) == "quick" and rs.fan_catalog(session.rules.params):
             p.mode = "quick"
     p.author = phone.my_name(request, session)
     return render_form(request, session, p)

@@ -90,7 +90,7 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
     """
     rounds = session.standing_rounds()
     totals = session.tallies(rounds)
-    table = session.table()
+    table = session.rules.table
     dealer, wind = session.next_position(rounds)
     names = list(session.players)
     n = len(names)
@@ -126,7 +126,7 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
         else ""
     )
     per_point = session.money_per_point
-    winds = session.seat_winds(dealer, wind)
+    winds = session.rules.seat_winds(dealer, wind)
     seats = []
     for seat, (name, total) in enumerate(zip(names, totals, strict=True)):
         money = None if per_point is None else money_text(total * per_point, per_point)
@@ -182,7 +182,7 @@ def _board(session: GameSession, was: list[int] | None = None) -> dict[str, Any]
         # The room's take (台费) on its own line: the seats' totals are their net.
         "room_fee": room_line(session, session.room_take(rounds)),
         # The table's clock and its 计时 fee so far, where the table is billed by time.
-        "clock": clock_view(session) if session.time_rule().charges else None,
+        "clock": clock_view(session) if session.rules.time_fee.charges else None,
         # The next poll sends these back: the answer then marks what moved.
         "poll_vals": json.dumps({"was": ",".join(str(t) for t in totals)}),
         "round_count": len(hands),
@@ -380,7 +380,7 @@ def undo_event(request: HtmxHttpRequest, code: str) -> HttpResponse:
         .order_by("-number")
         .first()
     )
-    table = session.table()
+    table = session.rules.table
     shown = _events_round(last, names, table.reasons, table.scoring) if last is not None else None
     if last is None or shown is None or not shown["count"]:
         messages.info(request, gettext("There is no event to take back."))

@@ -18,8 +18,8 @@ from scorer import phone
 from scorer.access import REPLACED, RETIRED, room_or_404, room_table_by_code_or_404, table_gone
 from scorer.forms import ROOM, StartForm, chosen_config
 from scorer.models import GameSession
-from scorer.players import recent_names
-from scorer.rooms import Room, RoomTable
+from scorer.models.players import recent_names
+from scorer.models.rooms import Room, RoomTable
 from scorer.seating import TableRetired, open_session, seat_players, start_at
 from scorer.views import HtmxHttpRequest
 from scorer.views.my_tables import tables_context

@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from scorer.models import GameSession, RoomConfig
-from scorer.rooms import RoomMember, default_room
+from scorer.models.rooms import RoomMember, default_room
 from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, snap
 
 pytestmark = pytest.mark.browser

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from scorer.room_tables import RoomTable
+from scorer.models.tables import RoomTable
 from tests.browser.helpers import sign_in
 from tests.factories import DRAW, make_member, make_room, make_table, record
 

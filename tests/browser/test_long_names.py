@@ -139,7 +139,7 @@ def test_long_names_fit_a_phone(
                                     "discarder": 2, "hand": HAND})  # fmt: skip
     mcr.record_round(uuid.uuid4(), {"kind": "draw"})
     sichuan = make_table("sichuan", names)
-    sichuan.params = dict(sichuan.resolved_params())
+    sichuan.params = dict(sichuan.rules.params)
     sichuan.save()
     for event in (
         {"type": "kong", "player": 0, "kong": "concealed"},
@@ -310,7 +310,7 @@ def test_names_alike_are_told_apart_on_the_seat_buttons(
     snap(page, f"record-{language}")
 
     sichuan = make_table("sichuan", names)
-    sichuan.params = dict(sichuan.resolved_params())
+    sichuan.params = dict(sichuan.rules.params)
     sichuan.save()
     page.goto(f"{live_server.url}/s/{sichuan.code}/record?kind=win")
     tap(page, "winner:3")

@@ -43,7 +43,7 @@ def test_a_match_counts_its_hands_changes_seats_and_ends_itself(
     expect(page).to_have_url(re.compile(r"/s/[^/]+/$"))
     code = page.url.rstrip("/").rsplit("/", 1)[-1]
     session = GameSession.objects.get(code=code)
-    assert session.table().match is not None
+    assert session.rules.table.match is not None
 
     # Hand 1: 李四 wins on 王五's discard (tapped); the engine gives the points.
     page.locator(".actions").get_by_role("link", name="记一局").click()
@@ -65,7 +65,7 @@ def test_a_match_counts_its_hands_changes_seats_and_ends_itself(
     for k in range(1, 16):
         expect(page.locator(".match-next")).to_have_text(f"比赛：第 {k + 1} / 16 盘")
         dealer, wind = m.hand(k, 0)
-        want = session.seat_winds(dealer, wind)
+        want = session.rules.seat_winds(dealer, wind)
         expect(winds).to_have_text([WIND_ZH[w] for w in want])
         if k == 4:
             # The South round: 张三 and 李四 changed places, so did 王五 and 赵六.
@@ -84,6 +84,6 @@ def test_a_match_counts_its_hands_changes_seats_and_ends_itself(
     rank = page.locator(".final-rank-points b")
     expect(rank).to_have_count(4)
     expect(rank.first).to_have_text("4")
-    assert get_ruleset("mcr").table(session.resolved_params()).match is not None
+    assert get_ruleset("mcr").table(session.rules.params).match is not None
     assert_no_horizontal_scroll(page)
     snap(page, "result")

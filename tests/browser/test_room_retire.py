@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from scorer.rooms import Room, RoomMember, RoomTable
+from scorer.models.rooms import Room, RoomMember, RoomTable
 from scorer.share import qr_svg
 from tests.browser.a11y import check_all_modes
 from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, sign_in, snap

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from scorer.models import GameSession
-from scorer.rooms import Room, RoomMember
+from scorer.models.rooms import Room, RoomMember
 from scorer.seating import seat_players
 from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, sign_in, snap
 

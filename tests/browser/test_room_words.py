@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from scorer.players import Player
+from scorer.models.players import Player
 from tests.browser.a11y import MIN_CONTRAST, low_contrast, set_mode, text_styles
 from tests.browser.helpers import assert_no_horizontal_scroll, broken_words, sign_in, snap
 from tests.factories import by_tiles, make_member, make_room, make_table, record

@@ -24,7 +24,7 @@ from playwright.sync_api import Page
 from pytest_django.live_server_helper import LiveServer
 
 from scorer.models import GameSession
-from scorer.rooms import RoomMember
+from scorer.models.rooms import RoomMember
 from tests.browser.a11y import set_mode
 from tests.browser.helpers import sign_in, snap, use_language
 from tests.factories import by_tiles, event, make_member, make_room, make_table, record
@@ -175,7 +175,7 @@ def build(live_server: LiveServer) -> tuple[dict[str, str], User]:
     wuhan = make_table("wuhan", NAMES, room=room)
     record(wuhan, WUHAN_WIN)
     sichuan = make_table("sichuan", NAMES, room=room)
-    sichuan.params = dict(sichuan.resolved_params())
+    sichuan.params = dict(sichuan.rules.params)
     sichuan.save()
     event(sichuan, {"type": "kong", "player": 0, "kong": "concealed"})
     event(sichuan, {"type": "win", "discarder": 1, "winners": [{"seat": 3, "hand": PUNGS}]})

@@ -223,7 +223,7 @@ def test_sichuan_blood_battle_round(page: Page, second_page: Page, live_server: 
         PLAYERS,
         FIRST_DEALER,
     )
-    assert session.resolved_params() == params
+    assert session.rules.params == params
 
     seats = page.locator("#tallies li.seat")
     expect(seats.locator(".seat-name")).to_have_text(PLAYERS)

@@ -32,7 +32,7 @@ def test_wall_end_told_and_kong_prefilled(
 ) -> None:
     use_language(page, live_server.url, language)
     session = make_table("sichuan", PLAYERS)
-    session.params = dict(session.resolved_params())
+    session.params = dict(session.rules.params)
     session.save()
     rs = get_ruleset("sichuan")
     session.add_event(
@@ -65,10 +65,10 @@ def test_wall_end_told_and_kong_prefilled(
     tap(page, "wstatus:pig")
     tap(page, "seat:2")
     tap(page, "wstatus:ready")
-    duidui = next(f for f in rs.fan_catalog(session.resolved_params()) if f["name_zh"] == "对对胡")
+    duidui = next(f for f in rs.fan_catalog(session.rules.params) if f["name_zh"] == "对对胡")
     tap(page, f"wfan:{duidui['id']}:+")
     # The claim as soon as the fans are picked, before 赵六 is told.
-    claim = int(rs.quick_result({str(duidui["id"]): 1}, session.resolved_params(), False)["value"])
+    claim = int(rs.quick_result({str(duidui["id"]): 1}, session.rules.params, False)["value"])
     expect(page.locator(".ev-told-claim")).to_contain_text(str(claim))
     expect(page.locator(".pk-confirm")).to_be_disabled()
     snap(page, f"sichuan-told-claim-{language}", full_page=False)

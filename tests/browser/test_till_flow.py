@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from scorer import clock
-from scorer.rooms import Room, RoomMember
+from scorer.models.rooms import Room, RoomMember
 from scorer.seating import start_at
 from tests.browser.helpers import assert_no_horizontal_scroll, sign_in, snap
 from tests.factories import NAMES, make_member, record
@@ -72,7 +72,7 @@ def test_an_evening_at_the_till(page: Page, live_server: LiveServer, till_clock:
         box, ruleset=config.ruleset, players=list(NAMES), params=config.params,
         preset=f"room:{config.pk}", time_fee=box.time_fee or config.time_fee,
     )  # fmt: skip
-    assert session.time_rule().price == 30
+    assert session.rules.time_fee.price == 30
     record(session)
     later(60)
     page.goto(f"{base}/")

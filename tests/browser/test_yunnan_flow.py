@@ -31,7 +31,7 @@ def test_yunnan_wall_end_told_on_a_phone(page: Page, live_server: LiveServer) ->
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     rs = get_ruleset("yunnan")
     session = make_table("yunnan", PLAYERS)
-    session.params = dict(session.resolved_params())
+    session.params = dict(session.rules.params)
     session.save()
     session.add_event(
         uuid.uuid4(), {"type": "kong", "player": ZHANG, "kong": "concealed", "tile": "9p"}
@@ -45,7 +45,7 @@ def test_yunnan_wall_end_told_on_a_phone(page: Page, live_server: LiveServer) ->
     # 没听牌 and 听牌 only: no 花猪 at a table without 缺门.
     told = page.locator(".ev-told button")
     expect(told).to_have_text(["录牌", "没听牌", "听牌"])
-    flush = next(f for f in rs.fan_catalog(session.resolved_params()) if f["name_zh"] == "清一色")
+    flush = next(f for f in rs.fan_catalog(session.rules.params) if f["name_zh"] == "清一色")
     # Only the patterns are offered for a claim: 十老头 is no standing hand.
     tap(page, f"seat:{ZHANG}")
     tap(page, "wstatus:ready")

@@ -27,7 +27,7 @@ from rules.registry import Ruleset
 from rules.table import TableSpec
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession, Round
-from scorer.rooms import default_room
+from scorer.models.rooms import default_room
 from tests.factories import by_tiles, event, make_table, record
 from tests.pages import html
 
@@ -101,7 +101,7 @@ def start(client: Client, rs: Ruleset, preset: str = "") -> GameSession:
 
 
 def spec_of(session: GameSession) -> TableSpec:
-    return REGISTRY[session.ruleset].table(session.resolved_params())
+    return REGISTRY[session.ruleset].table(session.rules.params)
 
 
 def turned_tile(spec: TableSpec) -> str | None:
@@ -128,7 +128,7 @@ def winning_hand(session: GameSession, self_drawn: bool) -> tuple[str, str, list
         r = score(
             {
                 "ruleset": session.ruleset,
-                "params": session.resolved_params(),
+                "params": session.rules.params,
                 "concealed": "".join(tile_str(t) for t in concealed),
                 "win_tile": win,
                 "melds": melds_of(pungs),
@@ -189,7 +189,7 @@ def settle_round_of(session: GameSession, discarder: int | None) -> Any:
     concealed, win, pungs = winning_hand(session, discarder is None)
     rnd: dict[str, Any] = {
         "ruleset": session.ruleset,
-        "params": session.resolved_params(),
+        "params": session.rules.params,
         "players": 4,
         "dealer": session.first_dealer,
         "events": [

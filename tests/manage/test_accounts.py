@@ -15,7 +15,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
-from scorer.rooms import Room, RoomMember, default_room
+from scorer.models.rooms import Room, RoomMember, default_room
 from tests.factories import PASSWORD, make_member, make_room, signed_in
 from tests.pages import text, text_of
 

@@ -16,8 +16,8 @@ from django.test import Client
 from django.urls import reverse
 
 from scorer import signin
-from scorer.invites import RoomInvite
-from scorer.rooms import Room
+from scorer.models.invites import RoomInvite
+from scorer.models.rooms import Room
 from tests.factories import PASSWORD, SHORT_NAMES, make_member, make_room, make_table, signed_in
 from tests.manage.test_isolation import fill, room_routes, rows_of
 from tests.pages import html

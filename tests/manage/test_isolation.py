@@ -12,8 +12,8 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from scorer.invites import RoomInvite
-from scorer.rooms import Room, RoomMember, RoomTable
+from scorer.models.invites import RoomInvite
+from scorer.models.rooms import Room, RoomMember, RoomTable
 from tests.factories import make_member, make_room, make_table, signed_in
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from rules import get_ruleset
 from scorer.models import GameSession
-from scorer.rooms import Room, RoomConfig, RoomMember
+from scorer.models.rooms import Room, RoomConfig, RoomMember
 from tests.factories import make_table, member_client
 from tests.pages import html, text, text_of
 

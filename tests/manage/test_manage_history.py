@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from scorer.rooms import Room
+from scorer.models.rooms import Room
 from tests.factories import member_client
 from tests.manage.test_manage_configs import form_data
 from tests.pages import html, text

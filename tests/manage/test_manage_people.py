@@ -12,9 +12,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from scorer.invites import RoomInvite
-from scorer.players import Player, Seat, recent_names
-from scorer.rooms import Room, RoomMember
+from scorer.models.invites import RoomInvite
+from scorer.models.players import Player, Seat, recent_names
+from scorer.models.rooms import Room, RoomMember
 from tests.factories import PASSWORD, make_member, make_room, make_table, member_client, signed_in
 from tests.pages import html, text, text_of
 

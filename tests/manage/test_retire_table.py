@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scorer.models import GameSession
-from scorer.rooms import Room, RoomTable
+from scorer.models.rooms import Room, RoomTable
 from scorer.seating import TableRetired, start_at
 from scorer.share import qr_svg
 from tests.factories import make_room, make_table, member_client, record

@@ -18,10 +18,10 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy
 
 from scorer import roomlog
-from scorer.invites import RoomInvite
 from scorer.models import GameSession, SessionChange
-from scorer.roomlog import LogIsAppendOnly, RoomLogEntry
-from scorer.rooms import EditConflict, Room, RoomMember
+from scorer.models.invites import RoomInvite
+from scorer.models.roomlog import LogIsAppendOnly, RoomLogEntry
+from scorer.models.rooms import EditConflict, Room, RoomMember
 from tests.factories import NAMES, make_member, make_room, make_table
 from tests.pages import html, text
 from tests.scorer.test_scorer_room_tables import form_data

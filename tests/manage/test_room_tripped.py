@@ -16,11 +16,11 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from scorer.fees import AA, BIG_WINNER, NONE, WIN_FIXED, WIN_LINKED, WIN_PERCENT
-from scorer.invites import RoomInvite
 from scorer.models import GameSession
-from scorer.players import Player, PlayerAlias
+from scorer.models.invites import RoomInvite
+from scorer.models.players import Player, PlayerAlias
+from scorer.models.rooms import Room, RoomConfig, RoomMember, default_room
 from scorer.room_forms import ConfigForm
-from scorer.rooms import Room, RoomConfig, RoomMember, default_room
 from tests.factories import (
     PASSWORD,
     make_member,
@@ -305,7 +305,7 @@ def test_the_migration_keeps_the_names_the_log_says_went(room: Room) -> None:
     becomes the player it is now; a name someone has now stays his."""
     from importlib import import_module
 
-    from scorer.roomlog import PLAYER_RENAMED, PLAYERS_MERGED, RoomLogEntry
+    from scorer.models.roomlog import PLAYER_RENAMED, PLAYERS_MERGED, RoomLogEntry
 
     backfill = import_module("scorer.migrations.0019_player_alias_config_locked").backfill
     boss = make_member(room, "boss-m")

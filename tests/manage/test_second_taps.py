@@ -16,9 +16,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from scorer.players import Player
-from scorer.roomlog import RoomLogEntry
-from scorer.rooms import Room, RoomMember
+from scorer.models.players import Player
+from scorer.models.roomlog import RoomLogEntry
+from scorer.models.rooms import Room, RoomMember
 from tests.factories import make_member, make_room, make_table, member_client
 from tests.pages import html, text
 

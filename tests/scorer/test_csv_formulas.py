@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorer.models import GameSession
-from scorer.rooms import Room, RoomTable
+from scorer.models.rooms import Room, RoomTable
 from scorer.spreadsheet import BOM, FORMULA_START, cell, csv_text
 from tests.factories import make_member, make_room, make_table, record, signed_in
 

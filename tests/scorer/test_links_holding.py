@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from scorer import phone
 from scorer.models import GameSession
-from scorer.players import Player
-from scorer.rooms import Room
+from scorer.models.players import Player
+from scorer.models.rooms import Room
 from tests.factories import PASSWORD, make_member, make_room, make_table, member_client
 
 pytestmark = pytest.mark.django_db

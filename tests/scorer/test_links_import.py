@@ -19,8 +19,8 @@ from django.urls import reverse
 from scorer.day import day_report, fees_of_day, open_tables, today
 from scorer.export import table_json
 from scorer.models import GameSession
-from scorer.roomlog import TABLE_TAKEN_IN, RoomLogEntry
-from scorer.rooms import Room, default_room
+from scorer.models.roomlog import TABLE_TAKEN_IN, RoomLogEntry
+from scorer.models.rooms import Room, default_room
 from tests.factories import NAMES, by_tiles, make_room, make_table, member_client, play
 
 pytestmark = pytest.mark.django_db

@@ -28,8 +28,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scorer.export import import_table, table_json
 from scorer.models import GameSession
-from scorer.players import Player
-from scorer.rooms import Room, RoomTable, default_room
+from scorer.models.players import Player
+from scorer.models.rooms import Room, RoomTable, default_room
 from tests.factories import DRAW, by_tiles, make_room, make_table, member_client, record
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scorer.models import GameSession
-from scorer.players import Player, Seat, is_placeholder
+from scorer.models.players import Player, Seat, is_placeholder
 from tests.pages import html
 from tests.scorer.test_scorer_views_session import start_data
 

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 def table() -> GameSession:
     s = make_table("mcr", ["大刘", "小王", "老张", "阿李"])
-    s.params = dict(s.resolved_params())
+    s.params = dict(s.rules.params)
     s.save()
     return s
 

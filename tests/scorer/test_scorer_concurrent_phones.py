@@ -269,7 +269,7 @@ def flash(phone: Browser, code: str) -> str:
 def test_eight_phones_at_once_on_a_live_server(servers: Servers) -> None:
     mcr = make_table("mcr", NAMES)
     sichuan = make_table("sichuan", NAMES, params={"blood_battle": False})
-    sichuan.params = dict(sichuan.resolved_params())
+    sichuan.params = dict(sichuan.rules.params)
     sichuan.save()
     bases = servers.start()
     log: list[int] = []

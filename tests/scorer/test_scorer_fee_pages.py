@@ -16,8 +16,8 @@ from django.urls import reverse
 from rules import RuleError
 from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession, Player, RoomConfig
-from scorer.players import records
-from scorer.rooms import Room, default_room
+from scorer.models.rooms import Room, default_room
+from scorer.player_records import records
 from tests.factories import DRAW, by_tiles, make_table, record
 from tests.pages import html, text, text_of
 from tests.scorer.csv_export import ROOM, read_export
@@ -63,7 +63,7 @@ def test_the_start_page_says_how_the_chosen_configuration_charges(client: Client
     first.fee = {"mode": "aa", "amount": 50}
     first.save()
     s.refresh_from_db()
-    assert s.fee_rule().mode == "win_percent"
+    assert s.rules.fee.mode == "win_percent"
 
 
 def test_the_tallies_show_the_room_on_its_own_line(client: Client) -> None:
@@ -145,7 +145,7 @@ def test_the_exports_carry_the_fee_and_the_import_checks_it(
     record(s, by_tiles(0, 1))
     s.close()
     data = json.loads(json.dumps(table_json(s), ensure_ascii=False))
-    assert data["fee"] == s.fee_rule().to_json() and data["room_take"] == s.room_take() > 0
+    assert data["fee"] == s.rules.fee.to_json() and data["room_take"] == s.room_take() > 0
     t = import_table(data, copy_of=origin_of(data))  # a second copy, chosen
     assert t.tallies() == s.tallies() and t.room_take() == s.room_take()
     assert sum(t.tallies()) + t.room_take() == 0

@@ -86,7 +86,7 @@ def check(s: GameSession) -> None:
     assert len(fee_rounds) <= 1
     if fee_rounds:
         assert s.closed_at is not None and rounds[-1].is_fee
-    elif s.closed_at is not None and s.fee_rule().mode in ("aa", "big_winner"):
+    elif s.closed_at is not None and s.rules.fee.mode in ("aa", "big_winner"):
         assert not [r for r in rounds if not r.is_fee]  # only an empty table pays nothing
 
 

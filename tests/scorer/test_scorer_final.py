@@ -39,7 +39,7 @@ def generated_table(seed: int, rate: str | None = "0.5") -> GameSession:
     rng = random.Random(seed)
     money = None if rate is None else Decimal(rate)
     s = make_table("mcr", NAMES, params={}, money_per_point=money)
-    s.params = dict(s.resolved_params())
+    s.params = dict(s.rules.params)
     s.save()
     for _ in range(rng.randint(3, 9)):
         if rng.random() < 0.15:
@@ -163,7 +163,7 @@ def test_close_makes_the_table_read_only_and_reopen_keeps_a_note(client: Client)
 
 def test_close_waits_for_a_round_in_progress() -> None:
     s = make_table("sichuan", NAMES)
-    s.params = dict(s.resolved_params())
+    s.params = dict(s.rules.params)
     s.save()
     event(s, {"type": "kong", "player": 1, "kong": "concealed"})
     with pytest.raises(RuleError):
@@ -173,7 +173,7 @@ def test_close_waits_for_a_round_in_progress() -> None:
 
 def test_an_events_round_round_trips() -> None:
     s = make_table("yunnan", NAMES)
-    s.params = dict(s.resolved_params())
+    s.params = dict(s.rules.params)
     s.save()
     event(s, {"type": "kong", "player": 1, "kong": "concealed"})
     hands = [{"seat": x, "status": "ready" if x == 2 else "not_ready"} for x in range(4)]

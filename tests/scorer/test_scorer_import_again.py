@@ -18,7 +18,8 @@ from django.urls import reverse
 from rules import RuleError
 from scorer.export import AlreadyHere, import_table, origin_of, table_json
 from scorer.models import GameSession
-from scorer.players import Player, records
+from scorer.models.players import Player
+from scorer.player_records import records
 from scorer.seating import seat_players
 from tests.factories import DRAW, by_tiles, make_table, play
 

@@ -54,7 +54,7 @@ def test_a_match_of_sixteen_hands_with_seat_changes(client: Client) -> None:
         if k == 4:
             # The South round's first hand: the players have changed places, so seat
             # 2 (the first dealer, who dealt the East round's first hand) now sits South.
-            assert s.seat_winds(dealer, wind)[2] == "S"
+            assert s.rules.seat_winds(dealer, wind)[2] == "S"
             rnd = record(s, by_tiles(2, None, SOUTH_PUNG))
             assert rnd.current is not None
             names = {f["name_zh"] for f in rnd.current.result["fans"]}
@@ -90,8 +90,8 @@ def test_a_room_table_has_no_match() -> None:
     for _ in range(17):
         record(s, DRAW)
     s.refresh_from_db()
-    assert s.closed_at is None and s.table().match is None
-    assert s.seat_winds(1, "S") == ["N", "E", "S", "W"]
+    assert s.closed_at is None and s.rules.table.match is None
+    assert s.rules.seat_winds(1, "S") == ["N", "E", "S", "W"]
 
 
 def test_a_finished_match_exports_and_reimports_whole() -> None:
@@ -109,6 +109,6 @@ def test_a_finished_match_exports_and_reimports_whole() -> None:
     data = json.loads(json.dumps(table_json(s), ensure_ascii=False))
     t = import_table(data, copy_of=origin_of(data))  # a second copy, chosen
     assert t.tallies() == s.tallies() and t.closed_at is not None
-    assert t.table().match is not None
+    assert t.rules.table.match is not None
     win = t.rounds.get(number=5).current
     assert win is not None and {"门风刻", "圈风刻"} <= {f["name_zh"] for f in win.result["fans"]}

@@ -37,7 +37,7 @@ def test_one_format_per_rate(rate: str, places: int, amounts: list[str], texts: 
 @pytest.mark.django_db
 def test_every_amount_of_a_quarter_point_table_has_two_decimals(client: Client) -> None:
     s = make_table("mcr", SHORT_NAMES, money_per_point=Decimal("0.25"))
-    s.params = dict(s.resolved_params())
+    s.params = dict(s.rules.params)
     s.save()
     for hand, winner, discarder in HANDS:
         record(s, by_tiles(winner, discarder, hand))

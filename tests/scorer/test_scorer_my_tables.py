@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from scorer.models import GameSession
-from scorer.rooms import RoomTable
+from scorer.models.rooms import RoomTable
 from scorer.templatetags.scorer_format import signed_text
 from tests.factories import DRAW, by_tiles, make_table, record
 from tests.pages import html, text, text_of

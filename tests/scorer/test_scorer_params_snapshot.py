@@ -118,7 +118,7 @@ def test_older_mcr_tables_keep_the_wait_reading_they_were_scored_with() -> None:
     migration.keep_real_waits(django_apps, None)
     old.refresh_from_db()
     other.refresh_from_db()
-    assert old.resolved_params()["wait_fans_real_waits"] is True
+    assert old.rules.params["wait_fans_real_waits"] is True
     assert other.params == {"base": 2}
     # 1234444678m456p self-drawn on 1m: 单钓将 under the earlier reading, kept on correction.
     entry = by_tiles(0, None, {"concealed": "1234444678m456p", "win_tile": "1m"})

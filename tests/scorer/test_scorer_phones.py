@@ -128,7 +128,7 @@ def test_the_same_form_confirmed_twice_is_no_conflict() -> None:
 def test_an_event_table_starting_the_same_round_twice_is_asked_too() -> None:
     """四川: a round over in one event (血战 off) must not be recorded twice either."""
     session = make_table("sichuan", NAMES, params={"blood_battle": False})
-    session.params = dict(session.resolved_params())
+    session.params = dict(session.rules.params)
     session.save()
     won = {"type": "win", "winners": [{"seat": 0, "hand": {"concealed": "111222333m4445m",
            "win_tile": "5m"}}], "discarder": 1}  # fmt: skip
@@ -163,7 +163,7 @@ def test_a_reload_restores_the_entry_in_progress_until_confirmed() -> None:
 
 def test_a_reload_restores_an_event_entry() -> None:
     session = make_table("sichuan", NAMES)
-    session.params = dict(session.resolved_params())
+    session.params = dict(session.rules.params)
     session.save()
     client = Client()
     url = reverse("scorer:record", args=[session.code])
@@ -254,7 +254,7 @@ def test_an_undone_round_is_restored_with_its_history() -> None:
 
 def test_restoring_a_round_in_progress_waits_for_the_one_being_played() -> None:
     session = make_table("sichuan", NAMES)
-    session.params = dict(session.resolved_params())
+    session.params = dict(session.rules.params)
     session.save()
     kong = {"type": "kong", "player": 1, "kong": "concealed"}
     event(session, kong)
@@ -386,7 +386,7 @@ def test_pages_name_players_and_tiles_never_seat_numbers_or_codes(language: str)
     client.cookies["django_language"] = language
     for ruleset in ("mcr", "house"):
         session = make_table(ruleset, NAMES)
-        session.params = dict(session.resolved_params())
+        session.params = dict(session.rules.params)
         session.save()
         record(session, ENTRY)
         for url in (f"/s/{session.code}/", f"/s/{session.code}/rounds/1/",

@@ -13,8 +13,9 @@ from django.test import Client
 from django.urls import reverse
 
 from scorer.models import GameSession, Round
-from scorer.players import Player, records
-from scorer.rooms import default_room
+from scorer.models.players import Player
+from scorer.models.rooms import default_room
+from scorer.player_records import records
 from scorer.seating import seat_players
 from tests.factories import by_tiles, event, make_table, member_client, record
 from tests.pages import html
@@ -56,7 +57,7 @@ class Expected:
 
 def table(ruleset: str, names: list[str]) -> GameSession:
     s = make_table(ruleset, names)
-    s.params = dict(s.resolved_params())
+    s.params = dict(s.rules.params)
     s.save()
     seat_players(s)
     return s

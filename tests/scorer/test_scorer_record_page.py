@@ -49,7 +49,7 @@ def test_one_grid_counts_the_hand_and_dims_what_chi_cannot_start_from() -> None:
     assert _dimmed(p) == expected
 
     events = make_table("house", NAMES)
-    assert events.stepwise and "chi" in events.table().melds
+    assert events.stepwise and "chi" in events.rules.table.melds
     now = round_now_of(events)
     e = EventPick.fresh_event(events, get_ruleset("house"), now, "win")
     e.tool = "chi"

@@ -38,7 +38,7 @@ def test_existing_rows_move_into_the_first_room() -> None:
 
 
 def test_a_new_database_has_no_room_until_first_used() -> None:
-    from scorer.rooms import Room, default_room
+    from scorer.models.rooms import Room, default_room
 
     assert not Room.objects.exists()
     room = default_room()
@@ -49,7 +49,8 @@ def test_a_new_database_has_no_room_until_first_used() -> None:
 def test_tables_made_before_get_the_origin_their_exports_carry() -> None:
     """A table made before the upgrade gets the origin its exports carry: exported after
     it, the table is recognised when imported here."""
-    from scorer.models import GameSession, origin_of_code
+    from scorer.models import GameSession
+    from scorer.models.sessions import origin_of_code
 
     executor = MigrationExecutor(connection)
     executor.migrate([("scorer", "0015_adjust_penalty")])

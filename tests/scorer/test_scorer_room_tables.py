@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from rules import get_ruleset
 from scorer.models import GameSession, RoomConfig
-from scorer.rooms import Room, RoomTable
+from scorer.models.rooms import Room, RoomTable
 from scorer.seating import start_at
 from tests.pages import html, text, text_of
 

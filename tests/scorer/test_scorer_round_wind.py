@@ -17,7 +17,7 @@ HAND = {"concealed": "222z123m456m789m5p", "win_tile": "5p"}  # a pung of 南
 @pytest.mark.parametrize(("wind", "round_wind_fan"), [("S", True), ("E", False), ("W", False)])
 def test_the_round_wind_is_scored(wind: str, round_wind_fan: bool) -> None:
     s = make_table("mcr", SHORT_NAMES)
-    s.params = dict(s.resolved_params())
+    s.params = dict(s.rules.params)
     s.save()
     # Seat 1 with dealer 0 sits South: 门风刻 always; 圈风刻 in the South round only.
     rnd = record(s, by_tiles(1, None, HAND, dealer=0, prevalent_wind=wind))

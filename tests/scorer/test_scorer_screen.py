@@ -33,7 +33,7 @@ def test_the_bar_says_what_the_win_brings_not_the_base() -> None:
     session = wuhan_table()
     result = evaluate(session, WUHAN_ENTRY).result
     assert result["total"] == 1 and result["deltas"][1] == 112
-    scoring = session.table().scoring
+    scoring = session.rules.table.scoring
     assert bar_text(result["total"], win_gain(result["payments"], 1), scoring) == "赢 112 分"
     # A table counting fans says them too, and never a gain of nothing.
     assert bar_text(8, 32, Scoring()) == "8 番 · 赢 32 分"
@@ -72,7 +72,7 @@ def test_an_undo_says_where_the_round_is_and_the_ledger_agrees(client: Client) -
 
 def test_a_sichuan_round_page_shows_the_tiles(client: Client) -> None:
     session = make_table("sichuan", SHORT_NAMES)
-    session.params = dict(session.resolved_params())
+    session.params = dict(session.rules.params)
     session.save()
     event(session, {"type": "kong", "player": 0, "kong": "concealed"})
     event(session, {"type": "win", "discarder": 1, "winners": [{"seat": 3, "hand": PUNGS}]})

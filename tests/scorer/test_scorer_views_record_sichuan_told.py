@@ -40,7 +40,7 @@ def table(params: dict[str, Any] | None = None) -> GameSession:
 
 
 def fan_id(session: GameSession, name_zh: str) -> int:
-    catalog = get_ruleset("sichuan").fan_catalog(session.resolved_params())
+    catalog = get_ruleset("sichuan").fan_catalog(session.rules.params)
     return int(next(f["id"] for f in catalog if f["name_zh"] == name_zh))
 
 
@@ -73,7 +73,7 @@ def test_a_told_ready_hand_shows_its_claim_at_once_and_pays_it(
     client: Client, params: dict[str, Any], picked: list[tuple[str, int]], claim: int
 ) -> None:
     session = table(params)
-    resolved = session.resolved_params()
+    resolved = session.rules.params
     pig = int(resolved["base"]) * int(resolved["pig_multiplier"])  # "16倍點數" to each non-pig
     phone = Phone(client, session, kind="wall_end")
     phone.tap("wstatus:ready")

@@ -18,8 +18,8 @@ from rules import REGISTRY
 from rules.registry import get_ruleset
 from rules.rulesets.mcr.ruleset import Mcr
 from scorer.models import GameSession, RoomConfig, Round
+from scorer.models.rooms import default_room
 from scorer.present.words import author_label
-from scorer.rooms import default_room
 from scorer.templatetags.scorer_format import signed_text
 from tests.factories import DRAW, by_tiles, make_table, phone, record
 from tests.pages import html
@@ -170,7 +170,7 @@ def test_create_stores_the_session_and_every_parameter_value(client: Client) -> 
     # change of a default never changes this session's rounds.
     changed = {"min_fans": 6, "dealer_repeat": "dealer_wins", "mixed_kong_fan": False}
     assert s.params == {**get_ruleset("mcr").defaults, **changed}
-    assert s.resolved_params()["base"] == 8
+    assert s.rules.params["base"] == 8
 
 
 def test_create_with_defaults_stores_the_defaults(client: Client) -> None:

@@ -23,7 +23,7 @@ from rules import REGISTRY, score, waits
 from rules.rulesets.sichuan.round import REASONS
 from rules.tiles import parse_tile, tile_zh
 from scorer.models import GameSession, Round
-from scorer.rooms import default_room
+from scorer.models.rooms import default_room
 from scorer.templatetags.scorer_format import signed_text
 from tests.factories import event, make_table, phone, record
 from tests.pages import html, text, text_of
@@ -235,7 +235,7 @@ def test_start_form_creates_a_sichuan_session_with_the_chengdu_preset(client: Cl
     s = GameSession.objects.get()
     assert response["Location"] == reverse("scorer:session", args=[s.code])
     assert (s.ruleset, s.preset, s.players) == ("sichuan", f"room:{config.pk}", NAMES)
-    assert dict(s.resolved_params()) == {**RULES.defaults, **chengdu.params}
+    assert dict(s.rules.params) == {**RULES.defaults, **chengdu.params}
     # Every value is stored, so a later change of a default changes nothing here.
     assert s.params == {**RULES.defaults, **chengdu.params}
     # And the session scores with it: 成都 money is base × 2^番, base 5 here.

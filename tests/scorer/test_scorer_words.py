@@ -30,7 +30,7 @@ from django.urls import reverse
 
 from rules import score
 from scorer.models import GameSession
-from scorer.rooms import Room
+from scorer.models.rooms import Room
 from tests.factories import DRAW, by_fans, by_tiles, event, make_table, play, record
 from tests.pages import html
 from tests.scorer.test_scorer_views_record import Phone as RoundPhone
@@ -86,7 +86,7 @@ def check(text: str, language: str, what: str) -> None:
 
 def table(ruleset: str, **params: Any) -> GameSession:
     s = make_table(ruleset, NAMES)
-    s.params = {**dict(s.resolved_params()), **params}
+    s.params = {**dict(s.rules.params), **params}
     s.save()
     return s
 

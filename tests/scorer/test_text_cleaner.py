@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from scorer import text
 from scorer.forms import StartForm
 from scorer.models import RoundRevision, SessionChange
-from scorer.players import Player
+from scorer.models.players import Player
+from scorer.models.rooms import RoomConfig, RoomMember, RoomTable
 from scorer.room_forms import ConfigForm, DisplayNameForm, NewConfigForm, RoomNameForm, SignUpForm
-from scorer.rooms import RoomConfig, RoomMember, RoomTable
 from scorer.table_schema import SCHEMA
 from scorer.views.manage_tables import AddTablesForm, TableForm
 from tests.factories import make_room

@@ -16,8 +16,8 @@ from django.utils import timezone
 from rules import RuleError
 from scorer import clock
 from scorer.models import GameSession
-from scorer.roomlog import TABLE_PAUSED, TABLE_RESUMED
-from scorer.rooms import Room, RoomMember
+from scorer.models.roomlog import TABLE_PAUSED, TABLE_RESUMED
+from scorer.models.rooms import Room, RoomMember
 from tests.factories import make_room, make_table, record
 
 pytestmark = pytest.mark.django_db

@@ -17,8 +17,8 @@ from django.urls import reverse
 
 from scorer import clock, till
 from scorer.models import GameSession
-from scorer.players import Player
-from scorer.rooms import Room, RoomMember
+from scorer.models.players import Player
+from scorer.models.rooms import Room, RoomMember
 from tests.factories import make_room, make_table, member_client, record
 
 pytestmark = pytest.mark.django_db

@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 from rules import RuleError
 from scorer import clock, till
-from scorer.money import ALIPAY, BALANCE, CASH, WECHAT
-from scorer.players import Player
-from scorer.rooms import Room, RoomMember
+from scorer.models.money import ALIPAY, BALANCE, CASH, WECHAT
+from scorer.models.players import Player
+from scorer.models.rooms import Room, RoomMember
 from scorer.timefee import TimeFee
 from tests.factories import SHORT_NAMES, make_member, make_table, record
 

@@ -8,8 +8,8 @@ from django.test import Client
 from django.urls import reverse
 
 from scorer.models import GameSession
-from scorer.roomlog import CONFIG_EDITED, TABLE_EDITED
-from scorer.rooms import Room
+from scorer.models.roomlog import CONFIG_EDITED, TABLE_EDITED
+from scorer.models.rooms import Room
 from tests.manage.test_manage_configs import form_data as page_form
 from tests.scorer.test_scorer_room_tables import start
 
@@ -42,10 +42,10 @@ def test_the_hall_by_the_session_and_room_a_by_the_hour(boss: Client, room: Room
     start(Client(), box, ["甲", "乙", "丙", "丁"], config)
     at_hall = GameSession.objects.get(room_table=hall)
     at_box = GameSession.objects.get(room_table=box)
-    assert at_hall.time_rule().mode == "block" and at_box.time_rule().mode == "hour"
+    assert at_hall.rules.time_fee.mode == "block" and at_box.rules.time_fee.mode == "hour"
     box.edit(2, "包间A", by=room.members.get(), time_fee={})
     at_box.refresh_from_db()
-    assert at_box.time_rule().price == 30
+    assert at_box.rules.time_fee.price == 30
 
 
 def test_aa_set_in_yuan_on_the_configuration(boss: Client, room: Room) -> None:

@@ -58,14 +58,23 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
         "scorer.templatetags.*",
     ),
     ("scorer.fees", "scorer.timefee"),
-    # The models, one kind of row per module; scorer.models (the sessions) imports
-    # the others so that Django finds them, and none of them names a session.
-    ("scorer.roomlog",),
-    ("scorer.players",),
-    ("scorer.room_tables",),
-    ("scorer.rooms",),
-    ("scorer.invites",),
-    ("scorer.money",),
+    ("scorer.config_checks",),
+    # The models (scorer/models/), one subject per module, bottom first: the refusals
+    # a table's changes answer with and a table's rules (no model), then one kind of
+    # row per module; the one lock every change of a table takes (locking); the
+    # rounds and their changes never name a session, and scorer.models imports them all so that Django finds
+    # them.
+    ("scorer.models.errors", "scorer.models.session_rules"),
+    ("scorer.models.locking",),
+    ("scorer.models.roomlog",),
+    ("scorer.models.players",),
+    ("scorer.models.tables",),
+    ("scorer.models.rooms",),
+    ("scorer.models.invites",),
+    ("scorer.models.money",),
+    ("scorer.models.rounds",),
+    ("scorer.models.round_changes",),
+    ("scorer.models.sessions",),
     ("scorer.models",),
     # What reads and changes the models: access helpers, the phone's own state, the
     # day's report, seating, export, and the words and rows the pages show.
@@ -75,6 +84,7 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
         "scorer.export",
         "scorer.live",
         "scorer.phone",
+        "scorer.player_records",
         "scorer.present.events",
         "scorer.present.fan_list",
         "scorer.present.fee",
@@ -323,13 +333,15 @@ def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
         "scorer/__init__.py": "",
         "scorer/language.py": "from scorer.views import helper\n",
         "scorer/views/__init__.py": "def helper(): ...\n",
-        "scorer/models.py": (
+        "scorer/models/__init__.py": "",
+        "scorer/models/sessions.py": (
             "from typing import TYPE_CHECKING\n"
-            "if TYPE_CHECKING:\n    from scorer.rooms import Room\n"
-            "from .fees import _secret\n"
+            "if TYPE_CHECKING:\n    from scorer.models.rooms import Room\n"
+            "from ..fees import _secret\n"
         ),
-        "scorer/rooms.py": (
-            "def f():\n    from scorer import models\nimport scorer.fees as money\nmoney._secret\n"
+        "scorer/models/rooms.py": (
+            "def f():\n    from scorer.models import sessions\n"
+            "import scorer.fees as money\nmoney._secret\n"
         ),
         "scorer/fees.py": "_secret = 1\n",
         "rules/__init__.py": "",
@@ -344,13 +356,13 @@ def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
     found = imports(tmp_path)
     assert sorted(_where(i) for i in upward_imports(found)) == [
         "scorer.language:1 imports scorer.views.helper",
-        "scorer.rooms:2 imports scorer.models",
+        "scorer.models.rooms:2 imports scorer.models.sessions",
     ]
     assert private_imports(found) == {
-        ("scorer.models", "scorer.fees", "_secret"),
-        ("scorer.rooms", "scorer.fees", "_secret"),
+        ("scorer.models.rooms", "scorer.fees", "_secret"),
+        ("scorer.models.sessions", "scorer.fees", "_secret"),
     }
-    assert import_cycles(found) == {frozenset({"scorer.models", "scorer.rooms"})}
+    assert import_cycles(found) == {frozenset({"scorer.models.sessions", "scorer.models.rooms"})}
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from rules import REGISTRY
-from scorer.rooms import Room, RoomConfig, default_room
+from scorer.models.rooms import Room, RoomConfig, default_room
 
 
 class Command(BaseCommand):

@@ -21,7 +21,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from scorer.rooms import Room, RoomMember, default_room
+from scorer.models.rooms import Room, RoomMember, default_room
 from scorer.text import MEMBER_NAME, ROOM_NAME, TextKind, TextRefused, clean_text
 
 PASSWORD_VARIABLE = "MAHJONG_ADMIN_PASSWORD"

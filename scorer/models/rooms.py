@@ -34,19 +34,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from rules import REGISTRY, RuleError
+from rules import REGISTRY
 from rules.registry import Ruleset
-from scorer.fees import checked_fee
-from scorer.language import rule_error_text
-from scorer.players import Player
-from scorer.room_tables import (
-    FIRST_TABLE,
-    LAST_TABLE,
-    ReplacedTableCode,
-    RoomTable,
-    new_room_code,
-)
-from scorer.roomlog import (
+from scorer.config_checks import checked_params, checked_room_fee, checked_room_time_fee
+from scorer.models.players import Player
+from scorer.models.roomlog import (
     CONFIG_COPIED,
     CONFIG_CREATED,
     CONFIG_EDITED,
@@ -63,53 +55,14 @@ from scorer.roomlog import (
     Actor,
     RoomLogEntry,
 )
+from scorer.models.tables import (
+    FIRST_TABLE,
+    LAST_TABLE,
+    ReplacedTableCode,
+    RoomTable,
+    new_room_code,
+)
 from scorer.text import CONFIG_NAME, MEMBER_NAME, ROOM_NAME, TABLE_NAME, cut
-from scorer.timefee import checked_time_fee
-
-
-def checked_params(ruleset_id: str, params: Any) -> dict[str, Any]:
-    """Every parameter's value for this ruleset, checked; ValidationError naming the
-    parameter, in the reader's language, when one does not fit."""
-    rs = REGISTRY.get(ruleset_id)
-    if rs is None or not rs.table_play:
-        raise ValidationError({"ruleset": _("Unknown ruleset: %(id)s") % {"id": ruleset_id}})
-    if not isinstance(params, Mapping):
-        raise ValidationError({"params": _("The values must be an object.")})
-    errors: dict[str, str] = {}
-    known = {p.name for p in rs.params}
-    for name in params:
-        if name not in known:
-            errors[name] = str(
-                _("%(ruleset)s has no parameter %(name)s") % {"ruleset": rs.id, "name": name}
-            )
-    for name, value in params.items():
-        if name in known:
-            try:
-                rs.resolve_params({name: value})
-            except RuleError as e:
-                errors[name] = rule_error_text(e)
-    if errors:
-        raise ValidationError({"params": [f"{k}: {v}" for k, v in errors.items()]})
-    try:
-        return dict(rs.resolve_params(dict(params)))
-    except RuleError as e:  # values fine one by one, not together
-        raise ValidationError({"params": rule_error_text(e)}) from None
-
-
-def checked_room_fee(fee: Any) -> dict[str, Any]:
-    """A configuration's table fee, normalized; ValidationError in the reader's language."""
-    try:
-        return checked_fee(fee)
-    except RuleError as e:
-        raise ValidationError({"fee": rule_error_text(e)}) from None
-
-
-def checked_room_time_fee(fee: Any) -> dict[str, Any]:
-    """A 计时 fee, normalized; ValidationError in the reader's language."""
-    try:
-        return checked_time_fee(fee)
-    except RuleError as e:
-        raise ValidationError({"time_fee": rule_error_text(e)}) from None
 
 
 class Room(models.Model):
@@ -148,7 +101,7 @@ class Room(models.Model):
         *,
         name: str | None = None,
     ) -> RoomLogEntry:
-        """Add an entry to the room's log (scorer/roomlog.py, after pretix's
+        """Add an entry to the room's log (scorer/models/roomlog.py, after pretix's
         LoggedModel.log_action): `action` one of its declared types, `user` who did
         it (a user, or a room's admin as the domain methods take them), `data` what
         changed, as JSON ("before"/"after" for an edit).  `name`: the name the room
@@ -635,9 +588,6 @@ __all__ = [
     "RoomConfig",
     "RoomMember",
     "RoomTable",
-    "checked_params",
-    "checked_room_fee",
-    "checked_room_time_fee",
     "default_room",
     "new_room_code",
 ]

@@ -1,6 +1,6 @@
 """A room's fixed tables (1号桌, 包间A) and the codes their QR codes carry.
 
-Below scorer.rooms (which re-exports them with the rooms): a table names its room
+Below scorer.models.rooms (which re-exports them with the rooms): a table names its room
 by the model's label, and logs what its admins do through `room.log_action`.
 """
 
@@ -14,7 +14,7 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scorer.roomlog import (
+from scorer.models.roomlog import (
     TABLE_BROUGHT_BACK,
     TABLE_CODE_REPLACED,
     TABLE_EDITED,

@@ -19,8 +19,8 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scorer.roomlog import INVITE_MADE, INVITE_WITHDRAWN, MEMBER_JOINED, Actor
-from scorer.rooms import Room, RoomMember
+from scorer.models.roomlog import INVITE_MADE, INVITE_WITHDRAWN, MEMBER_JOINED, Actor
+from scorer.models.rooms import Room, RoomMember
 from scorer.text import MEMBER_NAME, cut
 
 # How long a link opens the room: long enough to be sent on WeChat and opened the

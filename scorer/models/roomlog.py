@@ -38,7 +38,7 @@ class LogIsAppendOnly(Exception):
 
 
 class Actor(Protocol):
-    """Who did it: a room's admin (scorer.rooms.RoomMember) as the domain methods
+    """Who did it: a room's admin (scorer.models.rooms.RoomMember) as the domain methods
     take them; typed here so that a model below the rooms can name one."""
 
     @property

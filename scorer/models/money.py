@@ -26,7 +26,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from scorer import clock
-from scorer.players import Player
+from scorer.models.players import Player
 
 CASH, WECHAT, ALIPAY, BALANCE = "cash", "wechat", "alipay", "balance"
 METHODS = {
