@@ -226,7 +226,7 @@ def start_table(
     """Start a table of `ruleset` from the room's start page (its first configuration
     of that ruleset, its values unchanged): the new table's code."""
     from rules.registry import get_ruleset
-    from scorer.rooms import Room
+    from scorer.models import Room
 
     room = Room.objects.get(slug=slug)
     config = next(c for c in room.offered_configs() if c.ruleset == ruleset)
@@ -261,7 +261,7 @@ def table_pages(walk: Walk, client: Any, code: str, tag: str) -> None:
 
 def mcr_flow(walk: Walk, client: Any, slug: str) -> None:
     from scorer.models import GameSession
-    from scorer.players import Player
+    from scorer.models import Player
 
     walk.get(client, "home", f"/r/{slug}/")
     code = start_table(walk, client, slug, "mcr", NAMES)
@@ -360,7 +360,7 @@ def wuhan_flow(walk: Walk, client: Any, slug: str) -> None:
 
 def other_rulesets(walk: Walk, client: Any, slug: str) -> None:
     from rules import REGISTRY
-    from scorer.rooms import Room
+    from scorer.models import Room
 
     offered = {c.ruleset for c in Room.objects.get(slug=slug).offered_configs()}
     for ruleset in sorted(REGISTRY):
@@ -377,7 +377,7 @@ def other_rulesets(walk: Walk, client: Any, slug: str) -> None:
 
 
 def room_flow(walk: Walk, lang: str) -> None:
-    from scorer.rooms import RoomMember, RoomTable
+    from scorer.models import RoomMember, RoomTable
     from tests.factories import make_member, make_room
 
     slug = f"room-{lang}"
@@ -423,7 +423,7 @@ def language_client(lang: str) -> Any:
 
 
 def walk_all(out: Path) -> int:
-    from scorer.rooms import default_room
+    from scorer.models.rooms import default_room
 
     walk = Walk(out)
     flows: list[Callable[[Walk, Any, str], None]] = [
