@@ -46,7 +46,7 @@ from scorer.roomlog import (
 from scorer.rooms import RoomConfig, RoomMember, default_room
 from scorer.scoring import ADJUST as ADJUST_KIND
 from scorer.scoring import PENALTY as PENALTY_KIND
-from scorer.scoring import ScoredEntry, score_entry
+from scorer.scoring import ScoredEntry, first_discarder, score_entry
 from scorer.text import AUTHOR, NOTE, cut
 from scorer.timefee import TimeFee, split
 
@@ -278,7 +278,7 @@ class GameSession(models.Model):
             self.n_players,
             list(last.winners),
             self.resolved_params(),
-            discarder=_first_discarder(last.entry),
+            discarder=first_discarder(last.entry),
         )
 
     # -- changing ---------------------------------------------------------

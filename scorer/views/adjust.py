@@ -13,16 +13,16 @@ import uuid
 from typing import Any
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
-from django_htmx.http import HttpResponseClientRedirect
 
 from rules import RuleError
 from scorer import phone
 from scorer.access import closed_redirect, round_or_404, session_or_404
+from scorer.htmx_answers import expired_text, form_token, go, refused_status
 from scorer.language import by_language, rule_error_text
 from scorer.models import GameSession, Round, RoundRevision, RoundTaken, StaleRevision
 from scorer.parse import MAX_ROUND, int_or_none
@@ -148,10 +148,6 @@ def _render(
     return render(request, "scorer/adjust.html", context, status=status)
 
 
-def _go(request: HtmxHttpRequest, url: str) -> HttpResponse:
-    return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
-
-
 @require_http_methods(["GET", "POST"])
 def adjust(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """Record an adjustment or a penalty as the next round, once."""
@@ -164,13 +160,11 @@ def adjust(request: HtmxHttpRequest, code: str) -> HttpResponse:
         return _render(request, session, data)
     post = request.POST
     data = {k: post.get(k) for k in post}
-    refused = 200 if request.htmx else 400
+    refused = refused_status(request, 400)
     number = int_or_none(post.get("for_round"), 1, MAX_ROUND)
-    try:
-        token = uuid.UUID(post.get("token", ""))
-    except ValueError:
-        msg = gettext("This form had expired. Check the round and confirm again.")
-        return _render(request, session, data, msg, refused)
+    token = form_token(post.get("token", ""))
+    if token is None:
+        return _render(request, session, data, expired_text(), refused)
     author = phone.my_name(request, session)
     try:
         rnd = session.record_round(token, _entry(post, session), author, number=number)
@@ -185,7 +179,7 @@ def adjust(request: HtmxHttpRequest, code: str) -> HttpResponse:
         msg = rule_error_text(e)
         return _render(request, session, data, msg, refused, token=str(token), number=number)
     messages.success(request, recorded_message(rnd))
-    return _go(request, reverse("scorer:session", args=[session.code]))
+    return go(request, reverse("scorer:session", args=[session.code]))
 
 
 @require_http_methods(["GET", "POST"])
@@ -202,7 +196,7 @@ def adjust_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpRespons
         return _render(request, session, _data(rev.entry), editing=rnd, base=rev.number)
     post = request.POST
     data = {k: post.get(k) for k in post}
-    refused = 200 if request.htmx else 400
+    refused = refused_status(request, 400)
     base = int_or_none(post.get("base"), 1, MAX_ROUND)
     try:
         rnd.revise(_entry(post, session), phone.my_name(request, session), base=base)
@@ -212,9 +206,9 @@ def adjust_edit(request: HtmxHttpRequest, code: str, number: int) -> HttpRespons
             "Check it and confirm again to replace that correction."
         )
         return _render(request, session, _data(stale.current.entry), msg,
-                       200 if request.htmx else 409, editing=rnd, base=stale.current.number)  # fmt: skip
+                       refused_status(request, 409), editing=rnd, base=stale.current.number)  # fmt: skip
     except RuleError as e:
         msg = rule_error_text(e)
         return _render(request, session, data, msg, refused, editing=rnd, base=base)
     messages.success(request, recorded_message(rnd, corrected=True))
-    return _go(request, reverse("scorer:round", args=[session.code, rnd.number]))
+    return go(request, reverse("scorer:round", args=[session.code, rnd.number]))

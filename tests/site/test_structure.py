@@ -41,6 +41,7 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
         "scorer.busy",
         "scorer.clock",
         "scorer.entry",
+        "scorer.htmx_answers",
         "scorer.language",
         "scorer.parse",
         "scorer.present",
