@@ -20,7 +20,7 @@ from scorer.access import closed_redirect, round_or_404, session_or_404
 from scorer.entry.pick import Pick
 from scorer.htmx_answers import go, refused_status
 from scorer.language import rule_error_text
-from scorer.models import RoundRevision, StaleRevision
+from scorer.models import GameSession, Round, RoundRevision, StaleRevision
 from scorer.present.record_page import round_summary
 from scorer.record_request import author, recorded_message, who_records
 from scorer.scoring import how_won_missing
@@ -61,6 +61,14 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
     if "confirm" not in request.POST:
         p, message, _ = posted_pick(request, session)
         return render_form(request, session, p, message, editing=rnd)
+    return _confirm_edit(request, session, rnd, rnd.current)
+
+
+def _confirm_edit(
+    request: HtmxHttpRequest, session: GameSession, rnd: Round, current: RoundRevision
+) -> HttpResponse:
+    """确认 on a correction of `rnd` (`current`: its version as loaded now): a new
+    version, once, never silently over one made meanwhile."""
     rs = get_ruleset(session.ruleset)
     p = Pick.from_post(request.POST, session, rs)
     who_records(request, session, p)
@@ -69,7 +77,6 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         return render_form(request, session, p, msg, rnd, status=refused, refused=True)
     done = reverse("scorer:round", args=[session.code, rnd.number])
     entry = p.entry()
-    current = rnd.current
     if Pick.from_entry(current.entry, rnd).entry() == entry:
         # Nothing to correct: unchanged, or a double tap whose first tap saved it.
         # (Back to the round; unlike record_request.done, the phone's new-round entry is kept.)
