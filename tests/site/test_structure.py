@@ -76,6 +76,7 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
         "scorer.export",
         "scorer.live",
         "scorer.phone",
+        "scorer.present.adjust",
         "scorer.present.board",
         "scorer.present.events",
         "scorer.present.fan_list",
