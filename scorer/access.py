@@ -4,8 +4,9 @@ links another table only when its viewer holds it (`held`).
 
 Each room-scoped kind has one helper that looks the row up *through the member's
 room*, so a row of another room is a 404, never a 403 that would say it exists
-(in the manner of healthchecks' `_get_check_for_user`).  A visitor who is not
-signed in is sent to the sign-in page by `room_admin`.
+(in the manner of healthchecks' `_get_check_for_user`): get_object_or_404 on the
+room's own rows, so the query itself cannot reach another room's.  A visitor who
+is not signed in is sent to the sign-in page by `room_admin`.
 """
 
 from __future__ import annotations
