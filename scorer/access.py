@@ -4,8 +4,9 @@ links another table only when its viewer holds it (`held`).
 
 Each room-scoped kind has one helper that looks the row up *through the member's
 room*, so a row of another room is a 404, never a 403 that would say it exists
-(in the manner of healthchecks' `_get_check_for_user`).  A visitor who is not
-signed in is sent to the sign-in page by `room_admin`.
+(in the manner of healthchecks' `_get_check_for_user`): get_object_or_404 on the
+room's own rows, so the query itself cannot reach another room's.  A visitor who
+is not signed in is sent to the sign-in page by `room_admin`.
 """
 
 from __future__ import annotations
@@ -19,13 +20,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext
-from django_htmx.http import HttpResponseClientRedirect
 
 from scorer import phone
+from scorer.htmx_answers import HtmxHttpRequest, go
 from scorer.models import GameSession, Round
 from scorer.models.invites import RoomInvite
 from scorer.models.players import Player
@@ -50,22 +51,16 @@ def session_or_404(code: str) -> GameSession:
     # refuses a NUL byte in a query with an error (a 500), found by the API fuzz test.
     if not CODE.fullmatch(code):
         raise Http404("no such session")
-    try:
-        # Its room and fixed table in the same query: the table's pages are headed by
-        # them ("老王棋牌室 · 1号桌").
-        return GameSession.objects.select_related("room", "room_table").get(code=code)
-    except GameSession.DoesNotExist:
-        raise Http404("no such session") from None
+    # Its room and fixed table in the same query: the table's pages are headed by
+    # them ("老王棋牌室 · 1号桌").
+    return get_object_or_404(GameSession.objects.select_related("room", "room_table"), code=code)
 
 
 def round_or_404(session: GameSession, number: int) -> Round:
-    try:
-        return session.rounds.select_related("current").get(number=number)
-    except Round.DoesNotExist:
-        raise Http404("no such round") from None
+    return get_object_or_404(session.rounds.select_related("current"), number=number)
 
 
-def closed_redirect(request: HttpRequest, session: GameSession) -> HttpResponse | None:
+def closed_redirect(request: HtmxHttpRequest, session: GameSession) -> HttpResponse | None:
     """A closed table's pages that would change it send the phone to its result
     page, which says so and offers to reopen it; None while the table is open.
     (The model refuses any change to a closed table as well, under its lock.)"""
@@ -74,10 +69,7 @@ def closed_redirect(request: HttpRequest, session: GameSession) -> HttpResponse 
     messages.info(
         request, gettext("This table is closed. Reopen it on this page to change anything.")
     )
-    url = reverse("scorer:final", args=[session.code])
-    if request.headers.get("HX-Request") == "true":
-        return HttpResponseClientRedirect(url)
-    return HttpResponseRedirect(url)
+    return go(request, reverse("scorer:final", args=[session.code]))
 
 
 # ----------------------------------------------------------------------------- rooms
@@ -88,10 +80,7 @@ def room_or_404(slug: str | None) -> Room:
     default room for the site's own `/`."""
     if slug is None:
         return default_room()
-    try:
-        return Room.objects.get(slug=slug)
-    except Room.DoesNotExist:
-        raise Http404("no such room") from None
+    return get_object_or_404(Room, slug=slug)
 
 
 def admin_of(request: HttpRequest, room: Room) -> bool:
@@ -168,20 +157,14 @@ def room_admin(
 
 
 def config_or_404(member: RoomMember, pk: int) -> RoomConfig:
-    try:
-        return member.room.configs.get(pk=pk)
-    except RoomConfig.DoesNotExist:
-        raise Http404("no such configuration") from None
+    return get_object_or_404(member.room.configs, pk=pk)
 
 
 def table_or_404(room: Room, number: int) -> RoomTable:
     # A number no table can have (the URL's <int:> takes any length) is none.
     if not FIRST_TABLE <= number <= LAST_TABLE:
         raise Http404("no such table")
-    try:
-        return room.tables.get(number=number)
-    except RoomTable.DoesNotExist:
-        raise Http404("no such table") from None
+    return get_object_or_404(room.tables, number=number)
 
 
 def room_table_by_code_or_404(room: Room, code: str) -> RoomTable:
@@ -216,27 +199,18 @@ def public_player_or_404(slug: str) -> Player:
     be one is none, answered before the database (PostgreSQL refuses a NUL)."""
     if not CODE.fullmatch(slug):
         raise Http404("no such player")
-    try:
-        return Player.objects.select_related("room").get(slug=slug)
-    except Player.DoesNotExist:
-        raise Http404("no such player") from None
+    return get_object_or_404(Player.objects.select_related("room"), slug=slug)
 
 
 def player_or_404(member: RoomMember, pk: int) -> Player:
-    try:
-        return member.room.players.get(pk=pk)
-    except Player.DoesNotExist:
-        raise Http404("no such player") from None
+    return get_object_or_404(member.room.players, pk=pk)
 
 
 def room_session_or_404(member: RoomMember, code: str) -> GameSession:
     """A table played in the member's room (its admins close a stale one)."""
     if not CODE.fullmatch(code):
         raise Http404("no such session")
-    try:
-        return member.room.sessions.get(code=code)
-    except GameSession.DoesNotExist:
-        raise Http404("no such session") from None
+    return get_object_or_404(member.room.sessions, code=code)
 
 
 def owner_or_404(member: RoomMember) -> RoomMember:
@@ -248,25 +222,16 @@ def owner_or_404(member: RoomMember) -> RoomMember:
 
 def room_member_or_404(member: RoomMember, pk: int) -> RoomMember:
     """Another admin of the member's room (the owner removes one)."""
-    try:
-        return member.room.members.select_related("user").get(pk=pk)
-    except RoomMember.DoesNotExist:
-        raise Http404("no such member") from None
+    return get_object_or_404(member.room.members.select_related("user"), pk=pk)
 
 
 def invite_or_404(member: RoomMember, pk: int) -> RoomInvite:
     """One of the room's invitations (the owner withdraws a pending one)."""
-    try:
-        return member.room.invites.get(pk=pk)
-    except RoomInvite.DoesNotExist:
-        raise Http404("no such invitation") from None
+    return get_object_or_404(member.room.invites, pk=pk)
 
 
 def invite_by_token_or_404(token: str) -> RoomInvite:
     """An invitation by its link (public: the token is the key), used or not."""
     if not TOKEN.fullmatch(token):
         raise Http404("no such invitation")
-    try:
-        return RoomInvite.objects.select_related("room").get(token=token)
-    except RoomInvite.DoesNotExist:
-        raise Http404("no such invitation") from None
+    return get_object_or_404(RoomInvite.objects.select_related("room"), token=token)

@@ -21,6 +21,7 @@ from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessio
 from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django_htmx.middleware import HtmxDetails
 
 RETRY_AFTER = 2  # seconds: the queue of writers is long gone by then
 
@@ -103,7 +104,8 @@ def busy_response(request: HttpRequest) -> HttpResponse:
         # htmx: only the message (static/js/busy.js shows it over the page, which
         # stays as it was, and static/js/taps.js sends a tap again); without
         # JavaScript the whole page, with the way back.
-        fragment = request.headers.get("HX-Request") == "true"
+        # (django-htmx's reading of the request: its middleware may not have run yet.)
+        fragment = bool(HtmxDetails(request))
         body = render_to_string(
             "busy.html", {"fragment": fragment, "message": MESSAGE, "message_zh": MESSAGE_ZH}
         )

@@ -10,13 +10,13 @@ scorer/present/record_page.py.
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext
-from django_htmx.http import HttpResponseClientRedirect
 
 from scorer import phone
 from scorer.entry.pick import MAX_TAPS, Pick
+from scorer.htmx_answers import HtmxHttpRequest, go
 from scorer.models import GameSession, Round, RoundRevision
 from scorer.present.record_page import Asked
 
@@ -55,15 +55,13 @@ def author(request: HttpRequest, session: GameSession, p: Pick) -> str:
     return p.author or phone.my_name(request, session)
 
 
-def done(request: HttpRequest, session: GameSession, url: str) -> HttpResponse:
+def done(request: HtmxHttpRequest, session: GameSession, url: str) -> HttpResponse:
     """The entry is recorded (or dropped): the phone forgets it, and goes to `url`."""
     phone.clear_draft(request, session)
-    if request.headers.get("HX-Request") == "true":
-        return HttpResponseClientRedirect(url)
-    return HttpResponseRedirect(url)
+    return go(request, url)
 
 
-def dropped(request: HttpRequest, session: GameSession) -> HttpResponse:
+def dropped(request: HtmxHttpRequest, session: GameSession) -> HttpResponse:
     """The player drops an entry whose round another phone recorded first."""
     messages.info(request, gettext("Your entry was dropped; nothing was recorded from it."))
     return done(request, session, reverse("scorer:session", args=[session.code]))

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from django.utils.translation import gettext
+
 from rules import RuleError
 from rules.api import settle_or_raise
 from rules.params import ParamValues
@@ -111,6 +113,33 @@ def _winner_discarder(entry: Mapping[str, Any], players: int) -> tuple[int, int 
     if discarder == winner:
         raise RuleError("bad_table", "the winner cannot be the discarder", "和牌者不能是放炮者")
     return winner, discarder
+
+
+# "Self-drawn, or who discarded?": how a win's tile came, decided here for every
+# place that asks it or reads it.
+
+
+def how_won_missing(discarder: str) -> str:
+    """The question a win's form asks until it says how the winning tile came; ""
+    once it does.  `discarder` is the form's field: "self" (自摸) or a seat, "" while
+    not chosen (scorer/entry).  One wording for the live hint, the refused confirm
+    and the event form, which all stop at the same point."""
+    if discarder:
+        return ""
+    return gettext("Self-drawn, or who discarded the winning tile?")
+
+
+def first_discarder(entry: Mapping[str, Any]) -> int | None:
+    """Who dealt in a stored round's first winning discard: a whole win's discarder,
+    else that of the first win among its events; None when self-drawn or no win."""
+    if entry.get("kind") == "win":
+        d = entry.get("discarder")
+        return d if isinstance(d, int) else None
+    for ev in entry.get("events") or []:
+        if isinstance(ev, Mapping) and ev.get("type") == "win":
+            d = ev.get("discarder")
+            return d if isinstance(d, int) else None
+    return None
 
 
 @dataclass(frozen=True)

@@ -260,8 +260,7 @@ def table_pages(walk: Walk, client: Any, code: str, tag: str) -> None:
 
 
 def mcr_flow(walk: Walk, client: Any, slug: str) -> None:
-    from scorer.models import GameSession
-    from scorer.models import Player
+    from scorer.models import GameSession, Player
 
     walk.get(client, "home", f"/r/{slug}/")
     code = start_table(walk, client, slug, "mcr", NAMES)

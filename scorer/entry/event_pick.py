@@ -21,6 +21,7 @@ from scorer.models import GameSession
 from scorer.parse import int_or_none
 from scorer.present.events import join_names
 from scorer.present.words import meld_labels
+from scorer.scoring import how_won_missing
 
 # ================================================================ rounds played as events
 #
@@ -331,8 +332,8 @@ class EventPick(Pick):
             return {"type": "wall_end", "hands": hands}, ""
         if self.winner is None:
             return None, gettext("Who won? Choose the winner.")
-        if not self.discarder:
-            return None, gettext("Self-drawn, or who discarded the winning tile?")
+        if question := how_won_missing(self.discarder):
+            return None, question
         if self.mode == "quick":
             if not self.fans:
                 return None, gettext("Pick the fans of the hand.")

@@ -21,6 +21,7 @@ from rules.registry import Ruleset, get_ruleset
 from rules.table import TableSpec, seat_wind_in
 from rules.tiles import SEAT_WINDS
 from scorer.fees import FeeRule
+from scorer.scoring import first_discarder
 from scorer.timefee import TimeFee
 
 
@@ -31,18 +32,6 @@ class LastHand(Protocol):
     prevalent_wind: str
     winners: Any
     entry: Any
-
-
-def first_discarder(entry: Mapping[str, Any]) -> int | None:
-    """Who dealt in the round's first winning discard (None: self-drawn, a draw)."""
-    if entry.get("kind") == "win":
-        d = entry.get("discarder")
-        return d if isinstance(d, int) else None
-    for ev in entry.get("events") or []:
-        if isinstance(ev, Mapping) and ev.get("type") == "win":
-            d = ev.get("discarder")
-            return d if isinstance(d, int) else None
-    return None
 
 
 class SessionRules:

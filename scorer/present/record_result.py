@@ -28,7 +28,7 @@ from scorer.present.events import reason_labels
 from scorer.present.picker import FACES, Face, seat_rows
 from scorer.present.scoring import fan_rows, total_text, working_lines
 from scorer.present.words import name_seats
-from scorer.scoring import evaluate, evaluate_events, refusal
+from scorer.scoring import evaluate, evaluate_events, how_won_missing, refusal
 
 # "from" is a keyword: these rows are typed dicts, read by the template as x.from.
 PaymentRow = TypedDict("PaymentRow", {"from": str, "to": str, "amount": int, "why": str})
@@ -162,8 +162,8 @@ def round_outcome(session: GameSession, p: Pick, taken: bool) -> Outcome:
             return replace(out, hint=gettext("Pick the fans of the hand."))
         if p.winner is None:
             return replace(out, hint=gettext("Who won? Choose the winner."))
-        if not p.discarder:
-            return replace(out, hint=gettext("Self-drawn, or who discarded the winning tile?"))
+        if question := how_won_missing(p.discarder):
+            return replace(out, hint=question)
     try:
         ev = evaluate(session, p.entry())
     except RuleError as e:

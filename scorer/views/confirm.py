@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.http import HttpResponse, HttpResponseRedirect
+from django.http import HttpResponse
 from django.shortcuts import render
-from django_htmx.http import HttpResponseClientRedirect
 
-from scorer.models.rooms import RoomMember
+from scorer.htmx_answers import go
+from scorer.models import RoomMember
 from scorer.views import HtmxHttpRequest
 
 __all__ = ["CONFIRM", "Ask", "ask", "back", "confirmation"]
@@ -58,6 +58,4 @@ def ask(request: HtmxHttpRequest, member: RoomMember, nav: str, question: Ask) -
 def back(request: HtmxHttpRequest, url: str) -> HttpResponse:
     """Back to the list, whole: a first tap sent by htmx (which would swap a
     redirect's page into the row) leaves the page for it instead."""
-    if request.htmx:
-        return HttpResponseClientRedirect(url)
-    return HttpResponseRedirect(url)
+    return go(request, url)

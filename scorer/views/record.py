@@ -58,8 +58,8 @@ from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import reswap, retarget
 
 from rules import RuleError
 from rules.registry import get_ruleset
@@ -71,6 +71,7 @@ from scorer.entry.pick import (
     next_position_of,
     tile_of_tap,
 )
+from scorer.htmx_answers import expired_text, form_token, refused_status, show_top
 from scorer.language import rule_error_text
 from scorer.models import GameSession, Round, RoundTaken
 from scorer.parse import MAX_ROUND, int_or_none
@@ -84,6 +85,7 @@ from scorer.record_request import (
     taps_of,
     who_records,
 )
+from scorer.scoring import how_won_missing
 from scorer.views import HtmxHttpRequest
 from scorer.views.record_events import confirm_event, preview_event, record_event
 
@@ -197,8 +199,7 @@ def preview(request: HtmxHttpRequest, code: str) -> HttpResponse:
         # The tile that completes the hand: its fans and payments appear under the
         # hand, above the grid the finger is on; bring the hand to the top of the
         # screen so that the hand and its result are seen together.
-        swap = "outerHTML" if changed is not None else "innerHTML"
-        response["HX-Reswap"] = f"{swap} show:.pk-live:top"
+        show_top(response, "outerHTML" if changed is not None else "innerHTML", ".pk-live")
     return response
 
 
@@ -238,9 +239,7 @@ def _tap_delta(
         return render(request, "scorer/record/form.html#form", page.context())
     page = replace(page, changed_tiles=frozenset(changed))
     response = render(request, "scorer/record/form.html#tap_delta", page.context())
-    response["HX-Retarget"] = "#pk-live"
-    response["HX-Reswap"] = "outerHTML"
-    return response
+    return reswap(retarget(response, "#pk-live"), "outerHTML")
 
 
 @require_POST
@@ -258,16 +257,12 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
         # after the round just recorded (the ones the form had loaded are stale).
         p.for_round = session.next_number()
         p.dealer, p.wind = next_position_of(session)
-    # htmx swaps only 2xx answers, so a refusal it must show comes back as 200.
-    refused = 200 if request.htmx else 400
-    try:
-        token = uuid.UUID(p.token)
-    except ValueError:
+    refused = refused_status(request, 400)
+    token = form_token(p.token)
+    if token is None:
         p.token = str(uuid.uuid4())
-        msg = gettext("This form had expired. Check the round and confirm again.")
-        return render_form(request, session, p, msg, status=refused, refused=True)
-    if p.kind == "win" and p.winner is not None and not p.discarder:
-        msg = gettext("Self-drawn, or who discarded the winning tile?")
+        return render_form(request, session, p, expired_text(), status=refused, refused=True)
+    if p.kind == "win" and p.winner is not None and (msg := how_won_missing(p.discarder)):
         return render_form(request, session, p, msg, status=refused, refused=True)
     try:
         # The token makes confirming idempotent.  A double tap on 确认, a retry
@@ -281,7 +276,7 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
         )
     except RoundTaken:
         # The form shows the round recorded meanwhile and asks what to do with this one.
-        return render_form(request, session, p, status=200 if request.htmx else 409, refused=True)
+        return render_form(request, session, p, status=refused_status(request, 409), refused=True)
     except RuleError as e:
         return render_form(request, session, p, rule_error_text(e), status=refused, refused=True)
     messages.success(request, recorded_message(rnd))

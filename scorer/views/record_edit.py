@@ -8,21 +8,22 @@ another phone meanwhile, a double tap) and its own way out (back to the round).
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
-from django_htmx.http import HttpResponseClientRedirect
 
 from rules import RuleError
 from rules.registry import get_ruleset
 from scorer import phone
 from scorer.access import closed_redirect, round_or_404, session_or_404
 from scorer.entry.pick import Pick
+from scorer.htmx_answers import go, refused_status
 from scorer.language import rule_error_text
-from scorer.models import RoundRevision, StaleRevision
+from scorer.models import GameSession, Round, RoundRevision, StaleRevision
 from scorer.present.record_page import round_summary
 from scorer.record_request import author, recorded_message, who_records
+from scorer.scoring import how_won_missing
 from scorer.views import HtmxHttpRequest
 from scorer.views.record import posted_pick, render_form
 
@@ -40,8 +41,7 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         raise Http404("this round has no version to correct")
     if rnd.current.kind in RoundRevision.NOT_HANDS:
         # An adjustment or a penalty has its own small form (scorer/views/adjust.py).
-        url = reverse("scorer:adjust_edit", args=[session.code, rnd.number])
-        return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+        return go(request, reverse("scorer:adjust_edit", args=[session.code, rnd.number]))
     if rnd.current.kind == RoundRevision.ROUND:
         # A round played as events is changed an event at a time (take back the
         # last one on the table page, add it again), never re-entered whole here.
@@ -53,8 +53,7 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
             )
             % {"number": rnd.hand_number() or rnd.number},
         )
-        url = reverse("scorer:session", args=[session.code])
-        return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+        return go(request, reverse("scorer:session", args=[session.code]))
     if request.method == "GET":
         p = Pick.from_entry(rnd.current.entry, rnd)
         p.author = phone.my_name(request, session)
@@ -62,19 +61,26 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
     if "confirm" not in request.POST:
         p, message, _ = posted_pick(request, session)
         return render_form(request, session, p, message, editing=rnd)
+    return _confirm_edit(request, session, rnd, rnd.current)
+
+
+def _confirm_edit(
+    request: HtmxHttpRequest, session: GameSession, rnd: Round, current: RoundRevision
+) -> HttpResponse:
+    """确认 on a correction of `rnd` (`current`: its version as loaded now): a new
+    version, once, never silently over one made meanwhile."""
     rs = get_ruleset(session.ruleset)
     p = Pick.from_post(request.POST, session, rs)
     who_records(request, session, p)
-    refused = 200 if request.htmx else 400
-    if p.kind == "win" and p.winner is not None and not p.discarder:
-        msg = gettext("Self-drawn, or who discarded the winning tile?")
+    refused = refused_status(request, 400)
+    if p.kind == "win" and p.winner is not None and (msg := how_won_missing(p.discarder)):
         return render_form(request, session, p, msg, rnd, status=refused, refused=True)
     done = reverse("scorer:round", args=[session.code, rnd.number])
     entry = p.entry()
-    current = rnd.current
     if Pick.from_entry(current.entry, rnd).entry() == entry:
         # Nothing to correct: unchanged, or a double tap whose first tap saved it.
-        return _done_edit(request, done)
+        # (Back to the round; unlike record_request.done, the phone's new-round entry is kept.)
+        return go(request, done)
     try:
         # base: the revision this form was opened on, checked under the row lock, so
         # a correction made meanwhile (one after another or at the same moment) is
@@ -84,7 +90,7 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         rnd.current = stale.current
         if Pick.from_entry(stale.current.entry, rnd).entry() == entry:
             # The same correction made meanwhile (a double tap, or another phone).
-            return _done_edit(request, done)
+            return go(request, done)
         # Someone else corrected the round since this form was opened: show it
         # before replacing their version (the next confirm does, deliberately).
         p.base = stale.current.number
@@ -92,7 +98,7 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
             "This round was corrected on another phone meanwhile. "
             "Check it and confirm again to replace that correction."
         )
-        status = 200 if request.htmx else 409
+        status = refused_status(request, 409)
         return render_form(
             request, session, p, msg, rnd, status, stale=round_summary(session, rnd), refused=True
         )
@@ -101,9 +107,4 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
             request, session, p, rule_error_text(e), rnd, status=refused, refused=True
         )
     messages.success(request, recorded_message(rnd, corrected=True))
-    return _done_edit(request, done)
-
-
-def _done_edit(request: HtmxHttpRequest, url: str) -> HttpResponse:
-    """A correction made (or nothing to correct): the phone's new-round entry is kept."""
-    return HttpResponseClientRedirect(url) if request.htmx else HttpResponseRedirect(url)
+    return go(request, done)

@@ -20,6 +20,7 @@ from rules.tiles import tile_str
 from scorer import phone
 from scorer.entry.event_pick import EventPick
 from scorer.entry.round_now import RoundNow, round_now_of
+from scorer.htmx_answers import expired_text, form_token, refused_status, show_top
 from scorer.language import rule_error_text
 from scorer.models import GameSession, RoundRevision, RoundTaken
 from scorer.present.record_page import record_page, refusal
@@ -105,13 +106,13 @@ def preview_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -
         and p.kind != "kong"
         and (p.kind == "wall_end" or p.mode == "tiles")
     ):
-        response["HX-Reswap"] = "innerHTML show:.pk-live:top"
+        show_top(response, "innerHTML", ".pk-live")
     return response
 
 
 def confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -> HttpResponse:
     """Add the event the form shows to the round in progress (or start one with it), once."""
-    refused = 200 if request.htmx else 400
+    refused = refused_status(request, 400)
     table_url = reverse("scorer:session", args=[session.code])
     now = round_now_of(session)
     p = EventPick.read(request.POST, session, rs, now)
@@ -120,12 +121,10 @@ def confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -
         # "Record it as round N": a confirm, starting the next round.
         fresh = EventPick.fresh_event(session, rs, now, p.kind)
         p.for_round, p.dealer, p.expected = fresh.for_round, fresh.dealer, fresh.expected
-    try:
-        token = uuid.UUID(p.token)
-    except ValueError:
+    token = form_token(p.token)
+    if token is None:
         p.token = str(uuid.uuid4())
-        msg = gettext("This form had expired. Check the round and confirm again.")
-        return _render_event(request, session, p, now, msg, status=refused, refused=True)
+        return _render_event(request, session, p, now, expired_text(), status=refused, refused=True)
     if RoundRevision.objects.filter(round__session=session, token=token).exists():
         # A double tap, or a retry after a lost answer: the event is already in.
         return done(request, session, table_url)
@@ -148,7 +147,7 @@ def confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -
     except RoundTaken:
         # The form shows the round recorded meanwhile and asks what to do with this event.
         return _render_event(
-            request, session, p, now, status=200 if request.htmx else 409, refused=True
+            request, session, p, now, status=refused_status(request, 409), refused=True
         )
     except RuleError as e:
         now = round_now_of(session)
