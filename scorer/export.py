@@ -28,10 +28,10 @@ from scorer import clock, table_schema
 from scorer.fees import FEE_KIND, FEE_REASON, FeeRule, charged, rescore_close
 from scorer.language import by_language
 from scorer.models import GameSession, Round, RoundChange, RoundRevision, SessionChange
-from scorer.models.rooms import Room, default_room
+from scorer.models.rooms import Room
 from scorer.parse import FIRST_DAY, LAST_DAY, datetime_or_none
 from scorer.scoring import score_entry
-from scorer.seating import seat_players
+from scorer.seating import start_table
 from scorer.spreadsheet import csv_text, local_time
 from scorer.text import (
     AUTHOR,
@@ -362,8 +362,9 @@ def import_table(data: Any, copy_of: str = "", room: Room | None = None) -> Game
     fee = FeeRule.from_json(data.get("fee"))  # RuleError in both languages when unsound
     time_fee = TimeFee.from_json(data.get("time_fee"))
     with transaction.atomic():
-        session = GameSession.objects.create(
-            room=room or default_room(), imported_at=timezone.now(),
+        # Seated and told to the room like any table started here (seating.start_table).
+        session = start_table(
+            room, imported_at=timezone.now(),
             ruleset=rs.id, preset=str(data.get("preset") or "")[:32], params=dict(params),
             players=players, first_dealer=first, money_per_point=money, fee=fee.to_json(),
             time_fee=time_fee.to_json(),
@@ -385,7 +386,6 @@ def import_table(data: Any, copy_of: str = "", room: Room | None = None) -> Game
         if data.get("closed_at"):
             session.closed_at = _when(data["closed_at"])
             session.save(update_fields=["closed_at"])
-        seat_players(session)
         expected = data.get("tallies")
         if expected is not None and session.tallies() != expected:
             raise _bad("the rounds do not add up to the file's totals",

@@ -1,5 +1,6 @@
-"""A table's session and its seats: the session played at a room's table, starting one
-there, and tying a session's seats to the room's players.
+"""A table's session and its seats: starting a table (`start_table`, the one way a
+session is made), the session played at a room's fixed table, starting one there,
+and tying a session's seats to the room's players.
 
 These use sessions, rooms and players together, so they live above the model
 modules: rooms.py and players.py each hold their own rows and never name the
@@ -15,8 +16,37 @@ from django.utils import timezone
 
 from scorer.models import GameSession
 from scorer.models.players import Player, Seat, is_placeholder
-from scorer.models.rooms import RoomTable
+from scorer.models.rooms import Room, RoomTable, default_room
+from scorer.models.sessions import nudge_room
 from scorer.text import PLAYER_NAME, cut
+
+
+def start_table(
+    room: Room | None = None, table: RoomTable | None = None, **fields: Any
+) -> GameSession:
+    """A new table (一场) in `room` (the default room when None), or at the room's
+    fixed `table` (its room), all or nothing.  The one place a session is made: the
+    start page, a fixed table's QR code (`start_at`, under the table's lock) and an
+    imported file (scorer/export.py import_table) all start theirs here, so what a
+    start does is done the same way by each.
+
+    `fields` are the table's rules as snapshotted when it starts (ruleset, preset,
+    params, players, first_dealer, money_per_point, fee, time_fee; an import adds
+    imported_at and pauses): a later change of the room's configuration never
+    changes them.  Here the seats are tied to the room's players, and the room's
+    admin pages are told once it commits (`nudge_room`).  No room log entry: a
+    table's start is the players' doing, not an admin's, and its own trail
+    (SessionChange) begins with its first close."""
+    where: dict[str, Any] = (
+        {"room_table": table, "room_id": table.room_id}
+        if table is not None
+        else {"room": room or default_room()}
+    )
+    with transaction.atomic():
+        session = GameSession.objects.create(**where, **fields)
+        seat_players(session)
+        nudge_room(session.room_id)
+    return session
 
 
 def open_session(table: RoomTable) -> GameSession | None:
@@ -57,9 +87,7 @@ def start_at(table: RoomTable, **fields: Any) -> tuple[GameSession, bool]:
         existing = open_session(table)
         if existing is not None:
             return existing, False
-        session = GameSession.objects.create(room_table=table, room_id=table.room_id, **fields)
-        seat_players(session)
-        return session, True
+        return start_table(table=table, **fields), True
 
 
 def seat_players(session: GameSession) -> None:
@@ -82,4 +110,4 @@ def seat_players(session: GameSession) -> None:
         Seat.objects.get_or_create(session=session, seat=seat, defaults={"player": player})
 
 
-__all__ = ["TableRetired", "open_session", "seat_players", "start_at"]
+__all__ = ["TableRetired", "open_session", "seat_players", "start_at", "start_table"]

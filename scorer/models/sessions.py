@@ -480,12 +480,15 @@ class GameSession(RoundChanges, models.Model):
         publish_on_commit([table_topic(self.code), room_topic(self.room_id)], self.version)
 
 
-@receiver(post_save, sender=GameSession)
+def nudge_room(room_id: int) -> None:
+    """Tell the room's admin pages, once the change commits, that its tables changed
+    (a table started, a fixed table added or edited; a round's change is told by
+    `GameSession.bump`).  The version of a room is only a nudge: the time."""
+    publish_on_commit([room_topic(room_id)], time.time_ns() // 1_000_000)
+
+
 @receiver(post_save, sender=RoomTable)
-def _room_changed(sender: type[models.Model], instance: Any, created: bool, **kwargs: Any) -> None:
-    """A table started, or a physical table added, renamed, retired or given a new
-    code: the room's admin pages are told once it commits (a round's change is told
-    by `GameSession.bump`).  The version of a room is only a nudge: the time."""
-    if sender is GameSession and not created:
-        return
-    publish_on_commit([room_topic(instance.room_id)], time.time_ns() // 1_000_000)
+def _room_changed(sender: type[models.Model], instance: RoomTable, **kwargs: Any) -> None:
+    """A physical table added, renamed, retired or given a new code: the room's admin
+    pages are told (a table started is told by scorer/seating.py start_table)."""
+    nudge_room(instance.room_id)

@@ -1,7 +1,8 @@
 """Starting a table: a room's start page (or a fixed table's QR code) and the form that
 creates the session (its live page: session.py).
 
-Plain function views; the session and its seats are made by scorer/seating.py.
+Plain function views; the session and its seats are made by scorer/seating.py
+(start_table, at a fixed table start_at).
 """
 
 from __future__ import annotations
@@ -17,10 +18,9 @@ from django.views.decorators.http import require_POST, require_safe
 from scorer import phone
 from scorer.access import REPLACED, RETIRED, room_or_404, room_table_by_code_or_404, table_gone
 from scorer.forms import ROOM, StartForm, chosen_config
-from scorer.models import GameSession
 from scorer.models.players import recent_names
 from scorer.models.rooms import Room, RoomTable
-from scorer.seating import TableRetired, open_session, seat_players, start_at
+from scorer.seating import TableRetired, open_session, start_at, start_table
 from scorer.views import HtmxHttpRequest
 from scorer.views.my_tables import tables_context
 
@@ -155,8 +155,7 @@ def _create(request: HtmxHttpRequest, room: Room) -> HttpResponse:
         "time_fee": dict((room_table.time_fee if room_table else None) or chosen.time_fee or {}),
     }
     if room_table is None:
-        session = GameSession.objects.create(room=room, **fields)
-        seat_players(session)
+        session = start_table(room, **fields)
     else:
         try:
             session, started = start_at(room_table, **fields)

@@ -1,9 +1,12 @@
 """A room's fixed tables (1号桌, 包间A): the URL in a table's QR code joins its open
 session, or starts one from the room's configurations with last time's players
-filled in; two phones starting the same table at once end up at one session."""
+filled in; two phones starting the same table at once end up at one session.  The
+start page, a table's QR code and an import all start theirs by seating.start_table."""
 
 from __future__ import annotations
 
+import io
+import json
 import re
 import threading
 from typing import Any
@@ -14,9 +17,14 @@ from django.test import Client
 from django.urls import reverse
 
 from rules import get_ruleset
+from scorer import seating
+from scorer.broker import MemoryBroker, broker, room_topic
+from scorer.export import table_json
 from scorer.models import GameSession, RoomConfig
+from scorer.models.players import Seat
 from scorer.models.rooms import Room, RoomTable
 from scorer.seating import start_at
+from tests.factories import make_room, make_table
 from tests.pages import html, text, text_of
 
 pytestmark = pytest.mark.django_db
@@ -175,3 +183,51 @@ def test_a_bad_start_at_a_table_keeps_the_table(client: Client, table3: RoomTabl
     page = html(response)
     assert f'name="table" value="{table3.code}"' in page
     assert not GameSession.objects.exists()
+
+
+@pytest.mark.parametrize("flow", ["start page", "fixed table", "import"])
+def test_every_way_of_starting_a_table_goes_through_start_table(
+    client: Client,
+    room: Room,
+    flow: str,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """The start page, a fixed table's QR code and an imported file each make their
+    table by seating.start_table, and so alike: in the room, its seats tied to the
+    room's players by name, the room's admin pages told once it commits."""
+    made: list[GameSession] = []
+    real = seating.start_table
+
+    def spy(*args: Any, **kwargs: Any) -> GameSession:
+        made.append(real(*args, **kwargs))
+        return made[-1]
+
+    for module in ("scorer.seating", "scorer.views.start", "scorer.export"):
+        monkeypatch.setattr(f"{module}.start_table", spy)
+    monkeypatch.setattr("scorer.broker._broker", MemoryBroker())
+    told: list[int | None] = []
+    config = room.offered_configs()[0]
+    with broker().subscribe(room_topic(room.pk), told.append):
+        if flow == "import":
+            elsewhere = make_table("mcr", NAMES, room=make_room("elsewhere"), seated=True)
+            upload = io.BytesIO(json.dumps(table_json(elsewhere), ensure_ascii=False).encode())
+            upload.name = "table.json"
+            url = reverse("scorer:room_import", args=[room.slug])
+            with django_capture_on_commit_callbacks(execute=True):
+                response = client.post(url, {"file": upload})
+        else:
+            extra = {"table": RoomTable.objects.create(room=room, number=7).code}
+            data = form_data(config, NAMES, **(extra if flow == "fixed table" else {}))
+            with django_capture_on_commit_callbacks(execute=True):
+                response = client.post(reverse("scorer:room_create", args=[room.slug]), data)
+    session = GameSession.objects.get(room=room)
+    assert response.status_code == 302 and session.code in response["Location"]
+    assert made == [session]
+    seats = Seat.objects.filter(session=session).order_by("seat")
+    assert [(s.seat, s.player.name, s.player.room_id) for s in seats] == [
+        (i, name, room.pk) for i, name in enumerate(NAMES)
+    ]
+    assert told  # the room's admin pages heard of it
+    assert (session.room_table is not None) == (flow == "fixed table")
+    assert (session.imported_at is not None) == (flow == "import")
