@@ -26,13 +26,13 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scorer.access import room_admin, table_or_404
+from scorer.forms.time_fees import add_time_fee_fields, clean_time_fee
 from scorer.models import GameSession
 from scorer.models.rooms import FIRST_TABLE, LAST_TABLE, Room, RoomMember, RoomTable
 from scorer.present.fee import clock_view
+from scorer.services.access import room_admin, table_or_404
 from scorer.share import Share, qr_svg, qr_svg_inline, share_link
 from scorer.text import TABLE_NAME, TextField
-from scorer.timefee import add_time_fee_fields, clean_time_fee
 from scorer.views import HtmxHttpRequest
 from scorer.views.confirm import Ask, ask, back, confirmation
 

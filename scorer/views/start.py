@@ -1,7 +1,7 @@
 """Starting a table: a room's start page (or a fixed table's QR code) and the form that
 creates the session (its live page: session.py).
 
-Plain function views; the session and its seats are made by scorer/seating.py.
+Plain function views; the session and its seats are made by scorer/services/seating.py.
 """
 
 from __future__ import annotations
@@ -14,13 +14,19 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
-from scorer import phone
-from scorer.access import REPLACED, RETIRED, room_or_404, room_table_by_code_or_404, table_gone
-from scorer.forms import ROOM, StartForm, chosen_config
+from scorer.forms.start import ROOM, StartForm, chosen_config
 from scorer.models import GameSession
 from scorer.models.players import recent_names
 from scorer.models.rooms import Room, RoomTable
-from scorer.seating import TableRetired, open_session, seat_players, start_at
+from scorer.services import phone
+from scorer.services.access import (
+    REPLACED,
+    RETIRED,
+    room_or_404,
+    room_table_by_code_or_404,
+    table_gone,
+)
+from scorer.services.seating import TableRetired, open_session, seat_players, start_at
 from scorer.views import HtmxHttpRequest
 from scorer.views.my_tables import tables_context
 

@@ -17,8 +17,7 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 
-from scorer.models import roomlog
-from scorer.models import GameSession, SessionChange
+from scorer.models import GameSession, SessionChange, roomlog
 from scorer.models.invites import RoomInvite
 from scorer.models.roomlog import LogIsAppendOnly, RoomLogEntry
 from scorer.models.rooms import EditConflict, Room, RoomMember

@@ -16,7 +16,7 @@ from django.urls import reverse
 from rules import get_ruleset
 from scorer.models import GameSession, RoomConfig
 from scorer.models.rooms import Room, RoomTable
-from scorer.seating import start_at
+from scorer.services.seating import start_at
 from tests.pages import html, text, text_of
 
 pytestmark = pytest.mark.django_db

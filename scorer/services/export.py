@@ -31,7 +31,7 @@ from scorer.models import GameSession, Round, RoundChange, RoundRevision, Sessio
 from scorer.models.rooms import Room, default_room
 from scorer.parse import FIRST_DAY, LAST_DAY, datetime_or_none
 from scorer.scoring import score_entry
-from scorer.seating import seat_players
+from scorer.services.seating import seat_players
 from scorer.spreadsheet import csv_text, local_time
 from scorer.text import (
     AUTHOR,
