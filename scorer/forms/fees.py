@@ -1,8 +1,8 @@
 """The table-fee (台费) fields of a room's configuration form, and the fee they give.
 
 The rule itself (scorer/fees.py) is below the models, which charge it; these fields
-are a form's, above them.  templates/room/_fee_fields.html shows them (the form's
-`fee_fields`), clean_fee reads them back into the fee as stored.
+are a form's, above them.  templates/room/_fee_fields.html shows them (every field
+whose name starts with "fee_"), clean_fee reads them back into the fee as stored.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from scorer.fees import (
 )
 from scorer.language import rule_error_text
 
-# In the order add_fee_fields adds them, the order the form shows them.
-FEE_FIELDS = ("fee_mode", "fee_unit", "fee_price", "fee_amount", "fee_percent", "fee_cap")
+# Every name starts with "fee_": room/_fee_fields.html picks the form's fee fields by it.
+FEE_FIELDS = ("fee_mode", "fee_unit", "fee_amount", "fee_price", "fee_percent", "fee_cap")
 
 
 def add_fee_fields(form: forms.BaseForm, start: Any) -> None:

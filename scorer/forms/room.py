@@ -10,9 +10,9 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext, gettext_lazy
 
 from rules.registry import Ruleset
-from scorer.forms.fees import FEE_FIELDS, add_fee_fields, clean_fee
+from scorer.forms.fees import add_fee_fields, clean_fee
 from scorer.forms.start import add_param_fields, clean_params, config_label
-from scorer.forms.time_fees import TIME_FEE_FIELDS, add_time_fee_fields, clean_time_fee
+from scorer.forms.time_fees import add_time_fee_fields, clean_time_fee
 from scorer.language import by_language
 from scorer.models.players import Player
 from scorer.models.roomlog import Actor
@@ -70,15 +70,6 @@ class ConfigForm(forms.Form):
 
     def param_fields(self) -> list[forms.BoundField]:
         return [self[f"param_{p.name}"] for p in self.rules.params]
-
-    def fee_fields(self) -> list[forms.BoundField]:
-        """The 台费 fields, in the order room/_fee_fields.html shows them: the template
-        loops over these rather than naming each field."""
-        return [self[name] for name in FEE_FIELDS]
-
-    def time_fee_fields(self) -> list[forms.BoundField]:
-        """The 计时 fields, in the order room/_time_fee_fields.html shows them."""
-        return [self[name] for name in TIME_FEE_FIELDS]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

@@ -2,7 +2,7 @@
 
 The rule itself (scorer/timefee.py) is below the models, which bill it; these fields
 are a form's, above them.  templates/room/_time_fee_fields.html shows them (the
-form's `time_fee_fields`), clean_time_fee reads them back into the rule as stored.
+fields whose names start with "tf_"), clean_time_fee reads them back as stored.
 """
 
 from __future__ import annotations
