@@ -68,7 +68,7 @@ def manage(env: dict[str, str], *args: str) -> None:
 DEMO = f"""
 import json, uuid
 from scorer.models import GameSession
-from scorer.seating import seat_players
+from scorer.services.seating import seat_players
 hand = {HAND!r}
 mcr = GameSession.objects.create(ruleset="mcr", players={PLAYERS!r})
 seat_players(mcr)

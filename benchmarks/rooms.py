@@ -8,7 +8,7 @@ report are then measured through the Django test client: the number of queries
 1,000 (by default).  The query counts must not grow with the rooms; target: the
 dashboard <= 50 ms median.  Prints figures, never asserts.
 
-The till (scorer/till.py): the first 10 rooms get 30 days of closed tables (20 a
+The till (scorer/services/till.py): the first 10 rooms get 30 days of closed tables (20 a
 day, each charged its 计时 fee in 元, three seats of four collected), the 990 more
 one day; the room's month report and its day's close-out (日结) are measured too.
 Query counts equal at 10 and 1,000 rooms; target: median <= 100 ms.

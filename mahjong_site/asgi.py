@@ -9,7 +9,7 @@ connections, a database connection; here they are served by a small ASGI app:
 the access check is one short database call in a worker thread, whose connection
 is closed at once, and then the stream waits on the broker (scorer/broker.py) in
 the event loop: no thread, no database connection.  The words and the checks are
-the Django views' (scorer/views/live.py, scorer/live.py).
+the Django views' (scorer/views/live.py, scorer/services/live.py).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from asgiref.sync import sync_to_async  # noqa: E402
 from django.db import close_old_connections, connections  # noqa: E402
 
 from scorer.broker import table_topic  # noqa: E402
-from scorer.live import ROOM_EVENTS, TABLE_EVENTS, room_stream_for, table_version  # noqa: E402
+from scorer.services.live import ROOM_EVENTS, TABLE_EVENTS, room_stream_for, table_version  # noqa: E402
 from scorer.streams import (  # noqa: E402
     Message,
     Opening,

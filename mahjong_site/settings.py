@@ -154,8 +154,8 @@ MIDDLEWARE = [
     "scorer.streams.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Django's, whose session save after the view answers a lock timeout with
-    # "try again" (503) too, not a 500 or a 400 (scorer/busy.py).
-    "scorer.busy.SessionMiddleware",
+    # "try again" (503) too, not a 500 or a 400 (scorer/middleware.py).
+    "scorer.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -169,7 +169,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     # A change that waited too long for the database's lock: "try again" (503), not a 500.
-    "scorer.busy.BusyMiddleware",
+    "scorer.middleware.BusyMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into its lockout answer.
     "axes.middleware.AxesMiddleware",
 ]
@@ -277,7 +277,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     #   locked" when two of them then both want to write; IMMEDIATE ones queue.
     # * timeout: how long one waits in that queue (seconds) before giving up; a
     #   change takes milliseconds, so 20 s is only ever reached by a stuck writer,
-    #   and then the phone is told to try again (scorer/busy.py), never a 500.
+    #   and then the phone is told to try again (scorer/middleware.py), never a 500.
     # * WAL: readers (the pages every phone polls) never wait for the writer, nor
     #   it for them; synchronous=NORMAL is safe with WAL (a power cut may lose the
     #   last commits, never corrupt the file) and saves an fsync per change.
@@ -293,7 +293,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --------------------------------------------------------------------------- live tables
 
 # A table's phones and its room's admin pages hear of a change through a stream
-# (scorer/live.py) fed by a broker (scorer/broker.py): in this process only
+# (scorer/services/live.py) fed by a broker (scorer/broker.py): in this process only
 # ("memory", the embedded default) or across worker processes ("postgres").
 _ON_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 LIVE_BROKER = os.environ.get("MAHJONG_LIVE_BROKER", "").strip() or (
@@ -366,7 +366,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
 # A phone's session is its memory of the tables it has opened and who it is at
-# each (scorer/phone.py): kept for half a year, not Django's two weeks.  An admin
+# each (scorer/services/phone.py): kept for half a year, not Django's two weeks.  An admin
 # signed in on the phone is signed out after 14 days without use, the phone's
 # tables kept (scorer/signin.py).
 SESSION_COOKIE_AGE = 180 * 24 * 3600

@@ -22,7 +22,7 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from rules import REGISTRY
 from rules.registry import Ruleset
-from scorer.forms import add_param_fields, clean_params
+from scorer.forms.start import add_param_fields, clean_params
 from scorer.language import by_language
 from scorer.models.roomlog import RoomLogEntry
 from scorer.models.rooms import Room, RoomConfig, RoomMember

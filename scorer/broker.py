@@ -1,6 +1,6 @@
 """Who is told when a table changes: a small publish/subscribe broker.
 
-A table's phones keep a server-sent-event stream open (scorer/live.py); when the
+A table's phones keep a server-sent-event stream open (scorer/services/live.py); when the
 table's version moves (`GameSession.bump`, after the transaction commits) the
 broker tells every stream of that table, in this process and in every other
 worker, and each phone then fetches the tallies through their ETag'd view.

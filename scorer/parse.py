@@ -13,7 +13,7 @@ from django.utils.dateparse import parse_datetime
 
 # The days a table can be played on, as far as the app reads one: a report's day,
 # an imported table's times.  Far inside what a date can hold, so that a day's
-# bounds in local time and their UTC (scorer/day.py) never overflow (9999-12-31
+# bounds in local time and their UTC (scorer/services/day.py) never overflow (9999-12-31
 # has no next day; 0001-01-01 00:00 in Shanghai is in year 0 in UTC).
 FIRST_DAY = dt.date(2000, 1, 1)
 LAST_DAY = dt.date(2999, 12, 31)

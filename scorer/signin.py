@@ -1,6 +1,6 @@
 """An admin signed in on a phone, beside the phone's own memory of its tables.
 
-A phone has one Django session (a cookie kept for half a year, scorer/phone.py):
+A phone has one Django session (a cookie kept for half a year, scorer/services/phone.py):
 the tables it has opened and holds, who it is at each, a half-entered hand.  An
 admin who signs in on that phone adds Django's sign-in to the same session, and
 this module keeps the two apart:

@@ -1,6 +1,6 @@
 """The exported table's declared shape (JSON Schema), checked before import reads a field.
 
-scorer/export.py writes this shape and `import_table` reads it; a file that does
+scorer/services/export.py writes this shape and `import_table` reads it; a file that does
 not fit is refused whole, with the field named (`rounds[0].changes`) and what it
 should be, in both languages, before anything is created.  The schema is checked
 by the `jsonschema` library (a well-kept implementation of the standard) with one
@@ -76,7 +76,7 @@ _ROUND = {
 }
 SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "An exported table (scorer/export.py)",
+    "title": "An exported table (scorer/services/export.py)",
     "type": "object",
     "required": ["format", "version", "ruleset", "players", "rounds"],
     "properties": {

@@ -126,7 +126,7 @@ urlpatterns = [
     path("accounts/logout/", accounts.sign_out, name="logout"),
     path("accounts/rooms/", accounts.my_rooms, name="my_rooms"),
     path("invite/<str:token>", accounts.invite, name="invite"),
-    # A room's admin pages (every one a @room_admin view, rows through scorer.access).
+    # A room's admin pages (every one a @room_admin view, rows through scorer.services.access).
     path("r/<slug:slug>/manage/configs/", manage_configs.configs, name="manage_configs"),
     path("r/<slug:slug>/manage/configs/new", manage_configs.config_new, name="manage_config_new"),
     path(

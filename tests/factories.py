@@ -18,7 +18,7 @@ from django.test import Client
 
 from scorer.models import GameSession, Round
 from scorer.models.rooms import Room, RoomMember
-from scorer.seating import seat_players
+from scorer.services.seating import seat_players
 
 # Four players, the names most tests seat.
 NAMES: tuple[str, ...] = ("老王", "小李", "阿强", "美玲")

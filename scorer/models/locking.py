@@ -8,7 +8,7 @@ table's row is the one lock: its rounds, their revisions, its trails
 (RoundChange, SessionChange) and its money rows (TableCharge, Collection) are
 read and written only under it, so two phones (or a phone and an admin) changing
 one table are served one after the other, the second seeing what the first did.
-A player's balance is locked after the table, never before (scorer/till.py), so
+A player's balance is locked after the table, never before (scorer/services/till.py), so
 two locks are always taken in that one order and never wait on each other.
 """
 

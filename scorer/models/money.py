@@ -13,7 +13,7 @@
 
 Below the sessions' module (a table is named by its label, "scorer.GameSession"),
 which imports this one; what changes these rows under a table's lock lives in
-scorer/till.py.  The room's books hold only what players owe the room: what they
+scorer/services/till.py.  The room's books hold only what players owe the room: what they
 owe each other stays in the table's settle-up and never reaches a balance.
 """
 

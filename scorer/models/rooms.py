@@ -3,7 +3,7 @@
 One deployment serves many rooms.  A room owns its configurations, its fixed
 tables, its players and the tables (sessions) played in it; its owner and admins
 are Django users tied to it by `RoomMember`.  Nothing of one room is reachable
-from another: the access helpers in `scorer.access` look every row up through
+from another: the access helpers in `scorer.services.access` look every row up through
 its room.
 
 A configuration is a ruleset, a name and its parameter values, edited by the
@@ -73,7 +73,7 @@ class Room(models.Model):
     slug = models.SlugField(_("short name"), max_length=40, unique=True)
     created_at = models.DateTimeField(default=timezone.now)
     # The room's day ends at this hour of the next morning (rooms play past midnight):
-    # a table's fee counts on the day of its close (scorer/till.py).
+    # a table's fee counts on the day of its close (scorer/services/till.py).
     day_ends_hour = models.PositiveSmallIntegerField(_("the day ends at (hour)"), default=6)
 
     class Meta:

@@ -102,11 +102,11 @@ class GameSession(RoundChanges, models.Model):
     pauses = models.JSONField(default=list, blank=True)
     # The table this one is (origin_of_code of its own code) or, imported, a copy of
     # (the file's origin): the JSON export carries it, and an import of a table
-    # already here finds it by it (scorer/export.py) instead of doubling its statistics.
+    # already here finds it by it (scorer/services/export.py) instead of doubling its statistics.
     origin = models.CharField(max_length=64, blank=True, db_index=True)
-    # Made from an exported file (scorer/export.py): anyone may import into a room's
+    # Made from an exported file (scorer/services/export.py): anyone may import into a room's
     # page, so such a table stays out of the room's books (its fees, day report and
-    # dashboard, scorer/day.py) until the room's admins take it in (`take_in`).
+    # dashboard, scorer/services/day.py) until the room's admins take it in (`take_in`).
     imported_at = models.DateTimeField(null=True, blank=True)
     taken_in_at = models.DateTimeField(null=True, blank=True)
     taken_in_by = models.CharField(max_length=80, blank=True)

@@ -13,10 +13,10 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from scorer.access import invite_by_token_or_404
+from scorer.forms.room import DisplayNameForm, SignUpForm
 from scorer.models.invites import InviteRefused, RoomInvite
 from scorer.models.rooms import Room
-from scorer.room_forms import DisplayNameForm, SignUpForm
+from scorer.services.access import invite_by_token_or_404
 from scorer.share import share_link
 from scorer.signin import SignOut
 
@@ -39,7 +39,7 @@ def room_landing(room: Room) -> str:
 
 def _rooms_of(request: HttpRequest) -> list[Room]:
     user = request.user
-    if user.is_superuser:  # the site's staff look after every room (scorer.access)
+    if user.is_superuser:  # the site's staff look after every room (scorer.services.access)
         return list(Room.objects.order_by("name", "pk"))
     assert user.pk is not None  # signed in (login_required)
     return list(Room.objects.filter(members__user_id=user.pk).order_by("name", "pk"))

@@ -13,8 +13,8 @@ from django.views.decorators.csrf import csrf_exempt
 from rules import is_win
 from rules import score as score_situation
 from rules import settle as settle_round
-from scorer.access import session_or_404
 from scorer.models import Round, RoundRevision
+from scorer.services.access import session_or_404
 from scorer.views.api_input import answer, json_object, methods, refusal
 
 CENT = Decimal("0.01")

@@ -12,12 +12,12 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from rules import REGISTRY, RuleError, json_input
-from scorer import phone
-from scorer.access import held, room_or_404, session_or_404
-from scorer.export import AlreadyHere, import_table, table_csv, table_json
 from scorer.language import by_language, rule_error_text
 from scorer.models import GameSession, Round
 from scorer.models.rooms import Room
+from scorer.services import phone
+from scorer.services.access import held, room_or_404, session_or_404
+from scorer.services.export import AlreadyHere, import_table, table_csv, table_json
 from scorer.views import HtmxHttpRequest, csv_download
 
 __all__ = ["export", "import_view", "room_import"]

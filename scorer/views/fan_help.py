@@ -20,8 +20,8 @@ from rules import REGISTRY
 from rules.fan_help import FanHelp, example_groups
 from rules.tiles import SEAT_WINDS, parse_tile
 from scorer.language import by_language
-from scorer.present.picker import FACES
 from scorer.present.words import WIND_NAMES
+from scorer.record.picker import FACES
 from scorer.views import HtmxHttpRequest
 
 __all__ = ["fan_help"]

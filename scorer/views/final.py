@@ -13,13 +13,13 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from rules import RuleError
-from scorer import phone
-from scorer.access import session_or_404
 from scorer.htmx_answers import go
 from scorer.language import rule_error_text
 from scorer.models import GameSession
 from scorer.present.fee import clock_view
 from scorer.present.final import picture, summary
+from scorer.services import phone
+from scorer.services.access import session_or_404
 from scorer.text import NOTE, TextRefused, clean_text
 from scorer.views import HtmxHttpRequest
 

@@ -7,9 +7,9 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from scorer.access import round_or_404, session_or_404
 from scorer.present.ledger import current_revision, round_page
 from scorer.present.ledger import ledger as ledger_page
+from scorer.services.access import round_or_404, session_or_404
 from scorer.views import HtmxHttpRequest
 
 

@@ -2,7 +2,7 @@
 
 A deployment serves the same paths from the ASGI app in mahjong_site/asgi.py,
 ahead of Django, with the same words (scorer/streams.py) and the same checks
-(scorer/live.py); here a stream holds one of runserver's threads while it is
+(scorer/services/live.py); here a stream holds one of runserver's threads while it is
 open, which is fine for the embedded default (a few tables).
 """
 
@@ -19,7 +19,7 @@ from django.http import (
 from django.views.decorators.http import require_safe
 
 from scorer.broker import room_topic, table_topic
-from scorer.live import room_admin_of, room_id, table_version
+from scorer.services.live import room_admin_of, room_id, table_version
 from scorer.streams import HEADERS, Opening, opening, seen_version, sync_events
 
 
@@ -44,7 +44,7 @@ def table_events(request: HttpRequest, code: str) -> StreamingHttpResponse:
 @login_required
 def room_events(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The room's stream, for its dashboard and tables page: its admins only (the
-    check of their pages, scorer/access.py; anyone else: 404, whatever the method)."""
+    check of their pages, scorer/services/access.py; anyone else: 404, whatever the method)."""
     room = room_id(slug)
     if room is None or not room_admin_of(request, slug):
         raise Http404("no such room")

@@ -1,7 +1,7 @@
 """A room's configurations on its admins' phones: the list (offer or not, move, copy),
 a new one, the edit form with its inline checks, and each one's history.
 
-Every row is reached through the member's room (scorer.access); every change is a
+Every row is reached through the member's room (scorer.services.access); every change is a
 model method under its lock (scorer.models.rooms)."""
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from scorer.access import config_or_404, room_admin
 from scorer.fees import FeeRule
-from scorer.forms import config_label
+from scorer.forms.room import ConfigForm, NewConfigForm, free_name
+from scorer.forms.start import config_label
 from scorer.language import by_language
 from scorer.models.rooms import EditConflict, RoomConfig, RoomMember
 from scorer.present.history import config_history, value_text
-from scorer.room_forms import ConfigForm, NewConfigForm, free_name
+from scorer.services.access import config_or_404, room_admin
 from scorer.views import HtmxHttpRequest
 
 __all__ = ["config_action", "config_edit", "config_history_page", "config_new", "configs"]

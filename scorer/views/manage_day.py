@@ -16,8 +16,12 @@ from django.views.decorators.http import require_POST, require_safe
 
 from rules import RuleError
 from scorer import clock
-from scorer.access import room_admin, room_session_or_404
-from scorer.day import (
+from scorer.language import by_language, rule_error_text
+from scorer.models.rooms import RoomMember
+from scorer.parse import FIRST_DAY, LAST_DAY, date_or_none
+from scorer.present.fee import clock_view
+from scorer.services.access import room_admin, room_session_or_404
+from scorer.services.day import (
     STALE_AFTER,
     day_report,
     fees_of_day,
@@ -26,10 +30,6 @@ from scorer.day import (
     tables_now,
     today,
 )
-from scorer.language import by_language, rule_error_text
-from scorer.models.rooms import RoomMember
-from scorer.parse import FIRST_DAY, LAST_DAY, date_or_none
-from scorer.present.fee import clock_view
 from scorer.spreadsheet import amount, csv_text, local_time
 from scorer.text import AUTHOR, NOTE, TextRefused, clean_text, cut
 from scorer.views import csv_download

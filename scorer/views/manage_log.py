@@ -9,9 +9,9 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
-from scorer.access import room_admin
 from scorer.models.rooms import RoomMember
 from scorer.present.room_log import log_line
+from scorer.services.access import room_admin
 from scorer.views import HtmxHttpRequest
 
 __all__ = ["room_log"]

@@ -15,17 +15,17 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from scorer.access import (
+from scorer.forms.room import DisplayNameForm, MergeForm, RoomNameForm
+from scorer.models.invites import INVITE_DAYS, RoomInvite
+from scorer.models.players import Player
+from scorer.models.rooms import RoomMember
+from scorer.services.access import (
     invite_or_404,
     owner_or_404,
     player_or_404,
     room_admin,
     room_member_or_404,
 )
-from scorer.models.invites import INVITE_DAYS, RoomInvite
-from scorer.models.players import Player
-from scorer.models.rooms import RoomMember
-from scorer.room_forms import DisplayNameForm, MergeForm, RoomNameForm
 from scorer.text import SEARCH, TextRefused, clean_text
 from scorer.views import HtmxHttpRequest
 from scorer.views.accounts import invite_link

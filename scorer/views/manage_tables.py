@@ -6,9 +6,6 @@ second tap (scorer/views/confirm.py); every change is in the room's log."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from django import forms
 from django.contrib import messages
 from django.db import IntegrityError
 from django.http import (
@@ -21,18 +18,16 @@ from django.http import (
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
-from django.utils.functional import lazy
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from scorer.access import room_admin, table_or_404
+from scorer.forms.tables import AddTablesForm, TableForm
 from scorer.models import GameSession
-from scorer.models.rooms import FIRST_TABLE, LAST_TABLE, Room, RoomMember, RoomTable
+from scorer.models.rooms import Room, RoomMember, RoomTable
 from scorer.present.fee import clock_view
+from scorer.services.access import room_admin, table_or_404
 from scorer.share import Share, qr_svg, qr_svg_inline, share_link
-from scorer.text import TABLE_NAME, TextField
-from scorer.timefee import add_time_fee_fields, clean_time_fee
 from scorer.views import HtmxHttpRequest
 from scorer.views.confirm import Ask, ask, back, confirmation
 
@@ -47,95 +42,11 @@ __all__ = [
     "qr_sheet",
 ]
 
-MAX_TABLES_AT_ONCE = 60
 # Said where a change lost a race: the one who won it may be this admin himself, in
 # another tab or on another phone, as well as another admin.
 _JUST_ADDED = gettext_noop(
     "That table was just added, in another tab or by another admin: look again."
 )
-
-
-def _numbers_are() -> str:
-    said = gettext("A table's number is from %(first)s to %(last)s.")
-    return said % {"first": FIRST_TABLE, "last": f"{LAST_TABLE:,}"}
-
-
-def number_field() -> forms.IntegerField:
-    """A table's number, 1 to 9,999, in both forms (the room's own check: Room.add_tables)."""
-    said = lazy(_numbers_are, str)()
-    return forms.IntegerField(
-        label=gettext_lazy("Number"),
-        min_value=FIRST_TABLE,
-        max_value=LAST_TABLE,
-        error_messages={"min_value": said, "max_value": said},
-    )
-
-
-class AddTablesForm(forms.Form):
-    number = number_field()
-    count = forms.IntegerField(
-        label=gettext_lazy("How many"),
-        min_value=1,
-        max_value=MAX_TABLES_AT_ONCE,
-        initial=1,
-        help_text=gettext_lazy("Several at once are numbered one after another."),
-    )
-    name = TextField(
-        TABLE_NAME,
-        label=gettext_lazy("Name (optional)"),
-        required=False,
-        help_text=gettext_lazy("For example 包间A; blank: “Table 3”."),
-    )
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        if (cleaned.get("count") or 1) > 1 and cleaned.get("name"):
-            self.add_error("name", gettext("Give a name to one table at a time."))
-        first, count = cleaned.get("number"), cleaned.get("count")
-        if first is not None and count is not None and first + count - 1 > LAST_TABLE:
-            self.add_error(
-                "count",
-                gettext(
-                    "Tables are numbered up to %(last)s: from table %(first)s, at most %(n)s "
-                    "can be added."
-                )
-                % {"last": f"{LAST_TABLE:,}", "first": first, "n": LAST_TABLE - first + 1},
-            )
-        return cleaned
-
-
-class TableForm(forms.ModelForm):
-    number = number_field()
-    name = TextField(TABLE_NAME, label=gettext_lazy("Name (optional)"), required=False)
-
-    class Meta:
-        model = RoomTable
-        fields = ["number", "name"]
-        labels = {"number": gettext_lazy("Number"), "name": gettext_lazy("Name (optional)")}
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # Its own 计时 price (包间A dearer than the hall); none: its configuration's.
-        add_time_fee_fields(
-            self, self.instance.time_fee or {}, gettext_lazy("As its configuration says")
-        )
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean() or {}
-        cleaned["time_fee"] = clean_time_fee(self, cleaned)
-        return cleaned
-
-    def clean_number(self) -> int:
-        number: int = self.cleaned_data["number"]
-        clash = RoomTable.objects.filter(room=self.instance.room, number=number)
-        if clash.exclude(pk=self.instance.pk).exists():
-            raise forms.ValidationError(
-                gettext("The room has a table %(n)s already.") % {"n": number}
-            )
-        return number
-
-    def validate_unique(self) -> None:
-        """clean_number says it in words; the constraint stays the last word on save."""
 
 
 def _table_url(request: HttpRequest, t: RoomTable, room: Room) -> Share:

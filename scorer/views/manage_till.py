@@ -1,7 +1,7 @@
 """The room's till for its admins: a closed table's fee collected by method or left
 owed, the day's close-out (日结), reports by day, week and month (and their CSV),
 members' balances (会员储值) and a member's statement.  Every change is a function
-of scorer/till.py (one transaction, the row locked, the room's log written)."""
+of scorer/services/till.py (one transaction, the row locked, the room's log written)."""
 
 from __future__ import annotations
 
@@ -21,12 +21,12 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_safe
 
-from scorer import till
-from scorer.access import player_or_404, room_admin, room_session_or_404
 from scorer.models.money import BALANCE, HAND_METHODS, METHODS
 from scorer.models.players import Player
 from scorer.models.rooms import RoomMember
 from scorer.parse import date_or_none
+from scorer.services import till
+from scorer.services.access import player_or_404, room_admin, room_session_or_404
 from scorer.spreadsheet import amount, csv_text
 from scorer.views import csv_download
 

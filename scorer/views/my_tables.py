@@ -1,6 +1,6 @@
 """The home page's "Your tables": this phone's list, each table's state, and hiding one.
 
-The list is the phone's own (scorer/phone.py keeps it in its Django session):
+The list is the phone's own (scorer/services/phone.py keeps it in its Django session):
 hiding a table takes it off this list only; the table, its rounds and its link
 are untouched, and opening the link lists it again.
 """
@@ -17,11 +17,11 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from rules import REGISTRY
-from scorer import phone
-from scorer.access import session_or_404
 from scorer.language import by_language
 from scorer.models import GameSession
 from scorer.present.events import join_names
+from scorer.services import phone
+from scorer.services.access import session_or_404
 from scorer.templatetags.scorer_format import signed_text
 from scorer.views import HtmxHttpRequest
 

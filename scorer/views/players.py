@@ -18,10 +18,10 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 from rules import REGISTRY
-from scorer.access import admin_of, held, public_player_or_404
 from scorer.language import by_language
-from scorer.player_records import records
 from scorer.present.chart import Series, chart_legend, line_chart
+from scorer.services.access import admin_of, held, public_player_or_404
+from scorer.services.player_records import records
 from scorer.views import HtmxHttpRequest
 
 __all__ = ["player"]

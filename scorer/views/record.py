@@ -33,14 +33,14 @@ State format (hidden inputs, all plain strings):
     flowers     0..8
     fans        quick entry: "id:count,...", e.g. "48:1,59:2"
     author      who records (API and old forms; the page sends "me", a seat, which
-                the phone remembers for the table: scorer/phone.py)
+                the phone remembers for the table: scorer/services/phone.py)
     base        edit only: the revision number the form was opened on
     for_round   new rounds only: the number of the round the form was opened for;
                 when another phone records that round first, the form says so
                 ("taken") and the player drops the entry or records it as the next
                 round (tap "taken:next", which also moves dealer and wind on)
 
-Every tap's state is kept for the phone (scorer/phone.py) and restored when the
+Every tap's state is kept for the phone (scorer/services/phone.py) and restored when the
 record page is opened again, until the entry is confirmed or dropped.
 
 A session whose table moves money before a round ends records one event at a time
@@ -63,8 +63,6 @@ from django_htmx.http import reswap, retarget
 
 from rules import RuleError
 from rules.registry import get_ruleset
-from scorer import phone
-from scorer.access import closed_redirect, round_or_404, session_or_404
 from scorer.entry.pick import (
     HAND_SIZE,
     Pick,
@@ -75,8 +73,8 @@ from scorer.htmx_answers import expired_text, form_token, refused_status, show_t
 from scorer.language import rule_error_text
 from scorer.models import GameSession, Round, RoundTaken
 from scorer.parse import MAX_ROUND, int_or_none
-from scorer.present.record_page import RoundSummary, record_page, refusal
-from scorer.record_request import (
+from scorer.record.page import RoundSummary, record_page, refusal
+from scorer.record.request import (
     asked,
     author,
     done,
@@ -86,6 +84,8 @@ from scorer.record_request import (
     who_records,
 )
 from scorer.scoring import how_won_missing
+from scorer.services import phone
+from scorer.services.access import closed_redirect, round_or_404, session_or_404
 from scorer.views import HtmxHttpRequest
 from scorer.views.record_events import confirm_event, preview_event, record_event
 

@@ -15,15 +15,15 @@ from django.views.decorators.http import require_http_methods
 
 from rules import RuleError
 from rules.registry import get_ruleset
-from scorer import phone
-from scorer.access import closed_redirect, round_or_404, session_or_404
 from scorer.entry.pick import Pick
 from scorer.htmx_answers import go, refused_status
 from scorer.language import rule_error_text
 from scorer.models import GameSession, Round, RoundRevision, StaleRevision
-from scorer.present.record_page import round_summary
-from scorer.record_request import author, recorded_message, who_records
+from scorer.record.page import round_summary
+from scorer.record.request import author, recorded_message, who_records
 from scorer.scoring import how_won_missing
+from scorer.services import phone
+from scorer.services.access import closed_redirect, round_or_404, session_or_404
 from scorer.views import HtmxHttpRequest
 from scorer.views.record import posted_pick, render_form
 

@@ -1,6 +1,6 @@
 """Record one event of a round recorded event by event: its form, its live preview, its
 confirm.  scorer/views/record.py's views hand a table that records events here; the page
-is the same (scorer/present/record_page.py)."""
+is the same (scorer/record/page.py)."""
 
 from __future__ import annotations
 
@@ -17,14 +17,14 @@ from django.utils.translation import gettext
 from rules import RuleError
 from rules.registry import Ruleset
 from rules.tiles import tile_str
-from scorer import phone
 from scorer.entry.event_pick import EventPick
 from scorer.entry.round_now import RoundNow, round_now_of
 from scorer.htmx_answers import expired_text, form_token, refused_status, show_top
 from scorer.language import rule_error_text
 from scorer.models import GameSession, RoundRevision, RoundTaken
-from scorer.present.record_page import record_page, refusal
-from scorer.record_request import asked, author, done, dropped, taps_of, who_records
+from scorer.record.page import record_page, refusal
+from scorer.record.request import asked, author, done, dropped, taps_of, who_records
+from scorer.services import phone
 from scorer.views import HtmxHttpRequest
 
 __all__ = ["confirm_event", "preview_event", "record_event"]

@@ -19,14 +19,14 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseStopPolling
 
 from rules import RuleError
-from scorer import phone
-from scorer.access import closed_redirect, session_or_404
 from scorer.htmx_answers import go
 from scorer.language import rule_error_text
 from scorer.models import GameSession, Round
 from scorer.parse import int_or_none
 from scorer.present.board import board, events_round
 from scorer.present.words import etag_of, line_label, round_label
+from scorer.services import phone
+from scorer.services.access import closed_redirect, session_or_404
 from scorer.share import qr_svg, share_link
 from scorer.views import HtmxHttpRequest
 

@@ -1,7 +1,7 @@
 """Starting a table: a room's start page (or a fixed table's QR code) and the form that
 creates the session (its live page: session.py).
 
-Plain function views; the session and its seats are made by scorer/seating.py
+Plain function views; the session and its seats are made by scorer/services/seating.py
 (start_table, at a fixed table start_at).
 """
 
@@ -15,12 +15,18 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
-from scorer import phone
-from scorer.access import REPLACED, RETIRED, room_or_404, room_table_by_code_or_404, table_gone
-from scorer.forms import ROOM, StartForm, chosen_config
+from scorer.forms.start import ROOM, StartForm, chosen_config
 from scorer.models.players import recent_names
 from scorer.models.rooms import Room, RoomTable
-from scorer.seating import TableRetired, open_session, start_at, start_table
+from scorer.services import phone
+from scorer.services.access import (
+    REPLACED,
+    RETIRED,
+    room_or_404,
+    room_table_by_code_or_404,
+    table_gone,
+)
+from scorer.services.seating import TableRetired, open_session, start_at, start_table
 from scorer.views import HtmxHttpRequest
 from scorer.views.my_tables import tables_context
 

@@ -19,7 +19,7 @@
  *    answer per tap.  (htmx alone keeps only the last waiting request and drops
  *    it when its button is replaced, so quick taps went missing.)
  *  - taps the server could not save because the database was busy (503 with
- *    Retry-After, scorer/busy.py; static/js/busy.js says so) are kept, first in
+ *    Retry-After, scorer/middleware.py; static/js/busy.js says so) are kept, first in
  *    the queue, and sent again once Retry-After has passed: the player does not
  *    tap them twice, and the taps made meanwhile follow them in order, in the
  *    same request.
@@ -30,7 +30,7 @@
  *    (aria-disabled: the hand is not complete, not a win ...) says at once
  *    "not recorded" and why (data-why, from the server's last answer); one sent
  *    says "recording…" until the server records it (the page moves to the table)
- *    or refuses it (its answer says why, scorer/present/record_page.py
+ *    or refuses it (its answer says why, scorer/record/page.py
  *    `refusal`); no answer at all (network, server) says so.  Before this, htmx
  *    dropped a 确认 made while a tap's answer was on its way (hx-sync drop), and
  *    the button still showed the old total.

@@ -28,11 +28,11 @@ from playwright.sync_api import Page, expect
 from pytest_django import DjangoDbBlocker
 from pytest_django.live_server_helper import LiveServer
 
-from scorer import till
 from scorer.models import GameSession
 from scorer.models.money import WECHAT
 from scorer.models.players import Player
 from scorer.models.rooms import RoomMember, RoomTable
+from scorer.services import till
 from tests.browser.a11y import MODES, check_all_modes
 from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, use_language
 from tests.factories import DRAW, by_tiles, event, make_table, play, record

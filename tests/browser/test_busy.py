@@ -19,7 +19,7 @@ from django.db import connection
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from scorer.busy import MESSAGE_ZH
+from scorer.middleware import MESSAGE_ZH
 from scorer.models import Round
 from tests.browser.test_table_flow import PLAYERS, TAPS
 from tests.browser.test_two_phones import enter_hand

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from scorer.models import GameSession
 from scorer.models.rooms import Room, RoomTable
-from scorer.seating import TableRetired, start_at
+from scorer.services.seating import TableRetired, start_at
 from scorer.share import qr_svg
 from tests.factories import make_room, make_table, member_client, record
 from tests.pages import html, text, text_of

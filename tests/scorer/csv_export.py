@@ -1,4 +1,4 @@
-"""Reading a table's CSV export (scorer/export.py) as a spreadsheet would, in Chinese.
+"""Reading a table's CSV export (scorer/services/export.py) as a spreadsheet would, in Chinese.
 
 Every check of the file's shape is here, so that each test asking "do the rows
 reconcile" holds the whole file to it: the BOM, a number in every number cell
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from django.utils import translation
 
-from scorer.export import table_csv
 from scorer.models import GameSession
+from scorer.services.export import table_csv
 
 NUMBER = re.compile(r"-?\d+")
 HEAD = [

@@ -19,8 +19,8 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer.export import origin_of, table_json
 from scorer.models import GameSession, Round
+from scorer.services.export import origin_of, table_json
 from tests.factories import SHORT_NAMES, make_table, record
 from tests.rules.fuzz_inputs import Mutated, mutated
 from tests.scorer.test_scorer_final import generated_table

@@ -36,11 +36,11 @@ from django.urls import reverse
 from pytest_django import DjangoDbBlocker
 
 from scorer import text
-from scorer.export import origin_of, table_json
 from scorer.models import GameSession, Round
 from scorer.models.invites import RoomInvite
 from scorer.models.players import Player
 from scorer.models.rooms import Room, RoomTable
+from scorer.services.export import origin_of, table_json
 from tests.factories import DRAW, PASSWORD, by_tiles, make_member, make_room, make_table, record
 from tests.manage.test_manage_configs import form_data
 from tests.pages import text_of

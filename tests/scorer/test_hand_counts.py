@@ -15,9 +15,9 @@ from django.test import Client
 from django.urls import reverse
 
 from rules import get_ruleset
-from scorer import day
 from scorer.models import GameSession, Round
 from scorer.models.rooms import default_room
+from scorer.services import day
 from scorer.views.export import _described
 from tests.factories import NAMES, SHORT_NAMES, event, make_table, member_client, record
 from tests.pages import html, text, text_of

@@ -11,10 +11,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scorer import phone
 from scorer.models import GameSession
 from scorer.models.players import Player
 from scorer.models.rooms import Room
+from scorer.services import phone
 from tests.factories import PASSWORD, make_member, make_room, make_table, member_client
 
 pytestmark = pytest.mark.django_db

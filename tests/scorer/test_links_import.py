@@ -16,11 +16,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scorer.day import day_report, fees_of_day, open_tables, today
-from scorer.export import table_json
 from scorer.models import GameSession
 from scorer.models.roomlog import TABLE_TAKEN_IN, RoomLogEntry
 from scorer.models.rooms import Room, default_room
+from scorer.services.day import day_report, fees_of_day, open_tables, today
+from scorer.services.export import table_json
 from tests.factories import NAMES, by_tiles, make_room, make_table, member_client, play
 
 pytestmark = pytest.mark.django_db

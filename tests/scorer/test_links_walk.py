@@ -26,10 +26,10 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from scorer.export import import_table, table_json
 from scorer.models import GameSession
 from scorer.models.players import Player
 from scorer.models.rooms import Room, RoomTable, default_room
+from scorer.services.export import import_table, table_json
 from tests.factories import DRAW, by_tiles, make_room, make_table, member_client, record
 
 pytestmark = pytest.mark.django_db

@@ -14,8 +14,8 @@ from django.test import Client
 from django.urls import reverse
 
 from rules import RuleError
-from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession, Round, RoundRevision
+from scorer.services.export import import_table, origin_of, table_json
 from tests.factories import event, make_table, record
 from tests.pages import html, text
 from tests.scorer.csv_export import ROOM, read_export, zh_csv

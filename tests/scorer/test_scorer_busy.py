@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import OperationalError, connection
 from django.test import Client
 
-from scorer.busy import MESSAGE, MESSAGE_ZH, is_busy
+from scorer.middleware import MESSAGE, MESSAGE_ZH, is_busy
 from scorer.models import GameSession, Round
 from tests.factories import SHORT_NAMES, make_table
 from tests.pages import html

@@ -14,10 +14,10 @@ from django.test import Client
 from django.urls import reverse
 
 from rules import RuleError
-from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession, Player, RoomConfig
 from scorer.models.rooms import Room, default_room
-from scorer.player_records import records
+from scorer.services.export import import_table, origin_of, table_json
+from scorer.services.player_records import records
 from tests.factories import DRAW, by_tiles, make_table, record
 from tests.pages import html, text, text_of
 from tests.scorer.csv_export import ROOM, read_export

@@ -12,7 +12,8 @@ from django.core.exceptions import ValidationError
 from django.utils import translation
 
 from rules import RuleError
-from scorer.fees import FeeRule, add_fee_fields, checked_fee, clean_fee
+from scorer.fees import FeeRule, checked_fee
+from scorer.forms.fees import add_fee_fields, clean_fee
 from scorer.models import GameSession, RoomConfig, Round, Transfer
 from tests.factories import by_tiles, event, make_table, record
 

@@ -17,8 +17,8 @@ from django.test import Client
 from django.urls import reverse
 
 from rules import RuleError
-from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession, Round, SessionChange
+from scorer.services.export import import_table, origin_of, table_json
 from scorer.settleup import settle_up
 from tests.factories import DRAW, by_tiles, event, make_table, record
 from tests.pages import html

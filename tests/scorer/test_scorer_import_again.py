@@ -16,11 +16,11 @@ from django.test import Client
 from django.urls import reverse
 
 from rules import RuleError
-from scorer.export import AlreadyHere, import_table, origin_of, table_json
 from scorer.models import GameSession
 from scorer.models.players import Player
-from scorer.player_records import records
-from scorer.seating import seat_players
+from scorer.services.export import AlreadyHere, import_table, origin_of, table_json
+from scorer.services.player_records import records
+from scorer.services.seating import seat_players
 from tests.factories import DRAW, by_tiles, make_table, play
 
 pytestmark = pytest.mark.django_db

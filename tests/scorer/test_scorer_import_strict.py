@@ -11,8 +11,8 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession
+from scorer.services.export import import_table, origin_of, table_json
 from scorer.table_schema import problem
 from tests.pages import html
 from tests.scorer.test_scorer_final import generated_table

@@ -13,8 +13,8 @@ from django.urls import reverse
 from rules import RuleError, get_ruleset
 from rules.table import Match
 from rules.tiles import SEAT_WINDS
-from scorer.export import import_table, origin_of, table_json
 from scorer.models import GameSession, SessionChange
+from scorer.services.export import import_table, origin_of, table_json
 from tests.factories import DRAW, SHORT_NAMES, by_tiles, make_table, record
 from tests.pages import html
 

@@ -15,8 +15,8 @@ from django.urls import reverse
 from scorer.models import GameSession, Round
 from scorer.models.players import Player
 from scorer.models.rooms import default_room
-from scorer.player_records import records
-from scorer.seating import seat_players
+from scorer.services.player_records import records
+from scorer.services.seating import seat_players
 from tests.factories import by_tiles, event, make_table, member_client, record
 from tests.pages import html
 from tests.scorer.test_scorer_views_session import start_data

@@ -1,4 +1,4 @@
-"""The record page's view model (scorer/present/record_page.py): one path for a round
+"""The record page's view model (scorer/record/page.py): one path for a round
 picked whole and for one event of a round recorded event by event."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from rules.tiles import parse_tile
 from scorer.entry.event_pick import EventPick
 from scorer.entry.pick import Pick
 from scorer.entry.round_now import round_now_of
-from scorer.present.record_page import Asked, Events, WholeRound, record_page, tile_grid
+from scorer.record.page import Asked, Events, WholeRound, record_page, tile_grid
 from tests.factories import make_table
 
 pytestmark = pytest.mark.django_db

@@ -25,7 +25,7 @@ from django.utils import timezone
 from scorer.models import GameSession, Round, RoundRevision, SessionChange
 from scorer.models.players import Player
 from scorer.models.rooms import Room, RoomMember, RoomTable
-from scorer.player_records import records
+from scorer.services.player_records import records
 from scorer.share import qr_svg
 from tests.factories import NAMES, by_tiles, make_table, member_client, record
 from tests.pages import html, text, text_of

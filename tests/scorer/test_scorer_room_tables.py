@@ -17,13 +17,13 @@ from django.test import Client
 from django.urls import reverse
 
 from rules import get_ruleset
-from scorer import seating
 from scorer.broker import MemoryBroker, broker, room_topic
-from scorer.export import table_json
 from scorer.models import GameSession, RoomConfig
 from scorer.models.players import Seat
 from scorer.models.rooms import Room, RoomTable
-from scorer.seating import start_at
+from scorer.services import seating
+from scorer.services.export import table_json
+from scorer.services.seating import start_at
 from tests.factories import make_room, make_table
 from tests.pages import html, text, text_of
 
@@ -203,7 +203,7 @@ def test_every_way_of_starting_a_table_goes_through_start_table(
         made.append(real(*args, **kwargs))
         return made[-1]
 
-    for module in ("scorer.seating", "scorer.views.start", "scorer.export"):
+    for module in ("scorer.services.seating", "scorer.views.start", "scorer.services.export"):
         monkeypatch.setattr(f"{module}.start_table", spy)
     monkeypatch.setattr("scorer.broker._broker", MemoryBroker())
     told: list[int | None] = []

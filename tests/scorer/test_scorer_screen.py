@@ -14,7 +14,7 @@ from django.utils import timezone, translation
 
 from rules.table import Scoring
 from scorer.models import GameSession
-from scorer.present.record_result import bar_text, win_gain
+from scorer.record.result import bar_text, win_gain
 from scorer.scoring import evaluate
 from tests.factories import SHORT_NAMES, by_tiles, event, make_room, make_table, record
 from tests.pages import html, text, text_of

@@ -12,13 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorer import text
-from scorer.forms import StartForm
+from scorer.forms.room import ConfigForm, DisplayNameForm, NewConfigForm, RoomNameForm, SignUpForm
+from scorer.forms.start import StartForm
+from scorer.forms.tables import AddTablesForm, TableForm
 from scorer.models import RoundRevision, SessionChange
 from scorer.models.players import Player
 from scorer.models.rooms import RoomConfig, RoomMember, RoomTable
-from scorer.room_forms import ConfigForm, DisplayNameForm, NewConfigForm, RoomNameForm, SignUpForm
 from scorer.table_schema import SCHEMA
-from scorer.views.manage_tables import AddTablesForm, TableForm
 from tests.factories import make_room
 
 REFUSED_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs"}

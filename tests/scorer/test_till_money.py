@@ -156,7 +156,7 @@ def test_periods() -> None:
 def test_the_money_ledger_travels_in_the_export_and_the_api(room: Room, boss: Client) -> None:
     from django.urls import reverse
 
-    from scorer.export import import_table, table_json
+    from scorer.services.export import import_table, table_json
 
     s = played(room, 130)
     data = json.loads(json.dumps(table_json(s)))

@@ -31,35 +31,33 @@ PACKAGES = ("rules", "scorer", "mahjong_site", "benchmarks")
 # scorer's layers, bottom first: a module imports from its own layer or below.
 # "pkg.*" is every module under pkg; any other entry is that one module.  A
 # module of scorer/ in no layer fails the test: a new module is given its place.
+# Each layer above the bottom is a folder of scorer/ (docs/architecture.md is the map).
 SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
-    # The bottom: the reader's language, parsing, free text's one cleaner, the
-    # engine's results as the app stores them, spreadsheets and charts; no model.
+    # The bottom, scorer/'s top-level modules: the reader's language, parsing, free
+    # text's one cleaner, the engine's results as the app stores them, the fee rules
+    # (台费, 计时) and the checks of a stored configuration, the broker of live events,
+    # the htmx answers, spreadsheets; no model.
     (
         "scorer",
-        "scorer.apps",
         "scorer.broker",
-        "scorer.busy",
         "scorer.clock",
-        "scorer.entry",
+        "scorer.config_checks",
+        "scorer.fees",
         "scorer.htmx_answers",
         "scorer.language",
         "scorer.parse",
-        "scorer.present",
-        "scorer.present.chart",
-        "scorer.present.seats",
         "scorer.scoring",
         "scorer.settleup",
         "scorer.share",
-        "scorer.streams",
         "scorer.signin",
         "scorer.spreadsheet",
+        "scorer.streams",
         "scorer.table_schema",
         "scorer.text",
+        "scorer.timefee",
         "scorer.templatetags",
         "scorer.templatetags.*",
     ),
-    ("scorer.fees", "scorer.timefee"),
-    ("scorer.config_checks",),
     # The models (scorer/models/), one subject per module, bottom first: the refusals
     # a table's changes answer with and a table's rules (no model), then one kind of
     # row per module; the one lock every change of a table takes (locking); the
@@ -77,40 +75,30 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
     ("scorer.models.round_changes",),
     ("scorer.models.sessions",),
     ("scorer.models",),
-    # What reads and changes the models: access helpers, the phone's own state, the
-    # day's report, seating, export, and the words and rows the pages show.
-    (
-        "scorer.access",
-        "scorer.day",
-        "scorer.export",
-        "scorer.live",
-        "scorer.phone",
-        "scorer.player_records",
-        "scorer.present.adjust",
-        "scorer.present.board",
-        "scorer.present.events",
-        "scorer.present.fan_list",
-        "scorer.present.fee",
-        "scorer.present.final",
-        "scorer.present.history",
-        "scorer.present.ledger",
-        "scorer.present.room_log",
-        "scorer.present.scoring",
-        "scorer.present.words",
-        "scorer.seating",
-        "scorer.till",
-    ),
-    # The record forms' state machines, then the picker that shows them.
-    ("scorer.entry.*",),
-    ("scorer.present.picker",),
-    # The record page: its live result, the page's view model over both flows, and
-    # what the page reads of the request.
-    ("scorer.present.record_result",),
-    ("scorer.present.record_page",),
-    ("scorer.record_request",),
-    ("scorer.forms", "scorer.room_forms"),
+    # What reads and changes the models (scorer/services/): access helpers, the
+    # phone's own state, the live streams, the day's report and the till, seating,
+    # export, a player's record.
+    ("scorer.services", "scorer.services.*"),
+    # The words and rows the pages show (scorer/present/): the board, the ledger, the
+    # final summary, the events, the room's log.
+    ("scorer.present", "scorer.present.*"),
+    # The record forms' state machines (scorer/entry/).
+    ("scorer.entry", "scorer.entry.*"),
+    # The record page (scorer/record/): the picker, the live result, the page's view
+    # model over both flows, and what the page reads of the request.
+    ("scorer.record", "scorer.record.*"),
+    # The forms (scorer/forms/): the start form, a room's forms, the fee fields.
+    ("scorer.forms", "scorer.forms.*"),
     ("scorer.views", "scorer.views.*"),
-    ("scorer.admin", "scorer.management", "scorer.management.*", "scorer.urls"),
+    # The top: routes, the admin site, commands, the app's config and the middleware.
+    (
+        "scorer.admin",
+        "scorer.apps",
+        "scorer.management",
+        "scorer.management.*",
+        "scorer.middleware",
+        "scorer.urls",
+    ),
 )
 
 # Private names still imported across modules, and import cycles, that are

@@ -2,9 +2,9 @@
 event by event) read and answer it: the taps it carries, who records, what of it
 keeps a fold open, and the answer once the entry is in or dropped.
 
-Request handling for scorer/views/record*.py, beside scorer/access.py and
-scorer/phone.py: the form's state itself is read by scorer/entry, shown by
-scorer/present/record_page.py.
+Request handling for scorer/views/record*.py, beside scorer/services/access.py and
+scorer/services/phone.py: the form's state itself is read by scorer/entry, shown by
+scorer/record/page.py.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from scorer import phone
 from scorer.entry.pick import MAX_TAPS, Pick
 from scorer.htmx_answers import HtmxHttpRequest, go
 from scorer.models import GameSession, Round, RoundRevision
-from scorer.present.record_page import Asked
+from scorer.record.page import Asked
+from scorer.services import phone
 
 
 def taps_of(request: HttpRequest) -> list[str]:

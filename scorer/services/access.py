@@ -25,7 +25,6 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from scorer import phone
 from scorer.htmx_answers import HtmxHttpRequest, go
 from scorer.models import GameSession, Round
 from scorer.models.invites import RoomInvite
@@ -39,6 +38,7 @@ from scorer.models.rooms import (
     RoomTable,
     default_room,
 )
+from scorer.services import phone
 
 # What new_code() makes (secrets.token_urlsafe), up to the field's length; a
 # player's slug (scorer.models.players.new_slug) is one too.
@@ -94,7 +94,7 @@ def admin_of(request: HttpRequest, room: Room) -> bool:
 
 def held(request: HttpRequest, room: Room, sessions: Iterable[GameSession]) -> list[GameSession]:
     """Those of `sessions` (all of `room`) the viewer holds: the tables this phone has
-    opened by their links (scorer/phone.py), or all of them for the room's admins.
+    opened by their links (scorer/services/phone.py), or all of them for the room's admins.
     A page links a table only when its viewer holds it (docs/security.md)."""
     sessions = list(sessions)
     if sessions and admin_of(request, room):

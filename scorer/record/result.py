@@ -25,9 +25,9 @@ from scorer.entry.round_now import RoundNow
 from scorer.language import by_language, is_zh, rule_error_text, tile_name
 from scorer.models import GameSession
 from scorer.present.events import reason_labels
-from scorer.present.picker import FACES, Face, seat_rows
 from scorer.present.scoring import fan_rows, total_text, working_lines
 from scorer.present.words import name_seats
+from scorer.record.picker import FACES, Face, seat_rows
 from scorer.scoring import evaluate, evaluate_events, how_won_missing, refusal
 
 # "from" is a keyword: these rows are typed dicts, read by the template as x.from.

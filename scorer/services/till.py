@@ -30,7 +30,6 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from scorer import clock
-from scorer.day import table_label
 from scorer.models import GameSession
 from scorer.models.money import (
     BALANCE,
@@ -46,6 +45,7 @@ from scorer.models.players import Player, Seat
 from scorer.models.roomlog import TILL_COLLECTED, TILL_DAY_CLOSED, TILL_TOPPED_UP
 from scorer.models.rooms import Room, RoomMember
 from scorer.models.sessions import locked as locked_table
+from scorer.services.day import table_label
 from scorer.timefee import MAX_PRICE
 
 OWED = "owed"  # a seat left owing (a choice of the collect form, no row)

@@ -3,7 +3,7 @@
 A table's stream (`/s/<code>/events`) is opened by that table's link: its code,
 as every page of the table.  A room's stream (`/r/<slug>/manage/events`, for its
 dashboard and tables page) by the room's admins only, the same check as their
-pages (scorer/access.py `member_or_404`, signed out after 14 idle days), made
+pages (scorer/services/access.py `member_or_404`, signed out after 14 idle days), made
 from the session cookie alone when the stream is served outside Django's views
 (mahjong_site/asgi.py).  Each check is one short trip to the database, made after
 subscribing (so no change falls between the version read and the subscription).
@@ -20,10 +20,10 @@ from django.contrib import auth
 from django.http import Http404, HttpRequest
 
 from scorer import signin
-from scorer.access import CODE, NoLongerAdmin, member_or_404
 from scorer.broker import room_topic, table_topic
 from scorer.models import GameSession
 from scorer.models.rooms import Room
+from scorer.services.access import CODE, NoLongerAdmin, member_or_404
 
 # The paths the ASGI app serves ahead of Django (the same as scorer/urls.py's).
 TABLE_EVENTS = re.compile(r"^/s/(?P<code>[^/]+)/events$")

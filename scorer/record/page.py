@@ -3,7 +3,7 @@ picked whole (`Pick`, a win or a draw) and one event of a round recorded event b
 event (`EventPick`, 四川-style tables).
 
 `record_page` is the one path from a form's state to the page: the seats, the
-tile grid, the hand, the per-seat counts, the live result (scorer/present/record_result.py)
+tile grid, the hand, the per-seat counts, the live result (scorer/record/result.py)
 and the part only its flow has (`WholeRound` or `Events`).  The template reads the
 model's attributes by name (`RecordPage.context`).
 """
@@ -27,7 +27,9 @@ from scorer.models import GameSession, Round
 from scorer.parse import int_or_none
 from scorer.present.events import join_names
 from scorer.present.fan_list import fan_groups
-from scorer.present.picker import (
+from scorer.present.seats import seat_columns
+from scorer.present.words import author_label, name_seats, round_label
+from scorer.record.picker import (
     FACES,
     Face,
     flag_rows,
@@ -37,7 +39,7 @@ from scorer.present.picker import (
     seat_input_rows,
     wind_name,
 )
-from scorer.present.record_result import (
+from scorer.record.result import (
     Outcome,
     ToldClaim,
     event_outcome,
@@ -45,8 +47,6 @@ from scorer.present.record_result import (
     round_outcome,
     told_claim,
 )
-from scorer.present.seats import seat_columns
-from scorer.present.words import author_label, name_seats, round_label
 from scorer.templatetags.scorer_format import sign_class
 
 
@@ -174,7 +174,7 @@ class RecordPage:
     dealer_name: str
     where_open: bool
     grid: Sequence[Sequence[GridTile]]
-    hand: Mapping[str, Any]  # the hand as shown (scorer/present/picker.py)
+    hand: Mapping[str, Any]  # the hand as shown (scorer/record/picker.py)
     asks_turned: bool
     seat_inputs: Sequence[Mapping[str, Any]]
     seat_input_grid: Sequence[Mapping[str, Any]]

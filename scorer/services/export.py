@@ -31,7 +31,7 @@ from scorer.models import GameSession, Round, RoundChange, RoundRevision, Sessio
 from scorer.models.rooms import Room
 from scorer.parse import FIRST_DAY, LAST_DAY, datetime_or_none
 from scorer.scoring import score_entry
-from scorer.seating import start_table
+from scorer.services.seating import start_table
 from scorer.spreadsheet import csv_text, local_time
 from scorer.text import (
     AUTHOR,
