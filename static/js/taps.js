@@ -226,6 +226,37 @@
     e.detail.shouldSwap = false;
   });
 
+  // A mouse press on a button of the form that an answer replaces before the
+  // release (the whole form is swapped when a tap changed more than the hand: a
+  // seat, a tool) also makes no click: the press began on the old button and ends
+  // on the new one.  The release on the button of the same name and value (the
+  // same tap, drawn again) makes the click the browser did not.  A touch is left
+  // alone: the browser makes its click from the gesture, on what is under the
+  // finger when it lifts.  (Lost this way: the house and 陕西 flows' taps under load.)
+  var pressed = null; // {button, name, value}: the button a mouse press began on
+  document.addEventListener(
+    "pointerdown",
+    function (e) {
+      var b = e.pointerType === "mouse" && e.target.closest ? e.target.closest("button") : null;
+      pressed = b && b.form && b.form.hasAttribute("data-tap-queue") ? { button: b, name: b.name, value: b.value } : null;
+    },
+    true
+  );
+  document.addEventListener(
+    "pointerup",
+    function (e) {
+      var p = pressed;
+      pressed = null;
+      if (!p || p.button.isConnected || e.pointerType !== "mouse") return; // the browser clicks
+      var b = e.target.closest ? e.target.closest("button") : null;
+      if (b && b !== p.button && b.name === p.name && b.value === p.value && !b.disabled &&
+        b.form && b.form.hasAttribute("data-tap-queue")) {
+        b.click();
+      }
+    },
+    true
+  );
+
   function tapForm(e) {
     var elt = e.detail && e.detail.elt;
     return elt && elt.closest ? elt.closest("form[data-tap-queue]") : null;
