@@ -116,7 +116,7 @@ check-deploy: $(STAMP)
 	$(PY) manage.py check --deploy --fail-level WARNING
 
 messages: $(STAMP)
-	DJANGO_DEBUG=1 $(PY) manage.py makemessages -l zh_Hans --no-obsolete --add-location file
+	DJANGO_DEBUG=1 $(PY) manage.py makemessages -l zh_Hans --no-obsolete --add-location file --ignore=tests --ignore=benchmarks --ignore=tools --ignore=node_modules --ignore=.venv
 	DJANGO_DEBUG=1 $(PY) manage.py compilemessages --ignore=$(VENV)
 
 # Lighthouse 12 (mobile, simulated slow 4G) on the main pages in zh and en, against a

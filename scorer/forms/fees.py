@@ -78,6 +78,7 @@ def add_fee_fields(form: forms.BaseForm, start: Any) -> None:
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": "1"}),
     )
     form.fields["fee_percent"] = forms.DecimalField(
+        # xgettext:no-python-format
         label=gettext_lazy("Rake (% of each win)"),
         min_value=Decimal("0.1"),
         max_value=MAX_PERCENT,
