@@ -31,10 +31,10 @@ of arithmetic, and no package knows chess rooms' ways of charging.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_FLOOR, Decimal, InvalidOperation
-from typing import Any
+from typing import Any, TypeVar
 
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
@@ -91,6 +91,19 @@ CENT = Decimal("0.01")
 
 def _bad(en: str, zh: str) -> RuleError:
     return RuleError("bad_input", en, zh)
+
+
+R = TypeVar("R")
+
+
+def read_stored(from_json: Callable[[Any], R], nothing: Callable[[], R], data: Any) -> R:
+    """A rule a stored table holds (台费 or 计时): what was stored was checked when it was
+    saved, so a rule since unreadable (RuleError) gives `nothing()`, the rule that
+    charges nothing, rather than breaking the table."""
+    try:
+        return from_json(data)
+    except RuleError:
+        return nothing()
 
 
 def _whole(raw: Any, what_en: str, what_zh: str, low: int) -> int:
@@ -186,10 +199,7 @@ class FeeRule:
     def of(cls, data: Any) -> FeeRule:
         """The rule of a stored table: what was stored was checked when it was saved;
         anything since unreadable charges nothing rather than breaking the table."""
-        try:
-            return cls.from_json(data)
-        except RuleError:
-            return cls()
+        return read_stored(cls.from_json, cls, data)
 
     def to_json(self) -> dict[str, Any]:
         if self.mode == NONE:
@@ -487,6 +497,7 @@ __all__ = [
     "checked_fee",
     "close_entry",
     "mode_choices",
+    "read_stored",
     "rescore_close",
     "seat_fees",
 ]

@@ -29,6 +29,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy
 
 from rules import RuleError
+from scorer.fees import read_stored
 
 NONE, HOUR, BLOCK = "none", "hour", "block"
 MODES = (NONE, HOUR, BLOCK)
@@ -141,10 +142,7 @@ class TimeFee:
     @classmethod
     def of(cls, data: Any) -> TimeFee:
         """A stored table's rule: anything since unreadable bills nothing."""
-        try:
-            return cls.from_json(data)
-        except RuleError:
-            return cls()
+        return read_stored(cls.from_json, cls, data)
 
     def to_json(self) -> dict[str, Any]:
         if self.mode == NONE:
