@@ -172,14 +172,10 @@ class GameSession(RoundChanges, models.Model):
     def rules(self) -> SessionRules:
         """What this table plays by (its spec, values, winds, next dealer, fees), read
         once per session object and read again when the fields it comes from change."""
-        key = SessionRules.key_of(
-            self.ruleset, self.params, self.players, self.first_dealer, self.fee, self.time_fee
-        )
+        key = SessionRules.key_of(self)
         cached: SessionRules | None = self.__dict__.get("_rules")
         if cached is None or cached.key != key:
-            cached = SessionRules(
-                self.ruleset, self.params, self.players, self.first_dealer, self.fee, self.time_fee
-            )
+            cached = SessionRules(self)
             self.__dict__["_rules"] = cached
         return cached
 
