@@ -31,10 +31,10 @@ of arithmetic, and no package knows chess rooms' ways of charging.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_FLOOR, Decimal, InvalidOperation
-from typing import Any
+from typing import Any, TypeVar
 
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
@@ -91,6 +91,39 @@ CENT = Decimal("0.01")
 
 def _bad(en: str, zh: str) -> RuleError:
     return RuleError("bad_input", en, zh)
+
+
+R = TypeVar("R")
+
+
+def read_stored(from_json: Callable[[Any], R], nothing: Callable[[], R], data: Any) -> R:
+    """A rule a stored table holds (台费 or 计时): what was stored was checked when it was
+    saved, so a rule since unreadable (RuleError) gives `nothing()`, the rule that
+    charges nothing, rather than breaking the table."""
+    try:
+        return from_json(data)
+    except RuleError:
+        return nothing()
+
+
+def stored_mode(
+    data: Any, modes: Sequence[str], known: set[str], what: tuple[str, str, str]
+) -> str:
+    """The mode a stored rule (台费 or 计时) names, "none" for {} and None (a table from
+    before it); RuleError when `data` is no object, names an unknown mode or has a key
+    not `known`.  `what`: the rule's name in English and in Chinese, and its 收法."""
+    en, zh, how = what
+    if data in (None, {}):
+        return NONE
+    if not isinstance(data, Mapping):
+        raise _bad(f"the {en} must be an object", f"{zh}的设置格式不对")
+    mode = data.get("mode", NONE)
+    if mode not in modes:
+        raise _bad(f"unknown {en} {mode!r}", f"不认识这种{how}")
+    extra = sorted(set(data) - known)
+    if extra:
+        raise _bad(f"the {en} has no {extra[0]!r}", f"{zh}没有 {extra[0]} 这一项")
+    return str(mode)
 
 
 def _whole(raw: Any, what_en: str, what_zh: str, low: int) -> int:
@@ -151,17 +184,8 @@ class FeeRule:
     def from_json(cls, data: Any) -> FeeRule:
         """The rule a stored fee says; RuleError (both languages) when it says nothing sound.
         {} and None are no fee (a configuration or a table from before fees)."""
-        if data in (None, {}):
-            return cls()
-        if not isinstance(data, Mapping):
-            raise _bad("the table fee must be an object", "台费的设置格式不对")
-        mode = data.get("mode", NONE)
-        if mode not in MODES:
-            raise _bad(f"unknown table fee {mode!r}", "不认识这种台费收法")
         known = {"mode", "amount", "percent", "cap", "unit"}
-        extra = sorted(set(data) - known)
-        if extra:
-            raise _bad(f"the table fee has no {extra[0]!r}", f"台费没有 {extra[0]} 这一项")
+        mode = stored_mode(data, MODES, known, ("table fee", "台费", "台费收法"))
         if mode == NONE:
             return cls()
         unit = data.get("unit", POINTS)
@@ -186,10 +210,7 @@ class FeeRule:
     def of(cls, data: Any) -> FeeRule:
         """The rule of a stored table: what was stored was checked when it was saved;
         anything since unreadable charges nothing rather than breaking the table."""
-        try:
-            return cls.from_json(data)
-        except RuleError:
-            return cls()
+        return read_stored(cls.from_json, cls, data)
 
     def to_json(self) -> dict[str, Any]:
         if self.mode == NONE:
@@ -487,6 +508,8 @@ __all__ = [
     "checked_fee",
     "close_entry",
     "mode_choices",
+    "read_stored",
     "rescore_close",
     "seat_fees",
+    "stored_mode",
 ]

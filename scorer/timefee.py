@@ -21,7 +21,6 @@ of arithmetic, and no package knows 按场 with a grace.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
@@ -29,6 +28,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy
 
 from rules import RuleError
+from scorer.fees import read_stored, stored_mode
 
 NONE, HOUR, BLOCK = "none", "hour", "block"
 MODES = (NONE, HOUR, BLOCK)
@@ -100,17 +100,8 @@ class TimeFee:
     @classmethod
     def from_json(cls, data: Any) -> TimeFee:
         """The rule stored `data` says; RuleError (both languages) when it says nothing sound."""
-        if data in (None, {}):
-            return cls()
-        if not isinstance(data, Mapping):
-            raise _bad("the time fee must be an object", "计时费的设置格式不对")
-        mode = data.get("mode", NONE)
-        if mode not in MODES:
-            raise _bad(f"unknown time fee {mode!r}", "不认识这种计时收法")
         known = {"mode", "price", "unit", "minimum", "hours", "grace", "overtime", "overtime_price"}
-        extra = sorted(set(data) - known)
-        if extra:
-            raise _bad(f"the time fee has no {extra[0]!r}", f"计时费没有 {extra[0]} 这一项")
+        mode = stored_mode(data, MODES, known, ("time fee", "计时费", "计时收法"))
         if mode == NONE:
             return cls()
         price = _price(data.get("price"), "price", "价格")
@@ -141,10 +132,7 @@ class TimeFee:
     @classmethod
     def of(cls, data: Any) -> TimeFee:
         """A stored table's rule: anything since unreadable bills nothing."""
-        try:
-            return cls.from_json(data)
-        except RuleError:
-            return cls()
+        return read_stored(cls.from_json, cls, data)
 
     def to_json(self) -> dict[str, Any]:
         if self.mode == NONE:

@@ -173,13 +173,7 @@ class Pick:
             p.concealed = sorted(t for t in parse_tiles(data.get("hand", "")) if t in usable)
         except RuleError:
             p.concealed = []
-        try:
-            w = data.get("win_tile", "")
-            p.win_tile = parse_tile(w) if w else None
-        except RuleError:
-            p.win_tile = None
-        if p.win_tile is not None and p.win_tile not in usable:
-            p.win_tile = None
+        p.win_tile = posted_tile(data.get("win_tile", ""), usable)
         for token in data.get("melds", "").split():
             mtype, _, rest = token.partition(":")
             code, _, frm = rest.partition(":")
@@ -200,13 +194,7 @@ class Pick:
             read = [v for v in counts if v is not None]
             p.seat_values[si.id] = read if len(read) == len(counts) == n else [si.default] * n
         if spec.wilds.mode == "turned":
-            try:
-                raw = data.get("turned", "")
-                p.turned = parse_tile(raw) if raw else None
-            except RuleError:
-                p.turned = None
-            if p.turned is not None and p.turned not in usable:
-                p.turned = None
+            p.turned = posted_tile(data.get("turned", ""), usable)
         for item in data.get("fans", "").split(","):
             fid, _, count = item.partition(":")
             f, c = int_or_none(fid, 0, 10_000), int_or_none(count, 1, 99)
@@ -551,6 +539,16 @@ class Pick:
         return gettext("There are only four %(tile)s: all of them are in the hand already.") % {
             "tile": tile_name(t)
         }
+
+
+def posted_tile(raw: str, usable: set[int]) -> int | None:
+    """A tile the form posted (the winning tile, the turned indicator): None when it
+    is blank, no tile, or none of this game's tiles, as a hand-edited form may say."""
+    try:
+        t = parse_tile(raw) if raw else None
+    except RuleError:
+        return None
+    return t if t in usable else None
 
 
 def meld_tiles(mtype: str, t: int) -> list[int] | None:

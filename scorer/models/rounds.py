@@ -230,7 +230,19 @@ class RoundRevision(models.Model):
         return f"{self.round} v{self.number}"
 
 
-class RoundChange(models.Model):
+class Change(models.Model):
+    """A line of a round's or a table's history: who (the author as typed or the
+    phone's label) and when, oldest first.  Abstract: each history is its own table."""
+
+    author = models.CharField(max_length=AUTHOR.max_length, blank=True)
+    at = models.DateTimeField(default=clock.now)
+
+    class Meta:
+        abstract = True
+        ordering = ["at", "pk"]
+
+
+class RoundChange(Change):
     """One undo or restore of a round: who and when.  A round may be undone and
     restored several times; `Round.undone_at/by` only keep the last undo."""
 
@@ -238,17 +250,12 @@ class RoundChange(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="changes")
     action = models.CharField(max_length=8, choices=[(UNDO, UNDO), (RESTORE, RESTORE)])
-    author = models.CharField(max_length=AUTHOR.max_length, blank=True)
-    at = models.DateTimeField(default=clock.now)
-
-    class Meta:
-        ordering = ["at", "pk"]
 
     def __str__(self) -> str:
         return f"{self.round} {self.action}"
 
 
-class SessionChange(models.Model):
+class SessionChange(Change):
     """A table closed (结束本桌) or reopened: who, when, and a note on a reopening."""
 
     CLOSE, REOPEN = "close", "reopen"
@@ -257,12 +264,7 @@ class SessionChange(models.Model):
         "scorer.GameSession", on_delete=models.CASCADE, related_name="changes"
     )
     action = models.CharField(max_length=8, choices=[(CLOSE, CLOSE), (REOPEN, REOPEN)])
-    author = models.CharField(max_length=AUTHOR.max_length, blank=True)
     note = models.CharField(max_length=NOTE.max_length, blank=True)
-    at = models.DateTimeField(default=clock.now)
-
-    class Meta:
-        ordering = ["at", "pk"]
 
     def __str__(self) -> str:
         return f"{self.session.code} {self.action}"

@@ -34,39 +34,42 @@ class LastHand(Protocol):
     entry: Any
 
 
+class RuleFields(Protocol):
+    """The fields of a session (a GameSession) its rules are read from."""
+
+    ruleset: str
+    params: Mapping[str, Any] | None
+    players: Sequence[Any]
+    first_dealer: int
+    fee: Mapping[str, Any] | None
+    time_fee: Mapping[str, Any] | None
+
+
 class SessionRules:
     """A table's rules with the values it started with, each read once."""
 
-    def __init__(
-        self,
-        ruleset: str,
-        params: Mapping[str, Any] | None,
-        players: Sequence[Any],
-        first_dealer: int,
-        fee: Mapping[str, Any] | None,
-        time_fee: Mapping[str, Any] | None,
-    ) -> None:
-        self.ruleset_id = ruleset
-        self.stored_params = dict(params or {})
-        self.n_players = len(players)
-        self.first_dealer = first_dealer
-        self.fee_json = fee or {}
-        self.time_fee_json = time_fee or {}
-        self.key = self.key_of(ruleset, params, players, first_dealer, fee, time_fee)
+    def __init__(self, fields: RuleFields) -> None:
+        self.ruleset_id = fields.ruleset
+        self.stored_params = dict(fields.params or {})
+        self.n_players = len(fields.players)
+        self.first_dealer = fields.first_dealer
+        self.fee_json = fields.fee or {}
+        self.time_fee_json = fields.time_fee or {}
+        self.key = self.key_of(fields)
 
     @staticmethod
-    def key_of(
-        ruleset: str,
-        params: Mapping[str, Any] | None,
-        players: Sequence[Any],
-        first_dealer: int,
-        fee: Mapping[str, Any] | None,
-        time_fee: Mapping[str, Any] | None,
-    ) -> str:
+    def key_of(fields: RuleFields) -> str:
         """The session's fields these rules are read from, as one string: the rules
         of a session whose fields no longer give this key are read again."""
         return json.dumps(
-            [ruleset, params or {}, len(players), first_dealer, fee or {}, time_fee or {}],
+            [
+                fields.ruleset,
+                fields.params or {},
+                len(fields.players),
+                fields.first_dealer,
+                fields.fee or {},
+                fields.time_fee or {},
+            ],
             sort_keys=True,
             default=str,
         )

@@ -172,14 +172,10 @@ class GameSession(RoundChanges, models.Model):
     def rules(self) -> SessionRules:
         """What this table plays by (its spec, values, winds, next dealer, fees), read
         once per session object and read again when the fields it comes from change."""
-        key = SessionRules.key_of(
-            self.ruleset, self.params, self.players, self.first_dealer, self.fee, self.time_fee
-        )
+        key = SessionRules.key_of(self)
         cached: SessionRules | None = self.__dict__.get("_rules")
         if cached is None or cached.key != key:
-            cached = SessionRules(
-                self.ruleset, self.params, self.players, self.first_dealer, self.fee, self.time_fee
-            )
+            cached = SessionRules(self)
             self.__dict__["_rules"] = cached
         return cached
 
@@ -357,12 +353,7 @@ class GameSession(RoundChanges, models.Model):
                 pauses[-1] = (pauses[-1][0], max(pauses[-1][0], session.closed_at))
                 session.pauses = clock.pauses_json(pauses)
             session.save(update_fields=["closed_at", "pauses"])
-            SessionChange.objects.create(
-                session=session,
-                action=SessionChange.CLOSE,
-                author=cut(AUTHOR, author),
-                note=cut(NOTE, note),
-            )
+            session.log_change(SessionChange.CLOSE, author, note)
             session.charge_at_close(author)
             session.charge_time()
             session.bump()
@@ -372,6 +363,13 @@ class GameSession(RoundChanges, models.Model):
                 )
             self.closed_at = session.closed_at
             return True
+
+    def log_change(self, action: str, author: str, note: str) -> None:
+        """A close or a reopening in the table's history (called under the table's row
+        lock, inside the action's transaction): its author and note cut to their fields."""
+        SessionChange.objects.create(
+            session=self, action=action, author=cut(AUTHOR, author), note=cut(NOTE, note)
+        )
 
     def charge_at_close(self, author: str = "") -> Round | None:
         """The fee a closing table owes the room (AA, 大赢家付), recorded as a round of
@@ -449,12 +447,7 @@ class GameSession(RoundChanges, models.Model):
             session.pauses = clock.pauses_json(pauses)
             session.closed_at = None
             session.save(update_fields=["closed_at", "pauses"])
-            SessionChange.objects.create(
-                session=session,
-                action=SessionChange.REOPEN,
-                author=cut(AUTHOR, author),
-                note=cut(NOTE, note),
-            )
+            session.log_change(SessionChange.REOPEN, author, note)
             # The fee charged at the close goes with it (it stays in the ledger's
             # history, undone): the table owes it again, on its new totals, when it
             # closes again.

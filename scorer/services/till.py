@@ -77,11 +77,12 @@ def today(room: Room) -> dt.date:
 # ----------------------------------------------------------------------------- a table's money
 
 
-@dataclass
-class SeatMoney:
-    seat: int
-    name: str
-    player: Player | None
+@dataclass(kw_only=True)
+class Charged:
+    """What was charged and what was collected, summed as the till goes: a seat, one
+    table's day in the books, or their totals.  Keyword-only, so each subclass's own
+    fields come first in its constructor."""
+
     charged: Decimal = ZERO
     collected: Decimal = ZERO
 
@@ -89,6 +90,13 @@ class SeatMoney:
     def owed(self) -> Decimal:
         """Still owed (negative: to give back)."""
         return self.charged - self.collected
+
+
+@dataclass
+class SeatMoney(Charged):
+    seat: int
+    name: str
+    player: Player | None
 
 
 @dataclass
@@ -266,7 +274,7 @@ def top_up(player: Player, amount: Decimal, method: str, by: RoomMember) -> Bala
 
 
 @dataclass
-class BookRow:
+class BookRow(Charged):
     """One table's money on one of the room's days."""
 
     day: dt.date
@@ -275,24 +283,12 @@ class BookRow:
     label: str
     config: str
     players: list[str]
-    charged: Decimal = ZERO
-    collected: Decimal = ZERO
     owing: list[tuple[str, Decimal, Player | None]] = field(default_factory=list)
-
-    @property
-    def owed(self) -> Decimal:
-        return self.charged - self.collected
 
 
 @dataclass
-class Totals:
+class Totals(Charged):
     label: str
-    charged: Decimal = ZERO
-    collected: Decimal = ZERO
-
-    @property
-    def owed(self) -> Decimal:
-        return self.charged - self.collected
 
 
 @dataclass
@@ -499,6 +495,7 @@ __all__ = [
     "BadAmount",
     "BookRow",
     "Books",
+    "Charged",
     "SeatMoney",
     "TableMoney",
     "Totals",
