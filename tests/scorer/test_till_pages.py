@@ -15,10 +15,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scorer import clock, till
+from scorer import clock
 from scorer.models import GameSession
 from scorer.models.players import Player
 from scorer.models.rooms import Room, RoomMember
+from scorer.services import till
 from tests.factories import make_room, make_table, member_client, record
 
 pytestmark = pytest.mark.django_db
