@@ -480,8 +480,12 @@ def nudge_room(room_id: int) -> None:
     publish_on_commit([room_topic(room_id)], time.time_ns() // 1_000_000)
 
 
+@receiver(post_save, sender=GameSession)
 @receiver(post_save, sender=RoomTable)
-def _room_changed(sender: type[models.Model], instance: RoomTable, **kwargs: Any) -> None:
-    """A physical table added, renamed, retired or given a new code: the room's admin
-    pages are told (a table started is told by scorer/seating.py start_table)."""
+def _room_changed(sender: type[models.Model], instance: Any, created: bool, **kwargs: Any) -> None:
+    """A table started (however it is made: start_table, a test's factory, the
+    admin), or a physical table added, renamed, retired or given a new code: the
+    room's admin pages are told once it commits."""
+    if sender is GameSession and not created:
+        return
     nudge_room(instance.room_id)

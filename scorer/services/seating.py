@@ -17,7 +17,6 @@ from django.utils import timezone
 from scorer.models import GameSession
 from scorer.models.players import Player, Seat, is_placeholder
 from scorer.models.rooms import Room, RoomTable, default_room
-from scorer.models.sessions import nudge_room
 from scorer.text import PLAYER_NAME, cut
 
 
@@ -33,8 +32,9 @@ def start_table(
     `fields` are the table's rules as snapshotted when it starts (ruleset, preset,
     params, players, first_dealer, money_per_point, fee, time_fee; an import adds
     imported_at and pauses): a later change of the room's configuration never
-    changes them.  Here the seats are tied to the room's players, and the room's
-    admin pages are told once it commits (`nudge_room`).  No room log entry: a
+    changes them.  Here the seats are tied to the room's players; the room's admin
+    pages are told once it commits, as for any session made (models/sessions.py
+    `_room_changed`).  No room log entry: a
     table's start is the players' doing, not an admin's, and its own trail
     (SessionChange) begins with its first close."""
     where: dict[str, Any] = (
@@ -45,7 +45,6 @@ def start_table(
     with transaction.atomic():
         session = GameSession.objects.create(**where, **fields)
         seat_players(session)
-        nudge_room(session.room_id)
     return session
 
 
