@@ -144,16 +144,10 @@ def state_of(page: str) -> dict[str, str]:
 
 
 def tile_taps(tiles: str) -> list[str]:
-    """ "123m55p" -> tile:1m tile:2m tile:3m tile:5p tile:5p."""
-    out: list[str] = []
-    digits = ""
-    for ch in tiles:
-        if ch.isdigit():
-            digits += ch
-        else:
-            out += [f"tile:{d}{ch}" for d in digits]
-            digits = ""
-    return out
+    """ "123m55p" -> tile:1m tile:2m tile:3m tile:5p tile:5p, in the order written."""
+    from rules.tiles import parse_tiles, tile_str
+
+    return [f"tile:{tile_str(t)}" for t in parse_tiles(tiles)]
 
 
 # ----------------------------------------------------------------------------- the walk
