@@ -26,7 +26,7 @@ def start_table(
     """A new table (一场) in `room` (the default room when None), or at the room's
     fixed `table` (its room), all or nothing.  The one place a session is made: the
     start page, a fixed table's QR code (`start_at`, under the table's lock) and an
-    imported file (scorer/export.py import_table) all start theirs here, so what a
+    imported file (scorer/services/export.py import_table) all start theirs here, so what a
     start does is done the same way by each.
 
     `fields` are the table's rules as snapshotted when it starts (ruleset, preset,
