@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.test.utils import override_settings
 
@@ -30,6 +31,17 @@ from scorer.models.rooms import Room, RoomMember
 from tests.factories import make_room, make_table, member_client
 
 DATABASE_FIXTURES = {"db", "transactional_db"}
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Each test starts in the site's language.  A Django test client's request runs in
+    the test's own thread, where LocaleMiddleware activates the reader's language and
+    leaves it: a test that asked in English left English to the next test of that
+    process, and a label it worked out ("Table 3") no longer matched the Chinese page
+    (test_room_evening, by the order xdist gave it)."""
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
