@@ -19,6 +19,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
+from urllib.parse import urljoin
 
 import pytest
 from django.apps import apps
@@ -138,6 +139,19 @@ def open_folds(selector: str) -> Callable[[Page], None]:
     return run
 
 
+def follow(selector: str) -> Callable[[Page], None]:
+    """Tap the link ``selector`` and wait until the page it opens has loaded: a
+    click returns before the navigation, and a check run then finds no document."""
+
+    def run(page: Page) -> None:
+        link = page.locator(selector)
+        target = urljoin(page.url, link.get_attribute("href") or "")
+        link.click()
+        page.wait_for_url(target)
+
+    return run
+
+
 def then(*steps: Callable[[Page], None]) -> Callable[[Page], None]:
     def run(page: Page) -> None:
         for step in steps:
@@ -163,7 +177,7 @@ MCR_TILES = tuple(f"tile:{c}" for c in MCR_TAPS)
 SCREENS = [
     Screen("home", "/"),
     # "Your tables" with a table in it: its state, its 隐藏 button.
-    Screen("home-tables", "/s/{closed}/", lambda page: page.locator(".site-title").click()),
+    Screen("home-tables", "/s/{closed}/", follow(".site-title")),
     Screen("table", "/s/{mcr}/", open_folds(".last-round, .share, .chart-box")),
     Screen("table-sichuan-live", "/s/{sichuan}/"),
     Screen("ledger", "/s/{mcr}/ledger", open_folds(".ledger-round")),
