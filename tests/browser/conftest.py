@@ -54,6 +54,7 @@ from django.core.servers.basehttp import ThreadedWSGIServer
 from django.test.testcases import LiveServerThread
 from django.urls import get_resolver
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+from pytest_django.live_server_helper import LiveServer
 
 from tests.browser.helpers import snap
 
@@ -213,7 +214,9 @@ CSP_LISTENER = (
 )
 
 
-def _phone(browser: Browser, request: pytest.FixtureRequest, name: str) -> Iterator[Page]:
+def open_phone(browser: Browser) -> tuple[Page, list[str]]:
+    """A page in a fresh context on the phone (``PHONE``), and the list its
+    Content-Security-Policy violations are written to (see ``end_of_test``)."""
     context = browser.new_context(**PHONE)
     context.set_default_timeout(TIMEOUT_MS)
     context.set_default_navigation_timeout(TIMEOUT_MS)
@@ -233,20 +236,34 @@ def _phone(browser: Browser, request: pytest.FixtureRequest, name: str) -> Itera
     # behind it; the page's own securitypolicyviolation event does, so a failure says
     # which element and which line of which file applied the inline style or script.
     page.add_init_script(CSP_LISTENER)
+    return page, violations
+
+
+def end_of_test(
+    page: Page, violations: list[str], request: pytest.FixtureRequest, name: str
+) -> None:
+    """A test's end on a phone: its Content-Security-Policy violations fail it, and a
+    failed test keeps what the phone showed (screenshots/<test>-<name>-FAILED.png)."""
     try:
-        yield page
         if violations:  # the page's own events follow Chromium's console line: wait for them
             page.wait_for_timeout(300)
         assert not violations, f"{name}: Content-Security-Policy violations: {violations[:8]}"
     finally:
-        # On failure keep what the phone showed: screenshots/<test>-<name>-FAILED.png
         if request.node.stash.get(_call_failed_key, False):
             try:
                 snap(page, f"{name}-FAILED")
             except Exception as exc:  # a crashed page must not hide the real failure
                 print(f"(no failure screenshot for {name}: {exc})")
-        context.close()
-        _wait_for_request_threads()
+
+
+def _phone(browser: Browser, request: pytest.FixtureRequest, name: str) -> Iterator[Page]:
+    page, violations = open_phone(browser)
+    try:
+        yield page
+        end_of_test(page, violations, request, name)
+    finally:
+        page.context.close()
+        wait_for_request_threads()
 
 
 class _LiveServer(ThreadedWSGIServer):
@@ -291,7 +308,7 @@ _SERVERS: weakref.WeakSet[_LiveServer] = weakref.WeakSet()
 LiveServerThread.server_class = _LiveServer
 
 
-def _wait_for_request_threads(timeout: float = 5.0) -> None:
+def wait_for_request_threads(timeout: float = 5.0) -> None:
     """Let the live server finish the requests the closed page left in flight.
 
     Each request runs in its own daemon thread; one still closing its database
@@ -313,6 +330,43 @@ def _wait_for_request_threads(timeout: float = 5.0) -> None:
 def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
     """A page in a fresh context (own cookies and storage) on a 360x740 zh-CN phone."""
     yield from _phone(browser, request, "page")
+
+
+@pytest.fixture(scope="module")
+def _module_phone(browser: Browser) -> Iterator[tuple[Page, list[str]]]:
+    page, violations = open_phone(browser)
+    try:
+        yield page, violations
+    finally:
+        page.context.close()
+        wait_for_request_threads()
+
+
+@pytest.fixture
+def shared_page(
+    _module_phone: tuple[Page, list[str]], live_server: LiveServer, request: pytest.FixtureRequest
+) -> Iterator[Page]:
+    """One phone for all the tests of a module that only look (test_a11y.py), each
+    test starting with no cookies, no storage and the light theme.
+
+    A fresh context per test cost each one a new renderer process and a first load
+    of every script and style sheet (0.5-1 s on a loaded 2-core machine), and axe-core
+    compiled again (0.3-0.5 s): in one page it stays compiled. A test that changes
+    what a phone keeps beyond cookies and the site's storage (a viewport, a network
+    condition, a route) takes ``page``, a fresh phone."""
+    page, violations = _module_phone
+    violations.clear()
+    page.context.clear_cookies()
+    page.emulate_media(color_scheme="light")
+    try:
+        yield page
+        end_of_test(page, violations, request, "page")
+    finally:
+        if page.url.startswith(live_server.url):
+            page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        # Nothing of this test's page may go on asking the server (a poll, a stream).
+        page.goto("about:blank")
+        wait_for_request_threads()
 
 
 @pytest.fixture

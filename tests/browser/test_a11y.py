@@ -35,7 +35,12 @@ from scorer.models.players import Player
 from scorer.models.rooms import RoomMember, RoomTable
 from scorer.services import till
 from tests.browser.a11y import MODES, check_all_modes
-from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, use_language
+from tests.browser.helpers import (
+    assert_no_horizontal_scroll,
+    assert_touch_targets,
+    sign_in,
+    use_language,
+)
 from tests.factories import DRAW, by_tiles, event, make_table, play, record
 
 pytestmark = pytest.mark.browser
@@ -248,13 +253,10 @@ SCREENS = [
 ]
 
 
-def login(page: Page, base_url: str) -> None:
-    """Sign in on the app's own page as the default room's owner (made with the tables)."""
-    page.goto(f"{base_url}/accounts/login/")
-    page.locator("#id_username").fill("boss")
-    page.locator("#id_password").fill(ADMIN_PASSWORD)
-    page.locator("#id_password").press("Enter")
-    expect(page.locator("#id_username")).to_have_count(0)
+def login(page: Page, live_server: LiveServer) -> None:
+    """Signed in as the default room's owner (made with the tables). The sign-in page
+    is a screen of its own, and the tests of signing in are test_admin_phone's."""
+    sign_in(page, live_server, User.objects.get(username="boss"))
 
 
 # ----------------------------------------------------------------------------- the data
@@ -310,9 +312,15 @@ def _live_server_helper(
 # ----------------------------------------------------------------------------- the checks
 
 
+@pytest.fixture
+def page(shared_page: Page) -> Page:
+    """The module's one phone (``shared_page``): a screen only looks."""
+    return shared_page
+
+
 def show(page: Page, live_server: LiveServer, screen: Screen, tables: Tables) -> None:
     if screen.login:
-        login(page, live_server.url)
+        login(page, live_server)
     page.goto(live_server.url + tables.fill(screen.path))
     if screen.steps:
         screen.steps(page)
