@@ -328,8 +328,12 @@ def wait_for_request_threads(timeout: float = 5.0) -> None:
 
 @pytest.fixture
 def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
-    """A page in a fresh context (own cookies and storage) on a 360x740 zh-CN phone."""
-    yield from _phone(browser, request, "page")
+    """A page in a fresh context (own cookies and storage) on a 360x740 zh-CN phone;
+    in a module marked ``one_phone``, the module's one phone (``_shared_page``)."""
+    if request.node.get_closest_marker("one_phone"):
+        yield from _shared_page(request)
+    else:
+        yield from _phone(browser, request, "page")
 
 
 @pytest.fixture(scope="module")
@@ -342,19 +346,18 @@ def _module_phone(browser: Browser) -> Iterator[tuple[Page, list[str]]]:
         wait_for_request_threads()
 
 
-@pytest.fixture
-def shared_page(
-    _module_phone: tuple[Page, list[str]], live_server: LiveServer, request: pytest.FixtureRequest
-) -> Iterator[Page]:
-    """One phone for all the tests of a module that only look (test_a11y.py), each
-    test starting with no cookies, no storage and the light theme.
+def _shared_page(request: pytest.FixtureRequest) -> Iterator[Page]:
+    """The page of a module marked ``one_phone``: one phone for all its tests, each
+    starting with no cookies, no storage and the light theme.
 
     A fresh context per test cost each one a new renderer process and a first load
-    of every script and style sheet (0.5-1 s on a loaded 2-core machine), and axe-core
-    compiled again (0.3-0.5 s): in one page it stays compiled. A test that changes
-    what a phone keeps beyond cookies and the site's storage (a viewport, a network
-    condition, a route) takes ``page``, a fresh phone."""
-    page, violations = _module_phone
+    of every script and style sheet (0.5-1 s on a loaded 2-core machine), and
+    axe-core compiled again (0.3-0.5 s): in one page it stays compiled. A module
+    whose tests change what a phone keeps beyond cookies and the site's storage (a
+    viewport, a network condition, a route) is not marked: each test gets a fresh
+    phone."""
+    page, violations = request.getfixturevalue("_module_phone")
+    live_server: LiveServer = request.getfixturevalue("live_server")
     violations.clear()
     page.context.clear_cookies()
     page.emulate_media(color_scheme="light")

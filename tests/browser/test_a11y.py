@@ -43,7 +43,8 @@ from tests.browser.helpers import (
 )
 from tests.factories import DRAW, by_tiles, event, make_table, play, record
 
-pytestmark = pytest.mark.browser
+# A screen only looks: one phone for the module (tests/browser/conftest.py).
+pytestmark = [pytest.mark.browser, pytest.mark.one_phone]
 
 PLAYERS = ["张三", "李四", "王五", "赵六"]
 ADMIN_PASSWORD = "a long room password 麻将"
@@ -312,16 +313,12 @@ def _live_server_helper(
 # ----------------------------------------------------------------------------- the checks
 
 
-@pytest.fixture
-def page(shared_page: Page) -> Page:
-    """The module's one phone (``shared_page``): a screen only looks."""
-    return shared_page
-
-
 def show(page: Page, live_server: LiveServer, screen: Screen, tables: Tables) -> None:
     if screen.login:
         login(page, live_server)
     page.goto(live_server.url + tables.fill(screen.path))
+    # Signed in: the page asked for, not the sign-in page it would redirect to.
+    assert "/accounts/login/" not in page.url or not screen.login, page.url
     if screen.steps:
         screen.steps(page)
 

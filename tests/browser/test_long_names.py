@@ -20,7 +20,8 @@ from scorer.present.words import NAME_MAX
 from tests.browser.helpers import snap, tap, use_language
 from tests.factories import make_table
 
-pytestmark = pytest.mark.browser
+# Cookies are all a test here changes of a phone: one phone for the module.
+pytestmark = [pytest.mark.browser, pytest.mark.one_phone]
 
 LATIN = ["Maximilian-Alexa", "Bartholomew-Jone", "Christopher-Ohar", "Evangeline-Smith"]
 CHINESE = [

@@ -18,7 +18,8 @@ from pytest_django.live_server_helper import LiveServer
 from tests.browser.helpers import snap, tap
 from tests.factories import NAMES, make_table
 
-pytestmark = pytest.mark.browser
+# Cookies are all a test here changes of a phone: one phone for the module.
+pytestmark = [pytest.mark.browser, pytest.mark.one_phone]
 
 HAND = ["1m", "2m", "3m", "6m", "6m", "4p", "5p", "6p", "7s", "8s", "9s", "2s", "2s"]
 
