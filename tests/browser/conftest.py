@@ -75,6 +75,12 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--disable-dev-shm-usage",  # containers often have a tiny /dev/shm
+    # The browser's own address-bar popup, a web page of its own that a headless
+    # browser preloads and never shows (chrome://omnibox-popup.top-chrome/): it took a
+    # fifth of the browser tests' CPU (test_table_flow and test_house_flow in one
+    # process: 55-61 CPU-s with it, 46 without; docs/performance.md).
+    "--disable-features=PreloadTopChromeWebUI,WebUIOmniboxPopup,WebUIOmniboxAimPopup,"
+    "WebUIOmniboxFullPopup",
 ]
 
 # A mid-range Android phone: 360x740 CSS pixels at 2x.

@@ -4,7 +4,7 @@ and (after the language switch) in English, with its CSS and htmx loaded."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, snap
@@ -67,3 +67,19 @@ def test_language_is_per_phone(page: Page, second_page: Page, live_server: LiveS
 
     second_page.reload()
     expect(second_page.locator(".site-title")).to_have_text("麻将计分")
+
+
+def test_the_browser_runs_no_page_of_its_own(browser: Browser) -> None:
+    """The browser under test preloads none of its own pages (its address bar's popup,
+    chrome://omnibox-popup.top-chrome/, took a fifth of the browser tests' CPU): a
+    Chromium that renames the features CHROMIUM_ARGS turns off fails here, not by a
+    slower suite."""
+    context = browser.new_context()
+    try:
+        context.new_page()
+        session = browser.new_browser_cdp_session()
+        targets = session.send("Target.getTargets")["targetInfos"]
+        own = [t["url"] for t in targets if t["url"].startswith("chrome://")]
+        assert own == [], own
+    finally:
+        context.close()
