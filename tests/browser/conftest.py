@@ -220,9 +220,9 @@ CSP_LISTENER = (
 )
 
 
-def open_phone(browser: Browser) -> tuple[Page, list[str]]:
+def _open_phone(browser: Browser) -> tuple[Page, list[str]]:
     """A page in a fresh context on the phone (``PHONE``), and the list its
-    Content-Security-Policy violations are written to (see ``end_of_test``)."""
+    Content-Security-Policy violations are written to (see ``_end_of_test``)."""
     context = browser.new_context(**PHONE)
     context.set_default_timeout(TIMEOUT_MS)
     context.set_default_navigation_timeout(TIMEOUT_MS)
@@ -245,7 +245,7 @@ def open_phone(browser: Browser) -> tuple[Page, list[str]]:
     return page, violations
 
 
-def end_of_test(
+def _end_of_test(
     page: Page, violations: list[str], request: pytest.FixtureRequest, name: str
 ) -> None:
     """A test's end on a phone: its Content-Security-Policy violations fail it, and a
@@ -263,13 +263,13 @@ def end_of_test(
 
 
 def _phone(browser: Browser, request: pytest.FixtureRequest, name: str) -> Iterator[Page]:
-    page, violations = open_phone(browser)
+    page, violations = _open_phone(browser)
     try:
         yield page
-        end_of_test(page, violations, request, name)
+        _end_of_test(page, violations, request, name)
     finally:
         page.context.close()
-        wait_for_request_threads()
+        _wait_for_request_threads()
 
 
 class _LiveServer(ThreadedWSGIServer):
@@ -314,7 +314,7 @@ _SERVERS: weakref.WeakSet[_LiveServer] = weakref.WeakSet()
 LiveServerThread.server_class = _LiveServer
 
 
-def wait_for_request_threads(timeout: float = 5.0) -> None:
+def _wait_for_request_threads(timeout: float = 5.0) -> None:
     """Let the live server finish the requests the closed page left in flight.
 
     Each request runs in its own daemon thread; one still closing its database
@@ -344,12 +344,12 @@ def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
 
 @pytest.fixture(scope="module")
 def _module_phone(browser: Browser) -> Iterator[tuple[Page, list[str]]]:
-    page, violations = open_phone(browser)
+    page, violations = _open_phone(browser)
     try:
         yield page, violations
     finally:
         page.context.close()
-        wait_for_request_threads()
+        _wait_for_request_threads()
 
 
 def _shared_page(request: pytest.FixtureRequest) -> Iterator[Page]:
@@ -369,13 +369,13 @@ def _shared_page(request: pytest.FixtureRequest) -> Iterator[Page]:
     page.emulate_media(color_scheme="light")
     try:
         yield page
-        end_of_test(page, violations, request, "page")
+        _end_of_test(page, violations, request, "page")
     finally:
         if page.url.startswith(live_server.url):
             page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
         # Nothing of this test's page may go on asking the server (a poll, a stream).
         page.goto("about:blank")
-        wait_for_request_threads()
+        _wait_for_request_threads()
 
 
 @pytest.fixture
