@@ -25,6 +25,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.test.utils import override_settings
+from django.utils import translation
 
 from scorer.models import GameSession
 from scorer.models.rooms import Room, RoomMember
@@ -39,8 +40,6 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     leaves it: a test that asked in English left English to the next test of that
     process, and a label it worked out ("Table 3") no longer matched the Chinese page
     (test_room_evening, by the order xdist gave it)."""
-    from django.utils import translation
-
     translation.activate(settings.LANGUAGE_CODE)
 
 

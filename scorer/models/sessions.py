@@ -481,11 +481,17 @@ def nudge_room(room_id: int) -> None:
 
 
 @receiver(post_save, sender=GameSession)
+def _table_started(
+    sender: type[GameSession], instance: GameSession, created: bool, **kwargs: Any
+) -> None:
+    """A table started, however it is made (start_table, a test's factory, the admin):
+    the room's admin pages are told once it commits."""
+    if created:
+        nudge_room(instance.room_id)
+
+
 @receiver(post_save, sender=RoomTable)
-def _room_changed(sender: type[models.Model], instance: Any, created: bool, **kwargs: Any) -> None:
-    """A table started (however it is made: start_table, a test's factory, the
-    admin), or a physical table added, renamed, retired or given a new code: the
-    room's admin pages are told once it commits."""
-    if sender is GameSession and not created:
-        return
+def _room_table_changed(sender: type[RoomTable], instance: RoomTable, **kwargs: Any) -> None:
+    """A physical table added, renamed, retired or given a new code: the room's admin
+    pages are told once it commits."""
     nudge_room(instance.room_id)

@@ -34,7 +34,7 @@ def start_table(
     imported_at and pauses): a later change of the room's configuration never
     changes them.  Here the seats are tied to the room's players; the room's admin
     pages are told once it commits, as for any session made (models/sessions.py
-    `_room_changed`).  No room log entry: a
+    `_table_started`).  No room log entry: a
     table's start is the players' doing, not an admin's, and its own trail
     (SessionChange) begins with its first close."""
     where: dict[str, Any] = (
