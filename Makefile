@@ -76,9 +76,13 @@ admin: $(STAMP)
 # The suite is spread over WORKERS processes (pytest-xdist; `auto`: one per core;
 # WORKERS=0 runs it in this one process, with a line of dots per test file). The
 # slowest tests (over 2 s) are listed at the end.
+# Bytecode is written even where the shell says not to (PYTHONDONTWRITEBYTECODE, set
+# on some machines and CI runners): each worker compiles the tests, assertions
+# rewritten, and the project, 8-10 s of a worker's start; with the files kept, the
+# next run (CI's PostgreSQL run, a developer's second run) starts in 2-4 s.
 WORKERS ?= auto
 test: $(STAMP) $(NODE_STAMP)
-	@set +e; $(PY) -m pytest -n $(WORKERS) --verbosity=0 --durations=15 --durations-min=2 $(ARGS); rc=$$?; \
+	@set +e; PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n $(WORKERS) --verbosity=0 --durations=15 --durations-min=2 $(ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests (exit 5) -- failing." >&2; exit 1; fi; \
 	exit $$rc
 

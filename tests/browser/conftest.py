@@ -144,7 +144,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # Run them last: Playwright's running asyncio loop (see the module docstring)
     # must never overlap a non-browser test.
     others = [item for item in items if not item.get_closest_marker("browser")]
-    items[:] = others + browser_items
+    items[:] = others + flows_then_looks(browser_items)
+
+
+def flows_then_looks(browser_items: list[pytest.Item]) -> list[pytest.Item]:
+    """The browser tests in the order the workers take them: the flows (a test each of
+    10-25 s, each on fresh phones) first, then the modules that share one phone, whose
+    many short tests (1-6 s) go last, the module with the most tests at the very end.
+
+    xdist hands the tests out in this order. When a long flow came last (the weak
+    network's, the 四川 round's: they sort late by name), one worker ran it alone while
+    the other had finished: about half a minute of the run on one core. Short tests
+    last let the two workers finish together. A module's tests stay together, so each
+    worker builds a module's phone and tables once."""
+    flows = [item for item in browser_items if not item.get_closest_marker("one_phone")]
+    by_module: dict[str, list[pytest.Item]] = {}
+    for item in browser_items:
+        if item.get_closest_marker("one_phone"):
+            by_module.setdefault(item.nodeid.split("::")[0], []).append(item)
+    looks = sorted(by_module.values(), key=len)  # stable: equal counts keep their order
+    return flows + [item for module in looks for item in module]
 
 
 def pytest_terminal_summary(

@@ -9,6 +9,7 @@ it (that would install the package)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -45,3 +46,5 @@ def test_make_test_spreads_over_the_cores_and_lists_the_slowest_tests() -> None:
     assert "--verbosity=0" in line and "--durations=" in line and line.rstrip().find("tests/x") > 0
     assert " -n auto " in line  # one worker per core
     assert " -n 0 " in pytest_line("WORKERS=0")  # or as many as asked, 0: this process
+    # Bytecode kept between runs, whatever the shell says (the Makefile says why).
+    assert re.search(r"\bPYTHONDONTWRITEBYTECODE= \S+ -m pytest ", line), line
