@@ -75,11 +75,17 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--disable-dev-shm-usage",  # containers often have a tiny /dev/shm
-    # The browser's own address-bar popup, a web page of its own that a headless
-    # browser preloads and never shows (chrome://omnibox-popup.top-chrome/): it took a
-    # fifth of the browser tests' CPU (test_table_flow and test_house_flow in one
-    # process: 55-61 CPU-s with it, 46 without; docs/performance.md).
-    "--disable-features=PreloadTopChromeWebUI,WebUIOmniboxPopup,WebUIOmniboxAimPopup,"
+]
+
+# The browser's own address-bar popup, a web page of its own that a headless browser
+# preloads and never shows (chrome://omnibox-popup.top-chrome/): it took a fifth of the
+# browser tests' CPU (test_table_flow and test_house_flow in one process: 55-61 CPU-s
+# with it, 46 without; docs/performance.md). Turned off beside the features
+# Playwright's own switches turn off (``disabled_features``).
+OUR_DISABLED_FEATURES = [
+    "PreloadTopChromeWebUI",
+    "WebUIOmniboxPopup",
+    "WebUIOmniboxAimPopup",
     "WebUIOmniboxFullPopup",
 ]
 
@@ -219,13 +225,42 @@ def browser(_playwright: Playwright) -> Iterator[Browser]:
     executable = find_chromium()
     if executable is None:  # the collection hook skips first; this is a safety net
         pytest.skip(NO_CHROMIUM)
+    features = disabled_features(_playwright, executable)
     browser = _playwright.chromium.launch(
-        executable_path=executable, headless=True, args=CHROMIUM_ARGS
+        executable_path=executable,
+        headless=True,
+        args=[*CHROMIUM_ARGS, "--disable-features=" + ",".join(features)],
     )
     try:
         yield browser
     finally:
         browser.close()
+
+
+def disabled_features(pw: Playwright, executable: str) -> list[str]:
+    """The features the browser runs without: Playwright's and ``OUR_DISABLED_FEATURES``.
+
+    Chromium keeps only the last ``--disable-features`` it is given, and Playwright
+    gives its own first (features that get in a test's way: paint holding, HTTPS
+    upgrades, third-party storage partitioning...): a list of ours alone would turn
+    those back on. Playwright's list is not public, so it is read off a probe browser,
+    launched as the real one is, whose command line the DevTools protocol returns
+    (only when it runs with ``--enable-automation``): about half a second a worker."""
+    probe = pw.chromium.launch(
+        executable_path=executable, headless=True, args=[*CHROMIUM_ARGS, "--enable-automation"]
+    )
+    try:
+        argv = probe.new_browser_cdp_session().send("Browser.getBrowserCommandLine")["arguments"]
+    finally:
+        probe.close()
+    theirs = [
+        feature
+        for arg in argv
+        if arg.startswith("--disable-features=")
+        for feature in arg.split("=", 1)[1].split(",")
+        if feature
+    ]
+    return list(dict.fromkeys([*theirs, *OUR_DISABLED_FEATURES]))
 
 
 CSP_DETAIL = "CSP violation detail:"

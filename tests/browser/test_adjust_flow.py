@@ -44,7 +44,7 @@ def test_an_adjustment_and_a_penalty_entered_at_the_table(
     page.get_by_role("link", name="调整 / 罚分").click()
     expect(page.locator(".adjust-penalty")).to_be_hidden()  # 调整 chosen: its rows only
     page.get_by_label("罚分", exact=True).check()
-    # 罚分 chosen: the 调整 rows go (issue 35), the penalty's fields show.
+    # 罚分 chosen: the 调整 rows go, the penalty's fields show.
     expect(page.locator(".adjust-lines")).to_be_hidden()
     expect(page.locator(".adjust-penalty")).to_be_visible()
     page.locator("select[name=seat]").select_option(label="王五")

@@ -1,4 +1,4 @@
-"""The room's pages as its owner tripped on them at 360 px (issue 36, item 9): in
+"""The room's pages as its owner tripped on them at 360 px: in
 English no word breaks inside itself ("Roun/ds" in the day's fees), in normal and in
 large text; and every placeholder a player reads passes AA (4.5:1) in the light and
 the dark scheme, measured by the a11y checks, which would catch the browser's own

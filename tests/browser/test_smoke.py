@@ -72,7 +72,7 @@ def test_language_is_per_phone(page: Page, second_page: Page, live_server: LiveS
 def test_the_browser_runs_no_page_of_its_own(browser: Browser) -> None:
     """The browser under test preloads none of its own pages (its address bar's popup,
     chrome://omnibox-popup.top-chrome/, took a fifth of the browser tests' CPU): a
-    Chromium that renames the features CHROMIUM_ARGS turns off fails here, not by a
+    Chromium that renames the features OUR_DISABLED_FEATURES turns off fails here, not by a
     slower suite."""
     context = browser.new_context()
     try:
@@ -81,5 +81,34 @@ def test_the_browser_runs_no_page_of_its_own(browser: Browser) -> None:
         targets = session.send("Target.getTargets")["targetInfos"]
         own = [t["url"] for t in targets if t["url"].startswith("chrome://")]
         assert own == [], own
+    finally:
+        context.close()
+
+
+def test_the_browser_keeps_playwrights_own_switches(browser: Browser) -> None:
+    """Chromium keeps only the last ``--disable-features`` it is given, and Playwright
+    gives its own first: the browser under test runs with both lists
+    (``disabled_features``). Seen through one of Playwright's: third-party storage
+    partitioning stays off, so a site framed by another talks to its own top-level
+    page (a BroadcastChannel). A list of ours alone turns partitioning back on, and
+    the message never arrives."""
+    context = browser.new_context()
+    try:
+        pages = {
+            "http://a.test/": "<p id=k>waiting</p><script>"
+            "new BroadcastChannel('k').onmessage = (e) => {"
+            " document.getElementById('k').textContent = e.data; };</script>",
+            "http://a.test/framed": "<script>new BroadcastChannel('k').postMessage('framed')"
+            "</script>",
+            "http://b.test/": '<iframe src="http://a.test/framed"></iframe>',
+        }
+        context.route(
+            "http://*.test/**",
+            lambda route: route.fulfill(content_type="text/html", body=pages[route.request.url]),
+        )
+        top = context.new_page()
+        top.goto("http://a.test/")
+        context.new_page().goto("http://b.test/")
+        expect(top.locator("#k")).to_have_text("framed")
     finally:
         context.close()

@@ -1,4 +1,4 @@
-"""The room's till on a 360-px phone (issue 36's "Must show"): the owner sets 包间A at
+"""The room's till on a 360-px phone: the owner sets 包间A at
 30 元 an hour and the hall at 50 元 a 场; a table at 包间A plays 2 h 10 min with a
 20-minute pause (simulated through the till's clock, never waited for); one player
 pays from his member's balance, the others in cash; the day's close-out shows what

@@ -142,7 +142,7 @@ TAP_THEN_CONFIRM = """async ([taps, within]) => {
 
 
 def test_every_confirm_is_answered_on_a_slow_network(page: Page, live_server: LiveServer) -> None:
-    """Issue 35 (4): a tile tap, then 确认 within 100 ms, on a 400 ms network, 50 times.
+    """A tile tap, then 确认 within 100 ms, on a 400 ms network, 50 times.
 
     Each 确认 is made while its tap's answer is on its way (htmx used to drop it:
     nothing said, the old total shown).  Within 5 s every one ends refused with its

@@ -1,4 +1,4 @@
-"""What a room's owner tripped on (issue 36, items 7-9): the room and the table on the
+"""What a room's owner tripped on: the room and the table on the
 players' pages, the fee choice's order and its note on win-linked fees, success
 messages said once, old names kept as aliases, the configurations page (folded, to
 the top, 底分 and fee on each line), a stale tab of the same admin told as such, and

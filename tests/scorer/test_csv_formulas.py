@@ -113,7 +113,7 @@ def test_the_rooms_day_report_neutralises_every_text_cell(room: Room) -> None:
     assert first[4] == f"'{'、'.join(FORMULAS)}"  # the players, from the first one's name
     assert first[6].startswith(f"'{HYPERLINK} ")  # the results, from the first one's name
     assert second[4].startswith("'-42、") and second[6].startswith("'-42 ")
-    # Hands (局): numbers, bare; an adjustment is no 局 (issue 35).
+    # Hands (局): numbers, bare; an adjustment is no 局.
     assert first[5] == second[5] == "0"
     assert rows[-1][4:6] == ["8", "0"]  # the totals: players, hands
     assert first[8] == second[8] == rows[-1][8] == "0.00"  # money: a number, to the 分

@@ -171,8 +171,8 @@ def test_the_json_export_round_trips_and_the_import_re_checks_it() -> None:
 
 
 def test_the_escape_remainder_rotates_from_one_penalty_to_the_next() -> None:
-    """Issue 35 (8): 500 three ways was 167, 167, 166 every time (501 / 501 / 498 after
-    three); the odd points now start one seat further on with each penalty."""
+    """500 three ways is not 167, 167, 166 every time (501 / 501 / 498 after three):
+    the odd points start one seat further on with each penalty."""
     s = make_table("wuhan", NAMES, params={"escape_penalty": 500})
     for _ in range(3):
         record(s, {"kind": "penalty", "penalty": "escape", "seat": 0})
@@ -186,8 +186,8 @@ def test_the_escape_remainder_rotates_from_one_penalty_to_the_next() -> None:
 
 
 def test_the_wuhan_adjust_page_says_points_and_ends_its_sentences_in_chinese() -> None:
-    """Issue 35 (8): the amount was labelled 番数 (msgid "Points"); the 逃跑 help ran
-    "（口口翻 500）. 这桌" with an ASCII full stop."""
+    """The amount is labelled as points, not 番数 (msgid "Points"); the 逃跑 help ends
+    its sentences with a Chinese full stop, never "（口口翻 500）. 这桌"."""
     s = make_table("wuhan", NAMES)
     form = html(Client().get(reverse("scorer:adjust", args=[s.code]), **ZH))
     assert "番数" not in form and form.count("分数") == form.count('name="amount_')

@@ -47,7 +47,7 @@ def test_the_csv_speaks_the_pages_language_in_local_time(client: Client) -> None
     assert {x["时间"] for x in got.body} == {"2026-11-26 20:07"}  # not 12:07 (UTC)
     assert {x["类型"] for x in got.body} == {"和牌", "调整"}
     assert {x["计入"] for x in got.body} == {x["当前版本"] for x in got.body} == {"是", "否"}
-    # A win's reason says the fans it was paid for (issue 35: "胡牌" and no more).
+    # A win's reason says the fans it was paid for, not "胡牌" alone.
     assert {x["原因"].partition(":")[0] for x in got.body} == {"和牌", "台费", "调整"}
     assert all("一色三节高、三暗刻" in x["原因"] for x in got.body if x["原因"].startswith("和牌"))
     # The totals are the last row, under the players' own columns, and add up.

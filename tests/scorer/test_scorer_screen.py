@@ -1,4 +1,4 @@
-"""What the screen says (issue 35, its smaller things): the bar beside 确认 says what
+"""What the screen says: the bar beside 确认 says what
 the win brings, the 吃's "上家打的" is said not greyed, an undo says where the round
 went, a 四川 round's page shows the tiles, and the saved picture says when, under
 which rules, in which room and at which table."""

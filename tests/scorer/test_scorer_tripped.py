@@ -82,7 +82,7 @@ def test_a_joining_winner_wins_on_the_shared_tile_and_a_refusal_names_it(
     client: Client,
 ) -> None:
     """一炮多响: the last win's tile is the joining winner's win tile from the moment
-    he joins (issue 35: no longer asked, nor another accepted); he taps his other
+    he joins (not asked, nor another accepted); he taps his other
     tiles, and the engine refuses a hand on another tile, naming the discard."""
     session = make_table("sichuan", SHORT_NAMES)
     first = {"concealed": "111222333p4499m", "win_tile": "9m"}

@@ -105,7 +105,7 @@ def test_a_losers_ming_gang_opens_him_and_the_page_says_why(client: Client) -> N
 
 
 def test_koukoufan_says_a_ming_gang_is_an_opening_before_a_second_tap(client: Client) -> None:
-    """Issue 35 (5): 丁's 明杠 is his opening already; the page says "开口 1（含明杠 1）"
+    """丁's 明杠 is his opening already; the page says "开口 1（含明杠 1）"
     where his counts are, so that he does not tap 开口+ for the same meld, which would
     make 开口 2 次 and double his payment.  The payment recorded is the one he means."""
     session = table(variant="koukoufan", golden=500)

@@ -1,4 +1,4 @@
-"""The table's clock (issue 36, item 1): it runs from the start to the close, the
+"""The table's clock: it runs from the start to the close, the
 room's admins pause it (饭点, 休息) and start it again, a table closed later from
 the dashboard ends when the admin says, and the pages show it.  Time is simulated
 through the till's own clock (scorer/clock.py), never waited for."""

@@ -1,4 +1,4 @@
-"""计时 fees (issue 36, item 2): docs/fees.md's worked examples, each a test, and the
+"""计时 fees: docs/fees.md's worked examples, each a test, and the
 rules' own checks.  Pure functions of Decimal: no database."""
 
 from __future__ import annotations

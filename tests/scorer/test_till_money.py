@@ -1,4 +1,4 @@
-"""The till (issue 36, items 3-5): a closed table's 计时 fee in 元 in its money ledger,
+"""The till: a closed table's 计时 fee in 元 in its money ledger,
 collected by method or owed, a reopen that never undoes what was collected, the
 room's day ending at its own hour, members' balances."""
 

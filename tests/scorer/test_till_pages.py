@@ -1,4 +1,4 @@
-"""The till's pages (issue 36, items 4-6): collecting a table's fee by method or
+"""The till's pages: collecting a table's fee by method or
 leaving it owed, the day's close-out, reports by day/week/month and their CSV,
 members' balances and statements; another room's admin sees none of it."""
 

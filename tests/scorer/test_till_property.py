@@ -1,4 +1,4 @@
-"""The till's invariants over random evenings (hypothesis; issue 36's "Must show"):
+"""The till's invariants over random evenings (hypothesis):
 tables opened, paused, resumed, played, closed, reopened; balances topped up; fees
 collected in part, in full, from a balance or left owed.  After every step:
 

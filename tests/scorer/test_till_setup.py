@@ -1,4 +1,4 @@
-"""Setting 计时 fees (issue 36, item 2): per configuration, a fixed table's own price
+"""Setting 计时 fees: per configuration, a fixed table's own price
 over it, snapshotted when a table starts."""
 
 from __future__ import annotations
