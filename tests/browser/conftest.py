@@ -57,6 +57,7 @@ from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwrig
 from pytest_django.live_server_helper import LiveServer
 
 from tests.browser.helpers import snap
+from tests.browser.order import flows_then_looks
 
 NO_CHROMIUM = (
     "browser tests skipped: no Chromium found (apt-get install chromium, or set CHROMIUM=/path)"
@@ -153,25 +154,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items[:] = others + flows_then_looks(browser_items)
 
 
-def flows_then_looks(browser_items: list[pytest.Item]) -> list[pytest.Item]:
-    """The browser tests in the order the workers take them: the flows (a test each of
-    10-25 s, each on fresh phones) first, then the modules that share one phone, whose
-    many short tests (1-6 s) go last, the module with the most tests at the very end.
-
-    xdist hands the tests out in this order. When a long flow came last (the weak
-    network's, the 四川 round's: they sort late by name), one worker ran it alone while
-    the other had finished: about half a minute of the run on one core. Short tests
-    last let the two workers finish together. A module's tests stay together, so each
-    worker builds a module's phone and tables once."""
-    flows = [item for item in browser_items if not item.get_closest_marker("one_phone")]
-    by_module: dict[str, list[pytest.Item]] = {}
-    for item in browser_items:
-        if item.get_closest_marker("one_phone"):
-            by_module.setdefault(item.nodeid.split("::")[0], []).append(item)
-    looks = sorted(by_module.values(), key=len)  # stable: equal counts keep their order
-    return flows + [item for module in looks for item in module]
-
-
 def pytest_terminal_summary(
     terminalreporter: pytest.TerminalReporter, exitstatus: int, config: pytest.Config
 ) -> None:
@@ -244,8 +226,9 @@ def disabled_features(pw: Playwright, executable: str) -> list[str]:
     gives its own first (features that get in a test's way: paint holding, HTTPS
     upgrades, third-party storage partitioning...): a list of ours alone would turn
     those back on. Playwright's list is not public, so it is read off a probe browser,
-    launched as the real one is, whose command line the DevTools protocol returns
-    (only when it runs with ``--enable-automation``): about half a second a worker."""
+    whose command line the DevTools protocol returns
+    (only when it runs with ``--enable-automation``; Playwright puts its switches
+    before the caller's, whatever they are): about half a second a worker."""
     probe = pw.chromium.launch(
         executable_path=executable, headless=True, args=[*CHROMIUM_ARGS, "--enable-automation"]
     )

@@ -104,7 +104,9 @@ def test_the_browser_keeps_playwrights_own_switches(browser: Browser) -> None:
         }
         context.route(
             "http://*.test/**",
-            lambda route: route.fulfill(content_type="text/html", body=pages[route.request.url]),
+            lambda route: route.fulfill(
+                content_type="text/html", body=pages.get(route.request.url, "")
+            ),
         )
         top = context.new_page()
         top.goto("http://a.test/")

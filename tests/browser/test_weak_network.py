@@ -178,7 +178,7 @@ def test_every_confirm_is_answered_on_a_slow_network(page: Page, live_server: Li
     assert not any("missing" in got for got in answers), answers
     for i, got in enumerate(answers):
         said = got["said"]
-        # 确认 made while the tap's answer was on its way (the case): said to be
+        # 确认 made while the tap's answer was on its way: said to be
         # pending, then refused with its reason within 5 s; never silent.
         assert said[-1].startswith("没有记录：") and got["ms"] < ANSWER_WITHIN_MS, (i, got)
         assert got["inFlight"] and said[:-1] == [waiting], (i, got)

@@ -88,7 +88,7 @@ def test_the_most_readings_four_wild_tiles_make(ruleset: str) -> None:
 
 
 def test_worst_shapes_memory_is_bounded() -> None:
-    """The worst hands of the issue, and the same through each wild ruleset."""
+    """The worst hands (WORST), and the same through each wild ruleset."""
     decompose._DEC.clear()
     tracemalloc.start()
     try:

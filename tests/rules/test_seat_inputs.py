@@ -187,7 +187,7 @@ def test_beijing_four_hun_in_the_winners_hand_are_paid_without_being_entered() -
 
 
 def test_the_issues_beijing_figures() -> None:
-    """The issue's own round: four 混儿 held by the winner, no `hun` entered."""
+    """A round of 北京: four 混儿 held by the winner, no `hun` entered."""
     rnd: dict[str, Any] = {"ruleset": "beijing", "dealer": 0, "turned": "9s",
            "events": [{"type": "win", "discarder": None,
                        "winners": [{"seat": 1, "hand": dict(BJ_FOUR)}]}]}  # fmt: skip

@@ -50,7 +50,7 @@ def test_every_alias_finds_its_fan() -> None:
             assert found(listed[fid], alias), (fid, alias)
             checked += 1
     assert checked >= len(listed) // 2
-    # The names the issue found missing.
+    # Names players type that the list once lacked.
     for typed, fid in (("碰碰胡", 48), ("七对子", 19), ("self drawn", 80), ("SELF DRAWN", 80)):
         assert found(listed[fid], typed), typed
     assert not found(listed[48], "七对子")

@@ -171,8 +171,8 @@ def test_the_json_export_round_trips_and_the_import_re_checks_it() -> None:
 
 
 def test_the_escape_remainder_rotates_from_one_penalty_to_the_next() -> None:
-    """500 three ways is not 167, 167, 166 every time (501 / 501 / 498 after three):
-    the odd points start one seat further on with each penalty."""
+    """500 three ways is not 167, 167, 166 every time (which gave 501 / 501 / 498 after
+    three): the odd points start one seat further on with each penalty."""
     s = make_table("wuhan", NAMES, params={"escape_penalty": 500})
     for _ in range(3):
         record(s, {"kind": "penalty", "penalty": "escape", "seat": 0})

@@ -89,7 +89,7 @@ def test_a_surrogate_pair_is_one_character_and_echoed(client: Client) -> None:
 @pytest.mark.parametrize("name", ["scorer:api_score", "scorer:api_settle"])
 def test_a_body_over_the_upload_limit_gets_the_json_error(client: Client, name: str) -> None:
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    assert limit == 2_621_440  # Django's default: the case the issue found
+    assert limit == 2_621_440  # Django's default, the limit a body just over it meets
     raw = json.dumps({**SITUATION, "pad": " " * limit})
     body = refused(post(client, name, raw), 413)
     assert str(limit) in body["error"]["message"]

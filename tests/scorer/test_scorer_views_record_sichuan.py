@@ -430,8 +430,8 @@ ZHANG_ON_7S = {"concealed": "222666888m4447s", "win_tile": "7s"}
 def test_a_joining_winner_wins_on_the_discard_and_no_other_tile(
     client: Client, session: GameSession
 ) -> None:
-    """The issue's evening: after 一炮多响 on 七条 the page asked for the winning tile,
-    listed waits, took 八条 and recorded a 平胡.  Now the tile is the discard, fixed."""
+    """After 一炮多响 on 七条 the joining winner's winning tile is the discard, fixed: the
+    page neither asks for it nor lists waits, and a tapped 八条 joins his tiles."""
     event(session, win_event(2, 1, WANG_ON_7S))
     phone = Phone(client, session)
     page = phone.tap("join:on", "winner:0")

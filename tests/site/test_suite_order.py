@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from tests.browser.conftest import flows_then_looks
+from tests.browser.order import flows_then_looks, module_of
 
 
 @dataclass
@@ -21,10 +21,12 @@ class Item:
     marks: tuple[str, ...] = ()
 
     def get_closest_marker(self, name: str) -> object | None:
+        """The mark's name when the test carries it (pytest gives the mark itself)."""
         return name if name in self.marks else None
 
 
 def test_flows_first_then_the_shared_phone_modules_smallest_first() -> None:
+    """Flows keep their order; shared-phone modules follow whole, by how many tests."""
     flow = ("browser",)
     shared = ("browser", "one_phone")
     items = [
@@ -37,13 +39,15 @@ def test_flows_first_then_the_shared_phone_modules_smallest_first() -> None:
         Item("tests/browser/test_weak.py::w1", flow),
         Item("tests/browser/test_badge.py::b1", shared),
     ]
-    order = [i.nodeid.split("::")[1] for i in flows_then_looks(items)]  # type: ignore[arg-type]
+    order = [i.nodeid.split("::")[1] for i in flows_then_looks(items)]
     assert order == ["f1", "w1", "b1", "l1", "l2", "a1", "a2", "a3"]
 
 
 def test_this_run_has_the_browser_tests_last_and_a_shared_phone_module_at_the_end(
     request: pytest.FixtureRequest,
 ) -> None:
+    """The order this very run took (each xdist worker holds the whole collection):
+    the rule is applied, not only right on paper."""
     items = request.session.items
     browser = [i.get_closest_marker("browser") is not None for i in items]
     skipped = [
@@ -57,6 +61,6 @@ def test_this_run_has_the_browser_tests_last_and_a_shared_phone_module_at_the_en
     if any(shared):
         start = shared.index(True)
         assert all(shared[start:]), "a flow runs among the shared-phone modules"
-        modules = [i.nodeid.split("::")[0] for i in items[first + start :]]
+        modules = [module_of(i) for i in items[first + start :]]
         runs = [m for k, m in enumerate(modules) if k == 0 or modules[k - 1] != m]
         assert len(runs) == len(set(runs)), f"a module's tests are split: {runs}"
