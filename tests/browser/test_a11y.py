@@ -47,7 +47,6 @@ from tests.factories import DRAW, by_tiles, event, make_table, play, record
 pytestmark = [pytest.mark.browser, pytest.mark.one_phone]
 
 PLAYERS = ["张三", "李四", "王五", "赵六"]
-ADMIN_PASSWORD = "a long room password 麻将"
 # MCR: 111m 222m 333m 456p 中中, won on the second 中 (tests/browser/test_table_flow.py).
 MCR_TAPS = ["1m", "1m", "1m", "2m", "2m", "2m", "3m", "3m", "3m", "4p", "5p", "6p", "7z", "7z"]
 MCR_HAND = {"concealed": "111222333m456p7z", "win_tile": "7z"}
@@ -89,9 +88,9 @@ def make_tables() -> Tables:
     config.save()
     table = RoomTable.objects.create(room=room, number=3)
     GameSession.objects.filter(pk=mcr.pk).update(room_table=table)
-    # The owner (signed in by `login`) retires table 4 and gives table 5 a new code:
-    # their old codes' pages, and two lines in the room's log.
-    boss = User.objects.create_user("boss", "boss@example.org", ADMIN_PASSWORD)
+    # The owner (signed in by `login`, a made session: no password) retires table 4 and
+    # gives table 5 a new code: their old codes' pages, and two lines in the room's log.
+    boss = User.objects.create_user("boss", "boss@example.org")
     owner = RoomMember.objects.create(
         room=room, user=boss, role=RoomMember.OWNER, display_name="老板"
     )

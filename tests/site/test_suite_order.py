@@ -1,7 +1,7 @@
-"""The order the suite runs its tests in (tests/browser/conftest.py): the browser
-tests after all others, and among them the flows first and the modules that share
-one phone last, the one with the most tests at the very end, each module's tests
-together. xdist hands tests out in this order, so the two workers end on short tests
+"""The order the suite runs its tests in (tests/browser/order.py, applied by
+tests/browser/conftest.py's collection hook): the browser tests after all others, and
+among them the flows first and the modules that share one phone last, the one with the
+most tests at the very end, each module's tests together. xdist hands tests out in this order, so the two workers end on short tests
 and finish together."""
 
 from __future__ import annotations
