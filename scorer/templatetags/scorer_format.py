@@ -30,6 +30,7 @@ from decimal import Decimal
 from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from scorer.text import KINDS
 
@@ -123,3 +124,33 @@ def ledger_cells(cells: list[tuple[int, int]], standing: bool) -> SafeString:
             for d, _ in cells
         )
     return mark_safe(html)
+
+
+def yuan_text(value: Decimal | int | str | None, unit: bool = True) -> str:
+    """Money as every page writes it: two decimals, a true minus (U+2212), "元"
+    ("12.50 元", "−12.50 元"); "" for none.  The CSV writes plain numbers instead
+    (scorer/spreadsheet.py `amount`)."""
+    if value is None or value == "":
+        return ""
+    n = Decimal(str(value)).quantize(Decimal("0.01"))
+    text = f"{MINUS}{-n}" if n < 0 else f"{n}"
+    return gettext("%(n)s yuan") % {"n": text} if unit else text
+
+
+@register.filter
+def yuan(value: Decimal | int | str | None) -> str:
+    """`{{ amount|yuan }}`: "12.50 元"."""
+    return yuan_text(value)
+
+
+@register.filter
+def yuan_n(value: Decimal | int | str | None) -> str:
+    """`{{ amount|yuan_n }}`: "12.50", "−12.50" (a column headed in 元)."""
+    return yuan_text(value, unit=False)
+
+
+@register.filter
+def yuan_signed(value: Decimal | int | str | None) -> str:
+    """`{{ change|yuan_signed }}`: "+50.00 元", "−7.50 元" (a change)."""
+    text = yuan_text(value)
+    return f"+{text}" if value is not None and Decimal(str(value)) > 0 else text

@@ -1,0 +1,600 @@
+"""The room's books: its money for a day, read one way, by one function (`books`), for
+今天 (the dashboard), 收银 (the day's close-out), the day report and its CSV, and the
+week and month reports.
+
+**The room's day** is cut at its end hour (`Room.day_ends_hour`, 06:00 by default):
+an instant before it counts on the evening before.  A day closed by 日结 keeps the
+first and last instants it was closed with (`DayClose.start/end`); a new end hour
+applies to the days not closed, whose boundaries meet the closed days' (`Calendar`).
+
+**When money counts** (every figure in 元):
+- a table's money charge (its 计时 fee and fees set in 元, `TableCharge`) on the day
+  of its close.  Reopened, the table keeps its last close's charge in the books,
+  marked reopened, until it closes again; that close replaces it and the
+  difference (more owed, or to refund) counts on that close's day;
+- a collection or a refund (`Collection`) on the day it was taken, by its method and
+  the admin who took it, whatever its table does later;
+- what was collected for a table is set against its charges oldest first (a refund
+  against the charge that made it), so a day's line says how much of its charges
+  was collected, and how much of that on a later day ("paid later");
+- point fees (`room_take` of the rounds, the players' ledger) on the day of their
+  round: in 元 at their table's rate, in 分 in a column of their own where the table
+  has none.  They are settled among the players at the table (the room is a payee
+  of the settle-up), never collected by the till.
+
+Identities (tests/scorer/test_books_property.py): per table, charged = collected +
+owed; per day, the money taken that day is the sum of that day's collections and
+refunds; the day's charges are what was collected for them (on any day) plus what
+is still owed.
+
+An imported table counts once the room's admins took it in (`_in_books`, the one
+place that says so).  Queries: a fixed number, whatever the days or the tables.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Max, Q, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from scorer import clock
+from scorer.models import GameSession, Round, RoundRevision
+from scorer.models.money import METHODS, ZERO, Collection, DayClose, TableCharge
+from scorer.models.players import Player, Seat
+from scorer.models.rooms import Room
+from scorer.models.rounds import SessionChange
+from scorer.services.day import table_label
+
+# ----------------------------------------------------------------------------- the day
+
+
+def _in_books(qs: QuerySet[Any], prefix: str = "session__") -> QuerySet[Any]:
+    """The rows of tables the room's books count: played here, or imported and taken in
+    (GameSession.in_books_q).  The one place the books read it."""
+    return qs.filter(GameSession.in_books_q(prefix))
+
+
+class Calendar:
+    """The room's days: each day's [start, end) instants, a closed day's as it was
+    closed with, the others at the room's end hour, meeting the closed days'."""
+
+    def __init__(self, room: Room, closes: Iterable[DayClose]) -> None:
+        self.hour = room.day_ends_hour
+        self.closed: dict[dt.date, tuple[dt.datetime, dt.datetime]] = {
+            c.day: (c.start, c.end) for c in closes if c.start is not None and c.end is not None
+        }
+
+    @classmethod
+    def of(cls, room: Room, first: dt.date, last: dt.date) -> Calendar:
+        """The calendar around first..last (the closes next to it decide its edges): 1 query."""
+        near = DayClose.objects.filter(
+            room=room, day__gte=first - dt.timedelta(days=2), day__lte=last + dt.timedelta(days=2)
+        )
+        return cls(room, near)
+
+    def _at_hour(self, day: dt.date) -> dt.datetime:
+        return timezone.make_aware(dt.datetime.combine(day, dt.time(self.hour)))
+
+    def start(self, day: dt.date) -> dt.datetime:
+        if day in self.closed:
+            return self.closed[day][0]
+        before = self.closed.get(day - dt.timedelta(days=1))
+        return before[1] if before else self._at_hour(day)
+
+    def end(self, day: dt.date) -> dt.datetime:
+        if day in self.closed:
+            return self.closed[day][1]
+        after = self.closed.get(day + dt.timedelta(days=1))
+        return after[0] if after else self._at_hour(day + dt.timedelta(days=1))
+
+    def range(self, first: dt.date, last: dt.date | None = None) -> tuple[dt.datetime, dt.datetime]:
+        return self.start(first), self.end(last or first)
+
+    def day_of(self, when: dt.datetime) -> dt.date:
+        """The room's day an instant falls on."""
+        local = timezone.localtime(when)
+        guess = (local - dt.timedelta(hours=self.hour)).date()
+        for day in (guess, guess - dt.timedelta(days=1), guess + dt.timedelta(days=1)):
+            if self.start(day) <= when < self.end(day):
+                return day
+        return guess
+
+
+def room_day(room: Room, when: dt.datetime) -> dt.date:
+    """The room's day an instant falls on (2 queries at most)."""
+    local = timezone.localtime(when).date()
+    return Calendar.of(room, local - dt.timedelta(days=1), local).day_of(when)
+
+
+def day_range(
+    room: Room, first: dt.date, last: dt.date | None = None
+) -> tuple[dt.datetime, dt.datetime]:
+    """The room's days first..last (included) as [start, end) instants."""
+    return Calendar.of(room, first, last or first).range(first, last)
+
+
+def today(room: Room) -> dt.date:
+    return room_day(room, clock.now())
+
+
+# ----------------------------------------------------------------------------- the rows
+
+
+@dataclass(kw_only=True)
+class Charged:
+    """What was charged and what was collected for it, summed as the till goes: a
+    seat, one table's day in the books, or their totals.  Keyword-only, so each
+    subclass's own fields come first in its constructor."""
+
+    charged: Decimal = ZERO
+    collected: Decimal = ZERO
+    # Of `collected`, what was taken on a day after the charge's ("paid later").
+    later: Decimal = ZERO
+    # Point fees (the rounds' room_take): in 元 where the table has a rate, else in 分.
+    point_money: Decimal = ZERO
+    points: int = 0
+
+    @property
+    def owed(self) -> Decimal:
+        """Still owed (negative: to give back)."""
+        return self.charged - self.collected
+
+    def add(self, other: Charged) -> None:
+        self.charged += other.charged
+        self.collected += other.collected
+        self.later += other.later
+        self.point_money += other.point_money
+        self.points += other.points
+
+
+@dataclass
+class BookRow(Charged):
+    """One table's money on one of the room's days."""
+
+    day: dt.date
+    session_id: int
+    code: str
+    label: str
+    config: str
+    players: list[str]
+    number: int | None = None
+    started: dt.datetime | None = None
+    closed: dt.datetime | None = None  # None: the table stands reopened (or open)
+    reopened: dt.datetime | None = None  # since when, for a reopened table
+    rounds: int = 0
+    results: list[int] = field(default_factory=list)
+    owing: list[tuple[str, Decimal, Player | None]] = field(default_factory=list)
+
+    @property
+    def results_named(self) -> list[tuple[str, int]]:
+        return list(zip(self.players, self.results, strict=False))
+
+
+@dataclass
+class Totals(Charged):
+    label: str
+    # Money taken that day (collections and refunds), by method and by admin.
+    taken: dict[str, Decimal] = field(default_factory=dict)
+    by_admin: dict[str, Decimal] = field(default_factory=dict)
+
+    @property
+    def taken_total(self) -> Decimal:
+        return sum(self.taken.values(), ZERO)
+
+    @property
+    def methods(self) -> list[tuple[str, Decimal]]:
+        return [(str(METHODS[m]), self.taken[m]) for m in METHODS if m in self.taken]
+
+
+@dataclass
+class Books:
+    """The room's money over some days: a line per table and day, the money taken,
+    and totals per day, per table and per configuration."""
+
+    first: dt.date
+    last: dt.date
+    start: dt.datetime
+    end: dt.datetime
+    rows: list[BookRow] = field(default_factory=list)
+    taken: dict[dt.date, dict[str, Decimal]] = field(default_factory=dict)
+    by_admin: dict[dt.date, dict[str, Decimal]] = field(default_factory=dict)
+
+    def _group(self, key: Any, label: Any) -> list[Totals]:
+        out: dict[Any, Totals] = {}
+        for r in self.rows:
+            out.setdefault(key(r), Totals(label=label(r))).add(r)
+        return [out[k] for k in sorted(out, key=lambda k: (k is None, k))]
+
+    @property
+    def days(self) -> list[Totals]:
+        out = {t.label: t for t in self._group(lambda r: r.day, lambda r: r.day.isoformat())}
+        for day in sorted(set(self.taken) | set(self.by_admin)):
+            t = out.setdefault(day.isoformat(), Totals(label=day.isoformat()))
+            t.taken, t.by_admin = self.taken.get(day, {}), self.by_admin.get(day, {})
+        return [out[k] for k in sorted(out)]
+
+    @property
+    def tables(self) -> list[Totals]:
+        return self._group(lambda r: (r.number is None, r.number or 0, r.label), lambda r: r.label)
+
+    @property
+    def configs(self) -> list[Totals]:
+        return self._group(lambda r: r.config, lambda r: r.config)
+
+    @property
+    def total(self) -> Totals:
+        t = Totals(label=gettext("Total"))
+        for r in self.rows:
+            t.add(r)
+        for by, into in ((self.taken, t.taken), (self.by_admin, t.by_admin)):
+            for sums in by.values():
+                for k, v in sums.items():
+                    into[k] = into.get(k, ZERO) + v
+        return t
+
+    @property
+    def owing(self) -> list[tuple[BookRow, str, Decimal, Player | None]]:
+        return [(r, name, owed, p) for r in self.rows for name, owed, p in r.owing if owed]
+
+    @property
+    def reopened(self) -> list[BookRow]:
+        return [r for r in self.rows if r.reopened is not None]
+
+    @property
+    def any_points(self) -> bool:
+        return any(r.points for r in self.rows)
+
+    @property
+    def any_point_money(self) -> bool:
+        return any(r.point_money for r in self.rows)
+
+
+# ----------------------------------------------------------------------------- reading
+
+
+@dataclass
+class _Slot:
+    """One seat's charge on one day, with what was set against it."""
+
+    day: dt.date
+    charged: Decimal = ZERO
+    collected: Decimal = ZERO
+    later: Decimal = ZERO
+    touched: bool = False
+
+    @property
+    def owed(self) -> Decimal:
+        return self.charged - self.collected
+
+
+def _set_against(
+    slots: list[_Slot], amount: Decimal, day: dt.date, last: dt.date | None = None
+) -> None:
+    """A collection (or a refund, negative) set against a seat's charges: the oldest
+    unpaid first (a refund: the newest to refund first), the rest on the newest."""
+    if not slots:
+        slots.append(_Slot(last or day))
+    order = slots if amount > 0 else list(reversed(slots))
+    left = amount
+    for slot in order:
+        if not left:
+            break
+        room = slot.owed
+        part = min(room, left) if amount > 0 else max(room, left)
+        if (part > 0) if amount > 0 else (part < 0):
+            slot.collected += part
+            slot.later += part if day > slot.day else ZERO
+            left -= part
+    if left:
+        slots[-1].collected += left
+        slots[-1].later += left if day > slots[-1].day else ZERO
+
+
+def books(
+    room: Room, first: dt.date, last: dt.date | None = None, owing: bool | None = None
+) -> Books:
+    """The room's money over its days first..last: a line per table and day on which
+    its charge changed (a close), a round of it was recorded or it started; the
+    money taken each day by method and by admin; with `owing` (one day's books by
+    default), who owes what.  A fixed number of queries (11 at most)."""
+    last = last or first
+    owing = first == last if owing is None else owing
+    cal = Calendar.of(room, first, last)
+    start, end = cal.range(first, last)
+    out = Books(first, last, start, end)
+    in_range = Q(at__gte=start, at__lt=end) | Q(undone_at__gte=start, undone_at__lt=end)
+    money_ids = set(
+        _in_books(TableCharge.objects.filter(room=room).filter(in_range))
+        .values_list("session_id", flat=True)
+        .distinct()
+    )
+    rounds = list(
+        _in_books(
+            Round.objects.filter(
+                session__room=room, status=Round.ACTIVE, created_at__gte=start, created_at__lt=end
+            )
+        ).values_list(
+            "session_id", "created_at", "current__room_take", "current__deltas", "current__kind"
+        )
+    )
+    started = set(
+        _in_books(room.sessions.filter(created_at__gte=start, created_at__lt=end), "").values_list(
+            "pk", flat=True
+        )
+    )
+    ids = money_ids | {r[0] for r in rounds} | started
+    taken = _in_books(Collection.objects.filter(room=room, at__gte=start, at__lt=end))
+    for at, method, by_name, amount_ in taken.values_list("at", "method", "by_name", "amount"):
+        day = cal.day_of(at)
+        by_method = out.taken.setdefault(day, {})
+        by_method[method] = by_method.get(method, ZERO) + amount_
+        admins = out.by_admin.setdefault(day, {})
+        admins[by_name] = admins.get(by_name, ZERO) + amount_
+    if not ids:
+        return out
+    sessions = {
+        s.pk: s
+        for s in GameSession.objects.filter(pk__in=ids)
+        .only(
+            "pk",
+            "code",
+            "players",
+            "preset",
+            "ruleset",
+            "room_table",
+            "money_per_point",
+            "created_at",
+            "closed_at",
+        )
+        .select_related("room_table")
+    }
+    # Every charge and collection of those tables, whenever: what was collected is set
+    # against their charges in time order (a fixed number of rows per table).
+    slots: dict[tuple[int, int], list[_Slot]] = defaultdict(list)
+    events: list[tuple[dt.datetime, int, int, int, Decimal]] = []  # (at, order, session, seat, ±)
+    for sid, seat, amount_, at, undone in TableCharge.objects.filter(
+        session_id__in=money_ids
+    ).values_list("session_id", "seat", "amount", "at", "undone_at"):
+        events.append((at, 0, sid, seat, amount_))
+        if undone is not None:
+            events.append((undone, 0, sid, seat, -amount_))
+    for sid, seat, amount_, at in Collection.objects.filter(session_id__in=money_ids).values_list(
+        "session_id", "seat", "amount", "at"
+    ):
+        events.append((at, 1, sid, seat, amount_))
+    events.sort(key=lambda e: (e[0], e[1]))
+    for at, kind, sid, seat, amount_ in events:
+        day = cal.day_of(at)
+        seat_slots = slots[(sid, seat)]
+        if kind == 0:
+            if not seat_slots or seat_slots[-1].day != day:
+                seat_slots.append(_Slot(day))
+            seat_slots[-1].charged += amount_
+            seat_slots[-1].touched = True
+        else:
+            _set_against(seat_slots, amount_, day)
+    lines: dict[tuple[int, dt.date], BookRow] = {}
+    configs = dict(room.configs.values_list("pk", "name"))
+
+    def line(sid: int, day: dt.date) -> BookRow:
+        key = (sid, day)
+        if key not in lines:
+            s = sessions[sid]
+            pk = s.preset.removeprefix("room:")
+            lines[key] = BookRow(
+                day=day,
+                session_id=sid,
+                code=s.code,
+                label=table_label(s.room_table),
+                config=(configs.get(int(pk)) if pk.isdigit() else None) or s.ruleset,
+                players=[str(n) for n in s.players],
+                number=s.room_table.number if s.room_table is not None else None,
+                started=s.created_at,
+                closed=s.closed_at,
+                results=[0] * len(s.players),
+            )
+        return lines[key]
+
+    players: dict[tuple[int, int], Player] = {}
+    if owing:
+        players = {
+            (s.session_id, s.seat): s.player
+            for s in Seat.objects.filter(session_id__in=money_ids).select_related("player")
+        }
+    for (sid, seat), seat_slots in slots.items():
+        for slot in seat_slots:
+            if not first <= slot.day <= last or not (slot.touched or slot.collected):
+                continue
+            row = line(sid, slot.day)
+            row.charged += slot.charged
+            row.collected += slot.collected
+            row.later += slot.later
+            if owing and slot.owed and seat < len(row.players):
+                row.owing.append((row.players[seat], slot.owed, players.get((sid, seat))))
+    for sid, at, take, deltas, kind in rounds:
+        day = cal.day_of(at)
+        if not first <= day <= last:
+            continue
+        row = line(sid, day)
+        rate = sessions[sid].money_per_point
+        take = int(take or 0)
+        if rate is None:
+            row.points += take
+        else:
+            row.point_money += take * rate
+        row.rounds += kind in RoundRevision.HANDS  # 局: hands; every line's points count
+        for seat, d in enumerate((deltas or [])[: len(row.results)]):
+            row.results[seat] += int(d)
+    for sid in started:
+        day = cal.day_of(sessions[sid].created_at)
+        if first <= day <= last and not any(k[0] == sid for k in lines):
+            line(sid, day)
+    reopened = [sid for sid in {k[0] for k in lines} if sessions[sid].closed_at is None]
+    if reopened:
+        since = dict(
+            SessionChange.objects.filter(session_id__in=reopened, action=SessionChange.REOPEN)
+            .values("session_id")
+            .annotate(last=Max("at"))
+            .values_list("session_id", "last")
+        )
+        for row in lines.values():
+            if row.closed is None and row.charged and row.session_id in since:
+                row.reopened = since[row.session_id]
+    out.rows = sorted(
+        lines.values(),
+        key=lambda r: (r.day, r.number is None, r.number or 0, r.started or start, r.session_id),
+    )
+    return out
+
+
+def reopened_paid(room: Room) -> list[GameSession]:
+    """The room's tables reopened after money was collected for them: their admins are
+    told (dashboard, till) until they close again (1 query)."""
+    return list(
+        _in_books(room.sessions.filter(closed_at__isnull=True, collections__isnull=False), "")
+        .distinct()
+        .select_related("room_table")
+    )
+
+
+# ----------------------------------------------------------------------------- 日结 keeps
+
+
+def kept_figures(b: Books) -> dict[str, Any]:
+    """What a 日结 keeps of one day's books (text for money: JSON keeps no Decimal)."""
+    total = b.total
+    return {
+        "charged": str(total.charged),
+        "collected": str(total.collected),
+        "later": str(total.later),
+        "owed": str(total.owed),
+        "point_money": str(total.point_money),
+        "points": total.points,
+        "taken": {m: str(v) for m, v in total.taken.items()},
+        "by_admin": {a: str(v) for a, v in total.by_admin.items()},
+        "tables": [
+            {
+                "session": r.session_id,
+                "code": r.code,
+                "label": r.label,
+                "players": r.players,
+                "charged": str(r.charged),
+                "collected": str(r.collected),
+                "owed": str(r.owed),
+                "reopened": r.reopened is not None,
+            }
+            for r in b.rows
+        ],
+    }
+
+
+@dataclass
+class KeptRow:
+    code: str
+    label: str
+    players: list[str]
+    charged: Decimal
+    collected: Decimal
+    reopened: bool
+    # What changed since the close: (charged, collected) differences.
+    since_charged: Decimal = ZERO
+    since_collected: Decimal = ZERO
+
+    @property
+    def owed(self) -> Decimal:
+        return self.charged - self.collected
+
+
+@dataclass
+class Kept:
+    """A closed day's kept figures, as its page shows them, and what changed since."""
+
+    close: DayClose
+    charged: Decimal
+    collected: Decimal
+    later: Decimal
+    owed: Decimal
+    taken: list[tuple[str, Decimal]]
+    by_admin: list[tuple[str, Decimal]]
+    cash: Decimal
+    rows: list[KeptRow]
+    since_taken: Decimal = ZERO
+
+    @property
+    def over_short(self) -> Decimal | None:
+        """长短款: the cash counted less the cash expected (None: not counted)."""
+        c = self.close.cash_counted
+        return None if c is None else c - self.cash
+
+    @property
+    def changed(self) -> list[KeptRow]:
+        return [r for r in self.rows if r.since_charged or r.since_collected]
+
+
+def kept(close: DayClose, now: Books | None = None) -> Kept:
+    """A closed day's kept figures; with the day's books as they are now, what changed
+    since, table by table."""
+    f = close.figures
+    d = lambda v: Decimal(str(v))  # noqa: E731
+    taken = {m: d(v) for m, v in f.get("taken", {}).items()}
+    rows = {
+        t["session"]: KeptRow(
+            t["code"],
+            t["label"],
+            t["players"],
+            d(t["charged"]),
+            d(t["collected"]),
+            t.get("reopened", False),
+        )
+        for t in f.get("tables", [])
+    }
+    out = Kept(
+        close=close,
+        charged=d(f.get("charged", 0)),
+        collected=d(f.get("collected", 0)),
+        later=d(f.get("later", 0)),
+        owed=d(f.get("owed", 0)),
+        taken=[(str(METHODS[m]), taken[m]) for m in METHODS if m in taken],
+        by_admin=[(a, d(v)) for a, v in f.get("by_admin", {}).items()],
+        cash=taken.get("cash", ZERO),
+        rows=list(rows.values()),
+    )
+    if now is not None:
+        for r in now.rows:
+            k = rows.get(r.session_id)
+            if k is None:
+                k = KeptRow(r.code, r.label, r.players, ZERO, ZERO, False)
+                out.rows.append(k)
+            k.since_charged = r.charged - k.charged
+            k.since_collected = r.collected - k.collected
+        present = {r.session_id for r in now.rows}
+        for sid, k in rows.items():
+            if sid not in present:
+                k.since_charged, k.since_collected = -k.charged, -k.collected
+        out.since_taken = now.total.taken_total - sum(taken.values(), ZERO)
+    return out
+
+
+__all__ = [
+    "BookRow",
+    "Books",
+    "Calendar",
+    "Charged",
+    "Kept",
+    "KeptRow",
+    "Totals",
+    "books",
+    "day_range",
+    "kept",
+    "kept_figures",
+    "reopened_paid",
+    "room_day",
+    "today",
+]
