@@ -31,6 +31,7 @@ from scorer.services import books as book
 from scorer.services import till
 from scorer.services.access import player_or_404, room_admin, room_session_or_404
 from scorer.spreadsheet import amount, csv_text, local_time
+from scorer.templatetags.scorer_format import yuan_text
 from scorer.views import csv_download
 
 # The most cash a count at 日结 may say (a drawer, not a bank).
@@ -70,9 +71,22 @@ def till_table(request: HttpRequest, member: RoomMember, code: str) -> HttpRespo
                 seat: request.POST.get(f"seat_{seat}", till.OWED)
                 for seat in range(session.n_players)
             }
-            made = till.collect(session, choices, member)
-            if made:
-                messages.success(request, gettext("Collected."))
+            names = [str(n) for n in session.players]
+            for c in till.collect(session, choices, member):
+                said = {
+                    "name": names[c.seat] if c.seat < len(names) else "?",
+                    "amount": yuan_text(abs(c.amount)),
+                    "method": METHODS[c.method],
+                }
+                messages.success(
+                    request,
+                    (
+                        gettext("Took %(amount)s from %(name)s (%(method)s).")
+                        if c.amount > 0
+                        else gettext("Gave %(name)s back %(amount)s (%(method)s).")
+                    )
+                    % said,
+                )
         return HttpResponseRedirect(
             reverse("scorer:manage_till_table", args=[member.room.slug, code])
         )
@@ -102,6 +116,16 @@ def till_table(request: HttpRequest, member: RoomMember, code: str) -> HttpRespo
         "balance_method": (BALANCE, METHODS[BALANCE]),
         "owed": till.OWED,
         "day": book.room_day(member.room, session.closed_at) if session.closed_at else None,
+        "collections": [
+            (c, money.seats[c.seat].name if c.seat < len(money.seats) else "?")
+            for c in session.collections.order_by("at", "pk")
+        ],
+        "reopened_since": None
+        if session.closed_at is not None
+        else session.changes.filter(action="reopen")
+        .order_by("-at")
+        .values_list("at", flat=True)
+        .first(),
     }
     return render(request, "room/till_table.html", context)
 
