@@ -434,8 +434,8 @@ def books(
             row.results[seat] += int(d)
     for sid in started:
         day = cal.day_of(sessions[sid].created_at)
-        if first <= day <= last and not any(k[0] == sid for k in lines):
-            line(sid, day)
+        if first <= day <= last:
+            line(sid, day)  # a table started that day, nothing else of it yet: its line
     reopened = [sid for sid in {k[0] for k in lines} if sessions[sid].closed_at is None]
     if reopened:
         since = dict(

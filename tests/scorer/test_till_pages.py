@@ -80,9 +80,7 @@ def test_collect_a_table_then_the_day_and_the_month(room: Room, boss: Client) ->
     review = boss.post(url("manage_till", room), {"day": "2026-11-27", "action": "review"})
     seen = re.search(r'name="seen" value="(\w+)"', review.content.decode())
     assert seen is not None and 'id="close-review"' in review.content.decode()
-    boss.post(
-        url("manage_till", room), {"day": "2026-11-27", "action": "close", "seen": seen[1]}
-    )
+    boss.post(url("manage_till", room), {"day": "2026-11-27", "action": "close", "seen": seen[1]})
     day = boss.get(url("manage_till", room) + "?day=2026-11-27").content.decode()
     assert 'id="day-closed"' in day
     month = boss.get(
