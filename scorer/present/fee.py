@@ -19,7 +19,6 @@ from scorer import clock
 from scorer.models import GameSession
 from scorer.present.words import money_text
 from scorer.templatetags.scorer_format import sign_class
-from scorer.timefee import money
 
 
 def room_label(session: GameSession) -> str:
@@ -54,7 +53,7 @@ def clock_view(session: GameSession, at: dt.datetime | None = None) -> dict[str,
         "text": clock.duration_text(seconds),
         "seconds": seconds,
         "paused": session.paused,
-        "fee": money(rule.fee(seconds)) if rule.charges else None,
+        "fee": f"{rule.fee(seconds):.2f}" if rule.charges else None,
         "fee_amount": rule.fee(seconds) if rule.charges else None,
         "rule": rule.describe() if rule.charges else "",
         "since": timezone.localtime(session.created_at).strftime("%H:%M"),

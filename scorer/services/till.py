@@ -44,6 +44,7 @@ from scorer.models.roomlog import (
 from scorer.models.rooms import Room, RoomMember
 from scorer.models.sessions import locked as locked_table
 from scorer.services.books import BookRow, Calendar, Charged, books, kept_figures
+from scorer.text import PLAYER_NAME, clean_text
 from scorer.timefee import MAX_PRICE
 
 OWED = "owed"  # a seat left owing (a choice of the collect form, no row)
@@ -112,13 +113,16 @@ def collect(
     choices: Mapping[int, str],
     by: RoomMember,
     amounts: Mapping[int, Decimal] | None = None,
+    rest: Mapping[int, str] | None = None,
 ) -> list[Collection]:
     """An admin marks a closed table's fee collected, seat by seat: `choices` a method
     (现金, 微信, 支付宝, 会员余额) or OWED per seat; `amounts` (optional) a part of a
-    seat's due.  A seat owing less than nothing (a reopen lowered a fee already
-    paid) is given back by the method chosen.  From a member's balance, the admin's
-    choice is the confirmation (names are typed by anyone at a table): only what the
-    balance holds is taken, the rest stays owed.
+    seat's due taken by that method; `rest` (optional) the method that takes what is
+    left of the seat's due after it (balance first, the rest in cash).  A seat owing
+    less than nothing (a reopen lowered a fee already paid) is given back by the
+    method chosen (a refund, never from or to a balance).  From a member's balance,
+    the admin's choice is the confirmation (names are typed by anyone at a table):
+    only what the balance holds is taken, the rest stays owed (or goes to `rest`).
 
     Race: two admins collecting the same table at once would both see the seat
     owing and take it twice; the table's row lock orders them, and the second
@@ -129,57 +133,70 @@ def collect(
         money = table_money(locked)
         made: list[Collection] = []
         for seat in money.seats:
-            method = choices.get(seat.seat, OWED)
             due = seat.owed
-            if method not in METHODS or not due:
-                continue
-            if amounts is not None and seat.seat in amounts:
-                part = abs(amounts[seat.seat])  # a part of what is due, never more
-                due = min(due, part) if due > 0 else max(due, -part)
-                if not due:
+            part = (amounts or {}).get(seat.seat)
+            steps = [(choices.get(seat.seat, OWED), part)]
+            if rest and rest.get(seat.seat) in HAND_METHODS:
+                steps.append((rest[seat.seat], None))
+            for method, cap in steps:
+                if method not in METHODS or not due:
                     continue
-            if method == BALANCE:
-                if seat.player is None or due < 0:
-                    continue  # no member here, or a refund: given back by hand
-                Player.objects.select_for_update().get(pk=seat.player.pk)
-                due = min(due, max(balance_of(seat.player), ZERO))
-                if not due:
-                    continue
-                BalanceEntry.objects.create(
-                    room_id=locked.room_id,
-                    player=seat.player,
-                    kind=BalanceEntry.CHARGE,
-                    amount=-due,
-                    method=BALANCE,
-                    session=locked,
-                    by_name=by.shown_name[:80],
-                )
-            made.append(
-                Collection.objects.create(
-                    room_id=locked.room_id,
-                    session=locked,
-                    seat=seat.seat,
-                    amount=due,
-                    method=method,
-                    by=by.user,
-                    by_name=by.shown_name[:80],
-                )
-            )
-            # A refund is said as one: who was given back how much (never "-20.00").
-            locked.room.log_action(
-                TILL_COLLECTED if due > 0 else TILL_REFUNDED,
-                by,
-                {
-                    **locked.log_data(),
-                    "seat": seat.seat,
-                    "name": seat.name,
-                    "amount": str(abs(due)),
-                    "method": method,
-                },
-            )
+                take = due
+                if cap is not None:  # a part of what is due, never more
+                    take = min(due, abs(cap)) if due > 0 else max(due, -abs(cap))
+                c = _take(locked, seat, method, take, by)
+                if c is not None:
+                    made.append(c)
+                    due -= c.amount
         if made:
             locked.bump()
         return made
+
+
+def _take(
+    locked: GameSession, seat: SeatMoney, method: str, due: Decimal, by: RoomMember
+) -> Collection | None:
+    """One seat's money taken (or given back) by one method, under the table's lock."""
+    if not due:
+        return None
+    if method == BALANCE:
+        if seat.player is None or due < 0:
+            return None  # no member here, or a refund: given back by hand
+        Player.objects.select_for_update().get(pk=seat.player.pk)
+        due = min(due, max(balance_of(seat.player), ZERO))
+        if not due:
+            return None
+        BalanceEntry.objects.create(
+            room_id=locked.room_id,
+            player=seat.player,
+            kind=BalanceEntry.CHARGE,
+            amount=-due,
+            method=BALANCE,
+            session=locked,
+            by_name=by.shown_name[:80],
+        )
+    made = Collection.objects.create(
+        room_id=locked.room_id,
+        session=locked,
+        seat=seat.seat,
+        amount=due,
+        method=method,
+        by=by.user,
+        by_name=by.shown_name[:80],
+    )
+    # A refund is said as one: who was given back how much (never "-20.00").
+    locked.room.log_action(
+        TILL_COLLECTED if due > 0 else TILL_REFUNDED,
+        by,
+        {
+            **locked.log_data(),
+            "seat": seat.seat,
+            "name": seat.name,
+            "amount": str(abs(due)),
+            "method": method,
+        },
+    )
+    return made
 
 
 class BadAmount(ValueError):
@@ -198,6 +215,21 @@ def checked_amount(raw: Any) -> Decimal:
     ):
         raise BadAmount(raw)
     return value.quantize(Decimal("0.01"))
+
+
+def new_member(room: Room, name: str) -> Player:
+    """A new member of the room's till ("新会员"), before he has played: a player of
+    the room by that name (cleaned as every player's name).  TextRefused for a name no
+    player may have; ValueError for a blank one or one a player goes by already."""
+    name = clean_text(PLAYER_NAME, name)
+    if not name:
+        raise ValueError("empty name")
+    with transaction.atomic():
+        # The room's row lock: two admins adding the same name at once make one.
+        Room.objects.select_for_update().get(pk=room.pk)
+        if Player.named(room.pk, name) is not None:
+            raise ValueError("name taken")
+        return Player.objects.create(room=room, name=name)
 
 
 def top_up(player: Player, amount: Decimal, method: str, by: RoomMember) -> BalanceEntry:
@@ -369,6 +401,7 @@ __all__ = [
     "collect",
     "figures_seen",
     "method_label",
+    "new_member",
     "period",
     "seats_of",
     "set_day_end",

@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_safe
 
+from scorer.models import GameSession
 from scorer.models.money import BALANCE, HAND_METHODS, METHODS, ZERO, DayClose
 from scorer.models.players import Player
 from scorer.models.rooms import RoomMember
@@ -32,6 +33,8 @@ from scorer.services import till
 from scorer.services.access import player_or_404, room_admin, room_session_or_404
 from scorer.spreadsheet import amount, csv_text, local_time
 from scorer.templatetags.scorer_format import yuan_text
+from scorer.text import TextRefused
+from scorer.timefee import MAX_PRICE
 from scorer.views import csv_download
 
 # The most cash a count at 日结 may say (a drawer, not a bank).
@@ -67,26 +70,7 @@ def till_table(request: HttpRequest, member: RoomMember, code: str) -> HttpRespo
         if session.closed_at is None:
             messages.error(request, gettext("Close the table first: its fee is known then."))
         else:
-            choices = {
-                seat: request.POST.get(f"seat_{seat}", till.OWED)
-                for seat in range(session.n_players)
-            }
-            names = [str(n) for n in session.players]
-            for c in till.collect(session, choices, member):
-                said = {
-                    "name": names[c.seat] if c.seat < len(names) else "?",
-                    "amount": yuan_text(abs(c.amount)),
-                    "method": METHODS[c.method],
-                }
-                messages.success(
-                    request,
-                    (
-                        gettext("Took %(amount)s from %(name)s (%(method)s).")
-                        if c.amount > 0
-                        else gettext("Gave %(name)s back %(amount)s (%(method)s).")
-                    )
-                    % said,
-                )
+            _collect(request, member, session)
         return HttpResponseRedirect(
             reverse("scorer:manage_till_table", args=[member.room.slug, code])
         )
@@ -128,6 +112,57 @@ def till_table(request: HttpRequest, member: RoomMember, code: str) -> HttpRespo
         .first(),
     }
     return render(request, "room/till_table.html", context)
+
+
+def _collect(request: HttpRequest, member: RoomMember, session: GameSession) -> None:
+    """The till form of a table: each seat's method, an optional amount for it, and a
+    method for the rest; every message names who and how much, and a choice that
+    could not be honoured says why."""
+    before = till.table_money(session)
+    choices, amounts, rest = {}, {}, {}
+    for seat in range(session.n_players):
+        choices[seat] = request.POST.get(f"seat_{seat}", till.OWED)
+        raw = (request.POST.get(f"amount_{seat}") or "").strip()
+        if raw:
+            part = money_or_none(raw, Decimal("0.01"), MAX_PRICE)
+            if part is None:
+                messages.error(request, gettext("Give an amount in yuan, such as 12.50."))
+                return
+            amounts[seat] = part
+        rest[seat] = request.POST.get(f"rest_{seat}", "")
+    made = till.collect(session, choices, member, amounts, rest)
+    for c in made:
+        said = {
+            "name": before.seats[c.seat].name if c.seat < len(before.seats) else "?",
+            "amount": yuan_text(abs(c.amount)),
+            "method": METHODS[c.method],
+        }
+        messages.success(
+            request,
+            (
+                gettext("Took %(amount)s from %(name)s (%(method)s).")
+                if c.amount > 0
+                else gettext("Gave %(name)s back %(amount)s (%(method)s).")
+            )
+            % said,
+        )
+    after = till.table_money(session)
+    for s in before.seats:
+        if choices.get(s.seat) != BALANCE or s.owed <= 0:
+            continue
+        left = after.seats[s.seat].owed
+        if s.player is None:
+            messages.warning(
+                request,
+                gettext("%(name)s is no member with a balance: nothing was taken.")
+                % {"name": s.name},
+            )
+        elif left > 0 and not amounts.get(s.seat):
+            messages.warning(
+                request,
+                gettext("%(name)s's balance did not cover it: %(left)s is still owed.")
+                % {"name": s.name, "left": yuan_text(left)},
+            )
 
 
 CLOSE_ACTIONS = ("review", "close", "hour")
@@ -318,23 +353,13 @@ def balances(request: HttpRequest, member: RoomMember) -> HttpResponse:
     """Members' balances (会员储值): each one's balance, and a top-up by a method."""
     room = member.room
     if request.method == "POST":
-        try:
-            player = room.players.get(pk=int(request.POST.get("player") or 0))
-        except (Player.DoesNotExist, ValueError):
-            messages.error(request, gettext("Choose a player of this room."))
-        else:
-            method = request.POST.get("method", "")
-            try:
-                money = till.checked_amount(request.POST.get("amount", ""))
-                till.top_up(player, money, method, member)
-            except (till.BadAmount, ValueError):
-                messages.error(
-                    request, gettext("Give an amount in yuan, such as 200, and a method.")
-                )
-            else:
-                messages.success(request, gettext("Topped up."))
+        _top_up(request, member)
         return HttpResponseRedirect(reverse("scorer:manage_balances", args=[room.slug]))
-    players = list(room.players.annotate(balance=Sum("balance_entries__amount")).order_by("name"))
+    players = list(
+        room.players.annotate(balance=Sum("balance_entries__amount"))
+        .prefetch_related("aliases")
+        .order_by("name")
+    )
     context = {
         "member": member,
         "room": room,
@@ -344,6 +369,51 @@ def balances(request: HttpRequest, member: RoomMember) -> HttpResponse:
         "methods": [(m, METHODS[m]) for m in HAND_METHODS],
     }
     return render(request, "room/balances.html", context)
+
+
+def _top_up(request: HttpRequest, member: RoomMember) -> None:
+    """A top-up of the player named (his name or an old one, typed or picked from the
+    searchable list), or of a new member made for it ("新会员", no table needed); the
+    message names who and how much."""
+    room = member.room
+    name = (request.POST.get("name") or "").strip()
+    pk = int_or_none(request.POST.get("player"), 1)
+    player = room.players.filter(pk=pk).first() if pk else None
+    if player is None and name:
+        player = Player.named(room.pk, name)
+    amount = money_or_none(request.POST.get("amount", ""), Decimal("0.01"), MAX_PRICE)
+    method = request.POST.get("method", "")
+    if amount is None or method not in HAND_METHODS:
+        messages.error(request, gettext("Give an amount in yuan, such as 200, and a method."))
+        return
+    if player is None and request.POST.get("new") and name:
+        try:
+            player = till.new_member(room, name)
+        except TextRefused as e:
+            messages.error(request, e.message)
+            return
+        except ValueError:
+            player = None
+    if player is None:
+        messages.error(
+            request,
+            gettext("No player of this room is called %(name)s: tick “new member” to add one.")
+            % {"name": name}
+            if name
+            else gettext("Choose a player of this room."),
+        )
+        return
+    till.top_up(player, amount, method, member)
+    messages.success(
+        request,
+        gettext("Topped up %(name)s's balance by %(amount)s (%(method)s): it is %(balance)s.")
+        % {
+            "name": player.name,
+            "amount": yuan_text(amount),
+            "method": METHODS[method],
+            "balance": yuan_text(till.balance_of(player)),
+        },
+    )
 
 
 @room_admin

@@ -21,7 +21,7 @@
         for (var i = 0; i < data.steps.length; i++) {
           if (data.steps[i][0] < secs) value = data.steps[i][1];
         }
-        fee.textContent = value.replace(/\.00$/, "");
+        fee.textContent = value;  // "57.50": money with two decimals, as every page writes it
       }
     });
   }

@@ -85,7 +85,7 @@ def test_an_evening_at_the_till(page: Page, live_server: LiveServer, till_clock:
     page.goto(f"{base}/")
     open_table = page.locator(f"#open-{session.code}")
     expect(open_table.locator(".clock-time")).to_have_text("2:10")
-    expect(open_table.locator(".clock-fee-value")).to_have_text("75")
+    expect(open_table.locator(".clock-fee-value")).to_have_text("75.00")
     assert_no_horizontal_scroll(page)
     snap(page, "dashboard")
     open_table.locator(".close-box summary").click()
@@ -96,7 +96,7 @@ def test_an_evening_at_the_till(page: Page, live_server: LiveServer, till_clock:
 
     # 老王 is a member: 100 元 paid in by WeChat; his share comes from the balance.
     page.goto(f"{base}/till/members/")
-    page.locator("#topup-player").select_option(label="老王")
+    page.locator("#topup-player").fill("老王")
     page.locator("#topup-amount").fill("100")
     page.locator("#topup-method").select_option("wechat")
     page.locator("form.start-form button[type=submit]").click()

@@ -88,7 +88,7 @@ def test_collect_a_table_then_the_day_and_the_month(room: Room, boss: Client) ->
     ).content.decode()
     assert "2026-11-27" in month and "75" in month
     statement = boss.get(url("manage_statement", room, wang.pk)).content.decode()
-    assert 'id="balance">81.25<' in statement
+    assert 'id="balance">81.25 元<' in statement
 
 
 def test_the_report_csv_in_the_pages_language(room: Room) -> None:
