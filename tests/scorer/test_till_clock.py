@@ -139,4 +139,4 @@ def test_the_result_page_says_the_time_fee_in_yuan(room: Room) -> None:
     s.close()
     page = Client().get(reverse("scorer:final", args=[s.code])).content.decode()
     assert 'class="clock-fee-value">75.00<' in page
-    assert page.count("<b>18.75</b>") == 4
+    assert page.count("<b>18.75 元</b>") == 4
