@@ -279,9 +279,22 @@ def till_report(request: HttpRequest, member: RoomMember) -> HttpResponse:
         "day": day,
         "kind": kind,
         "books": books,
+        **_taken_by_method(books),
         "kinds": [("day", gettext("Day")), ("week", gettext("Week")), ("month", gettext("Month"))],
     }
     return render(request, "room/till_report.html", context)
+
+
+def _taken_by_method(books: book.Books) -> dict[str, object]:
+    """The report's money taken, a row per day and a column per method used."""
+    total = books.total
+    used = [m for m in METHODS if m in total.taken]
+    return {
+        "total": total,
+        "methods": [(m, METHODS[m]) for m in used],
+        "taken": [(t.label, [t.taken.get(m, ZERO) for m in used]) for t in books.days if t.taken],
+        "taken_total": [total.taken[m] for m in used],
+    }
 
 
 def money_head() -> list[object]:

@@ -65,3 +65,22 @@ def test_money_is_written_one_way(value: Decimal | int, said: str) -> None:
 
     with translation.override("zh-hans"):
         assert yuan_text(value) == said
+
+
+def test_the_price_on_the_rules_line_and_the_tables_list(room: Room, boss: Client) -> None:
+    config = room.offered_configs()[0]
+    config.edit(config.name, config.params, by=owner(room), time_fee=BLOCK)
+    table = room.add_tables(room.next_table_number(), 1, name="包间A")[0]
+    table.edit(table.number, table.name, owner(room), time_fee={**BLOCK, "price": "80"})
+    configs = boss.get(reverse("scorer:manage_configs", args=[room.slug]), **ZH).content.decode()
+    assert SAID in configs and "。 · " not in configs
+    tables = boss.get(reverse("scorer:manage_tables", args=[room.slug]), **ZH).content.decode()
+    assert "计时：每场 4 小时 80 元" in tables and "名称、编号、价格" in tables
+    edit = boss.get(
+        reverse("scorer:manage_table", args=[room.slug, table.number]), **ZH
+    ).content.decode()
+    assert 'name="tf_price"' in edit and 'value="80' in edit
+    page = boss.get(
+        reverse("scorer:manage_config", args=[room.slug, config.pk]), **ZH
+    ).content.decode()
+    assert ">分<" in page and "番数" not in page.split('name="fee_unit"', 1)[-1][:400]
