@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
 
 import pytest
 from django.utils import timezone
@@ -20,25 +19,14 @@ from scorer.models.money import DayClose
 from scorer.models.rooms import Room, RoomMember
 from scorer.services.seating import start_at
 from tests.browser.helpers import assert_no_horizontal_scroll, sign_in, snap
-from tests.factories import NAMES, make_member, record
+from tests.factories import BLOCK_FEE, EVENING, NAMES, make_member, record
 
 pytestmark = pytest.mark.browser
 
-T0 = timezone.make_aware(dt.datetime(2026, 11, 28, 19, 0))
-BLOCK = {
-    "mode": "block", "price": "50", "hours": 4, "grace": 10,
-    "overtime": "hour", "overtime_price": "15", "unit": 30,
-}  # fmt: skip
+T0 = timezone.make_aware(EVENING)
 
 
 CASH_50 = re.compile(r"当天实收：现金\s*50\.00 元")
-
-
-@pytest.fixture
-def till_clock() -> Iterator[None]:
-    clock.set_now(T0)
-    yield
-    clock.set_now(None)
 
 
 def later(minutes: int) -> None:
@@ -46,7 +34,7 @@ def later(minutes: int) -> None:
 
 
 def test_a_paid_table_reopened_and_the_day_closed(
-    page: Page, second_page: Page, live_server: LiveServer, till_clock: None
+    page: Page, second_page: Page, live_server: LiveServer, till_evening: object
 ) -> None:
     room = Room.open("老王棋牌室", "laowang")
     owner = make_member(room, "boss", RoomMember.OWNER, "老板")
@@ -54,7 +42,7 @@ def test_a_paid_table_reopened_and_the_day_closed(
     config = room.offered_configs()[0]
     session, _ = start_at(
         table, ruleset=config.ruleset, players=list(NAMES), params=config.params,
-        preset=f"room:{config.pk}", time_fee=BLOCK,
+        preset=f"room:{config.pk}", time_fee=BLOCK_FEE,
     )  # fmt: skip
     record(session)
     later(245)  # 4 h 05: one 场, inside the grace
@@ -81,7 +69,7 @@ def test_a_paid_table_reopened_and_the_day_closed(
     assert session.closed_at is None
 
     # 收银 still counts the cash, and says the table is reopened; so does 今天.
-    page.goto(f"{base}/till/?day=2026-11-28")
+    page.goto(f"{base}/till/?day=2026-11-27")
     figures = page.locator("#day-figures")
     expect(figures.locator("[data-figure=charged]")).to_have_text("50.00 元")
     expect(figures.locator(".by-method")).to_have_text(CASH_50)
@@ -94,7 +82,7 @@ def test_a_paid_table_reopened_and_the_day_closed(
     expect(page.locator("#fees-total")).to_have_text("50.00")
 
     # 日结: the first tap shows what will be kept, the second keeps it with the count.
-    page.goto(f"{base}/till/?day=2026-11-28")
+    page.goto(f"{base}/till/?day=2026-11-27")
     page.locator("button[value=review]").click()
     expect(page.locator("#close-review")).to_contain_text("应收 50.00 元")
     page.locator("#counted").fill("45")
@@ -107,7 +95,7 @@ def test_a_paid_table_reopened_and_the_day_closed(
     # The table closes again at 4 h 30 of play: 57.50, the 7.50 beside the closed day.
     later(275)
     assert session.close()
-    page.goto(f"{base}/till/?day=2026-11-28")
+    page.goto(f"{base}/till/?day=2026-11-27")
     kept = page.locator("#kept-figures")
     expect(kept.locator("[data-figure=charged]")).to_have_text("50.00 元")
     expect(kept.locator(".by-method")).to_have_text(CASH_50)

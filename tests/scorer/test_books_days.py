@@ -6,7 +6,6 @@ took; an undone take-in or an imported table never counts."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 from decimal import Decimal
 
 import pytest
@@ -18,19 +17,12 @@ from scorer.services import books as book
 from scorer.services import till
 from tests.factories import make_member, make_table, record
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("till_evening")]
 
 T0 = dt.datetime(2026, 11, 27, 19, 0)
 DAY1, DAY2 = dt.date(2026, 11, 27), dt.date(2026, 11, 28)
 HOURLY = {"mode": "hour", "price": "30", "unit": 30, "minimum": 60}
 D = Decimal
-
-
-@pytest.fixture(autouse=True)
-def evening() -> Iterator[None]:
-    clock.set_now(T0)
-    yield
-    clock.set_now(None)
 
 
 def later(**kw: int) -> None:

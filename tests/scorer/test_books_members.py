@@ -6,7 +6,6 @@ cash) with a word when a choice cannot be honoured; refunds said as refunds."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 from decimal import Decimal
 
 import pytest
@@ -22,17 +21,10 @@ from scorer.present.room_log import log_line
 from scorer.services import till
 from tests.factories import make_table, record
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("till_evening")]
 
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
 HOURLY = {"mode": "hour", "price": "30", "unit": 30, "minimum": 60}
-
-
-@pytest.fixture(autouse=True)
-def evening() -> Iterator[None]:
-    clock.set_now(dt.datetime(2026, 11, 27, 19, 0))
-    yield
-    clock.set_now(None)
 
 
 def said(response: object) -> str:

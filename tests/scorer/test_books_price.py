@@ -5,7 +5,6 @@ table says 计时费, not 至今; each kind of fee its own line."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 
 import pytest
 from django.test import Client
@@ -13,23 +12,13 @@ from django.urls import reverse
 
 from scorer import clock
 from scorer.models.rooms import Room
-from tests.factories import make_table, record
+from tests.factories import BLOCK_FEE, BLOCK_FEE_SAID, ZH_PAGE, make_table, record
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("till_evening")]
 
-ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
-BLOCK = {
-    "mode": "block", "price": "50", "hours": 4, "grace": 10,
-    "overtime": "hour", "overtime_price": "15", "unit": 30,
-}  # fmt: skip
-SAID = "计时：每场 4 小时 50 元，宽限 10 分钟，超时每 30 分钟 7.50 元"
-
-
-@pytest.fixture(autouse=True)
-def evening() -> Iterator[None]:
-    clock.set_now(dt.datetime(2026, 11, 27, 19, 0))
-    yield
-    clock.set_now(None)
+ZH = ZH_PAGE
+BLOCK = BLOCK_FEE
+SAID = BLOCK_FEE_SAID
 
 
 def test_the_start_page_says_the_price(room: Room) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterator
 from decimal import Decimal
 
 import pytest
@@ -24,18 +23,11 @@ from scorer.services import books as book
 from scorer.services import till
 from tests.factories import make_table, record
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("till_evening")]
 
 T0 = dt.datetime(2026, 11, 27, 19, 0)  # local (Asia/Shanghai)
 HOURLY = {"mode": "hour", "price": "30", "unit": 30, "minimum": 60}
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
-
-
-@pytest.fixture(autouse=True)
-def evening() -> Iterator[None]:
-    clock.set_now(T0)
-    yield
-    clock.set_now(None)
 
 
 def url(room: Room) -> str:

@@ -12,15 +12,13 @@ from django.urls import reverse
 
 from scorer.models.rooms import Room, RoomMember
 from scorer.templatetags.scorer_format import yuan_text
+from tests.factories import BLOCK_FEE, BLOCK_FEE_SAID, ZH_PAGE
 
 pytestmark = pytest.mark.django_db
 
-ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
-BLOCK = {
-    "mode": "block", "price": "50", "hours": 4, "grace": 10,
-    "overtime": "hour", "overtime_price": "15", "unit": 30,
-}  # fmt: skip
-SAID = "计时：每场 4 小时 50 元，宽限 10 分钟，超时每 30 分钟 7.50 元"
+ZH = ZH_PAGE
+BLOCK = BLOCK_FEE
+SAID = BLOCK_FEE_SAID
 RAW = ("{", "'mode'", '"mode"', "Decimal(")
 
 
