@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
@@ -14,9 +13,11 @@ from rules import RuleError
 from rules.params import Param
 from rules.registry import Ruleset
 from scorer.fees import FeeRule
+from scorer.forms.fields import AmountField
 from scorer.language import by_language, rule_error_text
 from scorer.models.players import PLACEHOLDER_NAMES
 from scorer.models.rooms import RoomConfig
+from scorer.parse import MAX_PARAM_PLACES, MAX_RATE, decimal_or_none, id_or_none, int_or_none
 from scorer.present.history import value_text
 from scorer.present.words import SEAT_NAMES, WIND_NAMES
 from scorer.text import PLAYER_NAME, TextField
@@ -80,16 +81,11 @@ def _typed(p: Param, raw: Any) -> Any:
     if not text:
         return None
     if p.type == "int":
-        try:
-            return int(text)
-        except ValueError:
-            return text
-    if p.type == "float":
-        try:
-            value = float(text)
-        except ValueError:
-            return text
-        return value if math.isfinite(value) else text
+        whole = int_or_none(text)
+        return text if whole is None else whole
+    if p.type == "float":  # a ruleset's float parameter: 0.5, 1.25 (no exponent, no NaN)
+        number = decimal_or_none(text, MAX_PARAM_PLACES)
+        return text if number is None else float(number)
     return text
 
 
@@ -140,9 +136,10 @@ def chosen_config(
     by id ("12" or "room:12"), else the first of a ruleset, else the room's first.
     None when nothing fits: a ruleset the room does not offer, or no configuration."""
     text = str(config or "").removeprefix(ROOM)
-    by_id = {str(c.pk): c for c in offered}
-    if text in by_id:
-        return by_id[text]
+    by_id = {c.pk: c for c in offered}
+    pk = id_or_none(text)
+    if pk in by_id:
+        return by_id[pk]
     if ruleset:
         return next((c for c in offered if c.ruleset == ruleset), None)
     return None if text or not offered else offered[0]
@@ -160,10 +157,10 @@ class StartForm(forms.Form):
     name_2 = TextField(PLAYER_NAME, required=False)
     name_3 = TextField(PLAYER_NAME, required=False)
     first_dealer = forms.TypedChoiceField(coerce=int, initial=0, label=gettext_lazy("First dealer"))
-    money_per_point = forms.DecimalField(
+    money_per_point = AmountField(
         required=False,
         min_value=Decimal(0),
-        max_digits=10,
+        max_value=MAX_RATE,
         decimal_places=2,
         label=gettext_lazy("Money per point"),
         help_text=gettext_lazy("Optional: shows each player's money beside the points."),

@@ -15,7 +15,6 @@ import json
 import uuid
 from collections.abc import Mapping
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.db import transaction
@@ -29,7 +28,7 @@ from scorer.fees import FEE_KIND, FEE_REASON, FeeRule, charged, rescore_close
 from scorer.language import by_language
 from scorer.models import GameSession, Round, RoundChange, RoundRevision, SessionChange
 from scorer.models.rooms import Room
-from scorer.parse import FIRST_DAY, LAST_DAY, datetime_or_none
+from scorer.parse import FIRST_DAY, LAST_DAY, MAX_RATE, datetime_or_none, money_or_none
 from scorer.scoring import score_entry
 from scorer.services.seating import start_table
 from scorer.spreadsheet import csv_text, local_time
@@ -309,7 +308,7 @@ def _check_money(session: GameSession, charged: Any) -> None:
     if charged is None:
         return
     said = [str(m) for m in session.money_charged()]
-    if [str(Decimal(str(m)).quantize(Decimal("0.01"))) for m in charged] != said:
+    if [str(money_or_none(m)) for m in charged] != said:
         raise _bad("the time fee does not add up to the file's", "计时费和文件里的不一样")
 
 
@@ -349,10 +348,15 @@ def import_table(data: Any, copy_of: str = "", room: Room | None = None) -> Game
     players = [_text(PLAYER_NAME, p) for p in players]
     params = rs.resolve_params(data.get("params") or {})
     rate = data.get("money_per_point")
-    try:
-        money = None if rate in (None, "") else Decimal(str(rate))
-    except InvalidOperation:
-        raise _bad("the money per point is not a number", "每分多少钱不是数字") from None
+    # Written as text ("0.50"); a JSON number (0.5) is read by its shortest text.
+    money = (
+        None
+        if rate in (None, "")
+        else money_or_none(repr(rate) if isinstance(rate, float) else rate, 0, MAX_RATE)
+    )
+    if money is None and rate not in (None, ""):
+        raise _bad("money_per_point is not an amount in yuan (0.50)",
+                   "money_per_point：每分多少钱不是金额（如 0.50）")  # fmt: skip
     first = data.get("first_dealer", 0)
     if not isinstance(first, int) or not 0 <= first < len(players):
         raise _bad("the first dealer is not a seat", "首位庄家不是座位号")

@@ -19,6 +19,7 @@ from scorer.forms.room import DisplayNameForm, MergeForm, RoomNameForm
 from scorer.models.invites import INVITE_DAYS, RoomInvite
 from scorer.models.players import Player
 from scorer.models.rooms import RoomMember
+from scorer.parse import page_number
 from scorer.services.access import (
     invite_or_404,
     owner_or_404,
@@ -72,7 +73,7 @@ def players(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
         # By his name or one he went by (an alias): the one the admin remembers.
         known = Player.objects.filter(room=member.room, aliases__name__icontains=q)
         rows = rows.filter(Q(name__icontains=q) | Q(pk__in=known.values("pk")))
-    page = Paginator(rows, PLAYERS_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(rows, PLAYERS_PAGE).get_page(page_number(request.GET.get("page")))
     everyone = list(member.room.players.only("pk", "name"))
     context = {
         "member": member,
