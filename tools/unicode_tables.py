@@ -66,7 +66,8 @@ def merged(ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
 def variation_bases(text: str) -> list[int]:
     """The characters with an emoji (U+FE0F) presentation sequence; each has its text
     (U+FE0E) sequence too, which is checked."""
-    emoji, plain = set(), set()
+    emoji: set[int] = set()
+    plain: set[int] = set()
     for line in text.split("\n"):
         m = re.match(r"^([0-9A-F]{4,6}) (FE0[EF])\s*;", line)
         if m:
