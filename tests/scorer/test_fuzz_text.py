@@ -79,7 +79,7 @@ NASTY: list[tuple[str, str, str]] = [
     ("halfwidth-hangul-filler", "王\uffa0", INVISIBLE),
     ("braille-blank", "老王\u2800", INVISIBLE),
     ("mongolian-fvs", "王\u180b", INVISIBLE),
-    ("tag-letter", "王\U000e0041", INVISIBLE),
+    ("tag-letter", "王\U000e0041", FORMAT),  # a Cf, and default-ignorable
 ]
 
 
