@@ -15,6 +15,7 @@ from rules.params import Param
 from rules.registry import Ruleset
 from scorer.fees import FeeRule
 from scorer.language import by_language, rule_error_text
+from scorer.lookalike import skeleton
 from scorer.models.players import PLACEHOLDER_NAMES, Player
 from scorer.models.rooms import RoomConfig
 from scorer.present.history import value_text
@@ -304,8 +305,10 @@ class StartForm(forms.Form):
             ]
             names = self._same_people(names, cleaned)
             # Each clashing field is marked (Django sets aria-invalid on it), not only the form.
+            # Two names that look the same ("Bob", "Bоb") clash as two equal ones do.
+            looks = [skeleton(name) for name in names]
             for i, name in enumerate(names):
-                if names.count(name) > 1:
+                if looks.count(looks[i]) > 1:
                     self.add_error(
                         f"name_{i}",
                         gettext("Two players are called %(name)s: give each a different name.")

@@ -187,6 +187,15 @@ def test_same_person_twice_at_one_table_is_two_players_called_alike(
     assert f"有两位玩家都叫 {BOB}" in text(response)
 
 
+def test_two_names_alike_at_one_table_clash_like_two_equal_ones(client: Client, room: Room) -> None:
+    before = snapshot()
+    response = _start(client, room, ["老王", "Ann", "\u0410nn", "丁"])  # Cyrillic А
+    assert response.status_code == 400
+    page = html(response)
+    assert "有两位玩家都叫 Ann" in text_of(page) and "有两位玩家都叫 \u0410nn" in text_of(page)
+    assert snapshot() == before
+
+
 def test_a_name_typed_exactly_is_that_player_no_question(
     client: Client, room: Room, bob: Player
 ) -> None:
