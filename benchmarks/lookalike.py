@@ -11,12 +11,16 @@ process.  Also the first load of the confusables file.  Medians; prints, never a
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import time
 from collections.abc import Callable
 
-from scorer import lookalike, text
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_site.settings")
+os.environ.setdefault("DJANGO_ALLOW_INSECURE_KEY", "1")
+
+from scorer import lookalike, text  # noqa: E402  (the settings first: the cleaner's words)
 
 ROUNDS = 9
 
