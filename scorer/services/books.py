@@ -50,6 +50,7 @@ from scorer.models.money import METHODS, ZERO, Collection, DayClose, TableCharge
 from scorer.models.players import Player, Seat
 from scorer.models.rooms import Room
 from scorer.models.rounds import SessionChange
+from scorer.parse import int_or_none, money_or_none
 from scorer.services.day import table_label
 
 # ----------------------------------------------------------------------------- the day
@@ -170,6 +171,7 @@ class BookRow(Charged):
     reopened: dt.datetime | None = None  # since when, for a reopened table
     rounds: int = 0
     results: list[int] = field(default_factory=list)
+    unreadable: bool = False
     owing: list[tuple[str, Decimal, Player | None]] = field(default_factory=list)
 
     @property
@@ -352,6 +354,7 @@ def books(
             "money_per_point",
             "created_at",
             "closed_at",
+            "imported_at",
         )
         .select_related("room_table")
     }
@@ -387,13 +390,13 @@ def books(
         key = (sid, day)
         if key not in lines:
             s = sessions[sid]
-            pk = s.preset.removeprefix("room:")
+            pk = GameSession.config_id_of(s.preset, s.imported_at)
             lines[key] = BookRow(
                 day=day,
                 session_id=sid,
                 code=s.code,
                 label=table_label(s.room_table),
-                config=(configs.get(int(pk)) if pk.isdigit() else None) or s.ruleset,
+                config=(configs.get(pk) if pk is not None else None) or s.ruleset,
                 players=[str(n) for n in s.players],
                 number=s.room_table.number if s.room_table is not None else None,
                 started=s.created_at,
@@ -424,14 +427,20 @@ def books(
             continue
         row = line(sid, day)
         rate = sessions[sid].money_per_point
-        take = int(take or 0)
+        # A stored line the books can't read (points not whole numbers: written by no
+        # version of the app, but a database is not a promise): said so, left out.
+        points = [int_or_none(d) for d in (deltas or [])[: len(row.results)]]
+        room_take = int_or_none(take or 0)
+        if room_take is None or None in points or not isinstance(deltas, list):
+            row.unreadable = True
+            continue
         if rate is None:
-            row.points += take
+            row.points += room_take
         else:
-            row.point_money += take * rate
+            row.point_money += room_take * rate
         row.rounds += kind in RoundRevision.HANDS  # 局: hands; every line's points count
-        for seat, d in enumerate((deltas or [])[: len(row.results)]):
-            row.results[seat] += int(d)
+        for seat, p in enumerate(points):
+            row.results[seat] += p or 0
     for sid in started:
         day = cal.day_of(sessions[sid].created_at)
         if first <= day <= last:
@@ -542,7 +551,10 @@ def kept(close: DayClose, now: Books | None = None) -> Kept:
     """A closed day's kept figures; with the day's books as they are now, what changed
     since, table by table."""
     f = close.figures
-    d = lambda v: Decimal(str(v))  # noqa: E731
+
+    def d(v: Any) -> Decimal:  # a figure kept as text ("-7.50"), read by scorer/parse.py
+        return money_or_none(v) or ZERO
+
     taken = {m: d(v) for m, v in f.get("taken", {}).items()}
     rows = {
         t["session"]: KeptRow(

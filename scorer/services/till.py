@@ -41,11 +41,12 @@ from scorer.models.roomlog import (
     TILL_REFUNDED,
     TILL_TOPPED_UP,
 )
-from scorer.models.rooms import Room, RoomMember
+from scorer.models.rooms import LAST_DAY_END_HOUR, Room, RoomMember
 from scorer.models.sessions import locked as locked_table
+from scorer.parse import money_or_none
 from scorer.services.books import BookRow, Calendar, Charged, books, kept_figures
 from scorer.text import PLAYER_NAME, clean_text
-from scorer.timefee import MAX_PRICE
+from scorer.timefee import CENT, MAX_PRICE
 
 OWED = "owed"  # a seat left owing (a choice of the collect form, no row)
 
@@ -204,17 +205,12 @@ class BadAmount(ValueError):
 
 
 def checked_amount(raw: Any) -> Decimal:
-    try:
-        value = Decimal(str(raw).strip())
-    except ArithmeticError:
-        raise BadAmount(raw) from None
-    if (
-        not value.is_finite()
-        or not 0 < value <= MAX_PRICE
-        or value != value.quantize(Decimal("0.01"))
-    ):
+    """An amount typed on the till (a top-up): 0.01 to MAX_PRICE 元, read by scorer/parse.py
+    (a form field's surrounding spaces dropped, as a form does)."""
+    value = money_or_none(raw.strip() if isinstance(raw, str) else raw, CENT, MAX_PRICE)
+    if value is None:
         raise BadAmount(raw)
-    return value.quantize(Decimal("0.01"))
+    return value
 
 
 def new_member(room: Room, name: str) -> Player:
@@ -341,7 +337,7 @@ def set_day_end(room: Room, hour: int, by: RoomMember) -> bool:
     when it is the hour already.  The room's log keeps the change."""
     if not by.is_owner:
         raise PermissionError("the day's end hour is the owner's")
-    if not 0 <= hour <= 12:
+    if not 0 <= hour <= LAST_DAY_END_HOUR:
         raise ValueError(hour)
     with transaction.atomic():
         locked_room = Room.objects.select_for_update().get(pk=room.pk)

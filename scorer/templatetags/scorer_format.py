@@ -32,6 +32,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from scorer.parse import money_or_none
 from scorer.text import KINDS
 
 register = template.Library()
@@ -126,13 +127,22 @@ def ledger_cells(cells: list[tuple[int, int]], standing: bool) -> SafeString:
     return mark_safe(html)
 
 
+def _money(value: Decimal | int | str | None) -> Decimal | None:
+    """An amount the app holds (a Decimal) or a figure kept as text ("−" never: JSON
+    keeps "-7.50"), read by scorer/parse.py; None for none."""
+    if isinstance(value, Decimal):
+        return value if value.is_finite() else None
+    return money_or_none(value) if value not in (None, "") else None
+
+
 def yuan_text(value: Decimal | int | str | None, unit: bool = True) -> str:
     """Money as every page writes it: two decimals, a true minus (U+2212), "元"
     ("12.50 元", "−12.50 元"); "" for none.  The CSV writes plain numbers instead
     (scorer/spreadsheet.py `amount`)."""
-    if value is None or value == "":
+    n = _money(value)
+    if n is None:
         return ""
-    n = Decimal(str(value)).quantize(Decimal("0.01"))
+    n = n.quantize(Decimal("0.01"))
     text = f"{MINUS}{-n}" if n < 0 else f"{n}"
     return gettext("%(n)s yuan") % {"n": text} if unit else text
 
@@ -153,4 +163,5 @@ def yuan_n(value: Decimal | int | str | None) -> str:
 def yuan_signed(value: Decimal | int | str | None) -> str:
     """`{{ change|yuan_signed }}`: "+50.00 元", "−7.50 元" (a change)."""
     text = yuan_text(value)
-    return f"+{text}" if value is not None and Decimal(str(value)) > 0 else text
+    n = _money(value)
+    return f"+{text}" if n is not None and n > 0 else text

@@ -26,8 +26,8 @@ from django.views.decorators.http import require_http_methods, require_safe
 from scorer.models import GameSession
 from scorer.models.money import BALANCE, HAND_METHODS, METHODS, ZERO, DayClose
 from scorer.models.players import Player
-from scorer.models.rooms import RoomMember
-from scorer.parse import date_or_none, int_or_none, money_or_none
+from scorer.models.rooms import LAST_DAY_END_HOUR, RoomMember
+from scorer.parse import date_or_none, id_or_none, int_or_none, money_or_none
 from scorer.services import books as book
 from scorer.services import till
 from scorer.services.access import player_or_404, room_admin, room_session_or_404
@@ -219,7 +219,7 @@ def day_context(member: RoomMember, day: dt.date, review: bool = False) -> dict[
         "review": review and closed is None,
         "seen": till.figures_seen(figures),
         "reopened": book.reopened_paid(room),
-        "hours": range(13),
+        "hours": range(LAST_DAY_END_HOUR + 1),
     }
 
 
@@ -249,7 +249,7 @@ def _set_hour(request: HttpRequest, member: RoomMember, back: HttpResponse) -> H
             gettext("Only the room's owner sets the hour its day ends."),
             content_type="text/plain; charset=utf-8",
         )
-    hour = int_or_none(request.POST.get("hour", ""), 0, 12)
+    hour = int_or_none(request.POST.get("hour"), 0, LAST_DAY_END_HOUR)
     if hour is None:
         messages.error(request, gettext("The day ends at an hour from 0 to 12."))
     elif till.set_day_end(member.room, hour, member):
@@ -390,7 +390,7 @@ def _top_up(request: HttpRequest, member: RoomMember) -> None:
     message names who and how much."""
     room = member.room
     name = (request.POST.get("name") or "").strip()
-    pk = int_or_none(request.POST.get("player"), 1)
+    pk = id_or_none(request.POST.get("player"))
     player = room.players.filter(pk=pk).first() if pk else None
     if player is None and name:
         player = Player.named(room.pk, name)
