@@ -25,7 +25,6 @@ from scorer import clock
 from scorer.models import GameSession
 from scorer.models.roomlog import TABLE_SENT_BACK, RoomLogEntry
 from scorer.models.rooms import Room
-from scorer.services import till
 from scorer.services import books as book
 from scorer.services.export import table_json
 from scorer.services.taken_in import days_counted
