@@ -137,7 +137,7 @@ class BalanceEntry(models.Model):
 class DayClose(models.Model):
     """The room's 日结: a day of its books closed by an admin, with what it showed.
 
-    Frozen: the figures kept (scorer/services/books.py `kept_figures`: totals, money
+    Frozen: the figures kept (scorer/services/kept.py `kept_figures`: totals, money
     taken by method and by admin, each table's line) are what the closed day shows
     from then on, and the day's first and last instants are its boundaries for good,
     whatever end hour the room sets later.  `cash_counted`: the cash the admin counted

@@ -50,7 +50,7 @@ from scorer.models.money import METHODS, ZERO, Collection, DayClose, TableCharge
 from scorer.models.players import Player, Seat
 from scorer.models.rooms import Room
 from scorer.models.rounds import SessionChange
-from scorer.parse import int_or_none, money_or_none
+from scorer.parse import int_or_none
 from scorer.services.day import table_label
 
 # ----------------------------------------------------------------------------- the day
@@ -331,109 +331,131 @@ def books(
             "pk", flat=True
         )
     )
+    _takings(out, cal, _in_books(Collection.objects.filter(room=room, at__gte=start, at__lt=end)))
     ids = money_ids | {r[0] for r in rounds} | started
-    taken = _in_books(Collection.objects.filter(room=room, at__gte=start, at__lt=end))
-    for at, method, by_name, amount_ in taken.values_list("at", "method", "by_name", "amount"):
-        day = cal.day_of(at)
-        by_method = out.taken.setdefault(day, {})
-        by_method[method] = by_method.get(method, ZERO) + amount_
-        admins = out.by_admin.setdefault(day, {})
-        admins[by_name] = admins.get(by_name, ZERO) + amount_
     if not ids:
         return out
-    sessions = {
-        s.pk: s
-        for s in GameSession.objects.filter(pk__in=ids)
-        .only(
-            "pk",
-            "code",
-            "players",
-            "preset",
-            "ruleset",
-            "room_table",
-            "money_per_point",
-            "created_at",
-            "closed_at",
-            "imported_at",
-        )
-        .select_related("room_table")
-    }
-    # Every charge and collection of those tables, whenever: what was collected is set
-    # against their charges in time order (a fixed number of rows per table).
-    slots: dict[tuple[int, int], list[_Slot]] = defaultdict(list)
-    events: list[tuple[dt.datetime, int, int, int, Decimal]] = []  # (at, order, session, seat, ±)
-    for sid, seat, amount_, at, undone in TableCharge.objects.filter(
-        session_id__in=money_ids
-    ).values_list("session_id", "seat", "amount", "at", "undone_at"):
-        events.append((at, 0, sid, seat, amount_))
-        if undone is not None:
-            events.append((undone, 0, sid, seat, -amount_))
-    for sid, seat, amount_, at in Collection.objects.filter(session_id__in=money_ids).values_list(
-        "session_id", "seat", "amount", "at"
-    ):
-        events.append((at, 1, sid, seat, amount_))
-    events.sort(key=lambda e: (e[0], e[1]))
-    for at, kind, sid, seat, amount_ in events:
-        day = cal.day_of(at)
-        seat_slots = slots[(sid, seat)]
-        if kind == 0:
-            if not seat_slots or seat_slots[-1].day != day:
-                seat_slots.append(_Slot(day))
-            seat_slots[-1].charged += amount_
-            seat_slots[-1].touched = True
-        else:
-            _set_against(seat_slots, amount_, day)
-    lines: dict[tuple[int, dt.date], BookRow] = {}
-    configs = dict(room.configs.values_list("pk", "name"))
-
-    def line(sid: int, day: dt.date) -> BookRow:
-        key = (sid, day)
-        if key not in lines:
-            s = sessions[sid]
-            pk = GameSession.config_id_of(s.preset, s.imported_at)
-            lines[key] = BookRow(
-                day=day,
-                session_id=sid,
-                code=s.code,
-                label=table_label(s.room_table),
-                config=(configs.get(pk) if pk is not None else None) or s.ruleset,
-                players=[str(n) for n in s.players],
-                number=s.room_table.number if s.room_table is not None else None,
-                started=s.created_at,
-                closed=s.closed_at,
-                results=[0] * len(s.players),
-            )
-        return lines[key]
-
+    lines = _Lines(room, ids, first, last)
     players: dict[tuple[int, int], Player] = {}
     if owing:
         players = {
             (s.session_id, s.seat): s.player
             for s in Seat.objects.filter(session_id__in=money_ids).select_related("player")
         }
-    for (sid, seat), seat_slots in slots.items():
+    for (sid, seat), seat_slots in _seat_slots(money_ids, cal).items():
         for slot in seat_slots:
-            if not first <= slot.day <= last or not (slot.touched or slot.collected):
-                continue
-            row = line(sid, slot.day)
-            row.charged += slot.charged
-            row.collected += slot.collected
-            row.later += slot.later
-            if owing and slot.owed and seat < len(row.players):
-                row.owing.append((row.players[seat], slot.owed, players.get((sid, seat))))
+            lines.add_slot(sid, seat, slot, players if owing else None)
     for sid, at, take, deltas, kind in rounds:
+        lines.add_round(sid, cal.day_of(at), take, deltas, kind)
+    for sid in started:
+        lines.line(sid, cal.day_of(lines.sessions[sid].created_at))  # its line, if nothing else
+    lines.mark_reopened()
+    out.rows = sorted(
+        lines.rows.values(),
+        key=lambda r: (r.day, r.number is None, r.number or 0, r.started or start, r.session_id),
+    )
+    return out
+
+
+def _takings(out: Books, cal: Calendar, taken: QuerySet[Collection]) -> None:
+    """The money taken (collections and refunds) on each day, by method and by admin."""
+    for at, method, by_name, amount in taken.values_list("at", "method", "by_name", "amount"):
         day = cal.day_of(at)
-        if not first <= day <= last:
-            continue
-        row = line(sid, day)
-        rate = sessions[sid].money_per_point
+        by_method = out.taken.setdefault(day, {})
+        by_method[method] = by_method.get(method, ZERO) + amount
+        admins = out.by_admin.setdefault(day, {})
+        admins[by_name] = admins.get(by_name, ZERO) + amount
+
+
+def _seat_slots(ids: set[int], cal: Calendar) -> dict[tuple[int, int], list[_Slot]]:
+    """Each seat's charges by day and what was set against them: every charge (and its
+    striking through) and collection of those tables, whenever, in time order."""
+    slots: dict[tuple[int, int], list[_Slot]] = defaultdict(list)
+    events: list[tuple[dt.datetime, int, int, int, Decimal]] = []  # (at, order, session, seat, ±)
+    for sid, seat, amount, at, undone in TableCharge.objects.filter(session_id__in=ids).values_list(
+        "session_id", "seat", "amount", "at", "undone_at"
+    ):
+        events.append((at, 0, sid, seat, amount))
+        if undone is not None:
+            events.append((undone, 0, sid, seat, -amount))
+    for sid, seat, amount, at in Collection.objects.filter(session_id__in=ids).values_list(
+        "session_id", "seat", "amount", "at"
+    ):
+        events.append((at, 1, sid, seat, amount))
+    events.sort(key=lambda e: (e[0], e[1]))
+    for at, kind, sid, seat, amount in events:
+        day = cal.day_of(at)
+        seat_slots = slots[(sid, seat)]
+        if kind == 0:
+            if not seat_slots or seat_slots[-1].day != day:
+                seat_slots.append(_Slot(day))
+            seat_slots[-1].charged += amount
+            seat_slots[-1].touched = True
+        else:
+            _set_against(seat_slots, amount, day)
+    return slots
+
+
+class _Lines:
+    """The books' lines, a table's day each, made as the rows that fill them are read."""
+
+    def __init__(self, room: Room, ids: set[int], first: dt.date, last: dt.date) -> None:
+        self.first, self.last = first, last
+        self.rows: dict[tuple[int, dt.date], BookRow] = {}
+        self.configs = dict(room.configs.values_list("pk", "name"))
+        fields = ("pk", "code", "players", "preset", "ruleset", "room_table", "money_per_point")
+        self.sessions = {
+            s.pk: s
+            for s in GameSession.objects.filter(pk__in=ids)
+            .only(*fields, "created_at", "closed_at", "imported_at")
+            .select_related("room_table")
+        }
+
+    def line(self, sid: int, day: dt.date) -> BookRow | None:
+        """The table's line on that day (None: a day outside the books asked for)."""
+        if not self.first <= day <= self.last:
+            return None
+        if (sid, day) not in self.rows:
+            s = self.sessions[sid]
+            pk = GameSession.config_id_of(s.preset, s.imported_at)
+            self.rows[(sid, day)] = BookRow(
+                day=day,
+                session_id=sid,
+                code=s.code,
+                label=table_label(s.room_table),
+                config=(self.configs.get(pk) if pk is not None else None) or s.ruleset,
+                players=[str(n) for n in s.players],
+                number=s.room_table.number if s.room_table is not None else None,
+                started=s.created_at,
+                closed=s.closed_at,
+                results=[0] * len(s.players),
+            )
+        return self.rows[(sid, day)]
+
+    def add_slot(
+        self, sid: int, seat: int, slot: _Slot, players: dict[tuple[int, int], Player] | None
+    ) -> None:
+        row = self.line(sid, slot.day) if slot.touched or slot.collected else None
+        if row is None:
+            return
+        row.charged += slot.charged
+        row.collected += slot.collected
+        row.later += slot.later
+        if players is not None and slot.owed and seat < len(row.players):
+            row.owing.append((row.players[seat], slot.owed, players.get((sid, seat))))
+
+    def add_round(self, sid: int, day: dt.date, take: Any, deltas: Any, kind: str) -> None:
+        row = self.line(sid, day)
+        if row is None:
+            return
         # A stored line the books can't read (points not whole numbers: written by no
         # version of the app, but a database is not a promise): said so, left out.
         points = [int_or_none(d) for d in (deltas or [])[: len(row.results)]]
         room_take = int_or_none(take or 0)
         if room_take is None or None in points or not isinstance(deltas, list):
             row.unreadable = True
-            continue
+            return
+        rate = self.sessions[sid].money_per_point
         if rate is None:
             row.points += room_take
         else:
@@ -441,26 +463,21 @@ def books(
         row.rounds += kind in RoundRevision.HANDS  # 局: hands; every line's points count
         for seat, p in enumerate(points):
             row.results[seat] += p or 0
-    for sid in started:
-        day = cal.day_of(sessions[sid].created_at)
-        if first <= day <= last:
-            line(sid, day)  # a table started that day, nothing else of it yet: its line
-    reopened = [sid for sid in {k[0] for k in lines} if sessions[sid].closed_at is None]
-    if reopened:
+
+    def mark_reopened(self) -> None:
+        """A reopened table's lines that keep its last close's charge: since when."""
+        reopened = {sid for sid, _ in self.rows if self.sessions[sid].closed_at is None}
+        if not reopened:
+            return
         since = dict(
             SessionChange.objects.filter(session_id__in=reopened, action=SessionChange.REOPEN)
             .values("session_id")
             .annotate(last=Max("at"))
             .values_list("session_id", "last")
         )
-        for row in lines.values():
+        for row in self.rows.values():
             if row.closed is None and row.charged and row.session_id in since:
                 row.reopened = since[row.session_id]
-    out.rows = sorted(
-        lines.values(),
-        key=lambda r: (r.day, r.number is None, r.number or 0, r.started or start, r.session_id),
-    )
-    return out
 
 
 def reopened_paid(room: Room) -> list[GameSession]:
@@ -473,139 +490,14 @@ def reopened_paid(room: Room) -> list[GameSession]:
     )
 
 
-# ----------------------------------------------------------------------------- 日结 keeps
-
-
-def kept_figures(b: Books) -> dict[str, Any]:
-    """What a 日结 keeps of one day's books (text for money: JSON keeps no Decimal)."""
-    total = b.total
-    return {
-        "charged": str(total.charged),
-        "collected": str(total.collected),
-        "later": str(total.later),
-        "owed": str(total.owed),
-        "point_money": str(total.point_money),
-        "points": total.points,
-        "taken": {m: str(v) for m, v in total.taken.items()},
-        "by_admin": {a: str(v) for a, v in total.by_admin.items()},
-        "tables": [
-            {
-                "session": r.session_id,
-                "code": r.code,
-                "label": r.label,
-                "players": r.players,
-                "charged": str(r.charged),
-                "collected": str(r.collected),
-                "owed": str(r.owed),
-                "reopened": r.reopened is not None,
-            }
-            for r in b.rows
-        ],
-    }
-
-
-@dataclass
-class KeptRow:
-    code: str
-    label: str
-    players: list[str]
-    charged: Decimal
-    collected: Decimal
-    reopened: bool
-    # What changed since the close: (charged, collected) differences.
-    since_charged: Decimal = ZERO
-    since_collected: Decimal = ZERO
-
-    @property
-    def owed(self) -> Decimal:
-        return self.charged - self.collected
-
-
-@dataclass
-class Kept:
-    """A closed day's kept figures, as its page shows them, and what changed since."""
-
-    close: DayClose
-    charged: Decimal
-    collected: Decimal
-    later: Decimal
-    owed: Decimal
-    taken: list[tuple[str, Decimal]]
-    by_admin: list[tuple[str, Decimal]]
-    cash: Decimal
-    rows: list[KeptRow]
-    since_taken: Decimal = ZERO
-
-    @property
-    def over_short(self) -> Decimal | None:
-        """长短款: the cash counted less the cash expected (None: not counted)."""
-        c = self.close.cash_counted
-        return None if c is None else c - self.cash
-
-    @property
-    def changed(self) -> list[KeptRow]:
-        return [r for r in self.rows if r.since_charged or r.since_collected]
-
-
-def kept(close: DayClose, now: Books | None = None) -> Kept:
-    """A closed day's kept figures; with the day's books as they are now, what changed
-    since, table by table."""
-    f = close.figures
-
-    def d(v: Any) -> Decimal:  # a figure kept as text ("-7.50"), read by scorer/parse.py
-        return money_or_none(v) or ZERO
-
-    taken = {m: d(v) for m, v in f.get("taken", {}).items()}
-    rows = {
-        t["session"]: KeptRow(
-            t["code"],
-            t["label"],
-            t["players"],
-            d(t["charged"]),
-            d(t["collected"]),
-            t.get("reopened", False),
-        )
-        for t in f.get("tables", [])
-    }
-    out = Kept(
-        close=close,
-        charged=d(f.get("charged", 0)),
-        collected=d(f.get("collected", 0)),
-        later=d(f.get("later", 0)),
-        owed=d(f.get("owed", 0)),
-        taken=[(str(METHODS[m]), taken[m]) for m in METHODS if m in taken],
-        by_admin=[(a, d(v)) for a, v in f.get("by_admin", {}).items()],
-        cash=taken.get("cash", ZERO),
-        rows=list(rows.values()),
-    )
-    if now is not None:
-        for r in now.rows:
-            k = rows.get(r.session_id)
-            if k is None:
-                k = KeptRow(r.code, r.label, r.players, ZERO, ZERO, False)
-                out.rows.append(k)
-            k.since_charged = r.charged - k.charged
-            k.since_collected = r.collected - k.collected
-        present = {r.session_id for r in now.rows}
-        for sid, k in rows.items():
-            if sid not in present:
-                k.since_charged, k.since_collected = -k.charged, -k.collected
-        out.since_taken = now.total.taken_total - sum(taken.values(), ZERO)
-    return out
-
-
 __all__ = [
     "BookRow",
     "Books",
     "Calendar",
     "Charged",
-    "Kept",
-    "KeptRow",
     "Totals",
     "books",
     "day_range",
-    "kept",
-    "kept_figures",
     "reopened_paid",
     "room_day",
     "today",

@@ -44,7 +44,8 @@ from scorer.models.roomlog import (
 from scorer.models.rooms import LAST_DAY_END_HOUR, Room, RoomMember
 from scorer.models.sessions import locked as locked_table
 from scorer.parse import money_or_none
-from scorer.services.books import BookRow, Calendar, Charged, books, kept_figures
+from scorer.services.books import BookRow, Calendar, Charged, books
+from scorer.services.kept import kept_figures
 from scorer.text import PLAYER_NAME, clean_text
 from scorer.timefee import CENT, MAX_PRICE
 
@@ -284,7 +285,7 @@ def close_day(
     counted: Decimal | None = None,
     seen: str | None = None,
 ) -> DayClose:
-    """日结: an admin closes the room's day, keeping its figures (books.kept_figures),
+    """日结: an admin closes the room's day, keeping its figures (kept.kept_figures),
     its first and last instants and, if he counted it, the cash in the drawer.
 
     Refused (DayRefused): a day that has not begun, a day closed already, figures

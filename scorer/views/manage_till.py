@@ -31,6 +31,7 @@ from scorer.parse import date_or_none, id_or_none, int_or_none, money_or_none
 from scorer.services import books as book
 from scorer.services import till
 from scorer.services.access import player_or_404, room_admin, room_session_or_404
+from scorer.services.kept import kept, kept_figures
 from scorer.spreadsheet import amount, csv_text, local_time
 from scorer.templatetags.scorer_format import yuan_text
 from scorer.text import TextRefused
@@ -206,7 +207,7 @@ def day_context(member: RoomMember, day: dt.date, review: bool = False) -> dict[
     room = member.room
     now = book.books(room, day)
     closed = room.day_closes.filter(day=day).first()
-    figures = book.kept_figures(now)
+    figures = kept_figures(now)
     return {
         "member": member,
         "room": room,
@@ -215,7 +216,7 @@ def day_context(member: RoomMember, day: dt.date, review: bool = False) -> dict[
         "books": now,
         "total": now.total,
         "closed": closed,
-        "kept": book.kept(closed, now) if closed is not None else None,
+        "kept": kept(closed, now) if closed is not None else None,
         "review": review and closed is None,
         "seen": till.figures_seen(figures),
         "reopened": book.reopened_paid(room),

@@ -36,6 +36,7 @@ from scorer.models.money import ALIPAY, CASH, METHODS, WECHAT, Collection, DayCl
 from scorer.models.rooms import Room, RoomMember
 from scorer.services import books as book
 from scorer.services import till
+from scorer.services.kept import kept as kept_view
 from tests.factories import SHORT_NAMES, make_member, make_table, member_client, record
 
 pytestmark = pytest.mark.django_db
@@ -150,7 +151,7 @@ def check(room: Room, tables: list, kept: dict[int, dict[str, object]]) -> None:
         assert money.charged == money.collected + money.owed
     for close in DayClose.objects.filter(room=room):
         assert close.figures == kept[close.pk]  # never changes
-        shown = book.kept(close, book.books(room, close.day))
+        shown = kept_view(close, book.books(room, close.day))
         if shown.changed:
             event("a change after a close-out")
         assert str(shown.charged) == close.figures["charged"]

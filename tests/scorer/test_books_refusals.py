@@ -21,6 +21,7 @@ from scorer.models.rooms import Room, RoomMember
 from scorer.present.room_log import log_line
 from scorer.services import books as book
 from scorer.services import till
+from scorer.services.kept import kept
 from tests.factories import make_table, record
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("till_evening")]
@@ -129,5 +130,5 @@ def test_a_new_end_hour_spares_the_closed_days(room: Room, boss: Client) -> None
     assert book.books(room, day).total.charged == 195  # not 0: its bounds stay
     assert book.room_day(room, s.closed_at) == day
     assert book.day_range(room, day + dt.timedelta(days=1))[0] == made.end
-    shown = book.kept(made, book.books(room, day))
+    shown = kept(made, book.books(room, day))
     assert shown.over_short == Decimal("-155.00") and not shown.changed
