@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Max, Q, QuerySet
+from django.db.models import Count, Max, Min, Q, QuerySet, Sum
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -300,12 +300,19 @@ def _set_against(
 
 
 def books(
-    room: Room, first: dt.date, last: dt.date | None = None, owing: bool | None = None
+    room: Room,
+    first: dt.date,
+    last: dt.date | None = None,
+    owing: bool | None = None,
+    results: bool = False,
 ) -> Books:
     """The room's money over its days first..last: a line per table and day on which
     its charge changed (a close), a round of it was recorded or it started; the
     money taken each day by method and by admin; with `owing` (one day's books by
-    default), who owes what.  A fixed number of queries (11 at most)."""
+    default), who owes what; with `results` (the day report), each line's players'
+    points, read round by round.  Without, the rounds are summed by the database, a
+    row per table (a month of a busy room is thousands of rounds).  A fixed number
+    of queries (12 at most)."""
     last = last or first
     owing = first == last if owing is None else owing
     cal = Calendar.of(room, first, last)
@@ -317,22 +324,19 @@ def books(
         .values_list("session_id", flat=True)
         .distinct()
     )
-    rounds = list(
-        _in_books(
-            Round.objects.filter(
-                session__room=room, status=Round.ACTIVE, created_at__gte=start, created_at__lt=end
-            )
-        ).values_list(
-            "session_id", "created_at", "current__room_take", "current__deltas", "current__kind"
+    standing = _in_books(
+        Round.objects.filter(
+            session__room=room, status=Round.ACTIVE, created_at__gte=start, created_at__lt=end
         )
     )
+    rounds, summed = _rounds(standing, cal, results)
     started = set(
         _in_books(room.sessions.filter(created_at__gte=start, created_at__lt=end), "").values_list(
             "pk", flat=True
         )
     )
     _takings(out, cal, _in_books(Collection.objects.filter(room=room, at__gte=start, at__lt=end)))
-    ids = money_ids | {r[0] for r in rounds} | started
+    ids = money_ids | {r[0] for r in rounds} | {r[0] for r in summed} | started
     if not ids:
         return out
     lines = _Lines(room, ids, first, last)
@@ -347,6 +351,8 @@ def books(
             lines.add_slot(sid, seat, slot, players if owing else None)
     for sid, at, take, deltas, kind in rounds:
         lines.add_round(sid, cal.day_of(at), take, deltas, kind)
+    for sid, day, take, hands in summed:
+        lines.add_points(sid, day, take, hands)
     for sid in started:
         lines.line(sid, cal.day_of(lines.sessions[sid].created_at))  # its line, if nothing else
     lines.mark_reopened()
@@ -355,6 +361,34 @@ def books(
         key=lambda r: (r.day, r.number is None, r.number or 0, r.started or start, r.session_id),
     )
     return out
+
+
+def _rounds(
+    standing: QuerySet[Round], cal: Calendar, results: bool
+) -> tuple[list[tuple[Any, ...]], list[tuple[int, dt.date, int, int]]]:
+    """The standing rounds of the days: one by one (their points, for the results), or
+    summed per table by the database where all of a table's rounds fall on one day
+    (the rare table played across the day's end is read one by one)."""
+    fields = ("session_id", "created_at", "current__room_take", "current__deltas", "current__kind")
+    if results:
+        return list(standing.values_list(*fields)), []
+    summed: list[tuple[int, dt.date, int, int]] = []
+    across: list[int] = []
+    per_table = standing.values("session_id").annotate(
+        take=Sum("current__room_take"),
+        hands=Count("id", filter=Round.hands_q()),
+        lo=Min("created_at"),
+        hi=Max("created_at"),
+    )
+    for row in per_table.values_list("session_id", "take", "hands", "lo", "hi"):
+        sid, take, hands, lo, hi = row
+        day = cal.day_of(lo)
+        if day == cal.day_of(hi):
+            summed.append((sid, day, take or 0, hands))
+        else:
+            across.append(sid)
+    one_by_one = list(standing.filter(session_id__in=across).values_list(*fields)) if across else []
+    return one_by_one, summed
 
 
 def _takings(out: Books, cal: Calendar, taken: QuerySet[Collection]) -> None:
@@ -463,6 +497,18 @@ class _Lines:
         row.rounds += kind in RoundRevision.HANDS  # 局: hands; every line's points count
         for seat, p in enumerate(points):
             row.results[seat] += p or 0
+
+    def add_points(self, sid: int, day: dt.date, take: int, hands: int) -> None:
+        """A table's rounds of one day, summed by the database: its point fees and 局."""
+        row = self.line(sid, day)
+        if row is None:
+            return
+        rate = self.sessions[sid].money_per_point
+        if rate is None:
+            row.points += take
+        else:
+            row.point_money += take * rate
+        row.rounds += hands
 
     def mark_reopened(self) -> None:
         """A reopened table's lines that keep its last close's charge: since when."""

@@ -201,7 +201,7 @@ def manage_report(request: HttpRequest, member: RoomMember) -> HttpResponse:
             % {"first": FIRST_DAY.isoformat(), "last": LAST_DAY.isoformat()},
             content_type="text/plain; charset=utf-8",
         )
-    day_books = book.books(member.room, day)
+    day_books = book.books(member.room, day, results=True)
     head = [
         gettext("Table"),
         gettext("Rules"),

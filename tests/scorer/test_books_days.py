@@ -82,3 +82,23 @@ def test_what_each_admin_took(room: Room, boss: object) -> None:
     day = book.books(room, DAY1).total
     assert day.by_admin == {"老板": D("30.00"), "小美": D("15.00")}
     assert day.taken == {CASH: D("30.00"), WECHAT: D("15.00")}
+
+
+def test_point_fees_of_a_table_played_across_the_days_end(room: Room, boss: object) -> None:
+    """Rounds summed by the database (the month) or read one by one (the day report):
+    the same point fees on the same days, a table across the day's end split."""
+    s = make_table(room=room, fee={"mode": "win_fixed", "amount": 2}, seated=True)
+    record(s)
+    record(s)
+    later(hours=12)  # 07:00 on the 28th
+    record(s)
+    month = book.books(room, dt.date(2026, 11, 1), dt.date(2026, 11, 30))
+    by_day = {r.day: (r.points, r.rounds) for r in month.rows}
+    for day in (DAY1, DAY2):
+        (row,) = book.books(room, day, results=True).rows
+        assert by_day[day] == (row.points, row.rounds) and row.points > 0
+    assert [r.rounds for r in month.rows] == [2, 1]
+    other = make_table(room=room, fee={"mode": "win_fixed", "amount": 2}, seated=True)
+    record(other)  # one day only: summed by the database
+    (row,) = [r for r in book.books(room, DAY2).rows if r.session_id == other.pk]
+    assert row.rounds == 1 and row.points == book.books(room, DAY2, results=True).rows[1].points
