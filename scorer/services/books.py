@@ -71,6 +71,9 @@ class Calendar:
         self.closed: dict[dt.date, tuple[dt.datetime, dt.datetime]] = {
             c.day: (c.start, c.end) for c in closes if c.start is not None and c.end is not None
         }
+        self.tz = timezone.get_current_timezone()
+        # Each day's bounds, once: a month's books ask a day of thousands of instants.
+        self._bounds: dict[dt.date, tuple[dt.datetime, dt.datetime]] = {}
 
     @classmethod
     def of(cls, room: Room, first: dt.date, last: dt.date) -> Calendar:
@@ -81,7 +84,7 @@ class Calendar:
         return cls(room, near)
 
     def _at_hour(self, day: dt.date) -> dt.datetime:
-        return timezone.make_aware(dt.datetime.combine(day, dt.time(self.hour)))
+        return timezone.make_aware(dt.datetime.combine(day, dt.time(self.hour)), self.tz)
 
     def start(self, day: dt.date) -> dt.datetime:
         if day in self.closed:
@@ -100,10 +103,12 @@ class Calendar:
 
     def day_of(self, when: dt.datetime) -> dt.date:
         """The room's day an instant falls on."""
-        local = timezone.localtime(when)
-        guess = (local - dt.timedelta(hours=self.hour)).date()
+        guess = (when.astimezone(self.tz) - dt.timedelta(hours=self.hour)).date()
         for day in (guess, guess - dt.timedelta(days=1), guess + dt.timedelta(days=1)):
-            if self.start(day) <= when < self.end(day):
+            bounds = self._bounds.get(day)
+            if bounds is None:
+                bounds = self._bounds[day] = (self.start(day), self.end(day))
+            if bounds[0] <= when < bounds[1]:
                 return day
         return guess
 
