@@ -82,12 +82,13 @@ def hide(request: HtmxHttpRequest, code: str) -> HttpResponse:
         phone.remember_table(request, session)
     else:
         phone.hide_table(request, session.code)
-    # Back to the page the list was on (the site's, a room's or a fixed table's home).
+    # Back to the page the list was on (the site's, a room's or a fixed table's home),
+    # else the table's own room's start page (never another room's).
     back = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(
         back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
-        back = reverse("scorer:home")
+        back = reverse("scorer:room", args=[session.room.slug])
     if request.htmx:  # only the list
         context = {**tables_context(request), "back": back}
         return render(request, "scorer/home.html#my_tables", context)
