@@ -22,9 +22,10 @@ tests/site/test_caching.py reads it there and checks every URL against it.
 * A refusal or an error (status 400 and up), and the answer to anything but GET
   or HEAD, is never kept: `private, no-store`.
 
-An answer kept (no `no-store`) gets an ETag when its view set none (a hash of its
-body, as Django's ConditionalGetMiddleware makes one), and a GET carrying it back
-in If-None-Match is answered 304 with no body.  The tallies set their own ETag
+An answer kept (no `no-store`) varies by HX-Request (htmx's part of a page is
+not the page), gets an ETag when its view set none (a hash of its body, as
+Django's ConditionalGetMiddleware makes one), and a GET carrying it back in
+If-None-Match is answered 304 with no body.  The tallies set their own ETag
 (the table's version) and answer 304 before building anything.
 """
 
@@ -33,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponseBase
-from django.utils.cache import get_conditional_response, set_response_etag
+from django.utils.cache import get_conditional_response, patch_vary_headers, set_response_etag
 
 PRIVATE = "private, no-store"  # differs by visitor: kept nowhere
 LINK = "private, no-cache"  # the same for anyone holding the link: kept by the phone, asked again
@@ -78,6 +79,9 @@ class CacheMiddleware:
         response["Cache-Control"] = header
         if "no-store" in header or response.streaming or response.status_code != 200:
             return response
+        # The part of a page htmx asks for is not the page, at the same URL (a fan's
+        # explanation is either): a browser must not answer one with the other.
+        patch_vary_headers(response, ("HX-Request",))
         if not response.has_header("ETag"):
             set_response_etag(response)
         return get_conditional_response(request, etag=response["ETag"], response=response)
