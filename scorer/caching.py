@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import get_conditional_response, patch_vary_headers, set_response_etag
 
 PRIVATE = "private, no-store"  # differs by visitor: kept nowhere
@@ -77,11 +77,15 @@ class CacheMiddleware:
         response = self.get_response(request)
         header = rule(request, response.status_code)
         response["Cache-Control"] = header
-        if "no-store" in header or response.streaming or response.status_code != 200:
-            return response
+        if "no-store" in header or not isinstance(response, HttpResponse):
+            return response  # (a stream is no HttpResponse: never kept)
         # The part of a page htmx asks for is not the page, at the same URL (a fan's
         # explanation is either): a browser must not answer one with the other.
         patch_vary_headers(response, ("HX-Request",))
+        if response.status_code != 200:
+            return response  # (a redirect; the tallies' own 304)
         if not response.has_header("ETag"):
             set_response_etag(response)
-        return get_conditional_response(request, etag=response["ETag"], response=response)
+        return (
+            get_conditional_response(request, etag=response["ETag"], response=response) or response
+        )

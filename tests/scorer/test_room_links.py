@@ -32,9 +32,7 @@ from tests.room_places import MANAGE, Place, fill, place, room_routes
 
 pytestmark = pytest.mark.django_db
 
-LINK = re.compile(
-    r'(?:href|src|action|formaction|hx-get|hx-post|data-[a-z-]+)="(/[^"]*)"'
-)
+LINK = re.compile(r'(?:href|src|action|formaction|hx-get|hx-post|data-[a-z-]+)="(/[^"]*)"')
 TITLE = re.compile(r'<a class="site-title" href="([^"]*)"')
 WAY_BACK = re.compile(r'<a class="button primary" href="([^"]*)">')
 DEFAULT_ROOM_PATHS = ("/s/new", "/s/import")
