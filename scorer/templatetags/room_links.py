@@ -5,13 +5,13 @@ A page of room X, or of one of X's tables, leads home to X's start page
 and a table started there goes into the default room's books.  A page of no room
 (the sign-in page, a fan's help, a wrong address) leads to `/`.
 
-The room is read off what the view found, never asked of the database again: the
-context's `room` (a room's start and admin pages, a fixed table's QR page, an
-invitation, an import's answer), else the room of its `session` (a table's pages, whose view loads
-the room with the table) or of its `player` (a player's page).  The 404 page
-gets its `room` from the address (`scorer.services.access.room_of_path`).  The
-site's title (templates/base.html), the 404 page's way back and every other
-"start page" link use this tag.
+The room is read off what the view found, never asked of the database again:
+the context's `room` (a room's start and admin pages, a fixed table's QR page,
+an invitation, an import's answer), else the room of its `session` (a table's
+pages, whose view loads the room with the table) or of its `player` (a player's
+page).  The 404 page gets its `room` from the address
+(`scorer.services.access.room_of_path`).  The site's title (templates/base.html),
+the 404 page's way back and every other "start page" link use this tag.
 """
 
 from __future__ import annotations
