@@ -1,8 +1,9 @@
 """Every link on a room's pages stays in the room.
 
 Two rooms on one deployment: the default room `main` (the site's `/` is its start
-page) and `north`.  A phone holding a table of one room, and the room's signed-in
-owner, walk every page of the room: every route of the URL configuration that
+page) and `north`.  A phone holding a table of each room, and the room's signed-in
+owner (who opened a table of the other room by its link too), walk every page of
+the room: every route of the URL configuration that
 belongs to a room (its start page, a physical table's QR page, its admin pages, a
 table's pages and rounds, a player's page: tests/room_places.py finds them there),
 got and then posted to, the 404 pages under its addresses, and every page those
@@ -124,14 +125,20 @@ def not_found_pages(p: Place) -> list[str]:
             f"/p/{p.player_slugs()[0]}/no-such-page", f"/r/{slug}/manage/tables/9999/"]  # fmt: skip
 
 
-def walk(p: Place, client: Client, admin: bool) -> Walk:
+def walk(p: Place, other: Place, client: Client, admin: bool) -> Walk:
     w = Walk(p, client)
-    client.get(reverse("scorer:session", args=[p.table.code]))  # the phone holds its table
+    # The phone holds a table of each room (the other room's opened first): its
+    # list on this room's start page is this room's tables only.
+    client.get(reverse("scorer:session", args=[other.table.code]))
+    client.get(reverse("scorer:session", args=[p.table.code]))
     routes = [r for r in room_routes() if admin or not r.startswith(MANAGE)]
     start = [u for r in routes for u in fill(r, p)] + not_found_pages(p)
     if p.room == default_room():
         start.append("/")  # the site's own start page is this room's
     w.crawl(start)
+    # The phone's list on the room's start page shows the room's own table.
+    listed = client.get(reverse("scorer:room", args=[p.room.slug])).content.decode()
+    assert f'class="table-link" href="/s/{p.table.code}/"' in listed
     # Then every route posted to (empty: most forms are refused and shown again), and
     # the pages the answers lead to walked as well.
     for url in start:
@@ -148,9 +155,9 @@ def rooms() -> tuple[Place, Place]:
 
 @pytest.mark.parametrize("which", ["main", "north"])
 def test_no_page_of_a_room_links_another_room(rooms: tuple[Place, Place], which: str) -> None:
-    p = rooms[0] if which == "main" else rooms[1]
+    p, other = rooms if which == "main" else rooms[::-1]
     for admin in (False, True):
-        w = walk(p, p.boss() if admin else phone(), admin)
+        w = walk(p, other, p.boss() if admin else phone(), admin)
         assert w.titles > (110 if admin else 30), w.titles
         assert w.not_found >= (5 if admin else 4)
         # Every round's page of the table, the exports and the manage pages were walked.
