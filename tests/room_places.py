@@ -12,6 +12,7 @@ tests/manage/test_isolation.py, do for their parts.)
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from django.test import Client
@@ -81,7 +82,7 @@ def room_routes() -> list[str]:
 def fill(route: str, p: Place) -> list[str]:
     """The route's URLs for place `p` (each round of its table where it takes one, each
     export format)."""
-    path = route
+    path = re.sub(r"<(?:int|num):", "<int:", route)  # (the number converters: one kind here)
     if route.startswith("r/<slug:slug>/t/"):
         path = path.replace("<str:code>", p.fixed.code)
     path = path.replace("<slug:slug>", p.room.slug).replace("<str:code>", p.table.code)

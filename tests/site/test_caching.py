@@ -172,7 +172,8 @@ def test_the_django_streams_say_nosniff(north: Place) -> None:
 
 
 def asgi_scope(path: str, headers: list[tuple[bytes, bytes]]) -> dict[str, Any]:
-    return {"type": "http", "method": "GET", "path": path, "query_string": b"",
+    path, _, query = path.partition("?")
+    return {"type": "http", "method": "GET", "path": path, "query_string": query.encode(),
             "headers": headers, "http_version": "1.1", "scheme": "http",
             "server": ("testserver", 80), "client": ("127.0.0.1", 5000)}  # fmt: skip
 
@@ -201,6 +202,7 @@ def test_the_asgi_streams_say_nosniff() -> None:
         "room": (f"/r/{room.slug}/manage/events", cookie, b"200"),
         "no such table": ("/s/NoSuchTable/events", [], b"404"),
         "no one signed in": (f"/r/{room.slug}/manage/events", [], b"404"),
+        "a version no page says": (f"/s/{p.table.code}/events?v=%C2%B2", [], b"400"),
     }
     for what, (path, headers, status) in answers.items():
         start = asyncio.run(asgi_start(path, headers))
