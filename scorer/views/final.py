@@ -8,7 +8,6 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
@@ -54,9 +53,7 @@ def final_svg(request: HtmxHttpRequest, code: str) -> HttpResponse:
     session = session_or_404(code)
     context = picture(session)
     body = render_to_string("scorer/final.svg", context, request=request)
-    response = HttpResponse(body, content_type="image/svg+xml; charset=utf-8")
-    patch_cache_control(response, private=True, no_cache=True)
-    return response
+    return HttpResponse(body, content_type="image/svg+xml; charset=utf-8")
 
 
 def _back(request: HtmxHttpRequest, session: GameSession) -> HttpResponse:

@@ -12,7 +12,7 @@ from django.contrib import messages
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.cache import get_conditional_response
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
@@ -82,8 +82,7 @@ def tallies(request: HtmxHttpRequest, code: str) -> HttpResponse:
         response = render(request, "scorer/session.html#tallies", context)
         if stop:
             response.status_code = HttpResponseStopPolling.status_code
-    response["ETag"] = etag
-    patch_cache_control(response, private=True, no_cache=True)
+    response["ETag"] = etag  # (kept by the phone only, asked again: scorer/caching.py)
     return response
 
 
@@ -92,9 +91,7 @@ def qr(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The session link as a QR code (SVG), for the other phones at the table."""
     session = session_or_404(code)
     url = share_link(request, reverse("scorer:session", args=[session.code])).url
-    response = HttpResponse(qr_svg(url), content_type="image/svg+xml")
-    patch_cache_control(response, private=True, max_age=24 * 3600)
-    return response
+    return HttpResponse(qr_svg(url), content_type="image/svg+xml")  # kept a day (caching.py)
 
 
 def _last_standing(session: GameSession) -> int | None:

@@ -811,7 +811,10 @@ def test_500_page_has_both_languages_and_no_trace(monkeypatch: pytest.MonkeyPatc
     page = html(response)
     assert "出错了" in page and "Server error" in page
     assert "boom" not in page and "Traceback" not in page
-    assert render_to_string("500.html") == page
+    # Its way back is the table's own page (read off the address: no database).
+    back = reverse("scorer:session", args=[s.code])
+    assert render_to_string("500.html", {"back": back, "table": True}) == page
+    assert f'href="{back}"' in page and "Back to the table" in page
 
 
 def test_preset_fills_the_rule_options(client: Client) -> None:
