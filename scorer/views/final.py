@@ -3,9 +3,10 @@ picture (what they show: scorer/present/final.py)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
@@ -22,14 +23,21 @@ from scorer.services import phone
 from scorer.services.access import session_or_404
 from scorer.text import NOTE, TextRefused, clean_text
 from scorer.views import HtmxHttpRequest
+from scorer.views.live_pages import live_page
 
 __all__ = ["close", "final", "final_svg", "reopen"]
 
 
 @require_safe
 def final(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """结算: the result, who pays whom, close or reopen; it follows the table live
+    (a close, a reopen or a fix on another phone: scorer/views/live_pages.py)."""
     session = session_or_404(code)
     phone.hold(request, session)  # a result page is shared by its link: it opens the table
+    return live_page(request, "scorer/final.html", session, lambda: _final_context(session))
+
+
+def _final_context(session: GameSession) -> dict[str, Any]:
     context = summary(session)
     context["history"] = list(session.changes.all())
     context["player_links"] = [
@@ -44,7 +52,7 @@ def final(request: HtmxHttpRequest, code: str) -> HttpResponse:
             {"name": str(n), "amount": m}
             for n, m in zip(session.players, session.money_charged(), strict=True)
         ]
-    return render(request, "scorer/final.html", context)
+    return context
 
 
 @require_safe
