@@ -29,7 +29,8 @@
 (function () {
   var SILENT_MS = 45000;
   var BACKOFF_MS = [500, 1000, 2000, 3000];
-  var LATER_MS = 2000; // a region left alone while a form is being filled in
+  var LATER_MS = 2000;
+  var STUCK_MS = 15000; // a region left alone while a form is being filled in
   var sources = [];
 
   function hear(e) { e.target.mahjongHeard = Date.now(); }
@@ -67,7 +68,7 @@
     var region = regionOf(box);
     if (!region || !window.htmx) return;
     if (box.mahjongTimer) { clearTimeout(box.mahjongTimer); box.mahjongTimer = null; }
-    box.mahjongBusy = true; // until htmx:afterRequest (or a prevented request) says it is over
+    box.mahjongBusy = Date.now(); // until htmx:afterRequest (or a prevented request) says it is over
     box.mahjongWaited = false;
     window.htmx.trigger(region, "live:fetch");
   }
@@ -75,6 +76,8 @@
   // Fetch when a newer version than the one shown was heard and nothing is in flight.
   function sync(box) {
     var region = regionOf(box);
+    // (A fetch whose end was never heard holds nothing up for long.)
+    if (box.mahjongBusy && Date.now() - box.mahjongBusy > STUCK_MS) box.mahjongBusy = false;
     if (!region || box.mahjongBusy || box.mahjongTimer) return;
     var version = shown(region);
     if (!isNaN(version) && (box.mahjongSeen || 0) > version) fetchNow(box);
@@ -94,10 +97,12 @@
     later(box, BACKOFF_MS[Math.min(n, BACKOFF_MS.length) - 1]);
   }
 
-  function succeeded(box) {
+  function succeeded(box, swapped) {
     box.mahjongFailures = 0;
     notice(box, false);
-    sync(box); // a version heard while this fetch was on its way
+    // A version heard while this fetch was on its way: fetched once the answer is in
+    // place (htmx:afterSettle, below), or now when the answer changed nothing (304).
+    if (!swapped) sync(box);
   }
 
   // ------------------------------------------------------------------ the stream
@@ -161,7 +166,7 @@
       if (box && box.mahjongSeen > shown(elt)) later(box, LATER_MS);
     }
     if (e.defaultPrevented && box) box.mahjongBusy = false;
-    else if (box) box.mahjongBusy = true;
+    else if (box) box.mahjongBusy = Date.now();
   });
 
   document.addEventListener("htmx:configRequest", function (e) {
@@ -179,8 +184,13 @@
     box.mahjongBusy = false;
     var xhr = e.detail.xhr;
     var status = xhr ? xhr.status : 0;
-    if (status >= 200 && status < 400) succeeded(box);
+    if (status >= 200 && status < 400) succeeded(box, status !== 304 && status !== 204);
     else failed(box);
+  });
+
+  document.addEventListener("htmx:afterSettle", function (e) {
+    var box = live(e.target) ? boxOf(e.target) : null;
+    if (box) sync(box);
   });
 
   function everyBox(fn) {
