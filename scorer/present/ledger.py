@@ -296,9 +296,16 @@ def ledger(session: GameSession, show_undone: bool) -> dict[str, Any]:
     rows = []
     # Undone hands ("已撤销 2 局") and the other lines undone, told apart: no 局.
     undone_count = undone_lines = 0
+    # Each hand is labelled "第 N 局" as Round.hand_number counts: one more than the
+    # standing hands before it, so a hand undone and recorded again takes its number
+    # back (the rows read 1-10, not 1-6, 8, 9, 10); the URL keeps the line's number.
+    hands_before = 0
     for line in lines:
         status, current_id, deltas, kind, take = line[1], line[4], line[5], line[8], line[9]
         standing = status == Round.ACTIVE
+        hand = hands_before + 1 if kind in RoundRevision.HANDS else None
+        if standing and hand is not None:
+            hands_before += 1
         if not standing:
             if kind in RoundRevision.HANDS:
                 undone_count += 1
@@ -310,9 +317,8 @@ def ledger(session: GameSession, show_undone: bool) -> dict[str, Any]:
         if standing:
             running = [a + b for a, b in zip(running, deltas, strict=False)]
             room_take += take or 0
-        rows.append(
-            _ledger_row(line, standing, list(zip(deltas, running, strict=False)), round_base)
-        )
+        cells = list(zip(deltas, running, strict=False))
+        rows.append(_ledger_row(line, hand, standing, cells, round_base, session.code))
     return {
         "session": session,
         "names": names,
@@ -327,14 +333,23 @@ def ledger(session: GameSession, show_undone: bool) -> dict[str, Any]:
 
 
 def _ledger_row(
-    line: tuple[Any, ...], standing: bool, cells: list[tuple[int, int]], round_base: str
+    line: tuple[Any, ...],
+    hand: int | None,
+    standing: bool,
+    cells: list[tuple[int, int]],
+    round_base: str,
+    code: str,
 ) -> dict[str, Any]:
-    """One line of the ledger (`line`: its LEDGER_COLUMNS); `cells`: (points, running
-    total) per seat, which {% ledger_cells %} shows."""
+    """One line of the ledger (`line`: its LEDGER_COLUMNS; `hand`: its "第 N 局", None
+    for a line that is no hand); `cells`: (points, running total) per seat, which
+    {% ledger_cells %} shows."""
     number, _, undone_by, undone_at, current_id, _, n_revisions, live, kind, take = line
     return {
         "number": str(number),
+        "hand": hand,
         "url": f"{round_base}{number}/",
+        # 改, one tap from the opened row: the same steps as the round's page.
+        "edit_url": _edit_url(kind, standing, code, number),
         "standing": standing,
         "undone_by": author_label(undone_by),
         "undone_at": undone_at,
@@ -349,6 +364,18 @@ def _ledger_row(
         "room_take": take or 0,
         "cells": cells,
     }
+
+
+def _edit_url(kind: str | None, standing: bool, code: str, number: int) -> str:
+    """Where 改 goes for a standing line: an adjustment's or a penalty's own form, a
+    hand's record form prefilled; none for the close's fee or a round of events."""
+    if not standing:
+        return ""
+    if kind in RoundRevision.NOT_HANDS:
+        return reverse("scorer:adjust_edit", args=[code, number])
+    if kind in (RoundRevision.WIN, RoundRevision.DRAW):
+        return reverse("scorer:edit", args=[code, number])
+    return ""
 
 
 def _ledger_totals(session: GameSession, running: list[int]) -> list[dict[str, Any]]:

@@ -1,0 +1,120 @@
+"""The ledger numbers its rows as the hands were played (Round.hand_number), not by
+the lines recorded: a hand undone and recorded again takes its number back, and an
+adjustment's line is labelled by its kind.  URLs keep the line's own number; 改 is
+one tap from an opened row."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import by_tiles, make_table, record
+from tests.pages import html
+from tests.scorer.test_scorer_adjust_views import ZH, post_adjust
+
+pytestmark = pytest.mark.django_db
+
+ROW = re.compile(
+    r'<details class="ledger-round([^"]*)" id="round-(\d+)".*?<span class="num">(.*?)'
+    r'<span class="opens"',
+    re.S,
+)
+
+
+def rows(page: str) -> list[tuple[str, str, str]]:
+    """(line number, label, classes) of every row, in order."""
+    return [(line, re.sub(r"<[^>]+>", "", label), cls) for cls, line, label in ROW.findall(page)]
+
+
+def hands(s_seats: int = 4) -> list[dict[str, object]]:
+    return [by_tiles(winner=i % s_seats, discarder=(i + 1) % s_seats) for i in range(10)]
+
+
+def test_undo_hand_7_and_record_it_again_the_rows_read_1_to_10() -> None:
+    s = make_table("mcr")
+    entries = hands()
+    for entry in entries[:7]:
+        record(s, entry)
+    assert s.undo_last(expected=7) is not None  # hand 7 undone ...
+    for entry in entries[6:]:  # ... recorded again, then hands 8-10
+        record(s, entry)
+    c = Client()
+    page = html(c.get(reverse("scorer:ledger", args=[s.code]), **ZH))
+    shown = rows(page)
+    assert [label for _, label, _ in shown] == [str(n) for n in range(1, 11)]
+    # The URLs keep the lines' numbers: hand 7 is line 8, hand 10 line 11.
+    assert [line for line, _, _ in shown] == ["1", "2", "3", "4", "5", "6", "8", "9", "10", "11"]
+    assert f'href="{reverse("scorer:round", args=[s.code, 11])}"' in page
+    # 改 one tap from the opened row: the record form of that line.
+    assert f'href="{reverse("scorer:edit", args=[s.code, 8])}"' in page
+    # The undone rows shown: the undone hand keeps the place it had, 7.
+    page = html(c.get(reverse("scorer:ledger", args=[s.code]) + "?undone=1", **ZH))
+    shown = rows(page)
+    assert [label for _, label, _ in shown] == [str(n) for n in range(1, 7)] + [
+        "7",
+        "7",
+        "8",
+        "9",
+        "10",
+    ]
+    assert "is-undone" in shown[6][2] and "is-undone" not in shown[7][2]
+
+
+def test_an_adjustment_line_is_labelled_by_its_kind_and_the_hands_count_on() -> None:
+    s = make_table("mcr")
+    record(s, by_tiles(winner=1, discarder=2))
+    c = Client()
+    assert post_adjust(c, s, str(uuid.uuid4())).status_code == 302
+    record(s, by_tiles(winner=3, discarder=0))
+    page = html(c.get(reverse("scorer:ledger", args=[s.code]), **ZH))
+    assert [(line, label) for line, label, _ in rows(page)] == [
+        ("1", "1"),
+        ("2", "调整"),
+        ("3", "2"),
+    ]
+    # The adjustment's 改 is its own form, one tap from the row.
+    assert f'href="{reverse("scorer:adjust_edit", args=[s.code, 2])}"' in page
+    assert "改这一行" in page and "改这一局" in page
+    # A closed table offers no 改.
+    s.close("甲")
+    page = html(c.get(reverse("scorer:ledger", args=[s.code]), **ZH))
+    assert "改这一局" not in page and reverse("scorer:edit", args=[s.code, 1]) not in page
+
+
+# --------------------------------------------------------------------------- live pages
+
+LIVE = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "live-page"}
+
+
+@pytest.mark.parametrize("name", ["final", "ledger", "round"])
+def test_a_table_page_answers_its_live_region_alone_etagged_by_the_table(name: str) -> None:
+    """结算, the ledger and a round's page: the whole page holds the region (with its
+    stream and the version it shows); the region's own fetch is answered with it
+    alone (and the table's navigation, out of band), 304 until the table changes."""
+    s = make_table("mcr")
+    record(s, by_tiles(winner=1, discarder=2))
+    args = [s.code, 1] if name == "round" else [s.code]
+    url = reverse(f"scorer:{name}", args=args)
+    c = Client()
+    s.refresh_from_db()
+    page = html(c.get(url, **ZH))
+    assert f'sse-connect="/s/{s.code}/events?v={s.version}"' in page
+    assert 'id="live-page"' in page and f'data-live-version="{s.version}"' in page
+    assert "hx-swap-oob" not in page
+    part = c.get(url, **ZH, **LIVE)
+    body = html(part)
+    assert part.status_code == 200 and "<html" not in body and 'id="live-page"' in body
+    assert 'id="session-nav"' in body and 'hx-swap-oob="true"' in body
+    etag = part["ETag"]
+    assert "no-cache" in part["Cache-Control"] and "private" in part["Cache-Control"]
+    assert c.get(url, **ZH, **LIVE, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    s.close("东")  # another phone closes the table
+    s.refresh_from_db()
+    fresh = c.get(url, **ZH, **LIVE, HTTP_IF_NONE_MATCH=etag)
+    assert fresh.status_code == 200 and f'data-live-version="{s.version}"' in html(fresh)
+    # The closed table's navigation has no 记一局.
+    assert reverse("scorer:record", args=[s.code]) not in html(fresh)
