@@ -54,3 +54,29 @@ def test_pinyin_finds_fans_and_chosen_fans_stay_shown(page: Page, live_server: L
     help.scroll_into_view_if_needed()
     snap(page, "fan-help", full_page=False)
     search.fill("")
+
+
+def test_everyday_abbreviations_find_fans_and_no_match_is_said(
+    page: Page, live_server: LiveServer
+) -> None:
+    """ "qdd" (七对), "13幺" and "十三么" (十三幺) find their fans (the aliases of each
+    ruleset's fan help: tests/rules/test_fan_help.py); a search that finds nothing
+    says so, with what was typed."""
+    session = make_table("mcr", PLAYERS, first_dealer=0)
+    page.goto(f"{live_server.url}/s/{session.code}/record")
+    page.locator('button[value="mode:quick"]').click()
+    search = page.locator("[data-fan-search]")
+    none = page.locator("[data-fan-no-match]")
+    found = {"qdd": "七对", "13幺": "十三幺", "十三么": "十三幺"}
+    for typed, name in found.items():
+        search.fill(typed)
+        expect(
+            page.locator(".pk-quick-fan:not([hidden]) .pk-zh", has_text=name).first
+        ).to_be_visible()
+        expect(none).to_be_hidden()
+    search.fill("zzzq")
+    expect(page.locator(".pk-quick-fan:not([hidden])")).to_have_count(0)
+    expect(none).to_be_visible()
+    expect(none).to_have_text("没有这个番种： zzzq")
+    search.fill("")
+    expect(none).to_be_hidden()
