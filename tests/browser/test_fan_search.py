@@ -11,7 +11,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from tests.browser.helpers import assert_no_horizontal_scroll, snap
 from tests.browser.test_table_flow import PLAYERS
-from tests.factories import make_table
+from tests.factories import by_tiles, make_table, record
 
 pytestmark = pytest.mark.browser
 
@@ -80,3 +80,14 @@ def test_everyday_abbreviations_find_fans_and_no_match_is_said(
     expect(none).to_have_text("没有这个番种： zzzq")
     search.fill("")
     expect(none).to_be_hidden()
+
+
+def test_a_fans_page_leads_back_to_the_round(page: Page, live_server: LiveServer) -> None:
+    session = make_table("mcr", PLAYERS, first_dealer=0)
+    record(session, by_tiles(winner=1, discarder=2))
+    round_url = f"{live_server.url}/s/{session.code}/rounds/1/"
+    page.goto(round_url)
+    page.locator(".current-version .fan-help-link").first.click()
+    page.wait_for_url("**/rules/mcr/fans/**")
+    page.get_by_role("link", name="← 返回").click()
+    page.wait_for_url(round_url)

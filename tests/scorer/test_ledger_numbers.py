@@ -12,7 +12,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import by_tiles, make_table, record
+from scorer.models.rooms import RoomTable
+from tests.factories import by_tiles, make_room, make_table, record
 from tests.pages import html
 from tests.scorer.test_scorer_adjust_views import ZH, post_adjust
 
@@ -118,3 +119,32 @@ def test_a_table_page_answers_its_live_region_alone_etagged_by_the_table(name: s
     assert fresh.status_code == 200 and f'data-live-version="{s.version}"' in html(fresh)
     # The closed table's navigation has no 记一局.
     assert reverse("scorer:record", args=[s.code]) not in html(fresh)
+
+
+# --------------------------------------------------------------------------- small trips
+
+
+def test_every_page_of_a_table_names_its_table() -> None:
+    """The room's name and the table's ("老街棋牌室 · 包间A") on every page of a table
+    started at a fixed table, in its title and its header; the room's alone for one
+    started from the room's page."""
+    room = make_room("laojie", "老街棋牌室")
+    at_table = make_table(
+        "mcr", room=room, room_table=RoomTable.objects.create(room=room, number=1, name="包间A")
+    )
+    from_room = make_table("mcr", room=room)
+    for s, place in ((at_table, "老街棋牌室 · 包间A"), (from_room, "老街棋牌室")):
+        record(s, by_tiles(winner=1, discarder=2))
+        c = Client()
+        for name, args in (("ledger", [s.code]), ("final", [s.code]), ("round", [s.code, 1]),
+                           ("record", [s.code]), ("adjust", [s.code]), ("edit", [s.code, 1])):  # fmt: skip
+            page = html(c.get(reverse(f"scorer:{name}", args=args), **ZH))
+            title = re.search(r"<title>(.*?)</title>", page, re.S)
+            assert title and title[1].strip().endswith(place), (name, title)
+            line = re.search(r'<p class="nav-place">(.*?)</p>', page, re.S)
+            assert line and line[1].strip() == place, (name, line)
+
+
+def test_a_fans_page_has_a_way_back() -> None:
+    page = html(Client().get(reverse("scorer:fan_help", args=["mcr", 48]), **ZH))
+    assert re.search(r'<a class="button" href="/" data-back>← 返回</a>', page), page[-800:]
