@@ -148,3 +148,49 @@ def test_every_page_of_a_table_names_its_table() -> None:
 def test_a_fans_page_has_a_way_back() -> None:
     page = html(Client().get(reverse("scorer:fan_help", args=["mcr", 48]), **ZH))
     assert re.search(r'<a class="button" href="/" data-back>← 返回</a>', page), page[-800:]
+
+
+# --------------------------------------------------------------------------- wild tiles
+
+WUHAN_D03 = {
+    "kind": "win", "mode": "tiles", "winner": 1, "discarder": 2, "turned": "5m",
+    "hand": {"concealed": "346m8p567s", "win_tile": "8p", "melds": [
+        {"type": "chi", "tiles": "234p", "exposed": True, "claimed_from": "left"},
+        {"type": "kong", "tiles": "9999m", "exposed": True, "added": True}]},
+    "seat_inputs": {"openings": [0, 0, 1, 0], "ming_gang": [0, 0, 0, 0], "an_gang": [1, 0, 0, 0],
+                    "hz_gang": [0, 0, 0, 1], "lz_gang": [0, 0, 0, 0]},
+}  # fmt: skip
+
+
+def test_a_turned_tile_and_the_wild_tiles_played_show_as_they_counted() -> None:
+    """武汉 (a turned tile, 癞子 the next kind; amounts a base times each payer's
+    factors): its round page and the ledger's opened row show the turned tile, the
+    wild kind, each wild tile of the hand marked, and the multiplication's total, not
+    "合计 1 分".  Driven by the table's declared wilds and scoring."""
+    from rules import get_ruleset
+
+    s = make_table("wuhan", params=dict(get_ruleset("wuhan").defaults))
+    rnd = record(s, WUHAN_D03)
+    won = rnd.current.deltas[1]  # type: ignore[union-attr]
+    c = Client()
+    for url in (reverse("scorer:round", args=[s.code, 1]),
+                reverse("scorer:round", args=[s.code, 1]) + "?part=current"):  # fmt: skip
+        page = html(c.get(url, **ZH))
+        assert "翻牌：五万 · 癞子：六万" in page, url
+        # 346万: the 6 is the 癞子 (it counts as the 5).
+        assert re.search(
+            r'34<span class="wild-tile" title="癞子">6<span class="visually-hidden">（癞子）</span></span>万',
+            page,
+        ), url
+        assert f"<strong>{won} 分</strong>" in page and "<strong>1 分</strong>" not in page, url
+    en = html(c.get(reverse("scorer:round", args=[s.code, 1]), HTTP_ACCEPT_LANGUAGE="en"))
+    assert "Turned up: 5 Characters" in en or "Turned up: 5 Character" in en, en[
+        en.find("Turned") :
+    ][:80]
+
+
+def test_a_table_without_wild_tiles_says_none() -> None:
+    s = make_table("mcr")
+    record(s, by_tiles(winner=1, discarder=2))
+    page = html(Client().get(reverse("scorer:round", args=[s.code, 1]), **ZH))
+    assert "wild-line" not in page and "wild-tile" not in page
