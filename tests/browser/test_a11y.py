@@ -392,17 +392,14 @@ TARGETS = (
     "a[href], button, summary, select, textarea,"
     " input:not([type=hidden]):not([type=checkbox]):not([type=radio])"
 )
-NOT_TARGETS = ".pk-tile, .visually-hidden, .site-header *, .site-foot *"
+NOT_TARGETS = ".pk-tile, .visually-hidden"
+_SCREEN = {s.name: s for s in SCREENS}
 TARGET_SCREENS = [
-    Screen("record", "/s/{mcr}/record", taps("winner:1", "from:2", *MCR_TILES)),
-    Screen("record-sichuan", "/s/{sichuan}/record"),
-    Screen("ledger", "/s/{mcr}/ledger", open_folds(".ledger-round")),
-    Screen("ledger-sichuan", "/s/{sichuan}/ledger", open_folds(".ledger-round")),
+    *(_SCREEN[name] for name in ("record-result", "record-sichuan", "ledger", "ledger-sichuan")),
     Screen("round", "/s/{mcr}/rounds/1/", open_folds(".version")),
-    Screen("round-sichuan", "/s/{sichuan}/rounds/1/"),
+    *(_SCREEN[name] for name in ("round-sichuan", "adjust")),
     Screen("settle-up", "/s/{mcr}/final", open_folds(".close-box")),
     Screen("settle-up-closed", "/s/{closed}/final", open_folds(".reopen-box")),
-    Screen("adjust", "/s/{mcr}/adjust"),
 ]
 
 
