@@ -22,7 +22,8 @@
  *   within the poll's 3 s, and a healthy one costs no request at all.
  * - A poll is marked (X-Live-Poll): a closed table's poll is answered "stop polling".
  * - A region with a form being filled in, or showing a form's errors, is not replaced
- *   under the thumb; it is looked at again a little later.
+ *   under the thumb; it is looked at again a little later.  A row opened in it (the
+ *   ledger's) is open again after the fetch, its details loaded anew.
  * - A room's stream says "changed" with no version ("?"): its regions fetch on every
  *   nudge (hx-trigger "sse:changed"), with the same retries.
  */
@@ -188,9 +189,24 @@
     else failed(box);
   });
 
+  // An opened row (the ledger's) stays open across a fetch: its details load again.
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var target = e.detail && e.detail.target;
+    var box = live(target) ? boxOf(target) : null;
+    if (!box) return;
+    box.mahjongOpen = Array.prototype.map.call(
+      target.querySelectorAll("details[id][open]"), function (d) { return d.id; });
+  });
+
   document.addEventListener("htmx:afterSettle", function (e) {
     var box = live(e.target) ? boxOf(e.target) : null;
-    if (box) sync(box);
+    if (!box) return;
+    (box.mahjongOpen || []).forEach(function (id) {
+      var row = document.getElementById(id);
+      if (row && e.target.contains(row)) row.open = true;
+    });
+    box.mahjongOpen = null;
+    sync(box);
   });
 
   function everyBox(fn) {

@@ -84,6 +84,9 @@ def test_close_reopen_and_fix_reach_every_page_of_the_other_phone(
     expect(b_table.locator(".session-nav a", has_text="记一局")).to_be_visible()
     expect(b_final.locator("h1")).to_have_text("目前结果")
     expect(b_final.locator(".close-box summary")).to_be_visible()
+    # B has round 1 open in the ledger: it stays open through the fix, its details anew.
+    b_ledger.locator("#round-1 summary").click()
+    expect(b_ledger.locator("#round-1 .round-detail .outcome")).to_contain_text(PLAYERS[1])
     before = s.tallies()
     rounds[0].revise(by_tiles(winner=2, discarder=1), author=PLAYERS[0])
     after = s.tallies()
@@ -92,6 +95,10 @@ def test_close_reopen_and_fix_reach_every_page_of_the_other_phone(
     assert totals(b_table, "#tallies .seat .total") == after
     assert totals(b_ledger, ".ledger-foot .cell strong") == after
     expect(b_ledger.locator("#round-1 .num sup")).to_have_attribute("title", "已修改")
+    expect(b_ledger.locator("#round-1")).to_have_attribute("open", "")
+    expect(b_ledger.locator("#round-1 .round-detail .outcome")).to_contain_text(
+        f"{PLAYERS[2]} 和牌，{PLAYERS[1]} 放炮"
+    )
     assert sorted(totals(b_final, ".final-total")) == sorted(after)
     for p in b_pages:
         assert p.evaluate("() => window.mahjongNotReloaded === true"), p.url
