@@ -397,7 +397,7 @@ _SCREEN = {s.name: s for s in SCREENS}
 TARGET_SCREENS = [
     *(_SCREEN[name] for name in ("record-result", "record-sichuan", "ledger", "ledger-sichuan")),
     Screen("round", "/s/{mcr}/rounds/1/", open_folds(".version")),
-    *(_SCREEN[name] for name in ("round-sichuan", "adjust")),
+    *(_SCREEN[name] for name in ("round-sichuan", "adjust", "table", "table-sichuan-live")),
     Screen("settle-up", "/s/{mcr}/final", open_folds(".close-box")),
     Screen("settle-up-closed", "/s/{closed}/final", open_folds(".reopen-box")),
 ]
