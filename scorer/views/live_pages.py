@@ -9,6 +9,7 @@ with no body, and the answer is never cached by anyone but this phone.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -35,11 +36,13 @@ def live_page(
     """`template` whole, or its partial `live` when the page's live region asks;
     `context` is built only when the answer has a body (not for a 304)."""
     etag = etag_of(session)
+    # The region sends it back (hx-headers): a fetch of an unchanged table is a 304.
+    headers = json.dumps({"If-None-Match": etag})
     if not (request.htmx and request.htmx.target == LIVE_REGION):
-        return render(request, template, {**context(), "live_etag": etag})
+        return render(request, template, {**context(), "live_headers": headers})
     response = get_conditional_response(request, etag=etag)
     if response is None:
-        page = {**context(), "live_etag": etag, "live_answer": True}
+        page = {**context(), "live_headers": headers, "live_answer": True}
         response = render(request, f"{template}#live", page)
     response["ETag"] = etag
     patch_cache_control(response, private=True, no_cache=True)

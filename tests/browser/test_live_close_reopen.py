@@ -100,6 +100,11 @@ def test_close_reopen_and_fix_reach_every_page_of_the_other_phone(
         f"{PLAYERS[2]} 和牌，{PLAYERS[1]} 放炮"
     )
     assert sorted(totals(b_final, ".final-total")) == sorted(after)
+    # Asked again with nothing changed, each page's region is answered 304, no body.
+    for p in b_pages:
+        with p.expect_response(lambda r: r.request.headers.get("hx-request") == "true") as got:
+            p.evaluate("() => htmx.trigger(document.querySelector('[data-live-poll]'), 'wake')")
+        assert got.value.status == 304, (p.url, got.value.status)
     for p in b_pages:
         assert p.evaluate("() => window.mahjongNotReloaded === true"), p.url
         p.goto("about:blank")  # (their streams closed: the server's threads end at a ping)

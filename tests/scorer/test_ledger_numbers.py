@@ -5,6 +5,8 @@ one tap from an opened row."""
 
 from __future__ import annotations
 
+import html as htmllib
+import json
 import re
 import uuid
 
@@ -105,6 +107,11 @@ def test_a_table_page_answers_its_live_region_alone_etagged_by_the_table(name: s
     page = html(c.get(url, **ZH))
     assert f'sse-connect="/s/{s.code}/events?v={s.version}"' in page
     assert 'id="live-page"' in page and f'data-live-version="{s.version}"' in page
+    # The ETag the region sends back, as JSON htmx reads (quotes escaped in the attribute).
+    sent = re.search(r'id="live-page"[^>]*hx-headers="([^"]*)"', page)
+    assert sent and json.loads(htmllib.unescape(sent[1])) == {
+        "If-None-Match": f'"{s.version}-zh-hans"'
+    }
     assert "hx-swap-oob" not in page
     part = c.get(url, **ZH, **LIVE)
     body = html(part)
