@@ -25,7 +25,7 @@ from scorer.text import NOTE, TextRefused, clean_text
 from scorer.views import HtmxHttpRequest
 from scorer.views.live_pages import live_page
 
-__all__ = ["close", "final", "final_svg", "reopen"]
+__all__ = ["close", "final", "final_svg", "picture_page", "reopen"]
 
 
 @require_safe
@@ -65,6 +65,15 @@ def final_svg(request: HtmxHttpRequest, code: str) -> HttpResponse:
     response = HttpResponse(body, content_type="image/svg+xml; charset=utf-8")
     patch_cache_control(response, private=True, no_cache=True)
     return response
+
+
+@require_safe
+def picture_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """The result as one picture, on a page of its own (what "Save as a picture" opens
+    without script, and where a phone keeps it on screen to show): it follows the
+    table live, the picture asked again at each new version."""
+    session = session_or_404(code)
+    return live_page(request, "scorer/picture.html", session, lambda: {"session": session})
 
 
 def _back(request: HtmxHttpRequest, session: GameSession) -> HttpResponse:

@@ -192,6 +192,7 @@ SCREENS = [
     Screen("adjust", "/s/{mcr}/adjust"),
     Screen("round-sichuan", "/s/{sichuan}/rounds/1/"),
     Screen("result", "/s/{closed}/final"),
+    Screen("result-picture", "/s/{mcr}/picture"),
     Screen("player", "/p/{player}/"),
     Screen("not-found", "/s/nosuchtable/"),
     # The record page, MCR: its first screen, a half-tapped hand (held counts, a
@@ -400,6 +401,7 @@ TARGET_SCREENS = [
     *(_SCREEN[name] for name in ("round-sichuan", "adjust", "table", "table-sichuan-live")),
     Screen("settle-up", "/s/{mcr}/final", open_folds(".close-box")),
     Screen("settle-up-closed", "/s/{closed}/final", open_folds(".reopen-box")),
+    _SCREEN["result-picture"],
 ]
 
 

@@ -1,9 +1,9 @@
 """Every page of a table follows it live, on two phones at 360 x 740.
 
-Phone B has the table page, 结算 and the ledger open.  Phone A closes the table on
+Phone B has the table page, 结算, the ledger and the result's picture open.  Phone A closes the table on
 its 结算: B's table page and 结算 change to the closed set (no 记一局, 重新打开本桌)
 without a reload.  A reopens it and a round is fixed: B's buttons, totals, 结算 and
-ledger follow.
+ledger and picture follow.
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ def test_close_reopen_and_fix_reach_every_page_of_the_other_phone(
     b_table = opened(second_page, base)
     b_final = opened(second_page.context.new_page(), f"{base}final")
     b_ledger = opened(second_page.context.new_page(), f"{base}ledger")
-    b_pages = [b_table, b_final, b_ledger]
+    b_picture = opened(second_page.context.new_page(), f"{base}picture")
+    b_pages = [b_table, b_final, b_ledger, b_picture]
     record_button = b_table.locator(".actions a", has_text="记一局")
     expect(record_button).to_be_visible()
 
@@ -100,6 +101,10 @@ def test_close_reopen_and_fix_reach_every_page_of_the_other_phone(
         f"{PLAYERS[2]} 和牌，{PLAYERS[1]} 放炮"
     )
     assert sorted(totals(b_final, ".final-total")) == sorted(after)
+    # The result's picture: asked again at the table's version, and drawn.
+    picture = b_picture.locator("img.final-picture")
+    expect(picture).to_have_attribute("src", f"/s/{s.code}/final.svg?v={s.version}")
+    assert b_picture.evaluate("() => document.querySelector('img.final-picture').naturalWidth") > 0
     # Asked again with nothing changed, each page's region is answered 304, no body.
     for p in b_pages:
         with p.expect_response(lambda r: r.request.headers.get("hx-request") == "true") as got:

@@ -93,9 +93,9 @@ def test_an_adjustment_line_is_labelled_by_its_kind_and_the_hands_count_on() -> 
 LIVE = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "live-page"}
 
 
-@pytest.mark.parametrize("name", ["final", "ledger", "round"])
+@pytest.mark.parametrize("name", ["final", "ledger", "round", "picture"])
 def test_a_table_page_answers_its_live_region_alone_etagged_by_the_table(name: str) -> None:
-    """结算, the ledger and a round's page: the whole page holds the region (with its
+    """结算, the ledger, a round's page and the result's picture: the whole page holds the region (with its
     stream and the version it shows); the region's own fetch is answered with it
     alone (and the table's navigation, out of band), 304 until the table changes."""
     s = make_table("mcr")
