@@ -43,6 +43,10 @@ __all__ = [
 
 # --------------------------------------------------------------------------- the session page
 
+# The tallies answered alone carry the table's navigation too (a close or a reopen
+# on another phone takes 记一局 out of it or puts it back), marked as the scores page's.
+LIVE_ANSWER = {"live_answer": True, "nav_here": "session"}
+
 
 def _previous_totals(request: HtmxHttpRequest, n: int) -> list[int] | None:
     """The totals the polling page showed before ("was": "-8,69,-53,-8"), if it sent them."""
@@ -56,7 +60,7 @@ def detail(request: HtmxHttpRequest, code: str) -> HttpResponse:
     session = session_or_404(code)
     context = board(session, _previous_totals(request, session.n_players))
     if request.htmx:
-        return render(request, "scorer/session.html#tallies", context)
+        return render(request, "scorer/session.html#tallies", {**context, **LIVE_ANSWER})
     phone.remember_table(request, session)
     context["me_seat"] = phone.my_seat(request, session)
     context["me_name"] = phone.my_name(request, session)
@@ -79,7 +83,7 @@ def tallies(request: HtmxHttpRequest, code: str) -> HttpResponse:
     response = None if stop else get_conditional_response(request, etag=etag)
     if response is None:
         context = board(session, _previous_totals(request, session.n_players))
-        response = render(request, "scorer/session.html#tallies", context)
+        response = render(request, "scorer/session.html#tallies", {**context, **LIVE_ANSWER})
         if stop:
             response.status_code = HttpResponseStopPolling.status_code
     response["ETag"] = etag  # (kept by the phone only, asked again: scorer/caching.py)
