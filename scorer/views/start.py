@@ -45,7 +45,7 @@ def _home(
         "room_table": room_table,
         "form": form,
         "recent_names": recent_names(room.pk),
-        **tables_context(request),
+        **tables_context(request, room),
     }
     return render(request, "scorer/home.html", context, status=status)
 
