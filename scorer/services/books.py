@@ -494,17 +494,13 @@ class _Lines:
         if room_take is None or None in points or not isinstance(deltas, list):
             row.unreadable = True
             return
-        rate = self.sessions[sid].money_per_point
-        if rate is None:
-            row.points += room_take
-        else:
-            row.point_money += room_take * rate
-        row.rounds += kind in RoundRevision.HANDS  # 局: hands; every line's points count
+        self.add_points(sid, day, room_take, int(kind in RoundRevision.HANDS))  # 局: hands
         for seat, p in enumerate(points):
             row.results[seat] += p or 0
 
     def add_points(self, sid: int, day: dt.date, take: int, hands: int) -> None:
-        """A table's rounds of one day, summed by the database: its point fees and 局."""
+        """A table's rounds of one day: its point fees (in 元 at its rate, else in 分)
+        and its 局."""
         row = self.line(sid, day)
         if row is None:
             return
