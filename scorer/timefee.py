@@ -205,13 +205,30 @@ class TimeFee:
             if self.grace:
                 said += gettext(", %(g)s minutes' grace") % {"g": self.grace}
             if self.overtime == OVER_HOUR:
-                said += gettext("; overtime %(price)s yuan an hour per %(unit)s minutes") % {
-                    "price": money(self.overtime_price),
+                # Said per unit, as it is billed: 15 元 an hour per 30 minutes is 7.50 a unit.
+                said += gettext(", overtime %(price)s yuan per %(unit)s minutes") % {
+                    "price": f"{_cents(self.overtime_price * self.unit / 60):.2f}",
                     "unit": self.unit,
                 }
             else:
                 said += gettext("; overtime is a new session")
             return said
+        return gettext("No time fee")
+
+    def words(self) -> str:
+        """The rule in a sentence of the page's language, where a log or a history says
+        it: "计时：每场 4 小时 50 元，宽限 10 分钟，超时每 30 分钟 7.50 元"."""
+        if not self.charges:
+            return gettext("No time fee")
+        return gettext("Time fee: %(rule)s") % {"rule": self.describe()}
+
+
+def time_fee_words(data: Any) -> str:
+    """A stored time fee (a log's before or after) in words; one that no longer reads
+    as a rule is said as none rather than shown raw."""
+    try:
+        return TimeFee.of(data or {}).words()
+    except RuleError:
         return gettext("No time fee")
 
 

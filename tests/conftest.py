@@ -27,9 +27,10 @@ from django.test import Client
 from django.test.utils import override_settings
 from django.utils import translation
 
+from scorer import clock
 from scorer.models import GameSession
 from scorer.models.rooms import Room, RoomMember
-from tests.factories import make_room, make_table, member_client
+from tests.factories import EVENING, make_room, make_table, member_client
 
 DATABASE_FIXTURES = {"db", "transactional_db"}
 
@@ -100,3 +101,10 @@ def admin(room: Room) -> Client:
 def table(db: None) -> GameSession:
     """An MCR table of four (tests/factories.NAMES) in the default room."""
     return make_table("mcr")
+
+
+@pytest.fixture
+def till_evening() -> Iterator[object]:
+    """The till's clock (scorer/clock.py) at EVENING, back to the real time after."""
+    with clock.frozen(EVENING):
+        yield clock.now()

@@ -8,6 +8,7 @@ here. ``tests/conftest.py`` hands the common ones out as fixtures.
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -24,6 +25,16 @@ from scorer.services.seating import seat_players
 NAMES: tuple[str, ...] = ("老王", "小李", "阿强", "美玲")
 # Four one-character names, seat by seat: the tests that read a seat by its name.
 SHORT_NAMES: tuple[str, ...] = ("甲", "乙", "丙", "丁")
+# docs/fees.md's worked rule: 50 元 a 4-hour 场, 10 minutes' grace, overtime 15 元 an
+# hour per 30 minutes; and how the pages say it.
+BLOCK_FEE: dict[str, object] = {
+    "mode": "block", "price": "50", "hours": 4, "grace": 10,
+    "overtime": "hour", "overtime_price": "15", "unit": 30,
+}  # fmt: skip
+# The till's tests play an evening: 19:00 on 2026-11-27 (the site's local time).
+EVENING = dt.datetime(2026, 11, 27, 19, 0)
+BLOCK_FEE_SAID = "计时：每场 4 小时 50 元，宽限 10 分钟，超时每 30 分钟 7.50 元"
+ZH_PAGE = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
 # An MCR hand every ruleset that scores by tiles accepts: 111m 222m 333m 456p 中中, won on 中.
 HAND: dict[str, str] = {"concealed": "111m222m333m456p7z", "win_tile": "7z"}
 # A room admin's password: long enough for the validators (the suite hashes it fast).

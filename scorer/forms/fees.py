@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from rules import RuleError
 from scorer.fees import (
@@ -50,7 +50,10 @@ def add_fee_fields(form: forms.BaseForm, start: Any) -> None:
     )
     form.fields["fee_unit"] = forms.ChoiceField(
         label=gettext_lazy("Fee in"),
-        choices=[(POINTS, gettext_lazy("Points")), (YUAN, gettext_lazy("Yuan (money)"))],
+        choices=[
+            (POINTS, pgettext_lazy("a fee's unit", "Points")),
+            (YUAN, gettext_lazy("Yuan (money)")),
+        ],
         initial=YUAN if rule.yuan else POINTS,
         required=False,
     )

@@ -22,6 +22,7 @@ from scorer.parse import MAX_PARAM_PLACES, MAX_RATE, decimal_or_none, id_or_none
 from scorer.present.history import value_text
 from scorer.present.words import SEAT_NAMES, WIND_NAMES
 from scorer.text import PLAYER_NAME, TextField
+from scorer.timefee import TimeFee
 
 
 def config_label(c: RoomConfig) -> str:
@@ -196,9 +197,16 @@ class StartForm(forms.Form):
     )
 
     def __init__(
-        self, offered: list[RoomConfig], chosen: RoomConfig, *args: Any, **kwargs: Any
+        self,
+        offered: list[RoomConfig],
+        chosen: RoomConfig,
+        *args: Any,
+        own_time_fee: dict[str, Any] | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
+        # A fixed table's own 计时 price (包间A), which its table starts under.
+        self.own_time_fee = own_time_fee or {}
         rules = chosen.rules
         assert rules is not None  # offered configurations are of registered rulesets
         self.rules = rules
@@ -260,6 +268,12 @@ class StartForm(forms.Form):
         starts; "" when it does not (the start page then says nothing of fees)."""
         rule = FeeRule.of(self.chosen.fee)
         return rule.describe() if rule.charges else ""
+
+    def time_fee_line(self) -> str:
+        """The 计时 price a table started here pays, in words (the fixed table's own,
+        else the configuration's); "" for none."""
+        rule = TimeFee.of(self.own_time_fee or self.chosen.time_fee or {})
+        return rule.words() if rule.charges else ""
 
     def param_fields(self) -> list[forms.BoundField]:
         return [self[f"param_{p.name}"] for p in self.rules.params]

@@ -1,8 +1,10 @@
 """The room's till: money in 元 (Decimal, to the 分), kept apart from the players' points.
 
 - `TableCharge`: what a closed table owes the room, per seat (its 计时 fee shared
-  AA).  Written when the table closes; a reopening marks it undone (kept), and the
-  next close charges again.  Never in the players' point `deltas` nor `room_take`.
+  AA).  Written when the table closes; it stays in the books while the table is
+  reopened, and the next close marks it undone (kept, `undone_at` = that close)
+  and charges again: the room's books count a row on its close's day and take it
+  back on the day of the close that replaced it, so the difference counts there.  Never in the players' point `deltas` nor `room_take`.
 - `Collection`: money the room received for a table (or gave back: a negative
   amount is a refund), per seat, with its method (现金, 微信, 支付宝, 会员余额).
   Never undone: a reopen that changes a fee already collected leaves the
@@ -133,13 +135,22 @@ class BalanceEntry(models.Model):
 
 
 class DayClose(models.Model):
-    """The room's 日结: a day of its books closed by an admin, with what it showed."""
+    """The room's 日结: a day of its books closed by an admin, with what it showed.
+
+    Frozen: the figures kept (scorer/services/kept.py `kept_figures`: totals, money
+    taken by method and by admin, each table's line) are what the closed day shows
+    from then on, and the day's first and last instants are its boundaries for good,
+    whatever end hour the room sets later.  `cash_counted`: the cash the admin counted
+    at the close, if he did (长短款 against the cash the books expected)."""
 
     room = models.ForeignKey("scorer.Room", on_delete=models.CASCADE, related_name="day_closes")
     day = models.DateField()
     at = models.DateTimeField(default=clock.now)
     by_name = models.CharField(max_length=80, blank=True)
     figures = models.JSONField(default=dict)
+    start = models.DateTimeField(null=True)
+    end = models.DateTimeField(null=True)
+    cash_counted = money_field(null=True, blank=True)
 
     class Meta:
         ordering = ["-day"]

@@ -86,12 +86,20 @@ TABLE_SENT_BACK = action(
 )
 # The till (scorer/services/till.py): money in 元, never points.
 TILL_COLLECTED = action(
-    "room.till.collected", _("%(who)s took %(amount)s yuan for %(table)s (%(method)s)")
+    "room.till.collected",
+    _("%(who)s took %(amount)s yuan from %(name)s for %(table)s (%(method)s)"),
 )
 TILL_TOPPED_UP = action(
     "room.till.topped_up", _("%(who)s topped up %(player)s's balance by %(amount)s yuan")
 )
+TILL_REFUNDED = action(
+    "room.till.refunded", _("%(who)s gave %(name)s back %(amount)s yuan for %(table)s (%(method)s)")
+)
 TILL_DAY_CLOSED = action("room.till.day_closed", _("%(who)s closed the day %(day)s"))
+TILL_DAY_END_SET = action(
+    "room.till.day_end_set",
+    _("%(who)s set the hour the room's day ends to %(after)s (it was %(before)s)"),
+)
 # Configurations (房间规则): django-simple-history keeps each version as well.
 CONFIG_CREATED = action("room.config.created", _("%(who)s made the configuration %(config)s"))
 CONFIG_COPIED = action("room.config.copied", _("%(who)s copied %(source)s as %(config)s"))
@@ -190,6 +198,8 @@ __all__ = [
     "TABLE_RETIRED",
     "TILL_COLLECTED",
     "TILL_DAY_CLOSED",
+    "TILL_DAY_END_SET",
+    "TILL_REFUNDED",
     "TILL_TOPPED_UP",
     "Actor",
     "LogIsAppendOnly",

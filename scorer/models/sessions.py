@@ -364,6 +364,10 @@ class GameSession(RoundChanges, models.Model):
             session.save(update_fields=["closed_at", "pauses"])
             session.log_change(SessionChange.CLOSE, author, note)
             session.charge_at_close(author)
+            # The last close's money charge, kept in the books while the table stood
+            # reopened, gives way to this close's (kept, struck through at this close):
+            # the difference counts on this close's day (scorer/services/books.py).
+            session.charges.filter(undone_at__isnull=True).update(undone_at=session.closed_at)
             session.charge_time()
             session.bump()
             if by is not None:
@@ -434,7 +438,8 @@ class GameSession(RoundChanges, models.Model):
         )
 
     def money_charged(self) -> list[Decimal]:
-        """What each seat owes the room in 元 as the table stands (its charges not undone)."""
+        """What each seat owes the room in 元 as the table stands closed (its charges not
+        undone; an open table's are its last close's, kept for the books only)."""
         out = [Decimal("0.00")] * self.n_players
         if self.closed_at is None:
             return out  # an open table's charges are all undone (none read)
@@ -463,9 +468,10 @@ class GameSession(RoundChanges, models.Model):
             for rnd in session.standing_rounds():
                 if rnd.is_fee:
                     rnd.mark_undone(author)
-            # So does its 计时 charge (kept, struck through); what was collected stays
-            # collected: the next close shows the difference owed, or to refund.
-            session.charges.filter(undone_at__isnull=True).update(undone_at=clock.now())
+            # Its money charge (计时, fees in 元) stays in the room's books, marked
+            # reopened, until the table closes again: the next close replaces it and the
+            # difference is owed, or to refund, on that close's day.  What was collected
+            # stays collected, on the day it was taken.
             session.bump()
             self.closed_at = None
             return True

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from decimal import Decimal
 from typing import Any
 
 from django.utils import timezone
@@ -19,7 +20,6 @@ from scorer import clock
 from scorer.models import GameSession
 from scorer.present.words import money_text
 from scorer.templatetags.scorer_format import sign_class
-from scorer.timefee import money
 
 
 def room_label(session: GameSession) -> str:
@@ -43,6 +43,23 @@ def room_line(session: GameSession, take: int) -> dict[str, Any] | None:
     }
 
 
+def NEXT_FORMAT() -> str:  # noqa: N802 (a sentence with placeholders, said per language)
+    return gettext("from %(time)s +%(fee)s")
+
+
+def next_step(steps: list[list[Any]], seconds: int) -> str:
+    """The fee's next step after `seconds` of billed time, in words; "" for none."""
+    current = next((Decimal(f) for after, f in reversed(steps) if after < seconds), None)
+    for after, fee in steps:
+        if after >= seconds and current is not None:
+            minutes = after // 60
+            return NEXT_FORMAT() % {
+                "time": f"{minutes // 60}:{minutes % 60:02d}",
+                "fee": f"{Decimal(fee) - current:.2f}",
+            }
+    return ""
+
+
 def clock_view(session: GameSession, at: dt.datetime | None = None) -> dict[str, Any]:
     """The table's clock as the pages show it (templates/scorer/_clock.html): the time
     billed so far (start to now or its close, less its pauses), whether it runs, the
@@ -50,12 +67,19 @@ def clock_view(session: GameSession, at: dt.datetime | None = None) -> dict[str,
     data = session.clock_data(at)
     rule = session.rules.time_fee
     seconds = int(data["seconds"])
+    closed = session.closed_at is not None
     return {
+        "closed": closed,
+        # What the next step costs and when, in billed time ("4:10 起 +7.50"); the
+        # script moves it on from the same steps (static/js/clock.js).
+        "next": "" if closed else next_step(data["steps"], seconds),
+        "next_format": NEXT_FORMAT(),
         "text": clock.duration_text(seconds),
         "seconds": seconds,
         "paused": session.paused,
-        "fee": money(rule.fee(seconds)) if rule.charges else None,
-        "rule": rule.describe() if rule.charges else "",
+        "fee": f"{rule.fee(seconds):.2f}" if rule.charges else None,
+        "fee_amount": rule.fee(seconds) if rule.charges else None,
+        "rule": rule.words() if rule.charges else "",
         "since": timezone.localtime(session.created_at).strftime("%H:%M"),
         "json": json.dumps(data, separators=(",", ":")),
     }

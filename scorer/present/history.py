@@ -22,8 +22,9 @@ from rules.params import Param
 from scorer.fees import FeeRule
 from scorer.language import by_language
 from scorer.models.rooms import RoomConfig
+from scorer.timefee import time_fee_words
 
-FIELDS = ["name", "params", "fee", "locked", "enabled", "order"]
+FIELDS = ["name", "params", "fee", "time_fee", "locked", "enabled", "order"]
 ARROW = " → "
 
 
@@ -100,6 +101,8 @@ def change_words(ruleset: str, field: str, old: Any, new: Any) -> list[str]:
         return [gettext("moved up") if (new or 0) < (old or 0) else gettext("moved down")]
     if field == "fee":
         return [f"{FeeRule.of(old or {}).describe()}{ARROW}{FeeRule.of(new or {}).describe()}"]
+    if field == "time_fee":
+        return [f"{time_fee_words(old)}{ARROW}{time_fee_words(new)}"]
     return [f"{field} {old}{ARROW}{new}"]
 
 

@@ -25,7 +25,7 @@ __all__ = ["LogLine", "log_line", "table_label", "tables_text"]
 
 # The config fields said by the configuration history's own words (names, values by
 # their labels, the fee), in the order a reader looks for them.
-CONFIG_FIELDS = ("name", "params", "fee", "locked", "enabled", "order")
+CONFIG_FIELDS = ("name", "params", "fee", "time_fee", "locked", "enabled", "order")
 
 
 class _Blanks(dict[str, str]):
@@ -116,7 +116,7 @@ def change_lines(data: Mapping[str, Any]) -> list[str]:
         old, new = before.get(key), after.get(key)
         if old == new:
             continue
-        if ruleset and key in CONFIG_FIELDS:
+        if (ruleset and key in CONFIG_FIELDS) or key == "time_fee":
             lines += change_words(ruleset, key, old, new)
         else:
             lines.append(f"{_field_word(key)} {_value(old)}{ARROW}{_value(new)}")

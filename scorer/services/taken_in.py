@@ -24,7 +24,7 @@ from scorer.models.locking import locked
 from scorer.models.money import Collection, DayClose, TableCharge
 from scorer.models.roomlog import TABLE_SENT_BACK
 from scorer.models.rooms import Room, RoomMember
-from scorer.services.till import room_day
+from scorer.services.books import room_day
 
 # How long a taken-in table is offered to be sent back on the dashboard.
 OFFERED_FOR = dt.timedelta(days=14)

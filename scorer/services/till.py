@@ -1,32 +1,25 @@
-"""The room's till: what its tables owe in 元, what was collected and how, what is
-still owed, members' balances, the day's close-out (日结) and reports by day, week
-and month.
+"""The room's till: what a closed table owes in 元, what was collected and how (a
+refund is a collection of a negative amount), members' balances, the day's
+close-out (日结) and the hour the room's day ends.  The figures themselves are read
+by one function, scorer/services/books.py `books`.
 
 Every money change here is a function in one transaction.atomic() that locks the
 row the race is about (select_for_update) and writes the room's log
-(scorer/models/roomlog.py) in the same transaction.  The figures are read in a fixed
-number of queries whatever the size of the room or of the site
-(benchmarks/rooms.py measures them at 1,000 rooms).
-
-**The room's day** ends at an hour the room sets (`Room.day_ends_hour`, 06:00 by
-default): a table closed at 02:00 counts on the evening before.  A table's money
-counts on the day of its (last) close; what was collected for it counts with it,
-whenever it was collected, so that for every table and every day
-charged = collected + owed (owed < 0: to refund).
+(scorer/models/roomlog.py) in the same transaction.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
+import hashlib
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, Max, OuterRef, Sum, Value
-from django.utils import timezone
+from django.db.models import Sum
 from django.utils.translation import gettext
 
 from scorer import clock
@@ -39,58 +32,27 @@ from scorer.models.money import (
     BalanceEntry,
     Collection,
     DayClose,
-    TableCharge,
 )
 from scorer.models.players import Player, Seat
-from scorer.models.roomlog import TILL_COLLECTED, TILL_DAY_CLOSED, TILL_TOPPED_UP
-from scorer.models.rooms import Room, RoomMember
+from scorer.models.roomlog import (
+    TILL_COLLECTED,
+    TILL_DAY_CLOSED,
+    TILL_DAY_END_SET,
+    TILL_REFUNDED,
+    TILL_TOPPED_UP,
+)
+from scorer.models.rooms import LAST_DAY_END_HOUR, Room, RoomMember
 from scorer.models.sessions import locked as locked_table
 from scorer.parse import money_or_none
-from scorer.services.day import table_label
+from scorer.services.books import BookRow, Calendar, Charged, books
+from scorer.services.kept import kept_figures
+from scorer.text import PLAYER_NAME, clean_text
 from scorer.timefee import CENT, MAX_PRICE
 
 OWED = "owed"  # a seat left owing (a choice of the collect form, no row)
 
 
-# ----------------------------------------------------------------------------- the room's day
-
-
-def room_day(room: Room, when: dt.datetime) -> dt.date:
-    """The room's day an instant falls on: before its day's end hour, the day before."""
-    local = timezone.localtime(when)
-    return (local - dt.timedelta(hours=room.day_ends_hour)).date()
-
-
-def day_range(
-    room: Room, first: dt.date, last: dt.date | None = None
-) -> tuple[dt.datetime, dt.datetime]:
-    """The room's days first..last (included) as [start, end) instants."""
-    hour = dt.time(room.day_ends_hour)
-    start = timezone.make_aware(dt.datetime.combine(first, hour))
-    end = timezone.make_aware(dt.datetime.combine((last or first) + dt.timedelta(days=1), hour))
-    return start, end
-
-
-def today(room: Room) -> dt.date:
-    return room_day(room, clock.now())
-
-
 # ----------------------------------------------------------------------------- a table's money
-
-
-@dataclass(kw_only=True)
-class Charged:
-    """What was charged and what was collected, summed as the till goes: a seat, one
-    table's day in the books, or their totals.  Keyword-only, so each subclass's own
-    fields come first in its constructor."""
-
-    charged: Decimal = ZERO
-    collected: Decimal = ZERO
-
-    @property
-    def owed(self) -> Decimal:
-        """Still owed (negative: to give back)."""
-        return self.charged - self.collected
 
 
 @dataclass
@@ -153,13 +115,16 @@ def collect(
     choices: Mapping[int, str],
     by: RoomMember,
     amounts: Mapping[int, Decimal] | None = None,
+    rest: Mapping[int, str] | None = None,
 ) -> list[Collection]:
     """An admin marks a closed table's fee collected, seat by seat: `choices` a method
     (现金, 微信, 支付宝, 会员余额) or OWED per seat; `amounts` (optional) a part of a
-    seat's due.  A seat owing less than nothing (a reopen lowered a fee already
-    paid) is given back by the method chosen.  From a member's balance, the admin's
-    choice is the confirmation (names are typed by anyone at a table): only what the
-    balance holds is taken, the rest stays owed.
+    seat's due taken by that method; `rest` (optional) the method that takes what is
+    left of the seat's due after it (balance first, the rest in cash).  A seat owing
+    less than nothing (a reopen lowered a fee already paid) is given back by the
+    method chosen (a refund, never from or to a balance).  From a member's balance,
+    the admin's choice is the confirmation (names are typed by anyone at a table):
+    only what the balance holds is taken, the rest stays owed (or goes to `rest`).
 
     Race: two admins collecting the same table at once would both see the seat
     owing and take it twice; the table's row lock orders them, and the second
@@ -170,56 +135,70 @@ def collect(
         money = table_money(locked)
         made: list[Collection] = []
         for seat in money.seats:
-            method = choices.get(seat.seat, OWED)
             due = seat.owed
-            if method not in METHODS or not due:
-                continue
-            if amounts is not None and seat.seat in amounts:
-                part = abs(amounts[seat.seat])  # a part of what is due, never more
-                due = min(due, part) if due > 0 else max(due, -part)
-                if not due:
+            part = (amounts or {}).get(seat.seat)
+            steps = [(choices.get(seat.seat, OWED), part)]
+            if rest and rest.get(seat.seat) in HAND_METHODS:
+                steps.append((rest[seat.seat], None))
+            for method, cap in steps:
+                if method not in METHODS or not due:
                     continue
-            if method == BALANCE:
-                if seat.player is None or due < 0:
-                    continue  # no member here, or a refund: given back by hand
-                Player.objects.select_for_update().get(pk=seat.player.pk)
-                due = min(due, max(balance_of(seat.player), ZERO))
-                if not due:
-                    continue
-                BalanceEntry.objects.create(
-                    room_id=locked.room_id,
-                    player=seat.player,
-                    kind=BalanceEntry.CHARGE,
-                    amount=-due,
-                    method=BALANCE,
-                    session=locked,
-                    by_name=by.shown_name[:80],
-                )
-            made.append(
-                Collection.objects.create(
-                    room_id=locked.room_id,
-                    session=locked,
-                    seat=seat.seat,
-                    amount=due,
-                    method=method,
-                    by=by.user,
-                    by_name=by.shown_name[:80],
-                )
-            )
-            locked.room.log_action(
-                TILL_COLLECTED,
-                by,
-                {
-                    **locked.log_data(),
-                    "seat": seat.seat,
-                    "name": seat.name,
-                    "amount": str(due),
-                    "method": method,
-                },
-            )
+                take = due
+                if cap is not None:  # a part of what is due, never more
+                    take = min(due, abs(cap)) if due > 0 else max(due, -abs(cap))
+                c = _take(locked, seat, method, take, by)
+                if c is not None:
+                    made.append(c)
+                    due -= c.amount
         if made:
             locked.bump()
         return made
+
+
+def _take(
+    locked: GameSession, seat: SeatMoney, method: str, due: Decimal, by: RoomMember
+) -> Collection | None:
+    """One seat's money taken (or given back) by one method, under the table's lock."""
+    if not due:
+        return None
+    if method == BALANCE:
+        if seat.player is None or due < 0:
+            return None  # no member here, or a refund: given back by hand
+        Player.objects.select_for_update().get(pk=seat.player.pk)
+        due = min(due, max(balance_of(seat.player), ZERO))
+        if not due:
+            return None
+        BalanceEntry.objects.create(
+            room_id=locked.room_id,
+            player=seat.player,
+            kind=BalanceEntry.CHARGE,
+            amount=-due,
+            method=BALANCE,
+            session=locked,
+            by_name=by.shown_name[:80],
+        )
+    made = Collection.objects.create(
+        room_id=locked.room_id,
+        session=locked,
+        seat=seat.seat,
+        amount=due,
+        method=method,
+        by=by.user,
+        by_name=by.shown_name[:80],
+    )
+    # A refund is said as one: who was given back how much (never "-20.00").
+    locked.room.log_action(
+        TILL_COLLECTED if due > 0 else TILL_REFUNDED,
+        by,
+        {
+            **locked.log_data(),
+            "seat": seat.seat,
+            "name": seat.name,
+            "amount": str(abs(due)),
+            "method": method,
+        },
+    )
+    return made
 
 
 class BadAmount(ValueError):
@@ -233,6 +212,21 @@ def checked_amount(raw: Any) -> Decimal:
     if value is None:
         raise BadAmount(raw)
     return value
+
+
+def new_member(room: Room, name: str) -> Player:
+    """A new member of the room's till ("新会员"), before he has played: a player of
+    the room by that name (cleaned as every player's name).  TextRefused for a name no
+    player may have; ValueError for a blank one or one a player goes by already."""
+    name = clean_text(PLAYER_NAME, name)
+    if not name:
+        raise ValueError("empty name")
+    with transaction.atomic():
+        # The room's row lock: two admins adding the same name at once make one.
+        Room.objects.select_for_update().get(pk=room.pk)
+        if Player.named(room.pk, name) is not None:
+            raise ValueError("name taken")
+        return Player.objects.create(room=room, name=name)
 
 
 def top_up(player: Player, amount: Decimal, method: str, by: RoomMember) -> BalanceEntry:
@@ -266,199 +260,98 @@ def top_up(player: Player, amount: Decimal, method: str, by: RoomMember) -> Bala
         return entry
 
 
-# ----------------------------------------------------------------------------- the books
+# ----------------------------------------------------------------------------- 日结
 
 
-@dataclass
-class BookRow(Charged):
-    """One table's money on one of the room's days."""
+class DayRefused(Exception):
+    """A 日结 refused: `message` says why in the reader's language."""
 
-    day: dt.date
-    session_id: int
-    code: str
-    label: str
-    config: str
-    players: list[str]
-    owing: list[tuple[str, Decimal, Player | None]] = field(default_factory=list)
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
-@dataclass
-class Totals(Charged):
-    label: str
+def figures_seen(figures: dict[str, Any]) -> str:
+    """A short digest of the figures a 日结's second tap showed: the close keeps them
+    only if they are still the day's (a table closed between the taps is shown first)."""
+    text = json.dumps(figures, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-@dataclass
-class Books:
-    """The room's money over some days: a row per table and day, totals per day, per
-    table and per configuration, and what was collected by method."""
+def close_day(
+    room: Room,
+    day: dt.date,
+    by: RoomMember,
+    counted: Decimal | None = None,
+    seen: str | None = None,
+) -> DayClose:
+    """日结: an admin closes the room's day, keeping its figures (kept.kept_figures),
+    its first and last instants and, if he counted it, the cash in the drawer.
 
-    first: dt.date
-    last: dt.date
-    rows: list[BookRow] = field(default_factory=list)
-    by_method: dict[str, Decimal] = field(default_factory=dict)
-
-    def _group(self, key: Any, label: Any) -> list[Totals]:
-        out: dict[Any, Totals] = {}
-        for r in self.rows:
-            t = out.setdefault(key(r), Totals(label(r)))
-            t.charged += r.charged
-            t.collected += r.collected
-        return [out[k] for k in sorted(out, key=lambda k: (k is None, k))]
-
-    @property
-    def days(self) -> list[Totals]:
-        return self._group(lambda r: r.day, lambda r: r.day.isoformat())
-
-    @property
-    def tables(self) -> list[Totals]:
-        return self._group(lambda r: r.label, lambda r: r.label)
-
-    @property
-    def configs(self) -> list[Totals]:
-        return self._group(lambda r: r.config, lambda r: r.config)
-
-    @property
-    def total(self) -> Totals:
-        t = Totals(gettext("Total"))
-        for r in self.rows:
-            t.charged += r.charged
-            t.collected += r.collected
-        return t
-
-    @property
-    def methods(self) -> list[tuple[str, Decimal]]:
-        return [(str(METHODS[m]), self.by_method[m]) for m in METHODS if m in self.by_method]
-
-    @property
-    def owing(self) -> list[tuple[BookRow, str, Decimal, Player | None]]:
-        return [(r, name, owed, p) for r in self.rows for name, owed, p in r.owing if owed]
-
-
-def books(
-    room: Room, first: dt.date, last: dt.date | None = None, owing: bool | None = None
-) -> Books:
-    """The room's money over its days first..last (6 queries at most, whatever the
-    number of rooms, tables or days): each table charged on those days (its last
-    close), what was collected for it (whenever), what it still owes and, with
-    `owing` (one day's books by default: the close-out lists them), who owes it.
-    Over many days the sums are made by the database, a row per table."""
-    last = last or first
-    owing = first == last if owing is None else owing
-    start, end = day_range(room, first, last)
-    out = Books(first, last)
-    # An imported table counts once the room's admins took it in (GameSession.in_books).
-    charges = TableCharge.objects.filter(
-        room=room, undone_at__isnull=True, at__gte=start, at__lt=end
-    ).filter(GameSession.in_books_q("session__"))
-    # A table charged nothing at its last close (reopened, no round left) that has
-    # collections: what was taken is to refund, on its day too.
-    standing = TableCharge.objects.filter(session=OuterRef("session"), undone_at__isnull=True)
-    refunds = (
-        Collection.objects.filter(
-            room=room, session__closed_at__gte=start, session__closed_at__lt=end
-        )
-        .filter(GameSession.in_books_q("session__"), ~Exists(standing))
-        .values_list("session_id", "session__closed_at")
-        .distinct()
-    )
-    per_seat: dict[int, dict[int, list[Decimal]]] = defaultdict(
-        lambda: defaultdict(lambda: [ZERO, ZERO])
-    )
-    closed_at: dict[int, dt.datetime] = {}
-    rows: Iterable[tuple[int, int, Decimal, dt.datetime]]
-    if owing:
-        rows = charges.values_list("session_id", "seat", "amount", "at").order_by()
-    else:  # a row per table: seat -1 holds the table's sums
-        sums = charges.values("session_id").annotate(s=Sum("amount"), last=Max("at"))
-        rows = sums.values_list("session_id", Value(-1), "s", "last").order_by()
-    for session_id, seat, amount, at in rows:
-        per_seat[session_id][seat][0] += amount
-        closed_at[session_id] = at
-    for session_id, closed in refunds:
-        if closed is not None:
-            closed_at.setdefault(session_id, closed)
-    ids = sorted(closed_at, key=lambda pk: (closed_at[pk], pk))
-    if not ids:
-        return out
-    paid = Collection.objects.filter(session_id__in=ids)
-    collected: Iterable[tuple[int, int, str, Decimal]]
-    if owing:
-        collected = paid.values_list("session_id", "seat", "method", "amount").order_by()
-    else:
-        by_table = paid.values("session_id", "method").annotate(s=Sum("amount"))
-        collected = by_table.values_list("session_id", Value(-1), "method", "s").order_by()
-    for session_id, seat, method, amount in collected:
-        per_seat[session_id][seat][1] += amount
-        out.by_method[method] = out.by_method.get(method, ZERO) + amount
-    sessions = {
-        row[0]: row
-        for row in GameSession.objects.filter(pk__in=ids).values_list(
-            "pk",
-            "code",
-            "players",
-            "preset",
-            "imported_at",
-            "ruleset",
-            "room_table__number",
-            "room_table__name",
-        )
-    }
-    players: dict[tuple[int, int], Player] = {}
-    if owing:
-        players = {
-            (s.session_id, s.seat): s.player
-            for s in Seat.objects.filter(session_id__in=ids).select_related("player")
-        }
-    configs = dict(room.configs.values_list("pk", "name"))
-    labels: dict[int | None, str] = {}
-    no_table = table_label(None)
-    for session_id in ids:
-        _, code, names_raw, preset, imported_at, ruleset, number, name = sessions[session_id]
-        pk = GameSession.config_id_of(preset, imported_at)
-        names = [str(n) for n in names_raw]
-        if number not in labels:  # (said once per table: no model made per row)
-            labels[number] = (
-                no_table if number is None else name or gettext("Table %(n)s") % {"n": number}
-            )
-        row = BookRow(
-            day=room_day(room, closed_at[session_id]),
-            session_id=session_id,
-            code=code,
-            label=labels[number],
-            config=(configs.get(pk) if pk is not None else None) or ruleset,
-            players=names,
-        )
-        for seat, (charged, got) in sorted(per_seat[session_id].items()):
-            row.charged += charged
-            row.collected += got
-            if owing and charged != got and seat < len(names):
-                row.owing.append((names[seat], charged - got, players.get((session_id, seat))))
-        out.rows.append(row)
-    return out
-
-
-def close_day(room: Room, day: dt.date, by: RoomMember) -> DayClose | None:
-    """日结: an admin closes the room's day, keeping what it showed and who closed it.
-    None when it was closed already (two admins at once: the unique constraint lets
-    one in; the other's insert rolls back and finds it)."""
-    figures = books(room, day)
-    total = figures.total
-    data = {
-        "charged": str(total.charged),
-        "collected": str(total.collected),
-        "owed": str(total.owed),
-        "by_method": {m: str(v) for m, v in figures.by_method.items()},
-        "tables": len(figures.rows),
-    }
+    Refused (DayRefused): a day that has not begun, a day closed already, figures
+    that changed since the second tap showed them (`seen`).  Race: two admins
+    closing at once, or the owner moving the end hour meanwhile: the room's row
+    lock orders them (taken before anything is read; no table lock is held here),
+    and the unique constraint is the last word."""
     try:
         with transaction.atomic():
+            locked_room = Room.objects.select_for_update().get(pk=room.pk)
+            if locked_room.day_closes.filter(day=day).exists():
+                raise DayRefused(gettext("That day was closed already."))
+            cal = Calendar.of(locked_room, day, day)
+            start, end = cal.range(day)
+            if start > clock.now():
+                raise DayRefused(gettext("That day has not begun: it can be closed once it has."))
+            figures = kept_figures(books(locked_room, day))
+            if seen is not None and seen != figures_seen(figures):
+                raise DayRefused(
+                    gettext("The day's figures changed since they were shown: check them again.")
+                )
+            if counted is not None:
+                figures["cash_counted"] = str(counted)
             made = DayClose.objects.create(
-                room=room, day=day, by_name=by.shown_name[:80], figures=data
+                room=locked_room,
+                day=day,
+                by_name=by.shown_name[:80],
+                figures=figures,
+                start=start,
+                end=end,
+                cash_counted=counted,
             )
-            room.log_action(TILL_DAY_CLOSED, by, {"day": day.isoformat(), **data})
+            log = {
+                "day": day.isoformat(),
+                "charged": figures["charged"],
+                "collected": figures["collected"],
+                "owed": figures["owed"],
+            }
+            if counted is not None:
+                log["counted"] = str(counted)
+            locked_room.log_action(TILL_DAY_CLOSED, by, log)
             return made
     except IntegrityError:
-        return None
+        raise DayRefused(gettext("That day was closed already.")) from None
+
+
+def set_day_end(room: Room, hour: int, by: RoomMember) -> bool:
+    """The owner sets the hour the room's day ends (0 to 12, the next morning): it
+    applies to every day not closed (a closed day keeps its boundaries).  False
+    when it is the hour already.  The room's log keeps the change."""
+    if not by.is_owner:
+        raise PermissionError("the day's end hour is the owner's")
+    if not 0 <= hour <= LAST_DAY_END_HOUR:
+        raise ValueError(hour)
+    with transaction.atomic():
+        locked_room = Room.objects.select_for_update().get(pk=room.pk)
+        before = locked_room.day_ends_hour
+        if before == hour:
+            return False
+        locked_room.day_ends_hour = hour
+        locked_room.save(update_fields=["day_ends_hour"])
+        locked_room.log_action(
+            TILL_DAY_END_SET, by, {"before": f"{before}:00", "after": f"{hour}:00"}
+        )
+    room.day_ends_hour = hour
+    return True
 
 
 def statement(player: Player) -> tuple[list[BalanceEntry], Decimal]:
@@ -496,25 +389,21 @@ def seats_of(rows: Sequence[BookRow]) -> int:
 __all__ = [
     "OWED",
     "BadAmount",
-    "BookRow",
-    "Books",
-    "Charged",
+    "DayRefused",
     "SeatMoney",
     "TableMoney",
-    "Totals",
     "balance_of",
-    "books",
     "checked_amount",
     "close_day",
     "collect",
-    "day_range",
+    "figures_seen",
     "method_label",
+    "new_member",
     "period",
-    "room_day",
     "seats_of",
+    "set_day_end",
     "statement",
     "sum_money",
     "table_money",
-    "today",
     "top_up",
 ]

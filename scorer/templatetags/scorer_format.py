@@ -30,7 +30,9 @@ from decimal import Decimal
 from django import template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
+from scorer.parse import money_or_none
 from scorer.text import KINDS
 
 register = template.Library()
@@ -123,3 +125,43 @@ def ledger_cells(cells: list[tuple[int, int]], standing: bool) -> SafeString:
             for d, _ in cells
         )
     return mark_safe(html)
+
+
+def _money(value: Decimal | int | str | None) -> Decimal | None:
+    """An amount the app holds (a Decimal) or a figure kept as text ("−" never: JSON
+    keeps "-7.50"), read by scorer/parse.py; None for none."""
+    if isinstance(value, Decimal):
+        return value if value.is_finite() else None
+    return money_or_none(value) if value not in (None, "") else None
+
+
+def yuan_text(value: Decimal | int | str | None, unit: bool = True) -> str:
+    """Money as every page writes it: two decimals, a true minus (U+2212), "元"
+    ("12.50 元", "−12.50 元"); "" for none.  The CSV writes plain numbers instead
+    (scorer/spreadsheet.py `amount`)."""
+    n = _money(value)
+    if n is None:
+        return ""
+    n = n.quantize(Decimal("0.01"))
+    text = f"{MINUS}{-n}" if n < 0 else f"{n}"
+    return gettext("%(n)s yuan") % {"n": text} if unit else text
+
+
+@register.filter
+def yuan(value: Decimal | int | str | None) -> str:
+    """`{{ amount|yuan }}`: "12.50 元"."""
+    return yuan_text(value)
+
+
+@register.filter
+def yuan_n(value: Decimal | int | str | None) -> str:
+    """`{{ amount|yuan_n }}`: "12.50", "−12.50" (a column headed in 元)."""
+    return yuan_text(value, unit=False)
+
+
+@register.filter
+def yuan_signed(value: Decimal | int | str | None) -> str:
+    """`{{ change|yuan_signed }}`: "+50.00 元", "−7.50 元" (a change)."""
+    text = yuan_text(value)
+    n = _money(value)
+    return f"+{text}" if n is not None and n > 0 else text

@@ -3,6 +3,7 @@ picture (what they show: scorer/present/final.py)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
@@ -16,6 +17,7 @@ from rules import RuleError
 from scorer.htmx_answers import go
 from scorer.language import rule_error_text
 from scorer.models import GameSession
+from scorer.models.money import FEE, TIME, ZERO
 from scorer.present.fee import clock_view
 from scorer.present.final import picture, summary
 from scorer.services import phone
@@ -45,13 +47,34 @@ def _final_context(session: GameSession) -> dict[str, Any]:
     ]
     # The 计时 fee in 元, apart from the points and their settle-up: what each seat owes
     # the room for the table's time (the room collects it; docs/fees.md).
-    if session.rules.time_fee.charges:
-        context["clock"] = clock_view(session)
-        context["time_shares"] = [
-            {"name": str(n), "amount": m}
-            for n, m in zip(session.players, session.money_charged(), strict=True)
-        ]
+    if session.rules.time_fee.charges or session.rules.fee.yuan:
+        context["clock"] = clock_view(session) if session.rules.time_fee.charges else None
+        context["money_lines"] = money_lines(session)
     return context
+
+
+def money_lines(session: GameSession) -> list[dict[str, Any]]:
+    """What a closed table owes the room in 元, each kind of fee its own line (计时费,
+    a fee set in 元 such as 大赢家付), each with its seats' shares."""
+    if session.closed_at is None:
+        return []
+    names = [str(n) for n in session.players]
+    by_kind: dict[str, list[Decimal]] = {}
+    for seat, kind, amount in session.charges.filter(undone_at__isnull=True).values_list(
+        "seat", "kind", "amount"
+    ):
+        shares = by_kind.setdefault(kind, [ZERO] * len(names))
+        if seat < len(names):
+            shares[seat] += amount
+    labels = {TIME: gettext("Time fee"), FEE: gettext("Table fee (yuan)")}
+    return [
+        {
+            "label": labels[kind],
+            "kind": kind,
+            "shares": [{"name": n, "amount": a} for n, a in zip(names, shares, strict=True) if a],
+        }
+        for kind, shares in sorted(by_kind.items(), key=lambda k: k[0] != TIME)
+    ]
 
 
 @require_safe

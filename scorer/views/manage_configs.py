@@ -23,6 +23,7 @@ from scorer.models.rooms import EditConflict, RoomConfig, RoomMember
 from scorer.parse import page_number
 from scorer.present.history import config_history, value_text
 from scorer.services.access import config_or_404, room_admin
+from scorer.timefee import TimeFee
 from scorer.views import HtmxHttpRequest
 
 __all__ = ["config_action", "config_edit", "config_history_page", "config_new", "configs"]
@@ -58,7 +59,9 @@ def _rows(configs: list[RoomConfig]) -> list[dict[str, object]]:
                 "label": config_label(c),
                 "ruleset": by_language(rs.name_zh, rs.name_en) if rs else c.ruleset,
                 "stake": stake_text(c),
-                "fee": FeeRule.of(c.fee).describe(),  # "No table fee." for none
+                # "No table fee" for none; its sentence's stop left out: the line joins with " · ".
+                "fee": FeeRule.of(c.fee).describe().rstrip("。."),
+                "time_fee": TimeFee.of(c.time_fee).words() if c.time_fee else "",
                 "first": i == 0,
                 "last": i == len(configs) - 1,
             }

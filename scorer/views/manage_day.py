@@ -17,25 +17,19 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from rules import RuleError
 from scorer import clock
 from scorer.language import by_language, rule_error_text
-from scorer.models.rooms import RoomMember
+from scorer.models.money import ZERO
+from scorer.models.rooms import Room, RoomMember
 from scorer.parse import FIRST_DAY, LAST_DAY, date_or_none
 from scorer.present.fee import clock_view
+from scorer.services import books as book
 from scorer.services.access import room_admin, room_session_or_404
-from scorer.services.day import (
-    STALE_AFTER,
-    day_report,
-    fees_of_day,
-    results_text,
-    sum_money,
-    table_label,
-    tables_now,
-    today,
-)
+from scorer.services.day import STALE_AFTER, results_text, table_label, tables_now
 from scorer.services.taken_in import Refused, send_back, taken_in_lately
-from scorer.spreadsheet import amount, csv_text, local_time
+from scorer.spreadsheet import csv_text, local_time
 from scorer.text import AUTHOR, NOTE, TextRefused, clean_text, cut
 from scorer.views import HtmxHttpRequest, csv_download
 from scorer.views.confirm import Ask, ask, back, confirmation
+from scorer.views.manage_till import money_cells, money_head
 
 __all__ = [
     "manage",
@@ -56,12 +50,16 @@ def member_name(member: RoomMember) -> str:
 @room_admin
 @require_safe
 def manage(request: HttpRequest, member: RoomMember) -> HttpResponse:
-    """The room's dashboard: what is being played now, and what the room took today."""
+    """The room's dashboard: what is being played now, and what the room took today
+    (the day's books, scorer/services/books.py, with the open tables' fees so far)."""
     room = member.room
-    day = today()
+    day = book.today(room)
     tables, imported = tables_now(room)
     for t in tables:
         t.clock = clock_view(t.session)
+    # The open tables' time fees so far: beside the books, marked running (not charged yet).
+    running = sum((t.clock["fee_amount"] or ZERO for t in tables if t.clock), ZERO)
+    day_books = book.books(room, day)
     context = {
         "member": member,
         "room": room,
@@ -69,8 +67,11 @@ def manage(request: HttpRequest, member: RoomMember) -> HttpResponse:
         "day": day,
         "tables": tables,
         "imported": imported,
+        "books": day_books,
+        "total": day_books.total,
+        "running": running,
+        "reopened": book.reopened_paid(room),
         "taken_in": [(s, table_label(s.room_table)) for s in taken_in_lately(room)],
-        "fees": fees_of_day(room, day, gettext("Total")),
         "stale_hours": int(STALE_AFTER.total_seconds() // 3600),
     }
     return render(request, "room/dashboard.html", context)
@@ -182,25 +183,25 @@ def manage_send_back(request: HtmxHttpRequest, member: RoomMember, code: str) ->
     return back(request, dashboard)
 
 
-def _day_asked(raw: str | None) -> dt.date | None:
-    """The day the report is asked for (today when none is); None for one that is not
-    a day the app can report on (2000-01-01 to 2999-12-31: scorer/parse.py)."""
-    return today() if not raw else date_or_none(raw)
+def _day_asked(room: Room, raw: str | None) -> dt.date | None:
+    """The day the report is asked for (the room's today when none is); None for one
+    that is not a day the app can report on (2000-01-01 to 2999-12-31: scorer/parse.py)."""
+    return book.today(room) if not raw else date_or_none(raw)
 
 
 @room_admin
 @require_safe
 def manage_report(request: HttpRequest, member: RoomMember) -> HttpResponse:
-    """The day's report (CSV, in the page's language and local time): a row per table
-    played that day, then the totals in the same columns."""
-    day = _day_asked(request.GET.get("day"))
+    """The day's report (CSV, in the page's language and local time): a line per table
+    of the day's books (scorer/services/books.py), then the totals in the same columns."""
+    day = _day_asked(member.room, request.GET.get("day"))
     if day is None:
         return HttpResponseBadRequest(
             gettext("The day must be a date from %(first)s to %(last)s, such as 2026-11-26.")
             % {"first": FIRST_DAY.isoformat(), "last": LAST_DAY.isoformat()},
             content_type="text/plain; charset=utf-8",
         )
-    rows = day_report(member.room, day)
+    day_books = book.books(member.room, day, results=True)
     head = [
         gettext("Table"),
         gettext("Rules"),
@@ -209,33 +210,31 @@ def manage_report(request: HttpRequest, member: RoomMember) -> HttpResponse:
         gettext("Players"),
         gettext("Rounds"),
         gettext("Results (points)"),
-        gettext("Room's take (points)"),
-        gettext("Room's take (money)"),
+        *money_head(),
     ]
     lines = [
         [
             r.label,
             r.config,
-            local_time(r.session.created_at),
-            local_time(r.session.closed_at),
-            by_language("、", ", ").join(n for n, _ in r.results),
+            local_time(r.started),
+            local_time(r.closed) if r.reopened is None else gettext("reopened"),
+            by_language("、", ", ").join(r.players),
             r.rounds,
-            results_text(r.results)
+            results_text(r.results_named)
             + (" " + gettext("(some lines can't be read)") if r.unreadable else ""),
-            r.take,
-            amount(r.money),
+            *money_cells(r),
         ]
-        for r in rows
+        for r in day_books.rows
     ]
-    total = [
+    total = day_books.total
+    foot = [
         gettext("Total"),
         "",
         "",
         "",
-        sum(len(r.results) for r in rows),
-        sum(r.rounds for r in rows),
+        sum(len(r.players) for r in day_books.rows),
+        sum(r.rounds for r in day_books.rows),
         "",
-        sum(r.take for r in rows),
-        amount(sum_money(r.money for r in rows)),
+        *money_cells(total),
     ]
-    return csv_download(csv_text([head, *lines, total]), f"{member.room.slug}-{day.isoformat()}")
+    return csv_download(csv_text([head, *lines, foot]), f"{member.room.slug}-{day.isoformat()}")

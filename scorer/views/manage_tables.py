@@ -24,9 +24,11 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from scorer.forms.tables import AddTablesForm, TableForm
 from scorer.models import GameSession
 from scorer.models.rooms import Room, RoomMember, RoomTable
+from scorer.present.events import join_names
 from scorer.present.fee import clock_view
 from scorer.services.access import room_admin, table_or_404
 from scorer.share import Share, qr_svg, qr_svg_inline, share_link
+from scorer.timefee import TimeFee
 from scorer.views import HtmxHttpRequest
 from scorer.views.confirm import Ask, ask, back, confirmation
 
@@ -77,6 +79,8 @@ def _page(
             "url": _table_url(request, t, room).url,
             "qr": _qr_url(member, t),
             "form": editing if editing is not None and editing.instance.pk == t.pk else None,
+            # Its own price (包间A dearer than the hall), in words; none: its rules' price.
+            "price": TimeFee.of(t.time_fee).words() if t.time_fee else "",
         }
         for t in tables
         if t.in_use
@@ -116,7 +120,7 @@ def manage_tables(request: HttpRequest, member: RoomMember) -> HttpResponse:
                 "The room has tables %(numbers)s already.",
                 len(taken),
             )
-            % {"numbers": ", ".join(str(n) for n in taken)},
+            % {"numbers": join_names([str(n) for n in taken])},
         )
         if member.room.tables.filter(number__in=taken, retired_at__isnull=False).exists():
             form.add_error(
@@ -129,7 +133,7 @@ def manage_tables(request: HttpRequest, member: RoomMember) -> HttpResponse:
     messages.success(
         request,
         ngettext("Added %(labels)s.", "Added %(count)s tables: %(labels)s.", len(made))
-        % {"count": len(made), "labels": ", ".join(t.label for t in made)},
+        % {"count": len(made), "labels": join_names([t.label for t in made])},
     )
     return HttpResponseRedirect(reverse("scorer:manage_tables", args=[member.room.slug]))
 

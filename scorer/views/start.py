@@ -94,7 +94,8 @@ def _start_page(
     chosen = chosen_config(offered, request.GET.get("config"), request.GET.get("ruleset"))
     if chosen is None and offered:
         chosen = offered[0]  # a link to rules no longer offered: the room's first
-    form = StartForm(offered, chosen) if chosen is not None else None
+    own = room_table.time_fee if room_table is not None else None
+    form = StartForm(offered, chosen, own_time_fee=own) if chosen is not None else None
     if request.htmx and "config" in request.GET and form is not None:
         # Another configuration chosen: only its own fields (players, parameters).
         return render(request, "scorer/home.html#ruleset_fields", {"form": form, "room": room})

@@ -21,7 +21,23 @@
         for (var i = 0; i < data.steps.length; i++) {
           if (data.steps[i][0] < secs) value = data.steps[i][1];
         }
-        fee.textContent = value.replace(/\.00$/, "");
+        fee.textContent = value;  // "57.50": money with two decimals, as every page writes it
+        var next = el.querySelector(".clock-next");
+        if (next) {
+          var said = "";
+          for (var j = 0; j < data.steps.length; j++) {
+            var step = data.steps[j];
+            if (step[0] >= secs) {
+              var m = Math.floor(step[0] / 60);
+              var diff = (Number(step[1]) - Number(value)).toFixed(2);
+              said = next.getAttribute("data-format")
+                .replace("%(time)s", Math.floor(m / 60) + ":" + pad(m % 60))
+                .replace("%(fee)s", diff);
+              break;
+            }
+          }
+          next.textContent = said;  // the next step's cost and time ("4:10 起 +7.50")
+        }
       }
     });
   }

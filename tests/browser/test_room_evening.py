@@ -125,7 +125,12 @@ def test_an_evening_in_a_room(page: Page, browser: Browser, live_server: LiveSer
 
     # ------------------------------------------------------------ the owner's day
     page.goto(f"{live_server.url}/r/{room.slug}/manage/")
-    expect(page.locator("#fees-total")).to_have_text(str(take))
+    # The day's books: point fees in 分 at a table without a rate, in 元 at one with.
+    session.refresh_from_db()
+    if session.money_per_point is None:
+        expect(page.locator("#fees-points")).to_have_text(str(take))
+    else:
+        expect(page.locator(".day-fees")).to_contain_text(f"{take * session.money_per_point:.2f}")
     expect(page.locator(".day-fees")).to_contain_text(table3.label)
     assert_no_horizontal_scroll(page)
     snap(page, "dashboard")

@@ -30,8 +30,8 @@ def test_no_word_breaks_and_placeholders_pass_aa(
     room = make_room("laoli", "老李棋牌室")
     t1 = room.add_tables(1)[0]
     owner = make_member(room, "boss", shown="老板")
-    # An open table whose rounds paid the room in points and money: the day's fee
-    # table has its four columns.
+    # An open table whose rounds paid the room in points and money: the day's books
+    # show it, in 元 at its rate.
     session = make_table(
         room=room,
         room_table=t1,
@@ -53,8 +53,9 @@ def test_no_word_breaks_and_placeholders_pass_aa(
             assert_no_horizontal_scroll(page)
         snap(page, path.strip("/").replace("/", "-"))
     page.goto(live_server.url + f"/r/{room.slug}/manage/")
-    rounds = page.locator(".day-fees thead th", has_text="Rounds")
-    expect(rounds).to_have_count(1)
+    charged = page.locator(".day-fees thead th", has_text="Charged (yuan)")
+    expect(charged).to_have_count(1)
+    expect(page.locator(".day-fees")).to_contain_text("point fees")
 
     # The start page's placeholders (玩家1 …), in both schemes.
     page.context.add_cookies(

@@ -85,7 +85,7 @@ def test_an_evening_at_the_till(page: Page, live_server: LiveServer, till_clock:
     page.goto(f"{base}/")
     open_table = page.locator(f"#open-{session.code}")
     expect(open_table.locator(".clock-time")).to_have_text("2:10")
-    expect(open_table.locator(".clock-fee-value")).to_have_text("75")
+    expect(open_table.locator(".clock-fee-value")).to_have_text("75.00")
     assert_no_horizontal_scroll(page)
     snap(page, "dashboard")
     open_table.locator(".close-box summary").click()
@@ -96,26 +96,28 @@ def test_an_evening_at_the_till(page: Page, live_server: LiveServer, till_clock:
 
     # 老王 is a member: 100 元 paid in by WeChat; his share comes from the balance.
     page.goto(f"{base}/till/members/")
-    page.locator("#topup-player").select_option(label="老王")
+    page.locator("#topup-player").fill("老王")
     page.locator("#topup-amount").fill("100")
     page.locator("#topup-method").select_option("wechat")
     page.locator("form.start-form button[type=submit]").click()
     page.goto(f"{base}/till/t/{session.code}")
-    expect(page.locator("#charged")).to_have_text("75")
+    expect(page.locator("#charged")).to_have_text("75.00")
     page.locator("#seat_0").select_option("balance")
     for seat in (1, 2, 3):
         page.locator(f"#seat_{seat}").select_option("cash")
     page.locator("form.till-form button[type=submit]").click()
-    expect(page.locator("#owed")).to_have_text("0")
+    expect(page.locator("#owed")).to_have_text("0.00")
     assert_no_horizontal_scroll(page)
 
     # The day's close-out (the room's day: the evening of the 27th) and its 日结.
     page.goto(f"{base}/till/?day=2026-11-27")
-    expect(page.locator("#day-charged")).to_have_text("75")
-    methods = page.locator(".by-method").all_inner_texts()
-    assert [m.split()[-1] for m in methods] == ["56.25", "18.75"], methods
-    expect(page.locator("#day-collected")).to_have_text("75")
-    expect(page.locator("#day-owed")).to_have_text("0")
+    figures = page.locator("#day-figures")
+    expect(figures.locator("[data-figure=charged]")).to_have_text("75.00 元")
+    methods = figures.locator(".by-method").all_inner_texts()
+    assert [re.findall(r"[\d.]+", m)[-1] for m in methods] == ["56.25", "18.75"], methods
+    expect(figures.locator("[data-figure=collected]")).to_have_text("75.00 元")
+    expect(figures.locator("[data-figure=owed]")).to_have_text("0.00 元")
+    page.locator("button[value=review]").click()
     page.locator("button[value=close]").click()
     expect(page.locator("#day-closed")).to_contain_text("老板")
     assert_no_horizontal_scroll(page)

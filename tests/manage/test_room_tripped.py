@@ -148,7 +148,7 @@ def _messages(response: Any) -> list[str]:
 
 def test_success_messages_are_said_once(room: Room, boss: Client) -> None:
     added = boss.post(url("manage_tables", room), {"number": 1, "count": 2}, follow=True)
-    assert _messages(added) == ["已添加 2 张桌：1号桌, 2号桌。"]
+    assert _messages(added) == ["已添加 2 张桌：1号桌、2号桌。"]
 
     session = make_table(room=room)
     record(session)
@@ -221,7 +221,7 @@ def test_the_configurations_page_folds_moves_to_the_top_and_says_stake_and_fee(
     assert folded.count('class="manage-row config-row is-off"') == off
     assert f"{off} 套未提供的规则" in folded and " open" not in folded.split(">")[0]
     line = re.search(rf'id="config-{sichuan.pk}".*?</li>', page, re.S)
-    assert line and "底分 5 · 台费：每人 10 分，结束时收（AA）。" in text_of(line.group(0))
+    assert line and "底分 5 · 台费：每人 10 分，结束时收（AA）" in text_of(line.group(0))
     no_fee = re.search(rf'id="config-{mcr.pk}".*?</li>', page, re.S)
     assert no_fee and "不收台费" in text_of(no_fee.group(0))
 

@@ -19,7 +19,8 @@ from django.urls import reverse
 from scorer.models import GameSession
 from scorer.models.roomlog import TABLE_TAKEN_IN, RoomLogEntry
 from scorer.models.rooms import Room, default_room
-from scorer.services.day import day_report, fees_of_day, open_tables, today
+from scorer.services import books as book
+from scorer.services.day import open_tables
 from scorer.services.export import table_json
 from tests.factories import NAMES, by_tiles, make_room, make_table, member_client, play
 
@@ -131,9 +132,9 @@ def test_an_imported_table_stays_out_of_the_books_until_taken_in(
     imported = made_by(send(Client(), reverse("scorer:room_import", args=[east.slug]), data))
 
     def books() -> tuple[set[int], int, set[int]]:
-        day = today()
-        report = {r.session.pk for r in day_report(east, day)}
-        return {t.session.pk for t in open_tables(east)}, fees_of_day(east, day).total.take, report
+        day = book.books(east, book.today(east))
+        report = {r.session_id for r in day.rows}
+        return {t.session.pk for t in open_tables(east)}, day.total.points, report
 
     assert books() == ({here.pk}, 6, {here.pk})
     dashboard = boss.get(reverse("scorer:manage", args=[east.slug]), **EN).content.decode()
@@ -166,7 +167,7 @@ def test_an_imported_table_stays_out_of_the_books_until_taken_in(
     assert f'id="imported-{imported.code}"' not in dashboard
     # The room's log says who took it in (once: twice is once).
     boss.post(take_in)
-    assert fees_of_day(east, today()).total.take == 12
+    assert book.books(east, book.today(east)).total.points == 12
     (entry,) = RoomLogEntry.objects.filter(room=east, action=TABLE_TAKEN_IN)
     assert entry.user_name == "老板" and entry.data["session"] == imported.code
 

@@ -274,7 +274,7 @@ def test_the_walk_finds_the_forms_number_fields(world: World) -> None:
     seen = {n for _, n in names}
     for expected in ["money_per_point", "first_dealer", "players", "number", "count",
                      "fee_amount", "fee_price", "fee_percent", "fee_cap", "tf_price",
-                     "hour", "amount", "player", "round", "param_base"]:  # fmt: skip
+                     "hour", "amount", "round", "param_base"]:  # fmt: skip
         assert expected in seen, (expected, sorted(seen))
 
 

@@ -25,6 +25,7 @@ from django.utils import timezone
 from scorer.models import GameSession, Round, RoundRevision, SessionChange
 from scorer.models.players import Player
 from scorer.models.rooms import Room, RoomMember, RoomTable
+from scorer.services import books as book
 from scorer.services.player_records import records
 from scorer.share import qr_svg
 from tests.factories import NAMES, by_tiles, make_table, member_client, record
@@ -163,13 +164,13 @@ def test_todays_fees_per_table_and_in_total(room: Room, boss: Client) -> None:
     play(RoomTable.objects.create(room=other, number=3), other, rounds=2, take=9)
 
     page = html(boss.get(reverse("scorer:manage", args=[room.slug])))
-    rows = re.findall(r"<tr><th scope=\"row\">(.*?)</th>(.*?)</tr>", page, re.S)
-    got = {label: [text_of(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", cells)]
-           for label, cells in rows}  # fmt: skip
-    assert got["3号桌"] == ["3", "13", "6.50"]
-    assert got["4号桌"] == ["2", "8", ""]
-    assert got["不在固定桌"] == ["1", "2", ""]
-    assert got["合计"] == ["6", "23", "6.50"]
+    # The day's books: point fees at a table with a rate in 元 (13 points at 0.5), the
+    # others in 分 in a column of their own (8 + 2): no undone round, no other room's,
+    # no round of yesterday.
+    day = book.books(room, book.today(room))
+    assert day.total.points == 10 and day.total.point_money == Decimal("6.50")
+    assert 'id="fees-points">10<' in page and "按分台费 6.50 元" in text_of(page)
+    assert [r.points for r in day.rows if r.number == 4] == [8, 0, 0]
 
 
 def test_close_a_stale_table_with_a_reason(room: Room, boss: Client) -> None:
@@ -203,24 +204,24 @@ def test_report_csv_of_a_day_in_the_pages_language(room: Room, boss: Client) -> 
     body = response.content.decode("utf-8")
     assert body.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(body.lstrip("\ufeff"))))
-    assert rows[0][0] == "牌桌" and rows[0][-2] == "台费（分）"
+    assert rows[0][0] == "牌桌" and rows[0][-1] == "按分台费（分）"
     assert [r[0] for r in rows[1:]] == ["3号桌", "不在固定桌", "合计"]
     t3row = rows[1]
     totals = s3.tallies()
-    assert t3row[5] == "2" and t3row[7] == "10" and t3row[8] == "5.00"
+    assert t3row[5] == "2" and t3row[-2] == "5.00" and t3row[-1] == "0"  # 10 points at 0.5
     for name, total in zip(NAMES, totals, strict=True):
         assert f"{name} {total:+d}" in t3row[6] or (total == 0 and f"{name} 0" in t3row[6])
     started = timezone.localtime(s3.created_at).strftime("%Y-%m-%d %H:%M")
     assert t3row[2] == started  # local time (Asia/Shanghai), not UTC
-    assert rows[2][7] == "2" and rows[2][8] == ""
-    assert rows[-1][5] == "3" and rows[-1][7] == "12" and rows[-1][8] == "5.00"
+    assert rows[2][-1] == "2" and rows[2][-2] == "0.00"
+    assert rows[-1][5] == "3" and rows[-1][-1] == "2" and rows[-1][-2] == "5.00"
     assert s0.code not in body and s3.code not in body  # a table's code is its key
     # Yesterday: the old table only; in English.
     boss.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    day = (timezone.localdate() - dt.timedelta(days=1)).isoformat()
+    day = (book.today(room) - dt.timedelta(days=1)).isoformat()
     rows = list(csv.reader(io.StringIO(html(boss.get(url, {"day": day})).lstrip("\ufeff"))))
     assert rows[0][0] == "Table" and [r[0] for r in rows[1:]] == ["Table 3", "Total"]
-    assert rows[1][7] == "50" and rows[-1][7] == "50"
+    assert rows[1][-1] == "50" and rows[-1][-1] == "50"
     bad = boss.get(url, {"day": "26/11/2026"})
     assert bad.status_code == 400 and "2026-11-26" in html(bad)
 
@@ -281,10 +282,13 @@ def populate(room: Room, tables: int) -> None:
 
 
 # The phone's session and its user (2), the membership (1), then the page's own reads:
-# the dashboard's open tables, their rounds, today's fees and the imported tables taken
-# in lately (to send back); the report's rounds,
-# tables and configurations' names; the start page's configurations and names.
-QUERIES = {"manage": 7, "manage_report": 6, "room": 3, "manage_qr_sheet": 4}
+# the dashboard's open tables and their rounds, the room's day (its closes), the
+# day's books (scorer/services/books.py: the closes around the day, the tables
+# charged, the rounds, the tables started, the money taken, the tables' rows, their
+# charges and collections, the configurations' names), the reopened paid tables and
+# the imported tables taken in lately; the report's day and books; the start page's
+# configurations and names.
+QUERIES = {"manage": 16, "manage_report": 12, "room": 3, "manage_qr_sheet": 4}
 
 
 @pytest.mark.parametrize(

@@ -25,8 +25,7 @@ from scorer import clock
 from scorer.models import GameSession
 from scorer.models.roomlog import TABLE_SENT_BACK, RoomLogEntry
 from scorer.models.rooms import Room
-from scorer.services import till
-from scorer.services.day import day_report, fees_of_day
+from scorer.services import books as book
 from scorer.services.export import table_json
 from scorer.services.taken_in import days_counted
 from tests.factories import by_tiles, make_room, make_table, member_client, play
@@ -85,12 +84,11 @@ def url(name: str, room: Room, *args: object) -> str:
 def books_of(room: Room, day: dt.date = DAY) -> tuple[Any, ...]:
     """What every page of the room's books shows for the day, as plain values."""
     with translation.override("zh-hans"):
-        money = till.books(room, day)
-        report = sorted((r.label, r.config, r.rounds, r.take) for r in day_report(room, day))
-        fees = fees_of_day(room, day, "total")
+        money = book.books(room, day)
+        report = sorted((r.label, r.config, r.rounds, r.points) for r in money.rows)
     return (
         str(money.total.charged), str(money.total.collected), len(money.rows),
-        report, fees.total.take,
+        report, money.total.points,
     )  # fmt: skip
 
 
@@ -134,7 +132,7 @@ def test_any_preset_a_file_says_is_kept_and_never_read(
     s = imported(east, west_file(preset))
     boss.post(url("manage_take_in", east, s.code))
     pages_answer(boss, east)
-    labels = {r.config for r in day_report(east, DAY)}
+    labels = {r.config for r in book.books(east, DAY).rows}
     assert labels == {"mcr"}  # not this room's configuration 1, whatever it is
 
 
@@ -203,7 +201,7 @@ def test_a_table_whose_money_was_collected_stays(east: Room, boss: Client) -> No
     s = imported(east, west_file())
     boss.post(url("manage_take_in", east, s.code))
     boss.post(url("manage_till_table", east, s.code), {"seat_0": "cash"})
-    assert till.books(east, DAY).total.collected > 0
+    assert book.books(east, DAY).total.collected > 0
     held = books_of(east)
     r = boss.post(url("manage_send_back", east, s.code), {"confirm": "yes"}, **EN, follow=True)
     assert "refund it on the till first" in r.content.decode()

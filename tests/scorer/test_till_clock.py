@@ -93,7 +93,7 @@ def test_the_pages_show_the_clock_and_the_admins_pause_it(room: Room, boss: Clie
     clock.set_now(at(70))
     page = boss.get(reverse("scorer:manage", args=[room.slug])).content.decode()
     assert 'class="clock-time">1:10<' in page
-    assert 'class="clock-fee-value">60<' in page  # the 2-hour minimum
+    assert 'class="clock-fee-value">60.00<' in page  # the 2-hour minimum
     url = reverse("scorer:manage_clock", args=[room.slug, s.code])
     boss.post(url, {"action": "pause"})
     s.refresh_from_db()
@@ -138,5 +138,5 @@ def test_the_result_page_says_the_time_fee_in_yuan(room: Room) -> None:
     clock.set_now(at(130))
     s.close()
     page = Client().get(reverse("scorer:final", args=[s.code])).content.decode()
-    assert 'class="clock-fee-value">75<' in page
-    assert page.count("<b>18.75</b>") == 4
+    assert 'class="clock-fee-value">75.00<' in page
+    assert page.count("<b>18.75 元</b>") == 4

@@ -18,6 +18,7 @@ from scorer.models.money import ALIPAY, BALANCE, CASH, WECHAT, BalanceEntry
 from scorer.models.players import Player
 from scorer.models.roomlog import TILL_COLLECTED, TILL_DAY_CLOSED, TILL_TOPPED_UP
 from scorer.models.rooms import Room, RoomMember
+from scorer.services import books as book
 from scorer.services import till
 from tests.factories import make_table, record
 
@@ -129,21 +130,24 @@ def test_the_rooms_day_ends_at_its_hour_and_the_day_is_closed(room: Room, boss: 
     assert s.closed_at is not None and s.closed_at.day == 28
     till.collect(s, {0: CASH, 1: CASH}, member)
     day = dt.date(2026, 11, 27)
-    books = till.books(room, day)
+    books = book.books(room, day)
     assert [r.day for r in books.rows] == [day]
     assert books.total.charged == 75 and books.total.collected == D("37.50")
-    assert books.methods == [("现金", D("37.50"))]
+    assert books.total.methods == [("现金", D("37.50"))]
     assert [(name, owed) for _, name, owed, _ in books.owing] == [
         ("阿强", D("18.75")),
         ("美玲", D("18.75")),
     ]
-    assert till.books(room, dt.date(2026, 11, 28)).rows == []
+    assert book.books(room, dt.date(2026, 11, 28)).rows == []
     closed = till.close_day(room, day, member)
-    assert closed is not None and closed.figures["owed"] == "37.50"
-    assert till.close_day(room, day, member) is None
+    assert closed.figures["owed"] == "37.50"
+    with pytest.raises(till.DayRefused):
+        till.close_day(room, day, member)
     assert room.log.filter(action=TILL_DAY_CLOSED).count() == 1
-    room.day_ends_hour = 0
-    assert [r.day for r in till.books(room, dt.date(2026, 11, 28)).rows] == [dt.date(2026, 11, 28)]
+    # A new end hour applies to the days not closed: the 27th keeps its boundaries.
+    till.set_day_end(room, 0, member)
+    assert book.books(room, dt.date(2026, 11, 28)).rows == []
+    assert [r.day for r in book.books(room, day).rows] == [day]
 
 
 def test_periods() -> None:
@@ -165,7 +169,7 @@ def test_the_money_ledger_travels_in_the_export_and_the_api(room: Room, boss: Cl
     assert len(data["pauses"]) == 1
     copy = import_table(data, copy_of=data["origin"], room=room)
     assert copy.money_charged() == [D("18.75")] * 4  # charged again on the file's clock
-    assert till.books(room, s.closed_at.date()).total.charged == 75  # not taken in yet
+    assert book.books(room, s.closed_at.date()).total.charged == 75  # not taken in yet
     with pytest.raises(RuleError):
         import_table({**data, "money_charged": ["1.00"] * 4}, copy_of=data["origin"], room=room)
     body = Client().get(reverse("scorer:api_session", args=[s.code])).json()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -73,9 +74,13 @@ def test_collect_a_table_then_the_day_and_the_month(room: Room, boss: Client) ->
     )
     assert till.balance_of(wang) == 81.25
     day = boss.get(url("manage_till", room) + "?day=2026-11-27").content.decode()
-    assert 'id="day-charged">75<' in day and 'id="day-collected">56.25<' in day
-    assert 'id="day-owed">18.75<' in day and "美玲" in day
-    boss.post(url("manage_till", room), {"day": "2026-11-27", "action": "close"})
+    assert 'data-figure="charged">75.00 元<' in day
+    assert 'data-figure="collected">56.25 元<' in day
+    assert 'data-figure="owed">18.75 元<' in day and "美玲" in day
+    review = boss.post(url("manage_till", room), {"day": "2026-11-27", "action": "review"})
+    seen = re.search(r'name="seen" value="(\w+)"', review.content.decode())
+    assert seen is not None and 'id="close-review"' in review.content.decode()
+    boss.post(url("manage_till", room), {"day": "2026-11-27", "action": "close", "seen": seen[1]})
     day = boss.get(url("manage_till", room) + "?day=2026-11-27").content.decode()
     assert 'id="day-closed"' in day
     month = boss.get(
@@ -83,7 +88,7 @@ def test_collect_a_table_then_the_day_and_the_month(room: Room, boss: Client) ->
     ).content.decode()
     assert "2026-11-27" in month and "75" in month
     statement = boss.get(url("manage_statement", room, wang.pk)).content.decode()
-    assert 'id="balance">81.25<' in statement
+    assert 'id="balance">81.25 元<' in statement
 
 
 def test_the_report_csv_in_the_pages_language(room: Room) -> None:
@@ -95,7 +100,7 @@ def test_the_report_csv_in_the_pages_language(room: Room) -> None:
         rows = list(csv.reader(io.StringIO(r.content.decode("utf-8-sig"))))
         assert rows[0][0] == head
         assert [row[0] for row in rows[1:3]] == ["2026-11-27", "2026-11-27"]
-        assert rows[-1][4:] == ["150.00", "0.00", "150.00"]
+        assert rows[-1][5:9] == ["150.00", "0.00", "0.00", "150.00"]
 
 
 def test_query_counts_do_not_grow_with_tables(room: Room, boss: Client) -> None:

@@ -27,6 +27,7 @@ from scorer import clock
 from scorer.models.money import ALIPAY, BALANCE, CASH, WECHAT
 from scorer.models.players import Player
 from scorer.models.rooms import Room, RoomMember
+from scorer.services import books as book
 from scorer.services import till
 from scorer.timefee import TimeFee
 from tests.factories import SHORT_NAMES, make_member, make_table, record
@@ -62,6 +63,7 @@ class Table:
         self.ran = 0  # seconds billed so far
         self.since: dt.datetime | None = now  # running since (None: paused or closed)
         self.played = False
+        self.charge = Decimal(0)  # its last close's charge (kept while reopened)
 
     def stop(self, now: dt.datetime) -> None:
         if self.since is not None:
@@ -113,6 +115,7 @@ def evening(room: Room, history: list[tuple[str, int, int]]) -> None:
                 assert t.s.closed_at is not None  # a closed table takes no round
         elif op == "close" and t.s.close():
             t.stop(now)
+            t.charge = t.rule.fee(t.ran) if t.played else Decimal(0)
         elif op == "reopen" and t.s.reopen():
             t.since = clock.now()
         elif op == "topup":
@@ -135,10 +138,10 @@ def check_table(t: Table) -> till.TableMoney:
     money = till.table_money(t.s)
     assert money.charged == money.collected + money.owed
     assert money.collected == sum(money.by_method.values(), Decimal(0))
+    # Closed, its fee on its time; reopened, its last close's (kept in the books).
+    assert money.charged == t.charge
     if t.s.closed_at is not None:
-        assert money.charged == (t.rule.fee(t.ran) if t.played else Decimal(0))
-    else:
-        assert money.charged == 0
+        assert t.charge == (t.rule.fee(t.ran) if t.played else Decimal(0))
     return money
 
 
@@ -147,10 +150,9 @@ def check(room: Room, tables: list[Table], topped: dict[int, Decimal]) -> None:
     day_charged = day_collected = Decimal(0)
     for t in tables:
         money = check_table(t)
-        if t.s.closed_at is not None:
-            day_charged += money.charged
-            day_collected += money.collected
-    books = till.books(room, T0.date() - dt.timedelta(days=1), T0.date() + dt.timedelta(days=2))
+        day_charged += money.charged
+        day_collected += money.collected
+    books = book.books(room, T0.date() - dt.timedelta(days=1), T0.date() + dt.timedelta(days=2))
     assert books.total.charged == day_charged
     assert books.total.collected == day_collected
     assert books.total.charged == books.total.collected + books.total.owed
