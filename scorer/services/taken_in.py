@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from scorer import clock
@@ -24,7 +25,7 @@ from scorer.models.locking import locked
 from scorer.models.money import Collection, DayClose, TableCharge
 from scorer.models.roomlog import TABLE_SENT_BACK
 from scorer.models.rooms import Room, RoomMember
-from scorer.services.books import room_day
+from scorer.services.books import Calendar
 
 # How long a taken-in table is offered to be sent back on the dashboard.
 OFFERED_FOR = dt.timedelta(days=14)
@@ -45,7 +46,13 @@ def days_counted(session: GameSession) -> set[dt.date]:
         RoundRevision.objects.filter(round__session=session).values_list("created_at", flat=True)
     )
     times += list(TableCharge.objects.filter(session=session).values_list("at", flat=True))
-    return {room_day(session.room, t) for t in times if t is not None}
+    known = [t for t in times if t is not None]
+    if not known:
+        return set()
+    # One calendar for all of them (a closed day's own boundaries, the hour for the rest).
+    local = [timezone.localtime(t).date() for t in known]
+    calendar = Calendar.of(session.room, min(local) - dt.timedelta(days=1), max(local))
+    return {calendar.day_of(t) for t in known}
 
 
 def send_back(session: GameSession, by: RoomMember) -> bool:
