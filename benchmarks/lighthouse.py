@@ -161,8 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     port = free_port()
     base = f"http://localhost:{port}/"
     server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2",
-         "--log-level", "warning", "mahjong_site.wsgi:application"],
+        [sys.executable, "-m", "uvicorn", "mahjong_site.asgi:application", "--host", "127.0.0.1",
+         "--port", str(port), "--workers", "2", "--log-level", "warning"],
         cwd=ROOT, env=env,
     )  # fmt: skip
     rows = []
