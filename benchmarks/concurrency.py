@@ -61,13 +61,21 @@ class Phone:
             body = urllib.parse.urlencode(data).encode()
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         t0 = time.perf_counter()
-        try:
-            self.conn.request("POST" if body else "GET", path, body, headers)
-            r = self.conn.getresponse()
-            status, text = r.status, r.read().decode()
-        except OSError:
-            self.conn.close()  # reconnects on the next request
-            return 0, (time.perf_counter() - t0) * 1000, ""
+        for again in (False, True):
+            try:
+                self.conn.request("POST" if body else "GET", path, body, headers)
+                r = self.conn.getresponse()
+                status, text = r.status, r.read().decode()
+                break
+            except ConnectionError:
+                # The server closed the kept-alive connection while it was idle
+                # (uvicorn after 5 s): a browser sends the request again on a new one.
+                self.conn.close()
+                if again:
+                    return 0, (time.perf_counter() - t0) * 1000, ""
+            except OSError:
+                self.conn.close()  # reconnects on the next request
+                return 0, (time.perf_counter() - t0) * 1000, ""
         ms = (time.perf_counter() - t0) * 1000
         for value in r.headers.get_all("Set-Cookie") or []:
             name, _, rest = value.partition("=")
