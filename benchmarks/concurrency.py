@@ -1,4 +1,4 @@
-"""python -m benchmarks.concurrency: how many tables one server on SQLite serves at once.
+"""python -m benchmarks.concurrency: how many tables a server serves at once.
 
 The worst moment of an evening: a hand ends at every table at the same instant.
 At each table one phone confirms the round (the real HTTP flow: its CSRF cookie,
@@ -7,10 +7,11 @@ tallies (the session page does every 3 s; here without its ETag, so each poll is
 a full render).  Every table's four phones are released together, `--bursts`
 times per table count, and every answer is timed.
 
-Servers: `manage.py runserver` (threaded, one process: `make run`, DEBUG off),
-one per set-up, each on its own SQLite file (or a PostgreSQL database with
---pg), the set-ups interleaved burst by burst so a noisy machine slows them
-alike.  Set-ups (benchmarks/concurrency_settings.py): the site's (IMMEDIATE,
+Servers (`--servers`, benchmarks/served.py; DEBUG off): `runserver` (threaded, one
+process: `make run`; the default), `uvicorn` (two workers, as docs/deploy.md
+deploys) and `gunicorn` (two sync workers); every set-up on each, each on its own
+SQLite file (or a PostgreSQL database with --pg), the set-ups interleaved burst by
+burst so a noisy machine slows them alike.  Every line printed names its server.  Set-ups (benchmarks/concurrency_settings.py): the site's (IMMEDIATE,
 20 s busy timeout, WAL, synchronous=NORMAL), IMMEDIATE alone, and Django's
 and SQLite's defaults.  Prints medians and p95 in ms, the 5xx
 count and whether every round was recorded once; never asserts.  Loopback only.
@@ -34,7 +35,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from benchmarks.served import runserver, stop_server
+from benchmarks.served import SERVERS, runserver, stop_server
 
 ROOT = Path(__file__).resolve().parent.parent
 WIN = {"winner": "1", "discarder": "2", "hand": "111222333m456p7z", "win_tile": "7z"}
@@ -60,13 +61,21 @@ class Phone:
             body = urllib.parse.urlencode(data).encode()
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         t0 = time.perf_counter()
-        try:
-            self.conn.request("POST" if body else "GET", path, body, headers)
-            r = self.conn.getresponse()
-            status, text = r.status, r.read().decode()
-        except OSError:
-            self.conn.close()  # reconnects on the next request
-            return 0, (time.perf_counter() - t0) * 1000, ""
+        for again in (False, True):
+            try:
+                self.conn.request("POST" if body else "GET", path, body, headers)
+                r = self.conn.getresponse()
+                status, text = r.status, r.read().decode()
+                break
+            except ConnectionError:
+                # The server closed the kept-alive connection while it was idle
+                # (uvicorn after 5 s): a browser sends the request again on a new one.
+                self.conn.close()
+                if again:
+                    return 0, (time.perf_counter() - t0) * 1000, ""
+            except OSError:
+                self.conn.close()  # reconnects on the next request
+                return 0, (time.perf_counter() - t0) * 1000, ""
         ms = (time.perf_counter() - t0) * 1000
         for value in r.headers.get_all("Set-Cookie") or []:
             name, _, rest = value.partition("=")
@@ -86,10 +95,13 @@ class Phone:
 class Setup:
     """One server on its own database."""
 
-    def __init__(self, name: str, database_url: str, variant: str) -> None:
-        self.name = name
+    def __init__(
+        self, name: str, database_url: str, variant: str, server: str = "runserver"
+    ) -> None:
+        self.name = f"{name}, {server}"
         self.url = database_url
         self.variant = variant
+        self.server = server
         self.proc: subprocess.Popen[bytes] | None = None
         self.base = ""
         self.codes: list[str] = []
@@ -112,7 +124,7 @@ class Setup:
         return env
 
     def start(self) -> None:
-        self.proc, self.base = runserver(ROOT, self.env(), self.name)
+        self.proc, self.base = runserver(ROOT, self.env(), self.name, self.server)
 
     def stop(self) -> None:
         stop_server(self.proc)
@@ -196,7 +208,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bursts", type=int, default=5, help="bursts per table count and set-up")
     ap.add_argument("--variants", default="ours,immediate,default")
     ap.add_argument("--pg", default="", help="also a PostgreSQL database (created, migrated)")
+    ap.add_argument("--servers", default="runserver",
+                    help=f"each set-up on each of these servers: {', '.join(SERVERS)}")  # fmt: skip
     args = ap.parse_args(argv)
+    servers = args.servers.split(",")
     counts = [int(x) for x in args.tables.split(",")]
     tmp = Path(tempfile.mkdtemp(prefix="mj-bench-"))
     template = tmp / "template.sqlite3"
@@ -206,24 +221,26 @@ def main(argv: list[str] | None = None) -> int:
     subprocess.run(migrate, cwd=ROOT, check=True,
                    env={**base_env, "DATABASE_URL": f"sqlite:///{template}"})  # fmt: skip
     setups = []
-    for v in args.variants.split(","):
-        db = tmp / f"{v}.sqlite3"
-        shutil.copy(template, db)
-        setups.append(Setup(f"SQLite {v}", f"sqlite:///{db}", v))
-    if args.pg:
-        import psycopg
+    for server in servers:
+        for v in args.variants.split(","):
+            db = tmp / f"{v}-{server}.sqlite3"
+            shutil.copy(template, db)
+            setups.append(Setup(f"SQLite {v}", f"sqlite:///{db}", v, server))
+        if args.pg:
+            import psycopg
 
-        parts = urllib.parse.urlsplit(args.pg)
-        name = parts.path.lstrip("/")
-        admin = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
-        with psycopg.connect(admin, autocommit=True) as c:
-            c.execute(f'DROP DATABASE IF EXISTS "{name}"')
-            c.execute(f'CREATE DATABASE "{name}"')
-        subprocess.run(migrate, cwd=ROOT, check=True, env={**base_env, "DATABASE_URL": args.pg})
-        setups.append(Setup("PostgreSQL", args.pg, "ours"))
+            parts = urllib.parse.urlsplit(args.pg)
+            name = f"{parts.path.lstrip('/')}_{server}"  # a database per server
+            url = urllib.parse.urlunsplit(parts._replace(path=f"/{name}"))
+            admin = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
+            with psycopg.connect(admin, autocommit=True) as c:
+                c.execute(f'DROP DATABASE IF EXISTS "{name}"')
+                c.execute(f'CREATE DATABASE "{name}"')
+            subprocess.run(migrate, cwd=ROOT, check=True, env={**base_env, "DATABASE_URL": url})
+            setups.append(Setup("PostgreSQL", url, "ours", server))
     print(
-        f"# Concurrent tables on one server process ({args.bursts} bursts per row; "
-        f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs)"
+        f"# Concurrent tables, each set-up on its server ({', '.join(servers)}; "
+        f"{args.bursts} bursts per row; Python {sys.version.split()[0]}, {os.cpu_count()} CPUs)"
     )
     print(
         "per row: confirm median / p95 ms, poll median / p95 ms, burst (all answered) median ms, bad answers"

@@ -209,7 +209,9 @@ CONTENT_SECURITY_POLICY = {
 }
 
 ROOT_URLCONF = "mahjong_site.urls"
-WSGI_APPLICATION = "mahjong_site.wsgi.application"
+# runserver: Django's own (a thread per stream); gunicorn and other WSGI servers load
+# mahjong_site.wsgi.application, which answers the streams "poll instead".
+WSGI_APPLICATION = "mahjong_site.wsgi.django_application"
 ASGI_APPLICATION = "mahjong_site.asgi.application"
 
 TEMPLATES = [

@@ -11,6 +11,12 @@ Two ways to keep a stream open, with the same words: `sync_events` (a generator
 for runserver's threads, one thread per stream: fine for the embedded default)
 and `asgi_events` (a coroutine for the ASGI app in mahjong_site/asgi.py, no
 thread and no database connection while it is open).
+
+And one way not to: `wsgi_poll_instead`, what a WSGI server (gunicorn's workers,
+mahjong_site/wsgi.py) answers on a stream's path.  A WSGI worker serves one
+request at a time (a thread of gthread, one at a time too), so a stream would hold
+it until the server's timeout kills it; instead the answer comes at once and says
+`poll`: the page's script (static/js/live.js) closes its stream and polls.
 """
 
 from __future__ import annotations
@@ -44,6 +50,12 @@ Scope = dict[str, Any]
 Message = Mapping[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[Message], Awaitable[None]]
+
+
+# Under a WSGI server: "no stream here, poll".  The page closes its EventSource on
+# `poll` (no reconnect, and htmx's sse extension retries only after an error); a
+# page whose script is older reconnects after `retry`, an hour, and polls meanwhile.
+POLL_INSTEAD = b"retry: 3600000\n\nevent: poll\ndata: 3\n\n"
 
 
 def changed(version: int | None) -> bytes:
@@ -115,6 +127,20 @@ def sync_events(early: str | None, first: Callable[[], Opening]) -> Iterator[byt
     finally:
         if sub is not None:
             sub.close()
+
+
+def wsgi_poll_instead(
+    environ: Mapping[str, Any], start_response: Callable[..., Any]
+) -> list[bytes]:
+    """A stream's answer from a WSGI server: `poll`, at once (200, so that the
+    browser reads it; a refused EventSource would be retried by htmx's extension).
+    Nothing is read from the database and nothing is logged."""
+    if environ.get("REQUEST_METHOD") not in ("GET", "HEAD"):
+        start_response("405 Method Not Allowed", [("Allow", "GET, HEAD"), ("Content-Length", "0")])
+        return []
+    headers = [*HEADERS.items(), ("Content-Length", str(len(POLL_INSTEAD)))]
+    start_response("200 OK", headers)
+    return [] if environ["REQUEST_METHOD"] == "HEAD" else [POLL_INSTEAD]
 
 
 def subscribe_async(topic: str, inbox: asyncio.Queue[int | None]) -> Subscription:

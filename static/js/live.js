@@ -20,6 +20,8 @@
  * - Its "every 3s" poll goes out only while the stream is down, or silent for 45 s
  *   (a heartbeat comes every 20 s): a stalled or dropped stream falls back to polling
  *   within the poll's 3 s, and a healthy one costs no request at all.
+ * - A server that keeps no streams (a WSGI worker, mahjong_site/wsgi.py) says "poll"
+ *   at once: the stream is closed for good (no reconnect) and the page polls.
  * - A poll is marked (X-Live-Poll): a closed table's poll is answered "stop polling".
  * - A region with a form being filled in, or showing a form's errors, is not replaced
  *   under the thumb; it is looked at again a little later.  A row opened in it (the
@@ -35,6 +37,8 @@
   var sources = [];
 
   function hear(e) { e.target.mahjongHeard = Date.now(); }
+
+  function pollInstead(e) { e.target.close(); }
 
   function boxOf(elt) {
     return elt && elt.closest ? elt.closest("[sse-connect]") : null;
@@ -115,6 +119,7 @@
     source.mahjongHeard = Date.now();
     source.addEventListener("ping", hear);
     source.addEventListener("open", hear);
+    source.addEventListener("poll", pollInstead);
     source.addEventListener("changed", function (m) {
       hear(m);
       var version = parseInt(m.data, 10);
