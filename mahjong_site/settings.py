@@ -316,6 +316,8 @@ if LIVE_BROKER == "postgres" and not _ON_POSTGRES:
 LIVE_HEARTBEAT = float(os.environ.get("MAHJONG_LIVE_HEARTBEAT", "20"))
 LIVE_STREAM_SECONDS = float(os.environ.get("MAHJONG_LIVE_STREAM_SECONDS", "1800"))
 LIVE_RETRY_MS = (2000, 10000)
+# A broker's listener that fails is made again after 0.5 s, doubling up to this (s).
+LIVE_BROKER_BACKOFF_MAX = float(os.environ.get("MAHJONG_LIVE_BROKER_BACKOFF_MAX", "10"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
