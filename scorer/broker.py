@@ -162,7 +162,7 @@ class Broker:
     def state(self) -> dict[str, Any]:
         """The broker's details, for the metrics (never waits)."""
         return {"broker": self.name, "up": True, "down_since": None, "reconnects": 0,
-                "failures": 0, "thread_alive": False}  # fmt: skip
+                "failures": 0, "thread_alive": False, "starts": 0}  # fmt: skip
 
     def wait_up(self, timeout: float) -> bool:
         return True
@@ -210,6 +210,7 @@ class Listening(Broker):
         self.down_since: float | None = time.time()
         self.reconnects = 0  # times it came back after being up
         self.failures = 0  # sessions that ended in an error
+        self.starts = 0  # listener threads started (more than 1: one had died)
         self.last_error = ""
 
     def subscribe(self, topic: str, deliver: Deliver) -> Subscription:
@@ -226,6 +227,7 @@ class Listening(Broker):
                 target=self._supervise, name=f"live-{self.name}", daemon=True
             )
             self._thread.start()
+            self.starts += 1
 
     def wait_up(self, timeout: float) -> bool:
         """Wait until the listening connection is in place (tests and benchmarks:
@@ -241,6 +243,7 @@ class Listening(Broker):
             "reconnects": self.reconnects,
             "failures": self.failures,
             "thread_alive": self._thread is not None and self._thread.is_alive(),
+            "starts": self.starts,
         }
 
     def healthy(self) -> bool:
@@ -251,6 +254,12 @@ class Listening(Broker):
         return self._up.is_set()
 
     def _supervise(self) -> None:
+        try:
+            self._retry()
+        finally:  # stopped, or killed by an error no handler takes: down until started again
+            self._went_down()
+
+    def _retry(self) -> None:
         delay = 0.5
         while not self._stop.is_set():
             was_up = False
