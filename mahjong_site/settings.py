@@ -316,6 +316,9 @@ if LIVE_BROKER == "postgres" and not _ON_POSTGRES:
 LIVE_HEARTBEAT = float(os.environ.get("MAHJONG_LIVE_HEARTBEAT", "20"))
 LIVE_STREAM_SECONDS = float(os.environ.get("MAHJONG_LIVE_STREAM_SECONDS", "1800"))
 LIVE_RETRY_MS = (2000, 10000)
+# The streams one worker process holds at most; one more is refused (503) and its
+# page polls until a later try finds room (docs/deploy.md, section 7).
+LIVE_MAX_STREAMS = int(os.environ.get("MAHJONG_LIVE_MAX_STREAMS", "4000"))
 # A broker's listener that fails is made again after 0.5 s, doubling up to this (s).
 LIVE_BROKER_BACKOFF_MAX = float(os.environ.get("MAHJONG_LIVE_BROKER_BACKOFF_MAX", "10"))
 
