@@ -28,6 +28,13 @@ comes from environment variables (see README.md, "Environment variables"):
   as the test suite does).
 * ``MAHJONG_DB_POOL``       -- under the ASGI server on PostgreSQL: the connection
   pool's size per worker process (default 10).
+* ``MAHJONG_DB_PGBOUNCER``   -- "1" behind PgBouncer in transaction mode: no
+  server-side cursors, no prepared statements; ``MAHJONG_LIVE_DATABASE_URL``: the
+  broker's LISTEN connection to PostgreSQL itself (default: DATABASE_URL's).
+* ``MAHJONG_LIVE_MAX_STREAMS`` -- the streams one worker process holds (default
+  4000); one more is refused and its page polls.
+* ``MAHJONG_METRICS_TOKEN``  -- the bearer token /metrics asks of anyone but the
+  loopback (unset: the loopback only).
 * ``MAHJONG_LISTEN``        -- where ``make run`` serves (its ADDR); on all interfaces
   the machine's LAN address is allowed and share links name it.
 * ``MAHJONG_PUBLIC_URL``    -- the address share links use, e.g. "https://mj.example.org"
@@ -274,6 +281,17 @@ if (
         "max_size": int(os.environ.get("MAHJONG_DB_POOL", "10")),
         "timeout": 20,
     }
+# Behind PgBouncer in transaction mode (docs/deploy.md, section 7): a transaction may
+# run on another server connection than the last, so no server-side cursor (they live
+# across transactions) and no prepared statement (psycopg prepares a query run 5
+# times on its connection); the app's own pool then stays small.  The broker's
+# LISTEN needs a session of its own: it goes to MAHJONG_LIVE_DATABASE_URL, PostgreSQL
+# itself, bypassing the pooler.
+DB_PGBOUNCER = os.environ.get("MAHJONG_DB_PGBOUNCER", "") == "1"
+if DB_PGBOUNCER and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
+LIVE_DATABASE_URL = os.environ.get("MAHJONG_LIVE_DATABASE_URL", "").strip()
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves every phone at a table (and several tables) at
     # once (docs/deploy.md has the figures, benchmarks/concurrency.py measures them):

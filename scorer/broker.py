@@ -487,11 +487,14 @@ class RedisBroker(Listening):
 
 
 def django_conninfo() -> str:
-    """The default database's connection string, as Django connects now (the test
+    """The listening connection's string: MAHJONG_LIVE_DATABASE_URL when set (behind
+    PgBouncer), else the default database's, as Django connects now (the test
     database in the tests): NOTIFY is heard on the same database only."""
     from django.db import connection
     from psycopg.conninfo import make_conninfo
 
+    if settings.LIVE_DATABASE_URL:  # PostgreSQL itself, past a transaction pooler
+        return settings.LIVE_DATABASE_URL.replace("postgres://", "postgresql://", 1)
     s: dict[str, Any] = connection.settings_dict
     if s["ENGINE"] != "django.db.backends.postgresql":
         raise ImproperlyConfigured("the postgres live broker needs a PostgreSQL database")
