@@ -292,6 +292,7 @@ if DB_PGBOUNCER and DATABASES["default"]["ENGINE"] == "django.db.backends.postgr
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
     DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
 LIVE_DATABASE_URL = os.environ.get("MAHJONG_LIVE_DATABASE_URL", "").strip()
+METRICS_TOKEN = os.environ.get("MAHJONG_METRICS_TOKEN", "").strip()
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves every phone at a table (and several tables) at
     # once (docs/deploy.md has the figures, benchmarks/concurrency.py measures them):

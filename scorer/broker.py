@@ -41,6 +41,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+from scorer import metrics
 from scorer.parse import MAX_VERSION, int_or_none
 
 log = logging.getLogger(__name__)
@@ -228,6 +229,9 @@ class Listening(Broker):
             )
             self._thread.start()
             self.starts += 1
+            if not self._up.is_set():
+                metrics.BROKER_UP.set(0)
+                metrics.DOWN_SINCE.set(self.down_since or time.time())
 
     def wait_up(self, timeout: float) -> bool:
         """Wait until the listening connection is in place (tests and benchmarks:
@@ -271,6 +275,7 @@ class Listening(Broker):
                     self._loop.close()
             except Exception as e:  # whatever broke it: the connection, the loop, a descriptor
                 self.failures += 1
+                metrics.FAILURES.inc()
                 self.last_error = f"{type(e).__name__}: {e}"
                 if not self._stop.is_set():
                     log.warning("live: %s listener down (%s); again in %.1f s",
@@ -287,6 +292,8 @@ class Listening(Broker):
             return False
         self._up.clear()
         self.down_since = time.time()
+        metrics.BROKER_UP.set(0)
+        metrics.DOWN_SINCE.set(self.down_since)
         return True
 
     def _now_up(self) -> None:
@@ -294,8 +301,11 @@ class Listening(Broker):
         publish made while it was down, or before the first connect, was not heard)."""
         if self.down_since is not None and self.reconnects + self.failures > 0:
             self.reconnects += 1
+            metrics.RECONNECTS.inc()
         self.down_since = None
         self._up.set()
+        metrics.BROKER_UP.set(1)
+        metrics.DOWN_SINCE.set(0)
         self.hub.dispatch_all(None)
 
     async def _session(self) -> bool:
@@ -331,7 +341,9 @@ class PostgresBroker(Listening):
         from django.db import connection
 
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{topic} {version}"])
+            cursor.execute(
+                "SELECT pg_notify(%s, %s)", [CHANNEL, f"{topic} {version} {time.time():.6f}"]
+            )
 
     async def _session(self) -> bool:
         import psycopg
@@ -347,8 +359,8 @@ class PostgresBroker(Listening):
             async for note in conn.notifies():
                 if self._stop.is_set():
                     return True
-                topic, _, version = note.payload.partition(" ")
-                self.hub.dispatch(topic, int_or_none(version, 0, MAX_VERSION))
+                topic, _, rest = note.payload.partition(" ")
+                self.hub.dispatch(topic, heard(rest))
         return True
 
     def _wake(self) -> None:
@@ -410,7 +422,7 @@ class RedisBroker(Listening):
                 self._url, socket_connect_timeout=self.CONNECT_TIMEOUT,
                 socket_timeout=self.CONNECT_TIMEOUT,
             )  # fmt: skip
-        self._publisher.publish(self.channel(topic), str(version))
+        self._publisher.publish(self.channel(topic), f"{version} {time.time():.6f}")
 
     async def _session(self) -> bool:
         import redis.asyncio
@@ -436,8 +448,7 @@ class RedisBroker(Listening):
                 if note is None or note.get("type") != "message":
                     continue
                 topic = note["channel"].decode().removeprefix(f"{CHANNEL}:")
-                raw = note["data"].decode()
-                self.hub.dispatch(topic, int_or_none(raw, 0, MAX_VERSION))
+                self.hub.dispatch(topic, heard(note["data"].decode()))
             return True
         finally:
             self._changes, self._followed = None, frozenset()
@@ -484,6 +495,15 @@ class RedisBroker(Listening):
         super().close()
         if self._publisher is not None:
             self._publisher.close()
+
+
+def heard(message: str) -> int | None:
+    """The version in a message "<version> <publish time>" (its lag to the metrics);
+    None, "fetch", for anything else."""
+    version, _, sent = message.partition(" ")
+    with contextlib.suppress(ValueError):  # (no time: an older worker's, a benchmark's)
+        metrics.LAG.observe(max(0.0, time.time() - float(sent)))
+    return int_or_none(version, 0, MAX_VERSION)
 
 
 def django_conninfo() -> str:

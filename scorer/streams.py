@@ -33,6 +33,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 from django.middleware.gzip import GZipMiddleware as DjangoGZipMiddleware
 
+from scorer import metrics
 from scorer.broker import Subscription, broker
 from scorer.caching import PRIVATE
 from scorer.parse import MAX_VERSION, int_or_none
@@ -84,13 +85,16 @@ class Gate:
         with self._lock:
             if self.open >= settings.LIVE_MAX_STREAMS:
                 self.refused += 1
+                metrics.REFUSED.inc()
                 return False
             self.open += 1
-            return True
+        metrics.STREAMS.inc()
+        return True
 
     def leave(self) -> None:
         with self._lock:
             self.open -= 1
+        metrics.STREAMS.dec()
 
 
 gate = Gate()

@@ -360,3 +360,50 @@ def test_running_out_of_file_descriptors_does_not_kill_the_listener(kind: str) -
     assert said["held"] > 100 and said["opened_s"] < 0.5
     assert not said["down"]["up"] and said["down"]["failures"] >= 1
     assert said["up"] and said["fetch"] and said["alive"]
+
+
+# --------------------------------------------------------------------------- /metrics
+
+
+@pytest.mark.django_db(transaction=True)
+def test_metrics_say_the_streams_and_the_broker_to_the_loopback_or_the_token_only(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scorer.broker import MemoryBroker
+    from scorer.streams import gate
+
+    monkeypatch.setattr("scorer.broker._broker", MemoryBroker())
+    settings.METRICS_TOKEN = "s3cret-token"
+    assert gate.enter()  # one stream open
+    try:
+        local = Client(REMOTE_ADDR="127.0.0.1").get("/metrics")
+        assert local.status_code == 200 and local["Content-Type"].startswith("text/plain")
+        text = local.content.decode()
+        assert "mahjong_live_streams " in text and "mahjong_live_broker_up" in text
+        assert "mahjong_live_publish_lag_seconds_bucket" in text
+        line = next(x for x in text.splitlines() if x.startswith("mahjong_live_streams "))
+        assert float(line.split()[1]) >= 1
+    finally:
+        gate.leave()
+    # Through the proxy (it sets X-Forwarded-For), or from elsewhere: nothing.
+    assert Client(REMOTE_ADDR="127.0.0.1").get("/metrics", HTTP_X_FORWARDED_FOR="1.2.3.4").status_code == 404  # fmt: skip
+    assert Client(REMOTE_ADDR="203.0.113.9").get("/metrics").status_code == 404
+    wrong = Client(REMOTE_ADDR="203.0.113.9").get("/metrics", HTTP_AUTHORIZATION="Bearer nope")
+    assert wrong.status_code == 404
+    token = Client(REMOTE_ADDR="203.0.113.9").get(
+        "/metrics", HTTP_AUTHORIZATION="Bearer s3cret-token"
+    )
+    assert token.status_code == 200
+
+
+def test_a_publish_carries_its_time_and_the_listener_reads_the_lag() -> None:
+    from prometheus_client import REGISTRY
+
+    from scorer.broker import heard
+
+    before = REGISTRY.get_sample_value("mahjong_live_publish_lag_seconds_count") or 0
+    assert heard(f"12 {time.time() - 0.02:.6f}") == 12
+    assert heard("13") == 13  # an older worker's message: no time, no lag
+    assert heard("x 1") is None  # not a version: "fetch"
+    after = REGISTRY.get_sample_value("mahjong_live_publish_lag_seconds_count")
+    assert after == before + 1
