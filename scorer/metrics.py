@@ -13,6 +13,7 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import os
+from pathlib import Path
 
 from django.conf import settings
 from django.http import HttpRequest
@@ -24,7 +25,7 @@ from prometheus_client import (
     Histogram,
     generate_latest,
 )
-from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -41,9 +42,28 @@ LAG = Histogram("mahjong_live_publish_lag_seconds", "A change's publish to its a
                 buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5))  # fmt: skip
 
 
+def forget_dead_workers(folder: str) -> list[int]:
+    """Drop the live gauges of workers that are gone: uvicorn has no hook at a
+    worker's exit (gunicorn's child_exit), so a restarted worker's streams would
+    be counted on.  A worker is gone when its process is (its pid in the file's name)."""
+    gone = []
+    for path in Path(folder).glob("gauge_live*_*.db"):
+        pid = int(path.stem.rsplit("_", 1)[1])
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            gone.append(pid)
+        except PermissionError:
+            pass  # someone else's process: alive
+    for pid in gone:
+        mark_process_dead(pid, folder)
+    return gone
+
+
 def text() -> bytes:
     """Every worker's figures (multiprocess mode) or this process's."""
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    if folder := os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        forget_dead_workers(folder)
         registry = CollectorRegistry()
         MultiProcessCollector(registry)
         return generate_latest(registry)

@@ -407,3 +407,56 @@ def test_a_publish_carries_its_time_and_the_listener_reads_the_lag() -> None:
     assert heard("x 1") is None  # not a version: "fetch"
     after = REGISTRY.get_sample_value("mahjong_live_publish_lag_seconds_count") or 0
     assert after >= before + 1  # (a listener of another test may observe too)
+
+
+WORKER = textwrap.dedent(
+    """
+    import sys, time
+    import django
+    django.setup()
+    from scorer.streams import gate
+    for _ in range(int(sys.argv[1])):
+        assert gate.enter()
+    print("open", flush=True)
+    sys.stdin.readline()  # held open until the test lets go
+    """
+)
+
+
+def test_metrics_sum_the_workers_and_forget_a_worker_that_is_gone(tmp_path: Path) -> None:
+    """Two worker processes with 3 and 5 streams, one figures folder: one scrape says
+    8; the second worker gone (as a killed uvicorn worker goes, with no hook), 3."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PROMETHEUS_MULTIPROC_DIR": str(tmp_path),
+           "DJANGO_SETTINGS_MODULE": "mahjong_site.settings", "MAHJONG_LIVE_BROKER": "memory"}  # fmt: skip
+    env.pop("DATABASE_URL", None)
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WORKER, str(n)],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        for n in (3, 5)
+    ]
+    scrape = ("import django; django.setup(); from scorer import metrics;"
+              "print(metrics.text().decode())")  # fmt: skip
+
+    def streams() -> float:
+        out = subprocess.run([sys.executable, "-c", scrape], cwd=ROOT, env=env,
+                             capture_output=True, text=True, check=True, timeout=60).stdout  # fmt: skip
+        line = next(x for x in out.splitlines() if x.startswith("mahjong_live_streams "))
+        return float(line.split()[1])
+
+    try:
+        for w in workers:
+            assert w.stdout is not None and w.stdout.readline().strip() == "open"
+        assert streams() == 8
+        workers[1].kill()
+        workers[1].wait(10)
+        assert streams() == 3
+    finally:
+        for w in workers:
+            w.kill()
+            w.wait(10)
