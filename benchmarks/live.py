@@ -3,7 +3,7 @@
     python -m benchmarks.live default            # runserver on SQLite, 4 streams, 50 rounds
     python -m benchmarks.live two --pg URL [--broker redis]   # two uvicorn workers, two ports
     python -m benchmarks.live many --pg URL [-n 2000]   # n streams open in one uvicorn worker
-    python -m benchmarks.live scale --pg URL   # 4,000 streams, 1,000 tables, 100 changes/s, 60 s
+    python -m benchmarks.live scale --pg URL [--broker redis]  # 4,000 streams, 1,000 tables, 100/s
 
 The client is the benchmark's own: asyncio sockets reading each stream's lines
 (as a browser's EventSource would), and Python's http.client for the confirms
@@ -293,23 +293,45 @@ BUMP = (  # what GameSession.bump runs, and its publish_on_commit's two NOTIFYs
 )
 
 
+# The same change, told through Redis (the broker's channels) after the commit.
+BUMP_ONLY = (
+    "UPDATE scorer_gamesession SET version = version + 1, updated_at = now()"
+    " WHERE code = %s RETURNING version, room_id"
+)
+
+
 def changes(
-    conninfo: str, codes: list[str], rate: int, seconds: int
+    conninfo: str, codes: list[str], rate: int, seconds: int, redis_url: str = ""
 ) -> list[tuple[str, int, float]]:
     """`rate` tables changed each second for `seconds` s, each in its own transaction,
-    the tables taken in turn; (code, version, commit time) of each."""
+    the tables taken in turn, told by NOTIFY (or by Redis when `redis_url`); (code,
+    version, commit time) of each."""
     import psycopg
 
     out: list[tuple[str, int, float]] = []
     k = 0
+    red = None
+    if redis_url:
+        import redis
+
+        red = redis.Redis.from_url(redis_url)
     with psycopg.connect(conninfo) as pg:
         start = time.perf_counter()
         for second in range(seconds):
             for _ in range(rate):
                 code = codes[k % len(codes)]
                 k += 1
-                with pg.transaction():
-                    (version, _, _) = pg.execute(BUMP, [code, code]).fetchone() or (0, 0, 0)
+                if red is None:
+                    with pg.transaction():
+                        (version, _, _) = pg.execute(BUMP, [code, code]).fetchone() or (0, 0, 0)
+                else:
+                    with pg.transaction():
+                        (version, room) = pg.execute(BUMP_ONLY, [code]).fetchone() or (0, 0)
+                    sent = f"{version} {time.time():.6f}"
+                    with red.pipeline(transaction=False) as p:
+                        p.publish(f"mahjong_live:s:{code}", sent)
+                        p.publish(f"mahjong_live:r:{room}", sent)
+                        p.execute()
                 out.append((code, version, time.perf_counter()))
             left = start + second + 1 - time.perf_counter()
             if left > 0:
@@ -328,13 +350,16 @@ async def scale_run(base: str, codes: list[str], args: argparse.Namespace, pid: 
     await asyncio.sleep(5)
     opened = proc_figures(pid)
     per_stream_kb = (opened[0] - before[0]) * 1024 / n
-    print(f"{n} streams over {len(codes)} tables in one uvicorn worker: RSS "
+    print(f"{n} streams over {len(codes)} tables in one uvicorn worker, the {args.broker} broker: RSS "
           f"{before[0]:.0f} -> {opened[0]:.0f} MB, {per_stream_kb:.1f} KB a stream; "
           f"threads {before[1]} -> {opened[1]}", flush=True)  # fmt: skip
     for s in streams:
         s.versions.clear()  # (the opening "changed")
     t0 = proc_figures(pid)[2]
-    made = await asyncio.to_thread(changes, pg_conninfo(env), codes, args.rate, args.seconds)
+    redis_url = env["MAHJONG_REDIS_URL"] if args.broker == "redis" else ""
+    made = await asyncio.to_thread(
+        changes, pg_conninfo(env), codes, args.rate, args.seconds, redis_url
+    )
     await asyncio.sleep(3)  # the last ones on their way
     cpu = proc_figures(pid)[2] - t0
     by_code: dict[str, list[Watcher]] = {}
@@ -365,6 +390,8 @@ def scale(args: argparse.Namespace) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
     env = pg_env(args.pg)
     env["MAHJONG_LIVE_MAX_STREAMS"] = str(args.n + 100)
+    env["MAHJONG_LIVE_BROKER"] = args.broker
+    env.setdefault("MAHJONG_REDIS_URL", "redis://127.0.0.1:6379/0")
     port = free_port()
     proc = uvicorn(env, port)
     try:
