@@ -429,17 +429,9 @@ def test_metrics_sum_the_workers_and_forget_a_worker_that_is_gone(tmp_path: Path
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PROMETHEUS_MULTIPROC_DIR": str(tmp_path),
            "DJANGO_SETTINGS_MODULE": "mahjong_site.settings", "MAHJONG_LIVE_BROKER": "memory"}  # fmt: skip
     env.pop("DATABASE_URL", None)
-    workers = [
-        subprocess.Popen(
-            [sys.executable, "-c", WORKER, str(n)],
-            cwd=ROOT,
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )  # fmt: skip
-        for n in (3, 5)
-    ]
+    pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "text": True}
+    workers = [subprocess.Popen([sys.executable, "-c", WORKER, str(n)], cwd=ROOT, env=env, **pipes)
+               for n in (3, 5)]  # fmt: skip
     scrape = ("import django; django.setup(); from scorer import metrics;"
               "print(metrics.text().decode())")  # fmt: skip
 
