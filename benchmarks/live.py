@@ -3,6 +3,7 @@
     python -m benchmarks.live default            # runserver on SQLite, 4 streams, 50 rounds
     python -m benchmarks.live two --pg URL [--broker redis]   # two uvicorn workers, two ports
     python -m benchmarks.live many --pg URL [-n 2000]   # n streams open in one uvicorn worker
+    python -m benchmarks.live scale --pg URL [--broker redis]  # 4,000 streams, 1,000 tables, 100/s
 
 The client is the benchmark's own: asyncio sockets reading each stream's lines
 (as a browser's EventSource would), and Python's http.client for the confirms
@@ -259,15 +260,161 @@ def many(args: argparse.Namespace) -> None:
         stop_server(proc)
 
 
+class Watcher(Stream):
+    """A stream that keeps which versions it heard, and when."""
+
+    def __init__(self, base: str, path: str) -> None:
+        super().__init__(base, path)
+        self.versions: dict[int, float] = {}
+
+    async def run(self) -> None:
+        reader, writer = await asyncio.open_connection(self.host, self.port, limit=1 << 16)
+        writer.write(
+            f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nAccept: text/event-stream\r\n\r\n".encode()
+        )
+        await writer.drain()
+        while (line := await reader.readline()) not in (b"\r\n", b""):
+            pass
+        self.opened.set()
+        event = b""
+        while line := await reader.readline():
+            if line.startswith(b"event: "):
+                event = line[7:-1]
+            elif event == b"changed" and line.startswith(b"data: ") and line[6:-1].isdigit():
+                self.versions[int(line[6:-1])] = time.perf_counter()
+        writer.close()
+
+
+BUMP = (  # what GameSession.bump runs, and its publish_on_commit's two NOTIFYs
+    "WITH b AS (UPDATE scorer_gamesession SET version = version + 1, updated_at = now()"
+    " WHERE code = %s RETURNING version, room_id)"
+    " SELECT version, pg_notify('mahjong_live', 's:' || %s || ' ' || version),"
+    " pg_notify('mahjong_live', 'r:' || room_id || ' ' || version) FROM b"
+)
+
+
+# The same change, told through Redis (the broker's channels) after the commit.
+BUMP_ONLY = (
+    "UPDATE scorer_gamesession SET version = version + 1, updated_at = now()"
+    " WHERE code = %s RETURNING version, room_id"
+)
+
+
+def changes(
+    conninfo: str, codes: list[str], rate: int, seconds: int, redis_url: str = ""
+) -> list[tuple[str, int, float]]:
+    """`rate` tables changed each second for `seconds` s, each in its own transaction,
+    the tables taken in turn, told by NOTIFY (or by Redis when `redis_url`); (code,
+    version, commit time) of each."""
+    import psycopg
+
+    out: list[tuple[str, int, float]] = []
+    k = 0
+    red = None
+    if redis_url:
+        import redis
+
+        red = redis.Redis.from_url(redis_url)
+    with psycopg.connect(conninfo) as pg:
+        start = time.perf_counter()
+        for second in range(seconds):
+            for _ in range(rate):
+                code = codes[k % len(codes)]
+                k += 1
+                if red is None:
+                    with pg.transaction():
+                        (version, _, _) = pg.execute(BUMP, [code, code]).fetchone() or (0, 0, 0)
+                else:
+                    with pg.transaction():
+                        (version, room) = pg.execute(BUMP_ONLY, [code]).fetchone() or (0, 0)
+                    sent = f"{version} {time.time():.6f}"
+                    with red.pipeline(transaction=False) as p:
+                        p.publish(f"mahjong_live:s:{code}", sent)
+                        p.publish(f"mahjong_live:r:{room}", sent)
+                        p.execute()
+                out.append((code, version, time.perf_counter()))
+            left = start + second + 1 - time.perf_counter()
+            if left > 0:
+                time.sleep(left)
+    return out
+
+
+async def scale_run(base: str, codes: list[str], args: argparse.Namespace, pid: int,
+                    env: dict[str, str]) -> None:  # fmt: skip
+    n = args.n
+    before = proc_figures(pid)
+    streams = [Watcher(base, f"/s/{codes[i % len(codes)]}/events?v=0") for i in range(n)]
+    tasks = [asyncio.create_task(s.run()) for s in streams]
+    for i in range(0, n, 200):
+        await asyncio.gather(*(s.opened.wait() for s in streams[i : i + 200]))
+    await asyncio.sleep(5)
+    opened = proc_figures(pid)
+    per_stream_kb = (opened[0] - before[0]) * 1024 / n
+    print(f"{n} streams over {len(codes)} tables in one uvicorn worker, the {args.broker} broker: RSS "
+          f"{before[0]:.0f} -> {opened[0]:.0f} MB, {per_stream_kb:.1f} KB a stream; "
+          f"threads {before[1]} -> {opened[1]}", flush=True)  # fmt: skip
+    for s in streams:
+        s.versions.clear()  # (the opening "changed")
+    t0 = proc_figures(pid)[2]
+    redis_url = env["MAHJONG_REDIS_URL"] if args.broker == "redis" else ""
+    made = await asyncio.to_thread(
+        changes, pg_conninfo(env), codes, args.rate, args.seconds, redis_url
+    )
+    await asyncio.sleep(3)  # the last ones on their way
+    cpu = proc_figures(pid)[2] - t0
+    by_code: dict[str, list[Watcher]] = {}
+    for s in streams:
+        by_code.setdefault(s.path.split("/")[2], []).append(s)
+    lags, missed = [], 0
+    for code, version, at in made:
+        for s in by_code[code]:
+            heard = s.versions.get(version)
+            if heard is None:
+                missed += 1
+            else:
+                lags.append((heard - at) * 1000)
+    seconds = args.seconds + 3
+    print(f"{len(made)} changes ({args.rate} tables a second for {args.seconds} s), "
+          f"{len(made) * 4} deliveries due: {missed} missed", flush=True)  # fmt: skip
+    say("publish (commit) to event", lags)
+    print(f"the worker's CPU: {cpu / seconds * 100:.1f} % of a core, "
+          f"{cpu / seconds * 100 / (n / 1000):.1f} % per 1,000 streams; "
+          f"RSS at the end {proc_figures(pid)[0]:.0f} MB", flush=True)  # fmt: skip
+    for t in tasks:
+        t.cancel()
+
+
+def scale(args: argparse.Namespace) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = min(hard, max(soft, args.n * 2 + 1000))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    env = pg_env(args.pg)
+    env["MAHJONG_LIVE_MAX_STREAMS"] = str(args.n + 100)
+    env["MAHJONG_LIVE_BROKER"] = args.broker
+    env.setdefault("MAHJONG_REDIS_URL", "redis://127.0.0.1:6379/0")
+    port = free_port()
+    proc = uvicorn(env, port)
+    try:
+        codes = tables(env, args.tables)
+        asyncio.run(scale_run(f"http://127.0.0.1:{port}", codes, args, proc.pid, env))
+    finally:
+        stop_server(proc)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("what", choices=("default", "two", "many"))
+    parser.add_argument("what", choices=("default", "two", "many", "scale"))
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432/bench_live")
     parser.add_argument("--rounds", type=int, default=50)
     parser.add_argument("--broker", choices=("postgres", "redis"), default="postgres")
-    parser.add_argument("-n", type=int, default=2000)
+    parser.add_argument("-n", type=int, default=2000, help="streams (scale: 4000)")
+    parser.add_argument("--tables", type=int, default=1000, help="scale: tables")
+    parser.add_argument("--rate", type=int, default=100, help="scale: tables changed a second")
+    parser.add_argument("--seconds", type=int, default=60, help="scale: for how long")
     args = parser.parse_args(argv)
-    {"default": default, "two": two, "many": many}[args.what](args)
+    if args.what == "scale" and "-n" not in (argv or sys.argv):
+        args.n = 4000
+    {"default": default, "two": two, "many": many, "scale": scale}[args.what](args)
     return 0
 
 

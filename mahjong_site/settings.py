@@ -28,6 +28,13 @@ comes from environment variables (see README.md, "Environment variables"):
   as the test suite does).
 * ``MAHJONG_DB_POOL``       -- under the ASGI server on PostgreSQL: the connection
   pool's size per worker process (default 10).
+* ``MAHJONG_DB_PGBOUNCER``   -- "1" behind PgBouncer in transaction mode: no
+  server-side cursors, no prepared statements; ``MAHJONG_LIVE_DATABASE_URL``: the
+  broker's LISTEN connection to PostgreSQL itself (default: DATABASE_URL's).
+* ``MAHJONG_LIVE_MAX_STREAMS`` -- the streams one worker process holds (default
+  4000); one more is refused and its page polls.
+* ``MAHJONG_METRICS_TOKEN``  -- the bearer token /metrics asks of anyone but the
+  loopback (unset: the loopback only).
 * ``MAHJONG_LISTEN``        -- where ``make run`` serves (its ADDR); on all interfaces
   the machine's LAN address is allowed and share links name it.
 * ``MAHJONG_PUBLIC_URL``    -- the address share links use, e.g. "https://mj.example.org"
@@ -274,6 +281,18 @@ if (
         "max_size": int(os.environ.get("MAHJONG_DB_POOL", "10")),
         "timeout": 20,
     }
+# Behind PgBouncer in transaction mode (docs/deploy.md, section 7): a transaction may
+# run on another server connection than the last, so no server-side cursor (they live
+# across transactions) and no prepared statement (psycopg prepares a query run 5
+# times on its connection); the app's own pool then stays small.  The broker's
+# LISTEN needs a session of its own: it goes to MAHJONG_LIVE_DATABASE_URL, PostgreSQL
+# itself, bypassing the pooler.
+DB_PGBOUNCER = os.environ.get("MAHJONG_DB_PGBOUNCER", "") == "1"
+if DB_PGBOUNCER and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = None
+LIVE_DATABASE_URL = os.environ.get("MAHJONG_LIVE_DATABASE_URL", "").strip()
+METRICS_TOKEN = os.environ.get("MAHJONG_METRICS_TOKEN", "").strip()
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded default serves every phone at a table (and several tables) at
     # once (docs/deploy.md has the figures, benchmarks/concurrency.py measures them):
@@ -316,6 +335,11 @@ if LIVE_BROKER == "postgres" and not _ON_POSTGRES:
 LIVE_HEARTBEAT = float(os.environ.get("MAHJONG_LIVE_HEARTBEAT", "20"))
 LIVE_STREAM_SECONDS = float(os.environ.get("MAHJONG_LIVE_STREAM_SECONDS", "1800"))
 LIVE_RETRY_MS = (2000, 10000)
+# The streams one worker process holds at most; one more is refused (503) and its
+# page polls until a later try finds room (docs/deploy.md, section 7).
+LIVE_MAX_STREAMS = int(os.environ.get("MAHJONG_LIVE_MAX_STREAMS", "4000"))
+# A broker's listener that fails is made again after 0.5 s, doubling up to this (s).
+LIVE_BROKER_BACKOFF_MAX = float(os.environ.get("MAHJONG_LIVE_BROKER_BACKOFF_MAX", "10"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

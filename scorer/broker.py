@@ -30,14 +30,18 @@ back on Django's per-request path; what is needed is these ~150 lines.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+from scorer import metrics
 from scorer.parse import MAX_VERSION, int_or_none
 
 log = logging.getLogger(__name__)
@@ -95,8 +99,16 @@ class Hub:
             new = topic not in self._topics
             self._topics.setdefault(topic, set()).add(sub)
         if new and self._first is not None:
-            self._first(topic)
+            try:
+                self._first(topic)
+            except BaseException:  # a subscription half made is undone: a later one tries again
+                self.remove(sub)
+                raise
         return sub
+
+    def topics(self) -> list[str]:
+        with self._lock:
+            return list(self._topics)
 
     def remove(self, sub: Subscription) -> None:
         gone = False
@@ -144,6 +156,18 @@ class Broker:
     def subscribe(self, topic: str, deliver: Deliver) -> Subscription:
         return self.hub.add(topic, deliver)
 
+    def healthy(self) -> bool:
+        """Whether changes reach this worker's streams now (never waits)."""
+        return True
+
+    def state(self) -> dict[str, Any]:
+        """The broker's details, for the metrics (never waits)."""
+        return {"broker": self.name, "up": True, "down_since": None, "reconnects": 0,
+                "failures": 0, "thread_alive": False, "starts": 0}  # fmt: skip
+
+    def wait_up(self, timeout: float) -> bool:
+        return True
+
     def close(self) -> None:
         """Stop what the broker runs (tests and benchmarks; a worker just exits)."""
 
@@ -157,108 +181,213 @@ class MemoryBroker(Broker):
         self.hub.dispatch(topic, version)
 
 
-class PostgresBroker(Broker):
-    """PostgreSQL LISTEN/NOTIFY: every worker process hears every publish.
+class Listening(Broker):
+    """A broker with a listening connection per worker process (PostgreSQL's,
+    Redis's), kept in a daemon thread with an event loop of its own.
 
-    The listening connection is opened on the first subscribe, in a daemon thread
-    running its own event loop (so it serves runserver's threads and uvicorn's loop
-    alike, and never holds one of Django's connections).  Lost, it is opened again
-    (after 0.5 s, doubling to 10 s), and every local subscriber is told to fetch:
-    a NOTIFY sent meanwhile was not heard.
+    It never blocks the caller and always heals:
+
+    * `subscribe` adds the subscriber and makes sure the thread runs; it never waits
+      for the connection.  A stream opened while the broker is down is nudged
+      "fetch" (None) as soon as it is up, since a publish made meanwhile was not heard.
+    * The thread's whole life, its event loop included, is retried after any failure
+      (the database refusing connections, a connect that hangs, no file descriptor
+      left, the connection killed) with a backoff of 0.5 s doubling to
+      LIVE_BROKER_BACKOFF_MAX, for the life of the worker; a dead thread is started
+      again by the next subscribe or `/healthz`.
+    * `state()` says whether it is up, since when it is down, and how often it came
+      back, without waiting (for `/healthz` and the metrics).
     """
 
-    name = "postgres"
+    CONNECT_TIMEOUT = 5.0  # a connect that hangs is given up after this, and retried
 
-    def __init__(self, conninfo: str | None = None) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self._conninfo = conninfo
         self._thread: threading.Thread | None = None
-        self._ready = threading.Event()
         self._start_lock = threading.Lock()
         self._stop = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
-
-    def publish(self, topic: str, version: int) -> None:
-        from django.db import connection
-
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{topic} {version}"])
+        self._up = threading.Event()
+        self.down_since: float | None = time.time()
+        self.reconnects = 0  # times it came back after being up
+        self.failures = 0  # sessions that ended in an error
+        self.starts = 0  # listener threads started (more than 1: one had died)
+        self.last_error = ""
 
     def subscribe(self, topic: str, deliver: Deliver) -> Subscription:
         sub = self.hub.add(topic, deliver)
         self.start()
         return sub
 
-    def start(self, timeout: float = 5.0) -> None:
-        """Start listening (once); wait until LISTEN is in place, so that a publish
-        made after a subscribe returns is heard."""
+    def start(self) -> None:
+        """Make sure the listening thread runs (once; again if it died).  Never waits."""
         with self._start_lock:
-            if self._thread is None:
-                conninfo = self._conninfo or django_conninfo()
-                self._thread = threading.Thread(
-                    target=self._run, args=(conninfo,), name="live-listener", daemon=True
-                )
-                self._thread.start()
-        if not self._ready.wait(timeout):
-            log.warning("live: the listening connection is not up yet")
+            if self._stop.is_set() or (self._thread is not None and self._thread.is_alive()):
+                return
+            self._thread = threading.Thread(
+                target=self._supervise, name=f"live-{self.name}", daemon=True
+            )
+            self._thread.start()
+            self.starts += 1
+            if not self._up.is_set():
+                metrics.BROKER_UP.set(0)
+                metrics.DOWN_SINCE.set(self.down_since or time.time())
 
-    def _run(self, conninfo: str) -> None:
-        self._loop = asyncio.new_event_loop()
+    def wait_up(self, timeout: float) -> bool:
+        """Wait until the listening connection is in place (tests and benchmarks:
+        a publish made after it is heard).  The app never waits."""
+        self.start()
+        return self._up.wait(timeout)
+
+    def state(self) -> dict[str, Any]:
+        return {
+            "broker": self.name,
+            "up": self._up.is_set(),
+            "down_since": self.down_since,
+            "reconnects": self.reconnects,
+            "failures": self.failures,
+            "thread_alive": self._thread is not None and self._thread.is_alive(),
+            "starts": self.starts,
+        }
+
+    def healthy(self) -> bool:
+        """Up, or not needed yet (no stream has subscribed in this worker)."""
+        if self._thread is None and self.hub.count() == 0:
+            return True
+        self.start()  # a dead listener is started again by the health check
+        return self._up.is_set()
+
+    def _supervise(self) -> None:
         try:
-            self._loop.run_until_complete(self._listen(conninfo))
-        finally:
-            self._loop.close()
+            self._retry()
+        finally:  # stopped, or killed by an error no handler takes: down until started again
+            self._went_down()
 
-    async def _listen(self, conninfo: str) -> None:
-        import psycopg
-
-        delay, lost = 0.5, False
+    def _retry(self) -> None:
+        delay = 0.5
         while not self._stop.is_set():
+            was_up = False
             try:
-                conn = await psycopg.AsyncConnection.connect(conninfo, autocommit=True)
-                async with conn:
-                    await conn.execute(f"LISTEN {CHANNEL}")
-                    self._ready.set()
-                    delay = 0.5
-                    if lost:
-                        self.hub.dispatch_all(None)
-                    async for note in conn.notifies():
-                        if self._stop.is_set():
-                            break
-                        topic, _, version = note.payload.partition(" ")
-                        self.hub.dispatch(topic, int_or_none(version, 0, MAX_VERSION))
-            except (psycopg.Error, OSError) as e:
-                if self._stop.is_set():
-                    break
-                log.warning("live: listening connection lost (%s); again in %.1f s", e, delay)
-            lost = True
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 10.0)
+                self._loop = asyncio.new_event_loop()  # (EMFILE here too: retried)
+                try:
+                    was_up = self._loop.run_until_complete(self._session())
+                finally:
+                    self._loop.close()
+            except Exception as e:  # whatever broke it: the connection, the loop, a descriptor
+                self.failures += 1
+                metrics.FAILURES.inc()
+                self.last_error = f"{type(e).__name__}: {e}"
+                if not self._stop.is_set():
+                    log.warning("live: %s listener down (%s); again in %.1f s",
+                                self.name, self.last_error, delay)  # fmt: skip
+            was_up = was_up or self._went_down()
+            if was_up:
+                delay = 0.5
+            self._stop.wait(delay)
+            delay = min(delay * 2, settings.LIVE_BROKER_BACKOFF_MAX)
+
+    def _went_down(self) -> bool:
+        """Mark the broker down; True when it had been up."""
+        if not self._up.is_set():
+            return False
+        self._up.clear()
+        self.down_since = time.time()
+        metrics.BROKER_UP.set(0)
+        metrics.DOWN_SINCE.set(self.down_since)
+        return True
+
+    def _now_up(self) -> None:
+        """The listening connection is in place: every local subscriber fetches (a
+        publish made while it was down, or before the first connect, was not heard)."""
+        if self.down_since is not None and self.reconnects + self.failures > 0:
+            self.reconnects += 1
+            metrics.RECONNECTS.inc()
+        self.down_since = None
+        self._up.set()
+        metrics.BROKER_UP.set(1)
+        metrics.DOWN_SINCE.set(0)
+        self.hub.dispatch_all(None)
+
+    async def _session(self) -> bool:
+        """Connect, listen, hand on what is heard until the connection fails (raise)
+        or the broker stops (return).  Calls `_now_up` once listening."""
+        raise NotImplementedError
 
     def close(self) -> None:
         self._stop.set()
-        if self._loop is not None and self._thread is not None:
-            # A NOTIFY wakes the listener, which sees the stop and leaves.
-            import psycopg
-
-            try:
-                with psycopg.connect(self._conninfo or django_conninfo(), autocommit=True) as c:
-                    c.execute("SELECT pg_notify(%s, %s)", [CHANNEL, "stop 0"])
-            except psycopg.Error:
-                pass
+        self._wake()
+        if self._thread is not None:
             self._thread.join(5)
 
+    def _wake(self) -> None:
+        """Wake the listener so that it sees the stop."""
 
-class RedisBroker(Broker):
+
+class PostgresBroker(Listening):
+    """PostgreSQL LISTEN/NOTIFY: every worker process hears every publish.
+
+    The listening connection (psycopg 3, async) lives in the Listening thread, so it
+    serves runserver's threads and uvicorn's loop alike and never holds one of
+    Django's connections.  It bypasses any pooler: LISTEN needs a session of its own
+    (docs/deploy.md, PgBouncer)."""
+
+    name = "postgres"
+
+    def __init__(self, conninfo: str | None = None) -> None:
+        super().__init__()
+        self._conninfo = conninfo
+
+    def publish(self, topic: str, version: int) -> None:
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_notify(%s, %s)", [CHANNEL, f"{topic} {version} {time.time():.6f}"]
+            )
+
+    async def _session(self) -> bool:
+        import psycopg
+
+        conninfo = self._conninfo or django_conninfo()
+        conn = await psycopg.AsyncConnection.connect(
+            conninfo, autocommit=True, connect_timeout=int(self.CONNECT_TIMEOUT),
+            application_name=f"mahjong-live-{os.getpid()}",
+        )  # fmt: skip
+        async with conn:
+            await conn.execute(f"LISTEN {CHANNEL}")
+            self._now_up()
+            async for note in conn.notifies():
+                if self._stop.is_set():
+                    return True
+                topic, _, rest = note.payload.partition(" ")
+                self.hub.dispatch(topic, heard(rest))
+        return True
+
+    def _wake(self) -> None:
+        # A NOTIFY wakes the listener, which sees the stop and leaves.
+        import psycopg
+
+        if self._thread is None:
+            return
+        try:
+            with psycopg.connect(
+                self._conninfo or django_conninfo(), autocommit=True, connect_timeout=2
+            ) as c:
+                c.execute("SELECT pg_notify(%s, %s)", [CHANNEL, "stop 0"])
+        except psycopg.Error:
+            pass
+
+
+class RedisBroker(Listening):
     """Redis pub/sub: a channel per topic ("mahjong_live:<topic>"), and each worker
     subscribed only to the topics its own streams follow, so a worker hears of its
     own tables only (PostgreSQL's NOTIFY reaches every listener with everything).
 
-    One pub/sub connection per worker process, in a daemon thread with its own event
-    loop (redis.asyncio), as the PostgreSQL broker's; publishing uses a client of its
-    own (redis-py's connections are pooled and thread-safe).  A lost connection is
-    made again by redis-py, which subscribes again; every local subscriber is then
-    told to fetch."""
+    One pub/sub connection per worker process, in the Listening thread (redis.asyncio);
+    publishing uses a client of its own (redis-py's connections are pooled and
+    thread-safe).  Following a topic never waits: the listener subscribes to it
+    when it can, and to every topic the worker's streams follow each time it
+    connects; a follow that fails ends the session, which is made again."""
 
     name = "redis"
 
@@ -267,12 +396,19 @@ class RedisBroker(Broker):
         self.hub = Hub(first=self._follow, last=self._leave)
         self._url = url or settings.LIVE_REDIS_URL
         self._publisher: Any = None
-        self._pubsub: Any = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._ready = threading.Event()
-        self._start_lock = threading.Lock()
-        self._stop = threading.Event()
+        self._changes: asyncio.Queue[None] | None = None
+        self._followed: frozenset[str] = frozenset()
+
+    def wait_up(self, timeout: float) -> bool:
+        """Up, and following every topic subscribed so far (tests and benchmarks)."""
+        deadline = time.monotonic() + timeout
+        if not super().wait_up(timeout):
+            return False
+        while not set(self.hub.topics()) <= self._followed:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.01)
+        return True
 
     @staticmethod
     def channel(topic: str) -> str:
@@ -282,92 +418,105 @@ class RedisBroker(Broker):
         import redis
 
         if self._publisher is None:
-            self._publisher = redis.Redis.from_url(self._url)
-        self._publisher.publish(self.channel(topic), str(version))
+            self._publisher = redis.Redis.from_url(
+                self._url, socket_connect_timeout=self.CONNECT_TIMEOUT,
+                socket_timeout=self.CONNECT_TIMEOUT,
+            )  # fmt: skip
+        self._publisher.publish(self.channel(topic), f"{version} {time.time():.6f}")
 
-    def start(self, timeout: float = 5.0) -> None:
-        with self._start_lock:
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="live-redis", daemon=True)
-                self._thread.start()
-        if not self._ready.wait(timeout):
-            log.warning("live: the Redis pub/sub connection is not up yet")
-
-    def _run(self) -> None:
+    async def _session(self) -> bool:
         import redis.asyncio
 
-        self._loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(self._loop)
-        client = redis.asyncio.Redis.from_url(self._url)
-        self._pubsub = client.pubsub(ignore_subscribe_messages=True)
-        self._ready.set()
-
-        async def main() -> None:
-            try:
-                await self._listen()
-            finally:
-                await self._pubsub.aclose()
+        self._changes = asyncio.Queue()
+        client = redis.asyncio.Redis.from_url(
+            self._url, socket_connect_timeout=self.CONNECT_TIMEOUT,
+            client_name=f"mahjong-live-{os.getpid()}",
+        )  # fmt: skip
+        pubsub = client.pubsub(ignore_subscribe_messages=True)
+        try:
+            # A channel of its own keeps the connection subscribed with no topic.
+            await asyncio.wait_for(pubsub.subscribe(f"{CHANNEL}:_"), self.CONNECT_TIMEOUT)
+            followed: set[str] = set()
+            await self._reconcile(pubsub, followed)
+            self._now_up()
+            while not self._stop.is_set():
+                if not self._changes.empty():
+                    while not self._changes.empty():
+                        self._changes.get_nowait()
+                    await self._reconcile(pubsub, followed)
+                note = await pubsub.get_message(timeout=0.5)
+                if note is None or note.get("type") != "message":
+                    continue
+                topic = note["channel"].decode().removeprefix(f"{CHANNEL}:")
+                self.hub.dispatch(topic, heard(note["data"].decode()))
+            return True
+        finally:
+            self._changes, self._followed = None, frozenset()
+            with contextlib.suppress(Exception):  # closing a broken connection
+                await pubsub.aclose()
                 await client.aclose()
 
-        try:
-            self._loop.run_until_complete(main())
-        finally:
-            self._loop.close()
+    async def _reconcile(self, pubsub: Any, followed: set[str]) -> None:
+        """Subscribe to the topics the worker's streams follow now, and leave the
+        others (each follow is a round trip: a failure ends the session)."""
+        want = set(self.hub.topics())
+        if add := want - followed:
+            await asyncio.wait_for(
+                pubsub.subscribe(*(self.channel(t) for t in add)), self.CONNECT_TIMEOUT
+            )
+        if gone := followed - want:
+            await asyncio.wait_for(
+                pubsub.unsubscribe(*(self.channel(t) for t in gone)), self.CONNECT_TIMEOUT
+            )
+        followed.clear()
+        followed.update(want)
+        self._followed = frozenset(want)
+        if add and self._up.is_set():
+            # Followed only now: a publish made since the stream subscribed was missed.
+            for topic in add:
+                self.hub.dispatch(topic, None)
 
-    async def _listen(self) -> None:
-        import redis
-
-        delay, lost = 0.5, False
-        while not self._stop.is_set():
-            if not self._pubsub.subscribed:
-                await asyncio.sleep(0.2)
-                continue
-            try:
-                note = await self._pubsub.get_message(timeout=1.0)
-            except (redis.RedisError, OSError) as e:
-                log.warning("live: Redis pub/sub lost (%s); again in %.1f s", e, delay)
-                lost = True
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 10.0)
-                continue
-            if lost:
-                lost, delay = False, 0.5
-                self.hub.dispatch_all(None)
-            if note is None or note.get("type") != "message":
-                continue
-            topic = note["channel"].decode().removeprefix(f"{CHANNEL}:")
-            raw = note["data"].decode()
-            self.hub.dispatch(topic, int_or_none(raw, 0, MAX_VERSION))
+    def _changed(self) -> None:
+        loop, changes = self._loop, self._changes
+        if loop is not None and changes is not None and not loop.is_closed():
+            # (the loop closed meanwhile: the next session follows every topic)
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(changes.put_nowait, None)
 
     def _follow(self, topic: str) -> None:
-        """A topic's first local subscriber: subscribed before `subscribe` returns."""
+        """A topic's first local subscriber: followed by the listener, never waited for."""
         self.start()
-        assert self._loop is not None
-        done = asyncio.run_coroutine_threadsafe(
-            self._pubsub.subscribe(self.channel(topic)), self._loop
-        )
-        done.result(5)
+        self._changed()
 
     def _leave(self, topic: str) -> None:
-        if self._loop is not None and not self._loop.is_closed():
-            asyncio.run_coroutine_threadsafe(
-                self._pubsub.unsubscribe(self.channel(topic)), self._loop
-            )
+        self._changed()
 
     def close(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(5)
+        super().close()
         if self._publisher is not None:
             self._publisher.close()
 
 
+def heard(message: str) -> int | None:
+    """The version in a message "<version> <publish time>" (its lag to the metrics);
+    None, "fetch", for anything else."""
+    text, _, sent = message.partition(" ")
+    version = int_or_none(text, 0, MAX_VERSION)
+    if version is not None and sent:
+        with contextlib.suppress(ValueError):  # (no time: an older worker's, a benchmark's)
+            metrics.LAG.observe(max(0.0, time.time() - float(sent)))
+    return version
+
+
 def django_conninfo() -> str:
-    """The default database's connection string, as Django connects now (the test
+    """The listening connection's string: MAHJONG_LIVE_DATABASE_URL when set (behind
+    PgBouncer), else the default database's, as Django connects now (the test
     database in the tests): NOTIFY is heard on the same database only."""
     from django.db import connection
     from psycopg.conninfo import make_conninfo
 
+    if settings.LIVE_DATABASE_URL:  # PostgreSQL itself, past a transaction pooler
+        return settings.LIVE_DATABASE_URL.replace("postgres://", "postgresql://", 1)
     s: dict[str, Any] = connection.settings_dict
     if s["ENGINE"] != "django.db.backends.postgresql":
         raise ImproperlyConfigured("the postgres live broker needs a PostgreSQL database")

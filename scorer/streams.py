@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import queue
 import random
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from typing import Any
@@ -32,6 +33,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 from django.middleware.gzip import GZipMiddleware as DjangoGZipMiddleware
 
+from scorer import metrics
 from scorer.broker import Subscription, broker
 from scorer.caching import PRIVATE
 from scorer.parse import MAX_VERSION, int_or_none
@@ -46,6 +48,16 @@ HEADERS = {
     "X-Accel-Buffering": "no",
 }
 
+# A stream over the worker's cap: refused at once.  EventSource cannot read the status;
+# the page polls while its stream is down, and htmx's extension tries again after
+# 0.5 s, doubling up to 64 s (nginx's limit_conn answers 503 too: the same to the page).
+REFUSED_STATUS = 503
+REFUSED_HEADERS = {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Retry-After": "30",
+    "Cache-Control": "no-store",
+}
+
 Scope = dict[str, Any]
 Message = Mapping[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -56,6 +68,53 @@ Send = Callable[[Message], Awaitable[None]]
 # `poll` (no reconnect, and htmx's sse extension retries only after an error); a
 # page whose script is older reconnects after `retry`, an hour, and polls meanwhile.
 POLL_INSTEAD = b"retry: 3600000\n\nevent: poll\ndata: 3\n\n"
+
+
+class Gate:
+    """The streams open in this worker process, against its cap (LIVE_MAX_STREAMS).
+    Counted here, per process: a client's streams across workers are the proxy's to
+    limit (docs/deploy.md, nginx `limit_conn`)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.open = 0
+        self.refused = 0
+
+    def enter(self) -> bool:
+        """Take a place for a stream; False (counted) when the worker is full."""
+        with self._lock:
+            if self.open >= settings.LIVE_MAX_STREAMS:
+                self.refused += 1
+                metrics.REFUSED.inc()
+                return False
+            self.open += 1
+        metrics.STREAMS.inc()
+        return True
+
+    def leave(self) -> None:
+        with self._lock:
+            self.open -= 1
+        metrics.STREAMS.dec()
+
+
+gate = Gate()
+
+
+class Counted(Iterator[bytes]):
+    """A thread's stream holding its place at the gate until Django closes it
+    (whether or not it was ever read)."""
+
+    def __init__(self, stream: Iterator[bytes]) -> None:
+        self._stream, self._closed = stream, False
+
+    def __next__(self) -> bytes:
+        return next(self._stream)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            getattr(self._stream, "close", lambda: None)()
+            gate.leave()
 
 
 def changed(version: int | None) -> bytes:
@@ -157,7 +216,21 @@ async def asgi_events(
     receive: Receive, send: Send, early: str | None, first: Callable[[], Awaitable[Opening]]
 ) -> None:
     """A stream as an ASGI answer: no thread, and no database connection but the
-    one short call `first` makes (a 404 when it refuses)."""
+    one short call `first` makes (a 404 when it refuses; a 503 over the cap)."""
+    if not gate.enter():
+        headers = [(k.lower().encode(), v.encode()) for k, v in REFUSED_HEADERS.items()]
+        await send({"type": "http.response.start", "status": REFUSED_STATUS, "headers": headers})
+        await send({"type": "http.response.body", "body": b"busy: poll"})
+        return
+    try:
+        await _asgi_stream(receive, send, early, first)
+    finally:
+        gate.leave()
+
+
+async def _asgi_stream(
+    receive: Receive, send: Send, early: str | None, first: Callable[[], Awaitable[Opening]]
+) -> None:
     inbox: asyncio.Queue[int | None] = asyncio.Queue()
     sub = subscribe_async(early, inbox) if early else None
     try:

@@ -34,6 +34,7 @@ register_converter(NumberConverter, "num")
 urlpatterns = [
     path("", start.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("metrics", views.metrics_text, name="metrics"),
     path("text-size", appearance.text_size, name="text_size"),
     path("manifest.webmanifest", appearance.manifest, name="manifest"),
     path("favicon.ico", appearance.favicon, name="favicon"),

@@ -8,10 +8,13 @@ open, which is fine for the embedded default (a few tables).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib.auth.decorators import login_required
 from django.http import (
     Http404,
     HttpRequest,
+    HttpResponse,
     HttpResponseBadRequest,
     HttpResponseBase,
     HttpResponseNotAllowed,
@@ -21,7 +24,25 @@ from django.views.decorators.http import require_safe
 
 from scorer.broker import room_topic, table_topic
 from scorer.services.live import room_admin_of, room_id, table_version
-from scorer.streams import HEADERS, BadVersion, Opening, opening, seen_version, sync_events
+from scorer.streams import (
+    HEADERS,
+    REFUSED_HEADERS,
+    REFUSED_STATUS,
+    BadVersion,
+    Counted,
+    Opening,
+    gate,
+    opening,
+    seen_version,
+    sync_events,
+)
+
+
+def _stream(early: str | None, first: Callable[[], Opening]) -> HttpResponseBase:
+    """The stream, or 503 when this worker holds LIVE_MAX_STREAMS already."""
+    if not gate.enter():
+        return HttpResponse("busy: poll", status=REFUSED_STATUS, headers=REFUSED_HEADERS)
+    return StreamingHttpResponse(Counted(sync_events(early, first)), headers=HEADERS)
 
 
 def _seen(request: HttpRequest) -> int | None:
@@ -45,7 +66,7 @@ def table_events(request: HttpRequest, code: str) -> HttpResponseBase:
         version = table_version(code)  # read again, now that the stream is subscribed
         return None if version is None else (topic, opening(version, seen))
 
-    return StreamingHttpResponse(sync_events(topic, first), headers=HEADERS)
+    return _stream(topic, first)
 
 
 @login_required
@@ -62,6 +83,4 @@ def room_events(request: HttpRequest, slug: str) -> HttpResponseBase:
     except BadVersion:
         return HttpResponseBadRequest(BAD_VERSION, content_type="text/plain; charset=utf-8")
     topic = room_topic(room)
-    return StreamingHttpResponse(
-        sync_events(None, lambda: (topic, opening(None, seen))), headers=HEADERS
-    )
+    return _stream(None, lambda: (topic, opening(None, seen)))

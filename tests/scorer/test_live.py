@@ -117,8 +117,12 @@ def nudges_after_commit(broker: Any) -> None:
     next committed one is the first thing heard)."""
     s = make_table("mcr", PLAYERS)
     inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    assert broker.wait_up(10)  # (a stream never waits: it is nudged when the broker is up)
     with broker.subscribe(table_topic(s.code), inbox.put), \
          broker.subscribe(room_topic(s.room_id), lambda v: inbox.put(("room", v))):  # fmt: skip
+        assert broker.wait_up(10)
+        while not inbox.empty():  # Redis: "fetch" when a topic is followed (a gap closed)
+            assert inbox.get() in (None, ("room", None))
         with transaction.atomic():
             s.bump()
         assert {take(inbox), take(inbox)} == {s.version, ("room", s.version)}
@@ -237,3 +241,45 @@ def test_the_asgi_app_serves_the_streams_ahead_of_django(
 
     asyncio.run(run())
     assert GameSession.objects.filter(pk=s.pk).exists()
+
+
+# --------------------------------------------------------------------------- the cap
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_stream_over_the_workers_cap_is_refused_and_its_place_comes_back(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """LIVE_MAX_STREAMS streams open in the worker: the next is refused at once (503,
+    "poll"), on the ASGI app and on the development server's view alike; one closed,
+    the next opens."""
+    from scorer.streams import gate
+
+    settings.LIVE_STREAM_SECONDS = 30
+    settings.LIVE_MAX_STREAMS = 1
+    monkeypatch.setattr("scorer.broker._broker", MemoryBroker())
+    s = make_table("mcr", PLAYERS)
+    refused = gate.refused
+
+    async def run() -> None:
+        talk, status, _ = await open_stream(asgi_get(f"/s/{s.code}/events?v={s.version}"))
+        assert status == 200 and gate.open == 1
+        _, status, _ = await open_stream(asgi_get(f"/s/{s.code}/events"))
+        assert status == 503 and gate.refused == refused + 1
+        # The development server's view counts against the same cap.
+        assert await asyncio.to_thread(
+            lambda: Client().get(reverse("scorer:events", args=[s.code])).status_code
+        ) == 503  # fmt: skip
+        await talk.send_input({"type": "http.disconnect"})
+        await talk.wait(10)
+        assert gate.open == 0
+        again, status, _ = await open_stream(asgi_get(f"/s/{s.code}/events"))
+        assert status == 200
+        await again.send_input({"type": "http.disconnect"})
+        await again.wait(10)
+
+    asyncio.run(run())
+    settings.LIVE_STREAM_SECONDS = 0
+    answer = Client().get(reverse("scorer:events", args=[s.code]))
+    assert answer.status_code == 200 and b"retry: " in b"".join(answer.streaming_content)
+    assert gate.open == 0  # the view's stream gave its place back once read and closed

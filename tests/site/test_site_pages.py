@@ -124,7 +124,7 @@ def test_healthz(client: Client) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
-    assert response.json() == {"ok": True}
+    assert response.json() == {"ok": True, "status": "ok"}
 
 
 @pytest.mark.parametrize("method", ["post", "put", "delete"])

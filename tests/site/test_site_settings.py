@@ -201,3 +201,36 @@ def test_debug_mode_takes_any_key() -> None:
         ["-c", PRINT_SETTINGS], clean_env(DJANGO_DEBUG="1", DJANGO_SECRET_KEY="abc")
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_behind_pgbouncer_no_server_side_cursors_no_prepared_statements() -> None:
+    """MAHJONG_DB_PGBOUNCER=1 (transaction pooling): what the database needs; the
+    broker's LISTEN goes to MAHJONG_LIVE_DATABASE_URL, past the pooler."""
+    script = (
+        "import json, django; django.setup(); from django.conf import settings;"
+        "from scorer.broker import django_conninfo; d = settings.DATABASES['default'];"
+        "print(json.dumps([d.get('DISABLE_SERVER_SIDE_CURSORS', False),"
+        " 'prepare_threshold' in d.get('OPTIONS', {}),"
+        " d.get('OPTIONS', {}).get('prepare_threshold'), django_conninfo()]))"
+    )
+    env = clean_env(
+        DJANGO_ALLOW_INSECURE_KEY="1",
+        DATABASE_URL="postgres://app@127.0.0.1:6432/mahjong",
+        MAHJONG_DB_PGBOUNCER="1",
+        MAHJONG_LIVE_DATABASE_URL="postgres://app@127.0.0.1:5432/mahjong",
+    )
+    result = run_python(["-c", script], env)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == [
+        True,
+        True,
+        None,
+        "postgresql://app@127.0.0.1:5432/mahjong",
+    ]
+    without = clean_env(
+        DJANGO_ALLOW_INSECURE_KEY="1", DATABASE_URL="postgres://app@127.0.0.1:5432/m"
+    )
+    result = run_python(["-c", script], without)
+    assert result.returncode == 0, result.stderr
+    cursors, prepared, _, conninfo = json.loads(result.stdout)
+    assert not cursors and not prepared and "port=5432" in conninfo

@@ -35,7 +35,8 @@ PACKAGES = ("rules", "scorer", "mahjong_site", "benchmarks")
 SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
     # The bottom, scorer/'s top-level modules: the reader's language, parsing, free
     # text's one cleaner, the engine's results as the app stores them, the fee rules
-    # (台费, 计时) and the checks of a stored configuration, the broker of live events,
+    # (台费, 计时) and the checks of a stored configuration, the broker of live events
+    # and its metrics,
     # the htmx answers, spreadsheets; no model.
     (
         "scorer",
@@ -47,6 +48,7 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
         "scorer.htmx_answers",
         "scorer.language",
         "scorer.lookalike",
+        "scorer.metrics",
         "scorer.parse",
         "scorer.scoring",
         "scorer.settleup",
