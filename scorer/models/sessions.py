@@ -33,6 +33,7 @@ from scorer.fees import close_entry
 from scorer.models import errors
 from scorer.models.locking import locked
 from scorer.models.money import FEE, TIME, TableCharge
+from scorer.models.results import write_results
 from scorer.models.roomlog import (
     TABLE_CLOSED,
     TABLE_PAUSED,
@@ -40,6 +41,7 @@ from scorer.models.roomlog import (
     TABLE_TAKEN_IN,
     Actor,
 )
+from scorer.models.players import Player, players_merged
 from scorer.models.rooms import RoomMember, default_room
 from scorer.models.round_changes import RoundChanges
 from scorer.models.rounds import (
@@ -163,6 +165,7 @@ class GameSession(RoundChanges, models.Model):
             session.taken_in_at = timezone.now()
             session.taken_in_by = author[:80]
             session.save(update_fields=["taken_in_at", "taken_in_by"])
+            write_results(session)  # the league counts it from now on
             if by is not None:
                 session.room.log_action(TABLE_TAKEN_IN, by, session.log_data())
             self.taken_in_at, self.taken_in_by = session.taken_in_at, session.taken_in_by
@@ -203,6 +206,7 @@ class GameSession(RoundChanges, models.Model):
         )
         self.charge_at_close()
         self.charge_time()
+        write_results(self)
         return True
 
     # -- reading ----------------------------------------------------------
@@ -356,6 +360,9 @@ class GameSession(RoundChanges, models.Model):
             session.log_change(SessionChange.CLOSE, author, note)
             session.charge_at_close(author)
             session.charge_time()
+            # The results kept at the close (the league's, a player's page's), in the
+            # close's own transaction: written again by the next close after a reopen.
+            write_results(session)
             session.bump()
             if by is not None:
                 session.room.log_action(
@@ -457,6 +464,8 @@ class GameSession(RoundChanges, models.Model):
             # So does its 计时 charge (kept, struck through); what was collected stays
             # collected: the next close shows the difference owed, or to refund.
             session.charges.filter(undone_at__isnull=True).update(undone_at=clock.now())
+            # Its results stay, marked reopened, until it closes again (as the books).
+            write_results(session)
             session.bump()
             self.closed_at = None
             return True
@@ -488,6 +497,24 @@ def _table_started(
     the room's admin pages are told once it commits."""
     if created:
         nudge_room(instance.room_id)
+
+
+@receiver(players_merged, sender=Player)
+def _players_merged(sender: type[Player], keep: Player, sessions: list[int], **kwargs: Any) -> None:
+    """Two names merged into one player: the results of the tables whose seats moved
+    are written again (his rows, and his ratings replayed from the first of them)."""
+    rewrite_results(GameSession.objects.filter(pk__in=sessions, closed_at__isnull=False))
+
+
+def rewrite_results(sessions: Any) -> int:
+    """Write the kept results of these closed tables again, in close order (each
+    under its lock, inside the caller's transaction); how many were written."""
+    n = 0
+    for session in sessions.order_by("closed_at", "pk"):
+        with locked(session, closed_ok=True) as s:
+            write_results(s)
+        n += 1
+    return n
 
 
 @receiver(post_save, sender=RoomTable)

@@ -28,6 +28,7 @@ from scorer import clock, table_schema
 from scorer.fees import FEE_KIND, FEE_REASON, FeeRule, charged, rescore_close
 from scorer.language import by_language
 from scorer.models import GameSession, Round, RoundChange, RoundRevision, SessionChange
+from scorer.models.results import write_results
 from scorer.models.rooms import Room
 from scorer.parse import FIRST_DAY, LAST_DAY, datetime_or_none
 from scorer.scoring import score_entry
@@ -405,6 +406,7 @@ def import_table(data: Any, copy_of: str = "", room: Room | None = None) -> Game
                     .order_by("created_at", "pk"))  # fmt: skip
         if here and copy_of != session.origin:
             raise AlreadyHere(session.origin, here)  # rolls the import back
+        write_results(session)  # kept, not counted by the league until taken in
         session.bump()
     return session
 
