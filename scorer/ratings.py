@@ -7,7 +7,7 @@ players by `PlackettLuce().rate([[a], [b], [c], [d]], ranks=[…])`, equal ranks
 being ties.  What the pages show is one number, the ordinal μ − 3σ (a skill the
 player is very likely above) on a familiar scale: 1000 + 20 × (μ − 3σ), so a new
 player shows 1000 and a settled average one about 1400–1500.  A rating is
-"provisional" while σ is above PROVISIONAL_SIGMA (docs/league.md): about 12 tables
+"provisional" while σ is above PROVISIONAL_SIGMA (docs/league.md): about 17 tables
 of four for a new player.
 
 Nothing here is random: the same tables in the same order give the same ratings,
@@ -24,9 +24,11 @@ from openskill.models import PlackettLuce
 MODEL = PlackettLuce()
 START_MU, START_SIGMA = MODEL.mu, MODEL.sigma
 # σ under which a rating is no longer provisional.  From 8.33 at the start, σ falls
-# to about 6.5 after 5 tables of four, 5.1 after 12, 4.2 after 20: 5.5 marks the
-# dozen tables after which a rating moves by little more than a place's worth.
-PROVISIONAL_SIGMA = 5.5
+# (medians over the 40 made-up regulars of tests/league/test_ratings.py) to 7.45
+# after 5 tables of four, 6.8 after 10, 6.27 after 15, 5.81 after 20 and 5.13 after
+# 30: 6.0 marks about 17 tables, a month of a regular's evenings, after which one
+# table moves the shown rating by a few points, not by tens.
+PROVISIONAL_SIGMA = 6.0
 SCALE, BASE = 20, 1000
 
 

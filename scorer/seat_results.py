@@ -60,6 +60,7 @@ class SeatFigures:
     deal_ins: int = 0
     win_fans: int = 0  # the fans of his wins, summed (average fan = win_fans / wins)
     win_points: int = 0  # what his wins brought him, summed
+    top_win: int | None = None  # the most one win brought him
     best_fans: int | None = None
     best_points: int | None = None
     best_round: int | None = None
@@ -181,6 +182,7 @@ def _add_win(fig: SeatFigures, win: Win, number: int, counts_fans: bool) -> None
     fig.self_draws += win.discarder is None
     fig.win_fans += win.total or 0
     fig.win_points += win.amount
+    fig.top_win = win.amount if fig.top_win is None else max(fig.top_win, win.amount)
     for fan in win.fans:
         zh = str(fan.get("name_zh") or fan.get("id"))
         count = int(fan.get("count") or 1)

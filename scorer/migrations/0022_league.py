@@ -86,6 +86,7 @@ class Migration(migrations.Migration):
                 ('deal_ins', models.PositiveIntegerField(default=0)),
                 ('win_fans', models.IntegerField(default=0)),
                 ('win_points', models.IntegerField(default=0)),
+                ('top_win', models.IntegerField(blank=True, null=True)),
                 ('counts_fans', models.BooleanField(default=True)),
                 ('best_fans', models.IntegerField(blank=True, null=True)),
                 ('best_points', models.IntegerField(blank=True, null=True)),

@@ -27,17 +27,18 @@ from scorer.models.roomlog import (
     SEASON_OPENED,
     Actor,
 )
+from scorer.seat_results import PLACE_POINTS
+from scorer.standings import POINTS, STANDARD, UMA, YUAN
 from scorer.text import SEASON_NAME
 
-# The rankings a season offers.
-STANDARD, POINTS, YUAN, UMA = "standard", "points", "yuan", "uma"
+# The rankings a season offers (scorer/standings.py says how each counts).
 RANKINGS = (
     (STANDARD, _("Standard points by place (4/2/1/0, shared on ties)")),
     (POINTS, _("Net points")),
     (YUAN, _("Net yuan")),
     (UMA, _("Net points plus uma")),
 )
-DEFAULT_PLACE_POINTS = {"4": [4, 2, 1, 0], "3": [4, 2, 0], "2": [4, 0]}
+DEFAULT_PLACE_POINTS = {str(n): list(p) for n, p in PLACE_POINTS.items()}
 DEFAULT_UMA = {"4": [20, 10, -10, -20], "3": [15, 0, -15], "2": [10, -10]}
 
 

@@ -68,6 +68,7 @@ class TableResult(models.Model):
     deal_ins = models.PositiveIntegerField(default=0)  # one per discard won on
     win_fans = models.IntegerField(default=0)
     win_points = models.IntegerField(default=0)
+    top_win = models.IntegerField(null=True, blank=True)  # the most one win brought
     counts_fans = models.BooleanField(default=True)  # the ruleset counts 番 (else points)
     best_fans = models.IntegerField(null=True, blank=True)
     best_points = models.IntegerField(null=True, blank=True)
@@ -154,7 +155,7 @@ def build_results(session: Any, model: Any = None) -> list[Any]:
             points=f.points, standard_12=f.standard_12, rate=rate,
             net_yuan=None if rate is None else f.points * rate,
             hands=f.hands, wins=f.wins, self_draws=f.self_draws, deal_ins=f.deal_ins,
-            win_fans=f.win_fans, win_points=f.win_points, counts_fans=fans,
+            win_fans=f.win_fans, win_points=f.win_points, top_win=f.top_win, counts_fans=fans,
             best_fans=f.best_fans, best_points=f.best_points, best_round=f.best_round,
             best_hand=f.best_hand, fans=f.fans, fed=f.fed,
         )

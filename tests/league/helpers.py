@@ -9,7 +9,7 @@ from scorer.models import GameSession, TableResult
 from scorer.models.results import build_results
 
 FIELDS = ("seat", "player_id", "place", "points", "standard_12", "net_yuan", "hands", "wins",
-          "self_draws", "deal_ins", "win_fans", "win_points", "best_fans", "best_points",
+          "self_draws", "deal_ins", "win_fans", "win_points", "top_win", "best_fans", "best_points",
           "best_round", "best_hand", "fans", "fed", "counted", "day", "family")  # fmt: skip
 RATINGS = ("mu_before", "sigma_before", "mu_after", "sigma_after")
 
