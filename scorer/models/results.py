@@ -19,6 +19,7 @@ and only read), so sessions.py calls it from its own methods.
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections import defaultdict
 from typing import Any
 
@@ -27,6 +28,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from rules.registry import REGISTRY, rating_family
+from scorer.broker import league_topic, publish_on_commit
 from scorer.fees import seat_fees
 from scorer.models.league import Season
 from scorer.models.roomlog import SEASON_TABLE_CHANGED, SEASON_TABLE_REOPENED
@@ -109,6 +111,12 @@ class TableResult(models.Model):
         ).shown
 
 
+def league_changed(room_id: int) -> None:
+    """Tell the room's league pages, once the change commits, that its standings may
+    have moved (a version only: the time, as a room's nudge)."""
+    publish_on_commit([league_topic(room_id)], time.time_ns() // 1_000_000)
+
+
 def room_day_of(day_ends_hour: int, when: dt.datetime) -> dt.date:
     """The room's day of an instant, as its books cut days (scorer/services/till.py)."""
     return (timezone.localtime(when) - dt.timedelta(hours=day_ends_hour)).date()
@@ -175,6 +183,7 @@ def write_results(session: Any) -> list[TableResult]:
     TableResult.objects.filter(session_id=session.pk).delete()
     TableResult.objects.bulk_create(new)
     _after_change(session, old, new)
+    league_changed(session.room_id)
     return new
 
 
@@ -184,6 +193,7 @@ def drop_results(session: Any) -> None:
     old = list(TableResult.objects.filter(session_id=session.pk))
     TableResult.objects.filter(session_id=session.pk).delete()
     _after_change(session, old, [])
+    league_changed(session.room_id)
 
 
 def mark_reopened(session: Any) -> None:

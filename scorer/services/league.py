@@ -9,6 +9,7 @@ one, the ratings of its players in one.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +35,17 @@ def config_q(season: Season) -> Q:
     for c in season.configs.all():
         q |= Q(ruleset=c.ruleset, **({"preset": c.preset} if c.preset else {}))
     return q
+
+
+def current_season(room_id: int, today: dt.date) -> Season | None:
+    """The season a league page opens on: the open one whose days hold today, else
+    the newest open one, else the newest."""
+    seasons = Season.objects.filter(room_id=room_id)
+    return (
+        seasons.filter(closed_at__isnull=True, first_day__lte=today, last_day__gte=today).first()
+        or seasons.filter(closed_at__isnull=True).first()
+        or seasons.first()
+    )
 
 
 def season_rows(season: Season, ruleset: str = "") -> QuerySet[TableResult]:
@@ -246,6 +258,7 @@ __all__ = [
     "big_hands",
     "close_season",
     "config_q",
+    "current_season",
     "head_to_head",
     "left_out",
     "live_standings",

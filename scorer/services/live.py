@@ -21,7 +21,7 @@ from django.http import Http404, HttpRequest
 
 from scorer import signin
 from scorer.broker import room_topic, table_topic
-from scorer.models import GameSession
+from scorer.models import GameSession, League
 from scorer.models.rooms import Room
 from scorer.services.access import CODE, NoLongerAdmin, member_or_404
 
@@ -59,6 +59,13 @@ def room_admin_of(request: HttpRequest, slug: str) -> bool:
     return True
 
 
+def league_open_to(request: HttpRequest, slug: str) -> bool:
+    """Whether the league page of the room is open to this request: public, or its admin."""
+    if League.objects.filter(room__slug=slug, public=True).exists():
+        return True
+    return room_admin_of(request, slug)
+
+
 def request_from_cookies(cookies: dict[str, str]) -> HttpRequest:
     """A request carrying what the session cookie says (its user), for a stream
     served outside Django's middleware."""
@@ -81,6 +88,7 @@ __all__ = [
     "ROOM_EVENTS",
     "TABLE_EVENTS",
     "Opened",
+    "league_open_to",
     "room_admin_of",
     "room_id",
     "room_stream_for",

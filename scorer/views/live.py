@@ -18,8 +18,8 @@ from django.http import (
 )
 from django.views.decorators.http import require_safe
 
-from scorer.broker import room_topic, table_topic
-from scorer.services.live import room_admin_of, room_id, table_version
+from scorer.broker import league_topic, room_topic, table_topic
+from scorer.services.live import league_open_to, room_admin_of, room_id, table_version
 from scorer.streams import HEADERS, Opening, opening, seen_version, sync_events
 
 
@@ -52,6 +52,20 @@ def room_events(request: HttpRequest, slug: str) -> HttpResponseBase:
         return HttpResponseNotAllowed(["GET", "HEAD"])
     seen = _seen(request)
     topic = room_topic(room)
+    return StreamingHttpResponse(
+        sync_events(None, lambda: (topic, opening(None, seen))), headers=HEADERS
+    )
+
+
+@require_safe
+def league_events(request: HttpRequest, slug: str) -> StreamingHttpResponse:
+    """The league's stream: `changed` when a table of the room closes (or its kept
+    results change), for whoever may see the league page (public, or its admins)."""
+    room = room_id(slug)
+    if room is None or not league_open_to(request, slug):
+        raise Http404("no such league")
+    seen = _seen(request)
+    topic = league_topic(room)
     return StreamingHttpResponse(
         sync_events(None, lambda: (topic, opening(None, seen))), headers=HEADERS
     )

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scorer.forms.start import ROOM, StartForm, chosen_config
 from scorer.models.players import recent_names
+from scorer.models.league import League
 from scorer.models.rooms import Room, RoomTable
 from scorer.services import phone
 from scorer.services.access import (
@@ -45,6 +46,8 @@ def _home(
         "room_table": room_table,
         "form": form,
         "recent_names": recent_names(room.pk),
+        # The room's league, linked when its owner made it public.
+        "league_public": League.objects.filter(room=room, public=True).exists(),
         **tables_context(request),
     }
     return render(request, "scorer/home.html", context, status=status)
