@@ -198,8 +198,10 @@ def _add_win(fig: SeatFigures, win: Win, number: int, counts_fans: bool) -> None
         fig.best_fans, fig.best_points, fig.best_round = win.total, win.amount, number
         fig.best_hand = {
             "tiles": win.hand,
-            "fans": [[str(f.get("name_zh") or ""), str(f.get("name_en") or ""),
-                      f.get("points")] for f in win.fans],  # fmt: skip
+            "fans": [
+                [str(f.get("name_zh") or ""), str(f.get("name_en") or ""), f.get("points")]
+                for f in win.fans
+            ],  # fmt: skip
         }
 
 

@@ -101,9 +101,7 @@ def _per_place(table: Mapping[str, Sequence[int]], n: int) -> list[int]:
     return (got + [0] * n)[:n]
 
 
-def standings(
-    ranking: Ranking, rows: Iterable[Row], left_out: Iterable[int] = ()
-) -> Standings:
+def standings(ranking: Ranking, rows: Iterable[Row], left_out: Iterable[int] = ()) -> Standings:
     """The season's standings over the counted tables' rows."""
     tables: dict[int, list[Row]] = defaultdict(list)
     for r in rows:

@@ -34,9 +34,15 @@ class SeasonForm(forms.Form):
         required=True,
     )
     ranking = forms.ChoiceField(label=gettext_lazy("Ranking"), choices=RANKINGS)
-    points_4 = forms.CharField(label=gettext_lazy("Standard points by place, 4 players"), max_length=40)
-    points_3 = forms.CharField(label=gettext_lazy("Standard points by place, 3 players"), max_length=40)
-    points_2 = forms.CharField(label=gettext_lazy("Standard points by place, 2 players"), max_length=40)
+    points_4 = forms.CharField(
+        label=gettext_lazy("Standard points by place, 4 players"), max_length=40
+    )
+    points_3 = forms.CharField(
+        label=gettext_lazy("Standard points by place, 3 players"), max_length=40
+    )
+    points_2 = forms.CharField(
+        label=gettext_lazy("Standard points by place, 2 players"), max_length=40
+    )
     uma_4 = forms.CharField(label=gettext_lazy("Uma by place, 4 players"), max_length=40)
     uma_3 = forms.CharField(label=gettext_lazy("Uma by place, 3 players"), max_length=40)
     uma_2 = forms.CharField(label=gettext_lazy("Uma by place, 2 players"), max_length=40)
@@ -60,12 +66,16 @@ class SeasonForm(forms.Form):
         elif not args:
             points, uma = per_place_text(DEFAULT_PLACE_POINTS), per_place_text(DEFAULT_UMA)
             kw.setdefault("initial", {}).update(
-                {**{f"points_{n}": points[n] for n in PLAYER_COUNTS},
-                 **{f"uma_{n}": uma[n] for n in PLAYER_COUNTS}}  # fmt: skip
+                {
+                    **{f"points_{n}": points[n] for n in PLAYER_COUNTS},
+                    **{f"uma_{n}": uma[n] for n in PLAYER_COUNTS},
+                }  # fmt: skip
             )
         super().__init__(*args, **kw)
         self.room = room
-        self.fields["configs"].choices = [(str(c.pk), c.name) for c in room.configs.all()]
+        configs = self.fields["configs"]
+        assert isinstance(configs, forms.MultipleChoiceField)
+        configs.choices = [(str(c.pk), c.name) for c in room.configs.all()]
 
     def _day(self, key: str) -> Any:
         day = date_or_none(self.cleaned_data.get(key))
@@ -80,7 +90,9 @@ class SeasonForm(forms.Form):
         return self._day("last_day")
 
     def _per_place(self, key: str, n: int) -> list[int]:
-        parts = [p.strip() for p in str(self.cleaned_data.get(key) or "").replace("，", ",").split(",")]
+        parts = [
+            p.strip() for p in str(self.cleaned_data.get(key) or "").replace("，", ",").split(",")
+        ]
         values = [int_or_none(p, -10_000, 10_000) for p in parts]
         if len(values) != n or any(v is None for v in values):
             raise forms.ValidationError(

@@ -21,7 +21,6 @@ from django.utils.translation import gettext_lazy as _
 from scorer.models.roomlog import PLAYER_RENAMED, PLAYERS_MERGED, Actor
 from scorer.text import PLAYER_NAME, clean_text
 
-
 # Sent inside a merge's transaction, its seats moved and before the name goes:
 # `keep` (the player kept) and `sessions` (the pks of the tables whose seats moved),
 # so that what is kept of those tables (scorer/models/sessions.py) is written again.

@@ -103,12 +103,10 @@ class TableResult(models.Model):
 
     @property
     def rating_change(self) -> int | None:
-        if None in (self.mu_before, self.sigma_before, self.mu_after, self.sigma_after):
+        mu0, s0, mu1, s1 = self.mu_before, self.sigma_before, self.mu_after, self.sigma_after
+        if mu0 is None or s0 is None or mu1 is None or s1 is None:
             return None
-        return Skill(self.mu_after, self.sigma_after).shown - Skill(  # type: ignore[arg-type]
-            self.mu_before,  # type: ignore[arg-type]
-            self.sigma_before,  # type: ignore[arg-type]
-        ).shown
+        return Skill(mu1, s1).shown - Skill(mu0, s0).shown
 
 
 def league_changed(room_id: int) -> None:

@@ -110,17 +110,23 @@ LEAGUE_HIDDEN = action("room.league.hidden", _("%(who)s made the league page adm
 LEAGUE_LEFT_OUT = action("room.league.left_out", _("%(who)s left %(player)s out of the league"))
 LEAGUE_TAKEN_BACK = action("room.league.taken_back", _("%(who)s put %(player)s back in the league"))
 SEASON_OPENED = action("room.season.opened", _("%(who)s opened the season %(season)s"))
-SEASON_EDITED = action("room.season.edited", _("%(who)s changed the season %(season)s"), changes=True)
+SEASON_EDITED = action(
+    "room.season.edited", _("%(who)s changed the season %(season)s"), changes=True
+)
 SEASON_CLOSED = action("room.season.closed", _("%(who)s closed the season %(season)s"))
 SEASON_TABLE_REOPENED = action(
     "room.season.table_reopened",
-    _("The game at %(table)s, counted by the closed season %(season)s, was reopened: "
-      "the season's final standings stay as they were"),
+    _(
+        "The game at %(table)s, counted by the closed season %(season)s, was reopened: "
+        "the season's final standings stay as they were"
+    ),
 )
 SEASON_TABLE_CHANGED = action(
     "room.season.table_changed",
-    _("The game at %(table)s, counted by the closed season %(season)s, was closed again: "
-      "the season's final standings stay as they were"),
+    _(
+        "The game at %(table)s, counted by the closed season %(season)s, was closed again: "
+        "the season's final standings stay as they were"
+    ),
 )
 # Admins, invitations and the room itself.
 INVITE_MADE = action("room.invite.made", _("%(who)s made an invitation link"))

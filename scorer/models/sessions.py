@@ -33,6 +33,7 @@ from scorer.fees import close_entry
 from scorer.models import errors
 from scorer.models.locking import locked
 from scorer.models.money import FEE, TIME, TableCharge
+from scorer.models.players import Player, players_merged
 from scorer.models.results import write_results
 from scorer.models.roomlog import (
     TABLE_CLOSED,
@@ -41,7 +42,6 @@ from scorer.models.roomlog import (
     TABLE_TAKEN_IN,
     Actor,
 )
-from scorer.models.players import Player, players_merged
 from scorer.models.rooms import RoomMember, default_room
 from scorer.models.round_changes import RoundChanges
 from scorer.models.rounds import (

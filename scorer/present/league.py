@@ -8,6 +8,7 @@ its key).  A big hand's round is linked for the room's admins only, by the view.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy, pgettext
@@ -57,10 +58,8 @@ def hand_tiles(hand: dict[str, Any]) -> list[int]:
                                       else str(raw or "")))  # fmt: skip
         except RuleError:
             continue
-    try:
+    with contextlib.suppress(RuleError):
         out += parse_tiles(str(hand.get("win_tile") or ""))
-    except RuleError:
-        pass
     return out
 
 

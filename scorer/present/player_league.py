@@ -79,8 +79,10 @@ def player_league(player: Player) -> dict[str, Any]:
     stats["biggest"] = big_hand_rows(stats["biggest"])
     out: dict[str, Any] = {
         "stats": stats,
-        "rivals": [{"name": other.name, "tables": n, **head_to_head(player, other)}
-                   for other, n in opponents(player, RIVALS)],  # fmt: skip
+        "rivals": [
+            {"name": other.name, "tables": n, **head_to_head(player, other)}
+            for other, n in opponents(player, RIVALS)
+        ],  # fmt: skip
         "public": League.objects.filter(room_id=player.room_id, public=True).exists(),
     }
     if out["public"]:

@@ -126,8 +126,9 @@ def standings_json(season: Season, ruleset: str = "") -> dict[str, Any]:
     rated = ratings(season.room_id, family, [s.player_id for s in got.ranked + got.unranked])
     return {
         "ranked": [standing_json(s, season.ranking, rated.get(s.player_id)) for s in got.ranked],
-        "unranked": [standing_json(s, season.ranking, rated.get(s.player_id))
-                     for s in got.unranked],  # fmt: skip
+        "unranked": [
+            standing_json(s, season.ranking, rated.get(s.player_id)) for s in got.unranked
+        ],  # fmt: skip
         "not_counted": len(got.not_counted),
         "family": family,
     }
@@ -180,7 +181,7 @@ class Stats:
 
     @staticmethod
     def rate(part: int, whole: int) -> dict[str, Any]:
-        """"23 % (41/178)": the percentage and the counts behind it."""
+        """ "23 % (41/178)": the percentage and the counts behind it."""
         return {"pct": round(100 * part / whole) if whole else None, "part": part, "whole": whole}
 
     def figures(self) -> dict[str, Any]:

@@ -66,7 +66,9 @@ def season_edit(request: HtmxHttpRequest, member: RoomMember, pk: int) -> HttpRe
     if not form.is_valid():
         context = {"member": member, "room": member.room, "nav": "league", "season": season,
                    "form": form}  # fmt: skip
-        return render(request, "room/season_edit.html", context, status=refused_status(request, 400))
+        return render(
+            request, "room/season_edit.html", context, status=refused_status(request, 400)
+        )
     configs, fields = form.season_fields()
     try:
         changed = season.edit(member, configs, **fields)

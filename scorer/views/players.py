@@ -20,8 +20,8 @@ from django.views.decorators.http import require_safe
 from rules import REGISTRY
 from scorer.language import by_language
 from scorer.present.chart import Series, chart_legend, line_chart
-from scorer.services.access import admin_of, held, public_player_or_404
 from scorer.present.player_league import player_league
+from scorer.services.access import admin_of, held, public_player_or_404
 from scorer.services.player_records import records
 from scorer.views import HtmxHttpRequest
 from scorer.views.league import drawn

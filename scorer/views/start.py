@@ -16,8 +16,8 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from scorer.forms.start import ROOM, StartForm, chosen_config
-from scorer.models.players import recent_names
 from scorer.models.league import League
+from scorer.models.players import recent_names
 from scorer.models.rooms import Room, RoomTable
 from scorer.services import phone
 from scorer.services.access import (

@@ -137,7 +137,9 @@ def test_the_league_stream_is_its_own_and_tells_a_close(
     heard: list[Any] = []
     from scorer.broker import broker
 
-    with broker().subscribe(league_topic(league_room.pk), heard.append):
-        with django_capture_on_commit_callbacks(execute=True):
-            evening(league_room, 1)
+    with (
+        broker().subscribe(league_topic(league_room.pk), heard.append),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        evening(league_room, 1)
     assert heard and all(isinstance(v, int) for v in heard)

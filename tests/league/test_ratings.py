@@ -11,9 +11,9 @@ import random
 
 import pytest
 
+from scorer.models import TableResult
 from scorer.ratings import Skill, replay
 from tests.factories import by_tiles, make_room, make_table, play
-from scorer.models import TableResult
 
 PLAYERS, ROUNDS, SEED = 40, 30, 20261129
 

@@ -5,7 +5,6 @@ its last close's rows marked reopened; the data migration fills them the same wa
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
 
 import pytest
 from django.db import connection
@@ -134,5 +133,3 @@ def test_the_migration_fills_the_rows_of_every_closed_table() -> None:
     for s in tables:
         assert kept(GameSession.objects.get(pk=s.pk), ratings=True) == written[s.pk]
     assert not TableResult.objects.filter(session=open_one).exists()
-
-

@@ -87,7 +87,9 @@ def test_minimum_tables_and_best_n() -> None:
 
 
 def test_net_yuan_leaves_out_tables_without_a_rate() -> None:
-    rows = table(1, {1: 40, 2: 0, 3: -10, 4: -30}, Decimal("0.5")) + table(2, {1: -40, 2: 0, 3: 10, 4: 30})
+    rows = table(1, {1: 40, 2: 0, 3: -10, 4: -30}, Decimal("0.5")) + table(
+        2, {1: -40, 2: 0, 3: 10, 4: 30}
+    )
     got = standings(Ranking(YUAN), rows)
     assert got.not_counted == [2]
     assert {s.player_id: s.score for s in got.ranked}[1] == 20
@@ -124,6 +126,7 @@ def test_the_standings_do_not_depend_on_the_order_tables_were_recorded_in(
 
 
 # ----------------------------------------------------------------------------- in a room
+
 
 def at(day: dt.date, hour: int) -> dt.datetime:
     return timezone.make_aware(dt.datetime.combine(day, dt.time(hour)))
