@@ -149,7 +149,6 @@ class League(models.Model):
     default: the room's admins only) and who is left out of it (不参加排名)."""
 
     room = models.OneToOneField("scorer.Room", on_delete=models.CASCADE, related_name="league")
-    public = models.BooleanField(default=False)
     left_out = models.ManyToManyField("scorer.Player", related_name="+", blank=True)
 
     def __str__(self) -> str:
@@ -160,13 +159,22 @@ class League(models.Model):
         league, _made = League.objects.get_or_create(room=room)
         return league
 
+    @property
+    def public(self) -> bool:
+        """Kept on the room's own row (Room.league_public): its start page reads it
+        with the room, at no cost."""
+        return bool(self.room.league_public)
+
     def set_public(self, public: bool, by: Actor) -> bool:
+        """The owner's choice, logged; False when it was so already (the room's row
+        lock orders two taps)."""
+        room_model = type(self.room)
         with transaction.atomic():
-            locked = League.objects.select_for_update().get(pk=self.pk)
-            if locked.public == public:
+            locked = room_model.objects.select_for_update().get(pk=self.room_id)
+            if locked.league_public == public:
                 return False
-            locked.public = self.public = public
-            locked.save(update_fields=["public"])
+            locked.league_public = self.room.league_public = public
+            locked.save(update_fields=["league_public"])
             self.room.log_action(LEAGUE_SHOWN if public else LEAGUE_HIDDEN, by, {})
         return True
 

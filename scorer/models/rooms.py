@@ -75,6 +75,9 @@ class Room(models.Model):
     # The room's day ends at this hour of the next morning (rooms play past midnight):
     # a table's fee counts on the day of its close (scorer/services/till.py).
     day_ends_hour = models.PositiveSmallIntegerField(_("the day ends at (hour)"), default=6)
+    # The room's league page (scorer/models/league.py): public on its start page, or its
+    # admins' only (the default).  The owner's choice, logged (League.set_public).
+    league_public = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["pk"]

@@ -12,7 +12,7 @@ from collections import defaultdict
 from typing import Any
 
 from scorer import clock
-from scorer.models import League, Player, TableResult
+from scorer.models import Player, TableResult
 from scorer.models.results import room_day_of
 from scorer.present.league import big_hand_rows, ruleset_name
 from scorer.ratings import PROVISIONAL_SIGMA, shown
@@ -83,7 +83,7 @@ def player_league(player: Player) -> dict[str, Any]:
             {"name": other.name, "tables": n, **head_to_head(player, other)}
             for other, n in opponents(player, RIVALS)
         ],  # fmt: skip
-        "public": League.objects.filter(room_id=player.room_id, public=True).exists(),
+        "public": player.room.league_public,
     }
     if out["public"]:
         room = player.room

@@ -21,7 +21,7 @@ from django.http import Http404, HttpRequest
 
 from scorer import signin
 from scorer.broker import room_topic, table_topic
-from scorer.models import GameSession, League
+from scorer.models import GameSession
 from scorer.models.rooms import Room
 from scorer.services.access import CODE, NoLongerAdmin, member_or_404
 
@@ -61,7 +61,7 @@ def room_admin_of(request: HttpRequest, slug: str) -> bool:
 
 def league_open_to(request: HttpRequest, slug: str) -> bool:
     """Whether the league page of the room is open to this request: public, or its admin."""
-    if League.objects.filter(room__slug=slug, public=True).exists():
+    if Room.objects.filter(slug=slug, league_public=True).exists():
         return True
     return room_admin_of(request, slug)
 

@@ -19,7 +19,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 from scorer import clock
-from scorer.models import League, Room, Season
+from scorer.models import Room, Season
 from scorer.models.results import room_day_of
 from scorer.parse import int_or_none
 from scorer.present.league import league_page, picture, ruleset_name
@@ -37,7 +37,7 @@ def _room(request: HtmxHttpRequest, slug: str) -> tuple[Room, bool]:
     """The room whose league the visitor may see, and whether he runs it."""
     room = room_or_404(slug)
     admin = admin_of(request, room)
-    if not admin and not League.objects.filter(room=room, public=True).exists():
+    if not admin and not room.league_public:
         raise Http404("no league here")
     return room, admin
 

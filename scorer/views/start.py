@@ -16,7 +16,6 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from scorer.forms.start import ROOM, StartForm, chosen_config
-from scorer.models.league import League
 from scorer.models.players import recent_names
 from scorer.models.rooms import Room, RoomTable
 from scorer.services import phone
@@ -47,7 +46,7 @@ def _home(
         "form": form,
         "recent_names": recent_names(room.pk),
         # The room's league, linked when its owner made it public.
-        "league_public": League.objects.filter(room=room, public=True).exists(),
+        "league_public": room.league_public,
         **tables_context(request),
     }
     return render(request, "scorer/home.html", context, status=status)
