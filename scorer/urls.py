@@ -46,17 +46,21 @@ urlpatterns = [
     path("r/<slug:slug>/league/<int:pk>/standings.csv", league.league_csv, name="league_csv"),
     path("r/<slug:slug>/league/<int:pk>/tables.csv", league.tables_csv, name="league_tables_csv"),
     path("r/<slug:slug>/manage/league/", manage_league.manage_league, name="manage_league"),
-    path("r/<slug:slug>/manage/league/public", manage_league.set_public, name="league_public"),
-    path("r/<slug:slug>/manage/league/<int:pk>/", manage_league.season_edit, name="season_edit"),
+    path("r/<slug:slug>/manage/league/public", manage_league.set_public, name="manage_league_public"),
     path(
-        "r/<slug:slug>/manage/league/<int:pk>/close",
+        "r/<slug:slug>/manage/league/seasons/<int:pk>/",
+        manage_league.season_edit,
+        name="manage_season",
+    ),
+    path(
+        "r/<slug:slug>/manage/league/seasons/<int:pk>/close",
         manage_league.season_close,
-        name="season_close",
+        name="manage_season_close",
     ),
     path(
         "r/<slug:slug>/manage/league/players/<int:pk>",
         manage_league.set_left_out,
-        name="league_left_out",
+        name="manage_league_left_out",
     ),
     path("r/<slug:slug>/t/<str:code>/", start.table, name="table"),
     # The room's admins (signed in, members of the room): the day and the tables.

@@ -79,8 +79,8 @@ def season_edit(request: HtmxHttpRequest, member: RoomMember, pk: int) -> HttpRe
     return _back(request, member)
 
 
-@require_POST
 @room_admin
+@require_POST
 def season_close(request: HtmxHttpRequest, member: RoomMember, pk: int) -> HttpResponse:
     season = get_object_or_404(member.room.seasons, pk=pk)
     if close_season(season, member):
@@ -90,8 +90,8 @@ def season_close(request: HtmxHttpRequest, member: RoomMember, pk: int) -> HttpR
     return _back(request, member)
 
 
-@require_POST
 @room_admin
+@require_POST
 def set_public(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
     """The owner's choice: the league page public on the room's start page, or not."""
     if not member.is_owner:
@@ -101,8 +101,8 @@ def set_public(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
     return _back(request, member)
 
 
-@require_POST
 @room_admin
+@require_POST
 def set_left_out(request: HtmxHttpRequest, member: RoomMember, pk: int) -> HttpResponse:
     """不参加排名: a player left out of the league's standings, or back in."""
     player = player_or_404(member, pk)

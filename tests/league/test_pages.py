@@ -55,7 +55,7 @@ def test_the_league_is_the_admins_only_until_the_owner_makes_it_public(league_ro
     assert "十一月月赛" in page and page.count('class="league-row"') == 4
     home = html(Client().get(reverse("scorer:room", args=[league_room.slug])))
     assert url not in home
-    r = boss.post(reverse("scorer:league_public", args=[league_room.slug]), {"public": "1"})
+    r = boss.post(reverse("scorer:manage_league_public", args=[league_room.slug]), {"public": "1"})
     assert r.status_code == 302
     assert RoomLogEntry.objects.filter(room=league_room, action=LEAGUE_SHOWN).exists()
     assert Client().get(url).status_code == 200
@@ -67,7 +67,7 @@ def test_an_admin_who_is_not_the_owner_cannot_make_it_public(league_room: Any) -
     from scorer.models import RoomMember
 
     admin = member_client(league_room, "helper", RoomMember.ADMIN)
-    r = admin.post(reverse("scorer:league_public", args=[league_room.slug]), {"public": "1"})
+    r = admin.post(reverse("scorer:manage_league_public", args=[league_room.slug]), {"public": "1"})
     assert r.status_code == 404 and not League.of(league_room).public
 
 
@@ -110,7 +110,7 @@ def test_a_season_opened_from_the_admin_page_and_a_player_left_out(league_room: 
     assert Season.objects.get(name="十二月月赛").min_tables == 3
     assert RoomLogEntry.objects.filter(room=league_room, action=SEASON_OPENED).count() == 2
     jia = Player.objects.get(room=league_room, name="甲")
-    boss.post(reverse("scorer:league_left_out", args=[league_room.slug, jia.pk]), {"out": "1"})
+    boss.post(reverse("scorer:manage_league_left_out", args=[league_room.slug, jia.pk]), {"out": "1"})
     assert RoomLogEntry.objects.filter(room=league_room, action=LEAGUE_LEFT_OUT).exists()
     page = html(boss.get(reverse("scorer:league", args=[league_room.slug])))
     assert page.count('class="league-row"') == 3
