@@ -46,7 +46,9 @@ urlpatterns = [
     path("r/<slug:slug>/league/<int:pk>/standings.csv", league.league_csv, name="league_csv"),
     path("r/<slug:slug>/league/<int:pk>/tables.csv", league.tables_csv, name="league_tables_csv"),
     path("r/<slug:slug>/manage/league/", manage_league.manage_league, name="manage_league"),
-    path("r/<slug:slug>/manage/league/public", manage_league.set_public, name="manage_league_public"),
+    path(
+        "r/<slug:slug>/manage/league/public", manage_league.set_public, name="manage_league_public"
+    ),
     path(
         "r/<slug:slug>/manage/league/seasons/<int:pk>/",
         manage_league.season_edit,

@@ -110,7 +110,9 @@ def test_a_season_opened_from_the_admin_page_and_a_player_left_out(league_room: 
     assert Season.objects.get(name="十二月月赛").min_tables == 3
     assert RoomLogEntry.objects.filter(room=league_room, action=SEASON_OPENED).count() == 2
     jia = Player.objects.get(room=league_room, name="甲")
-    boss.post(reverse("scorer:manage_league_left_out", args=[league_room.slug, jia.pk]), {"out": "1"})
+    boss.post(
+        reverse("scorer:manage_league_left_out", args=[league_room.slug, jia.pk]), {"out": "1"}
+    )
     assert RoomLogEntry.objects.filter(room=league_room, action=LEAGUE_LEFT_OUT).exists()
     page = html(boss.get(reverse("scorer:league", args=[league_room.slug])))
     assert page.count('class="league-row"') == 3
