@@ -34,13 +34,20 @@ STANDARD, POINTS, YUAN, UMA = "standard", "points", "yuan", "uma"
 class Row(Protocol):
     """What the standings read of a kept result (scorer.models.TableResult is one)."""
 
-    session_id: int
-    player_id: int | None
-    name: str
-    n_players: int
-    place: int
-    points: int
-    net_yuan: Decimal | None
+    @property
+    def session_id(self) -> int: ...
+    @property
+    def player_id(self) -> int | None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def n_players(self) -> int: ...
+    @property
+    def place(self) -> int: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def net_yuan(self) -> Decimal | None: ...
 
 
 @dataclass(frozen=True)
@@ -122,9 +129,15 @@ def standings(ranking: Ranking, rows: Iterable[Row], left_out: Iterable[int] = (
     skip = set(left_out)
     everyone = [_standing(pid, names[pid], games, ranking.best_n)
                 for pid, games in out.items() if pid not in skip]  # fmt: skip
+    return ordered(everyone, ranking.min_tables, not_counted)
+
+
+def ordered(everyone: list[Standing], min_tables: int, not_counted: list[int]) -> Standings:
+    """The players in the order of the tie-break chain, those under the minimum apart,
+    each group's places shared where the whole chain is equal."""
     everyone.sort(key=lambda s: (tuple(-x for x in s.chain()), s.name, s.player_id))
-    ranked = [s for s in everyone if s.tables >= ranking.min_tables]
-    unranked = [s for s in everyone if s.tables < ranking.min_tables]
+    ranked = [s for s in everyone if s.tables >= min_tables]
+    unranked = [s for s in everyone if s.tables < min_tables]
     for group in (ranked, unranked):
         for i, s in enumerate(group):
             s.rank = group[i - 1].rank if i and group[i - 1].chain() == s.chain() else i + 1
@@ -168,6 +181,7 @@ __all__ = [
     "Standing",
     "Standings",
     "score_text",
+    "ordered",
     "standings",
     "table_scores",
 ]

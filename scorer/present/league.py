@@ -19,7 +19,7 @@ from rules.tiles import parse_tiles
 from scorer.language import by_language
 from scorer.models import Room, Season, TableResult
 from scorer.present.chart import fit_text, text_width
-from scorer.services.league import big_hands, season_rows, standings_json
+from scorer.services.league import big_hands, season_rows, standings_json, top_hands
 from scorer.standings import POINTS, STANDARD, UMA, YUAN
 
 __all__ = ["CHAIN", "hand_tiles", "league_page", "picture", "ranking_words", "ruleset_name"]
@@ -84,7 +84,6 @@ def league_page(room: Room, season: Season | None, ruleset: str = "") -> dict[st
     configs = list(season.configs.all())
     rulesets = sorted({c.ruleset for c in configs})
     table = standings_json(season, ruleset)
-    rows = list(season_rows(season, ruleset).filter(best_round__isnull=False))
     return {
         "room": room,
         "seasons": seasons,
@@ -94,7 +93,7 @@ def league_page(room: Room, season: Season | None, ruleset: str = "") -> dict[st
         "standings": table,
         "ranking": ranking_words(season),
         "chain": CHAIN,
-        "big_hands": big_hand_rows(rows),
+        "big_hands": big_hand_rows(top_hands(season_rows(season, ruleset))),
         "min_tables": season.min_tables,
         "closed": season.closed_at is not None,
     }

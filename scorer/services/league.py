@@ -13,14 +13,28 @@ import datetime as dt
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
-from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
 
 from rules.registry import rating_family
-from scorer.models import League, Player, Room, Season, TableResult
+from scorer.models import League, Player, Season, TableResult
 from scorer.ratings import PROVISIONAL_SIGMA, shown
-from scorer.standings import Ranking, Standing, Standings, score_text, standings
+from scorer.seat_results import PLACE_POINTS, TWELFTHS
+from scorer.standings import (
+    POINTS,
+    STANDARD,
+    UMA,
+    YUAN,
+    Ranking,
+    Standing,
+    Standings,
+    ordered,
+    score_text,
+    standings,
+)
 
 
 def ranking_of(season: Season) -> Ranking:
@@ -40,7 +54,7 @@ def config_q(season: Season) -> Q:
 def current_season(room_id: int, today: dt.date) -> Season | None:
     """The season a league page opens on: the open one whose days hold today, else
     the newest open one, else the newest."""
-    seasons = Season.objects.filter(room_id=room_id)
+    seasons = Season.objects.filter(room_id=room_id).prefetch_related("configs")
     return (
         seasons.filter(closed_at__isnull=True, first_day__lte=today, last_day__gte=today).first()
         or seasons.filter(closed_at__isnull=True).first()
@@ -57,13 +71,79 @@ def season_rows(season: Season, ruleset: str = "") -> QuerySet[TableResult]:
     return rows.filter(ruleset=ruleset) if ruleset else rows
 
 
-def left_out(room: Room) -> set[int]:
-    league = League.objects.filter(room=room).first()
-    return set(league.left_out.values_list("pk", flat=True)) if league is not None else set()
+def left_out(room_id: int) -> set[int]:
+    """不参加排名: the players the room's admins left out of the standings (one query)."""
+    return set(League.left_out.through.objects.filter(league__room_id=room_id)
+               .values_list("player_id", flat=True))  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """What the standings read of a kept row (scorer/standings.py `Row`), fetched as
+    plain values: a season of 5,000 tables is 20,000 of them."""
+
+    session_id: int
+    player_id: int | None
+    name: str
+    n_players: int
+    place: int
+    points: int
+    net_yuan: Decimal | None
+
+
+ROW_FIELDS = ("session_id", "player_id", "name", "n_players", "place", "points", "net_yuan")
 
 
 def live_standings(season: Season, ruleset: str = "") -> Standings:
-    return standings(ranking_of(season), season_rows(season, ruleset), left_out(season.room))
+    """The season's standings now: summed by the database where the kept rows hold
+    the scores already (标准分 at the default points per place, net points, net 元,
+    every table counted), else table by table here (the same rules, the same order:
+    tests/league/test_seasons.py compares the two)."""
+    out = summed_standings(season, ruleset)
+    if out is not None:
+        return out
+    rows = [SeatRow(*t) for t in season_rows(season, ruleset).values_list(*ROW_FIELDS)]
+    return standings(ranking_of(season), rows, left_out(season.room_id))
+
+
+def summed_standings(season: Season, ruleset: str = "") -> Standings | None:
+    """The standings summed in one query per player (None: the season needs each
+    table's own score: uma, points per place of its own, or only the best N)."""
+    ranking = ranking_of(season)
+    defaults = {str(n): list(p) for n, p in PLACE_POINTS.items()}
+    if ranking.best_n or ranking.kind == UMA:
+        return None
+    if ranking.kind == STANDARD and dict(ranking.place_points or defaults) != defaults:
+        return None
+    rows = season_rows(season, ruleset)
+    not_counted: list[int] = []
+    if ranking.kind == YUAN:
+        not_counted = sorted(set(rows.filter(net_yuan__isnull=True)
+                                 .values_list("session_id", flat=True)))  # fmt: skip
+        rows = rows.exclude(session_id__in=not_counted)
+    score = {STANDARD: Sum("standard_12"), POINTS: Sum("points"), YUAN: Sum("net_yuan")}
+    sums = (
+        rows.exclude(player_id__in=left_out(season.room_id))
+        .values("player_id")
+        .annotate(
+            name=Max("name"), score=score[ranking.kind], total=Sum("points"), tables=Count("id"),
+            p1=Count("id", filter=Q(place=1)), p2=Count("id", filter=Q(place=2)),
+            p3=Count("id", filter=Q(place=3)), p4=Count("id", filter=Q(place=4)),
+            best=Max("points"), last=Max("closed_at"),
+        )
+    )  # fmt: skip
+    names = dict(
+        Player.objects.filter(pk__in=[r["player_id"] for r in sums]).values_list("pk", "name")
+    )
+    everyone = []
+    for r in sums:
+        value = r["score"] or 0
+        total = Fraction(value, TWELFTHS) if ranking.kind == STANDARD else Fraction(value)
+        everyone.append(Standing(
+            r["player_id"], names.get(r["player_id"], r["name"]), total, r["total"], r["tables"],
+            r["tables"], [r["p1"], r["p2"], r["p3"], r["p4"]], r["best"],
+        ))  # fmt: skip
+    return ordered(everyone, ranking.min_tables, not_counted)
 
 
 @dataclass(frozen=True)
@@ -78,21 +158,16 @@ def ratings(room_id: int, family: str, players: Iterable[int]) -> dict[int, Rati
     last = TableResult.objects.filter(
         room_id=room_id, family=family, counted=True, player_id=OuterRef("pk")
     ).order_by("-closed_at", "-session_id")
-    rows = (
-        Player.objects.filter(pk__in=list(players))
-        .annotate(
-            mu=Subquery(last.values("mu_after")[:1]),
-            sigma=Subquery(last.values("sigma_after")[:1]),
-            mu0=Subquery(last.values("mu_before")[:1]),
-            sigma0=Subquery(last.values("sigma_before")[:1]),
-        )
-        .values_list("pk", "mu", "sigma", "mu0", "sigma0")
+    ids = Player.objects.filter(pk__in=list(players)).annotate(last=Subquery(last.values("pk")[:1]))
+    rows = TableResult.objects.filter(pk__in=ids.values("last")).values_list(
+        "player_id", "mu_after", "sigma_after", "mu_before", "sigma_before"
     )
     out = {}
     for pk, mu, sigma, mu0, sigma0 in rows:
         if mu is None or sigma is None:
             continue
-        change = shown(mu, sigma) - shown(mu0, sigma0) if mu0 is not None else None
+        known = mu0 is not None and sigma0 is not None
+        change = shown(mu, sigma) - shown(mu0, sigma0) if known else None  # type: ignore[arg-type]
         out[pk] = RatingNow(shown(mu, sigma), sigma > PROVISIONAL_SIGMA, change)
     return out
 
@@ -245,6 +320,15 @@ def opponents(player: Player, limit: int = 8) -> list[tuple[Player, int]]:
     return [(players[pk], n) for pk, n in counts.most_common(limit) if pk in players]
 
 
+def top_hands(rows: QuerySet[TableResult], limit: int = 10) -> list[TableResult]:
+    """大牌榜 of these rows, picked by the database (two short queries: the biggest by
+    fans at tables that count fans, by points at the others), then merged."""
+    hands = rows.filter(best_round__isnull=False)
+    by_fans = hands.filter(counts_fans=True).order_by("-best_fans", "-best_points", "closed_at")
+    by_points = hands.filter(counts_fans=False).order_by("-best_points", "-best_fans", "closed_at")
+    return big_hands([*by_fans[:limit], *by_points[:limit]], limit)
+
+
 def big_hands(rows: Sequence[TableResult], limit: int = 10) -> list[TableResult]:
     """大牌榜: the biggest hands among these rows, by fans (or points) and then by time."""
     hands = [r for r in rows if r.best_round is not None and r.best_hand]
@@ -269,6 +353,8 @@ __all__ = [
     "season_family",
     "season_rows",
     "stats_of",
+    "top_hands",
+    "summed_standings",
     "standing_json",
     "standings_json",
 ]

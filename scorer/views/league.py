@@ -45,15 +45,19 @@ def _room(request: HtmxHttpRequest, slug: str) -> tuple[Room, bool]:
 def _season(request: HtmxHttpRequest, room: Room) -> Season | None:
     pk = int_or_none(request.GET.get("season"), 1)
     if pk is not None:
-        return room.seasons.filter(pk=pk).first()
-    return current_season(room.pk, room_day_of(room.day_ends_hour, clock.now()))
+        season = room.seasons.filter(pk=pk).prefetch_related("configs").first()
+    else:
+        season = current_season(room.pk, room_day_of(room.day_ends_hour, clock.now()))
+    if season is not None:
+        season.room = room  # (read through its room: no second query)
+    return season
 
 
 def _ruleset(request: HtmxHttpRequest, season: Season | None) -> str:
     asked = str(request.GET.get("rules") or "")
     if season is None or not asked:
         return ""
-    return asked if season.configs.filter(ruleset=asked).exists() else ""
+    return asked if any(c.ruleset == asked for c in season.configs.all()) else ""
 
 
 def drawn(hands: list[dict[str, Any]], room: Room, admin: bool) -> None:

@@ -171,3 +171,30 @@ def test_a_season_counts_the_room_days_its_configs_and_logs_its_changes() -> Non
     for a in (SEASON_OPENED, SEASON_EDITED, SEASON_CLOSED, SEASON_TABLE_REOPENED,
               SEASON_TABLE_CHANGED):  # fmt: skip
         assert a in actions
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", [STANDARD, POINTS, YUAN])
+def test_the_standings_summed_by_the_database_are_those_summed_table_by_table(kind: str) -> None:
+    from scorer.services.league import ROW_FIELDS, SeatRow, ranking_of, season_rows
+    from scorer.services.league import summed_standings
+
+    room = make_room("sums")
+    boss = make_member(room, "boss")
+    rng = random.Random(7)
+    names = ("甲", "乙", "丙", "丁", "戊", "己")
+    for i in range(9):
+        four = tuple(rng.sample(names, 4))
+        s = make_table("mcr", four, seated=True, room=room,
+                       money_per_point=None if i == 4 else Decimal("0.5"))  # fmt: skip
+        for _ in range(rng.randrange(1, 4)):
+            winner = rng.randrange(4)
+            play(s, [by_tiles(winner, rng.choice([None, *(set(range(4)) - {winner})]))])
+        s.close()
+    today = clock.now().date()
+    season = Season.open(room, boss, [], name="s", first_day=today - dt.timedelta(days=2),
+                         last_day=today + dt.timedelta(days=2), ranking=kind, min_tables=2)  # fmt: skip
+    summed = summed_standings(season)
+    assert summed is not None
+    rows = [SeatRow(*t) for t in season_rows(season).values_list(*ROW_FIELDS)]
+    assert summed == standings(ranking_of(season), rows)
