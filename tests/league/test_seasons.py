@@ -176,8 +176,13 @@ def test_a_season_counts_the_room_days_its_configs_and_logs_its_changes() -> Non
 @pytest.mark.django_db
 @pytest.mark.parametrize("kind", [STANDARD, POINTS, YUAN])
 def test_the_standings_summed_by_the_database_are_those_summed_table_by_table(kind: str) -> None:
-    from scorer.services.league import ROW_FIELDS, SeatRow, ranking_of, season_rows
-    from scorer.services.league import summed_standings
+    from scorer.services.league import (
+        ROW_FIELDS,
+        SeatRow,
+        ranking_of,
+        season_rows,
+        summed_standings,
+    )
 
     room = make_room("sums")
     boss = make_member(room, "boss")
