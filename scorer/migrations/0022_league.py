@@ -6,22 +6,43 @@ import django.db.models.deletion
 import django.utils.timezone
 from django.db import migrations, models
 
-from scorer.models.results import build_results, replay_ratings
+from scorer.models.results import (
+    build_results,
+    lines_by_session,
+    replay_ratings,
+    seats_by_session,
+)
 
 
 def fill_results(apps: Any, schema_editor: Any) -> None:
     """The results kept at the close for every table closed before they were kept,
-    from the historical models, then every family's ratings replayed in close order."""
+    from the historical models (500 tables a step: their rounds and seats in two
+    queries), then every family's ratings replayed in close order."""
     session_model = apps.get_model("scorer", "GameSession")
     result_model = apps.get_model("scorer", "TableResult")
+    round_model = apps.get_model("scorer", "Round")
+    seat_model = apps.get_model("scorer", "Seat")
     families: set[tuple[int, str]] = set()
     closed = session_model.objects.filter(closed_at__isnull=False).select_related("room")
+    chunk: list[Any] = []
     for session in closed.order_by("pk").iterator(chunk_size=500):
-        rows = build_results(session, result_model)
-        result_model.objects.bulk_create(rows)
-        families |= {(r.room_id, r.family) for r in rows if r.counted}
+        chunk.append(session)
+        if len(chunk) == 500:
+            families |= _fill(chunk, result_model, round_model, seat_model)
+            chunk = []
+    families |= _fill(chunk, result_model, round_model, seat_model)
     for room_id, family in sorted(families):
         replay_ratings(room_id, family, None, result_model)
+
+
+def _fill(chunk: list[Any], result_model: Any, round_model: Any, seat_model: Any
+          ) -> set[tuple[int, str]]:  # fmt: skip
+    lines = lines_by_session(round_model, chunk)
+    seats = seats_by_session(seat_model, chunk)
+    rows = [row for s in chunk
+            for row in build_results(s, result_model, lines[s.pk], seats[s.pk])]  # fmt: skip
+    result_model.objects.bulk_create(rows, batch_size=2000)
+    return {(r.room_id, r.family) for r in rows if r.counted}
 
 
 class Migration(migrations.Migration):

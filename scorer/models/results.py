@@ -127,26 +127,53 @@ def counts_fans(ruleset_id: str) -> bool:
 
 
 def lines_of(session: Any) -> list[Line]:
-    """The table's standing rounds as the figures read them (one query).  Reads only
-    fields and relations, so that the data migration's historical models do too."""
-    n = len(session.players)
-    rounds = session.rounds.filter(status="active", current__isnull=False)
-    return [
-        Line(r.number, r.current.kind, r.current.entry if isinstance(r.current.entry, dict) else {},
-             r.current.result if isinstance(r.current.result, dict) else {},
-             list(r.current.deltas), seat_fees(r.current.result, n))
-        for r in rounds.select_related("current").order_by("number")
-    ]  # fmt: skip
+    """The table's standing rounds as the figures read them (one query)."""
+    return lines_by_session(type(session).rounds.rel.related_model, [session])[session.pk]
 
 
-def build_results(session: Any, model: Any = None) -> list[Any]:
+def lines_by_session(round_model: Any, sessions: list[Any]) -> dict[int, list[Line]]:
+    """The standing rounds of several tables at once, as Lines by table (one query).
+    Reads only fields, so that the data migration's historical models do too."""
+    n = {s.pk: len(s.players) for s in sessions}
+    out: dict[int, list[Line]] = {s.pk: [] for s in sessions}
+    rows = (
+        round_model.objects.filter(session_id__in=list(n), status="active", current__isnull=False)
+        .order_by("session_id", "number")
+        .values_list("session_id", "number", "current__kind", "current__entry",
+                     "current__result", "current__deltas")
+    )  # fmt: skip
+    for sid, number, kind, entry, result, deltas in rows:
+        entry = entry if isinstance(entry, dict) else {}
+        result = result if isinstance(result, dict) else {}
+        out[sid].append(Line(number, kind, entry, result, list(deltas), seat_fees(result, n[sid])))
+    return out
+
+
+def seats_by_session(seat_model: Any, sessions: list[Any]) -> dict[int, dict[int, int]]:
+    """Each table's seat -> registry player (one query)."""
+    out: dict[int, dict[int, int]] = {s.pk: {} for s in sessions}
+    for sid, seat, pid in seat_model.objects.filter(session_id__in=list(out)).values_list(
+        "session_id", "seat", "player_id"
+    ):
+        out[sid][seat] = pid
+    return out
+
+
+def build_results(
+    session: Any,
+    model: Any = None,
+    lines: list[Line] | None = None,
+    players: dict[int, int] | None = None,
+) -> list[Any]:
     """The rows a closed table's rounds give, unsaved (ratings not set).  `model`: the
-    row's class (the data migration's historical one; TableResult by default)."""
+    row's class (the data migration's historical one; TableResult by default);
+    `lines` and `players`: the table's rounds and seats when read already for many."""
     model = model or TableResult
     n = len(session.players)
-    players = dict(session.seats.values_list("seat", "player_id"))
+    if players is None:
+        players = dict(session.seats.values_list("seat", "player_id"))
     fans = counts_fans(session.ruleset)
-    figures = table_figures(lines_of(session), n, fans)
+    figures = table_figures(lines if lines is not None else lines_of(session), n, fans)
     in_books = session.imported_at is None or session.taken_in_at is not None
     counted = in_books and len(players) == n
     rate = session.money_per_point
@@ -295,9 +322,11 @@ __all__ = [
     "TableResult",
     "build_results",
     "counts_fans",
+    "lines_by_session",
     "drop_results",
     "mark_reopened",
     "replay_ratings",
     "room_day_of",
+    "seats_by_session",
     "write_results",
 ]
