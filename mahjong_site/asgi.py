@@ -33,6 +33,7 @@ from django.db import close_old_connections, connections  # noqa: E402
 from scorer.broker import table_topic  # noqa: E402
 from scorer.services.live import ROOM_EVENTS, TABLE_EVENTS, room_stream_for, table_version  # noqa: E402
 from scorer.streams import (  # noqa: E402
+    BadVersion,
     Message,
     Opening,
     Receive,
@@ -42,6 +43,7 @@ from scorer.streams import (  # noqa: E402
     opening,
     seen_version,
 )
+from scorer.views.live import BAD_VERSION  # noqa: E402
 
 
 def _short(fn: Any) -> Any:
@@ -71,6 +73,12 @@ def _seen(scope: Scope, headers: dict[str, str]) -> int | None:
     return seen_version(headers.get("last-event-id"), (query.get("v") or [None])[0])
 
 
+async def _bad_version(send: Send) -> None:
+    await send({"type": "http.response.start", "status": 400,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8")]})  # fmt: skip
+    await send({"type": "http.response.body", "body": BAD_VERSION.encode()})
+
+
 async def _not_allowed(send: Send) -> None:
     await send({"type": "http.response.start", "status": 405,
                 "headers": [(b"allow", b"GET, HEAD")]})  # fmt: skip
@@ -87,7 +95,11 @@ async def events(scope: Scope, receive: Receive, send: Send) -> bool:
         await _not_allowed(send)
         return True
     headers = _headers(scope)
-    seen = _seen(scope, headers)
+    try:
+        seen = _seen(scope, headers)
+    except BadVersion:
+        await _bad_version(send)
+        return True
     if table is not None:
         code = table["code"]
         topic = table_topic(code)

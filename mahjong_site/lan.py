@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 import socket
 from functools import lru_cache
 
@@ -25,7 +26,7 @@ def split_host(hostport: str) -> tuple[str, str]:
     if hostport.startswith("["):
         host, _, rest = hostport[1:].partition("]")
         return host, rest.lstrip(":")
-    if hostport.isdigit():
+    if re.fullmatch(r"[0-9]+", hostport):  # a port alone (ASCII digits only)
         return "127.0.0.1", hostport
     if hostport.count(":") == 1:
         host, _, port = hostport.partition(":")

@@ -38,6 +38,8 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+from scorer.parse import MAX_VERSION, int_or_none
+
 log = logging.getLogger(__name__)
 
 Deliver = Callable[[int | None], None]
@@ -229,7 +231,7 @@ class PostgresBroker(Broker):
                         if self._stop.is_set():
                             break
                         topic, _, version = note.payload.partition(" ")
-                        self.hub.dispatch(topic, int(version) if version.isdigit() else None)
+                        self.hub.dispatch(topic, int_or_none(version, 0, MAX_VERSION))
             except (psycopg.Error, OSError) as e:
                 if self._stop.is_set():
                     break
@@ -340,7 +342,7 @@ class RedisBroker(Broker):
                 continue
             topic = note["channel"].decode().removeprefix(f"{CHANNEL}:")
             raw = note["data"].decode()
-            self.hub.dispatch(topic, int(raw) if raw.isdigit() else None)
+            self.hub.dispatch(topic, int_or_none(raw, 0, MAX_VERSION))
 
     def _follow(self, topic: str) -> None:
         """A topic's first local subscriber: subscribed before `subscribe` returns."""

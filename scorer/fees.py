@@ -33,12 +33,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from decimal import ROUND_FLOOR, Decimal, InvalidOperation
+from decimal import ROUND_FLOOR, Decimal
 from typing import Any, TypeVar
 
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from rules import RuleError
+from scorer.parse import decimal_or_none, int_or_none
 from scorer.scoring import ScoredEntry
 
 NONE, AA, WIN_FIXED, WIN_PERCENT, BIG_WINNER = (
@@ -128,32 +129,23 @@ def stored_mode(
 
 def _whole(raw: Any, what_en: str, what_zh: str, low: int) -> int:
     """A whole number of points from the stored JSON (an int, or text reading as one)."""
-    if isinstance(raw, bool):
-        raise _bad(f"the {what_en} must be a whole number", f"{what_zh}必须是整数")
-    if isinstance(raw, str):
-        raw = raw.strip()
-    try:
-        value = Decimal(str(raw))
-    except InvalidOperation:
-        raise _bad(f"the {what_en} must be a whole number", f"{what_zh}必须是整数") from None
-    if not value.is_finite() or value != value.to_integral_value():
+    value = int_or_none(raw)
+    if value is None:
         raise _bad(f"the {what_en} must be a whole number", f"{what_zh}必须是整数")
     if not low <= value <= MAX_AMOUNT:
         raise _bad(
             f"the {what_en} must be from {low} to {MAX_AMOUNT} points",
             f"{what_zh}必须在 {low} 到 {MAX_AMOUNT} 分之间",
         )
-    return int(value)
+    return value
 
 
 def _percent(raw: Any) -> Decimal:
-    if isinstance(raw, bool):
+    # Stored as a JSON number (2.5: FeeRule.to_json); read by its shortest text.
+    value = decimal_or_none(repr(raw) if isinstance(raw, float) else raw, 6)
+    if value is None:
         raise _bad("the percentage must be a number", "抽水比例必须是数字")
-    try:
-        value = Decimal(str(raw).strip())
-    except InvalidOperation:
-        raise _bad("the percentage must be a number", "抽水比例必须是数字") from None
-    if not value.is_finite() or not 0 < value <= MAX_PERCENT:
+    if not 0 < value <= MAX_PERCENT:
         raise _bad(
             "the percentage must be more than 0 and at most 100",
             "抽水比例必须大于 0，最多 100",
@@ -385,13 +377,10 @@ class FeeRule:
 
 def _yuan(raw: Any) -> Decimal:
     """An amount in 元 of the stored JSON, to the 分."""
-    if isinstance(raw, bool) or raw is None:
+    value = decimal_or_none(raw, 2)
+    if value is None:
         raise _bad("the fee must be an amount in yuan", "台费必须是金额（元）")
-    try:
-        value = Decimal(str(raw).strip())
-    except InvalidOperation:
-        raise _bad("the fee must be an amount in yuan", "台费必须是金额（元）") from None
-    if not value.is_finite() or not 0 < value <= MAX_AMOUNT or value != value.quantize(CENT):
+    if not 0 < value <= MAX_AMOUNT:
         raise _bad(
             f"the fee must be more than 0 and at most {MAX_AMOUNT} yuan, to the fen",
             f"台费必须大于 0 元、最多 {MAX_AMOUNT} 元，精确到分",

@@ -27,6 +27,7 @@ from django.http import HttpRequest, HttpResponseBase
 from django.middleware.gzip import GZipMiddleware as DjangoGZipMiddleware
 
 from scorer.broker import Subscription, broker
+from scorer.parse import MAX_VERSION, int_or_none
 
 CONTENT_TYPE = "text/event-stream"
 PING = b"event: ping\ndata: 1\n\n"
@@ -64,12 +65,20 @@ def opening(version: int | None, seen: int | None) -> bytes:
     return out
 
 
+class BadVersion(ValueError):
+    """A version said in a way no page says one (scorer/parse.py): the stream answers 400."""
+
+
 def seen_version(last_event_id: str | None, query: str | None) -> int | None:
     """The version the phone has: the browser's Last-Event-ID on a reconnect, else
-    the page's own (?v=)."""
+    the page's own (?v=); None when neither is said.  BadVersion when the one said
+    does not read as a version."""
     for raw in (last_event_id, query):
-        if raw and raw.strip().isdigit():
-            return int(raw.strip())
+        if raw:
+            version = int_or_none(raw, 0, MAX_VERSION)
+            if version is None:
+                raise BadVersion(raw)
+            return version
     return None
 
 

@@ -17,13 +17,14 @@ import jsonschema
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
+from scorer.parse import MAX_SEAT
 from scorer.text import PLAYER_NAME
 
 FORMAT, VERSION = "mahjong-scorer-table", 1
 
 _TEXT = {"type": ["string", "null"]}
 _WHEN = {"type": ["string", "null"], "maxLength": 64}
-_SEAT = {"type": "integer", "minimum": 0, "maximum": 3}
+_SEAT = {"type": "integer", "minimum": 0, "maximum": MAX_SEAT}
 _ROUND_CHANGE = {
     "type": "object",
     "properties": {"action": {"type": "string"}, "author": _TEXT, "at": _WHEN},
@@ -85,7 +86,9 @@ SCHEMA: dict[str, Any] = {
         # The table's lineage (scorer.models.origin_of_code); files exported before have none.
         "origin": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
         "ruleset": {"type": "string"},
-        "preset": _TEXT,
+        # A label of the room the file comes from ("room:12", "sichuan-chengdu"): kept as
+        # it came, never read as an id here (GameSession.config_id_of).
+        "preset": {"type": ["string", "null"], "maxLength": 32},
         "params": {"type": ["object", "null"]},
         "players": {
             "type": "array",
@@ -119,7 +122,7 @@ SCHEMA: dict[str, Any] = {
         "money_charged": {
             "type": ["array", "null"],
             "maxItems": 4,
-            "items": {"type": "string", "pattern": r"^\d{1,9}(\.\d{1,2})?$"},
+            "items": {"type": "string", "pattern": r"^[0-9]{1,9}(\.[0-9]{1,2})?$"},
         },
     },
 }

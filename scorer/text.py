@@ -14,6 +14,13 @@ the exports.  So each goes through `clean_text` wherever it comes in, from a for
   U+200E/F, U+2066-2069, U+FEFF ... hide inside a name) are refused, with the
   line and paragraph separators (Zl, Zp) and lone surrogates (Cs): names are how
   players are told apart, and "甲" and "甲\u200b" look the same;
+* so is every other character that shows as nothing: Unicode's
+  Default_Ignorable_Code_Point set (U+034F, the variation selectors, the Hangul
+  fillers U+115F, U+1160, U+3164, U+FFA0 ...; a table pinned to the Unicode
+  version of `unicodedata`, scorer/unicode_tables.py) and the braille blank U+2800.
+  One exception, the parts of an emoji, which are seen: U+FE0E/U+FE0F right after a
+  character that has that presentation sequence (❤️), and the joiner U+200D between
+  two emoji (👨‍👩‍👧).  Names holding them are compared without them (scorer/lookalike.py);
 * the text is put in Unicode's composed form (NFC: "é" typed as e + accent is
   the "é" of a name already there), stripped, and held to its kind's length.
 
@@ -25,7 +32,9 @@ is cut to its kind's length by `cut`.
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -35,6 +44,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from rules import RuleError
+from scorer import unicode_tables
 
 if TYPE_CHECKING:  # gettext_lazy's type, as django-stubs name it
     from django.utils.functional import _StrPromise
@@ -110,15 +120,67 @@ def _code_point(c: str) -> str:
     return f"U+{ord(c):04X}"
 
 
+# Shows as nothing, yet is no Cf: the braille pattern blank (So), a favourite blank name.
+BLANK_LOOKING = frozenset({0x2800})
+# The Hangul fillers (Lo): Default_Ignorable_Code_Point already, named for the tests.
+HANGUL_FILLERS = frozenset({0x115F, 0x1160, 0x3164, 0xFFA0})
+_TEXT_STYLE, _EMOJI_STYLE, _JOINER = "\ufe0e", "\ufe0f", "\u200d"
+
+
+def in_ranges(ranges: tuple[tuple[int, int], ...], cp: int) -> bool:
+    """Whether `cp` is in one of `ranges` (sorted, apart: unicode_tables' tables)."""
+    i = bisect_right(ranges, (cp, 0x10FFFF)) - 1
+    return i >= 0 and ranges[i][0] <= cp <= ranges[i][1]
+
+
+def invisible(c: str) -> bool:
+    """Whether `c` shows as nothing, whatever surrounds it: Default_Ignorable_Code_Point
+    or the braille blank (the categories no text holds are checked apart)."""
+    cp = ord(c)
+    return in_ranges(unicode_tables.DEFAULT_IGNORABLE, cp) or cp in BLANK_LOOKING
+
+
+# Any character `invisible` may be true of: most text has none, found in C by a regex.
+_MAYBE_INVISIBLE = re.compile(
+    "["
+    + "".join(
+        f"{re.escape(chr(a))}-{re.escape(chr(b))}"
+        for a, b in (*unicode_tables.DEFAULT_IGNORABLE, *((c, c) for c in BLANK_LOOKING))
+    )
+    + "]"
+)
+
+
+def _emoji_part(text: str, i: int) -> bool:
+    """Whether the invisible text[i] is part of an emoji (and so is seen): a variation
+    selector right after a character with that presentation sequence, or a joiner
+    between two emoji (each maybe with its U+FE0F or a skin tone)."""
+    c = text[i]
+    if c in (_TEXT_STYLE, _EMOJI_STYLE):
+        return i > 0 and in_ranges(unicode_tables.EMOJI_VARIATION_BASES, ord(text[i - 1]))
+    if c != _JOINER or i + 1 >= len(text):
+        return False
+    j = i - 1
+    if j > 0 and (
+        text[j] == _EMOJI_STYLE or in_ranges(unicode_tables.EMOJI_MODIFIERS, ord(text[j]))
+    ):
+        j -= 1
+    return (
+        j >= 0
+        and in_ranges(unicode_tables.EXTENDED_PICTOGRAPHIC, ord(text[j]))
+        and in_ranges(unicode_tables.EXTENDED_PICTOGRAPHIC, ord(text[i + 1]))
+    )
+
+
 def refused_character(text: str, newlines: bool = False) -> str | None:
     """The first character of `text` no text may hold (a line break is let through
     where `newlines`); None when there is none."""
-    if text.isprintable():  # no Cc, Cf, Zl, Zp, Cs (nor Co, Cn, Zs but " "): most text, in C
-        return None
-    for c in text:
+    if text.isprintable() and not _MAYBE_INVISIBLE.search(text):
+        return None  # no Cc, Cf, Zl, Zp, Cs, nothing invisible: most text, in C
+    for i, c in enumerate(text):
         if newlines and c in _LINE_BREAKS:
             continue
-        if unicodedata.category(c) in _REFUSED:
+        if (unicodedata.category(c) in _REFUSED or invisible(c)) and not _emoji_part(text, i):
             return c
     return None
 
@@ -137,13 +199,22 @@ def check_characters(text: str, newlines: bool = False) -> None:
             {"char": _code_point(c)},
             "control_character",
         )
+    if unicodedata.category(c) in _REFUSED:
+        raise TextRefused(
+            gettext_lazy(
+                "This holds an invisible formatting character (%(char)s), which can make two "
+                "names look alike or turn text around: type it again without it."
+            ),
+            {"char": _code_point(c)},
+            "format_character",
+        )
     raise TextRefused(
         gettext_lazy(
-            "This holds an invisible formatting character (%(char)s), which can make two "
-            "names look alike or turn text around: type it again without it."
+            "This holds a character that shows as nothing (%(char)s), which can make two "
+            "names look alike: type it again without it."
         ),
         {"char": _code_point(c)},
-        "format_character",
+        "invisible_character",
     )
 
 
@@ -223,6 +294,8 @@ __all__ = [
     "TextKind",
     "TextRefused",
     "check_characters",
+    "in_ranges",
+    "invisible",
     "clean_text",
     "cut",
     "refused_character",

@@ -22,13 +22,14 @@ of arithmetic, and no package knows 按场 with a grace.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy
 
 from rules import RuleError
 from scorer.fees import read_stored, stored_mode
+from scorer.parse import decimal_or_none, int_or_none
 
 NONE, HOUR, BLOCK = "none", "hour", "block"
 MODES = (NONE, HOUR, BLOCK)
@@ -47,15 +48,10 @@ def _bad(en: str, zh: str) -> RuleError:
 
 
 def _price(raw: Any, what_en: str, what_zh: str) -> Decimal:
-    if isinstance(raw, bool) or raw is None:
+    value = decimal_or_none(raw, 6)
+    if value is None:
         raise _bad(f"the {what_en} must be an amount in yuan", f"{what_zh}必须是金额（元）")
-    try:
-        value = Decimal(str(raw).strip())
-    except InvalidOperation:
-        raise _bad(
-            f"the {what_en} must be an amount in yuan", f"{what_zh}必须是金额（元）"
-        ) from None
-    if not value.is_finite() or not 0 < value <= MAX_PRICE:
+    if not 0 < value <= MAX_PRICE:
         raise _bad(
             f"the {what_en} must be more than 0 and at most {MAX_PRICE} yuan",
             f"{what_zh}必须大于 0 元，最多 {MAX_PRICE} 元",
@@ -66,18 +62,13 @@ def _price(raw: Any, what_en: str, what_zh: str) -> Decimal:
 
 
 def _minutes(raw: Any, what_en: str, what_zh: str, low: int, high: int) -> int:
-    if isinstance(raw, bool):
-        raise _bad(f"the {what_en} must be a whole number", f"{what_zh}必须是整数")
-    try:
-        value = Decimal(str(raw).strip())
-    except InvalidOperation:
-        raise _bad(f"the {what_en} must be a whole number", f"{what_zh}必须是整数") from None
-    if not value.is_finite() or value != value.to_integral_value() or not low <= value <= high:
+    value = int_or_none(raw)
+    if value is None or not low <= value <= high:
         raise _bad(
             f"the {what_en} must be a whole number from {low} to {high}",
             f"{what_zh}必须是 {low} 到 {high} 之间的整数",
         )
-    return int(value)
+    return value
 
 
 def _ceil(a: int, b: int) -> int:

@@ -1,6 +1,7 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from scorer import views
+from scorer.parse import NumberConverter
 from scorer.views import (
     accounts,
     adjust,
@@ -29,6 +30,9 @@ from scorer.views import (
 
 app_name = "scorer"
 
+# Every number in a URL is read by scorer/parse.py (its range too): `<num:…>`, never `<int:…>`.
+register_converter(NumberConverter, "num")
+
 urlpatterns = [
     path("", start.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
@@ -42,25 +46,25 @@ urlpatterns = [
     path("r/<slug:slug>/league/", league.league, name="league"),
     path("r/<slug:slug>/league/rating", league.rating_help, name="league_rating"),
     path("r/<slug:slug>/league/events", live.league_events, name="league_events"),
-    path("r/<slug:slug>/league/<int:pk>/standings.svg", league.league_svg, name="league_svg"),
-    path("r/<slug:slug>/league/<int:pk>/standings.csv", league.league_csv, name="league_csv"),
-    path("r/<slug:slug>/league/<int:pk>/tables.csv", league.tables_csv, name="league_tables_csv"),
+    path("r/<slug:slug>/league/<num:pk>/standings.svg", league.league_svg, name="league_svg"),
+    path("r/<slug:slug>/league/<num:pk>/standings.csv", league.league_csv, name="league_csv"),
+    path("r/<slug:slug>/league/<num:pk>/tables.csv", league.tables_csv, name="league_tables_csv"),
     path("r/<slug:slug>/manage/league/", manage_league.manage_league, name="manage_league"),
     path(
         "r/<slug:slug>/manage/league/public", manage_league.set_public, name="manage_league_public"
     ),
     path(
-        "r/<slug:slug>/manage/league/seasons/<int:pk>/",
+        "r/<slug:slug>/manage/league/seasons/<num:pk>/",
         manage_league.season_edit,
         name="manage_season",
     ),
     path(
-        "r/<slug:slug>/manage/league/seasons/<int:pk>/close",
+        "r/<slug:slug>/manage/league/seasons/<num:pk>/close",
         manage_league.season_close,
         name="manage_season_close",
     ),
     path(
-        "r/<slug:slug>/manage/league/players/<int:pk>",
+        "r/<slug:slug>/manage/league/players/<num:pk>",
         manage_league.set_left_out,
         name="manage_league_left_out",
     ),
@@ -78,35 +82,40 @@ urlpatterns = [
         manage_day.manage_take_in,
         name="manage_take_in",
     ),
+    path(
+        "r/<slug:slug>/manage/send-back/<str:code>",
+        manage_day.manage_send_back,
+        name="manage_send_back",
+    ),
     path("r/<slug:slug>/manage/tables/", manage_tables.manage_tables, name="manage_tables"),
     path("r/<slug:slug>/manage/tables/qr-sheet", manage_tables.qr_sheet, name="manage_qr_sheet"),
     path(
-        "r/<slug:slug>/manage/tables/<int:number>/",
+        "r/<slug:slug>/manage/tables/<num:number>/",
         manage_tables.manage_table,
         name="manage_table",
     ),
     path(
-        "r/<slug:slug>/manage/tables/<int:number>/qr.svg",
+        "r/<slug:slug>/manage/tables/<num:number>/qr.svg",
         manage_tables.manage_table_qr,
         name="manage_table_qr",
     ),
     path(
-        "r/<slug:slug>/manage/tables/<int:number>/qr-<str:version>.svg",
+        "r/<slug:slug>/manage/tables/<num:number>/qr-<str:version>.svg",
         manage_tables.manage_table_qr_versioned,
         name="manage_table_qr_versioned",
     ),
     path(
-        "r/<slug:slug>/manage/tables/<int:number>/retire",
+        "r/<slug:slug>/manage/tables/<num:number>/retire",
         manage_tables.manage_table_retire,
         name="manage_table_retire",
     ),
     path(
-        "r/<slug:slug>/manage/tables/<int:number>/new-code",
+        "r/<slug:slug>/manage/tables/<num:number>/new-code",
         manage_tables.manage_table_new_code,
         name="manage_table_new_code",
     ),
     path(
-        "r/<slug:slug>/manage/tables/<int:number>/bring-back",
+        "r/<slug:slug>/manage/tables/<num:number>/bring-back",
         manage_tables.manage_table_bring_back,
         name="manage_table_bring_back",
     ),
@@ -119,7 +128,7 @@ urlpatterns = [
     ),
     path("r/<slug:slug>/manage/till/members/", manage_till.balances, name="manage_balances"),
     path(
-        "r/<slug:slug>/manage/till/players/<int:pk>/",
+        "r/<slug:slug>/manage/till/players/<num:pk>/",
         manage_till.statement,
         name="manage_statement",
     ),
@@ -133,22 +142,22 @@ urlpatterns = [
     path("s/<str:code>/undo-event", session.undo_event, name="undo_event"),
     path("s/<str:code>/me", session.whoami, name="whoami"),
     path("s/<str:code>/hide", my_tables.hide, name="hide_table"),
-    path("s/<str:code>/rounds/<int:number>/restore", session.restore, name="restore"),
+    path("s/<str:code>/rounds/<num:number>/restore", session.restore, name="restore"),
     path("s/<str:code>/ledger", ledger.ledger, name="ledger"),
     path("s/<str:code>/final", final.final, name="final"),
     path("s/<str:code>/final.svg", final.final_svg, name="final_svg"),
     path("s/<str:code>/close", final.close, name="close"),
     path("s/<str:code>/reopen", final.reopen, name="reopen"),
     path("s/<str:code>/export.<str:fmt>", export.export, name="export"),
-    path("s/<str:code>/rounds/<int:number>/", ledger.round_detail, name="round"),
+    path("s/<str:code>/rounds/<num:number>/", ledger.round_detail, name="round"),
     path("s/<str:code>/record", record.record, name="record"),
     path("s/<str:code>/record/preview", record.preview, name="preview"),
     path("s/<str:code>/record/confirm", record.confirm, name="confirm"),
-    path("s/<str:code>/rounds/<int:number>/edit", record_edit.edit, name="edit"),
+    path("s/<str:code>/rounds/<num:number>/edit", record_edit.edit, name="edit"),
     path("s/<str:code>/adjust", adjust.adjust, name="adjust"),
-    path("s/<str:code>/rounds/<int:number>/adjust", adjust.adjust_edit, name="adjust_edit"),
+    path("s/<str:code>/rounds/<num:number>/adjust", adjust.adjust_edit, name="adjust_edit"),
     path("p/<str:slug>/", players.player, name="player"),
-    path("rules/<str:ruleset>/fans/<int:fid>/", fan_help.fan_help, name="fan_help"),
+    path("rules/<str:ruleset>/fans/<num:fid>/", fan_help.fan_help, name="fan_help"),
     # Accounts: room owners and admins (Django auth on the app's own pages).
     path("accounts/login/", accounts.sign_in, name="login"),
     path("accounts/logout/", accounts.sign_out, name="logout"),
@@ -158,15 +167,15 @@ urlpatterns = [
     path("r/<slug:slug>/manage/configs/", manage_configs.configs, name="manage_configs"),
     path("r/<slug:slug>/manage/configs/new", manage_configs.config_new, name="manage_config_new"),
     path(
-        "r/<slug:slug>/manage/configs/<int:pk>/", manage_configs.config_edit, name="manage_config"
+        "r/<slug:slug>/manage/configs/<num:pk>/", manage_configs.config_edit, name="manage_config"
     ),
     path(
-        "r/<slug:slug>/manage/configs/<int:pk>/history",
+        "r/<slug:slug>/manage/configs/<num:pk>/history",
         manage_configs.config_history_page,
         name="manage_config_history",
     ),
     path(
-        "r/<slug:slug>/manage/configs/<int:pk>/<str:action>",
+        "r/<slug:slug>/manage/configs/<num:pk>/<str:action>",
         manage_configs.config_action,
         name="manage_config_do",
     ),
@@ -177,21 +186,21 @@ urlpatterns = [
         name="manage_players_merge",
     ),
     path(
-        "r/<slug:slug>/manage/players/<int:pk>/rename",
+        "r/<slug:slug>/manage/players/<num:pk>/rename",
         manage_people.player_rename,
         name="manage_player_rename",
     ),
     path("r/<slug:slug>/manage/members/", manage_people.members, name="manage_members"),
     path("r/<slug:slug>/manage/members/invite", manage_people.invite_new, name="manage_invite"),
     path(
-        "r/<slug:slug>/manage/members/invites/<int:pk>/withdraw",
+        "r/<slug:slug>/manage/members/invites/<num:pk>/withdraw",
         manage_people.invite_withdraw,
         name="manage_invite_withdraw",
     ),
     path("r/<slug:slug>/manage/members/name", manage_people.member_name, name="manage_member_name"),
     path("r/<slug:slug>/manage/room-name", manage_people.room_name, name="manage_room_name"),
     path(
-        "r/<slug:slug>/manage/members/<int:pk>/remove",
+        "r/<slug:slug>/manage/members/<num:pk>/remove",
         manage_people.member_remove,
         name="manage_member_remove",
     ),

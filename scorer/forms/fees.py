@@ -31,6 +31,7 @@ from scorer.fees import (
     checked_fee,
     mode_choices,
 )
+from scorer.forms.fields import AmountField, WholeNumberField
 from scorer.language import rule_error_text
 
 # Every name starts with "fee_": room/_fee_fields.html picks the form's fee fields by it.
@@ -53,7 +54,7 @@ def add_fee_fields(form: forms.BaseForm, start: Any) -> None:
         initial=YUAN if rule.yuan else POINTS,
         required=False,
     )
-    form.fields["fee_price"] = forms.DecimalField(
+    form.fields["fee_price"] = AmountField(
         label=gettext_lazy("Fee (yuan)"),
         help_text=gettext_lazy(
             "In yuan: kept apart from the points. A fee tied to wins needs the table's money"
@@ -66,7 +67,7 @@ def add_fee_fields(form: forms.BaseForm, start: Any) -> None:
         initial=rule.price if rule.yuan and rule.mode != WIN_PERCENT else None,
         widget=forms.NumberInput(attrs={"inputmode": "decimal", "step": "0.01"}),
     )
-    form.fields["fee_amount"] = forms.IntegerField(
+    form.fields["fee_amount"] = WholeNumberField(
         label=gettext_lazy("Fee (points)"),
         help_text=gettext_lazy(
             "AA: from every player; fixed: from each winner; biggest winner: the whole fee."
@@ -77,7 +78,7 @@ def add_fee_fields(form: forms.BaseForm, start: Any) -> None:
         initial=rule.amount or None,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "step": "1"}),
     )
-    form.fields["fee_percent"] = forms.DecimalField(
+    form.fields["fee_percent"] = AmountField(
         # xgettext:no-python-format
         label=gettext_lazy("Rake (% of each win)"),
         min_value=Decimal("0.1"),
@@ -87,7 +88,7 @@ def add_fee_fields(form: forms.BaseForm, start: Any) -> None:
         initial=rule.percent or None,
         widget=forms.NumberInput(attrs={"inputmode": "decimal", "step": "0.1"}),
     )
-    form.fields["fee_cap"] = forms.IntegerField(
+    form.fields["fee_cap"] = WholeNumberField(
         label=gettext_lazy("Cap per win (points; 0 for none)"),
         min_value=0,
         max_value=MAX_AMOUNT,

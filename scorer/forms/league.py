@@ -10,6 +10,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
+from scorer.forms.fields import WholeNumberField
 from scorer.models import Room, Season
 from scorer.models.league import DEFAULT_PLACE_POINTS, DEFAULT_UMA, RANKINGS
 from scorer.parse import date_or_none, int_or_none
@@ -46,10 +47,12 @@ class SeasonForm(forms.Form):
     uma_4 = forms.CharField(label=gettext_lazy("Uma by place, 4 players"), max_length=40)
     uma_3 = forms.CharField(label=gettext_lazy("Uma by place, 3 players"), max_length=40)
     uma_2 = forms.CharField(label=gettext_lazy("Uma by place, 2 players"), max_length=40)
-    min_tables = forms.CharField(label=gettext_lazy("Tables to be ranked"), max_length=4,
-                                 initial="0")  # fmt: skip
-    best_n = forms.CharField(label=gettext_lazy("Count only each player's best N tables (blank: all)"),
-                             max_length=4, required=False)  # fmt: skip
+    min_tables = WholeNumberField(label=gettext_lazy("Tables to be ranked"), min_value=0,
+                                  max_value=999, initial=0)  # fmt: skip
+    best_n = WholeNumberField(
+        label=gettext_lazy("Count only each player's best N tables (blank: all)"),
+        min_value=1, max_value=999, required=False,
+    )  # fmt: skip
 
     def __init__(self, room: Room, *args: Any, season: Season | None = None, **kw: Any) -> None:
         if season is not None and not args:
@@ -61,7 +64,7 @@ class SeasonForm(forms.Form):
                 "configs": [str(c.pk) for c in season.configs.all()], "ranking": season.ranking,
                 **{f"points_{n}": points[n] for n in PLAYER_COUNTS},
                 **{f"uma_{n}": uma[n] for n in PLAYER_COUNTS},
-                "min_tables": str(season.min_tables), "best_n": str(season.best_n or ""),
+                "min_tables": season.min_tables, "best_n": season.best_n,
             }  # fmt: skip
         elif not args:
             points, uma = per_place_text(DEFAULT_PLACE_POINTS), per_place_text(DEFAULT_UMA)
@@ -108,14 +111,6 @@ class SeasonForm(forms.Form):
                     data[f"{kind}_{n}"] = self._per_place(f"{kind}_{n}", int(n))
                 except forms.ValidationError as e:
                     self.add_error(f"{kind}_{n}", e)
-        minimum = int_or_none(data.get("min_tables"), 0, 999)
-        if minimum is None:
-            self.add_error("min_tables", gettext("A whole number from 0 to 999."))
-        data["min_tables"] = minimum
-        best = data.get("best_n") or ""
-        data["best_n"] = int_or_none(best, 1, 999) if best else None
-        if best and data["best_n"] is None:
-            self.add_error("best_n", gettext("A whole number from 1 to 999, or blank."))
         first, last = data.get("first_day"), data.get("last_day")
         if first and last and first > last:
             self.add_error("last_day", gettext("The last day comes on or after the first."))

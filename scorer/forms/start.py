@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
@@ -14,9 +13,12 @@ from rules import RuleError
 from rules.params import Param
 from rules.registry import Ruleset
 from scorer.fees import FeeRule
+from scorer.forms.fields import AmountField
 from scorer.language import by_language, rule_error_text
-from scorer.models.players import PLACEHOLDER_NAMES
+from scorer.lookalike import skeleton
+from scorer.models.players import PLACEHOLDER_NAMES, Player
 from scorer.models.rooms import RoomConfig
+from scorer.parse import MAX_PARAM_PLACES, MAX_RATE, decimal_or_none, id_or_none, int_or_none
 from scorer.present.history import value_text
 from scorer.present.words import SEAT_NAMES, WIND_NAMES
 from scorer.text import PLAYER_NAME, TextField
@@ -80,16 +82,11 @@ def _typed(p: Param, raw: Any) -> Any:
     if not text:
         return None
     if p.type == "int":
-        try:
-            return int(text)
-        except ValueError:
-            return text
-    if p.type == "float":
-        try:
-            value = float(text)
-        except ValueError:
-            return text
-        return value if math.isfinite(value) else text
+        whole = int_or_none(text)
+        return text if whole is None else whole
+    if p.type == "float":  # a ruleset's float parameter: 0.5, 1.25 (no exponent, no NaN)
+        number = decimal_or_none(text, MAX_PARAM_PLACES)
+        return text if number is None else float(number)
     return text
 
 
@@ -140,12 +137,35 @@ def chosen_config(
     by id ("12" or "room:12"), else the first of a ruleset, else the room's first.
     None when nothing fits: a ruleset the room does not offer, or no configuration."""
     text = str(config or "").removeprefix(ROOM)
-    by_id = {str(c.pk): c for c in offered}
-    if text in by_id:
-        return by_id[text]
+    by_id = {c.pk: c for c in offered}
+    pk = id_or_none(text)
+    if pk in by_id:
+        return by_id[pk]
     if ruleset:
         return next((c for c in offered if c.ruleset == ruleset), None)
     return None if text or not offered else offered[0]
+
+
+class LookAlike:
+    """The question a seat's name asks when it looks like a room player's: its two
+    answers carry the names they were given for."""
+
+    def __init__(self, seat: int, name: str, other: str) -> None:
+        self.seat, self.name, self.other = seat, name, other
+        self.same = f"same:{other}"  # the player already here sits
+        self.new = f"new:{name}"  # a new player, as typed
+
+    def question(self) -> str:
+        return gettext("“%(name)s” looks like %(other)s, a player of this room: same person?") % {
+            "name": self.name,
+            "other": self.other,
+        }
+
+    def same_label(self) -> str:
+        return gettext("Same person: seat %(other)s") % {"other": self.other}
+
+    def new_label(self) -> str:
+        return gettext("Someone else: a new player “%(name)s”") % {"name": self.name}
 
 
 class StartForm(forms.Form):
@@ -159,11 +179,16 @@ class StartForm(forms.Form):
     name_1 = TextField(PLAYER_NAME, required=False)
     name_2 = TextField(PLAYER_NAME, required=False)
     name_3 = TextField(PLAYER_NAME, required=False)
+    # The answer to "looks like 老王: same person?" for a seat (LookAlike), when asked.
+    same_0 = forms.CharField(required=False)
+    same_1 = forms.CharField(required=False)
+    same_2 = forms.CharField(required=False)
+    same_3 = forms.CharField(required=False)
     first_dealer = forms.TypedChoiceField(coerce=int, initial=0, label=gettext_lazy("First dealer"))
-    money_per_point = forms.DecimalField(
+    money_per_point = AmountField(
         required=False,
         min_value=Decimal(0),
-        max_digits=10,
+        max_value=MAX_RATE,
         decimal_places=2,
         label=gettext_lazy("Money per point"),
         help_text=gettext_lazy("Optional: shows each player's money beside the points."),
@@ -200,6 +225,7 @@ class StartForm(forms.Form):
                     "list": "recent-players",
                 }
             )
+        self.lookalikes: dict[int, LookAlike] = {}
         add_param_fields(self, rules, chosen.params or {})
         # A room that locked its values: they are shown, not offered for a change, and
         # whatever a form sends for them is not read (clean() takes the room's).
@@ -220,7 +246,12 @@ class StartForm(forms.Form):
     def seats(self) -> list[dict[str, Any]]:
         """The name fields with the seat each starts in (the template lays them out)."""
         return [
-            {"field": self[f"name_{i}"], "seat": i, "wind": list(WIND_NAMES.values())[i]}
+            {
+                "field": self[f"name_{i}"],
+                "seat": i,
+                "wind": list(WIND_NAMES.values())[i],
+                "lookalike": self.lookalikes.get(i),
+            }
             for i in range(4)
         ]
 
@@ -232,6 +263,28 @@ class StartForm(forms.Form):
 
     def param_fields(self) -> list[forms.BoundField]:
         return [self[f"param_{p.name}"] for p in self.rules.params]
+
+    def _same_people(self, names: list[str], cleaned: Mapping[str, Any]) -> list[str]:
+        """Each typed name that looks like a room player's without being it (Latin "o"
+        for Cyrillic "о", "Ｂｏｂ" for "Bob": Player.looking_like) is asked about on
+        its seat, "same person?": "yes" seats that player (his name), "no" keeps the
+        name as typed, a new player.  An answer counts only for the names it was
+        given for (a name changed since is asked again)."""
+        out = list(names)
+        for i, name in enumerate(names):
+            if f"name_{i}" in self.errors or not (cleaned.get(f"name_{i}") or "").strip():
+                continue  # refused already, or left blank (a placeholder, no player)
+            other = Player.looking_like(self.chosen.room_id, name)
+            if other is None:
+                continue
+            ask = LookAlike(i, name, other.name)
+            answer = cleaned.get(f"same_{i}")
+            if answer == ask.same:
+                out[i] = other.name
+            elif answer != ask.new:
+                self.lookalikes[i] = ask
+                self.add_error(f"name_{i}", ask.question())
+        return out
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -247,9 +300,12 @@ class StartForm(forms.Form):
                 (cleaned.get(f"name_{i}") or "").strip() or str(PLACEHOLDER_NAMES[i])
                 for i in range(n)
             ]
+            names = self._same_people(names, cleaned)
             # Each clashing field is marked (Django sets aria-invalid on it), not only the form.
+            # Two names that look the same ("Bob", "Bоb") clash as two equal ones do.
+            looks = [skeleton(name) for name in names]
             for i, name in enumerate(names):
-                if names.count(name) > 1:
+                if looks.count(looks[i]) > 1:
                     self.add_error(
                         f"name_{i}",
                         gettext("Two players are called %(name)s: give each a different name.")

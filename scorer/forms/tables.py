@@ -10,6 +10,7 @@ from django import forms
 from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy
 
+from scorer.forms.fields import WholeNumberField
 from scorer.forms.time_fees import add_time_fee_fields, clean_time_fee
 from scorer.models.rooms import FIRST_TABLE, LAST_TABLE, RoomTable
 from scorer.text import TABLE_NAME, TextField
@@ -22,10 +23,10 @@ def _numbers_are() -> str:
     return said % {"first": FIRST_TABLE, "last": f"{LAST_TABLE:,}"}
 
 
-def number_field() -> forms.IntegerField:
+def number_field() -> WholeNumberField:
     """A table's number, 1 to 9,999, in both forms (the room's own check: Room.add_tables)."""
     said = lazy(_numbers_are, str)()
-    return forms.IntegerField(
+    return WholeNumberField(
         label=gettext_lazy("Number"),
         min_value=FIRST_TABLE,
         max_value=LAST_TABLE,
@@ -35,7 +36,7 @@ def number_field() -> forms.IntegerField:
 
 class AddTablesForm(forms.Form):
     number = number_field()
-    count = forms.IntegerField(
+    count = WholeNumberField(
         label=gettext_lazy("How many"),
         min_value=1,
         max_value=MAX_TABLES_AT_ONCE,

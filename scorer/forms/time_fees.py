@@ -15,6 +15,7 @@ from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
 from rules import RuleError
+from scorer.forms.fields import AmountField, WholeNumberField
 from scorer.language import rule_error_text
 from scorer.timefee import (
     CENT,
@@ -40,8 +41,8 @@ TIME_FEE_FIELDS = (
 )
 
 
-def _money_field(label: Any, initial: Decimal | None) -> forms.DecimalField:
-    return forms.DecimalField(
+def _money_field(label: Any, initial: Decimal | None) -> AmountField:
+    return AmountField(
         label=label,
         min_value=CENT,
         max_value=MAX_PRICE,
@@ -52,8 +53,8 @@ def _money_field(label: Any, initial: Decimal | None) -> forms.DecimalField:
     )
 
 
-def _int_field(label: Any, low: int, high: int, initial: int | None) -> forms.IntegerField:
-    return forms.IntegerField(
+def _int_field(label: Any, low: int, high: int, initial: int | None) -> WholeNumberField:
+    return WholeNumberField(
         label=label,
         min_value=low,
         max_value=high,

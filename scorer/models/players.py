@@ -18,6 +18,7 @@ from django.dispatch import Signal
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
+from scorer.lookalike import looks_like
 from scorer.models.roomlog import PLAYER_RENAMED, PLAYERS_MERGED, Actor
 from scorer.text import PLAYER_NAME, clean_text
 
@@ -63,6 +64,23 @@ class Player(models.Model):
             )
             found = alias.player if alias is not None else None
         return found
+
+    @staticmethod
+    def looking_like(room_id: int, name: str, but_not: int | None = None) -> Player | None:
+        """The room's player (other than `but_not`) whose name, or a name he went by,
+        looks the same as `name` without being it (scorer/lookalike.py): Latin "o" and
+        Cyrillic "о", "Ｂｏｂ" and "Bob".  None when nobody's does, or when `name` is a
+        player's own: a name typed exactly is that player, no question asked.  A start,
+        a rename or an import asks (or refuses) before keeping such a name."""
+        if not name or Player.named(room_id, name) is not None:
+            return None
+        # A room's names, a few hundred: their skeletons are cached (lookalike.skeleton).
+        names = Player.objects.filter(room_id=room_id).values_list("pk", "name")
+        aliases = PlayerAlias.objects.filter(room_id=room_id).values_list("player_id", "name")
+        for pk, known in [*names.order_by("-last_played", "pk"), *aliases.order_by("pk")]:
+            if pk != but_not and looks_like(name, known):
+                return Player.objects.get(pk=pk)
+        return None
 
     def rename(self, name: str, by: Actor | None = None) -> None:
         """A new name for the same player: his record stays his (seats point at him),

@@ -80,6 +80,10 @@ TABLE_RESUMED = action("room.game.resumed", _("%(who)s restarted the clock at %(
 TABLE_TAKEN_IN = action(
     "room.game.taken_in", _("%(who)s took the imported game at %(table)s into the books")
 )
+TABLE_SENT_BACK = action(
+    "room.game.sent_back",
+    _("%(who)s sent the imported game at %(table)s back out of the books"),
+)
 # The till (scorer/services/till.py): money in 元, never points.
 TILL_COLLECTED = action(
     "room.till.collected", _("%(who)s took %(amount)s yuan for %(table)s (%(method)s)")

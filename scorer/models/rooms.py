@@ -64,6 +64,9 @@ from scorer.models.tables import (
 )
 from scorer.text import CONFIG_NAME, MEMBER_NAME, ROOM_NAME, TABLE_NAME, cut
 
+# The latest hour a room's day may end at (noon): the till's form offers 0 to this.
+LAST_DAY_END_HOUR = 12
+
 
 class Room(models.Model):
     """A chess room (棋牌室): the unit everything else belongs to."""
@@ -72,8 +75,9 @@ class Room(models.Model):
     # The room's address: /r/<slug>/ (letters, digits and dashes; unique on the site).
     slug = models.SlugField(_("short name"), max_length=40, unique=True)
     created_at = models.DateTimeField(default=timezone.now)
-    # The room's day ends at this hour of the next morning (rooms play past midnight):
-    # a table's fee counts on the day of its close (scorer/services/till.py).
+    # The room's day ends at this hour of the next morning (rooms play past midnight),
+    # 0 to LAST_DAY_END_HOUR: a table's fee counts on the day of its close
+    # (scorer/services/till.py).
     day_ends_hour = models.PositiveSmallIntegerField(_("the day ends at (hour)"), default=6)
     # The room's league page (scorer/models/league.py): public on its start page, or its
     # admins' only (the default).  The owner's choice, logged (League.set_public).

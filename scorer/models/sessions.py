@@ -51,6 +51,7 @@ from scorer.models.rounds import (
 )
 from scorer.models.session_rules import SessionRules
 from scorer.models.tables import RoomTable
+from scorer.parse import preset_config_id
 from scorer.text import AUTHOR, NOTE, cut
 from scorer.timefee import split
 
@@ -144,6 +145,13 @@ class GameSession(RoundChanges, models.Model):
             **{f"{prefix}taken_in_at__isnull": False}
         )
 
+    @staticmethod
+    def config_id_of(preset: str, imported_at: dt.datetime | None) -> int | None:
+        """The room configuration a table was started from ("room:12"), for its label in
+        the books.  An imported table's preset is the label its own room gave it (another
+        room's configuration, or any text the file says): kept as it came, never read."""
+        return None if imported_at is not None else preset_config_id(preset)
+
     def log_data(self) -> dict[str, Any]:
         """What the room's log keeps of this table: its fixed table (or its players)
         and its link, which the log (read by the room's admins only) opens."""
@@ -168,6 +176,7 @@ class GameSession(RoundChanges, models.Model):
             write_results(session)  # the league counts it from now on
             if by is not None:
                 session.room.log_action(TABLE_TAKEN_IN, by, session.log_data())
+            session.bump()  # the room's pages (and the table's) hear of it
             self.taken_in_at, self.taken_in_by = session.taken_in_at, session.taken_in_by
             return True
 

@@ -24,7 +24,7 @@ from scorer.entry.pick import Pick
 from scorer.entry.round_now import RoundNow
 from scorer.language import by_language, seat_name
 from scorer.models import GameSession, Round
-from scorer.parse import int_or_none
+from scorer.parse import MAX_SEAT, int_or_none
 from scorer.present.events import join_names
 from scorer.present.fan_list import fan_groups
 from scorer.present.seats import seat_columns
@@ -303,7 +303,7 @@ def tapped_seat(tap: str | None) -> int | None:
     if verb != "seat_input":
         return None
     seat = rest.split(":")[1] if rest.count(":") >= 2 else ""
-    return int(seat) if seat.isdigit() else None
+    return int_or_none(seat, 0, MAX_SEAT)
 
 
 def _whole_round(

@@ -32,6 +32,7 @@ from django.utils.translation import gettext
 from scorer import clock
 from scorer.models import GameSession, Round, RoundRevision
 from scorer.models.rooms import Room, RoomTable
+from scorer.parse import int_or_none
 
 # An open table with no change for this long is marked stale on the dashboard:
 # players who went home without closing it (its admins close it, saying why).
@@ -216,6 +217,9 @@ class ReportRow:
     results: list[tuple[str, int]] = field(default_factory=list)
     take: int = 0
     money: Decimal | None = None
+    # A stored line the report can't read (points that are not whole numbers: written by
+    # no version of the app, but a database is not a promise): said so, left out of sums.
+    unreadable: bool = False
 
 
 def day_report(room: Room, day: dt.date) -> list[ReportRow]:
@@ -237,8 +241,8 @@ def day_report(room: Room, day: dt.date) -> list[ReportRow]:
     configs = dict(room.configs.values_list("pk", "name"))
     rows: dict[int, ReportRow] = {}
     for s in sessions:
-        config_pk = s.preset.removeprefix("room:")
-        config = configs.get(int(config_pk)) if config_pk.isdigit() else None
+        config_pk = GameSession.config_id_of(s.preset, s.imported_at)
+        config = configs.get(config_pk) if config_pk is not None else None
         rows[s.pk] = ReportRow(
             session=s,
             label=table_label(s.room_table),
@@ -248,11 +252,16 @@ def day_report(room: Room, day: dt.date) -> list[ReportRow]:
     totals: dict[int, list[int]] = {pk: [0] * len(r.results) for pk, r in rows.items()}
     for session_id, deltas, take, kind in rounds:
         row = rows[session_id]
-        row.rounds += kind in RoundRevision.HANDS  # 局: hands; every line's points count
-        row.take += int(take or 0)
         seat_totals = totals[session_id]
-        for seat, d in enumerate((deltas or [])[: len(seat_totals)]):
-            seat_totals[seat] += int(d)
+        points = [int_or_none(d) for d in (deltas or [])[: len(seat_totals)]]
+        room_take = int_or_none(take or 0)
+        if room_take is None or None in points or not isinstance(deltas, list):
+            row.unreadable = True
+            continue
+        row.rounds += kind in RoundRevision.HANDS  # 局: hands; every line's points count
+        row.take += room_take
+        for seat, d in enumerate(points):
+            seat_totals[seat] += d or 0
     for pk, row in rows.items():
         row.results = [(name, t) for (name, _), t in zip(row.results, totals[pk], strict=True)]
         rate = row.session.money_per_point

@@ -15,7 +15,6 @@ import json
 import uuid
 from collections.abc import Mapping
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.db import transaction
@@ -28,9 +27,10 @@ from scorer import clock, table_schema
 from scorer.fees import FEE_KIND, FEE_REASON, FeeRule, charged, rescore_close
 from scorer.language import by_language
 from scorer.models import GameSession, Round, RoundChange, RoundRevision, SessionChange
+from scorer.models.players import Player
 from scorer.models.results import write_results
-from scorer.models.rooms import Room
-from scorer.parse import FIRST_DAY, LAST_DAY, datetime_or_none
+from scorer.models.rooms import Room, default_room
+from scorer.parse import FIRST_DAY, LAST_DAY, MAX_RATE, datetime_or_none, money_or_none
 from scorer.scoring import score_entry
 from scorer.services.seating import start_table
 from scorer.spreadsheet import csv_text, local_time
@@ -278,6 +278,26 @@ def _text(kind: TextKind, raw: Any) -> str:
     return clean_text(kind, raw) if isinstance(raw, str) else ""
 
 
+def _refuse_lookalikes(room: Room, players: list[str]) -> None:
+    """A file's player whose name looks like a room player's without being it ("Bоb",
+    Cyrillic о, beside the room's "Bob": Player.looking_like) is refused, naming the
+    field.  Not asked, as the start form asks: whoever imports may be anyone on the
+    room's page, there is nobody at a table to say who is who, and a file, once read,
+    cannot come back with an answer (it would be chosen again); the admins then rename
+    one of the two, or the file names him as the room does."""
+    for i, name in enumerate(players):
+        other = Player.looking_like(room.pk, name)
+        if other is not None:
+            where = table_schema.field_name(("players", i))
+            raise _bad(f"{where}: “{name}” looks like {other.name}, a player of this room, "
+                       f"without being the same name: nothing was imported. Write the name "
+                       f"as the room does if they are one person; if not, the room's admins "
+                       f"can rename one of them first.",
+                       f"{where}：“{name}” 看起来和本室的玩家 {other.name} 一样，却不是同一个"
+                       f"名字：什么都没有导入。如果是同一个人，请按本室的写法写这个名字；"
+                       f"如果不是，请管理员先给其中一人改名。")  # fmt: skip
+
+
 class AlreadyHere(Exception):
     """The file's table is here already (itself, or a copy imported before): nothing was
     imported.  A second copy would count its rounds twice in the players' statistics,
@@ -310,7 +330,7 @@ def _check_money(session: GameSession, charged: Any) -> None:
     if charged is None:
         return
     said = [str(m) for m in session.money_charged()]
-    if [str(Decimal(str(m)).quantize(Decimal("0.01"))) for m in charged] != said:
+    if [str(money_or_none(m)) for m in charged] != said:
         raise _bad("the time fee does not add up to the file's", "计时费和文件里的不一样")
 
 
@@ -348,12 +368,18 @@ def import_table(data: Any, copy_of: str = "", room: Room | None = None) -> Game
     ):
         raise _bad("the players are missing or wrong", "玩家名单不对")
     players = [_text(PLAYER_NAME, p) for p in players]
+    _refuse_lookalikes(room or default_room(), players)
     params = rs.resolve_params(data.get("params") or {})
     rate = data.get("money_per_point")
-    try:
-        money = None if rate in (None, "") else Decimal(str(rate))
-    except InvalidOperation:
-        raise _bad("the money per point is not a number", "每分多少钱不是数字") from None
+    # Written as text ("0.50"); a JSON number (0.5) is read by its shortest text.
+    money = (
+        None
+        if rate in (None, "")
+        else money_or_none(repr(rate) if isinstance(rate, float) else rate, 0, MAX_RATE)
+    )
+    if money is None and rate not in (None, ""):
+        raise _bad("money_per_point is not an amount in yuan (0.50)",
+                   "money_per_point：每分多少钱不是金额（如 0.50）")  # fmt: skip
     first = data.get("first_dealer", 0)
     if not isinstance(first, int) or not 0 <= first < len(players):
         raise _bad("the first dealer is not a seat", "首位庄家不是座位号")

@@ -45,8 +45,9 @@ from scorer.models.players import Player, Seat
 from scorer.models.roomlog import TILL_COLLECTED, TILL_DAY_CLOSED, TILL_TOPPED_UP
 from scorer.models.rooms import Room, RoomMember
 from scorer.models.sessions import locked as locked_table
+from scorer.parse import money_or_none
 from scorer.services.day import table_label
-from scorer.timefee import MAX_PRICE
+from scorer.timefee import CENT, MAX_PRICE
 
 OWED = "owed"  # a seat left owing (a choice of the collect form, no row)
 
@@ -226,17 +227,12 @@ class BadAmount(ValueError):
 
 
 def checked_amount(raw: Any) -> Decimal:
-    try:
-        value = Decimal(str(raw).strip())
-    except ArithmeticError:
-        raise BadAmount(raw) from None
-    if (
-        not value.is_finite()
-        or not 0 < value <= MAX_PRICE
-        or value != value.quantize(Decimal("0.01"))
-    ):
+    """An amount typed on the till (a top-up): 0.01 to MAX_PRICE 元, read by scorer/parse.py
+    (a form field's surrounding spaces dropped, as a form does)."""
+    value = money_or_none(raw.strip() if isinstance(raw, str) else raw, CENT, MAX_PRICE)
+    if value is None:
         raise BadAmount(raw)
-    return value.quantize(Decimal("0.01"))
+    return value
 
 
 def top_up(player: Player, amount: Decimal, method: str, by: RoomMember) -> BalanceEntry:
@@ -397,7 +393,14 @@ def books(
     sessions = {
         row[0]: row
         for row in GameSession.objects.filter(pk__in=ids).values_list(
-            "pk", "code", "players", "preset", "ruleset", "room_table__number", "room_table__name"
+            "pk",
+            "code",
+            "players",
+            "preset",
+            "imported_at",
+            "ruleset",
+            "room_table__number",
+            "room_table__name",
         )
     }
     players: dict[tuple[int, int], Player] = {}
@@ -410,8 +413,8 @@ def books(
     labels: dict[int | None, str] = {}
     no_table = table_label(None)
     for session_id in ids:
-        _, code, names_raw, preset, ruleset, number, name = sessions[session_id]
-        pk = preset.removeprefix("room:")
+        _, code, names_raw, preset, imported_at, ruleset, number, name = sessions[session_id]
+        pk = GameSession.config_id_of(preset, imported_at)
         names = [str(n) for n in names_raw]
         if number not in labels:  # (said once per table: no model made per row)
             labels[number] = (
@@ -422,7 +425,7 @@ def books(
             session_id=session_id,
             code=code,
             label=labels[number],
-            config=(configs.get(int(pk)) if pk.isdigit() else None) or ruleset,
+            config=(configs.get(pk) if pk is not None else None) or ruleset,
             players=names,
         )
         for seat, (charged, got) in sorted(per_seat[session_id].items()):

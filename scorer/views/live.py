@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import (
     Http404,
     HttpRequest,
+    HttpResponseBadRequest,
     HttpResponseBase,
     HttpResponseNotAllowed,
     StreamingHttpResponse,
@@ -20,19 +21,25 @@ from django.views.decorators.http import require_safe
 
 from scorer.broker import league_topic, room_topic, table_topic
 from scorer.services.live import league_open_to, room_admin_of, room_id, table_version
-from scorer.streams import HEADERS, Opening, opening, seen_version, sync_events
+from scorer.streams import HEADERS, BadVersion, Opening, opening, seen_version, sync_events
 
 
 def _seen(request: HttpRequest) -> int | None:
     return seen_version(request.headers.get("Last-Event-ID"), request.GET.get("v"))
 
 
+BAD_VERSION = "版本号不是数字。The version this page says is not a number."
+
+
 @require_safe
-def table_events(request: HttpRequest, code: str) -> StreamingHttpResponse:
+def table_events(request: HttpRequest, code: str) -> HttpResponseBase:
     """The table's stream: `changed` (with its version) whenever the table changes."""
     if table_version(code) is None:
         raise Http404("no such session")
-    topic, seen = table_topic(code), _seen(request)
+    try:
+        topic, seen = table_topic(code), _seen(request)
+    except BadVersion:
+        return HttpResponseBadRequest(BAD_VERSION, content_type="text/plain; charset=utf-8")
 
     def first() -> Opening:
         version = table_version(code)  # read again, now that the stream is subscribed
@@ -50,7 +57,10 @@ def room_events(request: HttpRequest, slug: str) -> HttpResponseBase:
         raise Http404("no such room")
     if request.method not in ("GET", "HEAD"):
         return HttpResponseNotAllowed(["GET", "HEAD"])
-    seen = _seen(request)
+    try:
+        seen = _seen(request)
+    except BadVersion:
+        return HttpResponseBadRequest(BAD_VERSION, content_type="text/plain; charset=utf-8")
     topic = room_topic(room)
     return StreamingHttpResponse(
         sync_events(None, lambda: (topic, opening(None, seen))), headers=HEADERS
@@ -58,13 +68,16 @@ def room_events(request: HttpRequest, slug: str) -> HttpResponseBase:
 
 
 @require_safe
-def league_events(request: HttpRequest, slug: str) -> StreamingHttpResponse:
+def league_events(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The league's stream: `changed` when a table of the room closes (or its kept
     results change), for whoever may see the league page (public, or its admins)."""
     room = room_id(slug)
     if room is None or not league_open_to(request, slug):
         raise Http404("no such league")
-    seen = _seen(request)
+    try:
+        seen = _seen(request)
+    except BadVersion:
+        return HttpResponseBadRequest(BAD_VERSION, content_type="text/plain; charset=utf-8")
     topic = league_topic(room)
     return StreamingHttpResponse(
         sync_events(None, lambda: (topic, opening(None, seen))), headers=HEADERS

@@ -20,6 +20,7 @@ from scorer.forms.room import ConfigForm, NewConfigForm, free_name
 from scorer.forms.start import config_label
 from scorer.language import by_language
 from scorer.models.rooms import EditConflict, RoomConfig, RoomMember
+from scorer.parse import page_number
 from scorer.present.history import config_history, value_text
 from scorer.services.access import config_or_404, room_admin
 from scorer.views import HtmxHttpRequest
@@ -224,7 +225,9 @@ def config_edit(request: HtmxHttpRequest, member: RoomMember, pk: int) -> HttpRe
 def config_history_page(request: HtmxHttpRequest, member: RoomMember, pk: int) -> HttpResponse:
     config: RoomConfig = config_or_404(member, pk)
     names = {m.user_id: m.shown_name for m in member.room.members.select_related("user").all()}
-    page = Paginator(config_history(config, names), HISTORY_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(config_history(config, names), HISTORY_PAGE).get_page(
+        page_number(request.GET.get("page"))
+    )
     context = {
         "member": member,
         "room": member.room,

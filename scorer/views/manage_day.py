@@ -12,7 +12,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from rules import RuleError
 from scorer import clock
@@ -27,14 +27,24 @@ from scorer.services.day import (
     fees_of_day,
     results_text,
     sum_money,
+    table_label,
     tables_now,
     today,
 )
+from scorer.services.taken_in import Refused, send_back, taken_in_lately
 from scorer.spreadsheet import amount, csv_text, local_time
 from scorer.text import AUTHOR, NOTE, TextRefused, clean_text, cut
-from scorer.views import csv_download
+from scorer.views import HtmxHttpRequest, csv_download
+from scorer.views.confirm import Ask, ask, back, confirmation
 
-__all__ = ["manage", "manage_clock", "manage_close", "manage_report", "manage_take_in"]
+__all__ = [
+    "manage",
+    "manage_clock",
+    "manage_close",
+    "manage_report",
+    "manage_send_back",
+    "manage_take_in",
+]
 
 
 def member_name(member: RoomMember) -> str:
@@ -59,6 +69,7 @@ def manage(request: HttpRequest, member: RoomMember) -> HttpResponse:
         "day": day,
         "tables": tables,
         "imported": imported,
+        "taken_in": [(s, table_label(s.room_table)) for s in taken_in_lately(room)],
         "fees": fees_of_day(room, day, gettext("Total")),
         "stale_hours": int(STALE_AFTER.total_seconds() // 3600),
     }
@@ -140,6 +151,37 @@ def manage_take_in(request: HttpRequest, member: RoomMember, code: str) -> HttpR
     return HttpResponseRedirect(reverse("scorer:manage", args=[member.room.slug]))
 
 
+@room_admin
+@require_http_methods(["GET", "HEAD", "POST"])
+def manage_send_back(request: HtmxHttpRequest, member: RoomMember, code: str) -> HttpResponse:
+    """送回, on the second tap: an imported table taken into the books by mistake goes
+    back out of them (scorer/services/taken_in.py says when it may not)."""
+    session = room_session_or_404(member, code)
+    dashboard = reverse("scorer:manage", args=[member.room.slug])
+    if confirmation(request) is None:
+        label = table_label(session.room_table)
+        return ask(request, member, "day", Ask(
+            title=gettext("Send back %(table)s") % {"table": label},
+            question=gettext("Take the imported game at %(table)s back out of the books?")
+            % {"table": label},
+            details=(gettext("Its rounds and fees stop counting in the room's days. It waits "
+                             "with the imported tables, and can be taken in again."),),
+            button=gettext("Send back"),
+            action=reverse("scorer:manage_send_back", args=[member.room.slug, code]),
+            cancel=dashboard,
+        ))  # fmt: skip
+    try:
+        sent = send_back(session, by=member)
+    except Refused as e:
+        messages.error(request, e.message)
+    else:
+        if sent:
+            messages.success(request, gettext("Sent back out of the books."))
+        else:
+            messages.info(request, gettext("That table is not in the books."))
+    return back(request, dashboard)
+
+
 def _day_asked(raw: str | None) -> dt.date | None:
     """The day the report is asked for (today when none is); None for one that is not
     a day the app can report on (2000-01-01 to 2999-12-31: scorer/parse.py)."""
@@ -178,7 +220,8 @@ def manage_report(request: HttpRequest, member: RoomMember) -> HttpResponse:
             local_time(r.session.closed_at),
             by_language("、", ", ").join(n for n, _ in r.results),
             r.rounds,
-            results_text(r.results),
+            results_text(r.results)
+            + (" " + gettext("(some lines can't be read)") if r.unreadable else ""),
             r.take,
             amount(r.money),
         ]

@@ -10,6 +10,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from scorer.models.rooms import RoomMember
+from scorer.parse import page_number
 from scorer.present.room_log import log_line
 from scorer.services.access import room_admin
 from scorer.views import HtmxHttpRequest
@@ -25,7 +26,7 @@ def room_log(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
     """Every admin of the room sees the whole log: it is their shared record of who
     did what (a removed admin's entries stay, under the name they had)."""
     entries = member.room.log.order_by("-at", "-pk")
-    page = Paginator(entries, LOG_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(entries, LOG_PAGE).get_page(page_number(request.GET.get("page")))
     context = {
         "member": member,
         "room": member.room,

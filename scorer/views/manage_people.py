@@ -19,6 +19,7 @@ from scorer.forms.room import DisplayNameForm, MergeForm, RoomNameForm
 from scorer.models.invites import INVITE_DAYS, RoomInvite
 from scorer.models.players import Player
 from scorer.models.rooms import RoomMember
+from scorer.parse import page_number
 from scorer.services.access import (
     invite_or_404,
     owner_or_404,
@@ -26,7 +27,7 @@ from scorer.services.access import (
     room_admin,
     room_member_or_404,
 )
-from scorer.text import SEARCH, TextRefused, clean_text
+from scorer.text import PLAYER_NAME, SEARCH, TextRefused, clean_text
 from scorer.views import HtmxHttpRequest
 from scorer.views.accounts import invite_link
 from scorer.views.confirm import Ask, ask, back, confirmation
@@ -72,7 +73,7 @@ def players(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
         # By his name or one he went by (an alias): the one the admin remembers.
         known = Player.objects.filter(room=member.room, aliases__name__icontains=q)
         rows = rows.filter(Q(name__icontains=q) | Q(pk__in=known.values("pk")))
-    page = Paginator(rows, PLAYERS_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(rows, PLAYERS_PAGE).get_page(page_number(request.GET.get("page")))
     everyone = list(member.room.players.only("pk", "name"))
     context = {
         "member": member,
@@ -88,10 +89,18 @@ def players(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
 @room_admin
 @require_POST
 def player_rename(request: HtmxHttpRequest, member: RoomMember, pk: int) -> HttpResponse:
+    """A new name for a player; one that looks like another player's (scorer/lookalike.py)
+    is first asked about: the same person (merge them), or kept on the answer "no"."""
     player = player_or_404(member, pk)
     old = player.name
     try:
-        player.rename(request.POST.get("name") or "", by=member)
+        name = clean_text(PLAYER_NAME, request.POST.get("name") or "")
+        other = Player.looking_like(member.room.pk, name, but_not=player.pk)
+        # "No, someone else" confirms this very name, not whatever is sent next.  A name
+        # taken meanwhile is still refused by rename, under the player's lock.
+        if other is not None and confirmation(request) != name:
+            return _same_person(request, member, player, name, other)
+        player.rename(name, by=member)
     except TextRefused as e:
         messages.error(request, e.message)
     except ValueError:
@@ -108,6 +117,23 @@ def player_rename(request: HtmxHttpRequest, member: RoomMember, pk: int) -> Http
             % {"old": old, "new": player.name},
         )
     return HttpResponseRedirect(_players_url(member))
+
+
+def _same_person(
+    request: HtmxHttpRequest, member: RoomMember, player: Player, name: str, other: Player
+) -> HttpResponse:
+    """'Looks like 老王: same person?': merge the two (the merge's own question follows),
+    or rename anyway, or neither."""
+    context = {
+        "member": member,
+        "room": member.room,
+        "nav": "players",
+        "player": player,
+        "name": name,
+        "other": other,
+        "cancel": _players_url(member),
+    }
+    return render(request, "room/lookalike.html", context)
 
 
 @room_admin

@@ -23,8 +23,8 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from scorer.models.money import BALANCE, HAND_METHODS, METHODS
 from scorer.models.players import Player
-from scorer.models.rooms import RoomMember
-from scorer.parse import date_or_none
+from scorer.models.rooms import LAST_DAY_END_HOUR, RoomMember
+from scorer.parse import date_or_none, id_or_none, int_or_none
 from scorer.services import till
 from scorer.services.access import player_or_404, room_admin, room_session_or_404
 from scorer.spreadsheet import amount, csv_text
@@ -110,9 +110,9 @@ def till_day(request: HttpRequest, member: RoomMember) -> HttpResponse:
     room = member.room
     if request.method == "POST":
         if request.POST.get("action") == "hour":
-            hour = request.POST.get("hour", "")
-            if hour.isdigit() and 0 <= int(hour) <= 12:
-                room.day_ends_hour = int(hour)
+            hour = int_or_none(request.POST.get("hour"), 0, LAST_DAY_END_HOUR)
+            if hour is not None:
+                room.day_ends_hour = hour
                 room.save(update_fields=["day_ends_hour"])
                 messages.success(request, gettext("Saved."))
             else:
@@ -131,7 +131,7 @@ def till_day(request: HttpRequest, member: RoomMember) -> HttpResponse:
         "day": day,
         "books": till.books(room, day),
         "closed": room.day_closes.filter(day=day).first(),
-        "hours": range(13),
+        "hours": range(LAST_DAY_END_HOUR + 1),
     }
     return render(request, "room/till_day.html", context)
 
@@ -219,8 +219,8 @@ def balances(request: HttpRequest, member: RoomMember) -> HttpResponse:
     room = member.room
     if request.method == "POST":
         try:
-            player = room.players.get(pk=int(request.POST.get("player") or 0))
-        except (Player.DoesNotExist, ValueError):
+            player = room.players.get(pk=id_or_none(request.POST.get("player")) or 0)
+        except Player.DoesNotExist:
             messages.error(request, gettext("Choose a player of this room."))
         else:
             method = request.POST.get("method", "")

@@ -63,11 +63,11 @@ def fill(route: str, slug: str, rows: dict[str, Any]) -> str:
     """The route with this room's slug and its rows' keys."""
     path = route.replace("<slug:slug>", slug)
     for kind in ("invites", "configs", "players", "members", "seasons"):
-        if f"{kind}/<int:pk>" in path:
+        if f"{kind}/<num:pk>" in path:
             row = rows[{"invites": "invite", "configs": "config", "players": "player",
                         "members": "member", "seasons": "season"}[kind]]  # fmt: skip
-            path = path.replace("<int:pk>", str(row.pk))
-    path = path.replace("<int:number>", str(rows["number"])).replace("<str:code>", rows["code"])
+            path = path.replace("<num:pk>", str(row.pk))
+    path = path.replace("<num:number>", str(rows["number"])).replace("<str:code>", rows["code"])
     path = path.replace("<str:action>", "up").replace("<str:version>", rows["version"])
     assert "<" not in path, f"the isolation test needs a sample value for {path}"
     return "/" + path
@@ -83,8 +83,8 @@ def test_the_room_pages_are_found(rooms: Any) -> None:
     routes = room_routes()
     for name in (
         "configs/",
-        "configs/<int:pk>/",
-        "configs/<int:pk>/history",
+        "configs/<num:pk>/",
+        "configs/<num:pk>/history",
         "players/",
         "members/",
     ):

@@ -4,8 +4,9 @@ Each form and post that takes text (the start form, a table's QR start, both
 renames, the close and reopen notes, an adjustment's reason, the room's tables,
 its name, its configurations, an admin's name, an invitation) and each text field
 of an imported file is sent, one at a time, a control character (NUL first), an
-invisible format character (U+202E, U+200B, U+FEFF ...) or a text one character
-over its kind's length (scorer/text.py).  Whatever arrives: no 5xx, not one row
+invisible format character (U+202E, U+200B, U+FEFF ...), another character that
+shows as nothing (U+034F, U+FE0F out of an emoji, the Hangul fillers, the braille
+blank ...) or a text one character over its kind's length (scorer/text.py).  Whatever arrives: no 5xx, not one row
 of the database changed (every row of every model read before and after), and
 the refusal says why in the reader's language.
 
@@ -56,6 +57,7 @@ GOOD = "新名字"
 # "甲\u200b" is the one that passes for "甲".
 CONTROL = "控制字符"
 FORMAT = "格式字符"
+INVISIBLE = "看不见的字符"
 TOO_LONG = "最多"
 NASTY: list[tuple[str, str, str]] = [
     ("nul", "\x00", CONTROL),
@@ -69,6 +71,15 @@ NASTY: list[tuple[str, str, str]] = [
     ("bom", "\ufeff王", FORMAT),
     ("lrm", "王\u200e", FORMAT),
     ("isolate", "\u2066王\u2069", FORMAT),
+    # Shows as nothing without being a control or format character (scorer/text.py):
+    # the Default_Ignorable_Code_Point set, the Hangul fillers, the braille blank.
+    ("cgj", "老\u034f王", INVISIBLE),
+    ("vs16-not-after-an-emoji", "王\ufe0f", INVISIBLE),
+    ("hangul-filler", "\u3164", INVISIBLE),
+    ("halfwidth-hangul-filler", "王\uffa0", INVISIBLE),
+    ("braille-blank", "老王\u2800", INVISIBLE),
+    ("mongolian-fvs", "王\u180b", INVISIBLE),
+    ("tag-letter", "王\U000e0041", FORMAT),  # a Cf, and default-ignorable
 ]
 
 

@@ -117,10 +117,10 @@ def fill(route: str, r: Rooms) -> list[str]:
         return [f"/r/{r.east.slug}/t/{r.t1.code}/"]
     path = route.replace("<str:code>", r.a.code).replace("<slug:slug>", r.east.slug)
     paths = [path.replace("<str:fmt>", fmt) for fmt in ("json", "csv", "svg")]
-    if "<int:number>" in path:
+    if "<num:number>" in path:
         # A hand corrected once, the adjustment, the undone round (each kind of page).
         numbers = [1, 4, 5]
-        paths = [p.replace("<int:number>", str(n)) for p in paths for n in numbers]
+        paths = [p.replace("<num:number>", str(n)) for p in paths for n in numbers]
     paths = sorted(set(paths))
     for p in paths:
         assert "<" not in p, f"the walk needs a sample value for {route}"
