@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from scorer.parse import int_or_none
 from scorer.settleup import standard_points
 
 # 标准分 by place when the season says nothing else: the MCR's 4/2/1/0 for four seats,
@@ -130,7 +131,8 @@ def discards_of(line: Line) -> list[tuple[int, list[int]]]:
 
 
 def _int(raw: Any) -> int | None:
-    return int(raw) if isinstance(raw, int | float) and not isinstance(raw, bool) else None
+    """A stored result's whole number (a fan total), None for anything else."""
+    return int_or_none(raw)
 
 
 def _tiles(entry: Mapping[str, Any]) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
 
 from rules.registry import rating_family
 from scorer.models import League, Player, Season, TableResult
+from scorer.parse import int_or_none
 from scorer.ratings import PROVISIONAL_SIGMA, shown
 from scorer.seat_results import PLACE_POINTS, TWELFTHS
 from scorer.standings import (
@@ -302,8 +303,8 @@ def head_to_head(a: Player, b: Player) -> dict[str, Any]:
         out["tables"] += 1
         out["net_a"] += ra.points
         out["net_b"] += rb.points
-        out["a_into_b"] += int((ra.fed or {}).get(str(rb.seat), 0))
-        out["b_into_a"] += int((rb.fed or {}).get(str(ra.seat), 0))
+        out["a_into_b"] += int_or_none((ra.fed or {}).get(f"{rb.seat}")) or 0
+        out["b_into_a"] += int_or_none((rb.fed or {}).get(f"{ra.seat}")) or 0
         out["a_above"] += ra.place < rb.place
     return out
 
