@@ -56,6 +56,11 @@ class Migration(migrations.Migration):
             name="league_public",
             field=models.BooleanField(default=False),
         ),
+        migrations.AddField(
+            model_name="room",
+            name="league_version",
+            field=models.PositiveIntegerField(default=0),
+        ),
         migrations.CreateModel(
             name="League",
             fields=[

@@ -13,10 +13,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.apps import apps
 from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scorer.broker import league_topic, publish_on_commit
 from scorer.models.roomlog import (
     LEAGUE_HIDDEN,
     LEAGUE_LEFT_OUT,
@@ -30,6 +32,18 @@ from scorer.models.roomlog import (
 from scorer.seat_results import PLACE_POINTS
 from scorer.standings import POINTS, STANDARD, UMA, YUAN
 from scorer.text import SEASON_NAME
+
+
+def league_changed(room_id: int) -> None:
+    """The room's league moved (a table's results written, a season opened, changed
+    or closed, a player left out or renamed): its version, the key of its pages'
+    cached standings, moves; and once the change commits its league pages are told
+    (a version only, as a table's stream)."""
+    room_model = apps.get_model("scorer", "Room")
+    rooms = room_model.objects.filter(pk=room_id)
+    rooms.update(league_version=models.F("league_version") + 1)
+    publish_on_commit([league_topic(room_id)], rooms.values_list("league_version", flat=True)[0])
+
 
 # The rankings a season offers (scorer/standings.py says how each counts).
 RANKINGS = (
@@ -106,6 +120,7 @@ class Season(models.Model):
             season = cls.objects.create(room=room, **fields)
             season.configs.set(configs)
             room.log_action(SEASON_OPENED, by, season.log_data())
+            league_changed(room.pk)
         return season
 
     def edit(self, by: Actor, configs: list[Any], **fields: Any) -> bool:
@@ -127,6 +142,7 @@ class Season(models.Model):
             self.room.log_action(
                 SEASON_EDITED, by, {**locked.log_data(), "before": before, "after": after}
             )
+            league_changed(self.room_id)
         self.refresh_from_db()
         return True
 
@@ -140,6 +156,7 @@ class Season(models.Model):
             locked.closed_at, locked.final = timezone.now(), final
             locked.save(update_fields=["closed_at", "final"])
             self.room.log_action(SEASON_CLOSED, by, locked.log_data())
+            league_changed(self.room_id)
         self.closed_at, self.final = locked.closed_at, locked.final
         return True
 
@@ -190,6 +207,7 @@ class League(models.Model):
             self.room.log_action(
                 LEAGUE_LEFT_OUT if out else LEAGUE_TAKEN_BACK, by, {"player": player.name}
             )
+            league_changed(self.room_id)
         return True
 
 
@@ -202,6 +220,7 @@ __all__ = [
     "UMA",
     "YUAN",
     "League",
+    "league_changed",
     "Season",
     "SeasonClosed",
 ]

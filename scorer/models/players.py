@@ -108,6 +108,9 @@ class Player(models.Model):
                 PlayerAlias.keep(self, before)
             if by is not None and before != name:
                 self.room.log_action(PLAYER_RENAMED, by, {"before": before, "after": name})
+            if before != name:  # the league's standings show his name
+                room_rows = type(self.room).objects.filter(pk=self.room_id)
+                room_rows.update(league_version=models.F("league_version") + 1)
 
     def merge_into(self, keep: Player, by: Actor | None = None) -> int:
         """Two names that are one person: his seats move to `keep`, this name goes

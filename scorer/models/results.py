@@ -19,7 +19,6 @@ and only read), so sessions.py calls it from its own methods.
 from __future__ import annotations
 
 import datetime as dt
-import time
 from collections import defaultdict
 from typing import Any
 
@@ -28,9 +27,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from rules.registry import REGISTRY, rating_family
-from scorer.broker import league_topic, publish_on_commit
 from scorer.fees import seat_fees
-from scorer.models.league import Season
+from scorer.models.league import Season, league_changed
 from scorer.models.roomlog import SEASON_TABLE_CHANGED, SEASON_TABLE_REOPENED
 from scorer.ratings import Skill, replay
 from scorer.seat_results import TWELFTHS, Line, table_figures
@@ -107,12 +105,6 @@ class TableResult(models.Model):
         if mu0 is None or s0 is None or mu1 is None or s1 is None:
             return None
         return Skill(mu1, s1).shown - Skill(mu0, s0).shown
-
-
-def league_changed(room_id: int) -> None:
-    """Tell the room's league pages, once the change commits, that its standings may
-    have moved (a version only: the time, as a room's nudge)."""
-    publish_on_commit([league_topic(room_id)], time.time_ns() // 1_000_000)
 
 
 def room_day_of(day_ends_hour: int, when: dt.datetime) -> dt.date:
@@ -224,6 +216,7 @@ def drop_results(session: Any) -> None:
 def mark_reopened(session: Any) -> None:
     """A reopened table keeps its last close's rows, marked so, until it closes again."""
     TableResult.objects.filter(session_id=session.pk).update(reopened=True)
+    league_changed(session.room_id)
     old = list(TableResult.objects.filter(session_id=session.pk)[:1])
     if old and old[0].counted:
         _tell_closed_seasons(session.room, old[0].day, session, reopened=True)

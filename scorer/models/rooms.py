@@ -82,6 +82,10 @@ class Room(models.Model):
     # The room's league page (scorer/models/league.py): public on its start page, or its
     # admins' only (the default).  The owner's choice, logged (League.set_public).
     league_public = models.BooleanField(default=False)
+    # Moved by every change of what the league shows (a table's results written, a
+    # season changed, a player renamed or left out): its pages' cached standings are
+    # keyed by it (scorer/services/league.py).
+    league_version = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["pk"]

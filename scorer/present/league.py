@@ -19,7 +19,7 @@ from rules.tiles import parse_tiles
 from scorer.language import by_language
 from scorer.models import Room, Season, TableResult
 from scorer.present.chart import fit_text, text_width
-from scorer.services.league import big_hands, season_rows, standings_json, top_hands
+from scorer.services.league import big_hands, cached, season_rows, standings_json, top_hands
 from scorer.standings import POINTS, STANDARD, UMA, YUAN
 
 __all__ = ["CHAIN", "hand_tiles", "league_page", "picture", "ranking_words", "ruleset_name"]
@@ -93,7 +93,12 @@ def league_page(room: Room, season: Season | None, ruleset: str = "") -> dict[st
         "standings": table,
         "ranking": ranking_words(season),
         "chain": CHAIN,
-        "big_hands": big_hand_rows(top_hands(season_rows(season, ruleset))),
+        "big_hands": cached(
+            season,
+            ruleset,
+            "big_hands",
+            lambda: big_hand_rows(top_hands(season_rows(season, ruleset))),
+        ),  # fmt: skip
         "min_tables": season.min_tables,
         "closed": season.closed_at is not None,
     }

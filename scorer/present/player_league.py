@@ -88,6 +88,8 @@ def player_league(player: Player) -> dict[str, Any]:
     if out["public"]:
         room = player.room
         season = current_season(room.pk, room_day_of(room.day_ends_hour, clock.now()))
+        if season is not None:
+            season.room = room
         out["season"] = _season(player, season) if season is not None else None
         out["ratings"] = _ratings(rows)
         out["changes"] = _changes(player, rows)

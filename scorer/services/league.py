@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
 
 from rules.registry import rating_family
@@ -193,10 +194,35 @@ def season_family(season: Season, ruleset: str = "") -> str:
     return rating_family(first.ruleset) if first is not None else ""
 
 
+# How long a page's standings stay in the cache at most: any change of the league
+# moves the room's league_version, the key, so this only bounds the memory.
+CACHE_SECONDS = 24 * 3600
+
+
+def cached(season: Season, ruleset: str, part: str, build: Callable[[], Any]) -> Any:
+    """What a league page shows of a season, computed once per change of the room's
+    league: keyed by the room's `league_version` (scorer/models/league.py
+    `league_changed` moves it in the transaction of every change), so a page never
+    shows standings older than the last change it was told of."""
+    made = season.created_at.timestamp()  # (a season's id alone may come back in a test)
+    key = f"league:{season.pk}:{made}:{ruleset}:{part}:{season.room.league_version}"
+    got = cache.get(key)
+    if got is None:
+        got = build()
+        cache.set(key, got, CACHE_SECONDS)
+    return got
+
+
 def standings_json(season: Season, ruleset: str = "") -> dict[str, Any]:
-    """The season's standings: kept as closed, or live from its tables' rows."""
+    """The season's standings: kept as closed, or live from its tables' rows (cached
+    until the league next changes)."""
     if season.closed_at is not None and not ruleset and season.final:
         return dict(season.final)
+    return dict(cached(season, ruleset, "standings", lambda: standings_now(season, ruleset)))
+
+
+def standings_now(season: Season, ruleset: str = "") -> dict[str, Any]:
+    """The season's standings from its tables' rows now."""
     got = live_standings(season, ruleset)
     family = season_family(season, ruleset)
     rated = ratings(season.room_id, family, [s.player_id for s in got.ranked + got.unranked])
@@ -212,7 +238,7 @@ def standings_json(season: Season, ruleset: str = "") -> dict[str, Any]:
 
 def close_season(season: Season, by: Any) -> bool:
     """Close the season keeping its standings as they are now."""
-    return season.close(by, standings_json(season))
+    return season.close(by, standings_now(season))
 
 
 # ----------------------------------------------------------------------------- stats
@@ -342,6 +368,7 @@ __all__ = [
     "RatingNow",
     "Stats",
     "big_hands",
+    "cached",
     "close_season",
     "config_q",
     "current_season",
@@ -358,4 +385,5 @@ __all__ = [
     "summed_standings",
     "standing_json",
     "standings_json",
+    "standings_now",
 ]

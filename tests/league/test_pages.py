@@ -146,3 +146,17 @@ def test_the_league_stream_is_its_own_and_tells_a_close(
     ):
         evening(league_room, 1)
     assert heard and all(isinstance(v, int) for v in heard)
+
+
+def test_the_standings_cached_for_the_page_move_with_every_change(league_room: Any) -> None:
+    boss = member_client(league_room, "o9")
+    url = reverse("scorer:league", args=[league_room.slug])
+    assert "甲" in html(boss.get(url))
+    Player.objects.get(room=league_room, name="甲").rename("老甲")
+    page = html(boss.get(url))
+    assert "老甲" in page
+    before = page.count('class="league-row"')
+    s = make_table("mcr", ("戊", "乙", "丙", "丁"), seated=True, room=league_room)
+    play(s, [by_tiles(0, 1)])
+    s.close()
+    assert html(boss.get(url)).count('class="league-row"') == before + 1
