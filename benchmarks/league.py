@@ -27,58 +27,15 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import os
 import random
 import sys
 import time
 import uuid
 from typing import Any
 
-from benchmarks.rooms import median_ms
+from benchmarks.rooms import median_ms, reset, setup, template_revision
 
 PLAYERS, HANDS, BATCH, SEED = 200, 20, 5000, 47
-
-
-def _setup() -> None:
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")):
-        sys.exit("benchmarks.league measures PostgreSQL: set DATABASE_URL=postgres://…/<own db>")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_site.settings")
-    os.environ.setdefault("DJANGO_ALLOW_INSECURE_KEY", "1")
-    os.environ.setdefault("DJANGO_STATIC_MANIFEST", "0")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-
-
-def _reset() -> None:
-    from django.db import connection
-
-    with connection.cursor() as c:
-        c.execute(
-            "TRUNCATE scorer_room, scorer_gamesession, scorer_player, auth_user,"
-            " scorer_historicalroomconfig RESTART IDENTITY CASCADE"
-        )
-
-
-def _template() -> dict[str, Any]:
-    """A real 国标 win's stored entry and result (winner 1 on seat 2's discard)."""
-    from django.db import transaction
-
-    from scorer.models import GameSession
-
-    with transaction.atomic():
-        s = GameSession.objects.create(ruleset="mcr", players=["甲", "乙", "丙", "丁"])
-        entry = {"kind": "win", "mode": "tiles", "winner": 1, "discarder": 2,
-                 "hand": {"concealed": "111m222m333m456p7z", "win_tile": "7z"}}  # fmt: skip
-        rev = s.record_round(uuid.uuid4(), entry).current
-        assert rev is not None
-        out = {"entry": rev.entry, "result": rev.result, "deltas": rev.deltas}
-        transaction.set_rollback(True)
-    return out
 
 
 def room_of_regulars() -> Any:
@@ -233,15 +190,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=30, help="requests per median (30)")
     parser.add_argument("--reset", action="store_true", help="empty the database first")
     args = parser.parse_args(argv)
-    _setup()
+    setup("benchmarks.league")
     from scorer.models import Room
 
     if args.reset:
-        _reset()
+        reset()
     elif Room.objects.filter(slug="league").exists():
         sys.exit("the database has the league's room already: --reset empties it")
     rng = random.Random(SEED)
-    template = _template()
+    template = template_revision()
     room = room_of_regulars()
     have = 0
     for size in (args.small, args.tables):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -25,30 +24,19 @@ from scorer.models.roomlog import (
     SEASON_TABLE_CHANGED,
     SEASON_TABLE_REOPENED,
 )
-from scorer.services.league import close_season, live_standings, standings_json
+from scorer.services.league import SeatRow, close_season, live_standings, standings_json
 from scorer.standings import POINTS, STANDARD, UMA, YUAN, Ranking, standings
 from tests.factories import by_tiles, make_member, make_room, make_table, play
 
 NOV1, NOV30 = dt.date(2026, 11, 1), dt.date(2026, 11, 30)
 
 
-@dataclass
-class R:
-    session_id: int
-    player_id: int | None
-    name: str
-    n_players: int
-    place: int
-    points: int
-    net_yuan: Decimal | None = None
-
-
-def table(sid: int, points: dict[int, int], rate: Decimal | None = None) -> list[R]:
+def table(sid: int, points: dict[int, int], rate: Decimal | None = None) -> list[SeatRow]:
     from scorer.seat_results import places
 
     pids = list(points)
     pl = places([points[p] for p in pids])
-    return [R(sid, p, f"p{p}", len(pids), pl[i], points[p], None if rate is None else points[p] * rate)
+    return [SeatRow(sid, p, f"p{p}", len(pids), pl[i], points[p], None if rate is None else points[p] * rate)
             for i, p in enumerate(pids)]  # fmt: skip
 
 
@@ -176,13 +164,7 @@ def test_a_season_counts_the_room_days_its_configs_and_logs_its_changes() -> Non
 @pytest.mark.django_db
 @pytest.mark.parametrize("kind", [STANDARD, POINTS, YUAN])
 def test_the_standings_summed_by_the_database_are_those_summed_table_by_table(kind: str) -> None:
-    from scorer.services.league import (
-        ROW_FIELDS,
-        SeatRow,
-        ranking_of,
-        season_rows,
-        summed_standings,
-    )
+    from scorer.services.league import ROW_FIELDS, ranking_of, season_rows, summed_standings
 
     room = make_room("sums")
     boss = make_member(room, "boss")
