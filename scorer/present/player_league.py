@@ -18,8 +18,7 @@ from scorer.present.league import big_hand_rows, ruleset_name
 from scorer.ratings import PROVISIONAL_SIGMA, shown
 from scorer.services.league import (
     current_season,
-    head_to_head,
-    opponents,
+    rivals,
     season_rows,
     standings_json,
     stats_of,
@@ -79,10 +78,7 @@ def player_league(player: Player) -> dict[str, Any]:
     stats["biggest"] = big_hand_rows(stats["biggest"])
     out: dict[str, Any] = {
         "stats": stats,
-        "rivals": [
-            {"name": other.name, "tables": n, **head_to_head(player, other)}
-            for other, n in opponents(player, RIVALS)
-        ],  # fmt: skip
+        "rivals": rivals(player, RIVALS),
         "public": player.room.league_public,
     }
     if out["public"]:

@@ -314,37 +314,52 @@ def stats_of(rows: Iterable[TableResult]) -> dict[str, Any]:
     return st.figures()
 
 
+H2H_FIELDS = ("session_id", "player_id", "seat", "points", "place", "fed")
+
+
 def head_to_head(a: Player, b: Player) -> dict[str, Any]:
     """The net between two players over the tables they shared, and who dealt into whom."""
     shared = TableResult.objects.filter(player=b).values("session_id")
     rows = TableResult.objects.filter(session_id__in=shared, player_id__in=[a.pk, b.pk])
-    by: dict[int, dict[int, TableResult]] = defaultdict(dict)
-    for r in rows:
-        by[r.session_id][r.player_id] = r  # type: ignore[index]
+    return _versus(a.pk, b.pk, _by_table(rows.values_list(*H2H_FIELDS)))
+
+
+def _by_table(rows: Iterable[tuple[Any, ...]]) -> dict[int, dict[int, tuple[Any, ...]]]:
+    by: dict[int, dict[int, tuple[Any, ...]]] = defaultdict(dict)
+    for row in rows:
+        if row[1] is not None:
+            by[row[0]][row[1]] = row
+    return by
+
+
+def _versus(a: int, b: int, tables: dict[int, dict[int, tuple[Any, ...]]]) -> dict[str, Any]:
     out = {"tables": 0, "net_a": 0, "net_b": 0, "a_into_b": 0, "b_into_a": 0, "a_above": 0}
-    for seats in by.values():
-        ra, rb = seats.get(a.pk), seats.get(b.pk)
+    for seats in tables.values():
+        ra, rb = seats.get(a), seats.get(b)
         if ra is None or rb is None:
             continue
         out["tables"] += 1
-        out["net_a"] += ra.points
-        out["net_b"] += rb.points
-        out["a_into_b"] += int_or_none((ra.fed or {}).get(f"{rb.seat}")) or 0
-        out["b_into_a"] += int_or_none((rb.fed or {}).get(f"{ra.seat}")) or 0
-        out["a_above"] += ra.place < rb.place
+        out["net_a"] += ra[3]
+        out["net_b"] += rb[3]
+        out["a_into_b"] += int_or_none((ra[5] or {}).get(f"{rb[2]}")) or 0
+        out["b_into_a"] += int_or_none((rb[5] or {}).get(f"{ra[2]}")) or 0
+        out["a_above"] += ra[4] < rb[4]
     return out
 
 
-def opponents(player: Player, limit: int = 8) -> list[tuple[Player, int]]:
-    """The players he shared most tables with, most first."""
+def rivals(player: Player, limit: int = 8) -> list[dict[str, Any]]:
+    """Head to head with the players he shared most tables with, most first: every
+    row of his tables in one query, his rivals' names in one more."""
     mine = TableResult.objects.filter(player=player).values("session_id")
-    counts = Counter(
-        TableResult.objects.filter(session_id__in=mine, player__isnull=False)
-        .exclude(player=player)
-        .values_list("player_id", flat=True)
-    )
-    players = Player.objects.in_bulk([pk for pk, _ in counts.most_common(limit)])
-    return [(players[pk], n) for pk, n in counts.most_common(limit) if pk in players]
+    tables = _by_table(TableResult.objects.filter(session_id__in=mine).values_list(*H2H_FIELDS))
+    counts = Counter(pid for seats in tables.values() for pid in seats if pid != player.pk)
+    top = [pk for pk, _n in counts.most_common(limit)]
+    names = dict(Player.objects.filter(pk__in=top).values_list("pk", "name"))
+    return [
+        {"name": names[pk], "tables": counts[pk], **_versus(player.pk, pk, tables)}
+        for pk in top
+        if pk in names
+    ]
 
 
 def top_hands(rows: QuerySet[TableResult], limit: int = 10) -> list[TableResult]:
@@ -375,7 +390,7 @@ __all__ = [
     "head_to_head",
     "left_out",
     "live_standings",
-    "opponents",
+    "rivals",
     "ranking_of",
     "ratings",
     "season_family",

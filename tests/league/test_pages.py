@@ -160,3 +160,16 @@ def test_the_standings_cached_for_the_page_move_with_every_change(league_room: A
     play(s, [by_tiles(0, 1)])
     s.close()
     assert html(boss.get(url)).count('class="league-row"') == before + 1
+
+
+def test_head_to_head_counts_who_dealt_into_whom(league_room: Any) -> None:
+    from scorer.services.league import head_to_head, rivals
+
+    jia, yi = (Player.objects.get(room=league_room, name=n) for n in ("甲", "乙"))
+    h2h = head_to_head(jia, yi)
+    assert h2h["tables"] == 3 and h2h["b_into_a"] == 1 and h2h["a_into_b"] == 0
+    assert h2h["net_a"] + h2h["net_b"] != 0 or h2h["net_a"] == 0
+    mine = {r["name"]: r for r in rivals(jia)}
+    assert set(mine) == {"乙", "丙", "丁"}
+    assert {k: mine["乙"][k] for k in h2h} == h2h
+    assert mine["丙"]["a_into_b"] == 1  # 甲 dealt into 丙 at the third table
