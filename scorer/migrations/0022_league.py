@@ -51,6 +51,65 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        migrations.CreateModel(
+            name="TableResult",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("name", models.CharField(max_length=40)),
+                ("ruleset", models.CharField(max_length=32)),
+                ("preset", models.CharField(blank=True, max_length=32)),
+                ("family", models.CharField(max_length=32)),
+                ("n_players", models.PositiveSmallIntegerField()),
+                ("closed_at", models.DateTimeField()),
+                ("day", models.DateField()),
+                ("counted", models.BooleanField(default=False)),
+                ("reopened", models.BooleanField(default=False)),
+                ("place", models.PositiveSmallIntegerField()),
+                ("points", models.IntegerField()),
+                ("standard_12", models.IntegerField()),
+                (
+                    "rate",
+                    models.DecimalField(blank=True, decimal_places=2, max_digits=10, null=True),
+                ),
+                (
+                    "net_yuan",
+                    models.DecimalField(blank=True, decimal_places=2, max_digits=14, null=True),
+                ),
+                ("hands", models.PositiveIntegerField(default=0)),
+                ("wins", models.PositiveIntegerField(default=0)),
+                ("self_draws", models.PositiveIntegerField(default=0)),
+                ("deal_ins", models.PositiveIntegerField(default=0)),
+                ("win_fans", models.IntegerField(default=0)),
+                ("win_points", models.IntegerField(default=0)),
+                ("top_win", models.IntegerField(blank=True, null=True)),
+                ("counts_fans", models.BooleanField(default=True)),
+                ("best_fans", models.IntegerField(blank=True, null=True)),
+                ("best_points", models.IntegerField(blank=True, null=True)),
+                ("best_round", models.PositiveIntegerField(blank=True, null=True)),
+                ("best_hand", models.JSONField(blank=True, default=dict)),
+                ("fans", models.JSONField(blank=True, default=dict)),
+                ("fed", models.JSONField(blank=True, default=dict)),
+                (
+                    "player",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="results",
+                        to="scorer.player",
+                    ),
+                ),
+            ],
+            options={
+                "ordering": ["closed_at", "session_id", "seat"],
+            },
+        ),
         migrations.AddField(
             model_name="room",
             name="league_public",
@@ -83,6 +142,41 @@ class Migration(migrations.Migration):
                     ),
                 ),
             ],
+        ),
+        migrations.CreateModel(
+            name="TableRating",
+            fields=[
+                (
+                    "result",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="rating",
+                        serialize=False,
+                        to="scorer.tableresult",
+                    ),
+                ),
+                ("mu_before", models.FloatField()),
+                ("sigma_before", models.FloatField()),
+                ("mu_after", models.FloatField()),
+                ("sigma_after", models.FloatField()),
+            ],
+        ),
+        migrations.AddField(
+            model_name="tableresult",
+            name="room",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="+", to="scorer.room"
+            ),
+        ),
+        migrations.AddField(
+            model_name="tableresult",
+            name="session",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="results",
+                to="scorer.gamesession",
+            ),
         ),
         migrations.CreateModel(
             name="Season",
@@ -148,94 +242,25 @@ class Migration(migrations.Migration):
                 ],
             },
         ),
-        migrations.CreateModel(
-            name="TableResult",
-            fields=[
-                (
-                    "id",
-                    models.BigAutoField(
-                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
-                    ),
-                ),
-                ("seat", models.PositiveSmallIntegerField()),
-                ("name", models.CharField(max_length=40)),
-                ("ruleset", models.CharField(max_length=32)),
-                ("preset", models.CharField(blank=True, max_length=32)),
-                ("family", models.CharField(max_length=32)),
-                ("n_players", models.PositiveSmallIntegerField()),
-                ("closed_at", models.DateTimeField()),
-                ("day", models.DateField()),
-                ("counted", models.BooleanField(default=False)),
-                ("reopened", models.BooleanField(default=False)),
-                ("place", models.PositiveSmallIntegerField()),
-                ("points", models.IntegerField()),
-                ("standard_12", models.IntegerField()),
-                (
-                    "rate",
-                    models.DecimalField(blank=True, decimal_places=2, max_digits=10, null=True),
-                ),
-                (
-                    "net_yuan",
-                    models.DecimalField(blank=True, decimal_places=2, max_digits=14, null=True),
-                ),
-                ("hands", models.PositiveIntegerField(default=0)),
-                ("wins", models.PositiveIntegerField(default=0)),
-                ("self_draws", models.PositiveIntegerField(default=0)),
-                ("deal_ins", models.PositiveIntegerField(default=0)),
-                ("win_fans", models.IntegerField(default=0)),
-                ("win_points", models.IntegerField(default=0)),
-                ("top_win", models.IntegerField(blank=True, null=True)),
-                ("counts_fans", models.BooleanField(default=True)),
-                ("best_fans", models.IntegerField(blank=True, null=True)),
-                ("best_points", models.IntegerField(blank=True, null=True)),
-                ("best_round", models.PositiveIntegerField(blank=True, null=True)),
-                ("best_hand", models.JSONField(blank=True, default=dict)),
-                ("fans", models.JSONField(blank=True, default=dict)),
-                ("fed", models.JSONField(blank=True, default=dict)),
-                ("mu_before", models.FloatField(blank=True, null=True)),
-                ("sigma_before", models.FloatField(blank=True, null=True)),
-                ("mu_after", models.FloatField(blank=True, null=True)),
-                ("sigma_after", models.FloatField(blank=True, null=True)),
-                (
-                    "player",
-                    models.ForeignKey(
-                        blank=True,
-                        null=True,
-                        on_delete=django.db.models.deletion.SET_NULL,
-                        related_name="results",
-                        to="scorer.player",
-                    ),
-                ),
-                (
-                    "room",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="+",
-                        to="scorer.room",
-                    ),
-                ),
-                (
-                    "session",
-                    models.ForeignKey(
-                        on_delete=django.db.models.deletion.CASCADE,
-                        related_name="results",
-                        to="scorer.gamesession",
-                    ),
-                ),
-            ],
-            options={
-                "ordering": ["closed_at", "session_id", "seat"],
-                "indexes": [
-                    models.Index(fields=["room", "counted", "day"], name="result_room_day"),
-                    models.Index(
-                        fields=["player", "family", "closed_at"], name="result_player_family"
-                    ),
-                    models.Index(fields=["room", "family", "closed_at"], name="result_room_family"),
-                ],
-                "constraints": [
-                    models.UniqueConstraint(fields=("session", "seat"), name="one_result_per_seat")
-                ],
-            },
+        migrations.AddIndex(
+            model_name="tableresult",
+            index=models.Index(fields=["room", "counted", "day"], name="result_room_day"),
+        ),
+        migrations.AddIndex(
+            model_name="tableresult",
+            index=models.Index(
+                fields=["player", "family", "closed_at"], name="result_player_family"
+            ),
+        ),
+        migrations.AddIndex(
+            model_name="tableresult",
+            index=models.Index(fields=["room", "family", "closed_at"], name="result_room_family"),
+        ),
+        migrations.AddConstraint(
+            model_name="tableresult",
+            constraint=models.UniqueConstraint(
+                fields=("session", "seat"), name="one_result_per_seat"
+            ),
         ),
         migrations.RunPython(fill_results, migrations.RunPython.noop),
     ]

@@ -12,7 +12,7 @@ from scorer.models.invites import RoomInvite
 from scorer.models.league import League, Season
 from scorer.models.money import BalanceEntry, Collection, DayClose, TableCharge
 from scorer.models.players import Player, PlayerAlias, Seat
-from scorer.models.results import TableResult
+from scorer.models.results import TableRating, TableResult
 from scorer.models.roomlog import RoomLogEntry
 from scorer.models.rooms import Room, RoomConfig, RoomMember
 from scorer.models.rounds import (
@@ -51,6 +51,7 @@ __all__ = [
     "SessionChange",
     "StaleRevision",
     "TableCharge",
+    "TableRating",
     "TableResult",
     "Transfer",
 ]

@@ -76,10 +76,6 @@ class TableResult(models.Model):
     best_hand = models.JSONField(default=dict, blank=True)  # tiles and fans, to draw it
     fans = models.JSONField(default=dict, blank=True)  # 番种 zh -> [en, count]
     fed = models.JSONField(default=dict, blank=True)  # winner's seat -> deal-ins to him
-    mu_before = models.FloatField(null=True, blank=True)
-    sigma_before = models.FloatField(null=True, blank=True)
-    mu_after = models.FloatField(null=True, blank=True)
-    sigma_after = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["closed_at", "session_id", "seat"]
@@ -99,12 +95,56 @@ class TableResult(models.Model):
     def standard(self) -> float:
         return self.standard_12 / TWELFTHS
 
+    # The table's rating change, kept in a narrow row of its own (TableRating): a
+    # replay rewrites thousands of them, which on these wide rows took seconds.
+    def _rating(self) -> TableRating | None:
+        try:
+            return self.rating
+        except TableRating.DoesNotExist:
+            return None
+
+    @property
+    def mu_before(self) -> float | None:
+        r = self._rating()
+        return r.mu_before if r is not None else None
+
+    @property
+    def sigma_before(self) -> float | None:
+        r = self._rating()
+        return r.sigma_before if r is not None else None
+
+    @property
+    def mu_after(self) -> float | None:
+        r = self._rating()
+        return r.mu_after if r is not None else None
+
+    @property
+    def sigma_after(self) -> float | None:
+        r = self._rating()
+        return r.sigma_after if r is not None else None
+
     @property
     def rating_change(self) -> int | None:
-        mu0, s0, mu1, s1 = self.mu_before, self.sigma_before, self.mu_after, self.sigma_after
-        if mu0 is None or s0 is None or mu1 is None or s1 is None:
+        r = self._rating()
+        if r is None:
             return None
-        return Skill(mu1, s1).shown - Skill(mu0, s0).shown
+        return Skill(r.mu_after, r.sigma_after).shown - Skill(r.mu_before, r.sigma_before).shown
+
+
+class TableRating(models.Model):
+    """A counted seat's rating before and after its table, in its rating family (the
+    replay of scorer/ratings.py writes them, in close order)."""
+
+    result = models.OneToOneField(
+        TableResult, on_delete=models.CASCADE, primary_key=True, related_name="rating"
+    )
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+
+    def __str__(self) -> str:
+        return f"{self.result_id}: {self.mu_before:.2f} -> {self.mu_after:.2f}"
 
 
 def room_day_of(day_ends_hour: int, when: dt.datetime) -> dt.date:
@@ -266,52 +306,69 @@ def replay_ratings(
     model = model or TableResult
     rows = model.objects.filter(room_id=room_id, family=family, counted=True)
     later = rows if key is None else rows.filter(after_key(*key))
-    tables: dict[int, list[Any]] = defaultdict(list)
-    fields = ("id", "session_id", "seat", "player_id", "place", "closed_at")
-    for r in later.only(*fields).order_by("closed_at", "session_id", "seat"):
-        tables[r.session_id].append(r)
-    players = {r.player_id for rs in tables.values() for r in rs}
+    # (row id, player, place) by table, in close order: plain values, no model rows.
+    tables: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
+    for pk, sid, pid, place in later.order_by("closed_at", "session_id", "seat").values_list(
+        "id", "session_id", "player_id", "place"
+    ):
+        tables[sid].append((pk, pid, place))
+    players = {pid for rs in tables.values() for _pk, pid, _place in rs}
     start: dict[int, Skill] = {}
     if key is not None and players:
         before = rows.exclude(after_key(*key)).filter(player_id__in=players)
         for pid, mu, sigma in before.order_by("player_id", "-closed_at", "-session_id").values_list(
-            "player_id", "mu_after", "sigma_after"
+            "player_id", "rating__mu_after", "rating__sigma_after"
         ):
             if pid not in start and mu is not None and sigma is not None:
                 start[pid] = Skill(mu, sigma)
     rated, _ = replay(
-        [([r.player_id for r in rs], [r.place for r in rs]) for rs in tables.values()],
+        [([pid for _pk, pid, _p in rs], [p for _pk, _pid, p in rs]) for rs in tables.values()],
         start,
     )
-    changed: list[Any] = []
-    for rs, seats in zip(tables.values(), rated, strict=True):
-        for r, (b, a) in zip(rs, seats, strict=True):
-            r.mu_before, r.sigma_before, r.mu_after, r.sigma_after = b.mu, b.sigma, a.mu, a.sigma
-            changed.append(r)
+    changed = [
+        (pk, b.mu, b.sigma, a.mu, a.sigma)
+        for rs, seats in zip(tables.values(), rated, strict=True)
+        for (pk, _pid, _place), (b, a) in zip(rs, seats, strict=True)
+    ]
     _write_ratings(model, changed)
     return len(tables)
 
 
-def _write_ratings(model: Any, rows: list[Any], batch: int = 500) -> None:
-    """The rows' four rating fields, `batch` rows a statement: one UPDATE … FROM a
-    VALUES list (PostgreSQL, and SQLite since 3.33).  Written by hand because
-    Django's bulk_update builds a CASE per field and row: 16 s for 2,000 rows where
-    this takes a few milliseconds (benchmarks/league.py)."""
-    table = model._meta.db_table
-    fields = ("mu_before", "sigma_before", "mu_after", "sigma_after")
-    one = "(CAST(%s AS BIGINT), " + ", ".join(["CAST(%s AS DOUBLE PRECISION)"] * 4) + ")"
-    with connection.cursor() as cursor:
-        for start in range(0, len(rows), batch):
-            part = rows[start : start + batch]
-            sql = (
-                f"WITH v(id, {', '.join(fields)}) AS (VALUES {', '.join([one] * len(part))}) "
-                f"UPDATE {table} SET {', '.join(f'{f} = v.{f}' for f in fields)} "
-                f"FROM v WHERE {table}.id = v.id"
+RATING_FIELDS = ("mu_before", "sigma_before", "mu_after", "sigma_after")
+
+
+def _write_ratings(model: Any, rows: list[tuple[int, float, float, float, float]]) -> None:
+    """The seats' ratings: (result id, mu_before, sigma_before, mu_after, sigma_after)
+    each, written again as narrow TableRating rows.  On PostgreSQL one DELETE and one
+    INSERT … SELECT FROM unnest() of five arrays, whatever the number of rows;
+    elsewhere (SQLite) 500 rows a statement."""
+    if not rows:
+        return
+    rating = model._meta.apps.get_model("scorer", "TableRating")
+    table = rating._meta.db_table
+    ids = [row[0] for row in rows]
+    if connection.vendor == "postgresql":
+        columns = [list(c) for c in zip(*rows, strict=True)]
+        arrays = "%s::bigint[], " + ", ".join(["%s::double precision[]"] * 4)
+        with connection.cursor() as cursor:
+            cursor.execute(f"DELETE FROM {table} WHERE result_id = ANY(%s)", [ids])
+            cursor.execute(
+                f"INSERT INTO {table} (result_id, {', '.join(RATING_FIELDS)}) "
+                f"SELECT * FROM unnest({arrays})",
+                columns,
             )
-            cursor.execute(sql, [x for r in part for x in (r.pk, *(getattr(r, f) for f in fields))])
+        return
+    for first in range(0, len(rows), 500):
+        rating.objects.filter(result_id__in=ids[first : first + 500]).delete()
+    rating.objects.bulk_create(
+        (rating(result_id=row[0], **dict(zip(RATING_FIELDS, row[1:], strict=True)))
+         for row in rows),
+        batch_size=500,
+    )  # fmt: skip
 
 
 __all__ = [
+    "TableRating",
     "TableResult",
     "build_results",
     "counts_fans",

@@ -33,9 +33,8 @@ RIVALS = 5  # the players his head to head lists
 def _changes(player: Player, rows: list[TableResult]) -> list[dict[str, Any]]:
     rated = [r for r in rows if r.counted and r.mu_before is not None][-CHANGES:]
     others: dict[int, list[TableResult]] = defaultdict(list)
-    for o in TableResult.objects.filter(session_id__in=[r.session_id for r in rated]).exclude(
-        player=player
-    ):
+    shared = TableResult.objects.filter(session_id__in=[r.session_id for r in rated])
+    for o in shared.exclude(player=player).select_related("rating"):
         others[o.session_id].append(o)
     out = []
     for r in reversed(rated):
@@ -73,7 +72,11 @@ def _season(player: Player, season: Any) -> dict[str, Any]:
 
 
 def player_league(player: Player) -> dict[str, Any]:
-    rows = list(TableResult.objects.filter(player=player).order_by("closed_at", "session_id"))
+    rows = list(
+        TableResult.objects.filter(player=player)
+        .select_related("rating")
+        .order_by("closed_at", "session_id")
+    )
     stats = stats_of(rows)
     stats["biggest"] = big_hand_rows(stats["biggest"])
     out: dict[str, Any] = {

@@ -162,14 +162,18 @@ def ratings(room_id: int, family: str, players: Iterable[int]) -> dict[int, Rati
     ).order_by("-closed_at", "-session_id")
     ids = Player.objects.filter(pk__in=list(players)).annotate(last=Subquery(last.values("pk")[:1]))
     rows = TableResult.objects.filter(pk__in=ids.values("last")).values_list(
-        "player_id", "mu_after", "sigma_after", "mu_before", "sigma_before"
+        "player_id",
+        "rating__mu_after",
+        "rating__sigma_after",
+        "rating__mu_before",
+        "rating__sigma_before",
     )
     out = {}
     for pk, mu, sigma, mu0, sigma0 in rows:
         if mu is None or sigma is None:
             continue
         known = mu0 is not None and sigma0 is not None
-        change = shown(mu, sigma) - shown(mu0, sigma0) if known else None  # type: ignore[arg-type]
+        change = shown(mu, sigma) - shown(mu0, sigma0) if known else None
         out[pk] = RatingNow(shown(mu, sigma), sigma > PROVISIONAL_SIGMA, change)
     return out
 

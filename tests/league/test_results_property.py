@@ -46,7 +46,8 @@ merge = st.one_of(st.none(), st.tuples(st.sampled_from(NAMES), st.sampled_from(N
 def stored_ratings(room_id: int, family: str) -> list[tuple[Any, ...]]:
     rows = TableResult.objects.filter(room_id=room_id, family=family, counted=True)
     return list(rows.order_by("closed_at", "session_id", "seat").values_list(
-        "player_id", "mu_before", "sigma_before", "mu_after", "sigma_after"))  # fmt: skip
+        "player_id", "rating__mu_before", "rating__sigma_before", "rating__mu_after",
+        "rating__sigma_after"))  # fmt: skip
 
 
 def from_scratch(room_id: int, family: str) -> list[tuple[Any, ...]]:
