@@ -281,9 +281,10 @@ def populate(room: Room, tables: int) -> None:
 
 
 # The phone's session and its user (2), the membership (1), then the page's own reads:
-# the dashboard's open tables, their rounds and today's fees; the report's rounds,
+# the dashboard's open tables, their rounds, today's fees and the imported tables taken
+# in lately (to send back); the report's rounds,
 # tables and configurations' names; the start page's configurations and names.
-QUERIES = {"manage": 6, "manage_report": 6, "room": 3, "manage_qr_sheet": 4}
+QUERIES = {"manage": 7, "manage_report": 6, "room": 3, "manage_qr_sheet": 4}
 
 
 @pytest.mark.parametrize(
