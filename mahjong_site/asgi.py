@@ -123,8 +123,24 @@ async def events(scope: Scope, receive: Receive, send: Send) -> bool:
     return True
 
 
+def nosniff(send: Send) -> Send:
+    """`send` with `X-Content-Type-Options: nosniff` on every answer: the streams'
+    answers (their refusals too) never pass Django's SecurityMiddleware, which
+    adds it to everything else."""
+
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = list(message.get("headers", []))
+            if not any(k.lower() == b"x-content-type-options" for k, _ in headers):
+                headers.append((b"x-content-type-options", b"nosniff"))
+            message = {**message, "headers": headers}
+        await send(message)
+
+    return sending
+
+
 async def application(scope: Scope, receive: Receive, send: Send) -> None:
-    if scope["type"] == "http" and await events(scope, receive, send):
+    if scope["type"] == "http" and await events(scope, receive, nosniff(send)):
         return
     await django_application(scope, receive, send)
 

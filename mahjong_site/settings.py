@@ -156,13 +156,16 @@ MIDDLEWARE = [
     # Django's, whose session save after the view answers a lock timeout with
     # "try again" (503) too, not a 500 or a 400 (scorer/middleware.py).
     "scorer.middleware.SessionMiddleware",
+    # What a cache may keep of each answer, by its route (scorer/caching.py): outside
+    # the rest, so that their redirects and refusals are covered too.
+    "scorer.caching.CacheMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # An admin's sign-in on a phone: signed out after 14 days unused (the phone's
-    # tables kept), and everything a signed-in user is answered never cached.
+    # tables kept).
     "scorer.signin.AdminSessionMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

@@ -116,7 +116,7 @@ _EXAMPLES: dict[int, tuple[str, dict[str, object], tuple[str, ...]]] = {
     MENQING: (_PLAIN, {}, ("门清", "门前清")),
     WUHUN: (_PLAIN, {}, ("素胡", "没混")),
     DRAGON: ("123m456m789m234p5s +5s", {}, ("清龙", "龙")),
-    SEVEN: ("1133m5577p2288s1z +1z", {}, ("七对", "七小对", "七对子")),
+    SEVEN: ("1133m5577p2288s1z +1z", {}, ("七对", "七小对", "七对子", "qdd")),
     LUXURY: ("1111m3355p7799s2p +2p", {}, ("豪华七对", "龙七对")),
     GANGCI: ("234m567m678p5s [9999s] +5s", {"self_drawn": True, "after_kong": True},
              ("杠上开花", "杠开", "杠上花")),

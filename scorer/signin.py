@@ -10,12 +10,10 @@ this module keeps the two apart:
   renews the 14 days;
 * signing out (the button, or those 14 days) removes the sign-in only: the
   session gets a new key, as Django's own sign-in gives one, and the phone keeps
-  its tables.  Django's `logout` would flush the whole session, tables and all;
-* whatever a signed-in user is answered, and every page of the accounts and of a
-  room's admins, is sent `Cache-Control: private, no-store`: no shared cache and
-  no browser's back button keeps an admin's page (its members' invitation links,
-  the day's takings).  A phone's table pages, polled by ETag, keep their own
-  caching for everyone else.
+  its tables.  Django's `logout` would flush the whole session, tables and all.
+
+What a cache may keep of an admin's answers is decided with everyone else's, by
+the route, in scorer/caching.py: every page `private, no-store`.
 """
 
 from __future__ import annotations
@@ -40,11 +38,6 @@ ADMIN_IDLE = dt.timedelta(days=14)
 USE_NOTED_EVERY = dt.timedelta(minutes=10)
 SIGNED_IN_AT = "admin_signed_in_at"  # when the admin signed in (seconds since the epoch)
 USED_AT = "admin_used_at"  # his last use, to the USE_NOTED_EVERY
-
-# The pages that are an admin's whatever the visitor: the accounts' pages and an
-# invitation's (its link is a key), and every page of a room's admins ("manage…").
-PRIVATE_PAGES = frozenset({"login", "logout", "my_rooms", "invite"})
-PRIVATE = "private, no-store"
 
 _AUTH_KEYS = (auth.SESSION_KEY, auth.BACKEND_SESSION_KEY, auth.HASH_SESSION_KEY)
 
@@ -101,12 +94,11 @@ class SignOut(auth_views.LogoutView):
 
 
 class AdminSessionMiddleware:
-    """Signs out an admin unused for ADMIN_IDLE before the view sees him, notes each
-    use, and keeps signed-in answers out of every cache.
+    """Signs out an admin unused for ADMIN_IDLE before the view sees him, and notes
+    each use.
 
     After AuthenticationMiddleware and MessageMiddleware.  Nothing is read that the
-    view did not read: the sign-in is checked when the view asks who the user is,
-    and an answer that never read the session is the same for everyone."""
+    view did not read: the sign-in is checked when the view asks who the user is."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -120,11 +112,6 @@ class AdminSessionMiddleware:
         if admin:
             assert session is not None
             note_use(session)
-        match = request.resolver_match
-        name = (match.url_name or "") if match is not None else ""
-        if admin or name in PRIVATE_PAGES or name.startswith("manage"):
-            # (An ETag stays: a page that polls by it sends it itself, and is answered.)
-            response["Cache-Control"] = PRIVATE
         return response
 
     @staticmethod

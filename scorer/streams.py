@@ -27,14 +27,16 @@ from django.http import HttpRequest, HttpResponseBase
 from django.middleware.gzip import GZipMiddleware as DjangoGZipMiddleware
 
 from scorer.broker import Subscription, broker
+from scorer.caching import PRIVATE
 from scorer.parse import MAX_VERSION, int_or_none
 
 CONTENT_TYPE = "text/event-stream"
 PING = b"event: ping\ndata: 1\n\n"
-# Sent with every stream: no proxy buffers it (nginx: X-Accel-Buffering), no cache keeps it.
+# Sent with every stream: no proxy buffers it (nginx: X-Accel-Buffering), no cache keeps
+# it (scorer/caching.py's rule for what differs by visitor: a room's stream is its admins').
 HEADERS = {
     "Content-Type": f"{CONTENT_TYPE}; charset=utf-8",
-    "Cache-Control": "no-cache, no-store",
+    "Cache-Control": PRIVATE,
     "X-Accel-Buffering": "no",
 }
 

@@ -146,6 +146,7 @@ urlpatterns = [
     path("s/<str:code>/ledger", ledger.ledger, name="ledger"),
     path("s/<str:code>/final", final.final, name="final"),
     path("s/<str:code>/final.svg", final.final_svg, name="final_svg"),
+    path("s/<str:code>/picture", final.picture_page, name="picture"),
     path("s/<str:code>/close", final.close, name="close"),
     path("s/<str:code>/reopen", final.reopen, name="reopen"),
     path("s/<str:code>/export.<str:fmt>", export.export, name="export"),

@@ -11,12 +11,15 @@ from typing import Any
 
 from django.db.models import Count, Prefetch
 from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 
 from rules import REGISTRY, RuleError
-from rules.table import Scoring
+from rules.table import Scoring, TableSpec, Wilds
 from rules.tiles import parse_tiles, tile_en, tile_zh
 from scorer.fees import seat_fees
-from scorer.language import is_zh, seat_name
+from scorer.language import by_language, is_zh, seat_name, tile_name
 from scorer.models import GameSession, Round, RoundRevision, Transfer
 from scorer.present.events import SUM, change, describe, join_names
 from scorer.present.fee import room_line
@@ -41,7 +44,9 @@ __all__ = [
     "meld_name",
     "revision",
     "round_page",
+    "tiles_marked",
     "tiles_text",
+    "wild_tiles",
 ]
 
 
@@ -77,6 +82,47 @@ def tiles_text(value: Any) -> str:
     return (" " if zh else " · ").join(groups)
 
 
+def tiles_marked(value: Any, wild: frozenset[int], label: str) -> str | SafeString:
+    """`tiles_text`, each tile played as wild marked (its digit or name in a
+    `wild-tile` span that says `label`, 癞子 / 精 …): "3<癞>4</癞>9筒" shows which of
+    "349筒" counted as wild.  Without wild tiles, the plain text."""
+    text = tiles_text(value)
+    raw = "".join(map(str, value)) if isinstance(value, list) else str(value or "")
+    try:
+        tiles = sorted(parse_tiles(raw))
+    except RuleError:
+        return text
+    if not wild or not wild & set(tiles):
+        return text
+    zh = is_zh()
+
+    def one(t: int, shown: str) -> SafeString:
+        if t not in wild:
+            return format_html("{}", shown)
+        return format_html(
+            '<span class="wild-tile" title="{}">{}<span class="visually-hidden">（{}）</span></span>',
+            label, shown, label,
+        )  # fmt: skip
+
+    groups: list[SafeString] = []
+    for suit in range(3):
+        suited = [t for t in tiles if t < 27 and t // 9 == suit]
+        if not suited:
+            continue
+        if zh:
+            digits = SafeString("".join(one(t, str(t % 9 + 1)) for t in suited))
+            groups.append(format_html("{}{}", digits, tile_zh(9 * suit)[-1]))
+        else:
+            groups.append(SafeString(" ".join(one(t, tile_en(t)) for t in suited)))
+    honors = [t for t in tiles if t >= 27]
+    if honors:
+        sep = "" if zh else " "
+        groups.append(
+            SafeString(sep.join(one(t, tile_zh(t) if zh else tile_en(t)) for t in honors))
+        )
+    return SafeString((" " if zh else " · ").join(groups))
+
+
 def meld_name(meld: dict[str, Any]) -> str:
     """A meld's kind as the reader says it (暗杠, 加杠...), from its stored entry."""
     kind = str(meld.get("type", ""))
@@ -86,20 +132,47 @@ def meld_name(meld: dict[str, Any]) -> str:
     return str(MELD_NAMES.get(kind, kind))
 
 
-def hand_tiles(hand: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The tiles as entered, for a player: standing tiles, melds by name, the winning tile."""
+def hand_tiles(
+    hand: dict[str, Any] | None, wild: frozenset[int] = frozenset(), label: str = ""
+) -> dict[str, Any] | None:
+    """The tiles as entered, for a player: standing tiles, melds by name, the winning
+    tile; each tile of a `wild` kind marked as played wild (`tiles_marked`)."""
     if not hand:
         return None
     melds = [
-        {"name": meld_name(m), "tiles": tiles_text(m.get("tiles"))}
+        {"name": meld_name(m), "tiles": tiles_marked(m.get("tiles"), wild, label)}
         for m in hand.get("melds") or []
         if isinstance(m, dict)
     ]
     win = hand.get("win_tile")
     return {
-        "concealed": tiles_text(hand.get("concealed")),
+        "concealed": tiles_marked(hand.get("concealed"), wild, label),
         "melds": melds,
-        "win": tiles_text(win) if win else "",
+        "win": tiles_marked(win, wild, label) if win else "",
+    }
+
+
+def wild_tiles(wilds: Wilds, entry: Mapping[str, Any], labels: Mapping[str, Any]) -> dict[str, Any]:
+    """What a round's wild tiles were, as its table declares them (`TableSpec.wilds`,
+    never the ruleset's name): the tile turned up (where one is), the wild kinds, and
+    the word the table uses for them (its meld label "wild": 精, else 癞子/Wild)."""
+    turned = entry.get("turned") if wilds.mode == "turned" else None
+    try:
+        kinds = frozenset(wilds.kinds(turned))
+    except RuleError:  # an old entry without its turned tile: nothing to mark
+        kinds = frozenset()
+    label = by_language(*labels["wild"]) if "wild" in labels else gettext("Wild")
+    try:
+        turned_name = tile_name(parse_tiles(str(turned))[0]) if turned else ""
+    except (RuleError, IndexError):
+        turned_name = ""
+    return {
+        "kinds": kinds,
+        "label": label,
+        "turned": turned_name,
+        "names": "、".join(tile_name(t) for t in sorted(kinds))
+        if is_zh()
+        else ", ".join(tile_name(t) for t in sorted(kinds)),
     }
 
 
@@ -111,6 +184,7 @@ def revision(
     reasons: Mapping[str, tuple[str, str]] | None = None,
     scoring: Scoring = SUM,
     ruleset: str = "",
+    table: TableSpec | None = None,
 ) -> dict[str, Any]:
     """One version of a round, ready to show (its transfers must be prefetched).
 
@@ -188,18 +262,25 @@ def revision(
         for f in fan_rows(result.get("fans") or [], scoring)
     ]
     hand = entry.get("hand") if isinstance(entry.get("hand"), dict) else None
+    wild = (
+        wild_tiles(table.wilds, entry, table.meld_labels)
+        if table is not None and table.wilds.mode != "none"
+        else None
+    )
     return {
         **common,
         "win": win,
+        # The turned tile and the wild kinds of the round; each wild tile marked in the hand.
+        "wild": wild,
         "discarder": None if discarder is None else seat_name(names, discarder),
         "self_drawn": win and discarder is None,
         "quick": entry.get("mode") == "quick",
-        "hand": hand_tiles(hand),
+        "hand": hand_tiles(hand, wild["kinds"], wild["label"]) if wild else hand_tiles(hand),
         "fans": fans,
         "total": result.get("total", 0),
         # Where the fans do not add up (×2 each, one value for every shape): the working.
         "compose": scoring.compose,
-        "total_text": total_text(result.get("total", 0), scoring),
+        "total_text": total_text(_won(result, scoring), scoring),
         "working": working_lines(result, names),
         "transfers": [
             {
@@ -211,6 +292,16 @@ def revision(
             if t.to_seat is not None  # the room's: room_fees above
         ],
     }
+
+
+def _won(result: Mapping[str, Any], scoring: Scoring) -> Any:
+    """A result's total as the table says it: where the amounts are a base times each
+    payer's factors (compose "factors"), what the win made, the sum of its terms (the
+    working above it says each multiplication); else the result's total."""
+    terms = [t for t in result.get("terms") or [] if isinstance(t, Mapping)]
+    if scoring.compose == "factors" and terms:
+        return sum(int(t.get("amount") or 0) for t in terms)
+    return result.get("total", 0)
 
 
 def event_hands(event: dict[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
@@ -296,9 +387,16 @@ def ledger(session: GameSession, show_undone: bool) -> dict[str, Any]:
     rows = []
     # Undone hands ("已撤销 2 局") and the other lines undone, told apart: no 局.
     undone_count = undone_lines = 0
+    # Each hand is labelled "第 N 局" as Round.hand_number counts: one more than the
+    # standing hands before it, so a hand undone and recorded again takes its number
+    # back (the rows read 1-10, not 1-6, 8, 9, 10); the URL keeps the line's number.
+    hands_before = 0
     for line in lines:
         status, current_id, deltas, kind, take = line[1], line[4], line[5], line[8], line[9]
         standing = status == Round.ACTIVE
+        hand = hands_before + 1 if kind in RoundRevision.HANDS else None
+        if standing and hand is not None:
+            hands_before += 1
         if not standing:
             if kind in RoundRevision.HANDS:
                 undone_count += 1
@@ -310,9 +408,8 @@ def ledger(session: GameSession, show_undone: bool) -> dict[str, Any]:
         if standing:
             running = [a + b for a, b in zip(running, deltas, strict=False)]
             room_take += take or 0
-        rows.append(
-            _ledger_row(line, standing, list(zip(deltas, running, strict=False)), round_base)
-        )
+        cells = list(zip(deltas, running, strict=False))
+        rows.append(_ledger_row(line, hand, standing, cells, round_base, session.code))
     return {
         "session": session,
         "names": names,
@@ -327,14 +424,23 @@ def ledger(session: GameSession, show_undone: bool) -> dict[str, Any]:
 
 
 def _ledger_row(
-    line: tuple[Any, ...], standing: bool, cells: list[tuple[int, int]], round_base: str
+    line: tuple[Any, ...],
+    hand: int | None,
+    standing: bool,
+    cells: list[tuple[int, int]],
+    round_base: str,
+    code: str,
 ) -> dict[str, Any]:
-    """One line of the ledger (`line`: its LEDGER_COLUMNS); `cells`: (points, running
-    total) per seat, which {% ledger_cells %} shows."""
+    """One line of the ledger (`line`: its LEDGER_COLUMNS; `hand`: its "第 N 局", None
+    for a line that is no hand); `cells`: (points, running total) per seat, which
+    {% ledger_cells %} shows."""
     number, _, undone_by, undone_at, current_id, _, n_revisions, live, kind, take = line
     return {
         "number": str(number),
+        "hand": hand,
         "url": f"{round_base}{number}/",
+        # 改, one tap from the opened row: the same steps as the round's page.
+        "edit_url": _edit_url(kind, standing, code, number),
         "standing": standing,
         "undone_by": author_label(undone_by),
         "undone_at": undone_at,
@@ -349,6 +455,18 @@ def _ledger_row(
         "room_take": take or 0,
         "cells": cells,
     }
+
+
+def _edit_url(kind: str | None, standing: bool, code: str, number: int) -> str:
+    """Where 改 goes for a standing line: an adjustment's or a penalty's own form, a
+    hand's record form prefilled; none for the close's fee or a round of events."""
+    if not standing:
+        return ""
+    if kind in RoundRevision.NOT_HANDS:
+        return reverse("scorer:adjust_edit", args=[code, number])
+    if kind in (RoundRevision.WIN, RoundRevision.DRAW):
+        return reverse("scorer:edit", args=[code, number])
+    return ""
 
 
 def _ledger_totals(session: GameSession, running: list[int]) -> list[dict[str, Any]]:
@@ -381,6 +499,7 @@ def current_revision(session: GameSession, rnd: Round) -> dict[str, Any] | None:
             table.reasons,
             table.scoring,
             session.ruleset,
+            table,
         ),
         "standing": rnd.status == Round.ACTIVE,
     }
@@ -400,7 +519,7 @@ def round_page(session: GameSession, rnd: Round) -> dict[str, Any]:
     hand = rnd.hand_number()
     revisions = [
         revision(rev, names, hand or rnd.number, table.prevalent_wind, table.reasons,
-                 table.scoring, session.ruleset)
+                 table.scoring, session.ruleset, table)
         for rev in rnd.revisions.prefetch_related(transfers).order_by("-number")
     ]  # fmt: skip
     # A round played as events: each version says which event it added or took back.

@@ -164,6 +164,29 @@ _SEAT_EN = re.compile(r"\bseats? (\d+)\b")
 _SEAT_ZH = re.compile(r"(\d+) ?号位")
 
 
+# Where the engine locates an error in a round ("第 3 个事件（2 号位）：", "event 3 (seat 2): "):
+# its words for a developer reading a round's JSON, not for the player entering it.
+_EVENT_ZH = re.compile(r"^第 ?\d+ ?个事件(?:（([^）]*)）)?：")
+_EVENT_EN = re.compile(r"^event \d+(?: \(([^)]*)\))?: ")
+
+
+def refusal_words(text: str, names: Sequence[str]) -> str:
+    """A refusal as the player reads it: seats by name (`name_seats`), and the event's
+    place in the round left out, the player it is about kept ("第 3 个事件（2 号位）：这手
+    牌不能胡" -> "王姐：这手牌不能胡"): the player is entering that event now."""
+    if not text:
+        return text
+
+    def who(m: re.Match[str]) -> str:
+        return f"{m.group(1)}：" if m.group(1) else ""
+
+    def who_en(m: re.Match[str]) -> str:
+        return f"{m.group(1)}: " if m.group(1) else ""
+
+    text = name_seats(_EVENT_EN.sub(who_en, _EVENT_ZH.sub(who, text)), names)
+    return text[:1].upper() + text[1:]
+
+
 def name_seats(text: str, names: Sequence[str]) -> str:
     """The engine's messages and notes name seats by number ("seat 2", "2 号位"), as
     its JSON does; players read names.  A number that is no seat is left alone."""

@@ -28,7 +28,7 @@ from scorer.parse import MAX_SEAT, int_or_none
 from scorer.present.events import join_names
 from scorer.present.fan_list import fan_groups
 from scorer.present.seats import seat_columns
-from scorer.present.words import author_label, name_seats, round_label
+from scorer.present.words import author_label, name_seats, refusal_words, round_label
 from scorer.record.picker import (
     FACES,
     Face,
@@ -260,7 +260,7 @@ def record_page(
         flow = _whole_round(session, rs, p, result, asked, winds)
         quick_available = bool(rs.fan_catalog(session.rules.params))
         asks_turned = p.spec.wilds.mode == "turned"
-    result = replace(result, message=name_seats(result.message, names),
+    result = replace(result, message=refusal_words(result.message, names),
                      hint=name_seats(result.hint, names))  # fmt: skip
     if editing is not None:
         post_url = confirm_url = reverse("scorer:edit", args=[session.code, editing.number])
@@ -276,7 +276,7 @@ def record_page(
         editing=editing,
         post_url=post_url,
         confirm_url=confirm_url,
-        tap_message=name_seats(message, names),
+        tap_message=refusal_words(message, names),
         seats=seats,
         # Names alike at the start: fewer seats on a line, each name told apart.
         seat_cols=seat_columns(session.players),
@@ -460,7 +460,7 @@ def refusal(page: RecordPage, message: str) -> RecordPage:
     """The page answering a 确认 that recorded nothing: the bar says "not recorded"
     and why, whatever the reason (the engine's, a missing choice, another phone's
     round or correction shown above).  A tap on 确认 is always answered."""
-    why = message or page.result.message
+    why = refusal_words(message, list(page.session.players)) or page.result.message
     if not why and page.taken is not None:
         why = gettext("another phone has recorded this round meanwhile (shown above).")
     if not why:

@@ -230,6 +230,41 @@ def invite_or_404(member: RoomMember, pk: int) -> RoomInvite:
     return get_object_or_404(member.room.invites, pk=pk)
 
 
+# The addresses that belong to a room: its own pages, a table's, a player's.
+ROOM_PATH = re.compile(
+    r"/r/(?P<slug>[-a-zA-Z0-9_]+)/|/s/(?P<code>[A-Za-z0-9_-]{1,32})/|/p/(?P<player>[A-Za-z0-9_-]{1,32})/"
+)
+
+
+def room_of_path(path: str) -> Room | None:
+    """The room an address belongs to, whatever follows its key: `/r/<slug>/…` that
+    room, `/s/<code>/…` its table's, `/p/<slug>/` its player's; None for an address
+    of no room or a key that opens nothing.  For a page the view could not find
+    (the 404 page), whose way back leads to that room's start page, never to
+    another room's (templatetags/room_links.py).  It tells nothing a visitor could
+    not learn from the room's own start page or the table's own link."""
+    found = ROOM_PATH.match(path)
+    if found is None:
+        return None
+    if found["slug"]:
+        return Room.objects.filter(slug=found["slug"]).first()
+    if found["code"]:
+        session = GameSession.objects.select_related("room").filter(code=found["code"]).first()
+        return None if session is None else session.room
+    player = Player.objects.select_related("room").filter(slug=found["player"]).first()
+    return None if player is None else player.room
+
+
+def way_back(path: str) -> str:
+    """The server error page's way back, read off the address alone (the database may
+    be what failed): a room's page to its start page, a table's to the table's own
+    page (which leads to its room); anything else to `/`."""
+    found = ROOM_PATH.match(path)
+    if found is None or found["player"]:
+        return "/"
+    return found.group(0)
+
+
 def invite_by_token_or_404(token: str) -> RoomInvite:
     """An invitation by its link (public: the token is the key), used or not."""
     if not TOKEN.fullmatch(token):

@@ -16,10 +16,18 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.views import defaults
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotFound,
+    HttpResponseServerError,
+    JsonResponse,
+)
+from django.template import loader
+from django.views.decorators.csrf import requires_csrf_token
 
 from rules import RuleError, json_input
+from scorer.services.access import room_of_path, way_back
 
 # Chinese stays readable in the answers; NaN never leaves (strict JSON parsers refuse it).
 JSON_OPTIONS: dict[str, Any] = {"ensure_ascii": False, "allow_nan": False}
@@ -100,6 +108,7 @@ def _is_api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 
 
+@requires_csrf_token  # (as Django's own page_not_found: the page's forms carry the token)
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """handler404: under /api/ the JSON error object (an unknown endpoint, a session
     code with no session); elsewhere the site's page."""
@@ -107,7 +116,10 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
         return refusal(
             404, f"nothing at {request.path[:100]}", "这个地址没有内容", code="not_found"
         )
-    return defaults.page_not_found(request, exception)
+    # Its way back leads to the start page of the room the address is in (a wrong
+    # round of a table of room X: X's), never to the default room's `/`.
+    context = {"room": room_of_path(request.path_info)}
+    return HttpResponseNotFound(loader.render_to_string("404.html", context, request))
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
@@ -120,4 +132,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
             "服务器处理这个请求时出错了，错误已记录",
             code="server_error",
         )
-    return defaults.server_error(request)
+    # No database here (it may be what failed): the way back is read off the address.
+    back = way_back(request.path_info)
+    body = loader.get_template("500.html").render({"back": back, "table": back.startswith("/s/")})
+    return HttpResponseServerError(body)

@@ -81,7 +81,6 @@ def manifest(request: HttpRequest) -> JsonResponse:
     }
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
     response["Content-Type"] = "application/manifest+json"
-    response["Cache-Control"] = "public, max-age=3600"
     response["Vary"] = "Cookie, Accept-Language"
     return response
 
@@ -90,6 +89,4 @@ def manifest(request: HttpRequest) -> JsonResponse:
 def favicon(request: HttpRequest) -> HttpResponseRedirect:
     """/favicon.ico, which some browsers and bots ask for whatever the page links:
     the icon's PNG (its hashed URL, cached for a year by whitenoise)."""
-    response = HttpResponseRedirect(static("icons/favicon-32.png"))
-    response["Cache-Control"] = "public, max-age=86400"
-    return response
+    return HttpResponseRedirect(static("icons/favicon-32.png"))

@@ -85,12 +85,12 @@ def _import(request: HtmxHttpRequest, room: Room, back: str, again: str) -> Http
     except AlreadyHere as e:
         mine = held(request, room, e.tables)
         context = {
+            "room": room,  # (its start page is the page's home: templatetags/room_links.py)
             "tables": [_described(t) for t in mine],
             "found": len(e.tables),
             "not_held": len(e.tables) - len(mine),
             "origin": e.origin,
             "again": again,
-            "back": back,
         }
         return render(request, "scorer/import_again.html", context)
     except RuleError as e:

@@ -13,7 +13,6 @@ from typing import Any
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext
-from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
 from rules import REGISTRY
@@ -51,7 +50,6 @@ def _situation_words(help: FanHelp) -> list[str]:
 
 
 @require_safe
-@cache_control(public=True, max_age=3600)
 def fan_help(request: HtmxHttpRequest, ruleset: str, fid: int) -> HttpResponse:
     rs = REGISTRY.get(ruleset)
     help = rs.fan_help().get(fid) if rs is not None else None

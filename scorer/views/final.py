@@ -3,12 +3,12 @@ picture (what they show: scorer/present/final.py)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
@@ -22,14 +22,21 @@ from scorer.services import phone
 from scorer.services.access import session_or_404
 from scorer.text import NOTE, TextRefused, clean_text
 from scorer.views import HtmxHttpRequest
+from scorer.views.live_pages import live_page
 
-__all__ = ["close", "final", "final_svg", "reopen"]
+__all__ = ["close", "final", "final_svg", "picture_page", "reopen"]
 
 
 @require_safe
 def final(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """结算: the result, who pays whom, close or reopen; it follows the table live
+    (a close, a reopen or a fix on another phone: scorer/views/live_pages.py)."""
     session = session_or_404(code)
     phone.hold(request, session)  # a result page is shared by its link: it opens the table
+    return live_page(request, "scorer/final.html", session, lambda: _final_context(session))
+
+
+def _final_context(session: GameSession) -> dict[str, Any]:
     context = summary(session)
     context["history"] = list(session.changes.all())
     context["player_links"] = [
@@ -44,7 +51,7 @@ def final(request: HtmxHttpRequest, code: str) -> HttpResponse:
             {"name": str(n), "amount": m}
             for n, m in zip(session.players, session.money_charged(), strict=True)
         ]
-    return render(request, "scorer/final.html", context)
+    return context
 
 
 @require_safe
@@ -54,9 +61,16 @@ def final_svg(request: HtmxHttpRequest, code: str) -> HttpResponse:
     session = session_or_404(code)
     context = picture(session)
     body = render_to_string("scorer/final.svg", context, request=request)
-    response = HttpResponse(body, content_type="image/svg+xml; charset=utf-8")
-    patch_cache_control(response, private=True, no_cache=True)
-    return response
+    return HttpResponse(body, content_type="image/svg+xml; charset=utf-8")
+
+
+@require_safe
+def picture_page(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """The result as one picture, on a page of its own (what "Save as a picture" opens
+    without script, and where a phone keeps it on screen to show): it follows the
+    table live, the picture asked again at each new version."""
+    session = session_or_404(code)
+    return live_page(request, "scorer/picture.html", session, lambda: {"session": session})
 
 
 def _back(request: HtmxHttpRequest, session: GameSession) -> HttpResponse:

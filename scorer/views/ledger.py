@@ -11,6 +11,7 @@ from scorer.present.ledger import current_revision, round_page
 from scorer.present.ledger import ledger as ledger_page
 from scorer.services.access import round_or_404, session_or_404
 from scorer.views import HtmxHttpRequest
+from scorer.views.live_pages import live_page
 
 
 @require_safe
@@ -21,8 +22,10 @@ def ledger(request: HtmxHttpRequest, code: str) -> HttpResponse:
     (htmx asks `round_detail` for them), so a long game's ledger stays light.
     """
     session = session_or_404(code)
-    context = ledger_page(session, show_undone=request.GET.get("undone") == "1")
-    return render(request, "scorer/ledger.html", context)
+    show_undone = request.GET.get("undone") == "1"
+    return live_page(
+        request, "scorer/ledger.html", session, lambda: ledger_page(session, show_undone)
+    )
 
 
 @require_safe
@@ -39,4 +42,4 @@ def round_detail(request: HtmxHttpRequest, code: str, number: int) -> HttpRespon
         if part is None:
             return HttpResponse("")
         return render(request, "scorer/round.html#revision", part)
-    return render(request, "scorer/round.html", round_page(session, rnd))
+    return live_page(request, "scorer/round.html", session, lambda: round_page(session, rnd))

@@ -17,7 +17,6 @@ from django.http import (
 )
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.cache import patch_cache_control
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -284,12 +283,11 @@ def _qr_image(request: HttpRequest, member: RoomMember, t: RoomTable) -> HttpRes
 @room_admin
 @require_safe
 def manage_table_qr(request: HttpRequest, member: RoomMember, number: int) -> HttpResponse:
-    """One table's QR code (SVG) at its plain URL: never kept in a cache (the same
-    URL shows a new code the moment there is one)."""
+    """One table's QR code (SVG) at its plain URL: never kept in a cache, as every
+    admin page (scorer/caching.py; the same URL shows a new code the moment there
+    is one)."""
     t = table_or_404(member.room, number)
-    response = _qr_image(request, member, t)
-    patch_cache_control(response, private=True, no_store=True)
-    return response
+    return _qr_image(request, member, t)
 
 
 @room_admin
@@ -299,15 +297,13 @@ def manage_table_qr_versioned(
     """One table's QR code at the URL the tables page links: its code's version in
     the URL, so no page can show an image of an old code (a new code is a new URL);
     an old version is no image (404). Like every answer to a signed-in admin it is
-    kept in no cache (scorer/signin.py)."""
+    kept in no cache (scorer/caching.py)."""
     t = table_or_404(member.room, number)
     if version != t.qr_version:
         raise Http404("an old QR code")
     if request.method not in ("GET", "HEAD"):  # (after the lookup: another key is a 404)
         return HttpResponseNotAllowed(["GET", "HEAD"])
-    response = _qr_image(request, member, t)
-    patch_cache_control(response, private=True, no_store=True)
-    return response
+    return _qr_image(request, member, t)
 
 
 @room_admin

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from rules import REGISTRY
 from scorer.language import by_language
 from scorer.models import GameSession
+from scorer.models.rooms import Room
 from scorer.present.events import join_names
 from scorer.services import phone
 from scorer.services.access import session_or_404
@@ -26,10 +27,16 @@ from scorer.templatetags.scorer_format import signed_text
 from scorer.views import HtmxHttpRequest
 
 
-def tables_context(request: HtmxHttpRequest) -> dict[str, Any]:
-    """The list as the home page shows it, latest activity first (two queries
-    whatever its length: the tables, then every standing round's payments)."""
-    sessions, hidden = phone.tables_opened(request)
+def tables_context(request: HtmxHttpRequest, room: Room) -> dict[str, Any]:
+    """The list as `room`'s start page shows it, latest activity first (two queries
+    whatever its length: the tables, then every standing round's payments).
+
+    Only the room's own tables: a room's pages link nothing of another room (the
+    phone's tables of another room are on that room's start page)."""
+    opened, hidden = phone.tables_opened(request)
+    sessions = [s for s in opened if s.room_id == room.pk]
+    if hidden is not None and hidden.room_id != room.pk:
+        hidden = None
     standings = GameSession.standings_of(sessions)
     return {
         "my_tables": [_row(s, *standings[s.pk]) for s in sessions],
@@ -82,13 +89,14 @@ def hide(request: HtmxHttpRequest, code: str) -> HttpResponse:
         phone.remember_table(request, session)
     else:
         phone.hide_table(request, session.code)
-    # Back to the page the list was on (the site's, a room's or a fixed table's home).
+    # Back to the page the list was on (the site's, a room's or a fixed table's home),
+    # else the table's own room's start page (never another room's).
     back = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(
         back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
-        back = reverse("scorer:home")
+        back = reverse("scorer:room", args=[session.room.slug])
     if request.htmx:  # only the list
-        context = {**tables_context(request), "back": back}
+        context = {**tables_context(request, session.room), "back": back}
         return render(request, "scorer/home.html#my_tables", context)
     return HttpResponseRedirect(back)

@@ -12,7 +12,7 @@ from django.contrib import messages
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.cache import get_conditional_response
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
@@ -43,6 +43,10 @@ __all__ = [
 
 # --------------------------------------------------------------------------- the session page
 
+# The tallies answered alone carry the table's navigation too (a close or a reopen
+# on another phone takes 记一局 out of it or puts it back), marked as the scores page's.
+LIVE_ANSWER = {"live_answer": True, "nav_here": "session"}
+
 
 def _previous_totals(request: HtmxHttpRequest, n: int) -> list[int] | None:
     """The totals the polling page showed before ("was": "-8,69,-53,-8"), if it sent them."""
@@ -56,7 +60,7 @@ def detail(request: HtmxHttpRequest, code: str) -> HttpResponse:
     session = session_or_404(code)
     context = board(session, _previous_totals(request, session.n_players))
     if request.htmx:
-        return render(request, "scorer/session.html#tallies", context)
+        return render(request, "scorer/session.html#tallies", {**context, **LIVE_ANSWER})
     phone.remember_table(request, session)
     context["me_seat"] = phone.my_seat(request, session)
     context["me_name"] = phone.my_name(request, session)
@@ -79,11 +83,10 @@ def tallies(request: HtmxHttpRequest, code: str) -> HttpResponse:
     response = None if stop else get_conditional_response(request, etag=etag)
     if response is None:
         context = board(session, _previous_totals(request, session.n_players))
-        response = render(request, "scorer/session.html#tallies", context)
+        response = render(request, "scorer/session.html#tallies", {**context, **LIVE_ANSWER})
         if stop:
             response.status_code = HttpResponseStopPolling.status_code
-    response["ETag"] = etag
-    patch_cache_control(response, private=True, no_cache=True)
+    response["ETag"] = etag  # (kept by the phone only, asked again: scorer/caching.py)
     return response
 
 
@@ -92,9 +95,7 @@ def qr(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The session link as a QR code (SVG), for the other phones at the table."""
     session = session_or_404(code)
     url = share_link(request, reverse("scorer:session", args=[session.code])).url
-    response = HttpResponse(qr_svg(url), content_type="image/svg+xml")
-    patch_cache_control(response, private=True, max_age=24 * 3600)
-    return response
+    return HttpResponse(qr_svg(url), content_type="image/svg+xml")  # kept a day (caching.py)
 
 
 def _last_standing(session: GameSession) -> int | None:

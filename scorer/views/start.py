@@ -47,7 +47,7 @@ def _home(
         "recent_names": recent_names(room.pk),
         # The room's league, linked when its owner made it public.
         "league_public": room.league_public,
-        **tables_context(request),
+        **tables_context(request, room),
     }
     return render(request, "scorer/home.html", context, status=status)
 

@@ -30,6 +30,14 @@
     root.querySelectorAll(".pk-quick-fold").forEach(function (fold) {
       if (q !== "" && fold.querySelector(".pk-quick-fan:not([hidden])")) fold.open = true;
     });
+    // Nothing matches what was typed: a line says so (an empty list said nothing).
+    var none = root.querySelector("[data-fan-no-match]");
+    if (none) {
+      var found = q === "" || root.querySelector(".pk-quick-fan:not(.pk-on):not([hidden])") !== null;
+      none.hidden = found;
+      var typed = none.querySelector("[data-fan-typed]");
+      if (typed) typed.textContent = query.trim();
+    }
     root.querySelectorAll(".pk-quick-list").forEach(function (list) {
       var heading = list.previousElementSibling;
       var any = list.querySelector(".pk-quick-fan:not([hidden])") !== null;

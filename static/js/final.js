@@ -1,10 +1,11 @@
 // "Save as a picture": the final page's SVG drawn onto a canvas and shared (or
 // downloaded) as a PNG, a picture a chat app takes.  Drawn on the phone, whose
-// fonts have the players' names; without script the link opens the SVG itself.
+// fonts have the players' names; without script the link opens the picture's page
+// (data-svg: the SVG itself, where the link is that page).
 (function () {
   "use strict";
   function toPng(link) {
-    return fetch(link.href, { credentials: "same-origin" })
+    return fetch(link.getAttribute("data-svg") || link.href, { credentials: "same-origin" })
       .then(function (r) { return r.text(); })
       .then(function (svg) {
         return new Promise(function (resolve, reject) {

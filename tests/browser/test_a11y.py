@@ -39,6 +39,7 @@ from tests.browser.helpers import (
     assert_no_horizontal_scroll,
     assert_touch_targets,
     sign_in,
+    snap,
     use_language,
 )
 from tests.factories import DRAW, by_tiles, event, make_table, play, record
@@ -191,6 +192,7 @@ SCREENS = [
     Screen("adjust", "/s/{mcr}/adjust"),
     Screen("round-sichuan", "/s/{sichuan}/rounds/1/"),
     Screen("result", "/s/{closed}/final"),
+    Screen("result-picture", "/s/{mcr}/picture"),
     Screen("player", "/p/{player}/"),
     Screen("not-found", "/s/nosuchtable/"),
     # The record page, MCR: its first screen, a half-tapped hand (held counts, a
@@ -343,8 +345,9 @@ def test_screen_is_accessible(
 def test_large_text_is_a_tap_away_and_the_record_page_still_fits(
     page: Page, live_server: LiveServer, tables: Tables
 ) -> None:
-    """The footer's 大字: remembered for the phone, about 1.3x, nine tiles a row at
-    360 px with no sideways scrolling, touch targets still 44 px."""
+    """The footer's 大字: remembered for the phone, about 1.3x, each suit on two rows
+    at 360 px so that every tile is 44 px wide too, no sideways scrolling, touch
+    targets still 44 px, and a hand entered in the same taps as at normal size."""
     page.goto(f"{live_server.url}/s/{tables.mcr}/record")
     normal = page.evaluate("() => parseFloat(getComputedStyle(document.body).fontSize)")
     page.locator(".site-foot button").click()
@@ -360,17 +363,61 @@ def test_large_text_is_a_tap_away_and_the_record_page_still_fits(
     tap(page, "from:self")
     for value in MCR_TILES[:5]:
         tap(page, value)
+    # Each suit on two rows (5 + 4, the honours 4 + 3): every tile 44 px wide and tall.
     first_row = page.locator(".pk-grid-row").first.locator(".pk-tile")
     expect(first_row).to_have_count(9)
-    tops = {round(b["y"]) for b in (t.bounding_box() for t in first_row.all()) if b}
-    assert len(tops) == 1, f"the first row of tiles wrapped: {tops}"
+    tops = sorted({round(b["y"]) for b in (t.bounding_box() for t in first_row.all()) if b})
+    assert len(tops) == 2, f"a suit is not on two rows: {tops}"
     assert_no_horizontal_scroll(page)
     assert_touch_targets(
         page,
         ".rec-seats button, .pk-tools button, .pk-flags button, .pk-confirm, .site-foot button",
     )
-    # Tiles: 44 px tall; nine to a 360-px row leaves 37 px of width (picker.css says why).
-    assert_touch_targets(page, ".pk-grid .pk-tile", min_px=36)
+    assert_touch_targets(page, ".pk-grid .pk-tile")
+    snap(page, "record-large-text")
+    # The same hand enters in the same taps, one a tile, as at normal size.
+    for value in MCR_TILES[5:]:
+        tap(page, value)
+    expect(page.locator(".pk-hand-count")).to_contain_text("14")
+    expect(page.locator(".pk-confirm")).to_be_enabled()
     # Off again, from the same button.
     page.locator(".site-foot button").click()
     expect(page.locator("html")).not_to_have_class("large-text")
+
+
+# ----------------------------------------------------------------------------- targets
+
+# Every target a thumb taps: links, buttons, folds, fields.  A picker's tiles have
+# their own measure (below); a field's label is tapped with it, not on its own.
+TARGETS = (
+    "a[href], button, summary, select, textarea,"
+    " input:not([type=hidden]):not([type=checkbox]):not([type=radio])"
+)
+NOT_TARGETS = ".pk-tile, .visually-hidden"
+_SCREEN = {s.name: s for s in SCREENS}
+TARGET_SCREENS = [
+    *(_SCREEN[name] for name in ("record-result", "record-sichuan", "ledger", "ledger-sichuan")),
+    Screen("round", "/s/{mcr}/rounds/1/", open_folds(".version")),
+    *(_SCREEN[name] for name in ("round-sichuan", "adjust", "table", "table-sichuan-live")),
+    Screen("settle-up", "/s/{mcr}/final", open_folds(".close-box")),
+    Screen("settle-up-closed", "/s/{closed}/final", open_folds(".reopen-box")),
+    _SCREEN["result-picture"],
+]
+
+
+@pytest.mark.parametrize("large", [False, True], ids=["normal", "large"])
+@pytest.mark.parametrize("screen", TARGET_SCREENS, ids=[s.name for s in TARGET_SCREENS])
+def test_every_target_is_a_thumb_wide(
+    page: Page, live_server: LiveServer, tables: Tables, screen: Screen, large: bool
+) -> None:
+    """At 360 px, in both text sizes: every target but a tile is at least 44 x 44 CSS
+    px (WCAG 2.5.5), the fan links in a round's rows included; the tiles of a picker
+    are 44 px tall and as wide as their row allows (picker.css says why)."""
+    use_language(page, live_server.url, "zh-hans")
+    if large:
+        page.context.add_cookies([{"name": "mj_large_text", "value": "1", "url": live_server.url}])
+    show(page, live_server, screen, tables)
+    if large:
+        expect(page.locator("html")).to_have_class("large-text")
+    assert_touch_targets(page, f":is({TARGETS}):not({NOT_TARGETS})")
+    assert_no_horizontal_scroll(page)

@@ -11,7 +11,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from tests.browser.helpers import assert_no_horizontal_scroll, snap
 from tests.browser.test_table_flow import PLAYERS
-from tests.factories import make_table
+from tests.factories import by_tiles, make_table, record
 
 pytestmark = pytest.mark.browser
 
@@ -54,3 +54,40 @@ def test_pinyin_finds_fans_and_chosen_fans_stay_shown(page: Page, live_server: L
     help.scroll_into_view_if_needed()
     snap(page, "fan-help", full_page=False)
     search.fill("")
+
+
+def test_everyday_abbreviations_find_fans_and_no_match_is_said(
+    page: Page, live_server: LiveServer
+) -> None:
+    """ "qdd" (七对), "13幺" and "十三么" (十三幺) find their fans (the aliases of each
+    ruleset's fan help: tests/rules/test_fan_help.py); a search that finds nothing
+    says so, with what was typed."""
+    session = make_table("mcr", PLAYERS, first_dealer=0)
+    page.goto(f"{live_server.url}/s/{session.code}/record")
+    page.locator('button[value="mode:quick"]').click()
+    search = page.locator("[data-fan-search]")
+    none = page.locator("[data-fan-no-match]")
+    found = {"qdd": "七对", "13幺": "十三幺", "十三么": "十三幺"}
+    for typed, name in found.items():
+        search.fill(typed)
+        expect(
+            page.locator(".pk-quick-fan:not([hidden]) .pk-zh", has_text=name).first
+        ).to_be_visible()
+        expect(none).to_be_hidden()
+    search.fill("zzzq")
+    expect(page.locator(".pk-quick-fan:not([hidden])")).to_have_count(0)
+    expect(none).to_be_visible()
+    expect(none).to_have_text("没有这个番种： zzzq")
+    search.fill("")
+    expect(none).to_be_hidden()
+
+
+def test_a_fans_page_leads_back_to_the_round(page: Page, live_server: LiveServer) -> None:
+    session = make_table("mcr", PLAYERS, first_dealer=0)
+    record(session, by_tiles(winner=1, discarder=2))
+    round_url = f"{live_server.url}/s/{session.code}/rounds/1/"
+    page.goto(round_url)
+    page.locator(".current-version .fan-help-link").first.click()
+    page.wait_for_url("**/rules/mcr/fans/**")
+    page.get_by_role("link", name="← 返回").click()
+    page.wait_for_url(round_url)

@@ -3,8 +3,9 @@ is signed out, the phone keeping its tables.
 
 Every page under a room's /manage/ (found in the URL configuration, as the
 isolation test finds them), the accounts' pages and an invitation's, and any
-page a signed-in user opens, send `Cache-Control: private, no-store`; a phone's
-table pages keep their ETag and 304 for everyone else."""
+page a signed-in user opens, send `Cache-Control: private, no-store`; the tallies'
+poll keeps its ETag and 304 for everyone (tests/site/test_caching.py checks every
+URL against docs/security.md)."""
 
 from __future__ import annotations
 
@@ -81,7 +82,7 @@ def test_a_signed_in_user_gets_no_page_to_keep_and_phones_keep_their_etags(room:
     again = phone.get(reverse("scorer:tallies", args=[code]), HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 304
     page = phone.get(reverse("scorer:session", args=[code]))
-    assert "no-store" not in page.get("Cache-Control", "")
+    assert page["Cache-Control"] == "private, no-store"  # a page: the phone's form token
     qr = phone.get(reverse("scorer:qr", args=[code]))
     assert "max-age" in qr["Cache-Control"] and "no-store" not in qr["Cache-Control"]
     # The signed-in admin's own poll is still answered 304 (its page sends the ETag).

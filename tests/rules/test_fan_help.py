@@ -93,3 +93,18 @@ def test_every_fan_of_every_table_ruleset_has_its_help() -> None:
     assert set(every) == {rs.id for rs in REGISTRY.values() if rs.table_play}
     for rs_id, fans in every.items():
         assert set(REGISTRY[rs_id].fan_help()) == fans, rs_id
+
+
+def test_players_abbreviations_are_aliases_of_every_ruleset_that_has_the_fan() -> None:
+    """What players type at the table: "qdd" for 七对 and "13幺" / "十三么" for 十三幺,
+    in each ruleset whose fan help has a seven-pairs or thirteen-orphans entry."""
+    seven = thirteen = 0
+    for rs_id, rs in REGISTRY.items():
+        for fid, h in rs.fan_help().items():
+            if {"七对", "七对子"} & set(h.aliases):
+                assert "qdd" in h.aliases, (rs_id, fid, h.aliases)
+                seven += 1
+            if "十三幺" in h.aliases or "国士无双" in h.aliases:
+                assert {"13幺", "十三么"} <= set(h.aliases), (rs_id, fid, h.aliases)
+                thirteen += 1
+    assert seven >= 7 and thirteen >= 2, (seven, thirteen)

@@ -87,7 +87,8 @@ def test_the_live_pages_open_their_streams_and_a_closed_table_stops_polling() ->
     s = make_table("mcr", PLAYERS, room=room)
     page = Client().get(reverse("scorer:session", args=[s.code])).content.decode()
     assert f'sse-connect="/s/{s.code}/events?v={s.version}"' in page
-    assert 'hx-trigger="sse:changed, wake, every 3s"' in page
+    assert 'hx-trigger="live:fetch, wake, every 3s"' in page
+    assert f'data-live-version="{s.version}"' in page
     assert "ext/hx-sse-2" in page  # the extension django-htmx serves
     boss = member_client(room, "boss")
     for name in ("manage", "manage_tables"):

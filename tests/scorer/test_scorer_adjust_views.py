@@ -50,7 +50,7 @@ def test_an_adjustment_is_recorded_once_and_shown_as_such() -> None:
     rev = s.rounds.get().current
     assert rev.kind == RoundRevision.ADJUST and rev.result["reason"] == "协商"
     ledger = text(c.get(reverse("scorer:ledger", args=[s.code]), **ZH))
-    assert "1 调整" in ledger
+    assert "调整 +30" in ledger  # labelled by its kind, not by a number
     detail = text(c.get(reverse("scorer:round", args=[s.code, 1]), **ZH))
     assert "调整：协商" in detail and "乙 → 甲：30" in detail and "丙 → 丁：5" in detail
     chart = html(c.get(reverse("scorer:session", args=[s.code]), **EN))

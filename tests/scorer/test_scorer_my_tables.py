@@ -143,6 +143,7 @@ def test_hiding_goes_back_only_to_this_site() -> None:
     s = table(["甲", "乙", "丙", "丁"], phone)
     url = reverse("scorer:hide_table", args=[s.code])
     response = phone.post(url, {"next": "https://evil.example/"})
-    assert response["Location"] == reverse("scorer:home")
+    # (Then to the start page of the table's own room: a room's pages stay in the room.)
+    assert response["Location"] == reverse("scorer:room", args=[s.room.slug])
     assert phone.get(url).status_code == 405
     assert phone.post(reverse("scorer:hide_table", args=["nosuchcode"])).status_code == 404

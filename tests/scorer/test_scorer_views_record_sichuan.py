@@ -981,3 +981,19 @@ def test_a_kong_recorded_without_its_tile_asks_for_it(client: Client, session: G
     assert phone.state["melds"] == ""
     warn = re.findall(r'<p class="pk-msg ev-kong-warn" role="alert">(.*?)</p>', page)
     assert warn == ["乙 这一局记过一个杠，但没记是哪张牌：请用杠的按钮把它加进手牌。"]
+
+
+def test_a_joining_winner_with_a_wrong_hand_is_refused_in_players_words(
+    client: Client, session: GameSession
+) -> None:
+    """The refusal names the player, not the event's place in the round's JSON
+    ("第 3 个事件（王姐）：…" read like a developer's message)."""
+    event(session, win_event(2, 1, WANG_ON_7S))
+    phone = Phone(client, session)
+    phone.tap("join:on", "winner:0")
+    phone.tiles("135m246m1379p248s")
+    r = phone.confirm(htmx=True)
+    said = re.search(r"pk-confirm-state pk-refused[^>]*>([^<]*)<", html(r))[1]  # type: ignore[index]
+    assert r.status_code == 200 and "不能" in said, said
+    assert "个事件" not in said and "号位" not in said and said.startswith("没有记录：甲："), said
+    assert len(Round.objects.get().current.entry["events"][0]["winners"]) == 1  # type: ignore[union-attr]

@@ -317,7 +317,10 @@ def test_session_page_shows_seats_totals_and_actions(client: Client) -> None:
     assert "data-select-on-focus" in share[0] and "readonly" in share[0]
     assert f'src="{reverse("scorer:qr", args=[s.code])}"' in page
     assert f'hx-get="{reverse("scorer:tallies", args=[s.code])}"' in page
-    assert 'hx-trigger="sse:changed, wake, every 3s"' in page  # the stream's nudge, or the poll
+    # The stream's nudge (live.js fetches a version newer than the one shown), or the poll.
+    assert 'hx-trigger="live:fetch, wake, every 3s"' in page
+    s.refresh_from_db()
+    assert f'data-live-version="{s.version}"' in page
     assert 'class="money' not in page  # no money per point set
 
 
@@ -811,7 +814,10 @@ def test_500_page_has_both_languages_and_no_trace(monkeypatch: pytest.MonkeyPatc
     page = html(response)
     assert "出错了" in page and "Server error" in page
     assert "boom" not in page and "Traceback" not in page
-    assert render_to_string("500.html") == page
+    # Its way back is the table's own page (read off the address: no database).
+    back = reverse("scorer:session", args=[s.code])
+    assert render_to_string("500.html", {"back": back, "table": True}) == page
+    assert f'href="{back}"' in page and "Back to the table" in page
 
 
 def test_preset_fills_the_rule_options(client: Client) -> None:

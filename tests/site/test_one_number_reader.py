@@ -69,18 +69,16 @@ def offences(source: str, path: str) -> list[str]:
                 if _names_in(arg) & OUTSIDE_NAMES or _made_text(arg):
                     out.append(f"{path}:{node.lineno} {name}() of outside text")
             if isinstance(f, ast.Attribute) and f.attr == "get_page" and node.args:
-                if _names_in(node.args[0]) & {"request", "GET"} and not (
-                    isinstance(node.args[0], ast.Call)
-                    and isinstance(node.args[0].func, ast.Name)
-                    and node.args[0].func.id == "page_number"
-                ):
+                arg = node.args[0]
+                read = isinstance(arg, ast.Call) and getattr(arg.func, "id", "") == "page_number"
+                if _names_in(arg) & {"request", "GET"} and not read:
                     out.append(f"{path}:{node.lineno} get_page() of the request")
-        if isinstance(node, ast.Attribute) and node.attr in NUMBER_FIELDS:
-            if isinstance(node.value, ast.Name) and node.value.id == "forms":
-                out.append(f"{path}:{node.lineno} forms.{node.attr}")
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if re.search(r"<int:\w+>", node.value):
-                out.append(f"{path}:{node.lineno} <int:…> in a URL")
+        forms_field = isinstance(node, ast.Attribute) and node.attr in NUMBER_FIELDS
+        if forms_field and getattr(node.value, "id", "") == "forms":
+            out.append(f"{path}:{node.lineno} forms.{node.attr}")
+        url = isinstance(node, ast.Constant) and isinstance(node.value, str)
+        if url and re.search(r"<int:\w+>", node.value):
+            out.append(f"{path}:{node.lineno} <int:…> in a URL")
     return out
 
 

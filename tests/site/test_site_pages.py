@@ -16,8 +16,9 @@ from tests.pages import html
 
 HTMX_PATH = "django_htmx/htmx-2.min.js"
 # The site's name in the header, in the page's language (the heading is the room's).
-SITE_TITLE_ZH = '<a class="site-title" href="/">麻将计分</a>'
-SITE_TITLE_EN = '<a class="site-title" href="/">Mahjong Scorer</a>'
+# (`/` is the default room's start page: its title leads to the room's own, /r/main/.)
+SITE_TITLE_ZH = '<a class="site-title" href="/r/main/">麻将计分</a>'
+SITE_TITLE_EN = '<a class="site-title" href="/r/main/">Mahjong Scorer</a>'
 
 # The home page lists the room's configurations (a database read).
 pytestmark = pytest.mark.django_db

@@ -40,6 +40,7 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "scorer",
         "scorer.broker",
+        "scorer.caching",
         "scorer.clock",
         "scorer.config_checks",
         "scorer.fees",

@@ -52,7 +52,7 @@ HELP = {
         "the winning shape: four sets and a pair, or seven pairs, thirteen orphans, "
         "knitted and honors, knitted straight; no shape adds anything, the amounts come "
         "from A × base and each player's stakes",
-        ("平胡", "屁胡", "七对", "十三幺"),
+        ("平胡", "屁胡", "七对", "qdd", "十三幺", "十三么", "13幺"),
     )
 }  # fmt: skip
 PAOZI = SeatInput("paozi", "炮子", "Stakes (paozi)", 0, 4, 0,

@@ -106,7 +106,7 @@ HELP: dict[int, FanHelp] = {
     for f, (example, situation, aliases) in (
         (FANS[PENGPENG], (_PUNGS, {}, ("对对胡", "碰碰和", "大对子"))),
         (FANS[FLUSH], ("123m456m789m234m5m +5m", {}, ("清一门", "full flush"))),
-        (FANS[SEVEN], ("1133m5577p2288s1z +1z", {}, ("七对", "七对子", "暗七对"))),
+        (FANS[SEVEN], ("1133m5577p2288s1z +1z", {}, ("七对", "七对子", "暗七对", "qdd"))),
         (FANS[DRAGON7], ("111m33m5577p2288s +1m", {}, ("龙七对子", "豪华七对"))),
         (FANS[TEN_HONORS], (_PUNGS, {"self_drawn": True}, ("十风", "打十张字"))),
         (FANS[KONG_BLOOM], ("123p456p789s5s [2222m] +5s", {"self_drawn": True, "after_kong": True},
