@@ -11,12 +11,15 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from django.core.cache import cache
+
 from scorer import clock
 from scorer.models import Player, TableResult
 from scorer.models.results import room_day_of
 from scorer.present.league import big_hand_rows, ruleset_name
 from scorer.ratings import PROVISIONAL_SIGMA, shown
 from scorer.services.league import (
+    CACHE_SECONDS,
     current_season,
     rivals,
     season_rows,
@@ -24,7 +27,7 @@ from scorer.services.league import (
     stats_of,
 )
 
-__all__ = ["player_league"]
+__all__ = ["player_league", "player_league_now"]
 
 CHANGES = 10  # the rating changes his page lists, newest first
 RIVALS = 5  # the players his head to head lists
@@ -72,6 +75,21 @@ def _season(player: Player, season: Any) -> dict[str, Any]:
 
 
 def player_league(player: Player) -> dict[str, Any]:
+    """His page's league part, computed once per change of the room's league (kept
+    under the room's `league_version`, which every change moves, the day and whether
+    the league is public)."""
+    room = player.room
+    made = player.created_at.timestamp()
+    key = (f"player-league:{player.pk}:{made}:{room.league_version}:{room.league_public}:"
+           f"{room_day_of(room.day_ends_hour, clock.now())}")  # fmt: skip
+    got = cache.get(key)
+    if got is None:
+        got = player_league_now(player)
+        cache.set(key, got, CACHE_SECONDS)
+    return dict(got)
+
+
+def player_league_now(player: Player) -> dict[str, Any]:
     rows = list(
         TableResult.objects.filter(player=player)
         .select_related("rating")

@@ -386,6 +386,7 @@ def big_hands(rows: Sequence[TableResult], limit: int = 10) -> list[TableResult]
 __all__ = [
     "RatingNow",
     "Stats",
+    "CACHE_SECONDS",
     "big_hands",
     "cached",
     "close_season",

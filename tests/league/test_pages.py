@@ -177,3 +177,13 @@ def test_head_to_head_counts_who_dealt_into_whom(league_room: Any) -> None:
     assert set(mine) == {"乙", "丙", "丁"}
     assert {k: mine["乙"][k] for k in h2h} == h2h
     assert mine["丙"]["a_into_b"] == 1  # 甲 dealt into 丙 at the third table
+
+
+def test_a_players_league_part_moves_with_the_next_close(league_room: Any) -> None:
+    jia = Player.objects.get(room=league_room, name="甲")
+    url = reverse("scorer:player", args=[jia.slug])
+    assert "(1/3)" in html(Client().get(url))  # 1 win in 3 hands
+    s = make_table("mcr", ("甲", "乙", "丙", "丁"), seated=True, room=league_room)
+    play(s, [by_tiles(0, 1)])
+    s.close()
+    assert "(2/4)" in html(Client().get(url))
