@@ -33,10 +33,12 @@ ROUNDS = 30
 BATCH = 5000
 
 
-def _setup() -> None:
+def setup(name: str = "benchmarks.rooms") -> None:
+    """Django on the PostgreSQL database DATABASE_URL names (the benchmark `name`
+    measures nothing else), migrated."""
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
-        sys.exit("benchmarks.rooms measures PostgreSQL: set DATABASE_URL=postgres://…/<own db>")
+        sys.exit(f"{name} measures PostgreSQL: set DATABASE_URL=postgres://…/<own db>")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_site.settings")
     os.environ.setdefault("DJANGO_ALLOW_INSECURE_KEY", "1")
     os.environ.setdefault("DJANGO_STATIC_MANIFEST", "0")
@@ -48,7 +50,7 @@ def _setup() -> None:
     call_command("migrate", verbosity=0)
 
 
-def _reset() -> None:
+def reset() -> None:
     from django.db import connection
 
     with connection.cursor() as c:
@@ -58,7 +60,7 @@ def _reset() -> None:
         )
 
 
-def _template_revision() -> dict[str, Any]:
+def template_revision() -> dict[str, Any]:
     """A real round's stored entry and result (as wide as the rows a room keeps)."""
     from django.db import transaction
 
@@ -308,7 +310,7 @@ def main(argv: list[str] | None = None) -> None:
         help="measure the rooms already in the database again (no insert)",
     )
     args = parser.parse_args(argv)
-    _setup()
+    setup()
     from scorer.models.rooms import Room
 
     if args.again:
@@ -316,10 +318,10 @@ def main(argv: list[str] | None = None) -> None:
         show({n: measure(f"room-{args.small // 2}", args.runs)})
         return
     if args.reset:
-        _reset()
+        reset()
     elif Room.objects.exists():
         sys.exit("the database has rooms already: --reset empties it (its own database only)")
-    template = _template_revision()
+    template = template_revision()
     results = {}
     for size in (args.small, args.rooms):
         # The small rooms get a month of the till; the many more, one day.

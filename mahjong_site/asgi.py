@@ -2,7 +2,8 @@
 
     uvicorn mahjong_site.asgi:application --workers 2   (docs/deploy.md)
 
-A table's event stream (`/s/<code>/events`) and a room's (`/r/<slug>/manage/events`)
+A table's event stream (`/s/<code>/events`), a room's (`/r/<slug>/manage/events`) and its
+league's (`/r/<slug>/league/events`)
 stay open for as long as a phone shows the page.  Through Django's ASGI handler
 each would hold a thread (its sync middleware and view) and, with persistent
 connections, a database connection; here they are served by a small ASGI app:
@@ -31,7 +32,14 @@ from asgiref.sync import sync_to_async  # noqa: E402
 from django.db import close_old_connections, connections  # noqa: E402
 
 from scorer.broker import table_topic  # noqa: E402
-from scorer.services.live import ROOM_EVENTS, TABLE_EVENTS, room_stream_for, table_version  # noqa: E402
+from scorer.services.live import (  # noqa: E402
+    LEAGUE_EVENTS,
+    ROOM_EVENTS,
+    TABLE_EVENTS,
+    league_stream_for,
+    room_stream_for,
+    table_version,
+)
 from scorer.streams import (  # noqa: E402
     BadVersion,
     Message,
@@ -62,6 +70,7 @@ def _short(fn: Any) -> Any:
 
 _table_version = _short(table_version)
 _room_stream_for = _short(room_stream_for)
+_league_stream_for = _short(league_stream_for)
 
 
 def _headers(scope: Scope) -> dict[str, str]:
@@ -89,7 +98,8 @@ async def events(scope: Scope, receive: Receive, send: Send) -> bool:
     """Serve the request when it is a stream's (True); False: Django's."""
     path = scope["path"]
     table, room = TABLE_EVENTS.match(path), ROOM_EVENTS.match(path)
-    if table is None and room is None:
+    league = LEAGUE_EVENTS.match(path)
+    if table is None and room is None and league is None:
         return False
     if scope["method"] not in ("GET", "HEAD"):
         await _not_allowed(send)
@@ -110,13 +120,18 @@ async def events(scope: Scope, receive: Receive, send: Send) -> bool:
 
         await asgi_events(receive, send, topic, first)
         return True
-    assert room is not None
     cookie = SimpleCookie()
     cookie.load(headers.get("cookie", ""))
     cookies = {k: m.value for k, m in cookie.items()}
+    # A room's stream (its admins') or its league's (whoever may see the league page).
+    if room is not None:
+        slug, find = room["slug"], _room_stream_for
+    else:
+        assert league is not None
+        slug, find = league["slug"], _league_stream_for
 
     async def first_room() -> Opening:
-        found = await _room_stream_for(cookies, room["slug"])
+        found = await find(cookies, slug)
         return None if found is None else (found, opening(None, seen))
 
     await asgi_events(receive, send, None, first_room)

@@ -25,12 +25,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_site.settings")
 
 django_application = get_wsgi_application()
 
-from scorer.services.live import ROOM_EVENTS, TABLE_EVENTS  # noqa: E402
+from scorer.services.live import LEAGUE_EVENTS, ROOM_EVENTS, TABLE_EVENTS  # noqa: E402
 from scorer.streams import wsgi_poll_instead  # noqa: E402
 
 
 def application(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
     path = environ.get("PATH_INFO", "")
-    if TABLE_EVENTS.match(path) or ROOM_EVENTS.match(path):
+    if any(p.match(path) for p in (TABLE_EVENTS, ROOM_EVENTS, LEAGUE_EVENTS)):
         return wsgi_poll_instead(environ, start_response)
     return django_application(environ, start_response)

@@ -124,6 +124,10 @@ class Ruleset:
     # What a table offers (tiles, chi, 圈风, wild tiles, flags, events, per-seat
     # inputs, labels): see rules/table.py.  `table(params)` may vary it by parameter.
     table_spec: ClassVar[TableSpec] = TableSpec()
+    # The league's rating family (scorer/ratings.py): rulesets whose players' skill is
+    # one skill share a family; each ruleset declares its own, and every preset of a
+    # ruleset is in its family.  "" (undeclared): a family of its own, its id.
+    rating_family: ClassVar[str] = ""
     presets: ClassVar[tuple[Preset, ...]] = ()  # the first is the default
 
     def preset(self, preset_id: Any) -> Preset | None:
@@ -462,3 +466,10 @@ def get_ruleset(ruleset_id: Any) -> Ruleset:
             f"没有规则“{ruleset_id}”（现有：{names}）",
         )
     return REGISTRY[ruleset_id]
+
+
+def rating_family(ruleset_id: str) -> str:
+    """The league's rating family of a ruleset (its declared `rating_family`, else its
+    own id; an unknown id is a family of its own)."""
+    rs = REGISTRY.get(ruleset_id)
+    return (rs.rating_family or rs.id) if rs is not None else ruleset_id

@@ -62,6 +62,11 @@ def room_topic(room_id: int) -> str:
     return f"r:{room_id}"
 
 
+def league_topic(room_id: int) -> str:
+    """A room's league: its league pages, public ones too (versions only)."""
+    return f"l:{room_id}"
+
+
 class Subscription:
     """One subscriber of one topic; `close()` (or leaving its `with`) unsubscribes."""
 

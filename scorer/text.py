@@ -73,12 +73,13 @@ AUTHOR = TextKind("author", 80)
 NOTE = TextKind("note", 200, newlines=True)  # why a table was closed or reopened
 REASON = TextKind("reason", 80)  # why an adjustment moves points
 SEARCH = TextKind("search", 40)  # a name looked for in the room's players
+SEASON_NAME = TextKind("season_name", 40)  # 十一月月赛: the league page's heading
 
 # Every kind by its key (the templates' `{% text_length "note" %}`).
 KINDS: dict[str, TextKind] = {
     k.key: k
     for k in [PLAYER_NAME, TABLE_NAME, ROOM_NAME, CONFIG_NAME, MEMBER_NAME]
-    + [AUTHOR, NOTE, REASON, SEARCH]
+    + [AUTHOR, NOTE, REASON, SEARCH, SEASON_NAME]
 }
 
 _LINE_BREAKS = frozenset("\n\r")
@@ -287,6 +288,7 @@ __all__ = [
     "REASON",
     "ROOM_NAME",
     "SEARCH",
+    "SEASON_NAME",
     "TABLE_NAME",
     "TextField",
     "TextKind",

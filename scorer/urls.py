@@ -10,10 +10,12 @@ from scorer.views import (
     export,
     fan_help,
     final,
+    league,
     ledger,
     live,
     manage_configs,
     manage_day,
+    manage_league,
     manage_log,
     manage_people,
     manage_tables,
@@ -41,6 +43,32 @@ urlpatterns = [
     path("s/new", start.create, name="create"),
     path("r/<slug:slug>/", start.room_home, name="room"),
     path("r/<slug:slug>/new", start.room_create, name="room_create"),
+    # The room's league (public when its owner says so, else its admins only).
+    path("r/<slug:slug>/league/", league.league, name="league"),
+    path("r/<slug:slug>/league/rating", league.rating_help, name="league_rating"),
+    path("r/<slug:slug>/league/events", live.league_events, name="league_events"),
+    path("r/<slug:slug>/league/<num:pk>/standings.svg", league.league_svg, name="league_svg"),
+    path("r/<slug:slug>/league/<num:pk>/standings.csv", league.league_csv, name="league_csv"),
+    path("r/<slug:slug>/league/<num:pk>/tables.csv", league.tables_csv, name="league_tables_csv"),
+    path("r/<slug:slug>/manage/league/", manage_league.manage_league, name="manage_league"),
+    path(
+        "r/<slug:slug>/manage/league/public", manage_league.set_public, name="manage_league_public"
+    ),
+    path(
+        "r/<slug:slug>/manage/league/seasons/<num:pk>/",
+        manage_league.season_edit,
+        name="manage_season",
+    ),
+    path(
+        "r/<slug:slug>/manage/league/seasons/<num:pk>/close",
+        manage_league.season_close,
+        name="manage_season_close",
+    ),
+    path(
+        "r/<slug:slug>/manage/league/players/<num:pk>",
+        manage_league.set_left_out,
+        name="manage_league_left_out",
+    ),
     path("r/<slug:slug>/t/<str:code>/", start.table, name="table"),
     # The room's admins (signed in, members of the room): the day and the tables.
     path("r/<slug:slug>/manage/", manage_day.manage, name="manage"),

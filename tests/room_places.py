@@ -16,8 +16,9 @@ import re
 from dataclasses import dataclass
 
 from django.test import Client
+from django.utils import timezone
 
-from scorer.models import GameSession
+from scorer.models import GameSession, Season
 from scorer.models.invites import RoomInvite
 from scorer.models.rooms import Room, RoomMember, RoomTable
 from tests.factories import make_member, phone
@@ -39,6 +40,7 @@ class Place:
     owner: RoomMember
     admin: RoomMember
     invite: RoomInvite
+    season: Season  # the room's league (its pages take a season)
 
     def boss(self) -> Client:
         """A phone signed in as the room's owner."""
@@ -57,7 +59,10 @@ def place(room: Room, tag: str) -> Place:
     owner = make_member(room, f"{tag}-owner")
     admin = make_member(room, f"{tag}-admin", RoomMember.ADMIN)
     invite = RoomInvite.objects.create(room=room, created_by=owner.user)
-    return Place(room, table, fixed, owner, admin, invite)
+    today = timezone.localdate()
+    season = Season.open(room, owner, list(room.configs.filter(ruleset=table.ruleset)),
+                         name=f"{tag} 月赛", first_day=today, last_day=today)  # fmt: skip
+    return Place(room, table, fixed, owner, admin, invite, season)
 
 
 def scorer_routes() -> dict[str, str]:
@@ -89,7 +94,8 @@ def fill(route: str, p: Place) -> list[str]:
     if route.startswith("p/"):
         path = path.replace("<str:slug>", p.player_slugs()[0])
     kinds = {"configs": p.room.configs.first(), "players": p.room.players.first(),
-             "members": p.admin, "invites": p.invite}  # fmt: skip
+             "members": p.admin, "invites": p.invite, "seasons": p.season,
+             "league": p.season}  # fmt: skip
     for kind, row in kinds.items():
         if f"{kind}/<int:pk>" in path:
             assert row is not None

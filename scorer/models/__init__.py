@@ -9,8 +9,10 @@ refusals a change answers with; `session_rules` is `GameSession.rules`.
 """
 
 from scorer.models.invites import RoomInvite
+from scorer.models.league import League, Season
 from scorer.models.money import BalanceEntry, Collection, DayClose, TableCharge
 from scorer.models.players import Player, PlayerAlias, Seat
+from scorer.models.results import TableRating, TableResult
 from scorer.models.roomlog import RoomLogEntry
 from scorer.models.rooms import Room, RoomConfig, RoomMember
 from scorer.models.rounds import (
@@ -30,6 +32,7 @@ __all__ = [
     "Collection",
     "DayClose",
     "GameSession",
+    "League",
     "Player",
     "PlayerAlias",
     "ReplacedTableCode",
@@ -43,9 +46,12 @@ __all__ = [
     "RoundChange",
     "RoundRevision",
     "RoundTaken",
+    "Season",
     "Seat",
     "SessionChange",
     "StaleRevision",
     "TableCharge",
+    "TableRating",
+    "TableResult",
     "Transfer",
 ]

@@ -14,12 +14,18 @@ import secrets
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
+from django.dispatch import Signal
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from scorer.lookalike import looks_like
 from scorer.models.roomlog import PLAYER_RENAMED, PLAYERS_MERGED, Actor
 from scorer.text import PLAYER_NAME, clean_text
+
+# Sent inside a merge's transaction, its seats moved and before the name goes:
+# `keep` (the player kept) and `sessions` (the pks of the tables whose seats moved),
+# so that what is kept of those tables (scorer/models/sessions.py) is written again.
+players_merged = Signal()
 
 
 def new_slug() -> str:
@@ -102,6 +108,9 @@ class Player(models.Model):
                 PlayerAlias.keep(self, before)
             if by is not None and before != name:
                 self.room.log_action(PLAYER_RENAMED, by, {"before": before, "after": name})
+            if before != name:  # the league's standings show his name
+                room_rows = type(self.room).objects.filter(pk=self.room_id)
+                room_rows.update(league_version=models.F("league_version") + 1)
 
     def merge_into(self, keep: Player, by: Actor | None = None) -> int:
         """Two names that are one person: his seats move to `keep`, this name goes
@@ -136,7 +145,9 @@ class Player(models.Model):
                         ),
                     }
                 )
+            sessions = list(Seat.objects.filter(player=self).values_list("session_id", flat=True))
             moved = Seat.objects.filter(player=self).update(player=keep)
+            players_merged.send(sender=Player, keep=keep, sessions=sessions)
             # The name that goes, and the names it was known by, are his from now on.
             PlayerAlias.objects.filter(player=self).update(player=keep)
             PlayerAlias.keep(keep, next(p.name for p in locked if p.pk == self.pk))
@@ -235,5 +246,6 @@ __all__ = [
     "Player",
     "PlayerAlias",
     "Seat",
+    "players_merged",
     "recent_names",
 ]

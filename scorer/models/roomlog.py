@@ -116,6 +116,30 @@ PLAYER_RENAMED = action(
 PLAYERS_MERGED = action(
     "room.player.merged", _("%(who)s merged %(gone)s into %(keep)s (%(seats)s tables)")
 )
+# The league (scorer/models/league.py).
+LEAGUE_SHOWN = action("room.league.shown", _("%(who)s made the league page public"))
+LEAGUE_HIDDEN = action("room.league.hidden", _("%(who)s made the league page admins-only"))
+LEAGUE_LEFT_OUT = action("room.league.left_out", _("%(who)s left %(player)s out of the league"))
+LEAGUE_TAKEN_BACK = action("room.league.taken_back", _("%(who)s put %(player)s back in the league"))
+SEASON_OPENED = action("room.season.opened", _("%(who)s opened the season %(season)s"))
+SEASON_EDITED = action(
+    "room.season.edited", _("%(who)s changed the season %(season)s"), changes=True
+)
+SEASON_CLOSED = action("room.season.closed", _("%(who)s closed the season %(season)s"))
+SEASON_TABLE_REOPENED = action(
+    "room.season.table_reopened",
+    _(
+        "The game at %(table)s, counted by the closed season %(season)s, was reopened: "
+        "the season's final standings stay as they were"
+    ),
+)
+SEASON_TABLE_CHANGED = action(
+    "room.season.table_changed",
+    _(
+        "The game at %(table)s, counted by the closed season %(season)s, was closed again: "
+        "the season's final standings stay as they were"
+    ),
+)
 # Admins, invitations and the room itself.
 INVITE_MADE = action("room.invite.made", _("%(who)s made an invitation link"))
 INVITE_WITHDRAWN = action("room.invite.withdrawn", _("%(who)s withdrew an invitation link"))
@@ -179,6 +203,10 @@ __all__ = [
     "CONFIG_OFFERED",
     "CONFIG_WITHDRAWN",
     "INVITE_MADE",
+    "LEAGUE_HIDDEN",
+    "LEAGUE_LEFT_OUT",
+    "LEAGUE_SHOWN",
+    "LEAGUE_TAKEN_BACK",
     "INVITE_WITHDRAWN",
     "LISTS_CHANGES",
     "MEMBER_JOINED",
@@ -187,6 +215,11 @@ __all__ = [
     "PLAYERS_MERGED",
     "PLAYER_RENAMED",
     "ROOM_RENAMED",
+    "SEASON_CLOSED",
+    "SEASON_EDITED",
+    "SEASON_OPENED",
+    "SEASON_TABLE_CHANGED",
+    "SEASON_TABLE_REOPENED",
     "SENTENCES",
     "TABLES_ADDED",
     "TABLE_BROUGHT_BACK",

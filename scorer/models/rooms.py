@@ -79,6 +79,13 @@ class Room(models.Model):
     # 0 to LAST_DAY_END_HOUR: a table's fee counts on the day of its close
     # (scorer/services/till.py).
     day_ends_hour = models.PositiveSmallIntegerField(_("the day ends at (hour)"), default=6)
+    # The room's league page (scorer/models/league.py): public on its start page, or its
+    # admins' only (the default).  The owner's choice, logged (League.set_public).
+    league_public = models.BooleanField(default=False)
+    # Moved by every change of what the league shows (a table's results written, a
+    # season changed, a player renamed or left out): its pages' cached standings are
+    # keyed by it (scorer/services/league.py).
+    league_version = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["pk"]

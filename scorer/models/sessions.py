@@ -33,6 +33,8 @@ from scorer.fees import close_entry
 from scorer.models import errors
 from scorer.models.locking import locked
 from scorer.models.money import FEE, TIME, TableCharge
+from scorer.models.players import Player, players_merged
+from scorer.models.results import write_results
 from scorer.models.roomlog import (
     TABLE_CLOSED,
     TABLE_PAUSED,
@@ -171,6 +173,7 @@ class GameSession(RoundChanges, models.Model):
             session.taken_in_at = timezone.now()
             session.taken_in_by = author[:80]
             session.save(update_fields=["taken_in_at", "taken_in_by"])
+            write_results(session)  # the league counts it from now on
             if by is not None:
                 session.room.log_action(TABLE_TAKEN_IN, by, session.log_data())
             session.bump()  # the room's pages (and the table's) hear of it
@@ -212,6 +215,7 @@ class GameSession(RoundChanges, models.Model):
         )
         self.charge_at_close()
         self.charge_time()
+        write_results(self)
         return True
 
     # -- reading ----------------------------------------------------------
@@ -369,6 +373,9 @@ class GameSession(RoundChanges, models.Model):
             # the difference counts on this close's day (scorer/services/books.py).
             session.charges.filter(undone_at__isnull=True).update(undone_at=session.closed_at)
             session.charge_time()
+            # The results kept at the close (the league's, a player's page's), in the
+            # close's own transaction: written again by the next close after a reopen.
+            write_results(session)
             session.bump()
             if by is not None:
                 session.room.log_action(
@@ -472,6 +479,8 @@ class GameSession(RoundChanges, models.Model):
             # reopened, until the table closes again: the next close replaces it and the
             # difference is owed, or to refund, on that close's day.  What was collected
             # stays collected, on the day it was taken.
+            # Its results stay, marked reopened, until it closes again (as the books).
+            write_results(session)
             session.bump()
             self.closed_at = None
             return True
@@ -503,6 +512,24 @@ def _table_started(
     the room's admin pages are told once it commits."""
     if created:
         nudge_room(instance.room_id)
+
+
+@receiver(players_merged, sender=Player)
+def _players_merged(sender: type[Player], keep: Player, sessions: list[int], **kwargs: Any) -> None:
+    """Two names merged into one player: the results of the tables whose seats moved
+    are written again (his rows, and his ratings replayed from the first of them)."""
+    rewrite_results(GameSession.objects.filter(pk__in=sessions, closed_at__isnull=False))
+
+
+def rewrite_results(sessions: Any) -> int:
+    """Write the kept results of these closed tables again, in close order (each
+    under its lock, inside the caller's transaction); how many were written."""
+    n = 0
+    for session in sessions.order_by("closed_at", "pk"):
+        with locked(session, closed_ok=True) as s:
+            write_results(s)
+        n += 1
+    return n
 
 
 @receiver(post_save, sender=RoomTable)

@@ -28,6 +28,7 @@ from scorer.fees import FEE_KIND, FEE_REASON, FeeRule, charged, rescore_close
 from scorer.language import by_language
 from scorer.models import GameSession, Round, RoundChange, RoundRevision, SessionChange
 from scorer.models.players import Player
+from scorer.models.results import write_results
 from scorer.models.rooms import Room, default_room
 from scorer.parse import FIRST_DAY, LAST_DAY, MAX_RATE, datetime_or_none, money_or_none
 from scorer.scoring import score_entry
@@ -431,6 +432,7 @@ def import_table(data: Any, copy_of: str = "", room: Room | None = None) -> Game
                     .order_by("created_at", "pk"))  # fmt: skip
         if here and copy_of != session.origin:
             raise AlreadyHere(session.origin, here)  # rolls the import back
+        write_results(session)  # kept, not counted by the league until taken in
         session.bump()
     return session
 

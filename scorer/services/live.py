@@ -20,7 +20,7 @@ from django.contrib import auth
 from django.http import Http404, HttpRequest
 
 from scorer import signin
-from scorer.broker import room_topic, table_topic
+from scorer.broker import league_topic, room_topic, table_topic
 from scorer.models import GameSession
 from scorer.models.rooms import Room
 from scorer.services.access import CODE, NoLongerAdmin, member_or_404
@@ -28,6 +28,7 @@ from scorer.services.access import CODE, NoLongerAdmin, member_or_404
 # The paths the ASGI app serves ahead of Django (the same as scorer/urls.py's).
 TABLE_EVENTS = re.compile(r"^/s/(?P<code>[^/]+)/events$")
 ROOM_EVENTS = re.compile(r"^/r/(?P<slug>[-a-zA-Z0-9_]+)/manage/events$")
+LEAGUE_EVENTS = re.compile(r"^/r/(?P<slug>[-a-zA-Z0-9_]+)/league/events$")
 
 
 class Opened(NamedTuple):
@@ -59,6 +60,13 @@ def room_admin_of(request: HttpRequest, slug: str) -> bool:
     return True
 
 
+def league_open_to(request: HttpRequest, slug: str) -> bool:
+    """Whether the league page of the room is open to this request: public, or its admin."""
+    if Room.objects.filter(slug=slug, league_public=True).exists():
+        return True
+    return room_admin_of(request, slug)
+
+
 def request_from_cookies(cookies: dict[str, str]) -> HttpRequest:
     """A request carrying what the session cookie says (its user), for a stream
     served outside Django's middleware."""
@@ -77,10 +85,21 @@ def room_stream_for(cookies: dict[str, str], slug: str) -> str | None:
     return None
 
 
+def league_stream_for(cookies: dict[str, str], slug: str) -> str | None:
+    """The league's topic when its page is open to the cookies' visitor (public, or the
+    room's admin), else None."""
+    if league_open_to(request_from_cookies(cookies), slug) and (pk := room_id(slug)) is not None:
+        return league_topic(pk)
+    return None
+
+
 __all__ = [
+    "LEAGUE_EVENTS",
     "ROOM_EVENTS",
     "TABLE_EVENTS",
     "Opened",
+    "league_open_to",
+    "league_stream_for",
     "room_admin_of",
     "room_id",
     "room_stream_for",

@@ -23,6 +23,7 @@ from scorer import clock
 from scorer.models import GameSession, RoundRevision
 from scorer.models.locking import locked
 from scorer.models.money import Collection, DayClose, TableCharge
+from scorer.models.results import write_results
 from scorer.models.roomlog import TABLE_SENT_BACK
 from scorer.models.rooms import Room, RoomMember
 from scorer.services.books import Calendar
@@ -82,6 +83,8 @@ def send_back(session: GameSession, by: RoomMember) -> bool:
             )
         row.taken_in_at, row.taken_in_by = None, ""
         row.save(update_fields=["taken_in_at", "taken_in_by"])
+        # Its kept results stay, no longer counted by the league (ratings replayed).
+        write_results(row)
         row.room.log_action(TABLE_SENT_BACK, by, row.log_data())
         row.bump()
     session.taken_in_at, session.taken_in_by = None, ""

@@ -22,8 +22,8 @@ from django.http import (
 )
 from django.views.decorators.http import require_safe
 
-from scorer.broker import room_topic, table_topic
-from scorer.services.live import room_admin_of, room_id, table_version
+from scorer.broker import league_topic, room_topic, table_topic
+from scorer.services.live import league_open_to, room_admin_of, room_id, table_version
 from scorer.streams import (
     HEADERS,
     REFUSED_HEADERS,
@@ -83,4 +83,19 @@ def room_events(request: HttpRequest, slug: str) -> HttpResponseBase:
     except BadVersion:
         return HttpResponseBadRequest(BAD_VERSION, content_type="text/plain; charset=utf-8")
     topic = room_topic(room)
+    return _stream(None, lambda: (topic, opening(None, seen)))
+
+
+@require_safe
+def league_events(request: HttpRequest, slug: str) -> HttpResponseBase:
+    """The league's stream: `changed` when a table of the room closes (or its kept
+    results change), for whoever may see the league page (public, or its admins)."""
+    room = room_id(slug)
+    if room is None or not league_open_to(request, slug):
+        raise Http404("no such league")
+    try:
+        seen = _seen(request)
+    except BadVersion:
+        return HttpResponseBadRequest(BAD_VERSION, content_type="text/plain; charset=utf-8")
+    topic = league_topic(room)
     return _stream(None, lambda: (topic, opening(None, seen)))

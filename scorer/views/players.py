@@ -20,9 +20,11 @@ from django.views.decorators.http import require_safe
 from rules import REGISTRY
 from scorer.language import by_language
 from scorer.present.chart import Series, chart_legend, line_chart
+from scorer.present.player_league import player_league
 from scorer.services.access import admin_of, held, public_player_or_404
 from scorer.services.player_records import records
 from scorer.views import HtmxHttpRequest
+from scorer.views.league import drawn
 
 __all__ = ["player"]
 
@@ -55,7 +57,10 @@ def player(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         chart = mark_safe(  # noqa: S308 (escaped)
             line_chart(series, gettext("Net result over time"), labels=False) + chart_legend(series)
         )
+    league = player_league(p)
+    drawn(league["stats"]["biggest"], p.room, admin_of(request, p.room))
     context = {
+        "league": league,
         "player": p,
         "rows": rows,
         "tables": tables,

@@ -45,6 +45,8 @@ def _home(
         "room_table": room_table,
         "form": form,
         "recent_names": recent_names(room.pk),
+        # The room's league, linked when its owner made it public.
+        "league_public": room.league_public,
         **tables_context(request, room),
     }
     return render(request, "scorer/home.html", context, status=status)

@@ -6,6 +6,7 @@ room addressed through one's own room is a 404 as well."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from scorer.models.invites import RoomInvite
+from scorer.models.league import Season
 from scorer.models.rooms import Room, RoomMember, RoomTable
 from tests.factories import make_member, make_room, make_table, signed_in
 
@@ -42,7 +44,10 @@ def rows_of(room: Room, tag: str) -> dict[str, Any]:
     admin = make_member(room, f"{tag}-admin", RoomMember.ADMIN)
     session = make_table("mcr", ["甲", "乙", "丙", "丁"], room=room, seated=True)
     table = RoomTable.objects.create(room=room, number=3)
+    today = dt.date(2026, 11, 1)
+    season = Season.open(room, owner, [], name=tag, first_day=today, last_day=today)
     return {
+        "season": season,
         "owner": owner,
         "config": room.configs.first(),
         "player": room.players.first(),
@@ -57,10 +62,10 @@ def rows_of(room: Room, tag: str) -> dict[str, Any]:
 def fill(route: str, slug: str, rows: dict[str, Any]) -> str:
     """The route with this room's slug and its rows' keys."""
     path = route.replace("<slug:slug>", slug)
-    for kind in ("invites", "configs", "players", "members"):
+    for kind in ("invites", "configs", "players", "members", "seasons"):
         if f"{kind}/<num:pk>" in path:
             row = rows[{"invites": "invite", "configs": "config", "players": "player",
-                        "members": "member"}[kind]]  # fmt: skip
+                        "members": "member", "seasons": "season"}[kind]]  # fmt: skip
             path = path.replace("<num:pk>", str(row.pk))
     path = path.replace("<num:number>", str(rows["number"])).replace("<str:code>", rows["code"])
     path = path.replace("<str:action>", "up").replace("<str:version>", rows["version"])

@@ -24,11 +24,13 @@ from scorer.broker import (
     MemoryBroker,
     PostgresBroker,
     RedisBroker,
+    league_topic,
     make_broker,
     room_topic,
     table_topic,
 )
 from scorer.models import GameSession
+from scorer.models.rooms import Room
 from tests.factories import DRAW, make_room, make_table, member_client, record
 
 PLAYERS = ["东", "南", "西", "北"]
@@ -241,6 +243,36 @@ def test_the_asgi_app_serves_the_streams_ahead_of_django(
 
     asyncio.run(run())
     assert GameSession.objects.filter(pk=s.pk).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_asgi_app_serves_the_league_stream_to_whoever_may_see_the_league(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The league's stream is served ahead of Django too (no thread held): its admins
+    only while the league is private, anyone once the owner makes it public."""
+    settings.LIVE_STREAM_SECONDS = 30
+    b = MemoryBroker()
+    monkeypatch.setattr("scorer.broker._broker", b)
+    room = make_room("east")
+    boss = member_client(room, "boss")
+    cookies = [(b"cookie", f"sessionid={boss.cookies['sessionid'].value}".encode())]
+    path = f"/r/{room.slug}/league/events"
+
+    async def run(headers: list[tuple[bytes, bytes]], expected: int) -> None:
+        talk, status, _ = await open_stream(asgi_get(path, headers))
+        assert status == expected
+        if status == 200:
+            b.publish(league_topic(room.pk), 1)
+            assert b"event: changed" in (await talk.receive_output(10))["body"]
+            await talk.send_input({"type": "http.disconnect"})
+            await talk.wait(10)
+
+    asyncio.run(run([], 404))  # private: a phone sees no league
+    asyncio.run(run(cookies, 200))  # its admin does
+    Room.objects.filter(pk=room.pk).update(league_public=True)
+    asyncio.run(run([], 200))  # public: anyone
+    assert b.hub.count() == 0
 
 
 # --------------------------------------------------------------------------- the cap

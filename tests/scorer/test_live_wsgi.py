@@ -58,6 +58,7 @@ def test_the_wsgi_app_answers_a_stream_poll_instead_and_everything_else_as_djang
     assert status == "200 OK" and headers["Content-Type"].startswith("text/event-stream")
     assert body == POLL_INSTEAD and b"event: poll\n" in body
     assert wsgi_answer("GET", "/r/main/manage/events")[2] == POLL_INSTEAD
+    assert wsgi_answer("GET", "/r/main/league/events")[2] == POLL_INSTEAD
     assert wsgi_answer("POST", f"/s/{s.code}/events")[0].startswith("405")
     status, _, body = wsgi_answer("GET", f"/s/{s.code}/")
     assert status == "200 OK" and f'sse-connect="/s/{s.code}/events' in body.decode()

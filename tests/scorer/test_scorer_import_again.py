@@ -34,6 +34,7 @@ def played() -> GameSession:
     s = make_table("mcr", NAMES)
     play(s, [by_tiles(1, 0), DRAW])
     seat_players(s)
+    s.close()  # a player's record counts the closed tables (their kept results)
     return s
 
 

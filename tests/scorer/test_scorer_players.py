@@ -1,6 +1,7 @@
 """The player registry: names reused across tables, a rename that keeps the record,
 and each player's figures checked against a count made by hand while generating
-the tables (whole rounds of 国标 and rounds of events of 云南, some undone)."""
+the tables (whole rounds of 国标 and rounds of events of 云南, some undone).  His
+figures are read from the results kept when each table closed."""
 
 from __future__ import annotations
 
@@ -98,6 +99,7 @@ def generate(seed: int) -> Expected:
                 exp.bump(names[winner], ruleset, "self")
             else:
                 exp.bump(names[discarder], ruleset, "dealt")
+        s.close()
     return exp
 
 
@@ -113,8 +115,10 @@ def test_records_match_a_hand_count(seed: int) -> None:
             want = exp.c[(name, rs)]
             got = {"tables": rec.tables, "rounds": rec.rounds, "wins": rec.wins,
                    "self": rec.self_draws, "dealt": rec.dealt_in, "net": rec.net,
-                   "hands": sorted(rec.hands)}  # fmt: skip
-            assert got == {**want, "hands": sorted(want["hands"])}, (name, rs)
+                   "won": rec.won, "top": rec.biggest_hand}  # fmt: skip
+            hands = want["hands"]
+            assert got == {**{k: v for k, v in want.items() if k != "hands"},
+                           "won": sum(hands), "top": max(hands, default=None)}, (name, rs)  # fmt: skip
         assert timeline[-1][1] == exp.c[(name, "")]["net"]
 
 
@@ -137,6 +141,7 @@ def test_names_are_one_player_across_tables_and_rename_keeps_the_record(client: 
     boss.post(rename, {"name": "乙"})
     jia.refresh_from_db()
     assert jia.name == "老甲"
+    a.close()
     page = html(client.get(reverse("scorer:player", args=[jia.slug])))
     assert "老甲" in page and page.count('class="player-record"') == 2  # all, and 国标
 
@@ -167,6 +172,11 @@ def test_one_discard_several_winners_is_one_deal_in() -> None:
     event(s, {"type": "win", "discarder": 1, "winners": [{"seat": 2, "hand": hand}]})
     event(s, {"type": "win", "discarder": 1, "winners": [{"seat": 0, "hand": other}]},
           join_last_win=True)  # fmt: skip
+    s.refresh_from_db()
+    if s.round_in_progress() is not None:
+        hands = [{"seat": 1, "status": "not_ready"}, {"seat": 3, "status": "not_ready"}]
+        event(s, {"type": "wall_end", "hands": hands})
+    s.close()
     by, _ = records(Player.objects.get(name="乙"))
     assert by["sichuan"].dealt_in == 1 and by["sichuan"].wins == 0
     for name in ("甲", "丙"):

@@ -331,8 +331,8 @@ def test_a_tables_page_costs_the_same_queries_with_more_rooms(
 
 def test_a_players_record_counts_his_rooms_tables_only(room: Room) -> None:
     other = Room.open("别家", "other")
-    play(None, room, rounds=2)
-    play(None, other, rounds=3)
+    play(None, room, rounds=2).close()
+    play(None, other, rounds=3).close()
     mine = Player.objects.get(room=room, name="老王")
     theirs = Player.objects.get(room=other, name="老王")
     assert mine.pk != theirs.pk

@@ -48,6 +48,7 @@ def _bool(name: str, default: bool, zh: str, en: str, help_zh: str, help_en: str
 
 class Beijing(Ruleset):
     id = "beijing"
+    rating_family = "beijing"  # the league rates its players apart from other rulesets'
     name_zh = "北京麻将"
     name_en = "Beijing"
     table_play = True

@@ -36,6 +36,7 @@ def listed_and_count(hand: Hand, forms: Forms) -> tuple[list[Decomposition], int
 
 class Generic(Ruleset):
     id = "generic"
+    rating_family = "generic"  # the league rates its players apart from other rulesets'
     name_zh = "通用胡牌型"
     name_en = "Generic winning shapes"
     params = (

@@ -39,6 +39,7 @@ def best(params: ParamValues, ctxs: list[doubling.Context]) -> list[int]:
 
 class Hebei(doubling.Card):
     id = "hebei"
+    rating_family = "hebei"  # the league rates its players apart from other rulesets'
     name_zh = "河北麻将"
     name_en = "Hebei"
     order = 60

@@ -74,6 +74,7 @@ def _table(honors: bool, chi: bool, wild: str) -> TableSpec:
 
 class House(Ruleset):
     id = "house"
+    rating_family = "house"  # the league rates its players apart from other rulesets'
     name_zh = "自定义规则"
     name_en = "House rules"
     table_play = True

@@ -72,6 +72,7 @@ def _table(jing_rule: str, on_draw: bool) -> TableSpec:
 
 class Jian(Ruleset):
     id = "jian"
+    rating_family = "jian"  # the league rates its players apart from other rulesets'
     name_zh = "吉安冲关麻将"
     name_en = "Ji'an Chong Guan"
     table_play = True

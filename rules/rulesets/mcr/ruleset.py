@@ -30,6 +30,7 @@ __all__ = ["Mcr"]
 
 class Mcr(Ruleset):
     id = "mcr"
+    rating_family = "mcr"  # the league rates its players apart from other rulesets'
     name_zh = "国标麻将"
     name_en = "Chinese Official (MCR)"
     params = (

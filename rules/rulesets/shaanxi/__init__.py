@@ -68,6 +68,7 @@ REASONS = {
 
 class Shaanxi(Ruleset):
     id = "shaanxi"
+    rating_family = "shaanxi"  # the league rates its players apart from other rulesets'
     name_zh = "陕西麻将"
     name_en = "Shaanxi"
     table_play = True

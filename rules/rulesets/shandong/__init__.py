@@ -31,6 +31,7 @@ def forms(params: ParamValues) -> decompose.Forms:
 
 class Shandong(doubling.Card):
     id = "shandong"
+    rating_family = "shandong"  # the league rates its players apart from other rulesets'
     name_zh = "山东麻将"
     name_en = "Shandong"
     order = 65

@@ -219,6 +219,7 @@ def read_shape(hand: Hand, d: Decomposition) -> Shape:
 
 class Sichuan(Ruleset):
     id = "sichuan"
+    rating_family = "sichuan"  # the league rates its players apart from other rulesets'
     name_zh = "四川麻将"
     name_en = "Sichuan mahjong"
     table_play = True

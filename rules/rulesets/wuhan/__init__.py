@@ -101,6 +101,7 @@ class WuhanResult(HandResult, total=False):
 
 class Wuhan(Ruleset):
     id = "wuhan"
+    rating_family = "wuhan"  # the league rates its players apart from other rulesets'
     name_zh = "武汉麻将（红中癞子杠）"
     name_en = "Wuhan (red dragon, wild kong)"
     table_play = True

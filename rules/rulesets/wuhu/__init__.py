@@ -56,6 +56,7 @@ class WuhuResult(HandResult, total=False):
 
 class Wuhu(Ruleset):
     id = "wuhu"
+    rating_family = "wuhu"  # the league rates its players apart from other rulesets'
     name_zh = "芜湖麻将"
     name_en = "Wuhu"
     table_play = True

@@ -134,6 +134,7 @@ def _err(en: str, zh: str) -> RuleError:
 
 class Yunnan(Ruleset):
     id = "yunnan"
+    rating_family = "yunnan"  # the league rates its players apart from other rulesets'
     name_zh = "云南麻将（玉溪）"
     name_en = "Yunnan (Yuxi)"
     table_play = True
