@@ -125,9 +125,7 @@ def form_of(step: Step) -> dict[str, str]:
     return data
 
 
-def step_pick(
-    session: GameSession, rs: Ruleset, now: RoundNow, step: Step | None
-) -> EventPick:
+def step_pick(session: GameSession, rs: Ruleset, now: RoundNow, step: Step | None) -> EventPick:
     """The event form for a step, prefilled (`step` None: a step to add at the end)."""
     if step is None:
         p = EventPick.fresh_event(session, rs, now, "win")

@@ -332,7 +332,8 @@ def change(
         head += 1
     tail = 0
     while (
-        tail < min(len(old), len(new)) - head and old[len(old) - 1 - tail] == new[len(new) - 1 - tail]
+        tail < min(len(old), len(new)) - head
+        and old[len(old) - 1 - tail] == new[len(new) - 1 - tail]
     ):
         tail += 1
 

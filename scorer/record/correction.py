@@ -45,7 +45,9 @@ class CorrectionPage:
     message: str = ""  # the answer to the last 确认, when it saved nothing
 
 
-def _step_texts(steps: Sequence[Step], said: Sequence[Mapping[str, Any]], names: list[str]) -> list[str]:
+def _step_texts(
+    steps: Sequence[Step], said: Sequence[Mapping[str, Any]], names: list[str]
+) -> list[str]:
     """One line per step: the event's own line for the first step of each event (the
     engine's words), and the joining winner's name for the others."""
     out: list[str] = []
@@ -78,14 +80,18 @@ def _plain(ev: Mapping[str, Any], names: list[str]) -> str:
 
 
 def correction_page(
-    session: GameSession, rnd: Round, steps: Sequence[Step], original: Sequence[Step], message: str = ""
+    session: GameSession,
+    rnd: Round,
+    steps: Sequence[Step],
+    original: Sequence[Step],
+    message: str = "",
 ) -> CorrectionPage:
     rev = rnd.current
     assert rev is not None
     names = list(session.players)
     table = session.rules.table
     before = [int(d) for d in rev.deltas]
-    after: list[int] | None = None
+    after: list[int | None] = [None] * len(names)
     said: list[dict[str, Any]] = []
     problem = ""
     try:
@@ -103,11 +109,13 @@ def correction_page(
     except RuleError as e:
         problem = name_seats(rule_error_text(e), names)
     texts = _step_texts(steps, said, names)
-    rows = [StepRow(i, t, bool(s["join"])) for i, (s, t) in enumerate(zip(steps, texts, strict=True))]
+    rows = [
+        StepRow(i, t, bool(s["join"])) for i, (s, t) in enumerate(zip(steps, texts, strict=True))
+    ]
     seats = [
         {"name": name, "before": b, "after": a, "sign": sign_class(a if a is not None else b),
          "moved": a is not None and a != b}
-        for name, b, a in zip(names, before, after or [None] * len(names), strict=True)
+        for name, b, a in zip(names, before, after, strict=True)
     ]  # fmt: skip
     return CorrectionPage(
         session=session,

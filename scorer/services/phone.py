@@ -183,7 +183,9 @@ def _correction_key(session: GameSession, number: int) -> str:
     return f"correct:{session.code}:{number}"
 
 
-def load_correction(request: HttpRequest, session: GameSession, number: int) -> dict[str, Any] | None:
+def load_correction(
+    request: HttpRequest, session: GameSession, number: int
+) -> dict[str, Any] | None:
     kept = request.session.get(_correction_key(session, number))
     return kept if isinstance(kept, dict) else None
 

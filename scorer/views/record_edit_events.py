@@ -75,8 +75,15 @@ def _kept(request: HtmxHttpRequest, session: GameSession, rnd: Round) -> dict[st
     version (and started again when another phone has corrected it since)."""
     assert rnd.current is not None
     kept = phone.load_correction(request, session, rnd.number)
-    if kept is None or not isinstance(kept.get("steps"), list):
-        kept = {"base": rnd.current.number, "steps": _recorded(rnd)}
+    fresh = kept is None or not isinstance(kept.get("steps"), list)
+    if not fresh and kept is not None and kept.get("base") != rnd.current.number:
+        # A version made since (an event added, another phone's correction): a copy
+        # not changed yet starts again from it; a changed one is kept, and its
+        # 确认 says so (StaleRevision) before it replaces that version.
+        fresh = kept["steps"] == kept.get("from")
+    if fresh:
+        steps = _recorded(rnd)
+        kept = {"base": rnd.current.number, "steps": steps, "from": [dict(s) for s in steps]}
         phone.save_correction(request, session, rnd.number, kept)
     return kept
 

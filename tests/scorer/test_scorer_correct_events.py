@@ -10,7 +10,6 @@ everything as it was.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -151,7 +150,9 @@ def test_changing_the_winner_and_the_fans() -> None:
     c = Corrector(phone(), s)
     c.step(0, "winner:1", "fan:15:+")
     assert c.save().status_code == 302
-    right = played([{"type": "win", "discarder": 0, "winners": [{"seat": 1, "fans": {"2": 1, "15": 1}}]}])
+    right = played(
+        [{"type": "win", "discarder": 0, "winners": [{"seat": 1, "fans": {"2": 1, "15": 1}}]}]
+    )
     same_table(s, right)
 
 
