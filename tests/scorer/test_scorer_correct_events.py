@@ -10,16 +10,17 @@ everything as it was.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from rules.tiles import parse_tiles, tiles_str
+from rules.tiles import parse_tiles, tile_str, tiles_str
 from scorer.models import GameSession, Round
 from tests.factories import event, make_table, phone
-from tests.pages import html
+from tests.pages import html, text_of
 from tests.scorer.test_scorer_views_record_sichuan import (
     PUNGS,
     PURE_PAIRS,
@@ -34,6 +35,8 @@ NAMES = ["甲", "乙", "丙", "丁"]
 HTMX = {"HTTP_HX_REQUEST": "true"}
 # 对对胡 in 筒/条, 777p 888p 999p 666s 77s: 2 番.
 PUNGS_TOO = {"concealed": "777888999p666s7s", "win_tile": "7s"}
+# 平胡 on 5条, the tile PUNGS wins on: the second winner of one discard.
+ON_FIVE = {"concealed": "234777999p3466s", "win_tile": "5s"}
 
 
 def sichuan() -> GameSession:
@@ -200,3 +203,73 @@ def test_a_round_that_had_ended_is_not_left_open() -> None:
     assert response.status_code == 400
     assert "这一局已经打完" in html(response)
     assert (s.tallies(), first_round(s).current_id) == kept
+
+
+def test_the_rounds_history_says_who_when_and_before_after() -> None:
+    events = [kong_event(1, "exposed", 2), win_event(3, 0, PUNGS)]
+    s = played(events)
+    client = phone("en")
+    client.post(reverse("scorer:whoami", args=[s.code]), {"seat": "1"})  # this phone is 乙
+    c = Corrector(client, s)
+    c.step(1, "from:2")
+    c.remove(0)
+    assert c.save().status_code == 302
+    page = html(client.get(reverse("scorer:round", args=[s.code, 1])))
+    history = page[page.index('class="history"') :]
+    summaries = [text_of(m) for m in re.findall(r"<summary>(.*?)</summary>", history, re.S)]
+    newest = summaries[0]
+    # Who (乙, this phone), when (the version's time), before → after.
+    assert newest.startswith("v3 current · 乙"), newest
+    assert re.search(r"\d\d-\d\d \d\d:\d\d", newest)
+    assert "Changed: 乙: exposed kong on 丙's discard; 丁 wins on 甲's discard" in newest
+    assert "→ 丁 wins on 丙's discard" in newest
+    assert len(summaries) == 3  # the earlier versions stay
+
+
+def test_the_round_in_progress_is_corrected_and_may_end_with_it() -> None:
+    s = played([kong_event(1, "concealed"), win_event(3, 0, PUNGS)])
+    assert first_round(s).in_progress
+    c = Corrector(phone(), s)
+    c.step(0, "kong:exposed", "from:0")
+    assert c.save().status_code == 302
+    rnd = first_round(s)
+    assert rnd.in_progress
+    same_table(s, played([kong_event(1, "exposed", 0), win_event(3, 0, PUNGS)]))
+    # Adding its last two wins ends it: the next event starts round 2.
+    c = Corrector(phone(), s)
+    c.step("add", "winner:2", "from:1", *(f"tile:{t}" for t in tiles_of(PURE_PAIRS)))
+    c.step("add", "winner:1", "from:0", *(f"tile:{t}" for t in tiles_of(PUNGS_TOO)))
+    assert c.save().status_code == 302
+    assert not first_round(s).in_progress and s.round_in_progress() is None
+    right = played([kong_event(1, "exposed", 0), win_event(3, 0, PUNGS),
+                    win_event(2, 1, PURE_PAIRS), win_event(1, 0, PUNGS_TOO)])  # fmt: skip
+    same_table(s, right)
+
+
+def test_a_joined_winner_is_a_step_of_his_own() -> None:
+    # 一炮多响: 丙 and 丁 both win on 甲's discard; 丙's win is taken back alone.
+    s = played([win_event(3, 0, PUNGS), win_event(2, 0, ON_FIVE)], joins=(1,))
+    c = Corrector(phone(), s)
+    assert c.page.count('name="remove"') == 2 and "也和了这张炮" in c.page
+    c.remove(1)
+    assert c.save().status_code == 302
+    same_table(s, played([win_event(3, 0, PUNGS)]))
+
+
+def test_a_correction_made_meanwhile_is_not_written_over() -> None:
+    s = played([win_event(3, 0, PUNGS)])
+    a, b = Corrector(phone(), s), Corrector(phone(), s)
+    a.step(0, "from:1")
+    b.step(0, "from:2")
+    assert a.save().status_code == 302
+    response = b.save()
+    assert response.status_code == 409 and "另一部手机" in html(response)
+    same_table(s, played([win_event(3, 1, PUNGS)]))
+    assert b.save().status_code == 302  # confirmed again, knowing it
+    same_table(s, played([win_event(3, 2, PUNGS)]))
+    assert first_round(s).revisions.count() == 3
+
+
+def tiles_of(hand: dict[str, str]) -> list[str]:
+    """A hand's tiles as the picker taps them: the standing tiles, then the win tile."""
+    return [tile_str(t) for t in parse_tiles(hand["concealed"])] + [hand["win_tile"]]
