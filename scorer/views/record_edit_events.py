@@ -71,20 +71,19 @@ def _list_url(session: GameSession, rnd: Round) -> str:
 
 
 def _kept(request: HtmxHttpRequest, session: GameSession, rnd: Round) -> dict[str, Any]:
-    """This phone's working copy of the round's steps; started from the round's current
-    version (and started again when another phone has corrected it since)."""
+    """This phone's working copy of the round's steps, started from the round's current
+    version."""
     assert rnd.current is not None
     kept = phone.load_correction(request, session, rnd.number)
-    fresh = kept is None or not isinstance(kept.get("steps"), list)
-    if not fresh and kept is not None and kept.get("base") != rnd.current.number:
+    if kept is not None and isinstance(kept.get("steps"), list):
         # A version made since (an event added, another phone's correction): a copy
         # not changed yet starts again from it; a changed one is kept, and its
         # 确认 says so (StaleRevision) before it replaces that version.
-        fresh = kept["steps"] == kept.get("from")
-    if fresh:
-        steps = _recorded(rnd)
-        kept = {"base": rnd.current.number, "steps": steps, "from": [dict(s) for s in steps]}
-        phone.save_correction(request, session, rnd.number, kept)
+        if kept.get("base") == rnd.current.number or kept["steps"] != kept.get("from"):
+            return kept
+    steps = _recorded(rnd)
+    kept = {"base": rnd.current.number, "steps": steps, "from": [dict(s) for s in steps]}
+    phone.save_correction(request, session, rnd.number, kept)
     return kept
 
 
