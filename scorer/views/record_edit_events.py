@@ -75,12 +75,21 @@ def _kept(request: HtmxHttpRequest, session: GameSession, rnd: Round) -> dict[st
     version."""
     assert rnd.current is not None
     kept = phone.load_correction(request, session, rnd.number)
-    if kept is not None and isinstance(kept.get("steps"), list):
-        # A version made since (an event added, another phone's correction): a copy
-        # not changed yet starts again from it; a changed one is kept, and its
-        # 确认 says so (StaleRevision) before it replaces that version.
-        if kept.get("base") == rnd.current.number or kept["steps"] != kept.get("from"):
-            return kept
+    # A version made since (an event added, another phone's correction): a copy not
+    # changed yet starts again from it; a changed one is kept, and its 确认 says so
+    # (StaleRevision) before it replaces that version.
+    if (
+        kept is not None
+        and isinstance(kept.get("steps"), list)
+        and (kept.get("base") == rnd.current.number or kept["steps"] != kept.get("from"))
+    ):
+        return kept
+    return _start(request, session, rnd)
+
+
+def _start(request: HtmxHttpRequest, session: GameSession, rnd: Round) -> dict[str, Any]:
+    """A working copy of the round's current version."""
+    assert rnd.current is not None
     steps = _recorded(rnd)
     kept = {"base": rnd.current.number, "steps": steps, "from": [dict(s) for s in steps]}
     phone.save_correction(request, session, rnd.number, kept)
