@@ -30,11 +30,11 @@ from scorer.language import rule_error_text
 from scorer.models import GameSession, Round, StaleRevision
 from scorer.parse import int_or_none
 from scorer.record.correction import correction_page
-from scorer.record.page import record_page, refusal
-from scorer.record.request import asked, recorded_message, taps_of, who_records
+from scorer.record.request import recorded_message, taps_of, who_records
 from scorer.scoring import evaluate_events
 from scorer.services import phone
 from scorer.views import HtmxHttpRequest
+from scorer.views.record_events import render_event
 
 __all__ = ["edit_events"]
 
@@ -160,14 +160,14 @@ def _step(
     if request.method == "GET":
         p = step_pick(session, rs, now, steps[i] if i < len(steps) else None)
         p.author = phone.my_name(request, session)
-        return _render_step(request, session, rnd, p, now, i)
+        return render_event(request, session, p, now, step=(rnd, i))
     p = EventPick.read(request.POST, session, rs, now)
     who_records(request, session, p)
     message = ""
     for tap in taps_of(request):
         message = p.apply(tap, session.n_players, rs) or message
     if "confirm" not in request.POST:
-        return _render_step(request, session, rnd, p, now, i, message)
+        return render_event(request, session, p, now, message, step=(rnd, i))
     return _confirm_step(request, session, rnd, kept, p, now, i)
 
 
@@ -185,7 +185,7 @@ def _confirm_step(
     refused = refused_status(request, 400)
     event, missing = p.event()
     if event is None:
-        return _render_step(request, session, rnd, p, now, i, missing, refused, True)
+        return render_event(request, session, p, now, missing, refused, True, (rnd, i))
     try:
         events = get_ruleset(session.ruleset).with_event(
             list(now.events), event, session.rules.params, p.join
@@ -193,7 +193,7 @@ def _confirm_step(
         turned = {"turned": tile_str(p.turned)} if p.turned is not None else {}
         evaluate_events(session, events, p.dealer, p.wind, turned)
     except RuleError as e:
-        return _render_step(request, session, rnd, p, now, i, rule_error_text(e), refused, True)
+        return render_event(request, session, p, now, rule_error_text(e), refused, True, (rnd, i))
     steps: list[Step] = kept["steps"]
     step: Step = {"event": event, "join": p.join}
     if i < len(steps):
@@ -202,22 +202,3 @@ def _confirm_step(
         steps.append(step)
     phone.save_correction(request, session, rnd.number, kept)
     return go(request, _list_url(session, rnd))
-
-
-def _render_step(
-    request: HtmxHttpRequest,
-    session: GameSession,
-    rnd: Round,
-    p: EventPick,
-    now: RoundNow,
-    i: int,
-    message: str = "",
-    status: int = 200,
-    refused: bool = False,
-) -> HttpResponse:
-    template = "scorer/record/form.html#form" if request.htmx else "scorer/record/page.html"
-    page = record_page(session, p, asked(request, session), message, editing=rnd, now=now)
-    page = page.with_step(i)
-    if refused:
-        page = refusal(page, message)
-    return render(request, template, page.context(), status=status)
