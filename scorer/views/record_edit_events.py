@@ -128,21 +128,40 @@ def _save(
         rnd.revise({"kind": "round", "events": events}, phone.my_name(request, session),
                    base=int(kept["base"]))  # fmt: skip
     except StaleRevision as stale:
-        # Corrected on another phone since this one began: shown, and the next
-        # 确认, made knowing it, replaces that version.
+        # A version made since this phone began: never silently written over.
         rnd.current = stale.current
-        kept["base"] = stale.current.number
+        msg = _caught_up(kept, rnd)
         phone.save_correction(request, session, rnd.number, kept)
-        msg = gettext(
-            "This round was corrected on another phone meanwhile. "
-            "Check it and confirm again to replace that correction."
-        )
         return _list(request, session, rnd, kept, msg, refused_status(request, 409))
     except RuleError as e:
         return _list(request, session, rnd, kept, rule_error_text(e), refused)
     phone.drop_correction(request, session, rnd.number)
     messages.success(request, recorded_message(rnd, corrected=True))
     return go(request, done)
+
+
+def _caught_up(kept: dict[str, Any], rnd: Round) -> str:
+    """The working copy made from an older version of the round, brought to its
+    current one (`rnd.current`), and what the player is told.
+
+    Events only added since (the round in progress, played on at another phone)
+    join the correction at its end, so its next 确认 loses none of them; any other
+    change (another phone's correction) is said, and the next 确认, made knowing
+    it, replaces it."""
+    assert rnd.current is not None
+    now = _recorded(rnd)
+    was = list(kept.get("from") or [])
+    kept["base"], kept["from"] = rnd.current.number, now
+    if now[: len(was)] == was:
+        kept["steps"] = [*kept["steps"], *now[len(was) :]]
+        return gettext(
+            "Events were added to this round on another phone meanwhile: they are now at "
+            "the end of your correction. Check it and confirm again."
+        )
+    return gettext(
+        "This round was corrected on another phone meanwhile. "
+        "Check it and confirm again to replace that correction."
+    )
 
 
 def _step(

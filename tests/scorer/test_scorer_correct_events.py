@@ -273,3 +273,15 @@ def test_a_correction_made_meanwhile_is_not_written_over() -> None:
 def tiles_of(hand: dict[str, str]) -> list[str]:
     """A hand's tiles as the picker taps them: the standing tiles, then the win tile."""
     return [tile_str(t) for t in parse_tiles(hand["concealed"])] + [hand["win_tile"]]
+
+
+def test_an_event_added_meanwhile_joins_the_correction_and_is_not_lost() -> None:
+    s = played([kong_event(1, "concealed")])
+    c = Corrector(phone(), s)
+    c.step(0, "kong:added")
+    event(s, win_event(3, 0, PUNGS))  # another phone, meanwhile: the round plays on
+    response = c.save()
+    assert response.status_code == 409 and "另一部手机上加了事件" in html(response)
+    assert c.open_list().count('name="remove"') == 2
+    assert c.save().status_code == 302
+    same_table(s, played([kong_event(1, "added"), win_event(3, 0, PUNGS)]))
