@@ -237,14 +237,9 @@ class Pick:
             w = hand.get("win_tile")
             p.win_tile = parse_tile(w) if w else None
             for m in hand.get("melds") or []:
-                tiles = parse_tiles(m.get("tiles", []))
-                mtype = m.get("type")
-                if mtype == "kong" and m.get("exposed", True) is False:
-                    mtype = "concealed_kong"
-                elif mtype == "kong" and m.get("added"):
-                    mtype = "added_kong"
-                if mtype in p.spec.melds and tiles:
-                    p.melds.append((mtype, min(tiles)))
+                read = meld_of(m)
+                if read is not None and read[0] in p.spec.melds:
+                    p.melds.append(read)
                     frm = m.get("claimed_from") or ""
                     p.meld_from.append(frm if frm in MELD_FROM else "")
         except (RuleError, AttributeError, TypeError):
@@ -565,3 +560,15 @@ def meld_dict(mtype: str, t: int) -> dict[str, Any]:
     if mtype == "added_kong":
         return {"type": "kong", "tiles": tiles, "exposed": True, "added": True}
     return {"type": mtype, "tiles": tiles, "exposed": True}
+
+
+def meld_of(m: Mapping[str, Any]) -> tuple[str, int] | None:
+    """A stored meld (meld_dict's) as the form's (type, lowest tile); None if empty.
+    Raises RuleError on tiles it cannot read."""
+    tiles = parse_tiles(m.get("tiles", []))
+    mtype = str(m.get("type"))
+    if mtype == "kong" and m.get("exposed", True) is False:
+        mtype = "concealed_kong"
+    elif mtype == "kong" and m.get("added"):
+        mtype = "added_kong"
+    return (mtype, min(tiles)) if tiles else None

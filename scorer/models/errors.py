@@ -97,6 +97,19 @@ LINE_KIND_KEPT = Refusal(
     "an adjustment or a penalty is corrected as one (undo it to drop it)",
     "调整或罚分只能改成调整或罚分（不要了就撤销）",
 )
+# A round played as events that had ended (its last win, the wall's end), corrected
+# so that it would be open again: its correction must end it too.
+ROUND_END_KEPT = Refusal(
+    "bad_event",
+    "this round had ended: the correction must end it too (add its last win or the wall's end)",
+    "这一局已经打完：改完也要打完（请加上最后的和牌或流局）",
+)
+# A round played as events corrected to no event at all: undone instead.
+ROUND_EMPTY = Refusal(
+    "bad_event",
+    "a round needs at least one event: to drop the whole round, undo it",
+    "一局至少要有一个事件：整局不要就撤销",
+)
 
 REFUSALS: tuple[Refusal, ...] = (
     TABLE_CLOSED,
@@ -109,4 +122,6 @@ REFUSALS: tuple[Refusal, ...] = (
     RESTORE_WITH_ROUND_OPEN,
     FEE_NOT_CORRECTED,
     LINE_KIND_KEPT,
+    ROUND_END_KEPT,
+    ROUND_EMPTY,
 )

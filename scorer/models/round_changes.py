@@ -326,9 +326,24 @@ class RoundChanges:
                 odd_from = rnd.current.entry.get("odd_from") if was == now else None
                 if odd_from is not None:
                     entry = {"odd_from": odd_from, **entry}
+            ended = False
+            if now == RoundRevision.ROUND and not entry.get("events"):
+                raise errors.ROUND_EMPTY.error()
             scored = score_entry(session, entry)
+            if scored.kind == RoundRevision.ROUND:
+                # A round of events: a finished one stays finished (the rounds after it
+                # were dealt from its end); the one in progress may end with it.
+                finished = bool(scored.result.get("finished"))
+                if not finished and not rnd.in_progress:
+                    raise errors.ROUND_END_KEPT.error()
+                if rnd.in_progress and finished:
+                    rnd.in_progress = False
+                    rnd.save(update_fields=["in_progress"])
+                    ended = True
             # Its fee snapshot, without another query (the row is a GameSession).
             rnd.session = cast(Any, session)
             rev = rnd.add_revision(scored, author)
+            if ended:
+                session.finish_match()  # as the event that ends a round does (add_event)
             session.bump()
             return rev

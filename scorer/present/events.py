@@ -317,20 +317,36 @@ def change(
 
     `before`/`after`: the two versions' event lists (entries); `old_events`/
     `new_events`: the same versions as `describe` gave them.  The words of an
-    event come from the version that has it.
+    event come from the version that has it.  An event added or taken back at
+    the end (the event form, 撤销) or anywhere (a correction) is named; an event
+    changed is said before → after.
     """
     old = list(before) if isinstance(before, list) else []
     new = list(after) if isinstance(after, list) else []
-    if len(new) > len(old):
-        added = [e["text"] for e in new_events[len(old) :]]
-        return gettext("Added: %(event)s") % {"event": "; ".join(added)}
-    if len(new) < len(old):
-        taken = [e["text"] for e in old_events[len(new) :]]
-        return gettext("Taken back: %(event)s") % {"event": "; ".join(taken)}
-    if new != old and new:
-        last = new_events[-1]["text"] if new_events else ""
-        return gettext("Changed: %(event)s") % {"event": last}
-    return ""
+    if new == old:
+        return ""
+    # The events both versions share at the start and at the end; what lies
+    # between is what changed.
+    head = 0
+    while head < min(len(old), len(new)) and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while (
+        tail < min(len(old), len(new)) - head
+        and old[len(old) - 1 - tail] == new[len(new) - 1 - tail]
+    ):
+        tail += 1
+
+    def texts(said: Sequence[Mapping[str, Any]], stop: int) -> str:
+        return "; ".join(str(e["text"]) for e in said[head:stop])
+
+    removed = texts(old_events, len(old) - tail)
+    added = texts(new_events, len(new) - tail)
+    if added and not removed:
+        return gettext("Added: %(event)s") % {"event": added}
+    if removed and not added:
+        return gettext("Taken back: %(event)s") % {"event": removed}
+    return gettext("Changed: %(before)s → %(after)s") % {"before": removed, "after": added}
 
 
 __all__ = [

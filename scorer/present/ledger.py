@@ -459,12 +459,13 @@ def _ledger_row(
 
 def _edit_url(kind: str | None, standing: bool, code: str, number: int) -> str:
     """Where 改 goes for a standing line: an adjustment's or a penalty's own form, a
-    hand's record form prefilled; none for the close's fee or a round of events."""
+    hand's record form prefilled (a round of events: its steps, each on the event
+    form); none for the close's fee."""
     if not standing:
         return ""
     if kind in RoundRevision.NOT_HANDS:
         return reverse("scorer:adjust_edit", args=[code, number])
-    if kind in (RoundRevision.WIN, RoundRevision.DRAW):
+    if kind in RoundRevision.HANDS:
         return reverse("scorer:edit", args=[code, number])
     return ""
 

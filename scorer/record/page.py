@@ -188,6 +188,13 @@ class RecordPage:
     changed_tiles: frozenset[int] = frozenset()  # a plain tile tap's answer: the buttons to swap
     # A 确认 the server did not record, and why: said next to 确认 (never silent).
     refused: str = ""
+    # A step of a round of events being corrected (scorer/views/record_edit_events.py):
+    # its place among the round's steps; its 确认 goes back to the correction's list.
+    step: int | None = None
+
+    def with_step(self, i: int) -> RecordPage:
+        """This page as the form of step `i` of the round it corrects."""
+        return replace(self, step=i, hidden={**self.hidden, "step": str(i)})
 
     @property
     def events_mode(self) -> bool:

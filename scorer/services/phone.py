@@ -169,3 +169,32 @@ def last_mode(request: HttpRequest) -> str:
 def set_last_mode(request: HttpRequest, mode: str) -> None:
     if mode in ("tiles", "quick") and request.session.get(MODE_KEY) != mode:
         request.session[MODE_KEY] = mode
+
+
+# ---------------------------------------------------------------- a round of events being corrected
+
+# A round played as events is corrected step by step (scorer/views/record_edit_events.py):
+# its steps as this phone has changed them so far, and the revision they were read
+# from, kept until the correction is confirmed or dropped.  Nothing is saved to the
+# table before its 确认.
+
+
+def _correction_key(session: GameSession, number: int) -> str:
+    return f"correct:{session.code}:{number}"
+
+
+def load_correction(
+    request: HttpRequest, session: GameSession, number: int
+) -> dict[str, Any] | None:
+    kept = request.session.get(_correction_key(session, number))
+    return kept if isinstance(kept, dict) else None
+
+
+def save_correction(
+    request: HttpRequest, session: GameSession, number: int, kept: Mapping[str, Any]
+) -> None:
+    request.session[_correction_key(session, number)] = dict(kept)
+
+
+def drop_correction(request: HttpRequest, session: GameSession, number: int) -> None:
+    request.session.pop(_correction_key(session, number), None)

@@ -87,6 +87,7 @@ from scorer.scoring import how_won_missing
 from scorer.services import phone
 from scorer.services.access import closed_redirect, round_or_404, session_or_404
 from scorer.views import HtmxHttpRequest
+from scorer.views.record_edit_events import edit_events
 from scorer.views.record_events import confirm_event, preview_event, record_event
 
 __all__ = ["confirm", "posted_pick", "preview", "record", "render_form"]
@@ -182,6 +183,8 @@ def preview(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if session.stepwise and "round" not in request.POST:
         return preview_event(request, session, rs)
     editing = _editing(request, session)
+    if editing is not None and editing.current is not None and editing.current.kind == "round":
+        return edit_events(request, session, editing)  # a step of a round of events corrected
     if editing is None and "taken:discard" in taps_of(request):
         return dropped(request, session)
     p, message, touched = posted_pick(request, session)

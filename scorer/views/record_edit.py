@@ -26,6 +26,7 @@ from scorer.services import phone
 from scorer.services.access import closed_redirect, round_or_404, session_or_404
 from scorer.views import HtmxHttpRequest
 from scorer.views.record import posted_pick, render_form
+from scorer.views.record_edit_events import edit_events
 
 __all__ = ["edit"]
 
@@ -43,17 +44,8 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         # An adjustment or a penalty has its own small form (scorer/views/adjust.py).
         return go(request, reverse("scorer:adjust_edit", args=[session.code, rnd.number]))
     if rnd.current.kind == RoundRevision.ROUND:
-        # A round played as events is changed an event at a time (take back the
-        # last one on the table page, add it again), never re-entered whole here.
-        messages.info(
-            request,
-            gettext(
-                "Round %(number)s was recorded event by event and cannot be corrected as a "
-                "whole. To change its last event, take it back on this page and add it again."
-            )
-            % {"number": rnd.hand_number() or rnd.number},
-        )
-        return go(request, reverse("scorer:session", args=[session.code]))
+        # A round played as events is corrected a step at a time, on the event form.
+        return edit_events(request, session, rnd)
     if request.method == "GET":
         p = Pick.from_entry(rnd.current.entry, rnd)
         p.author = phone.my_name(request, session)

@@ -21,16 +21,16 @@ from scorer.entry.event_pick import EventPick
 from scorer.entry.round_now import RoundNow, round_now_of
 from scorer.htmx_answers import expired_text, form_token, refused_status, show_top
 from scorer.language import rule_error_text
-from scorer.models import GameSession, RoundRevision, RoundTaken
+from scorer.models import GameSession, Round, RoundRevision, RoundTaken
 from scorer.record.page import record_page, refusal
 from scorer.record.request import asked, author, done, dropped, taps_of, who_records
 from scorer.services import phone
 from scorer.views import HtmxHttpRequest
 
-__all__ = ["confirm_event", "preview_event", "record_event"]
+__all__ = ["confirm_event", "preview_event", "record_event", "render_event"]
 
 
-def _render_event(
+def render_event(
     request: HtmxHttpRequest,
     session: GameSession,
     p: EventPick,
@@ -38,9 +38,15 @@ def _render_event(
     message: str = "",
     status: int = 200,
     refused: bool = False,
+    step: tuple[Round, int] | None = None,
 ) -> HttpResponse:
+    """The event form (its inside for htmx, else the page).  `step`: the round of
+    events being corrected and the step this form changes (record_edit_events.py)."""
     template = "scorer/record/form.html#form" if request.htmx else "scorer/record/page.html"
-    page = record_page(session, p, asked(request, session), message, now=now)
+    editing = step[0] if step is not None else None
+    page = record_page(session, p, asked(request, session), message, editing=editing, now=now)
+    if step is not None:
+        page = page.with_step(step[1])
     if message and message == page.result.message:
         page = replace(page, tap_message="")  # a refused confirm: the preview says it already
     if refused:
@@ -77,7 +83,7 @@ def record_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) ->
             return dropped(request, session)
         p, message = _posted_event(request, session, rs, now)
         phone.save_draft(request, session, p.hidden())
-        return _render_event(request, session, p, now, message)
+        return render_event(request, session, p, now, message)
     kind = request.GET.get("kind", "")
     draft = phone.load_draft(request, session)
     if draft and kind in ("", draft.get("kind")):
@@ -88,7 +94,7 @@ def record_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) ->
         if phone.last_mode(request) == "quick" and p.catalog:
             p.mode = "quick"
     p.author = phone.my_name(request, session)
-    return _render_event(request, session, p, now)
+    return render_event(request, session, p, now)
 
 
 def preview_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -> HttpResponse:
@@ -98,7 +104,7 @@ def preview_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -
         return dropped(request, session)
     p, message = _posted_event(request, session, rs, now)
     phone.save_draft(request, session, p.hidden())
-    response = _render_event(request, session, p, now, message)
+    response = render_event(request, session, p, now, message)
     completed = request.POST.get("tap", "").startswith("tile:") and p.n_tiles == p.hand_size
     if (
         completed
@@ -124,13 +130,13 @@ def confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -
     token = form_token(p.token)
     if token is None:
         p.token = str(uuid.uuid4())
-        return _render_event(request, session, p, now, expired_text(), status=refused, refused=True)
+        return render_event(request, session, p, now, expired_text(), status=refused, refused=True)
     if RoundRevision.objects.filter(round__session=session, token=token).exists():
         # A double tap, or a retry after a lost answer: the event is already in.
         return done(request, session, table_url)
     event, missing = p.event()
     if event is None:
-        return _render_event(request, session, p, now, missing, status=refused, refused=True)
+        return render_event(request, session, p, now, missing, status=refused, refused=True)
     position: dict[str, Any] = {"dealer": p.dealer, "prevalent_wind": p.wind}
     if p.turned is not None and p.asks_turned:
         position["turned"] = tile_str(p.turned)  # a round in progress keeps its dealer
@@ -146,7 +152,7 @@ def confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -
         )
     except RoundTaken:
         # The form shows the round recorded meanwhile and asks what to do with this event.
-        return _render_event(
+        return render_event(
             request, session, p, now, status=refused_status(request, 409), refused=True
         )
     except RuleError as e:
@@ -157,7 +163,7 @@ def confirm_event(request: HtmxHttpRequest, session: GameSession, rs: Ruleset) -
             p = EventPick.read(
                 {**request.POST.dict(), "expected": str(now.count)}, session, rs, now
             )
-        return _render_event(
+        return render_event(
             request, session, p, now, rule_error_text(e), status=refused, refused=True
         )
     # "第 N 局" counts hands (Round.hand_number), not the ledger's lines.

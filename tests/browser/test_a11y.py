@@ -191,6 +191,9 @@ SCREENS = [
     Screen("round", "/s/{mcr}/rounds/1/"),
     Screen("adjust", "/s/{mcr}/adjust"),
     Screen("round-sichuan", "/s/{sichuan}/rounds/1/"),
+    # A round of events corrected: its steps, and one step on the event form.
+    Screen("correct-sichuan", "/s/{sichuan}/rounds/1/edit"),
+    Screen("correct-sichuan-step", "/s/{sichuan}/rounds/1/edit?step=1"),
     Screen("result", "/s/{closed}/final"),
     Screen("result-picture", "/s/{mcr}/picture"),
     Screen("player", "/p/{player}/"),
@@ -399,6 +402,7 @@ TARGET_SCREENS = [
     *(_SCREEN[name] for name in ("record-result", "record-sichuan", "ledger", "ledger-sichuan")),
     Screen("round", "/s/{mcr}/rounds/1/", open_folds(".version")),
     *(_SCREEN[name] for name in ("round-sichuan", "adjust", "table", "table-sichuan-live")),
+    *(_SCREEN[name] for name in ("correct-sichuan", "correct-sichuan-step")),
     Screen("settle-up", "/s/{mcr}/final", open_folds(".close-box")),
     Screen("settle-up-closed", "/s/{closed}/final", open_folds(".reopen-box")),
     _SCREEN["result-picture"],

@@ -863,14 +863,17 @@ def test_no_wind_travels_with_the_form_and_rounds_stay_east(
 # ------------------------------------------------------------------ corrections
 
 
-def test_edit_of_a_round_played_as_events_redirects(client: Client, session: GameSession) -> None:
+def test_edit_of_a_round_played_as_events_opens_its_correction(
+    client: Client, session: GameSession
+) -> None:
+    """改这一局 on a round of events opens the list of its steps (its correction:
+    tests/scorer/test_scorer_correct_events.py); a stray confirm saves nothing."""
     rnd = event(session, kong_event(1, "concealed"))
     url = reverse("scorer:edit", args=[session.code, rnd.number])
     response = client.get(url)
-    assert response.status_code == 302
-    assert response["Location"] == reverse("scorer:session", args=[session.code])
+    assert response.status_code == 200 and 'name="remove" value="0"' in html(response)
     response = client.post(url, {"confirm": "1"}, **HTMX)
-    assert response["HX-Redirect"] == reverse("scorer:session", args=[session.code])
+    assert response["HX-Redirect"] == url
     assert revisions() == 1
 
 

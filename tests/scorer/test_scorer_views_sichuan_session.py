@@ -692,8 +692,8 @@ def test_round_page_history_lists_each_event_added_and_taken_back(en_client: Cli
     assert newest.startswith("v3 current · 乙") and "Taken back: 丙 wins on 甲's discard" in newest
     assert middle.startswith("v2 · 老王") and "Added: 丙 wins on 甲's discard" in middle
     assert oldest.startswith("v1 · iPhone WeChat") and "Added: 乙: concealed kong" in oldest
-    # Events are taken back on the scores page, not corrected as a whole.
-    assert reverse("scorer:edit", args=[s.code, 1]) not in page
+    # The round is corrected like any other, a step at a time (test_scorer_correct_events.py).
+    assert reverse("scorer:edit", args=[s.code, 1]) in page
 
 
 def test_an_undone_events_round_is_struck_through(en_client: Client) -> None:
