@@ -78,12 +78,7 @@ def room_events(request: HttpRequest, slug: str) -> HttpResponseBase:
         raise Http404("no such room")
     if request.method not in ("GET", "HEAD"):
         return HttpResponseNotAllowed(["GET", "HEAD"])
-    try:
-        seen = _seen(request)
-    except BadVersion:
-        return HttpResponseBadRequest(BAD_VERSION, content_type="text/plain; charset=utf-8")
-    topic = room_topic(room)
-    return _stream(None, lambda: (topic, opening(None, seen)))
+    return _topic_stream(request, room_topic(room))
 
 
 @require_safe
@@ -93,9 +88,14 @@ def league_events(request: HttpRequest, slug: str) -> HttpResponseBase:
     room = room_id(slug)
     if room is None or not league_open_to(request, slug):
         raise Http404("no such league")
+    return _topic_stream(request, league_topic(room))
+
+
+def _topic_stream(request: HttpRequest, topic: str) -> HttpResponseBase:
+    """A room's stream or its league's, once the visitor may have it: `changed` (no
+    version: told again only on a reconnect) whenever its topic is published."""
     try:
         seen = _seen(request)
     except BadVersion:
         return HttpResponseBadRequest(BAD_VERSION, content_type="text/plain; charset=utf-8")
-    topic = league_topic(room)
     return _stream(None, lambda: (topic, opening(None, seen)))
