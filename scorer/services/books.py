@@ -352,9 +352,7 @@ def books(
     if owing:
         players = {
             (s.session_id, s.seat): s.player
-            for s in Seat.objects.filter(session__in=money.values("session_id")).select_related(
-                "player"
-            )
+            for s in Seat.objects.filter(session_id__in=money_ids).select_related("player")
         }
         by_seat = money_ids
     else:
