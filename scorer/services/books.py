@@ -28,7 +28,9 @@ refunds; the day's charges are what was collected for them (on any day) plus wha
 is still owed.
 
 An imported table counts once the room's admins took it in (`_in_books`, the one
-place that says so).  Queries: a fixed number, whatever the days or the tables.
+place that says so).  Queries: a fixed number, whatever the days or the tables; the
+rows read one by one are a day's (who owes, the day report's points), while a week or
+a month is summed by the database where the figures allow (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -317,8 +319,12 @@ def books(
     money taken each day by method and by admin; with `owing` (one day's books by
     default), who owes what; with `results` (the day report), each line's players'
     points, read round by round.  Without, the rounds are summed by the database, a
-    row per table (a month of a busy room is thousands of rounds).  A fixed number
-    of queries (12 at most)."""
+    row per table (a month of a busy room is thousands of rounds).  Likewise the
+    money: without `owing`, a table whose charges and collections all fell on one day
+    is summed per table by the database, and only the others' rows are read to set
+    each seat's payments against its charges (tests/scorer/test_books_sums.py: the
+    two ways agree).  A fixed number of queries (13 at most), none given a list of the
+    period's tables (the database finds them again by subquery)."""
     last = last or first
     owing = first == last if owing is None else owing
     cal = Calendar.of(room, first, last)
