@@ -430,6 +430,8 @@ def _money_of_one_day(
     }
     across: set[int] = set()
     for sid, net, lo, hi in charges:
+        if sid not in lines.sessions:  # charged since its tables were read: not in these books
+            continue
         collected, paid_lo, paid_hi = paid.get(sid, (ZERO, lo, hi))
         day = cal.day_of(min(lo, paid_lo))
         if day != cal.day_of(max(hi, paid_hi)):  # (a day is an interval: all between)
