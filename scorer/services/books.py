@@ -104,6 +104,14 @@ class Calendar:
     def range(self, first: dt.date, last: dt.date | None = None) -> tuple[dt.datetime, dt.datetime]:
         return self.start(first), self.end(last or first)
 
+    def day_sql(self, column: str, first: dt.date, last: dt.date) -> Case:
+        """day_of in SQL for first..last: the day's ordinal a timestamp column falls on
+        (0: another day)."""
+        days = [first + dt.timedelta(days=k) for k in range((last - first).days + 1)]
+        bounds = [{f"{column}__gte": self.start(d), f"{column}__lt": self.end(d)} for d in days]
+        whens = [When(**b, then=Value(d.toordinal())) for d, b in zip(days, bounds, strict=True)]
+        return Case(*whens, default=Value(0), output_field=IntegerField())
+
     def day_of(self, when: dt.datetime) -> dt.date:
         """The room's day an instant falls on."""
         guess = (when.astimezone(self.tz) - dt.timedelta(hours=self.hour)).date()
@@ -341,10 +349,8 @@ def books(
     rounds, summed = _rounds(standing, cal, results)
     made = Q(created_at__gte=start, created_at__lt=end) & GameSession.in_books_q("")
     started = set(room.sessions.filter(made).values_list("pk", flat=True))
-    days = _DaysSql(cal, first, last)
-    _takings(
-        out, cal, days, _in_books(Collection.objects.filter(room=room, at__gte=start, at__lt=end))
-    )
+    taken = _in_books(Collection.objects.filter(room=room, at__gte=start, at__lt=end))
+    _takings(out, cal, first, last, taken)
     played = {r[0] for r in rounds} | {r[0] for r in summed}
     ids = money_ids | played | started
     if not ids:
@@ -380,25 +386,6 @@ def books(
         key=lambda r: (r.day, r.number is None, r.number or 0, r.started or start, r.session_id),
     )
     return out
-
-
-class _DaysSql:
-    """The books' days as an SQL expression: the day (its ordinal) a timestamp column
-    falls on, by the calendar's bounds; 0 outside first..last."""
-
-    def __init__(self, cal: Calendar, first: dt.date, last: dt.date) -> None:
-        self.bounds: list[tuple[int, dt.datetime, dt.datetime]] = []
-        day = first
-        while day <= last:
-            self.bounds.append((day.toordinal(), cal.start(day), cal.end(day)))
-            day += dt.timedelta(days=1)
-
-    def of(self, column: str) -> Case:
-        whens = [
-            When(**{f"{column}__gte": lo, f"{column}__lt": hi}, then=Value(n))
-            for n, lo, hi in self.bounds
-        ]
-        return Case(*whens, default=Value(0), output_field=IntegerField())
 
 
 def _money_of_one_day(
@@ -472,19 +459,21 @@ def _rounds(
     return one_by_one, summed
 
 
-def _takings(out: Books, cal: Calendar, days: _DaysSql, taken: QuerySet[Collection]) -> None:
+def _takings(
+    out: Books, cal: Calendar, first: dt.date, last: dt.date, taken: QuerySet[Collection]
+) -> None:
     """The money taken (collections and refunds) on each day, by method and by admin:
     summed by the database (1 query), in the order they were first taken."""
     sums = (
-        taken.annotate(day=days.of("at"))
+        taken.annotate(day=cal.day_sql("at", first, last))
         .values("day", "method", "by_name")
         .annotate(total=Sum("amount"), first=Min("at"), first_pk=Min("pk"))
         .order_by("first", "first_pk")
         .values_list("day", "method", "by_name", "total", "first")
     )
-    for ordinal, method, by_name, amount, first in sums:
+    for ordinal, method, by_name, amount, at in sums:
         # (0: between a closed day's bounds and the next day's, which meet by design)
-        day = dt.date.fromordinal(ordinal) if ordinal else cal.day_of(first)
+        day = dt.date.fromordinal(ordinal) if ordinal else cal.day_of(at)
         by_method = out.taken.setdefault(day, {})
         by_method[method] = by_method.get(method, ZERO) + amount
         admins = out.by_admin.setdefault(day, {})
