@@ -28,7 +28,9 @@ refunds; the day's charges are what was collected for them (on any day) plus wha
 is still owed.
 
 An imported table counts once the room's admins took it in (`_in_books`, the one
-place that says so).  Queries: a fixed number, whatever the days or the tables.
+place that says so).  Queries: a fixed number, whatever the days or the tables; the
+rows read one by one are a day's (who owes, the day report's points), while a week or
+a month is summed by the database where the figures allow (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Max, Min, Q, QuerySet, Sum
+from django.db.models import Case, Count, IntegerField, Max, Min, Q, QuerySet, Sum, Value, When
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -100,6 +103,14 @@ class Calendar:
 
     def range(self, first: dt.date, last: dt.date | None = None) -> tuple[dt.datetime, dt.datetime]:
         return self.start(first), self.end(last or first)
+
+    def day_sql(self, column: str, first: dt.date, last: dt.date) -> Case:
+        """day_of in SQL for first..last: the day's ordinal a timestamp column falls on
+        (0: another day)."""
+        days = [first + dt.timedelta(days=k) for k in range((last - first).days + 1)]
+        bounds = [{f"{column}__gte": self.start(d), f"{column}__lt": self.end(d)} for d in days]
+        whens = [When(**b, then=Value(d.toordinal())) for d, b in zip(days, bounds, strict=True)]
+        return Case(*whens, default=Value(0), output_field=IntegerField())
 
     def day_of(self, when: dt.datetime) -> dt.date:
         """The room's day an instant falls on."""
@@ -316,42 +327,51 @@ def books(
     money taken each day by method and by admin; with `owing` (one day's books by
     default), who owes what; with `results` (the day report), each line's players'
     points, read round by round.  Without, the rounds are summed by the database, a
-    row per table (a month of a busy room is thousands of rounds).  A fixed number
-    of queries (12 at most)."""
+    row per table (a month of a busy room is thousands of rounds).  Likewise the
+    money: without `owing`, a table whose charges and collections all fell on one day
+    is summed per table by the database, and only the others' rows are read to set
+    each seat's payments against its charges (tests/scorer/test_books_sums.py: the
+    two ways agree).  A fixed number of queries (13 at most), none given a list of the
+    period's tables (the database finds them again by subquery)."""
     last = last or first
     owing = first == last if owing is None else owing
     cal = Calendar.of(room, first, last)
     start, end = cal.range(first, last)
     out = Books(first, last, start, end)
     in_range = Q(at__gte=start, at__lt=end) | Q(undone_at__gte=start, undone_at__lt=end)
-    money_ids = set(
-        _in_books(TableCharge.objects.filter(room=room).filter(in_range))
-        .values_list("session_id", flat=True)
-        .distinct()
-    )
+    money = _in_books(TableCharge.objects.filter(room=room).filter(in_range))
+    money_ids = set(money.order_by().values_list("session_id", flat=True).distinct())
     standing = _in_books(
         Round.objects.filter(
             session__room=room, status=Round.ACTIVE, created_at__gte=start, created_at__lt=end
         )
     )
     rounds, summed = _rounds(standing, cal, results)
-    started = set(
-        _in_books(room.sessions.filter(created_at__gte=start, created_at__lt=end), "").values_list(
-            "pk", flat=True
-        )
-    )
-    _takings(out, cal, _in_books(Collection.objects.filter(room=room, at__gte=start, at__lt=end)))
-    ids = money_ids | {r[0] for r in rounds} | {r[0] for r in summed} | started
+    made = Q(created_at__gte=start, created_at__lt=end) & GameSession.in_books_q("")
+    started = set(room.sessions.filter(made).values_list("pk", flat=True))
+    taken = _in_books(Collection.objects.filter(room=room, at__gte=start, at__lt=end))
+    _takings(out, cal, first, last, taken)
+    played = {r[0] for r in rounds} | {r[0] for r in summed}
+    ids = money_ids | played | started
     if not ids:
         return out
-    lines = _Lines(room, ids, first, last)
+    # The tables, by the queries that found them (a month's ids as parameters cost
+    # more than its rows).
+    lines = _Lines(
+        room, Q(pk__in=money.values("session_id")) | Q(pk__in=played) | made, first, last
+    )
     players: dict[tuple[int, int], Player] = {}
     if owing:
         players = {
             (s.session_id, s.seat): s.player
             for s in Seat.objects.filter(session_id__in=money_ids).select_related("player")
         }
-    for (sid, seat), seat_slots in _seat_slots(money_ids, cal).items():
+        by_seat = money_ids
+    else:
+        # Who owes is not shown: a table whose money all fell on one day is summed by the
+        # database; the others' seats are read one by one.
+        by_seat = _money_of_one_day(room, lines, money, cal)
+    for (sid, seat), seat_slots in _seat_slots(by_seat, cal).items():
         for slot in seat_slots:
             lines.add_slot(sid, seat, slot, players if owing else None)
     for sid, at, take, deltas, kind in rounds:
@@ -366,6 +386,49 @@ def books(
         key=lambda r: (r.day, r.number is None, r.number or 0, r.started or start, r.session_id),
     )
     return out
+
+
+def _money_of_one_day(
+    room: Room, lines: _Lines, money: QuerySet[TableCharge], cal: Calendar
+) -> set[int]:
+    """The tables whose every charge, striking-through and collection fell on one day of
+    the books: summed per table by the database (2 queries, each a table's first and last
+    instant) onto that day's line, as `_seat_slots` would (a slot a seat, nothing paid
+    later).  Returns the others, to be read seat by seat."""
+    tables = money.values("session_id")
+    charges = (
+        TableCharge.objects.filter(room=room, session__in=tables)
+        .values("session_id")
+        .annotate(
+            net=Sum("amount", filter=Q(undone_at__isnull=True)),
+            lo=Min("at"),
+            hi=Greatest(Max("at"), Coalesce(Max("undone_at"), Max("at"))),
+        )
+        .values_list("session_id", "net", "lo", "hi")
+        .order_by()
+    )
+    paid = {
+        sid: (total, lo, hi)
+        for sid, total, lo, hi in Collection.objects.filter(room=room, session__in=tables)
+        .values("session_id")
+        .annotate(total=Sum("amount"), lo=Min("at"), hi=Max("at"))
+        .values_list("session_id", "total", "lo", "hi")
+        .order_by()
+    }
+    across: set[int] = set()
+    for sid, net, lo, hi in charges:
+        if sid not in lines.sessions:  # charged since its tables were read: not in these books
+            continue
+        collected, paid_lo, paid_hi = paid.get(sid, (ZERO, lo, hi))
+        day = cal.day_of(min(lo, paid_lo))
+        if day != cal.day_of(max(hi, paid_hi)):  # (a day is an interval: all between)
+            across.add(sid)
+            continue
+        row = lines.line(sid, day)
+        if row is not None:
+            row.charged += net or ZERO
+            row.collected += collected
+    return across
 
 
 def _rounds(
@@ -396,10 +459,21 @@ def _rounds(
     return one_by_one, summed
 
 
-def _takings(out: Books, cal: Calendar, taken: QuerySet[Collection]) -> None:
-    """The money taken (collections and refunds) on each day, by method and by admin."""
-    for at, method, by_name, amount in taken.values_list("at", "method", "by_name", "amount"):
-        day = cal.day_of(at)
+def _takings(
+    out: Books, cal: Calendar, first: dt.date, last: dt.date, taken: QuerySet[Collection]
+) -> None:
+    """The money taken (collections and refunds) on each day, by method and by admin:
+    summed by the database (1 query), in the order they were first taken."""
+    sums = (
+        taken.annotate(day=cal.day_sql("at", first, last))
+        .values("day", "method", "by_name")
+        .annotate(total=Sum("amount"), first=Min("at"), first_pk=Min("pk"))
+        .order_by("first", "first_pk")
+        .values_list("day", "method", "by_name", "total", "first")
+    )
+    for ordinal, method, by_name, amount, at in sums:
+        # (0: between a closed day's bounds and the next day's, which meet by design)
+        day = dt.date.fromordinal(ordinal) if ordinal else cal.day_of(at)
         by_method = out.taken.setdefault(day, {})
         by_method[method] = by_method.get(method, ZERO) + amount
         admins = out.by_admin.setdefault(day, {})
@@ -438,14 +512,14 @@ def _seat_slots(ids: set[int], cal: Calendar) -> dict[tuple[int, int], list[_Slo
 class _Lines:
     """The books' lines, a table's day each, made as the rows that fill them are read."""
 
-    def __init__(self, room: Room, ids: set[int], first: dt.date, last: dt.date) -> None:
+    def __init__(self, room: Room, tables: Q, first: dt.date, last: dt.date) -> None:
         self.first, self.last = first, last
         self.rows: dict[tuple[int, dt.date], BookRow] = {}
         self.configs = dict(room.configs.values_list("pk", "name"))
         fields = ("pk", "code", "players", "preset", "ruleset", "room_table", "money_per_point")
         self.sessions = {
             s.pk: s
-            for s in GameSession.objects.filter(pk__in=ids)
+            for s in GameSession.objects.filter(tables, room=room)
             .only(*fields, "created_at", "closed_at", "imported_at")
             .select_related("room_table")
         }
