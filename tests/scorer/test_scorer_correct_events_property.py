@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from django.db import transaction
 from django.urls import reverse
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from scorer.models import GameSession
@@ -111,16 +111,24 @@ def mistakes(draw: st.DrawFn) -> tuple[list[dict[str, Any]], list[dict[str, Any]
 
 
 def correct(c: Corrector, right: list[dict[str, Any]], what: str, i: int) -> None:
-    """The player's taps for the mistake."""
+    """The player's taps for the mistake; each step's 确认 must land in the correction
+    (a step the form refuses would leave the round as recorded, and 确认修改 then has
+    nothing to correct)."""
     if what == "discarder":
         c.step(i, f"from:{right[i]['discarder']}")
     elif what == "kong_kind":
         c.step(i, f"kong:{right[i]['kong']}")
     elif what == "extra":
         c.remove(i)
+        return
     elif what == "missing":
         ev = right[i]
-        c.step("add", "kind:kong", f"player:{ev['player']}", f"kong:{ev['kong']}")
+        # An exposed kong is made from someone's discard: the form asks whose.
+        whose = [f"from:{ev['discarder']}"] if ev["kong"] == "exposed" else []
+        c.step("add", "kind:kong", f"player:{ev['player']}", f"kong:{ev['kong']}", *whose)
+    else:
+        return
+    assert c.status == 302, f"the step was refused: {what} at {i}"
 
 
 def ledger_row(s: GameSession) -> str:
@@ -132,6 +140,14 @@ def ledger_row(s: GameSession) -> str:
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=mistakes())
+@example(  # an exposed kong missing: adding it needs whose discard it was
+    case=(
+        [kong_event(0, "concealed")],
+        [kong_event(0, "concealed"), kong_event(0, "exposed", 1)],
+        "missing",
+        1,
+    )
+)
 def test_a_round_corrected_equals_the_round_recorded_right(
     case: tuple[list[dict[str, Any]], list[dict[str, Any]], str, int],
 ) -> None:
