@@ -122,7 +122,10 @@ def _save(
     refused = refused_status(request, 400)
     if kept["steps"] == _recorded(rnd):
         phone.drop_correction(request, session, rnd.number)
-        return go(request, done)  # nothing to correct (or a double tap that saved it)
+        # Nothing to correct (or a double tap that saved it): said, so that a step
+        # refused just before is not taken for one kept.
+        messages.info(request, gettext("This round is as it was: nothing was changed."))
+        return go(request, done)
     try:
         events = events_of(kept["steps"], session)
         rnd.revise({"kind": "round", "events": events}, phone.my_name(request, session),
