@@ -153,6 +153,7 @@ def answer(
                 r = client.post(url, data or {}, **headers)
             else:
                 r = client.get(url, **headers)
+            r.close()  # (a stream's answer: its place in the worker's count given back)
         return r.status_code, writes(seen.captured_queries)
 
 
