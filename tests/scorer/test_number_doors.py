@@ -153,7 +153,8 @@ def answer(
                 r = client.post(url, data or {}, **headers)
             else:
                 r = client.get(url, **headers)
-            r.close()  # (a stream's answer: its place in the worker's count given back)
+            if r.streaming:  # read to its end, as a server would: the client then closes it
+                b"".join(r.streaming_content)  # (its place in the worker's count given back)
         return r.status_code, writes(seen.captured_queries)
 
 
