@@ -43,6 +43,9 @@ def test_an_owner_edits_a_configuration_on_a_phone(page: Page, live_server: Live
     page.locator("#id_password").fill(PASSWORD)
     page.locator(".login-form button[type=submit]").click()
     expect(page).to_have_url(re.compile(r"/manage/configs/$"))
+    # The URL is the new page's once it commits, before its style sheets have loaded:
+    # measured then, every target is the browser's default size.
+    page.wait_for_load_state("load")
     assert_no_horizontal_scroll(page)
     assert_touch_targets(page, ".row-actions .button, .room-links a")
     snap(page, "room-configs")
