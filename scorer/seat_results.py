@@ -21,8 +21,8 @@ from typing import Any
 from scorer.parse import int_or_none
 from scorer.settleup import standard_points
 
-# 标准分 by place when the season says nothing else: the MCR's 4/2/1/0 for four seats,
-# its top places for fewer (the house ruleset seats two to four).
+# 标准分 by place when the season says nothing else: the match tournaments' 4/2/1/0 for
+# four seats, their top places for fewer (a table may seat two to four).
 PLACE_POINTS: dict[int, tuple[int, ...]] = {4: (4, 2, 1, 0), 3: (4, 2, 0), 2: (4, 0)}
 TWELFTHS = 12  # every share of up to four places' points is a whole number of these
 

@@ -8,7 +8,7 @@ A table's score for a seat, by the season's ranking:
 * net points plus uma (uma): its points plus the uma of its place, shared on ties.
 
 A player's season score is the sum over his tables (his best N, where the season
-says so).  The order is the MCR tie-break chain: season score, then total 比赛分
+says so).  The order is the tournaments' tie-break chain: season score, then total 比赛分
 (the points of those tables), then the counts of 1st, 2nd, 3rd and 4th places,
 then the best single game; players equal on all of them share the place.  Players
 with fewer tables than the season's minimum are listed apart ("未满 N 场").
@@ -75,7 +75,7 @@ class Standing:
     rank: int = 0
 
     def chain(self) -> tuple[Any, ...]:
-        """The MCR tie-break chain, biggest first."""
+        """The tournaments' tie-break chain, biggest first."""
         return (self.score, self.points, *self.places, self.best if self.best is not None else 0)
 
 

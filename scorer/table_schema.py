@@ -86,7 +86,7 @@ SCHEMA: dict[str, Any] = {
         # The table's lineage (scorer.models.origin_of_code); files exported before have none.
         "origin": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
         "ruleset": {"type": "string"},
-        # A label of the room the file comes from ("room:12", "sichuan-chengdu"): kept as
+        # A label of the room the file comes from ("room:12", or a preset's id): kept as
         # it came, never read as an id here (GameSession.config_id_of).
         "preset": {"type": ["string", "null"], "maxLength": 32},
         "params": {"type": ["object", "null"]},

@@ -24,7 +24,7 @@ from scorer.standings import POINTS, STANDARD, UMA, YUAN
 
 __all__ = ["CHAIN", "hand_tiles", "league_page", "picture", "ranking_words", "ruleset_name"]
 
-# The MCR tie-break chain, as the page writes it under the standings.
+# The tournaments' tie-break chain, as the page writes it under the standings.
 CHAIN = gettext_lazy(
     "Ties are broken by: the season's score, then total game points, then the number "
     "of 1st, 2nd, 3rd and 4th places, then the best single game; players equal on all "
