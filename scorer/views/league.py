@@ -14,7 +14,6 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
@@ -71,11 +70,6 @@ def drawn(hands: list[dict[str, Any]], room: Room, admin: bool) -> None:
         hand["url"] = reverse("scorer:round", args=[code, hand["round"]]) if code else ""
 
 
-def _private(response: HttpResponse) -> HttpResponse:
-    patch_cache_control(response, private=True, no_cache=True)
-    return response
-
-
 @require_safe
 def league(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     room, admin = _room(request, slug)
@@ -85,7 +79,7 @@ def league(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     context["admin"] = admin
     drawn(context.get("big_hands", []), room, admin)
     template = "scorer/league.html#standings" if request.htmx else "scorer/league.html"
-    return _private(render(request, template, context))
+    return render(request, template, context)
 
 
 @require_safe
@@ -109,7 +103,7 @@ def league_svg(request: HtmxHttpRequest, slug: str, pk: int) -> HttpResponse:
     page turns it into a PNG on the phone, as the result picture."""
     room, season, ruleset = _season_or_404(request, slug, pk)
     body = render_to_string("scorer/league.svg", picture(room, season, ruleset), request=request)
-    return _private(HttpResponse(body, content_type="image/svg+xml; charset=utf-8"))
+    return HttpResponse(body, content_type="image/svg+xml; charset=utf-8")
 
 
 @require_safe

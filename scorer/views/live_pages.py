@@ -15,7 +15,7 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.shortcuts import render
-from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.cache import get_conditional_response
 
 from scorer.models import GameSession
 from scorer.present.words import etag_of
@@ -44,6 +44,5 @@ def live_page(
     if response is None:
         page = {**context(), "live_headers": headers, "live_answer": True}
         response = render(request, f"{template}#live", page)
-    response["ETag"] = etag
-    patch_cache_control(response, private=True, no_cache=True)
+    response["ETag"] = etag  # (its Cache-Control is scorer/caching.py's, as every page's)
     return response

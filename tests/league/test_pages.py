@@ -190,3 +190,40 @@ def test_a_players_league_part_moves_with_the_next_close(league_room: Any) -> No
     play(s, [by_tiles(0, 1)])
     s.close()
     assert "(2/4)" in html(Client().get(url))
+
+
+def test_every_league_page_is_its_rooms_only(league_room: Any) -> None:
+    """Every route of a room's league (found in the URL configuration, so a page added
+    later is walked too): while the league is private, a phone and another room's owner
+    are answered 404; made public, a season of another room under this room's address
+    is still a 404, and nothing of the other room shows."""
+    from tests.room_places import scorer_routes
+
+    west = make_room("west")
+    west_owner = make_member(west, "west-boss")
+    today = clock.now().date()
+    theirs = Season.open(west, west_owner, [], name="西边月赛", first_day=today, last_day=today)
+    ours = league_room.seasons.get()
+    routes = [r for r in scorer_routes() if r.startswith("r/<slug:slug>/league/")]
+    assert len(routes) >= 6
+
+    def path(route: str, season: Season) -> str:
+        return "/" + route.replace("<slug:slug>", league_room.slug).replace(
+            "<num:pk>", str(season.pk)
+        )
+
+    west_phone = member_client(west, "west-admin")
+    for route in routes:
+        for visitor in (Client(), west_phone):
+            assert visitor.get(path(route, ours)).status_code == 404, route
+    League.of(league_room).set_public(True, make_member(league_room, "o9"))
+    for route in routes:
+        answer = Client().get(path(route, theirs))
+        if "<num:pk>" in route:
+            assert answer.status_code == 404, route
+        elif not answer.streaming:
+            assert "西边月赛" not in answer.content.decode(), route
+        else:
+            b"".join(answer.streaming_content)  # (read to its end: the client closes it)
+    asked = Client().get(reverse("scorer:league", args=[league_room.slug]), {"season": theirs.pk})
+    assert asked.status_code == 200 and "西边月赛" not in asked.content.decode()
