@@ -214,13 +214,26 @@ def checked_amount(raw: Any) -> Decimal:
     return value
 
 
+class LooksLike(ValueError):
+    """A new member's name that looks like a room player's without being it."""
+
+    def __init__(self, name: str, other: Player) -> None:
+        super().__init__(name)
+        self.name, self.other = name, other
+
+
 def new_member(room: Room, name: str) -> Player:
     """A new member of the room's till ("新会员"), before he has played: a player of
     the room by that name (cleaned as every player's name).  TextRefused for a name no
-    player may have; ValueError for a blank one or one a player goes by already."""
+    player may have; LooksLike for one that looks like a player's (Player.looking_like:
+    the admin picks him, or types the name apart); ValueError for a blank one or one a
+    player goes by already."""
     name = clean_text(PLAYER_NAME, name)
     if not name:
         raise ValueError("empty name")
+    other = Player.looking_like(room.pk, name)
+    if other is not None:
+        raise LooksLike(name, other)
     with transaction.atomic():
         # The room's row lock: two admins adding the same name at once make one.
         Room.objects.select_for_update().get(pk=room.pk)

@@ -406,6 +406,16 @@ def _top_up(request: HttpRequest, member: RoomMember) -> None:
         except TextRefused as e:
             messages.error(request, e.message)
             return
+        except till.LooksLike as e:
+            messages.error(
+                request,
+                gettext(
+                    "“%(name)s” looks like %(other)s, a player of this room: choose him from"
+                    " the list if it is the same person, or type the name another way."
+                )
+                % {"name": e.name, "other": e.other.name},
+            )
+            return
         except ValueError:
             player = None
     if player is None:

@@ -62,6 +62,19 @@ def test_a_new_member_and_the_list_found_by_an_old_name(room: Room, boss: Client
     assert "微信 · 老板" in statement and "205.50 元" in statement
 
 
+def test_a_new_member_whose_name_looks_like_a_players_is_refused(room: Room, boss: Client) -> None:
+    """ "Bоb" (a Cyrillic о) beside the room's Bob: the admin is told to pick him, and no
+    second player or top-up is made."""
+    bob = Player.objects.create(room=room, name="Bob")
+    url = reverse("scorer:manage_balances", args=[room.slug])
+    r = boss.post(
+        url, {"name": "B\u043eb", "new": "1", "amount": "50", "method": "cash"}, follow=True, **ZH
+    )
+    assert "看起来和本室的玩家 Bob 一样" in said(r)
+    assert list(room.players.filter(name__startswith="B")) == [bob]
+    assert till.balance_of(bob) == 0
+
+
 def test_a_share_split_balance_first_the_rest_in_cash(room: Room, boss: Client) -> None:
     s = a_closed_table(room)
     owner = RoomMember.objects.get(room=room, role=RoomMember.OWNER)
