@@ -42,7 +42,11 @@ def test_a_forms_errors_stay_on_screen_when_the_room_changes(
     room = make_room("east")
     RoomTable.objects.create(room=room, number=1)
     sign_in(page, live_server, make_member(room, "boss").user)
-    page.goto(f"{live_server.url}/r/{room.slug}/manage/tables/")
+    # The first page's stream is awaited here, so that the one awaited below is the
+    # reloaded page's (a late answer of the first would pass for it, and a change made
+    # before the second stream subscribed would go unheard).
+    with page.expect_response(lambda r: "/manage/events" in r.url and r.status == 200):
+        page.goto(f"{live_server.url}/r/{room.slug}/manage/tables/")
     page.locator(".start-form").get_by_label("桌号").fill("1")  # taken: refused
     with page.expect_response(lambda r: "/manage/events" in r.url and r.status == 200):
         page.locator(".start-form button[type=submit]").click()
