@@ -32,7 +32,7 @@ How it fits together
 * **CSP.** Every page is served with the site's Content-Security-Policy
   (django-csp: scripts and styles from the site only, nothing inline); a
   violation reported on a page's console fails the test that opened it.
-* **Helpers** (tests/browser/helpers.py): ``snap`` saves full-page screenshots
+* **Helpers** (tests/support/browser.py): ``snap`` saves full-page screenshots
   under ``test-artifacts/screenshots/`` (git-ignored); ``assert_no_horizontal_scroll``
   and ``assert_touch_targets`` check the phone layout.
 """
@@ -56,8 +56,8 @@ from django.urls import get_resolver
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.helpers import snap
 from tests.browser.order import flows_then_looks
+from tests.support.browser import snap
 
 NO_CHROMIUM = (
     "browser tests skipped: no Chromium found (apt-get install chromium, or set CHROMIUM=/path)"

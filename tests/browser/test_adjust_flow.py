@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets
 from tests.factories import make_table
+from tests.support.browser import assert_no_horizontal_scroll, assert_touch_targets
 
 pytestmark = pytest.mark.browser
 

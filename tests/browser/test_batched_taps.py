@@ -26,8 +26,8 @@ from rules.registry import get_ruleset
 from scorer.entry.pick import Pick
 from scorer.models import GameSession
 from scorer.scoring import evaluate
-from tests.browser.test_table_flow import PLAYERS
 from tests.factories import make_table
+from tests.support.browser import PLAYERS
 
 pytestmark = pytest.mark.browser
 

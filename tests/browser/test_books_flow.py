@@ -18,8 +18,8 @@ from scorer import clock
 from scorer.models.money import DayClose
 from scorer.models.rooms import Room, RoomMember
 from scorer.services.seating import start_at
-from tests.browser.helpers import assert_no_horizontal_scroll, sign_in, snap
 from tests.factories import BLOCK_FEE, EVENING, NAMES, make_member, record
+from tests.support.browser import assert_no_horizontal_scroll, sign_in, snap
 
 pytestmark = pytest.mark.browser
 

@@ -21,9 +21,8 @@ from pytest_django.live_server_helper import LiveServer
 
 from scorer.middleware import MESSAGE_ZH
 from scorer.models import Round
-from tests.browser.test_table_flow import PLAYERS, TAPS
-from tests.browser.test_two_phones import enter_hand
 from tests.factories import make_table
+from tests.support.browser import PLAYERS, TAPS, enter_hand
 
 pytestmark = [
     pytest.mark.browser,

@@ -17,18 +17,25 @@ from pytest_django.live_server_helper import LiveServer
 from rules import get_ruleset, settle
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession
-from tests.browser.helpers import (
+from tests.support.browser import (
+    LI,
+    PLAYERS,
+    WANG,
+    ZHANG,
     assert_no_horizontal_scroll,
     assert_touch_targets,
     choose_rules,
+    count_up,
+    expect_totals,
+    grid_tile,
+    press,
+    settled,
+    signed,
     snap,
 )
-from tests.browser.test_sichuan_flow import PLAYERS, expect_totals, signed
-from tests.browser.test_wuhan_flow import count_up, grid_tile, settled, tap
 
 pytestmark = pytest.mark.browser
 
-ZHANG, LI, WANG, ZHAO = range(4)
 
 CASES: list[dict[str, Any]] = [
     # 北京 basic: 9s turned → 1s is the 混儿, standing for 白; 门清 only (a 混儿 in hand):
@@ -73,12 +80,12 @@ def test_a_round_of_each(case: dict[str, Any], page: Page, live_server: LiveServ
         page.locator("#tallies .event-actions").get_by_role("link", name="记和牌").click()
     else:
         page.locator(".actions").get_by_role("link", name="记一局").click()
-    tap(page.get_by_role("group", name="和牌者").get_by_role(
+    press(page.get_by_role("group", name="和牌者").get_by_role(
         "button", name=re.compile(f"^{PLAYERS[LI]}")))  # fmt: skip
-    tap(page.get_by_role("group", name="自摸或放炮者").get_by_role(
+    press(page.get_by_role("group", name="自摸或放炮者").get_by_role(
         "button", name=PLAYERS[WANG], exact=True))  # fmt: skip
     if "turned" in case:
-        tap(page.locator(".pk-turned").get_by_role("button"))
+        press(page.locator(".pk-turned").get_by_role("button"))
         grid_tile(page, case["turned"]).click()
         expect(page.locator(".pk-grid .pk-wild")).to_have_count(1)
     count = page.locator(".pk-hand-count")

@@ -17,26 +17,30 @@ from pytest_django.live_server_helper import LiveServer
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession
 from scorer.settleup import settle_up
-from tests.browser.helpers import (
+from tests.scorer.csv_export import read_export
+from tests.support.browser import (
+    LI,
+    PLAYERS,
+    WANG,
+    ZHAO,
     assert_no_horizontal_scroll,
     assert_touch_targets,
     choose_rules,
+    expect_totals,
+    grid_tile,
+    press,
+    settled,
     snap,
 )
-from tests.browser.test_sichuan_flow import PLAYERS, expect_totals
-from tests.browser.test_wuhan_flow import grid_tile, settled, tap
-from tests.scorer.csv_export import read_export
 
 pytestmark = pytest.mark.browser
-
-ZHANG, LI, WANG, ZHAO = range(4)
 
 
 def record_win(page: Page, winner: int, discarder: int, concealed: str, win: str) -> None:
     page.locator(".actions").get_by_role("link", name="记一局").click()
-    tap(page.get_by_role("group", name="和牌者").get_by_role(
+    press(page.get_by_role("group", name="和牌者").get_by_role(
         "button", name=re.compile(f"^{PLAYERS[winner]}")))  # fmt: skip
-    tap(page.get_by_role("group", name="自摸或放炮者").get_by_role(
+    press(page.get_by_role("group", name="自摸或放炮者").get_by_role(
         "button", name=PLAYERS[discarder], exact=True))  # fmt: skip
     count = page.locator(".pk-hand-count")
     taps = [tile_str(t) for t in parse_tiles(concealed)] + [win]

@@ -9,9 +9,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.helpers import assert_no_horizontal_scroll, snap
-from tests.browser.test_table_flow import PLAYERS
 from tests.factories import by_tiles, make_table, record
+from tests.support.browser import PLAYERS, assert_no_horizontal_scroll, snap
 
 pytestmark = pytest.mark.browser
 

@@ -15,8 +15,8 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from rules.tiles import parse_tiles, tile_zh
-from tests.browser.test_table_flow import PLAYERS, grid_tile
 from tests.factories import make_table
+from tests.support.browser import PLAYERS, grid_tile
 
 pytestmark = pytest.mark.browser
 

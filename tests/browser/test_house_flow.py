@@ -16,40 +16,37 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from rules import REGISTRY, settle
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession, Round
-from tests.browser.helpers import (
+from tests.support.browser import (
+    LI,
+    PLAYERS,
+    WANG,
+    ZHANG,
+    ZHAO,
     assert_no_horizontal_scroll,
     assert_touch_targets,
     choose_rules,
-    snap,
-)
-from tests.browser.test_sichuan_flow import (
-    PLAYERS,
     confirm,
     expect_totals,
     expect_transfers,
+    grid_tile,
     press,
     seat_button,
     signed,
-    zh,
+    snap,
 )
 
 pytestmark = pytest.mark.browser
 
-ZHANG, LI, WANG, ZHAO = range(4)
 TURNED = "4m"  # turned up: the next kind, 五万, is wild
 WILD = "5m"
 # 123m 456p 789s 234s 7s, self-drawn 五万 (wild) standing for the second 七条.
 CONCEALED = "123m456p789s234s7s"
-
-
-def grid_tile(page: Page, code: str) -> Locator:
-    return page.locator(".pk-grid").get_by_role("button", name=re.compile(f"^{zh(code)}"))
 
 
 def open_record(page: Page, link: str, kind: str) -> None:

@@ -18,25 +18,26 @@ from pytest_django.live_server_helper import LiveServer
 from rules import settle
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession
-from tests.browser.helpers import (
+from tests.support.browser import (
+    LI,
+    PLAYERS,
+    WANG,
+    ZHANG,
     assert_no_horizontal_scroll,
     assert_touch_targets,
     choose_rules,
+    expect_totals,
+    grid_tile,
+    signed,
     snap,
 )
-from tests.browser.test_sichuan_flow import PLAYERS, expect_totals, signed, zh
 
 pytestmark = pytest.mark.browser
 
-ZHANG, LI, WANG, ZHAO = range(4)
 TURNED = "7p"  # 正精 8p, 副精 9p
 # 123m 456m 789s 12s 11z and a self-drawn 八筒 (正精) standing for 三条.
 CONCEALED = "123m456m789s12s11z"
 WIN = "8p"
-
-
-def grid_tile(page: Page, code: str) -> Locator:
-    return page.locator(".pk-grid").get_by_role("button", name=re.compile(f"^{zh(code)}"))
 
 
 def seat_group(page: Page, legend: str) -> Locator:

@@ -15,8 +15,8 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from scorer.models import GameSession
-from tests.browser.test_table_flow import PLAYERS
 from tests.factories import by_tiles, make_table, play
+from tests.support.browser import PLAYERS
 
 pytestmark = pytest.mark.browser
 

@@ -17,8 +17,8 @@ from playwright.sync_api import Page, Route, expect
 from pytest_django.live_server_helper import LiveServer
 
 from scorer.streams import HEADERS, POLL_INSTEAD
-from tests.browser.test_table_flow import PLAYERS
 from tests.factories import DRAW, make_table, record
+from tests.support.browser import PLAYERS
 
 pytestmark = pytest.mark.browser
 

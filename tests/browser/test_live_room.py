@@ -10,8 +10,8 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from scorer.models.tables import RoomTable
-from tests.browser.helpers import sign_in
 from tests.factories import DRAW, make_member, make_room, make_table, record
+from tests.support.browser import sign_in
 
 pytestmark = pytest.mark.browser
 

@@ -17,8 +17,8 @@ from pytest_django.live_server_helper import LiveServer
 
 from scorer.models import GameSession
 from scorer.present.words import NAME_MAX
-from tests.browser.helpers import snap, tap, use_language
 from tests.factories import make_table
+from tests.support.browser import snap, tap, use_language
 
 # Cookies are all a test here changes of a phone: one phone for the module.
 pytestmark = [pytest.mark.browser, pytest.mark.one_phone]

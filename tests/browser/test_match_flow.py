@@ -15,9 +15,17 @@ from rules import get_ruleset
 from rules.table import Match
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession
-from tests.browser.helpers import assert_no_horizontal_scroll, choose_rules, snap
-from tests.browser.test_sichuan_flow import PLAYERS, expect_totals, seat_button
-from tests.browser.test_wuhan_flow import grid_tile, settled, tap
+from tests.support.browser import (
+    PLAYERS,
+    assert_no_horizontal_scroll,
+    choose_rules,
+    expect_totals,
+    grid_tile,
+    press,
+    seat_button,
+    settled,
+    snap,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -26,7 +34,7 @@ WIND_ZH = dict(zip("ESWN", "东南西北", strict=True))
 
 def record_draw(page: Page) -> None:
     page.locator(".actions").get_by_role("link", name="记一局").click()
-    tap(page.get_by_role("button", name="荒庄", exact=True))
+    press(page.get_by_role("button", name="荒庄", exact=True))
     settled(page)
     page.locator(".pk-confirm").click()
     expect(page.locator(".messages")).to_contain_text("已记录")
@@ -47,8 +55,8 @@ def test_a_match_counts_its_hands_changes_seats_and_ends_itself(
 
     # Hand 1: 李四 wins on 王五's discard (tapped); the engine gives the points.
     page.locator(".actions").get_by_role("link", name="记一局").click()
-    tap(seat_button(page, "和牌者", PLAYERS[1]))
-    tap(seat_button(page, "自摸或放炮者", PLAYERS[2]))
+    press(seat_button(page, "和牌者", PLAYERS[1]))
+    press(seat_button(page, "自摸或放炮者", PLAYERS[2]))
     concealed, win = "123m456m789m123p5p", "5p"
     for t in [tile_str(t) for t in parse_tiles(concealed)] + [win]:
         grid_tile(page, t).click()

@@ -11,8 +11,8 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from scorer.models import GameSession
-from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, snap
 from tests.factories import make_table
+from tests.support.browser import assert_no_horizontal_scroll, assert_touch_targets, snap
 
 pytestmark = pytest.mark.browser
 

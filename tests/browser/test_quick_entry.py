@@ -10,9 +10,15 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from rules.rulesets.mcr.fans import FANS
-from tests.browser.helpers import assert_no_horizontal_scroll, snap, tap, use_language
-from tests.browser.test_table_flow import PLAYERS, TAPS
 from tests.factories import make_table
+from tests.support.browser import (
+    PLAYERS,
+    TAPS,
+    assert_no_horizontal_scroll,
+    snap,
+    tap,
+    use_language,
+)
 
 pytestmark = pytest.mark.browser
 

@@ -16,7 +16,7 @@ from pytest_django.live_server_helper import LiveServer
 from rules.tiles import parse_tile, tile_zh
 from scorer.models import GameSession, RoundRevision
 from scorer.models.rooms import RoomMember, RoomTable, default_room
-from tests.browser.helpers import assert_no_horizontal_scroll, snap
+from tests.support.browser import assert_no_horizontal_scroll, snap
 
 pytestmark = pytest.mark.browser
 

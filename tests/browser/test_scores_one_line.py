@@ -26,8 +26,8 @@ from pytest_django.live_server_helper import LiveServer
 from scorer.models import GameSession
 from scorer.models.rooms import RoomMember
 from tests.browser.a11y import set_mode
-from tests.browser.helpers import sign_in, snap, use_language
 from tests.factories import by_tiles, event, make_member, make_room, make_table, record
+from tests.support.browser import sign_in, snap, use_language
 
 pytestmark = pytest.mark.browser
 

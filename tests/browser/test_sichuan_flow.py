@@ -26,23 +26,35 @@ from playwright.sync_api import Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from rules import REGISTRY, score, settle, waits
-from rules.tiles import parse_tile, parse_tiles, tile_str, tile_zh
 from scorer.models import GameSession, Round
-from tests.browser.helpers import (
+from tests.support.browser import (
+    LI,
+    PLAYERS,
+    POLL_MS,
+    WANG,
+    ZHANG,
+    ZHAO,
     assert_no_horizontal_scroll,
+    assert_same_document,
     assert_touch_targets,
     choose_rules,
+    codes,
+    confirm,
+    expect_totals,
+    expect_transfers,
+    grid_tile,
+    mark_document,
+    press,
+    seat_button,
+    signed,
     snap,
+    zh,
 )
 
 pytestmark = pytest.mark.browser
 
-PLAYERS = ["张三", "李四", "王五", "赵六"]
-ZHANG, LI, WANG, ZHAO = range(4)
 FIRST_DEALER = LI  # 南家
 
-# The polling interval is 3 s: a change must show within at most ~2 polls.
-POLL_MS = 10_000
 
 # --- the round -----------------------------------------------------------------------
 # No tile kind more than four times across the hands shown (the 九条 both winners
@@ -67,60 +79,6 @@ REFUND_ZH = "退杠钱（没听牌）"
 # --------------------------------------------------------------------------- helpers
 
 
-def zh(code: str) -> str:
-    """A tile's accessible name: 九条, 五筒, ..."""
-    return tile_zh(parse_tile(code))
-
-
-def codes(tiles: str) -> list[str]:
-    """One code per tile, in tapping order: "1236677889s" -> ["1s", "2s", ...]."""
-    return [tile_str(t) for t in parse_tiles(tiles)]
-
-
-def signed(n: int) -> str:
-    """How the tallies, the ledger and the preview print a number: "+8", "−53", "0"."""
-    return f"+{n}" if n > 0 else (f"\u2212{-n}" if n < 0 else "0")
-
-
-def seat_totals(page: Page) -> Locator:
-    return page.locator("#tallies li.seat .total")
-
-
-def expect_totals(page: Page, totals: list[int], timeout: float | None = None) -> None:
-    expect(seat_totals(page)).to_have_text([signed(t) for t in totals], timeout=timeout)
-
-
-def mark_document(page: Page) -> None:
-    """Tag the loaded document: a full page load (reload, navigation) loses the tag."""
-    page.evaluate("window.__e2eSameDocument = true")
-
-
-def assert_same_document(page: Page) -> None:
-    assert page.evaluate("window.__e2eSameDocument === true"), "the page was reloaded"
-
-
-def seat_button(page: Page, group: str, name: str) -> Locator:
-    """A seat in a row of seats; its name may carry a note (庄, 已和)."""
-    return page.get_by_role("group", name=group, exact=True).get_by_role(
-        "button", name=re.compile(f"^{name}")
-    )
-
-
-def press(button: Locator) -> None:
-    """Tap a toggle and wait for htmx's swap to show it pressed.
-
-    A tap while the previous request is in flight is queued by htmx and may be
-    dropped when its button is replaced: every tap waits for its own effect.
-    """
-    button.click()
-    expect(button).to_have_attribute("aria-pressed", "true")
-
-
-def grid_tile(page: Page, code: str) -> Locator:
-    """By its name, which starts with its face: 九条, 九条 ×2 (two in the hand)."""
-    return page.locator(".pk-grid").get_by_role("button", name=re.compile(rf"^{zh(code)}( |$)"))
-
-
 def hand_tile(page: Page, code: str) -> Locator:
     return page.locator(".pk-hand-tiles").get_by_role("button", name=zh(code), exact=True)
 
@@ -140,25 +98,6 @@ def open_record(page: Page, link: str, kind: str) -> None:
     expect(page.locator(".ev-kind button[aria-pressed=true]")).to_have_text(
         {"kong": "杠", "win": "和牌", "wall_end": "流局"}[kind]
     )
-
-
-def confirm(page: Page, live_server: LiveServer, code: str, message: str) -> None:
-    confirm_button = page.locator(".pk-confirm")
-    expect(confirm_button).to_be_enabled()
-    confirm_button.click()
-    expect(page).to_have_url(f"{live_server.url}/s/{code}/")
-    expect(page.locator(".messages")).to_have_text(message)
-
-
-def expect_transfers(page: Page, rows: list[tuple[int, int, int, str]]) -> None:
-    """The preview's payments of this event: (from, to, amount, reason), in order."""
-    items = page.locator(".ev-result .ev-transfers li")
-    expect(items).to_have_count(len(rows))
-    for i, (payer, payee, amount, reason) in enumerate(rows):
-        item = items.nth(i)
-        expect(item.locator(".ev-who")).to_have_text(f"{PLAYERS[payer]} → {PLAYERS[payee]}")
-        expect(item.locator("b")).to_have_text(str(amount))
-        expect(item.locator("small")).to_have_text(reason)
 
 
 def expect_preview_deltas(page: Page, deltas: list[int]) -> None:

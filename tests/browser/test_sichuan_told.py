@@ -12,16 +12,16 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from rules import get_ruleset
-from tests.browser.helpers import (
+from tests.factories import make_table
+from tests.support.browser import (
+    PLAYERS,
     assert_no_horizontal_scroll,
     assert_touch_targets,
+    settled,
     snap,
     tap,
     use_language,
 )
-from tests.browser.test_table_flow import PLAYERS
-from tests.browser.test_wuhan_flow import settled
-from tests.factories import make_table
 
 pytestmark = pytest.mark.browser
 

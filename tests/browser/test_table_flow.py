@@ -24,27 +24,29 @@ from rules import get_ruleset, score, waits
 from rules.hand import Table
 from rules.tiles import parse_tile, parse_tiles, tile_zh, tiles_str
 from scorer.models import GameSession, Round
-from tests.browser.helpers import (
+from tests.factories import make_table
+from tests.support.browser import (
+    PLAYERS,
+    POLL_MS,
+    TAPS,
     assert_no_horizontal_scroll,
+    assert_same_document,
     assert_touch_targets,
     choose_rules,
+    expect_totals,
+    grid_tile,
+    mark_document,
+    seat_totals,
+    signed,
     snap,
 )
-from tests.factories import make_table
 
 pytestmark = pytest.mark.browser
 
-PLAYERS = ["张三", "李四", "王五", "赵六"]
 WINDS = "ESWN"
 
-# 111m 222m 333m 456p + 中中 (7z is Red 中): 一色三节高 24 + 三暗刻 16 + ... = 45 fans.
-# Tapped in this order; the last tap is the winning tile.
-TAPS = ["1m", "1m", "1m", "2m", "2m", "2m", "3m", "3m", "3m", "4p", "5p", "6p", "7z", "7z"]
 # The form sends the standing tiles sorted and compact: "111222333m456p7z".
 CONCEALED, WIN_TILE = tiles_str(sorted(parse_tiles("".join(TAPS[:13])))), TAPS[13]
-
-# The polling interval is 3 s: a change must show within at most ~2 polls.
-POLL_MS = 10_000
 
 
 # --------------------------------------------------------------------------- helpers
@@ -84,34 +86,9 @@ def tile_entry(dealer: int, winner: int, discarder: int | None) -> dict:
     }
 
 
-def signed(n: int) -> str:
-    """How the tallies and the ledger print a number: "+8", "−53" (a real minus sign), "0"."""
-    return f"+{n}" if n > 0 else (f"\u2212{-n}" if n < 0 else "0")
-
-
 def preview_signed(n: int) -> str:
     """How the record page's preview prints one: "+8", "−53" (a real minus sign), "0"."""
     return f"+{n}" if n > 0 else (f"\u2212{-n}" if n < 0 else "0")
-
-
-def seat_totals(page: Page) -> Locator:
-    return page.locator("#tallies li.seat .total")
-
-
-def mark_document(page: Page) -> None:
-    """Tag the loaded document: a full page load (reload, navigation) loses the tag."""
-    page.evaluate("window.__e2eSameDocument = true")
-
-
-def assert_same_document(page: Page) -> None:
-    assert page.evaluate("window.__e2eSameDocument === true"), "the page was reloaded"
-
-
-def grid_tile(page: Page, code: str) -> Locator:
-    """A tile of the picker's grid, by its accessible name, which starts with what
-    its face shows: 一万, 一万 ×2 (two in the hand), 中, ..."""
-    name = tile_zh(parse_tile(code))
-    return page.locator(".pk-grid").get_by_role("button", name=re.compile(rf"^{name}( |$)"))
 
 
 def seat_group(page: Page, legend: str) -> Locator:
@@ -155,10 +132,6 @@ def pick_winner(page: Page, winner: int, discarder: int | None) -> None:
     )
     source.click()
     expect(source).to_have_attribute("aria-pressed", "true")
-
-
-def expect_totals(page: Page, totals: list[int], timeout: float | None = None) -> None:
-    expect(seat_totals(page)).to_have_text([signed(t) for t in totals], timeout=timeout)
 
 
 # --------------------------------------------------------------------------- 1. start a table

@@ -15,8 +15,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tests.browser.helpers import snap, tap
 from tests.factories import NAMES, make_table
+from tests.support.browser import snap, tap
 
 # Cookies are all a test here changes of a phone: one phone for the module.
 pytestmark = [pytest.mark.browser, pytest.mark.one_phone]

@@ -18,8 +18,8 @@ from pytest_django.live_server_helper import LiveServer
 from scorer import clock
 from scorer.models.rooms import Room, RoomMember
 from scorer.services.seating import start_at
-from tests.browser.helpers import assert_no_horizontal_scroll, sign_in, snap
 from tests.factories import NAMES, make_member, record
+from tests.support.browser import assert_no_horizontal_scroll, sign_in, snap
 
 pytestmark = pytest.mark.browser
 

@@ -18,14 +18,16 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from scorer.models import Round
-from tests.browser.helpers import (
+from tests.factories import make_table
+from tests.support.browser import (
+    PLAYERS,
+    TAPS,
     assert_no_horizontal_scroll,
     assert_touch_targets,
+    enter_hand,
     snap,
     use_language,
 )
-from tests.browser.test_table_flow import PLAYERS, TAPS
-from tests.factories import make_table
 
 pytestmark = pytest.mark.browser
 
@@ -37,16 +39,6 @@ WORDS = {
            "who": "Which player are you", "restore": "Restore round 2", "tables": "Your tables",
            "undo": "Undo", "yes_undo": "Yes, undo round 2"},
 }  # fmt: skip
-
-
-def enter_hand(page: Page, winner: int, discarder: int, taps: list[str]) -> None:
-    for tap in (f"winner:{winner}", f"from:{discarder}"):
-        page.locator(f'button[value="{tap}"]').click()
-        expect(page.locator(f'button[value="{tap}"]')).to_have_attribute("aria-pressed", "true")
-    for code in taps:
-        page.locator(f"#g-{code}").click()
-    expect(page.locator(".pk-pending")).to_have_count(0)
-    expect(page.locator("form.htmx-request")).to_have_count(0)
 
 
 @pytest.mark.parametrize("language", ["zh-hans", "en"])

@@ -14,9 +14,8 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from rules.tiles import parse_tiles, tile_en, tile_zh
-from tests.browser.helpers import assert_no_horizontal_scroll, use_language
-from tests.browser.test_table_flow import PLAYERS
 from tests.factories import make_table
+from tests.support.browser import PLAYERS, assert_no_horizontal_scroll, use_language
 
 pytestmark = pytest.mark.browser
 

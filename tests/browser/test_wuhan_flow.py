@@ -11,50 +11,30 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from rules import settle
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession
-from tests.browser.helpers import (
+from tests.support.browser import (
+    LI,
+    PLAYERS,
+    WANG,
+    ZHANG,
+    ZHAO,
     assert_no_horizontal_scroll,
     assert_touch_targets,
     choose_rules,
+    count_up,
+    expect_totals,
+    grid_tile,
+    press,
+    signed,
     snap,
 )
-from tests.browser.test_sichuan_flow import PLAYERS, expect_totals, signed, zh
 
 pytestmark = pytest.mark.browser
-
-ZHANG, LI, WANG, ZHAO = range(4)
-
-
-def grid_tile(page: Page, code: str) -> Locator:
-    return page.locator(".pk-grid").get_by_role("button", name=re.compile(f"^{zh(code)}"))
-
-
-def tap(button: Locator) -> None:
-    button.click()
-    expect(button).to_have_attribute("aria-pressed", "true")
-
-
-def settled(page: Page) -> None:
-    page.wait_for_function(
-        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
-    )
-
-
-def count_up(page: Page, player: int, label: str) -> None:
-    # Each tap swaps the picker: wait for the last swap to land before looking up the
-    # fold, or the button found may be detached by the swap still under way.
-    settled(page)
-    fold = page.locator(".pk-si-seat").nth(player)
-    if fold.get_attribute("open") is None:
-        fold.locator("summary").click()
-        expect(fold).to_have_attribute("open", "")
-    fold.get_by_role("button", name=f"+ {PLAYERS[player]} {label}", exact=True).click()
-    settled(page)
 
 
 def test_wuhan_worked_example_on_a_phone(page: Page, live_server: LiveServer) -> None:
@@ -70,19 +50,19 @@ def test_wuhan_worked_example_on_a_phone(page: Page, live_server: LiveServer) ->
     assert GameSession.objects.get(code=code).ruleset == "wuhan"
 
     page.locator(".actions").get_by_role("link", name="记一局").click()
-    tap(page.get_by_role("group", name="和牌者").get_by_role(
+    press(page.get_by_role("group", name="和牌者").get_by_role(
         "button", name=re.compile(f"^{PLAYERS[LI]}")))  # fmt: skip
-    tap(page.get_by_role("group", name="自摸或放炮者").get_by_role(
+    press(page.get_by_role("group", name="自摸或放炮者").get_by_role(
         "button", name=PLAYERS[WANG], exact=True))  # fmt: skip
-    tap(page.locator(".pk-turned").get_by_role("button"))
+    press(page.locator(".pk-turned").get_by_role("button"))
     grid_tile(page, "5m").click()
     expect(page.locator(".pk-grid .pk-wild")).to_have_count(1)
     expect(grid_tile(page, "6m")).to_have_class(re.compile(r"\bpk-wild\b"))
     # The melds: chi 234p, then the 蓄杠 of 九万 (a 碰 from 下家 王五, later added to).
-    tap(page.locator(".pk-tools").get_by_role("button", name="吃", exact=True))
+    press(page.locator(".pk-tools").get_by_role("button", name="吃", exact=True))
     grid_tile(page, "2p").click()
     expect(page.locator(".pk-meld-from").first).to_have_text("上家打的")
-    tap(page.locator(".pk-tools").get_by_role("button", name="加杠", exact=True))
+    press(page.locator(".pk-tools").get_by_role("button", name="加杠", exact=True))
     grid_tile(page, "9m").click()
     kong_from = page.locator(".pk-meld-from").nth(1)
     expect(kong_from).to_have_text("谁打的？")

@@ -12,35 +12,31 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from rules import get_ruleset, settle
 from rules.tiles import parse_tiles, tile_str
 from scorer.models import GameSession
-from tests.browser.helpers import (
+from tests.support.browser import (
+    PLAYERS,
+    WANG,
+    ZHAO,
     assert_no_horizontal_scroll,
     assert_touch_targets,
     choose_rules,
+    expect_totals,
+    grid_tile,
+    press,
+    signed,
     snap,
 )
-from tests.browser.test_sichuan_flow import PLAYERS, expect_totals, signed, zh
 
 pytestmark = pytest.mark.browser
 
-ZHANG, LI, WANG, ZHAO = range(4)
 # 12 万 with a 坎张: 234m 567m 79m 123m + 99s, won on 8m (押 8) — no 嘴子 (no 456: no 通天).
 CONCEALED = "234567m79m123m99s"
 WIN = "8m"
-
-
-def grid_tile(page: Page, code: str) -> Locator:
-    return page.locator(".pk-grid").get_by_role("button", name=re.compile(f"^{zh(code)}"))
-
-
-def tap(button: Locator) -> None:
-    button.click()
-    expect(button).to_have_attribute("aria-pressed", "true")
 
 
 def test_wuhu_2468_table(page: Page, live_server: LiveServer) -> None:
@@ -64,9 +60,9 @@ def test_wuhu_2468_table(page: Page, live_server: LiveServer) -> None:
     assert session.ruleset == "wuhu" and session.params == dict(params)
 
     page.locator(".actions").get_by_role("link", name="记一局").click()
-    tap(page.get_by_role("group", name="和牌者").get_by_role(
+    press(page.get_by_role("group", name="和牌者").get_by_role(
         "button", name=re.compile(f"^{PLAYERS[WANG]}")))  # fmt: skip
-    tap(page.get_by_role("group", name="自摸或放炮者").get_by_role(
+    press(page.get_by_role("group", name="自摸或放炮者").get_by_role(
         "button", name=PLAYERS[ZHAO], exact=True))  # fmt: skip
     # No dragons on this table's picker.
     expect(page.locator(".pk-grid").get_by_role("button", name=re.compile("^中"))).to_have_count(0)

@@ -17,13 +17,22 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from rules import get_ruleset, settle
-from tests.browser.helpers import assert_no_horizontal_scroll, assert_touch_targets, snap, tap
-from tests.browser.test_sichuan_flow import PLAYERS, expect_totals, signed
 from tests.factories import make_table
+from tests.support.browser import (
+    LI,
+    PLAYERS,
+    WANG,
+    ZHANG,
+    ZHAO,
+    assert_no_horizontal_scroll,
+    assert_touch_targets,
+    expect_totals,
+    signed,
+    snap,
+    tap,
+)
 
 pytestmark = pytest.mark.browser
-
-ZHANG, LI, WANG, ZHAO = range(4)
 
 
 def test_yunnan_wall_end_told_on_a_phone(page: Page, live_server: LiveServer) -> None:
