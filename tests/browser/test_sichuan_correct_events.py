@@ -15,9 +15,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tests.scorer.test_scorer_correct_events import PUNGS, PURE_PAIRS, played, same_table
-from tests.scorer.test_scorer_views_record_sichuan import kong_event, win_event
 from tests.support.browser import assert_no_horizontal_scroll, assert_touch_targets, snap, tap
+from tests.support.events import PUNGS, PURE_PAIRS, kong_event, played, same_table, win_event
 
 pytestmark = pytest.mark.browser
 

@@ -30,6 +30,8 @@ from scorer.models import GameSession, Round
 from scorer.models.rooms import default_room
 from tests.factories import by_tiles, event, make_table, record
 from tests.pages import html
+from tests.support.phone import NAMES, Phone
+from tests.support.state import state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -39,8 +41,6 @@ TABLE_RULESETS = sorted(rs.id for rs in REGISTRY.values() if rs.table_play)
 TABLE_PRESETS = [
     (rs_id, p.id) for rs_id in TABLE_RULESETS for p in REGISTRY[rs_id].presets or [None] if p
 ] + [(rs_id, "") for rs_id in TABLE_RULESETS if not REGISTRY[rs_id].presets]
-HTMX = {"HTTP_HX_REQUEST": "true"}
-NAMES = ["甲", "乙", "丙", "丁"]
 # Winning hands to try, suited tiles only (two suits: 缺门 tables accept them too):
 # the first one the engine accepts as a win on the table's values is played.
 # Candidate winning hands, the last tile won; "|999s" adds a pung of 9s declared
@@ -54,18 +54,6 @@ CANDIDATES = (
     "234m567m678p55s|111p",
 )
 WINNER, DISCARDER = 1, 2
-
-_HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
-
-
-def state_of(page: str) -> dict[str, str]:
-    """What the browser posts next: hidden inputs, the selected option of each select."""
-    data = {k: htmllib.unescape(v) for k, v in _HIDDEN.findall(page) if k != "csrfmiddlewaretoken"}
-    for name, body in re.findall(r'<select name="([^"]+)"[^>]*>(.*?)</select>', page, re.S):
-        m = re.search(r'<option value="([^"]*)"[^>]*selected', body)
-        if m:
-            data[name] = htmllib.unescape(m.group(1))
-    return data
 
 
 def form_of(page: str) -> dict[str, str]:
@@ -145,30 +133,10 @@ def melds_of(pungs: list[str]) -> list[dict[str, Any]]:
     return [{"type": "pung", "tiles": p * 3} for p in pungs]
 
 
-class Phone:
-    def __init__(self, client: Client, session: GameSession, url: str) -> None:
-        self.client, self.session = client, session
-        self.preview = reverse("scorer:preview", args=[session.code])
-        response = client.get(url)
-        assert response.status_code == 200
-        self.page = html(response)
-        self.state = state_of(self.page)
-
-    def tap(self, *taps: str) -> None:
-        for t in taps:
-            response = self.client.post(self.preview, {**self.state, "tap": t}, **HTMX)
-            assert response.status_code == 200
-            self.page = html(response)
-            self.state = state_of(self.page)
-
-    def confirm(self, url: str) -> Any:
-        return self.client.post(url, {**self.state, "confirm": "1"})
-
-
 def enter_win(client: Client, session: GameSession, discarder: int | None, url: str) -> Phone:
     """Open the record (or edit) page and enter WINNER's win, as a phone does."""
     spec = spec_of(session)
-    phone = Phone(client, session, url)
+    phone = Phone(client, session, url=url)
     turned = turned_tile(spec)
     if turned and phone.state.get("turned", "") == "":
         phone.tap("tool:turned", f"tile:{turned}")
@@ -277,7 +245,7 @@ def test_start_record_correct_undo(client: Client, ruleset_id: str, preset: str)
     # The working the preview prints makes what each player pays.
     paid = engine_paid(session, DISCARDER)
     assert printed_amounts(phone.page) == paid
-    response = phone.confirm(reverse("scorer:confirm", args=[session.code]))
+    response = phone.confirm(url=reverse("scorer:confirm", args=[session.code]))
     assert response.status_code == 302
     expected = engine_deltas(session, DISCARDER)
     assert session.tallies() == expected and sum(expected) == 0 and expected[WINNER] > 0
@@ -304,11 +272,11 @@ def test_start_record_correct_undo(client: Client, ruleset_id: str, preset: str)
             {"round": str(rnd.number), "events": str(events)},
         )
         phone = enter_win(client, session, None, record_url(session))
-        response = phone.confirm(reverse("scorer:confirm", args=[session.code]))
+        response = phone.confirm(url=reverse("scorer:confirm", args=[session.code]))
     else:
         edit = reverse("scorer:edit", args=[session.code, rnd.number])
         phone = enter_win(client, session, None, edit)
-        response = phone.confirm(edit)
+        response = phone.confirm(url=edit)
     assert response.status_code == 302
     expected = engine_deltas(session, None)
     assert session.tallies() == expected and sum(expected) == 0

@@ -63,7 +63,7 @@ def test_a_table_with_an_unnamed_seat_is_kept_but_not_counted() -> None:
 
 
 def test_events_count_one_deal_in_per_discard_and_each_winner() -> None:
-    from tests.scorer.test_scorer_round_events import PUNGS
+    from tests.support.events import PUNGS
 
     s = make_table("sichuan", seated=True, first_dealer=0)
     event(s, {"type": "win", "discarder": 2, "winners": [{"seat": 1, "hand": PUNGS}]})

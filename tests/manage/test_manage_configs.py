@@ -15,6 +15,7 @@ from scorer.models import GameSession
 from scorer.models.rooms import Room, RoomConfig, RoomMember
 from tests.factories import make_table, member_client
 from tests.pages import html, text, text_of
+from tests.support.state import form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -111,23 +112,6 @@ def test_a_new_name_another_configuration_has_is_refused(boss: Client, room: Roo
         url("manage_config_new", room), {"source": "preset:mcr:competition", "name": taken}
     )
     assert response.status_code == 400 and room.configs.count() == count
-
-
-def form_data(page: str) -> dict[str, str]:
-    """What a browser would send: every field as the page fills it."""
-    data = dict(
-        re.findall(r'<input type="(?:text|number|hidden)" name="([^"]+)" value="([^"]*)"', page)
-    )
-    for name, value in re.findall(
-        r'<input type="(?:text|number|hidden)" name="([^"]+)"[^>]*value="([^"]*)"', page
-    ):
-        data.setdefault(name, value)
-    for name in re.findall(r'<input type="checkbox" name="([^"]+)"[^>]*checked', page):
-        data[name] = "on"
-    for name, body in re.findall(r'<select name="([^"]+)"[^>]*>(.*?)</select>', page, re.S):
-        chosen = re.search(r'<option value="([^"]*)"[^>]*selected', body)
-        data[name] = chosen.group(1) if chosen else ""
-    return data
 
 
 def test_edit_a_value_checked_on_its_field_then_saved(boss: Client, room: Room) -> None:

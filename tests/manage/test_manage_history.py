@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from scorer.models.rooms import Room
 from tests.factories import member_client
-from tests.manage.test_manage_configs import form_data
 from tests.pages import html, text
+from tests.support.state import form_data
 
 pytestmark = pytest.mark.django_db
 

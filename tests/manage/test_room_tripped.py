@@ -30,8 +30,8 @@ from tests.factories import (
     phone,
     record,
 )
-from tests.manage.test_manage_configs import form_data
 from tests.pages import html, text, text_of
+from tests.support.state import form_data
 
 pytestmark = pytest.mark.django_db
 

@@ -22,8 +22,8 @@ from rules.fan_help import parse_example
 from rules.tiles import parse_tiles
 from tests.factories import by_tiles, make_table, record
 from tests.pages import html, text
-from tests.scorer.test_scorer_views_record import NAMES, Phone
-from tests.scorer.test_scorer_views_record_sichuan import Phone as EventPhone
+from tests.support.phone import NAMES, Phone
+from tests.support.phone import Phone as EventPhone
 
 pytestmark = pytest.mark.django_db
 

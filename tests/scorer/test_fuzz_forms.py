@@ -28,7 +28,7 @@ from scorer.services.export import origin_of, table_json
 from tests.factories import SHORT_NAMES, make_table, record
 from tests.rules.fuzz_inputs import Mutated, mutated
 from tests.scorer.test_scorer_final import generated_table
-from tests.scorer.test_scorer_views_record import Phone
+from tests.support.phone import Phone
 
 pytestmark = pytest.mark.django_db
 

@@ -43,9 +43,9 @@ from scorer.models.players import Player
 from scorer.models.rooms import Room, RoomTable
 from scorer.services.export import origin_of, table_json
 from tests.factories import DRAW, PASSWORD, by_tiles, make_member, make_room, make_table, record
-from tests.manage.test_manage_configs import form_data
 from tests.pages import text_of
 from tests.scorer.test_scorer_room_tables import form_data as start_form_data
+from tests.support.state import form_data
 
 pytestmark = pytest.mark.django_db
 

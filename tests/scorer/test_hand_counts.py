@@ -22,8 +22,8 @@ from scorer.services import day
 from scorer.views.export import _described
 from tests.factories import NAMES, SHORT_NAMES, event, make_table, member_client, record
 from tests.pages import html, text, text_of
-from tests.scorer.test_scorer_phones import taken_panel
-from tests.scorer.test_scorer_views_record import HTMX, state_of
+from tests.support.htmx import HTMX
+from tests.support.state import state_of, taken_panel
 
 pytestmark = pytest.mark.django_db
 

@@ -20,7 +20,9 @@ from hypothesis import strategies as st
 from scorer.models import GameSession
 from tests.factories import SHORT_NAMES, make_table
 from tests.pages import html
-from tests.scorer.test_scorer_views_record import HTMX, Phone, state_of, tap_message
+from tests.support.htmx import HTMX
+from tests.support.phone import Phone
+from tests.support.state import state_of, tap_message
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,7 @@ from scorer.middleware import MESSAGE, MESSAGE_ZH, is_busy
 from scorer.models import GameSession, Round
 from tests.factories import SHORT_NAMES, make_table
 from tests.pages import html
-from tests.scorer.test_scorer_views_record import Phone, winning_phone
+from tests.support.phone import Phone, winning_phone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

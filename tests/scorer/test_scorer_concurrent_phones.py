@@ -44,8 +44,7 @@ from django.db import connection
 
 from scorer.models import Round, Transfer
 from tests.factories import make_table
-from tests.scorer.test_scorer_phones import state_of_event
-from tests.scorer.test_scorer_views_record import state_of
+from tests.support.state import state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -232,7 +231,7 @@ def open_form(phone: Browser, code: str, query: str = "") -> dict[str, str]:
 def open_event_form(phone: Browser, code: str) -> dict[str, str]:
     page = phone.get(f"/s/{code}/record?kind=win")
     assert page.status == 200, page.status
-    return state_of_event(page.body)
+    return state_of(page.body)
 
 
 def confirm(phone: Browser, code: str, state: dict[str, str]) -> Answer:

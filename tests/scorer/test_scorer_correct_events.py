@@ -11,118 +11,29 @@ everything as it was.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
-from rules.tiles import parse_tiles, tile_str, tiles_str
-from scorer.models import GameSession, Round
-from tests.factories import event, make_table, phone
+from rules.tiles import parse_tiles, tile_str
+from tests.factories import event, phone
 from tests.pages import html, text_of
-from tests.scorer.test_scorer_views_record_sichuan import (
+from tests.support.events import (
     PUNGS,
+    PUNGS_TOO,
     PURE_PAIRS,
+    Corrector,
+    first_round,
     kong_event,
-    state_of,
+    played,
+    same_table,
     win_event,
 )
 
 pytestmark = pytest.mark.django_db
 
-NAMES = ["甲", "乙", "丙", "丁"]
-HTMX = {"HTTP_HX_REQUEST": "true"}
-# 对对胡 in 筒/条, 777p 888p 999p 666s 77s: 2 番.
-PUNGS_TOO = {"concealed": "777888999p666s7s", "win_tile": "7s"}
 # 平胡 on 5条, the tile PUNGS wins on: the second winner of one discard.
 ON_FIVE = {"concealed": "234777999p3466s", "win_tile": "5s"}
-
-
-def sichuan() -> GameSession:
-    return make_table("sichuan", NAMES, first_dealer=0)
-
-
-def played(events: list[dict[str, Any]], joins: tuple[int, ...] = ()) -> GameSession:
-    """A table whose first round is `events`, added one by one (index in `joins`: that
-    event's winner joins the win before it, 一炮多响)."""
-    s = sichuan()
-    for i, ev in enumerate(events):
-        event(s, ev, join_last_win=i in joins)
-    return s
-
-
-def first_round(s: GameSession) -> Round:
-    rnd = s.rounds.select_related("current").get(number=1)
-    assert rnd.current is not None
-    return rnd
-
-
-def norm(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Events as the engine reads them: the form writes every flag (False ones too)
-    and a hand's tiles in one run ("111222p3334455s"); the factories write fewer."""
-
-    def hand(h: dict[str, Any]) -> dict[str, Any]:
-        return {**h, "concealed": tiles_str(sorted(parse_tiles(h["concealed"])))}
-
-    out = []
-    for ev in events:
-        ev = {k: v for k, v in ev.items() if v is not False}
-        if "winners" in ev:
-            ev["winners"] = [{**w, "hand": hand(w["hand"])} if "hand" in w else w
-                             for w in ev["winners"]]  # fmt: skip
-        out.append(ev)
-    return out
-
-
-def same_table(corrected: GameSession, right: GameSession) -> None:
-    """The corrected table equals the one recorded right: events, money, totals."""
-    a, b = first_round(corrected).current, first_round(right).current
-    assert a is not None and b is not None
-    assert norm(a.entry["events"]) == norm(b.entry["events"])
-    assert a.deltas == b.deltas and a.result["transfers"] == b.result["transfers"]
-    assert a.result["finished"] == b.result["finished"]
-    assert corrected.tallies() == right.tallies()
-
-
-class Corrector:
-    """One phone correcting round `number` as a player would, from the ledger."""
-
-    def __init__(self, client: Client, session: GameSession, number: int = 1) -> None:
-        self.client, self.session = client, session
-        self.url = reverse("scorer:edit", args=[session.code, number])
-        self.preview = reverse("scorer:preview", args=[session.code])
-        self.page = self.open_list()
-
-    def open_list(self) -> str:
-        response = self.client.get(self.url)
-        assert response.status_code == 200
-        self.page = html(response)
-        return self.page
-
-    def step(self, which: int | str, *taps: str) -> str:
-        """Open step `which` on the event form (or "add"), tap, and confirm it into
-        the correction (nothing saved yet); the page it lands on."""
-        response = self.client.get(f"{self.url}?step={which}")
-        assert response.status_code == 200
-        state = state_of(html(response))
-        for t in taps:
-            response = self.client.post(self.preview, {**state, "tap": t}, **HTMX)
-            assert response.status_code == 200
-            state = state_of(html(response))
-        response = self.client.post(self.url, {**state, "confirm": "1"})
-        self.status = response.status_code
-        if response.status_code == 302:
-            return self.open_list()
-        return html(response)
-
-    def remove(self, i: int) -> str:
-        response = self.client.post(self.url, {"remove": str(i)})
-        assert response.status_code == 302
-        return self.open_list()
-
-    def save(self) -> Any:
-        return self.client.post(self.url, {"save": "1"})
 
 
 def test_the_ledger_row_offers_correcting_a_round_of_events() -> None:

@@ -22,15 +22,16 @@ from hypothesis import strategies as st
 from scorer.models import GameSession
 from tests.factories import phone
 from tests.pages import html
-from tests.scorer.test_scorer_correct_events import (
+from tests.support.events import (
     PUNGS,
     PUNGS_TOO,
     PURE_PAIRS,
     Corrector,
+    kong_event,
     played,
     same_table,
+    win_event,
 )
-from tests.scorer.test_scorer_views_record_sichuan import kong_event, win_event
 
 pytestmark = pytest.mark.django_db
 

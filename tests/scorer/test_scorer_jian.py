@@ -7,17 +7,15 @@ Amounts are worked by hand from docs/rules/jian.md: 出子 = 2^翻 per payer,
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from rules import get_ruleset
 from scorer.models import GameSession, Transfer
-from tests.contract.test_table_contract import HTMX, state_of
 from tests.factories import SHORT_NAMES, make_table
 from tests.pages import html
+from tests.support.phone import Phone, tiles
 
 pytestmark = pytest.mark.django_db
 
@@ -26,38 +24,6 @@ JIAN = get_ruleset("jian")
 
 def table() -> GameSession:
     return make_table("jian", SHORT_NAMES, params=dict(JIAN.defaults))
-
-
-class Phone:
-    def __init__(self, client: Client, session: GameSession, kind: str = "win") -> None:
-        self.client, self.session = client, session
-        page = client.get(reverse("scorer:record", args=[session.code]))
-        self.page = html(page)
-        self.state = state_of(self.page)
-        if kind != "win":
-            self.tap(f"kind:{kind}")
-
-    def tap(self, *taps: str) -> str:
-        url = reverse("scorer:preview", args=[self.session.code])
-        for tap in taps:
-            self.page = html(self.client.post(url, {**self.state, "tap": tap}, **HTMX))
-            self.state = state_of(self.page)
-        return self.page
-
-    def confirm(self) -> Any:
-        url = reverse("scorer:confirm", args=[self.session.code])
-        return self.client.post(url, {**self.state, "confirm": "1"})
-
-
-def tiles(s: str) -> list[str]:
-    out, digits = [], ""
-    for ch in s:
-        if ch.isdigit():
-            digits += ch
-        else:
-            out += [f"tile:{d}{ch}" for d in digits]
-            digits = ""
-    return out
 
 
 def test_a_win_with_jing_records_the_win_and_every_players_jing(client: Client) -> None:
@@ -87,7 +53,8 @@ def test_a_win_with_jing_records_the_win_and_every_players_jing(client: Client) 
 
 def test_a_drawn_round_pays_chong_guan_and_says_so(client: Client) -> None:
     session = table()
-    phone = Phone(client, session, kind="draw")
+    phone = Phone(client, session)
+    phone.tap("kind:draw")
     assert "正精" in phone.page and "副精" in phone.page
     # 甲 (the dealer) alone shows 2 正精 and 1 副精: 5 精, 冲关 (5−3)×5 = 10, 霸精 ×2.
     page = phone.tap("seat_input:zheng_jing:0:+", "seat_input:zheng_jing:0:+",
@@ -105,7 +72,8 @@ def test_a_drawn_round_pays_chong_guan_and_says_so(client: Client) -> None:
 
 def test_too_many_jing_are_refused_and_nothing_is_recorded(client: Client) -> None:
     session = table()
-    phone = Phone(client, session, kind="draw")
+    phone = Phone(client, session)
+    phone.tap("kind:draw")
     page = phone.tap(*["seat_input:fu_jing:0:+"] * 3, *["seat_input:fu_jing:1:+"] * 2)
     assert "副精一共只有四张" in page
     phone.confirm()
@@ -115,7 +83,8 @@ def test_too_many_jing_are_refused_and_nothing_is_recorded(client: Client) -> No
 def test_the_english_page_names_the_jing(client: Client) -> None:
     session = table()
     client.cookies["django_language"] = "en"
-    phone = Phone(client, session, kind="draw")
+    phone = Phone(client, session)
+    phone.tap("kind:draw")
     page = phone.tap("seat_input:zheng_jing:0:+", "seat_input:fu_jing:1:+")
     assert "Main jing" in page and "Minor jing" in page
     assert "each other player pays 2" in page

@@ -17,8 +17,8 @@ from scorer.models.rooms import RoomTable
 from scorer.templatetags.scorer_format import signed_text
 from tests.factories import DRAW, by_tiles, make_table, record
 from tests.pages import html, text, text_of
-from tests.scorer.test_scorer_phones import ENTRY
-from tests.scorer.test_scorer_views_record import HTMX
+from tests.support.htmx import HTMX
+from tests.support.phone import ENTRY
 
 pytestmark = pytest.mark.django_db
 

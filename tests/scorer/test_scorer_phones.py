@@ -18,32 +18,12 @@ from scorer.models import GameSession, Round, RoundChange
 from scorer.templatetags.scorer_format import signed_text
 from tests.factories import by_tiles, event, make_table, record
 from tests.pages import html, text, text_of
-from tests.scorer.test_scorer_views_record import (
-    HTMX,
-    NAMES,
-    WIN_TILES,
-    Phone,
-    state_of,
-    winning_phone,
-)
 from tests.scorer.test_scorer_views_session import start_data
+from tests.support.htmx import HTMX
+from tests.support.phone import ENTRY, NAMES, WIN_TILES, Phone, seven_pairs_phone, winning_phone
+from tests.support.state import state_of, taken_panel
 
 pytestmark = pytest.mark.django_db
-
-SEVEN_PAIRS = "1133m5577p99s1122z"  # 七对: a common hand two phones might both enter
-ENTRY = by_tiles(winner=0, discarder=1)
-
-
-def taken_panel(page: str) -> str:
-    m = re.search(r'<section class="rec-taken".*?</section>', page, re.S)
-    return text_of(m.group(0)) if m else ""
-
-
-def seven_pairs_phone(client: Client, session: GameSession) -> Phone:
-    phone = Phone(client, session)
-    phone.tap("winner:2", "from:self")
-    phone.tiles(SEVEN_PAIRS)
-    return phone
 
 
 def dealer_of(page: str) -> int:
@@ -168,28 +148,16 @@ def test_a_reload_restores_an_event_entry() -> None:
     client = Client()
     url = reverse("scorer:record", args=[session.code])
     page = html(client.get(url, {"kind": "kong"}))
-    state = state_of_event(page)
+    state = state_of(page)
     response = client.post(
         reverse("scorer:preview", args=[session.code]), {**state, "tap": "player:2"}, **HTMX
     )
-    state = state_of_event(html(response))
+    state = state_of(html(response))
     assert state["player"] == "2"
-    again = state_of_event(html(client.get(url)))
+    again = state_of(html(client.get(url)))
     assert again["kind"] == "kong" and again["player"] == "2"
     # Asking for another kind of event starts that one afresh.
-    assert state_of_event(html(client.get(url, {"kind": "win"})))["kind"] == "win"
-
-
-def state_of_event(page: str) -> dict[str, str]:
-    data = {
-        k: htmllib.unescape(v)
-        for k, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', page)
-        if k != "csrfmiddlewaretoken"
-    }
-    m = re.search(r'<select name="dealer">.*?<option value="([^"]*)" selected', page, re.S)
-    if m:
-        data["dealer"] = m.group(1)
-    return data
+    assert state_of(html(client.get(url, {"kind": "win"})))["kind"] == "win"
 
 
 # ------------------------------------------------------------------ the home page's tables

@@ -15,7 +15,8 @@ from scorer.models import Round
 from scorer.present.fan_list import fan_pinyin, search_words
 from tests.factories import make_table
 from tests.pages import html
-from tests.scorer.test_scorer_views_record import NAMES, Phone, state_of
+from tests.support.phone import NAMES, Phone
+from tests.support.state import state_of
 
 pytestmark = pytest.mark.django_db
 

@@ -15,14 +15,13 @@ import pytest
 from rules import RuleError, score, waits
 from scorer.models import GameSession, Round, RoundRevision
 from tests.factories import SHORT_NAMES, event, make_table, record
+from tests.support.events import PUNGS
 
 pytestmark = pytest.mark.django_db
 
 BASE = 6
 # 清七对 in 万: 5 番 → 6 × 2^4 = 96 on a discard.
 PURE_PAIRS = {"concealed": "1122334466778m", "win_tile": "8m"}
-# 对对胡 in 筒/条: 2 番 → 12 on a discard.
-PUNGS = {"concealed": "111222p333s4455s", "win_tile": "5s"}
 
 
 def sichuan(**kw: Any) -> GameSession:

@@ -19,8 +19,8 @@ from scorer.scoring import evaluate
 from tests.factories import SHORT_NAMES, by_tiles, event, make_room, make_table, record
 from tests.pages import html, text, text_of
 from tests.scorer.test_fuzz_forms import WUHAN_ENTRY
-from tests.scorer.test_scorer_jian import Phone
 from tests.scorer.test_scorer_wuhan import table as wuhan_table
+from tests.support.phone import Phone
 
 pytestmark = pytest.mark.django_db
 

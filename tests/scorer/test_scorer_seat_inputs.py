@@ -19,9 +19,10 @@ from rules import REGISTRY, settle
 from rules.hand import Hand
 from rules.rulesets.house.ruleset import House
 from rules.table import SeatInput, TableSpec
-from tests.contract.test_table_contract import HTMX, state_of
 from tests.factories import SHORT_NAMES, make_table
 from tests.pages import html
+from tests.support.htmx import HTMX
+from tests.support.state import state_of
 
 pytestmark = pytest.mark.django_db
 

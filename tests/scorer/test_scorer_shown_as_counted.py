@@ -20,7 +20,7 @@ from rules import REGISTRY, get_ruleset
 from scorer.models import GameSession
 from tests.factories import SHORT_NAMES, make_table
 from tests.pages import text, text_of
-from tests.scorer.test_scorer_jian import Phone, tiles
+from tests.support.phone import Phone, tiles
 
 pytestmark = pytest.mark.django_db
 

@@ -14,10 +14,11 @@ from rules.tiles import parse_tiles, tile_str
 from scorer.models import Round
 from tests.factories import SHORT_NAMES, event, make_table, record
 from tests.pages import html, text_of
-from tests.scorer.test_scorer_phones import ENTRY, seven_pairs_phone, taken_panel
-from tests.scorer.test_scorer_views_record import HTMX, state_of
-from tests.scorer.test_scorer_views_record_sichuan import PUNGS
-from tests.scorer.test_scorer_views_record_sichuan import Phone as EventPhone
+from tests.support.events import PUNGS
+from tests.support.htmx import HTMX
+from tests.support.phone import ENTRY, seven_pairs_phone
+from tests.support.phone import Phone as EventPhone
+from tests.support.state import state_of, taken_panel
 
 pytestmark = pytest.mark.django_db
 

@@ -24,7 +24,7 @@ from django.test import Client
 
 from scorer.models import GameSession, Round
 from tests.factories import SHORT_NAMES, make_table
-from tests.scorer.test_scorer_views_record import Phone, winning_phone
+from tests.support.phone import Phone, winning_phone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -6,7 +6,6 @@ the page (hidden inputs and the two selects), add one tap, post it, repeat.
 
 from __future__ import annotations
 
-import html as htmllib
 import re
 import uuid
 from typing import Any
@@ -17,92 +16,20 @@ from django.test import Client
 from django.urls import reverse
 
 from rules import get_ruleset
-from rules.tiles import parse_tiles, tile_str
+from rules.tiles import parse_tiles
 from scorer.entry.pick import Pick
 from scorer.models import GameSession, Round, RoundRevision
 from tests.factories import DRAW, by_fans, by_tiles, make_table, record
 from tests.pages import html
+from tests.support.htmx import HTMX
+from tests.support.phone import NAMES, WIN_TILES, Phone, winning_phone
+from tests.support.state import confirm_enabled, result_message, state_of, tap_message
 
 pytestmark = pytest.mark.django_db
-
-NAMES = ["甲", "乙", "丙", "丁"]
-HTMX = {"HTTP_HX_REQUEST": "true"}
-# 一色三节高 + 三暗刻 ...: comfortably over the 8-fan minimum
-WIN_TILES = "111222333m456p7z7z"
 
 
 # A seat's name as the result's deltas show it (cut with an ellipsis when long).
 NM = {n: f'<span class="nm" title="{n}">{n}</span> ' for n in NAMES}
-
-
-_HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
-
-
-def state_of(page: str) -> dict[str, str]:
-    """What the browser would post next: the hidden inputs, the selects and the author field."""
-    data = {k: htmllib.unescape(v) for k, v in _HIDDEN.findall(page) if k != "csrfmiddlewaretoken"}
-    for name in ("dealer", "wind"):
-        m = re.search(rf'<select name="{name}">.*?<option value="([^"]*)" selected', page, re.S)
-        assert m, f"no {name} select"
-        data[name] = m.group(1)
-    m = re.search(r'<select name="me">.*?</select>', page, re.S)
-    assert m, "no 'recorded by' select"
-    chosen = re.search(r'<option value="([^"]*)" selected', m.group(0))
-    data["me"] = chosen.group(1) if chosen else ""
-    return data
-
-
-def tap_message(page: str) -> str:
-    m = re.search(r'<p class="pk-msg pk-msg-tap" role="alert">(.*?)</p>', page, re.S)
-    return htmllib.unescape(m.group(1)) if m else ""
-
-
-def result_message(page: str) -> str:
-    m = re.search(r'<p class="pk-msg pk-msg-result" role="alert">(.*?)</p>', page, re.S)
-    return htmllib.unescape(m.group(1)) if m else ""
-
-
-def confirm_enabled(page: str) -> bool:
-    m = re.search(r'<button type="submit" class="pk-confirm"[^>]*>', page, re.S)
-    assert m, "no confirm button"
-    # aria-disabled, not disabled: a tap on it is still answered (static/js/taps.js).
-    return 'aria-disabled="true"' not in m.group(0)
-
-
-class Phone:
-    """One phone at the table with the record page open."""
-
-    def __init__(self, client: Client, session: GameSession, number: int | None = None) -> None:
-        self.client = client
-        self.session = session
-        code = session.code
-        if number is None:
-            self.page_url = reverse("scorer:record", args=[code])
-        else:
-            self.page_url = reverse("scorer:edit", args=[code, number])
-        self.preview_url = reverse("scorer:preview", args=[code])
-        self.confirm_url = reverse("scorer:confirm", args=[code])
-        response = client.get(self.page_url)
-        assert response.status_code == 200
-        self.page = html(response)
-        self.state = state_of(self.page)
-
-    def tap(self, *taps: str) -> str:
-        """Tap buttons one after another through htmx previews; the last partial."""
-        for t in taps:
-            response = self.client.post(self.preview_url, {**self.state, "tap": t}, **HTMX)
-            assert response.status_code == 200, response.status_code
-            self.page = html(response)
-            self.state = state_of(self.page)
-        return self.page
-
-    def tiles(self, tiles: str) -> str:
-        return self.tap(*(f"tile:{tile_str(t)}" for t in parse_tiles(tiles)))
-
-    def confirm(self, htmx: bool = False, **extra: str) -> Any:
-        url = self.confirm_url if "round" not in self.state else self.page_url
-        headers = HTMX if htmx else {}
-        return self.client.post(url, {**self.state, "confirm": "1", **extra}, **headers)
 
 
 @pytest.fixture
@@ -120,12 +47,6 @@ def en_client() -> Client:
     c = Client()
     c.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     return c
-
-
-def winning_phone(phone: Phone) -> Phone:
-    phone.tap("winner:1", "from:2")
-    phone.tiles(WIN_TILES)
-    return phone
 
 
 # ------------------------------------------------------------------ the page

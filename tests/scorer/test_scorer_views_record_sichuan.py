@@ -13,7 +13,6 @@ merged, so the Chinese pages are checked by data and markup, not by wording.
 
 from __future__ import annotations
 
-import html as htmllib
 import re
 from typing import Any
 
@@ -23,27 +22,30 @@ from django.urls import reverse
 
 from rules import RuleError, score, waits
 from rules.registry import get_ruleset
-from rules.tiles import parse_tiles, tile_str
+from rules.tiles import parse_tiles
 from scorer.models import GameSession, Round, RoundRevision
 from tests.factories import by_tiles, event, make_table, phone, record
 from tests.pages import html
-from tests.scorer.test_scorer_views_record import (
-    _HIDDEN,
+from tests.support.events import PUNGS, PURE_PAIRS, kong_event, win_event
+from tests.support.htmx import HTMX
+from tests.support.phone import NAMES, Phone
+from tests.support.state import (
+    button,
+    checks,
     confirm_enabled,
+    disabled,
+    pressed,
     result_message,
+    state_of,
     tap_message,
+    transfers,
+    transfers_with_reasons,
 )
 
 pytestmark = pytest.mark.django_db
 
-NAMES = ["甲", "乙", "丙", "丁"]
-HTMX = {"HTTP_HX_REQUEST": "true"}
 DEFAULTS = get_ruleset("sichuan").defaults
 BASE = int(DEFAULTS["base"])  # 6
-# 对对胡 in 筒/条: 2 番 → 12 on a discard.
-PUNGS = {"concealed": "111222p333s4455s", "win_tile": "5s"}
-# 清七对 in 万: 5 番 → 96 on a discard.
-PURE_PAIRS = {"concealed": "1122334466778m", "win_tile": "8m"}
 
 
 def hand_value(hand: dict[str, Any], self_drawn: bool = False, **flags: bool) -> int:
@@ -57,94 +59,7 @@ def discard_value(fans: int) -> int:
     return BASE * 2 ** (fans - 1)
 
 
-def win_event(seat: int, discarder: int | None, hand: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "win", "discarder": discarder, "winners": [{"seat": seat, "hand": hand}]}
-
-
-def kong_event(player: int, kind: str, discarder: int | None = None) -> dict[str, Any]:
-    ev: dict[str, Any] = {"type": "kong", "player": player, "kong": kind}
-    if discarder is not None:
-        ev["discarder"] = discarder
-    return ev
-
-
 # ------------------------------------------------------------------ reading the page
-
-
-def state_of(page: str) -> dict[str, str]:
-    """What the browser would post next: the hidden inputs, the dealer select, the author."""
-    data = {k: htmllib.unescape(v) for k, v in _HIDDEN.findall(page) if k != "csrfmiddlewaretoken"}
-    m = re.search(r'<select name="dealer">.*?<option value="([^"]*)" selected', page, re.S)
-    if m:
-        data["dealer"] = m.group(1)
-    m = re.search(r'<input type="text" name="author" value="([^"]*)"', page)
-    data["author"] = htmllib.unescape(m.group(1)) if m else ""
-    return data
-
-
-def button(page: str, value: str) -> str:
-    m = re.search(rf'<button[^>]*value="{re.escape(value)}"[^>]*>', page)
-    assert m, f"no button {value}"
-    return m.group(0)
-
-
-def disabled(page: str, value: str) -> bool:
-    return re.search(r"\sdisabled[\s>]", button(page, value)) is not None
-
-
-def pressed(page: str, value: str) -> bool:
-    return 'aria-pressed="true"' in button(page, value)
-
-
-def transfers(page: str) -> list[tuple[str, str, int]]:
-    """This event's payments as the preview lists them: (payer, payee, amount)."""
-    return [(a, b, n) for a, b, n, _ in transfers_with_reasons(page)]
-
-
-def transfers_with_reasons(page: str) -> list[tuple[str, str, int, str]]:
-    rows = re.findall(
-        r'<span class="ev-who">(.*?) → (.*?)</span> <b>(\d+)</b> <small>(.*?)</small>', page
-    )
-    return [(a, b, int(n), htmllib.unescape(r)) for a, b, n, r in rows]
-
-
-def checks(page: str) -> list[tuple[str, str]]:
-    """The wall's end statuses the preview shows: (name, pig | not_ready | ready)."""
-    rows = re.findall(r'<li class="ev-(\w+)">\s*<span class="ev-check-name">(.*?)</span>', page)
-    return [(name, status) for status, name in rows]
-
-
-class Phone:
-    """One phone at the table with the record page open."""
-
-    def __init__(self, client: Client, session: GameSession, kind: str = "") -> None:
-        self.client = client
-        self.session = session
-        code = session.code
-        self.page_url = reverse("scorer:record", args=[code])
-        self.preview_url = reverse("scorer:preview", args=[code])
-        self.confirm_url = reverse("scorer:confirm", args=[code])
-        response = client.get(self.page_url + (f"?kind={kind}" if kind else ""))
-        assert response.status_code == 200
-        self.page = html(response)
-        self.state = state_of(self.page)
-
-    def tap(self, *taps: str) -> str:
-        for t in taps:
-            response = self.client.post(self.preview_url, {**self.state, "tap": t}, **HTMX)
-            assert response.status_code == 200, response.status_code
-            self.page = html(response)
-            self.state = state_of(self.page)
-        return self.page
-
-    def tiles(self, tiles: str) -> str:
-        return self.tap(*(f"tile:{tile_str(t)}" for t in parse_tiles(tiles)))
-
-    def confirm(self, htmx: bool = False, **extra: str) -> Any:
-        headers = HTMX if htmx else {}
-        return self.client.post(
-            self.confirm_url, {**self.state, "confirm": "1", **extra}, **headers
-        )
 
 
 @pytest.fixture

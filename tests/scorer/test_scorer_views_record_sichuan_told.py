@@ -20,13 +20,8 @@ from rules import REGISTRY
 from rules.registry import get_ruleset
 from scorer.models import GameSession
 from tests.factories import event, make_table
-from tests.scorer.test_scorer_views_record import confirm_enabled, tap_message
-from tests.scorer.test_scorer_views_record_sichuan import (
-    NAMES,
-    Phone,
-    checks,
-    transfers,
-)
+from tests.support.phone import NAMES, Phone
+from tests.support.state import checks, confirm_enabled, tap_message, transfers
 
 pytestmark = pytest.mark.django_db
 

@@ -33,8 +33,8 @@ from scorer.models import GameSession
 from scorer.models.rooms import Room
 from tests.factories import DRAW, by_fans, by_tiles, event, make_table, play, record
 from tests.pages import html
-from tests.scorer.test_scorer_views_record import Phone as RoundPhone
-from tests.scorer.test_scorer_views_record_sichuan import Phone as EventPhone
+from tests.support.phone import Phone as EventPhone
+from tests.support.phone import Phone as RoundPhone
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from django.test import Client
 from rules import get_ruleset
 from scorer.models import GameSession
 from tests.factories import SHORT_NAMES, make_table
-from tests.scorer.test_scorer_jian import Phone, tiles
+from tests.support.phone import Phone, tiles
 
 pytestmark = pytest.mark.django_db
 

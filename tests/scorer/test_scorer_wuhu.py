@@ -11,7 +11,7 @@ from django.test import Client
 
 from rules import get_ruleset
 from tests.factories import SHORT_NAMES, make_table
-from tests.scorer.test_scorer_jian import Phone, tiles
+from tests.support.phone import Phone, tiles
 
 pytestmark = pytest.mark.django_db
 
