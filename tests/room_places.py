@@ -22,7 +22,7 @@ from scorer.models import GameSession, Season
 from scorer.models.invites import RoomInvite
 from scorer.models.rooms import Room, RoomMember, RoomTable
 from tests.factories import make_member, phone
-from tests.scorer.test_links_walk import every_route, play
+from tests.support.routes import every_route, play
 
 MANAGE = "r/<slug:slug>/manage/"
 # Round numbers of the played table: a hand corrected once, the adjustment, the

@@ -30,29 +30,12 @@ from scorer.models import GameSession, Round
 from scorer.models.rooms import default_room
 from tests.factories import by_tiles, event, make_table, record
 from tests.pages import html
+from tests.support.contract import CANDIDATES, TABLE_PRESETS, TABLE_RULESETS, melds_of
 from tests.support.phone import NAMES, Phone
 from tests.support.state import state_of
 
 pytestmark = pytest.mark.django_db
 
-TABLE_RULESETS = sorted(rs.id for rs in REGISTRY.values() if rs.table_play)
-# Every preset of every table ruleset: a preset can change what the table offers
-# (wild tiles, a turned tile, no honors), and each must play.
-TABLE_PRESETS = [
-    (rs_id, p.id) for rs_id in TABLE_RULESETS for p in REGISTRY[rs_id].presets or [None] if p
-] + [(rs_id, "") for rs_id in TABLE_RULESETS if not REGISTRY[rs_id].presets]
-# Winning hands to try, suited tiles only (two suits: 缺门 tables accept them too):
-# the first one the engine accepts as a win on the table's values is played.
-# Candidate winning hands, the last tile won; "|999s" adds a pung of 9s declared
-# first (for tables where a win needs an opening, 武汉).
-CANDIDATES = (
-    "123m456m789m123p55p",
-    "111m222m333m456p77p",
-    "123m123m456m789m99m",
-    "11223344556677m",
-    "234m567m678p55s|999s",
-    "234m567m678p55s|111p",
-)
 WINNER, DISCARDER = 1, 2
 
 
@@ -127,10 +110,6 @@ def winning_hand(session: GameSession, self_drawn: bool) -> tuple[str, str, list
         if r["ok"] and r["win"]:
             return "".join(tile_str(t) for t in concealed), win, pungs
     raise AssertionError(f"no candidate hand wins under {session.ruleset}")
-
-
-def melds_of(pungs: list[str]) -> list[dict[str, Any]]:
-    return [{"type": "pung", "tiles": p * 3} for p in pungs]
 
 
 def enter_win(client: Client, session: GameSession, discarder: int | None, url: str) -> Phone:

@@ -23,7 +23,7 @@ import pytest
 from rules import REGISTRY, score, settle
 from rules.tiles import parse_tiles, tile_str
 from rules.working import by_payment, evaluate, seat_words, term_text
-from tests.contract.test_table_contract import CANDIDATES, TABLE_PRESETS, melds_of
+from tests.support.contract import CANDIDATES, TABLE_PRESETS, melds_of
 
 WINNER, DISCARDER = 1, 2
 

@@ -21,7 +21,7 @@ from scorer.ratings import Skill, replay
 from scorer.services.export import import_table, table_json
 from tests.factories import make_room, make_table
 from tests.league.helpers import kept, rebuilt
-from tests.scorer.test_scorer_fee_property import step
+from tests.support.fees import step
 
 pytestmark = pytest.mark.django_db
 

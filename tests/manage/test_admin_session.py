@@ -20,8 +20,8 @@ from scorer import signin
 from scorer.models.invites import RoomInvite
 from scorer.models.rooms import Room
 from tests.factories import PASSWORD, SHORT_NAMES, make_member, make_room, make_table, signed_in
-from tests.manage.test_isolation import fill, room_routes, rows_of
 from tests.pages import html
+from tests.support.isolation import fill, room_routes, rows_of
 
 pytestmark = pytest.mark.django_db
 

@@ -19,7 +19,7 @@ from scorer.services.seating import TableRetired, start_at
 from scorer.share import qr_svg
 from tests.factories import make_room, make_table, member_client, record
 from tests.pages import html, text, text_of
-from tests.scorer.test_scorer_room_tables import form_data
+from tests.support.start import form_data
 
 pytestmark = pytest.mark.django_db
 

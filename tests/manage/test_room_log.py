@@ -23,7 +23,7 @@ from scorer.models.roomlog import LogIsAppendOnly, RoomLogEntry
 from scorer.models.rooms import EditConflict, Room, RoomMember
 from tests.factories import NAMES, make_member, make_room, make_table
 from tests.pages import html, text
-from tests.scorer.test_scorer_room_tables import form_data
+from tests.support.start import form_data
 
 pytestmark = pytest.mark.django_db
 

@@ -6,20 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.support.cli import run
+
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "spec"
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def run(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rules", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
 
 
 def test_score_lines_in_order_with_a_bad_line() -> None:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from rules import get_ruleset, score, settle, waits
 from rules.table import next_kind
 from rules.tiles import parse_tile, tile_str
-from tests.rules.test_cli import run
+from tests.support.cli import run
 
 HOUSE = get_ruleset("house")
 # 123m 456p 789p 234s + 7s7s: four sets and a pair, no honors.

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from rules import get_ruleset, score, settle, shapes, waits
 from rules.table import next_kind
 from rules.tiles import parse_tile, parse_tiles
-from tests.rules.test_cli import run
+from tests.support.cli import run
 
 TABLES = json.loads((Path(__file__).parents[1] / "fixtures" / "jian_tables.json").read_text())
 JIAN = get_ruleset("jian")

@@ -103,7 +103,7 @@ def test_tile_fans_match_tile_facts() -> None:
     """The TileFan rows compiled on the ranks each suit holds (fans.tile_fans, what
     the lean path and the careful one both read) give the fans the tile sets of
     context.py define, on random tiles of every mix of suits and honors."""
-    from tests.rules.test_mcr_fastpaths import facts_by_definition, fans_of_facts, rows_on
+    from tests.support.mcr_facts import facts_by_definition, fans_of_facts, rows_on
 
     rng = random.Random(9)
     for i in range(30_000):

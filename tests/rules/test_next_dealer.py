@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from rules import api
-from tests.rules.test_cli import run
+from tests.support.cli import run
 
 PLAIN = {"concealed": "123m456m789m123p5p", "win_tile": "5p"}
 

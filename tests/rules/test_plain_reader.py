@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from rules import REGISTRY, is_win, plain_reader, waits
 from rules.tiles import tile_str, tiles_str
-from tests.rules.test_parse_fast import situation
+from tests.support.situations import situation
 
 SPELLINGS = ("grouped", "one_by_one", "list", "upper_list")
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from rules import api
 from rules.registry import REGISTRY
-from tests.rules.test_cli import run
+from tests.support.cli import run
 
 # One winning round per ruleset that asks per-seat inputs: (params, turned,
 # winner, discarder, the winner's hand).

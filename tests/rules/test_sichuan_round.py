@@ -32,7 +32,7 @@ from tests.rules.sichuan_hands import (
     tile,
     win_hand,
 )
-from tests.rules.test_cli import run as run_rules_cli
+from tests.support.cli import run as run_rules_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "tests" / "fixtures" / "spec" / "sichuan-rounds.jsonl"

@@ -20,7 +20,7 @@ from rules.rulesets.wuhan.payments import Factor
 from rules.rulesets.wuhan.payments import settle as pay
 from rules.tiles import parse_tile, parse_tiles, tile_str
 from rules.working import by_payment
-from tests.rules.test_cli import run
+from tests.support.cli import run
 
 WUHAN = get_ruleset("wuhan")
 P = {p.id: WUHAN.resolve_params(p.params) for p in WUHAN.presets}

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from rules import get_ruleset, score, settle
 from rules.rulesets.wuhu import rhu
 from rules.tiles import tiles_str
-from tests.rules.test_cli import run
+from tests.support.cli import run
 
 TABLES = json.loads((Path(__file__).parents[1] / "fixtures" / "wuhu_tables.json").read_text())
 WUHU = get_ruleset("wuhu")

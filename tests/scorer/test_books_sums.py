@@ -22,7 +22,7 @@ from scorer import clock
 from scorer.models.money import Collection
 from scorer.models.rooms import Room
 from scorer.services import books as book
-from tests.scorer.test_books_property import PAID, T0, evening, local_day, steps
+from tests.support.books import PAID, T0, evening, local_day, steps
 
 pytestmark = pytest.mark.django_db
 

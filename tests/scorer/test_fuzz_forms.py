@@ -27,20 +27,11 @@ from scorer.models import GameSession, Round
 from scorer.services.export import origin_of, table_json
 from tests.factories import SHORT_NAMES, make_table, record
 from tests.rules.fuzz_inputs import Mutated, mutated
-from tests.scorer.test_scorer_final import generated_table
 from tests.support.phone import Phone
+from tests.support.tables import WUHAN_ENTRY, generated_table
 
 pytestmark = pytest.mark.django_db
 
-WUHAN_ENTRY = {
-    "kind": "win", "mode": "tiles", "winner": 1, "discarder": 2, "turned": "5m",
-    "hand": {"concealed": "345m567s8p", "win_tile": "8p",
-             "melds": [{"type": "chi", "tiles": "234p", "claimed_from": "left"},
-                       {"type": "kong", "tiles": "9999m", "exposed": True, "added": True,
-                        "claimed_from": "right"}]},
-    "seat_inputs": {"openings": [0, 0, 1, 0], "ming_gang": [0, 0, 0, 0], "an_gang": [1, 0, 0, 0],
-                    "hz_gang": [0, 0, 0, 1], "lz_gang": [0, 0, 0, 0]},
-}  # fmt: skip
 _EXPORTS: list[dict[str, Any]] = []
 
 

@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from django.apps import apps
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.management import call_command
@@ -44,7 +43,8 @@ from scorer.models.rooms import Room, RoomTable
 from scorer.services.export import origin_of, table_json
 from tests.factories import DRAW, PASSWORD, by_tiles, make_member, make_room, make_table, record
 from tests.pages import text_of
-from tests.scorer.test_scorer_room_tables import form_data as start_form_data
+from tests.support.snapshot import snapshot
+from tests.support.start import form_data as start_form_data
 from tests.support.state import form_data
 
 pytestmark = pytest.mark.django_db
@@ -81,15 +81,6 @@ NASTY: list[tuple[str, str, str]] = [
     ("mongolian-fvs", "王\u180b", INVISIBLE),
     ("tag-letter", "王\U000e0041", FORMAT),  # a Cf, and default-ignorable
 ]
-
-
-def snapshot() -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every model the app stores (and the accounts), in full."""
-    models = [*apps.get_app_config("scorer").get_models(), User]
-    return {
-        m._meta.label: [repr(row) for row in m._default_manager.order_by("pk").values_list()]
-        for m in models
-    }
 
 
 def anonymous() -> Client:

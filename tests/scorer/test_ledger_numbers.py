@@ -17,7 +17,7 @@ from django.urls import reverse
 from scorer.models.rooms import RoomTable
 from tests.factories import by_tiles, make_room, make_table, record
 from tests.pages import html
-from tests.scorer.test_scorer_adjust_views import ZH, post_adjust
+from tests.support.adjust import ZH, post_adjust
 
 pytestmark = pytest.mark.django_db
 

@@ -32,6 +32,7 @@ from scorer.broker import (
 from scorer.models import GameSession
 from scorer.models.rooms import Room
 from tests.factories import DRAW, make_room, make_table, member_client, record
+from tests.support.redis import REDIS, redis_up
 
 PLAYERS = ["东", "南", "西", "北"]
 ON_POSTGRES = connection.vendor == "postgresql"
@@ -137,18 +138,6 @@ def nudges_after_commit(broker: Any) -> None:
         heard = {take(inbox), take(inbox)}
         assert heard == {s.version, ("room", s.version)}
         assert inbox.empty()
-
-
-def redis_up() -> bool:
-    try:
-        import redis
-
-        return bool(redis.Redis.from_url(REDIS).ping())
-    except Exception:
-        return False
-
-
-REDIS = "redis://127.0.0.1:6379/9"  # (its own database number, never the site's)
 
 
 @pytest.mark.django_db(transaction=True)

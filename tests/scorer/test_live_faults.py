@@ -33,7 +33,7 @@ from django.db import connection
 from django.test import Client
 
 from scorer.broker import CHANNEL, Listening, PostgresBroker, RedisBroker, django_conninfo
-from tests.scorer.test_live import REDIS, redis_up
+from tests.support.redis import REDIS, redis_up
 
 ROOT = Path(__file__).resolve().parents[2]
 ON_POSTGRES = connection.vendor == "postgresql"

@@ -30,7 +30,7 @@ from django.test import RequestFactory
 from scorer.models import Round
 from scorer.streams import POLL_INSTEAD
 from tests.factories import make_table
-from tests.scorer.test_scorer_concurrent_phones import MCR_WIN, Browser, confirm, open_form
+from tests.support.wsgi_phone import MCR_WIN, Browser, confirm, open_form
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ["甲", "乙", "丙", "丁"]

@@ -20,8 +20,8 @@ from scorer.models.rooms import Room
 from scorer.services.export import import_table, origin_of, table_json
 from tests.factories import make_room, make_table
 from tests.pages import html, text, text_of
-from tests.scorer.test_fuzz_text import snapshot
-from tests.scorer.test_scorer_room_tables import form_data
+from tests.support.snapshot import snapshot
+from tests.support.start import form_data
 
 pytestmark = pytest.mark.django_db
 

@@ -7,30 +7,23 @@ from __future__ import annotations
 
 import json
 import uuid
-from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from rules import RuleError
-from scorer.models import GameSession, Round, RoundRevision
+from scorer.models import Round, RoundRevision
 from scorer.services.export import import_table, origin_of, table_json
 from tests.factories import event, make_table, record
 from tests.pages import html, text
 from tests.scorer.csv_export import ROOM, read_export, zh_csv
+from tests.support.adjust import ZH, post_adjust
 
 pytestmark = pytest.mark.django_db
 
 NAMES = ["甲", "乙", "丙", "丁"]
-ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
-
-
-def post_adjust(c: Client, s: GameSession, token: str, **extra: Any) -> Any:
-    data = {"token": token, "for_round": s.next_number(), "kind": "adjust", "reason": "协商",
-            "from_0": "1", "to_0": "0", "amount_0": "30", **extra}  # fmt: skip
-    return c.post(reverse("scorer:adjust", args=[s.code]), data, **ZH)
 
 
 def test_an_adjustment_is_recorded_once_and_shown_as_such() -> None:

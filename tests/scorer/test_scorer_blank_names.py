@@ -10,7 +10,7 @@ from django.urls import reverse
 from scorer.models import GameSession
 from scorer.models.players import Player, Seat, is_placeholder
 from tests.pages import html
-from tests.scorer.test_scorer_views_session import start_data
+from tests.support.start import start_data
 
 pytestmark = pytest.mark.django_db
 

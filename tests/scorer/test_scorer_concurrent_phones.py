@@ -22,7 +22,6 @@ Loopback only; 8-25 s on a loaded 2-core machine (most of it the servers startin
 
 from __future__ import annotations
 
-import http.cookiejar
 import os
 import re
 import socket
@@ -35,7 +34,6 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -45,59 +43,17 @@ from django.db import connection
 from scorer.models import Round, Transfer
 from tests.factories import make_table
 from tests.support.state import state_of
+from tests.support.wsgi_phone import MCR_WIN, Browser, confirm, open_form
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ROOT = Path(__file__).resolve().parents[2]
 N = 8
 NAMES = ["甲", "乙", "丙", "丁"]
-MCR_WIN = {"winner": "1", "discarder": "2", "hand": "111222333m456p7z", "win_tile": "7z"}
 SICHUAN_WIN = {"winner": "1", "discarder": "2", "hand": "111222p3334455s", "win_tile": "5s"}
 TAKEN = re.compile(r"第 (\d+) 局刚被记录")
 STALE = "这一局刚刚在另一部手机上改过"
 CHANGED = "这一局刚被别的手机改过了"
-
-
-@dataclass
-class Answer:
-    status: int
-    body: str
-    headers: dict[str, str]
-
-
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None  # a 302 is an answer to look at, not to follow
-
-
-class Browser:
-    """One phone: its own cookies (session, CSRF, messages), talking HTTP to `base`."""
-
-    def __init__(self, base: str, log: list[int]) -> None:
-        self.base = base
-        self.log = log
-        self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect()
-        )
-
-    def _send(self, request: urllib.request.Request) -> Answer:
-        try:
-            with self.opener.open(request, timeout=60) as r:
-                answer = Answer(r.status, r.read().decode(), dict(r.headers))
-        except urllib.error.HTTPError as e:
-            answer = Answer(e.code, e.read().decode(), dict(e.headers))
-        self.log.append(answer.status)
-        return answer
-
-    def get(self, path: str) -> Answer:
-        return self._send(urllib.request.Request(self.base + path))
-
-    def post(self, path: str, data: dict[str, str], htmx: bool = False) -> Answer:
-        csrf = next(c.value for c in self.jar if c.name == "csrftoken")
-        body = urllib.parse.urlencode({**data, "csrfmiddlewaretoken": csrf}).encode()
-        headers = {"HX-Request": "true"} if htmx else {}
-        return self._send(urllib.request.Request(self.base + path, body, headers, method="POST"))
 
 
 def at_once(phones: list[Browser], act: Callable[[int, Browser], Any]) -> list[Any]:
@@ -222,20 +178,10 @@ def servers(tmp_path: Path) -> Iterator[Servers]:
 # ---------------------------------------------------------------- the phones' steps
 
 
-def open_form(phone: Browser, code: str, query: str = "") -> dict[str, str]:
-    page = phone.get(f"/s/{code}/record{query}")
-    assert page.status == 200, page.status
-    return state_of(page.body)
-
-
 def open_event_form(phone: Browser, code: str) -> dict[str, str]:
     page = phone.get(f"/s/{code}/record?kind=win")
     assert page.status == 200, page.status
     return state_of(page.body)
-
-
-def confirm(phone: Browser, code: str, state: dict[str, str]) -> Answer:
-    return phone.post(f"/s/{code}/record/confirm", {**state, "confirm": "1"})
 
 
 def record_mine(phone: Browser, code: str) -> tuple[str, int]:

@@ -6,7 +6,6 @@ sum of its payments; a refused step changes nothing."""
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 import pytest
@@ -17,19 +16,11 @@ from hypothesis import strategies as st
 from rules import RuleError
 from scorer.fees import FeeRule
 from scorer.models import GameSession, Round, RoundRevision, Transfer
-from tests.factories import DRAW, SHORT_NAMES, by_tiles, make_table, record
+from tests.factories import SHORT_NAMES, make_table
+from tests.support.fees import step
 
 pytestmark = pytest.mark.django_db
 
-MCR_HANDS = [  # each a win over the minimum whoever wins, self-drawn or not
-    {"concealed": "111m222m333m456p7z", "win_tile": "7z"},
-    {"concealed": "1122334455667m", "win_tile": "7m"},
-    {"concealed": "111m222m333m456p7z", "win_tile": "7z"},
-]
-SICHUAN_HANDS = [
-    {"concealed": "111222p333s4455s", "win_tile": "5s"},
-    {"concealed": "1122334466778m", "win_tile": "8m"},
-]
 
 fees = st.one_of(
     st.just({}),
@@ -88,41 +79,6 @@ def check(s: GameSession) -> None:
         assert s.closed_at is not None and rounds[-1].is_fee
     elif s.closed_at is not None and s.rules.fee.mode in ("aa", "big_winner"):
         assert not [r for r in rounds if not r.is_fee]  # only an empty table pays nothing
-
-
-def step(s: GameSession, op: str, a: int, b: int | None, k: int) -> None:
-    if op == "win":
-        b = None if b == a else b
-        if s.stepwise:
-            hand = SICHUAN_HANDS[k % 2]
-            won = {"type": "win", "discarder": b, "winners": [{"seat": a, "hand": hand}]}
-            s.add_event(uuid.uuid4(), won)
-        else:
-            record(s, by_tiles(a, b, MCR_HANDS[k]))
-    elif op == "draw":
-        if s.stepwise:
-            s.add_event(uuid.uuid4(), {"type": "wall_end"})
-        else:
-            record(s, DRAW)
-    elif op == "kong" and s.stepwise:
-        s.add_event(uuid.uuid4(), {"type": "kong", "player": a, "kong": "concealed"})
-    elif op == "undo_event":
-        s.undo_last_event()
-    elif op == "undo":
-        s.undo_last()
-    elif op == "restore":
-        undone = s.rounds.filter(status=Round.UNDONE).order_by("-number").first()
-        if undone is not None:
-            s.restore(undone.number)
-    elif op == "revise":
-        last = s.rounds.filter(status=Round.ACTIVE).order_by("-number").first()
-        if last is not None and not s.stepwise:
-            b = None if b == a else b
-            last.revise(by_tiles(a, b, MCR_HANDS[k]))
-    elif op == "close":
-        s.close()
-    elif op == "reopen":
-        s.reopen()
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

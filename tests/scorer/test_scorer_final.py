@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import io
 import json
-import random
 import re
-from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -20,43 +18,14 @@ from rules import RuleError
 from scorer.models import GameSession, Round, SessionChange
 from scorer.services.export import import_table, origin_of, table_json
 from scorer.settleup import settle_up
-from tests.factories import DRAW, by_tiles, event, make_table, record
+from tests.factories import DRAW, event, make_table, record
 from tests.pages import html
 from tests.scorer.csv_export import ROOM, read_export
+from tests.support.tables import generated_table
 
 pytestmark = pytest.mark.django_db
 
-HANDS = [
-    {"concealed": "111m222m333m456p7z", "win_tile": "7z"},
-    {"concealed": "123m456m789m123p5p", "win_tile": "5p"},
-    {"concealed": "1122334455667m", "win_tile": "7m"},
-]
 NAMES = ["甲", "乙", "丙", "丁"]
-
-
-def generated_table(seed: int, rate: str | None = "0.5") -> GameSession:
-    """A table of random wins and draws, some undone (one restored), one corrected."""
-    rng = random.Random(seed)
-    money = None if rate is None else Decimal(rate)
-    s = make_table("mcr", NAMES, params={}, money_per_point=money)
-    s.params = dict(s.rules.params)
-    s.save()
-    for _ in range(rng.randint(3, 9)):
-        if rng.random() < 0.15:
-            record(s, DRAW)
-            continue
-        winner = rng.randrange(4)
-        discarder = rng.choice([None, *[x for x in range(4) if x != winner]])
-        record(s, by_tiles(winner, discarder, rng.choice(HANDS)))
-        if rng.random() < 0.2:
-            s.undo_last()
-    last = s.rounds.filter(status=Round.ACTIVE).select_related("current").last()
-    if last is not None and last.current is not None and last.current.kind == "win":
-        last.revise(by_tiles(0, None, HANDS[0]))
-    undone = s.rounds.filter(status=Round.UNDONE).first()
-    if undone is not None and rng.random() < 0.5:
-        s.restore(undone.number)
-    return s
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -15,7 +15,7 @@ from scorer.models import GameSession
 from scorer.services.export import import_table, origin_of, table_json
 from scorer.table_schema import problem
 from tests.pages import html
-from tests.scorer.test_scorer_final import generated_table
+from tests.support.tables import generated_table
 
 pytestmark = pytest.mark.django_db
 

@@ -18,9 +18,9 @@ from scorer.models import GameSession, Round, RoundChange
 from scorer.templatetags.scorer_format import signed_text
 from tests.factories import by_tiles, event, make_table, record
 from tests.pages import html, text, text_of
-from tests.scorer.test_scorer_views_session import start_data
 from tests.support.htmx import HTMX
 from tests.support.phone import ENTRY, NAMES, WIN_TILES, Phone, seven_pairs_phone, winning_phone
+from tests.support.start import start_data
 from tests.support.state import state_of, taken_panel
 
 pytestmark = pytest.mark.django_db

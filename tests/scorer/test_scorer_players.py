@@ -20,7 +20,7 @@ from scorer.services.player_records import records
 from scorer.services.seating import seat_players
 from tests.factories import by_tiles, event, make_table, member_client, record
 from tests.pages import html
-from tests.scorer.test_scorer_views_session import start_data
+from tests.support.start import start_data
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from rules import get_ruleset
 from scorer.broker import MemoryBroker, broker, room_topic
-from scorer.models import GameSession, RoomConfig
+from scorer.models import GameSession
 from scorer.models.players import Seat
 from scorer.models.rooms import Room, RoomTable
 from scorer.services import seating
@@ -26,27 +26,11 @@ from scorer.services.export import table_json
 from scorer.services.seating import start_at
 from tests.factories import make_room, make_table
 from tests.pages import html, text, text_of
+from tests.support.start import form_data, start
 
 pytestmark = pytest.mark.django_db
 
 NAMES = ["老王", "小李", "阿强", "美玲"]
-
-
-def form_data(config: RoomConfig, names: list[str], **extra: str) -> dict[str, str]:
-    """What the start form posts for this configuration unchanged (a box left unticked
-    is a False, so the true ones are sent ticked, as the page shows them)."""
-    rules = get_ruleset(config.ruleset)
-    data = {"config": str(config.pk), "players": str(len(names)), "first_dealer": "0"}
-    for i, name in enumerate(names):
-        data[f"name_{i}"] = name
-    for p in rules.params:
-        value = config.params.get(p.name, p.default)
-        if p.type == "bool":
-            if value:
-                data[f"param_{p.name}"] = "on"
-        else:
-            data[f"param_{p.name}"] = str(value)
-    return {**data, **extra}
 
 
 @pytest.fixture
@@ -56,12 +40,6 @@ def table3(room: Room) -> RoomTable:
 
 def table_url(t: RoomTable) -> str:
     return reverse("scorer:table", args=[t.room.slug, t.code])
-
-
-def start(client: Client, t: RoomTable, names: list[str], config: RoomConfig | None = None) -> Any:
-    config = config or t.room.offered_configs()[0]
-    data = form_data(config, names, table=t.code)
-    return client.post(reverse("scorer:room_create", args=[t.room.slug]), data)
 
 
 def test_a_table_with_nothing_open_shows_the_rooms_start_page_for_it(

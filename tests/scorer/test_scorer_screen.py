@@ -18,9 +18,9 @@ from scorer.record.result import bar_text, win_gain
 from scorer.scoring import evaluate
 from tests.factories import SHORT_NAMES, by_tiles, event, make_room, make_table, record
 from tests.pages import html, text, text_of
-from tests.scorer.test_fuzz_forms import WUHAN_ENTRY
-from tests.scorer.test_scorer_wuhan import table as wuhan_table
 from tests.support.phone import Phone
+from tests.support.tables import WUHAN_ENTRY
+from tests.support.tables import table as wuhan_table
 
 pytestmark = pytest.mark.django_db
 

@@ -23,6 +23,7 @@ from scorer.present.words import author_label
 from scorer.templatetags.scorer_format import signed_text
 from tests.factories import DRAW, by_tiles, make_table, phone, record
 from tests.pages import html
+from tests.support.start import start_data
 
 pytestmark = pytest.mark.django_db
 
@@ -34,28 +35,6 @@ NAMES = ["老王", "小李", "阿强", "美玲"]
 @pytest.fixture
 def en_client() -> Client:
     return phone("en")
-
-
-def start_data(**overrides: str) -> dict[str, str]:
-    """What the start form posts when nothing is changed (checkboxes of true defaults ticked)."""
-    data = {
-        "ruleset": "mcr",
-        "players": "4",
-        "name_0": "老王",
-        "name_1": "小李",
-        "name_2": "阿强",
-        "name_3": "美玲",
-        "first_dealer": "0",
-        "money_per_point": "",
-        "param_min_fans": "8",
-        "param_mixed_kong_fan": "on",
-        "param_knitted_wait_fans": "on",
-        "param_flower_points": "1",
-        "param_dealer_repeat": "never",
-        "param_base": "8",
-    }
-    data.update(overrides)
-    return data
 
 
 # --------------------------------------------------------------------------- home / start

@@ -6,18 +6,10 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from rules import get_ruleset
-from scorer.models import GameSession
-from tests.factories import SHORT_NAMES, make_table
 from tests.support.phone import Phone, tiles
+from tests.support.tables import table
 
 pytestmark = pytest.mark.django_db
-
-WUHAN = get_ruleset("wuhan")
-
-
-def table(**params: object) -> GameSession:
-    return make_table("wuhan", SHORT_NAMES, params={**WUHAN.defaults, **params})
 
 
 def enter_d03(phone: Phone) -> str:

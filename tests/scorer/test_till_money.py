@@ -189,7 +189,7 @@ def test_aa_in_yuan_is_charged_in_the_money_ledger(room: Room, boss: Client) -> 
 def test_a_rake_in_yuan_needs_the_tables_money_rate(room: Room) -> None:
     from django.urls import reverse
 
-    from tests.scorer.test_scorer_room_tables import form_data
+    from tests.support.start import form_data
 
     config = room.offered_configs()[0]
     config.fee = {"mode": "win_percent", "unit": "yuan", "percent": 10, "cap": "0"}

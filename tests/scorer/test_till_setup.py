@@ -10,7 +10,7 @@ from django.urls import reverse
 from scorer.models import GameSession
 from scorer.models.roomlog import CONFIG_EDITED, TABLE_EDITED
 from scorer.models.rooms import Room
-from tests.scorer.test_scorer_room_tables import start
+from tests.support.start import start
 from tests.support.state import form_data as page_form
 
 pytestmark = pytest.mark.django_db

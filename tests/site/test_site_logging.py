@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import secrets
 
-from tests.site.test_site_settings import clean_env, run_python
+from tests.support.cli import clean_env, run_python
 
 # A 500 from inside the API (the engine made to raise), with DEBUG off as in production.
 RAISE_500 = """

@@ -7,14 +7,13 @@ per process, from the environment.
 from __future__ import annotations
 
 import json
-import os
 import secrets
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+
+from tests.support.cli import clean_env, run_python
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 PRINT_SETTINGS = (
@@ -23,26 +22,6 @@ PRINT_SETTINGS = (
     "'secure_cookie': s.SESSION_COOKIE_SECURE, "
     "'static': s.STORAGES['staticfiles']['BACKEND']}))"
 )
-
-
-def clean_env(**extra: str) -> dict[str, str]:
-    """The current environment without any DJANGO_* variable, plus ``extra``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
-    env["DJANGO_SETTINGS_MODULE"] = "mahjong_site.settings"
-    env.update(extra)
-    return env
-
-
-def run_python(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, *args],
-        cwd=BASE_DIR,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 def real_key() -> str:

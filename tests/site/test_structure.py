@@ -9,6 +9,10 @@ scorer/, mahjong_site/ and benchmarks/ (tests and migrations aside):
 * scorer's layers import downward only (SCORER_LAYERS, bottom first);
 * no import cycles.
 
+And one rule of the tests' own: no test module (a file named test_*.py) is imported
+by another module of tests/; what tests share lives in the support modules
+(tests/support/, conftest.py, tests/factories.py, ...).
+
 Every import counts: at module level, inside a function (it runs later, but it
 runs) and under `if TYPE_CHECKING:` (a module that names a higher one for its
 annotations still depends on it).
@@ -368,6 +372,77 @@ def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
     assert import_cycles(found) == {frozenset({"scorer.models.sessions", "scorer.models.rooms"})}
 
 
+# ---------------------------------------------------------------- the tests' own imports
+
+
+def suite_modules(root: Path = ROOT) -> dict[str, Path]:
+    """Every module under tests/ by its dotted name (a package by its __init__)."""
+    out: dict[str, Path] = {}
+    for path in sorted((root / "tests").rglob("*.py")):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+def is_test_module(path: Path) -> bool:
+    """A module pytest collects tests from; every other module of tests/ is support."""
+    return path.name.startswith("test_")
+
+
+def imported_test_modules(root: Path = ROOT) -> list[str]:
+    """Each import of a test module by another module of tests/: "importer:line imports
+    module" (`from tests.a import test_b`, `import tests.a.test_b`, `from .test_b import x`)."""
+    files = suite_modules(root)
+    out: list[str] = []
+    for importer, path in files.items():
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = _base(importer, path, node)
+                targets = [base, *(f"{base}.{alias.name}" for alias in node.names)]
+            else:
+                continue
+            for target in targets:
+                module = _project_module(target, files)
+                if module and module != importer and is_test_module(files[module]):
+                    out.append(f"{importer}:{node.lineno} imports {module}")
+    return sorted(set(out))
+
+
+def test_no_test_module_imports_another() -> None:
+    found = imported_test_modules()
+    assert not found, "move what these share into tests/support/:\n" + "\n".join(found)
+
+
+def test_the_tests_check_finds_a_test_module_imported(tmp_path: Path) -> None:
+    files = {
+        "tests/__init__.py": "",
+        "tests/conftest.py": "from tests.support.phone import Phone\n",
+        "tests/support/__init__.py": "",
+        "tests/support/phone.py": "class Phone: ...\n",
+        "tests/a/__init__.py": "",
+        "tests/a/test_one.py": "from tests.support.phone import Phone\nX = 1\n",
+        "tests/a/test_two.py": "from tests.a.test_one import X\n",
+        "tests/a/test_three.py": "def f():\n    from .test_one import X\n",
+        "tests/b/__init__.py": "",
+        "tests/b/test_four.py": "import tests.a.test_one\nfrom tests.a import test_two\n",
+        "tests/b/helpers.py": "from tests.a.test_one import X\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert imported_test_modules(tmp_path) == [
+        "tests.a.test_three:2 imports tests.a.test_one",
+        "tests.a.test_two:1 imports tests.a.test_one",
+        "tests.b.helpers:1 imports tests.a.test_one",
+        "tests.b.test_four:1 imports tests.a.test_one",
+        "tests.b.test_four:2 imports tests.a.test_two",
+    ]
+
+
 if __name__ == "__main__":
     everything = imports()
     up = upward_imports(everything)
@@ -383,3 +458,7 @@ if __name__ == "__main__":
     print(f"private names imported across modules: {len(private)} in {len(files)} files")
     for a, b, n in sorted(private):
         print(f"    {a} imports {b}.{n}")
+    imported = imported_test_modules()
+    print(f"test modules imported by another module of tests/: {len(imported)}")
+    for line in imported:
+        print("   ", line)

@@ -1,0 +1,53 @@
+"""One random step of an evening at a table with a fee, for the property tests."""
+
+from __future__ import annotations
+
+import uuid
+
+from scorer.models import GameSession, Round
+from tests.factories import DRAW, by_tiles, record
+
+MCR_HANDS = [  # each a win over the minimum whoever wins, self-drawn or not
+    {"concealed": "111m222m333m456p7z", "win_tile": "7z"},
+    {"concealed": "1122334455667m", "win_tile": "7m"},
+    {"concealed": "111m222m333m456p7z", "win_tile": "7z"},
+]
+SICHUAN_HANDS = [
+    {"concealed": "111222p333s4455s", "win_tile": "5s"},
+    {"concealed": "1122334466778m", "win_tile": "8m"},
+]
+
+
+def step(s: GameSession, op: str, a: int, b: int | None, k: int) -> None:
+    if op == "win":
+        b = None if b == a else b
+        if s.stepwise:
+            hand = SICHUAN_HANDS[k % 2]
+            won = {"type": "win", "discarder": b, "winners": [{"seat": a, "hand": hand}]}
+            s.add_event(uuid.uuid4(), won)
+        else:
+            record(s, by_tiles(a, b, MCR_HANDS[k]))
+    elif op == "draw":
+        if s.stepwise:
+            s.add_event(uuid.uuid4(), {"type": "wall_end"})
+        else:
+            record(s, DRAW)
+    elif op == "kong" and s.stepwise:
+        s.add_event(uuid.uuid4(), {"type": "kong", "player": a, "kong": "concealed"})
+    elif op == "undo_event":
+        s.undo_last_event()
+    elif op == "undo":
+        s.undo_last()
+    elif op == "restore":
+        undone = s.rounds.filter(status=Round.UNDONE).order_by("-number").first()
+        if undone is not None:
+            s.restore(undone.number)
+    elif op == "revise":
+        last = s.rounds.filter(status=Round.ACTIVE).order_by("-number").first()
+        if last is not None and not s.stepwise:
+            b = None if b == a else b
+            last.revise(by_tiles(a, b, MCR_HANDS[k]))
+    elif op == "close":
+        s.close()
+    elif op == "reopen":
+        s.reopen()
