@@ -379,6 +379,15 @@ def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
         yield from _phone(browser, request, "page")
 
 
+@pytest.fixture
+def page_errors(page: Page) -> list[str]:
+    """The uncaught script errors of ``page`` from the test's start (its "pageerror"
+    events): a flow ends asserting there were none."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return errors
+
+
 @pytest.fixture(scope="module")
 def _module_phone(browser: Browser) -> Iterator[tuple[Page, list[str]]]:
     page, violations = _open_phone(browser)

@@ -37,6 +37,7 @@ from scorer.services import till
 from tests.browser.a11y import MODES, check_all_modes
 from tests.factories import DRAW, by_tiles, event, make_table, play, record
 from tests.support.browser import (
+    PLAYERS,
     assert_no_horizontal_scroll,
     assert_touch_targets,
     sign_in,
@@ -47,7 +48,6 @@ from tests.support.browser import (
 # A screen only looks: one phone for the module (tests/browser/conftest.py).
 pytestmark = [pytest.mark.browser, pytest.mark.one_phone]
 
-PLAYERS = ["张三", "李四", "王五", "赵六"]
 # MCR: 111m 222m 333m 456p 中中, won on the second 中 (tests/browser/test_table_flow.py).
 MCR_TAPS = ["1m", "1m", "1m", "2m", "2m", "2m", "3m", "3m", "3m", "4p", "5p", "6p", "7z", "7z"]
 MCR_HAND = {"concealed": "111222333m456p7z", "win_tile": "7z"}

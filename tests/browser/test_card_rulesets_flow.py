@@ -16,7 +16,6 @@ from pytest_django.live_server_helper import LiveServer
 
 from rules import get_ruleset, settle
 from rules.tiles import parse_tiles, tile_str
-from scorer.models import GameSession
 from tests.support.browser import (
     LI,
     PLAYERS,
@@ -27,11 +26,13 @@ from tests.support.browser import (
     choose_rules,
     count_up,
     expect_totals,
+    fill_players,
     grid_tile,
     press,
     settled,
     signed,
     snap,
+    start_table,
 )
 
 pytestmark = pytest.mark.browser
@@ -62,19 +63,17 @@ CASES: list[dict[str, Any]] = [
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
-def test_a_round_of_each(case: dict[str, Any], page: Page, live_server: LiveServer) -> None:
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+def test_a_round_of_each(
+    case: dict[str, Any], page: Page, live_server: LiveServer, page_errors: list[str]
+) -> None:
     rs = get_ruleset(case["id"])
     page.goto(live_server.url + "/")
     choose_rules(page, rs.name_zh)
-    for wind, name in zip("东南西北", PLAYERS, strict=True):
-        page.get_by_label(wind, exact=True).fill(name)
+    fill_players(page)
     assert_no_horizontal_scroll(page)
-    page.get_by_role("button", name="开始").click()
-    expect(page).to_have_url(re.compile(r"/s/[^/]+/$"))
-    code = page.url.rstrip("/").rsplit("/", 1)[-1]
-    assert GameSession.objects.get(code=code).ruleset == rs.id
+    session = start_table(page)
+    code = session.code
+    assert session.ruleset == rs.id
 
     if any(e.id == "kong" for e in rs.table().events):  # a round of events: 记杠, 记和牌, 荒庄
         page.locator("#tallies .event-actions").get_by_role("link", name="记和牌").click()
@@ -124,4 +123,4 @@ def test_a_round_of_each(case: dict[str, Any], page: Page, live_server: LiveServ
     expect(page.locator(".ledger-foot .cell strong")).to_have_text(
         [signed(t) for t in case["totals"]]
     )
-    assert not errors, errors
+    assert not page_errors, page_errors

@@ -15,7 +15,6 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from rules.tiles import parse_tiles, tile_str
-from scorer.models import GameSession
 from scorer.settleup import settle_up
 from tests.scorer.csv_export import read_export
 from tests.support.browser import (
@@ -27,10 +26,12 @@ from tests.support.browser import (
     assert_touch_targets,
     choose_rules,
     expect_totals,
+    fill_players,
     grid_tile,
     press,
     settled,
     snap,
+    start_table,
 )
 
 pytestmark = pytest.mark.browser
@@ -52,20 +53,17 @@ def record_win(page: Page, winner: int, discarder: int, concealed: str, win: str
     expect(page.locator(".messages")).to_contain_text("已记录")
 
 
-def test_play_close_settle_export_reopen(page: Page, live_server: LiveServer) -> None:
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+def test_play_close_settle_export_reopen(
+    page: Page, live_server: LiveServer, page_errors: list[str]
+) -> None:
     page.goto(live_server.url + "/")
     choose_rules(page, "河北麻将")
-    for wind, name in zip("东南西北", PLAYERS, strict=True):
-        page.get_by_label(wind, exact=True).fill(name)
+    fill_players(page)
     money = page.get_by_label(re.compile("每分"))
     if money.count():
         money.first.fill("2")
-    page.get_by_role("button", name="开始").click()
-    expect(page).to_have_url(re.compile(r"/s/[^/]+/$"))
-    code = page.url.rstrip("/").rsplit("/", 1)[-1]
-    session = GameSession.objects.get(code=code)
+    session = start_table(page)
+    code = session.code
 
     # 河北 basic (1): a plain win is 5 from the discarder, ×2 between dealer and another.
     record_win(page, LI, WANG, "123m456p789s234m5s", "5s")
@@ -131,4 +129,4 @@ def test_play_close_settle_export_reopen(page: Page, live_server: LiveServer) ->
     session.refresh_from_db()
     assert session.closed_at is None
     assert list(session.changes.values_list("note", flat=True)) == ["", "再打一圈"]
-    assert not errors, errors
+    assert not page_errors, page_errors

@@ -21,7 +21,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from rules import REGISTRY, settle
 from rules.tiles import parse_tiles, tile_str
-from scorer.models import GameSession, Round
+from scorer.models import Round
 from tests.support.browser import (
     LI,
     PLAYERS,
@@ -34,11 +34,13 @@ from tests.support.browser import (
     confirm,
     expect_totals,
     expect_transfers,
+    fill_players,
     grid_tile,
     press,
     seat_button,
     signed,
     snap,
+    start_table,
 )
 
 pytestmark = pytest.mark.browser
@@ -54,9 +56,9 @@ def open_record(page: Page, link: str, kind: str) -> None:
     expect(page).to_have_url(re.compile(rf"/record\?kind={kind}$"))
 
 
-def test_house_table_with_a_turned_wild_tile(page: Page, live_server: LiveServer) -> None:
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+def test_house_table_with_a_turned_wild_tile(
+    page: Page, live_server: LiveServer, page_errors: list[str]
+) -> None:
     rs = REGISTRY["house"]
     preset = rs.preset("turned")
     assert preset is not None
@@ -71,14 +73,11 @@ def test_house_table_with_a_turned_wild_tile(page: Page, live_server: LiveServer
     expect(page.get_by_label("癞子", exact=True).locator("option:checked")).to_have_text(
         "翻牌定癞子（下一张）"
     )
-    for wind, name in zip("东南西北", PLAYERS, strict=True):
-        page.get_by_label(wind, exact=True).fill(name)
+    fill_players(page)
     assert_no_horizontal_scroll(page)
     snap(page, "start-form")
-    page.get_by_role("button", name="开始").click()
-    expect(page).to_have_url(re.compile(r"/s/[^/]+/$"))
-    code = page.url.rstrip("/").rsplit("/", 1)[-1]
-    session = GameSession.objects.get(code=code)
+    session = start_table(page)
+    code = session.code
     assert session.ruleset == "house" and session.params == dict(params)
     # The events this table declares: kong, win, drawn game.
     actions = page.locator("#tallies .event-actions").get_by_role("link")
@@ -150,4 +149,4 @@ def test_house_table_with_a_turned_wild_tile(page: Page, live_server: LiveServer
     expect(page.locator(".ledger-foot .cell strong")).to_have_text([signed(t) for t in totals])
     assert_no_horizontal_scroll(page)
     snap(page, "ledger")
-    assert not errors, errors
+    assert not page_errors, page_errors

@@ -17,7 +17,6 @@ from pytest_django.live_server_helper import LiveServer
 
 from rules import settle
 from rules.tiles import parse_tiles, tile_str
-from scorer.models import GameSession
 from tests.support.browser import (
     LI,
     PLAYERS,
@@ -27,9 +26,11 @@ from tests.support.browser import (
     assert_touch_targets,
     choose_rules,
     expect_totals,
+    fill_players,
     grid_tile,
     signed,
     snap,
+    start_table,
 )
 
 pytestmark = pytest.mark.browser
@@ -60,9 +61,9 @@ def settled(page: Page) -> None:
     )
 
 
-def test_jian_table_a_win_with_jing_and_a_drawn_round(page: Page, live_server: LiveServer) -> None:
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+def test_jian_table_a_win_with_jing_and_a_drawn_round(
+    page: Page, live_server: LiveServer, page_errors: list[str]
+) -> None:
 
     # ------------------------------------------------------------ start from the home page
     page.goto(live_server.url + "/")
@@ -70,13 +71,10 @@ def test_jian_table_a_win_with_jing_and_a_drawn_round(page: Page, live_server: L
     expect(page.get_by_label("定精", exact=True).locator("option:checked")).to_have_text(
         "下一张是正精"
     )
-    for wind, name in zip("东南西北", PLAYERS, strict=True):
-        page.get_by_label(wind, exact=True).fill(name)
+    fill_players(page)
     assert_no_horizontal_scroll(page)
-    page.get_by_role("button", name="开始").click()
-    expect(page).to_have_url(re.compile(r"/s/[^/]+/$"))
-    code = page.url.rstrip("/").rsplit("/", 1)[-1]
-    session = GameSession.objects.get(code=code)
+    session = start_table(page)
+    code = session.code
     assert session.ruleset == "jian"
 
     # ------------------------------------------------------------ 李四 self-draws with a 精
@@ -155,4 +153,4 @@ def test_jian_table_a_win_with_jing_and_a_drawn_round(page: Page, live_server: L
     page.goto(f"{live_server.url}/s/{code}/ledger")
     expect(page.locator(".ledger-foot .cell strong")).to_have_text([signed(t) for t in totals])
     assert sum(totals) == 0
-    assert not errors, errors
+    assert not page_errors, page_errors

@@ -5,8 +5,6 @@ points. The win is tapped tile by tile; the 15 drawn hands are one tap each."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
@@ -14,17 +12,18 @@ from pytest_django.live_server_helper import LiveServer
 from rules import get_ruleset
 from rules.table import Match
 from rules.tiles import parse_tiles, tile_str
-from scorer.models import GameSession
 from tests.support.browser import (
     PLAYERS,
     assert_no_horizontal_scroll,
     choose_rules,
     expect_totals,
+    fill_players,
     grid_tile,
     press,
     seat_button,
     settled,
     snap,
+    start_table,
 )
 
 pytestmark = pytest.mark.browser
@@ -45,12 +44,9 @@ def test_a_match_counts_its_hands_changes_seats_and_ends_itself(
 ) -> None:
     page.goto(live_server.url + "/")
     choose_rules(page, "国标麻将", "比赛规则")
-    for wind, name in zip("东南西北", PLAYERS, strict=True):
-        page.get_by_label(wind, exact=True).fill(name)
-    page.get_by_role("button", name="开始").click()
-    expect(page).to_have_url(re.compile(r"/s/[^/]+/$"))
-    code = page.url.rstrip("/").rsplit("/", 1)[-1]
-    session = GameSession.objects.get(code=code)
+    fill_players(page)
+    session = start_table(page)
+    code = session.code
     assert session.rules.table.match is not None
 
     # Hand 1: 李四 wins on 王五's discard (tapped); the engine gives the points.

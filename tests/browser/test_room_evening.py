@@ -16,12 +16,11 @@ from pytest_django.live_server_helper import LiveServer
 from rules.tiles import parse_tile, tile_zh
 from scorer.models import GameSession, RoundRevision
 from scorer.models.rooms import RoomMember, RoomTable, default_room
-from tests.support.browser import assert_no_horizontal_scroll, snap
+from tests.support.browser import PLAYERS, assert_no_horizontal_scroll, fill_players, snap
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "a long room password 麻将"
-PLAYERS = ["张三", "李四", "王五", "赵六"]
 # 111m 222m 333m 456p 中中, won on the second 中 (tests/browser/test_table_flow.py).
 TAPS = ["1m", "1m", "1m", "2m", "2m", "2m", "3m", "3m", "3m", "4p", "5p", "6p", "7z", "7z"]
 
@@ -99,8 +98,7 @@ def test_an_evening_in_a_room(page: Page, browser: Browser, live_server: LiveSer
     phone.goto(f"{live_server.url}/r/{room.slug}/t/{table3.code}/")
     expect(phone.locator(".fee-line")).to_contain_text("10%")
     expect(phone.get_by_label("底分")).to_have_value("10")  # the edited configuration
-    for wind, name in zip("东南西北", PLAYERS, strict=True):
-        phone.get_by_label(wind, exact=True).fill(name)
+    fill_players(phone)
     phone.get_by_role("button", name="开始").click()
     expect(phone).to_have_url(re.compile(r"/s/[^/]+/$"))
     session = GameSession.objects.get(room_table=table3)

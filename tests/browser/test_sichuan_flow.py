@@ -26,7 +26,7 @@ from playwright.sync_api import Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from rules import REGISTRY, score, settle, waits
-from scorer.models import GameSession, Round
+from scorer.models import Round
 from tests.support.browser import (
     LI,
     PLAYERS,
@@ -42,12 +42,14 @@ from tests.support.browser import (
     confirm,
     expect_totals,
     expect_transfers,
+    fill_players,
     grid_tile,
     mark_document,
     press,
     seat_button,
     signed,
     snap,
+    start_table,
     zh,
 )
 
@@ -131,9 +133,9 @@ def hand_score(hand: dict[str, Any]) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the round
 
 
-def test_sichuan_blood_battle_round(page: Page, second_page: Page, live_server: LiveServer) -> None:
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+def test_sichuan_blood_battle_round(
+    page: Page, second_page: Page, live_server: LiveServer, page_errors: list[str]
+) -> None:
     rs = REGISTRY["sichuan"]
     params = rs.resolve_params({})
     # The seed's rules (seed 002), which the 血战到底 preset keeps.
@@ -147,16 +149,12 @@ def test_sichuan_blood_battle_round(page: Page, second_page: Page, live_server: 
     page.goto(live_server.url + "/")
     # htmx swaps in the Sichuan fields (rule options) of the room's 血战到底.
     choose_rules(page, "四川麻将", "血战到底")
-    for wind, name in zip("东南西北", PLAYERS, strict=True):
-        page.get_by_label(wind, exact=True).fill(name)
+    fill_players(page)
     page.get_by_label("首局庄家").select_option(label="南家")
     assert_no_horizontal_scroll(page)
     snap(page, "start-form")
-    page.get_by_role("button", name="开始").click()
-
-    expect(page).to_have_url(re.compile(r"/s/[^/]+/$"))
-    code = page.url.rstrip("/").rsplit("/", 1)[-1]
-    session = GameSession.objects.get(code=code)
+    session = start_table(page)
+    code = session.code
     assert (session.ruleset, session.players, session.first_dealer) == (
         "sichuan",
         PLAYERS,
@@ -576,4 +574,4 @@ def test_sichuan_blood_battle_round(page: Page, second_page: Page, live_server: 
     expect(detail.locator(".meta")).to_have_text("第 1 局 · 庄家 李四")
     assert_no_horizontal_scroll(page)
     snap(page, "ledger-round")
-    assert not errors, errors
+    assert not page_errors, page_errors

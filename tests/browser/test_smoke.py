@@ -12,14 +12,14 @@ from tests.support.browser import assert_no_horizontal_scroll, assert_touch_targ
 pytestmark = pytest.mark.browser
 
 
-def test_home_on_a_phone_then_english(page: Page, live_server: LiveServer) -> None:
+def test_home_on_a_phone_then_english(
+    page: Page, live_server: LiveServer, page_errors: list[str]
+) -> None:
     static_responses: dict[str, int] = {}
     page.on(
         "response",
         lambda r: static_responses.__setitem__(r.url, r.status) if "/static/" in r.url else None,
     )
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
 
     page.goto(live_server.url + "/")
 
@@ -55,7 +55,7 @@ def test_home_on_a_phone_then_english(page: Page, live_server: LiveServer) -> No
     assert_no_horizontal_scroll(page)
     snap(page, "en")
 
-    assert not errors, errors
+    assert not page_errors, page_errors
 
 
 def test_language_is_per_phone(page: Page, second_page: Page, live_server: LiveServer) -> None:

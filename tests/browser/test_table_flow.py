@@ -34,11 +34,13 @@ from tests.support.browser import (
     assert_touch_targets,
     choose_rules,
     expect_totals,
+    fill_players,
     grid_tile,
     mark_document,
     seat_totals,
     signed,
     snap,
+    start_table,
 )
 
 pytestmark = pytest.mark.browser
@@ -137,20 +139,16 @@ def pick_winner(page: Page, winner: int, discarder: int | None) -> None:
 # --------------------------------------------------------------------------- 1. start a table
 
 
-def test_start_a_table_from_the_home_page(page: Page, live_server: LiveServer) -> None:
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+def test_start_a_table_from_the_home_page(
+    page: Page, live_server: LiveServer, page_errors: list[str]
+) -> None:
     page.goto(live_server.url + "/")
 
     assert choose_rules(page, "国标麻将") == "国标麻将"  # the ruleset's defaults
-    for wind, name in zip("东南西北", PLAYERS, strict=True):
-        page.get_by_label(wind, exact=True).fill(name)
+    fill_players(page)
     page.get_by_label("首局庄家").select_option(label="南家")
-    page.get_by_role("button", name="开始").click()
-
-    expect(page).to_have_url(re.compile(r"/s/[^/]+/$"))
-    code = page.url.rstrip("/").rsplit("/", 1)[-1]
-    session = GameSession.objects.get(code=code)
+    session = start_table(page)
+    code = session.code
     assert (session.ruleset, session.players, session.first_dealer) == ("mcr", PLAYERS, 1)
 
     # Four seats in play order; 李四 (seat 1) deals first, so he sits East.
@@ -175,7 +173,7 @@ def test_start_a_table_from_the_home_page(page: Page, live_server: LiveServer) -
     assert_touch_targets(page, ".session-nav a")
     assert_touch_targets(page, ".share summary")
     snap(page, "session-new")
-    assert not errors, errors
+    assert not page_errors, page_errors
 
 
 # --------------------------------------------------------------------------- 2-3. the tile picker

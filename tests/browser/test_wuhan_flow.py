@@ -16,7 +16,6 @@ from pytest_django.live_server_helper import LiveServer
 
 from rules import settle
 from rules.tiles import parse_tiles, tile_str
-from scorer.models import GameSession
 from tests.support.browser import (
     LI,
     PLAYERS,
@@ -28,26 +27,26 @@ from tests.support.browser import (
     choose_rules,
     count_up,
     expect_totals,
+    fill_players,
     grid_tile,
     press,
     signed,
     snap,
+    start_table,
 )
 
 pytestmark = pytest.mark.browser
 
 
-def test_wuhan_worked_example_on_a_phone(page: Page, live_server: LiveServer) -> None:
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+def test_wuhan_worked_example_on_a_phone(
+    page: Page, live_server: LiveServer, page_errors: list[str]
+) -> None:
     page.goto(live_server.url + "/")
     assert choose_rules(page, "武汉麻将（红中癞子杠）").startswith("开口翻")
-    for wind, name in zip("东南西北", PLAYERS, strict=True):
-        page.get_by_label(wind, exact=True).fill(name)
-    page.get_by_role("button", name="开始").click()
-    expect(page).to_have_url(re.compile(r"/s/[^/]+/$"))
-    code = page.url.rstrip("/").rsplit("/", 1)[-1]
-    assert GameSession.objects.get(code=code).ruleset == "wuhan"
+    fill_players(page)
+    session = start_table(page)
+    code = session.code
+    assert session.ruleset == "wuhan"
 
     page.locator(".actions").get_by_role("link", name="记一局").click()
     press(page.get_by_role("group", name="和牌者").get_by_role(
@@ -108,4 +107,4 @@ def test_wuhan_worked_example_on_a_phone(page: Page, live_server: LiveServer) ->
     assert engine["deltas"] == totals
     page.goto(f"{live_server.url}/s/{code}/ledger")
     expect(page.locator(".ledger-foot .cell strong")).to_have_text([signed(t) for t in totals])
-    assert not errors, errors
+    assert not page_errors, page_errors

@@ -17,7 +17,6 @@ from pytest_django.live_server_helper import LiveServer
 
 from rules import get_ruleset, settle
 from rules.tiles import parse_tiles, tile_str
-from scorer.models import GameSession
 from tests.support.browser import (
     PLAYERS,
     WANG,
@@ -26,10 +25,12 @@ from tests.support.browser import (
     assert_touch_targets,
     choose_rules,
     expect_totals,
+    fill_players,
     grid_tile,
     press,
     signed,
     snap,
+    start_table,
 )
 
 pytestmark = pytest.mark.browser
@@ -39,9 +40,7 @@ CONCEALED = "234567m79m123m99s"
 WIN = "8m"
 
 
-def test_wuhu_2468_table(page: Page, live_server: LiveServer) -> None:
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+def test_wuhu_2468_table(page: Page, live_server: LiveServer, page_errors: list[str]) -> None:
     rs = get_ruleset("wuhu")
     preset = rs.preset("p2468")
     assert preset is not None
@@ -50,13 +49,10 @@ def test_wuhu_2468_table(page: Page, live_server: LiveServer) -> None:
     page.goto(live_server.url + "/")
     choose_rules(page, "芜湖麻将", "2468")
     expect(page.get_by_label("平胡底番", exact=True)).to_have_value("2")
-    for wind, name in zip("东南西北", PLAYERS, strict=True):
-        page.get_by_label(wind, exact=True).fill(name)
+    fill_players(page)
     assert_no_horizontal_scroll(page)
-    page.get_by_role("button", name="开始").click()
-    expect(page).to_have_url(re.compile(r"/s/[^/]+/$"))
-    code = page.url.rstrip("/").rsplit("/", 1)[-1]
-    session = GameSession.objects.get(code=code)
+    session = start_table(page)
+    code = session.code
     assert session.ruleset == "wuhu" and session.params == dict(params)
 
     page.locator(".actions").get_by_role("link", name="记一局").click()
@@ -94,4 +90,4 @@ def test_wuhu_2468_table(page: Page, live_server: LiveServer) -> None:
     assert engine["deltas"] == totals
     page.goto(f"{live_server.url}/s/{code}/ledger")
     expect(page.locator(".ledger-foot .cell strong")).to_have_text([signed(t) for t in totals])
-    assert not errors, errors
+    assert not page_errors, page_errors

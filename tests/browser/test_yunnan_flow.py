@@ -35,9 +35,9 @@ from tests.support.browser import (
 pytestmark = pytest.mark.browser
 
 
-def test_yunnan_wall_end_told_on_a_phone(page: Page, live_server: LiveServer) -> None:
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+def test_yunnan_wall_end_told_on_a_phone(
+    page: Page, live_server: LiveServer, page_errors: list[str]
+) -> None:
     rs = get_ruleset("yunnan")
     session = make_table("yunnan", PLAYERS)
     session.params = dict(session.rules.params)
@@ -83,4 +83,4 @@ def test_yunnan_wall_end_told_on_a_phone(page: Page, live_server: LiveServer) ->
     assert settle({"ruleset": "yunnan", "dealer": 0, "events": entry["events"]})["deltas"] == totals
     page.goto(f"{live_server.url}/s/{session.code}/ledger")
     expect(page.locator(".ledger-foot .cell strong")).to_have_text([signed(t) for t in totals])
-    assert not errors, errors
+    assert not page_errors, page_errors

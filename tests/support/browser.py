@@ -19,6 +19,7 @@ from playwright.sync_api import Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from rules.tiles import parse_tile, parse_tiles, tile_str, tile_zh
+from scorer.models import GameSession
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOT_DIR = ROOT / "test-artifacts" / "screenshots"
@@ -274,3 +275,17 @@ def enter_hand(page: Page, winner: int, discarder: int, taps: list[str]) -> None
         page.locator(f"#g-{code}").click()
     expect(page.locator(".pk-pending")).to_have_count(0)
     expect(page.locator("form.htmx-request")).to_have_count(0)
+
+
+def fill_players(page: Page) -> None:
+    """The start form's four names, 东南西北: the flows' four PLAYERS."""
+    for wind, name in zip("东南西北", PLAYERS, strict=True):
+        page.get_by_label(wind, exact=True).fill(name)
+
+
+def start_table(page: Page) -> GameSession:
+    """Tap 开始 on the start form: the table's page opens; the table it started."""
+    page.get_by_role("button", name="开始").click()
+    expect(page).to_have_url(re.compile(r"/s/[^/]+/$"))
+    code = page.url.rstrip("/").rsplit("/", 1)[-1]
+    return GameSession.objects.get(code=code)
