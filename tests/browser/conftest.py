@@ -32,9 +32,10 @@ How it fits together
 * **CSP.** Every page is served with the site's Content-Security-Policy
   (django-csp: scripts and styles from the site only, nothing inline); a
   violation reported on a page's console fails the test that opened it.
-* **Helpers** (tests/support/browser.py): ``snap`` saves full-page screenshots
+* **Helpers** (tests/support/layout.py): ``snap`` saves full-page screenshots
   under ``test-artifacts/screenshots/`` (git-ignored); ``assert_no_horizontal_scroll``
-  and ``assert_touch_targets`` check the phone layout.
+  and ``assert_touch_targets`` check the phone layout; tests/support/browser.py holds
+  the flows' preamble (players, taps, totals).
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwrig
 from pytest_django.live_server_helper import LiveServer
 
 from tests.browser.order import flows_then_looks
-from tests.support.browser import snap
+from tests.support.browser import use_language
+from tests.support.layout import snap
 
 NO_CHROMIUM = (
     "browser tests skipped: no Chromium found (apt-get install chromium, or set CHROMIUM=/path)"
@@ -386,6 +388,15 @@ def page_errors(page: Page) -> list[str]:
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     return errors
+
+
+@pytest.fixture(params=["zh-hans", "en"])
+def language(request: pytest.FixtureRequest, page: Page, live_server: LiveServer) -> str:
+    """Each language the site speaks: the test runs once in each, its phone set to it
+    before the test's first page (as the language switch leaves it)."""
+    use_language(page, live_server.url, request.param)
+    language: str = request.param
+    return language
 
 
 @pytest.fixture(scope="module")

@@ -36,14 +36,8 @@ from scorer.models.rooms import RoomMember, RoomTable
 from scorer.services import till
 from tests.browser.a11y import MODES, check_all_modes
 from tests.factories import DRAW, by_tiles, event, make_table, play, record
-from tests.support.browser import (
-    PLAYERS,
-    assert_no_horizontal_scroll,
-    assert_touch_targets,
-    sign_in,
-    snap,
-    use_language,
-)
+from tests.support.browser import PLAYERS, sign_in, use_language
+from tests.support.layout import assert_no_horizontal_scroll, assert_touch_targets, snap
 
 # A screen only looks: one phone for the module (tests/browser/conftest.py).
 pytestmark = [pytest.mark.browser, pytest.mark.one_phone]

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.factories import make_table
-from tests.support.browser import assert_no_horizontal_scroll, assert_touch_targets
+from tests.support.layout import assert_no_horizontal_scroll, assert_touch_targets
 
 pytestmark = pytest.mark.browser
 

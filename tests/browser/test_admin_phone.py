@@ -17,7 +17,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from scorer.models import GameSession, RoomConfig
 from scorer.models.rooms import RoomMember, default_room
-from tests.support.browser import assert_no_horizontal_scroll, assert_touch_targets, snap
+from tests.support.layout import assert_no_horizontal_scroll, assert_touch_targets, snap
 
 pytestmark = pytest.mark.browser
 

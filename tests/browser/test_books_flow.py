@@ -19,7 +19,8 @@ from scorer.models.money import DayClose
 from scorer.models.rooms import Room, RoomMember
 from scorer.services.seating import start_at
 from tests.factories import BLOCK_FEE, EVENING, NAMES, make_member, record
-from tests.support.browser import assert_no_horizontal_scroll, sign_in, snap
+from tests.support.browser import sign_in
+from tests.support.layout import assert_no_horizontal_scroll, snap
 
 pytestmark = pytest.mark.browser
 

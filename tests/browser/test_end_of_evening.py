@@ -22,17 +22,15 @@ from tests.support.browser import (
     PLAYERS,
     WANG,
     ZHAO,
-    assert_no_horizontal_scroll,
-    assert_touch_targets,
     choose_rules,
     expect_totals,
     fill_players,
     grid_tile,
     press,
     settled,
-    snap,
     start_table,
 )
+from tests.support.layout import assert_no_horizontal_scroll, assert_touch_targets, snap
 
 pytestmark = pytest.mark.browser
 

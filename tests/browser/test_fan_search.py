@@ -10,7 +10,8 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.factories import by_tiles, make_table, record
-from tests.support.browser import PLAYERS, assert_no_horizontal_scroll, snap
+from tests.support.browser import PLAYERS
+from tests.support.layout import assert_no_horizontal_scroll, snap
 
 pytestmark = pytest.mark.browser
 

@@ -28,8 +28,6 @@ from tests.support.browser import (
     WANG,
     ZHANG,
     ZHAO,
-    assert_no_horizontal_scroll,
-    assert_touch_targets,
     choose_rules,
     confirm,
     expect_totals,
@@ -39,9 +37,9 @@ from tests.support.browser import (
     press,
     seat_button,
     signed,
-    snap,
     start_table,
 )
+from tests.support.layout import assert_no_horizontal_scroll, assert_touch_targets, snap
 
 pytestmark = pytest.mark.browser
 

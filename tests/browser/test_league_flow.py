@@ -15,7 +15,8 @@ from pytest_django.live_server_helper import LiveServer
 from scorer import clock
 from tests.browser.a11y import describe, page_problems
 from tests.factories import by_tiles, make_member, make_room, make_table, play
-from tests.support.browser import assert_no_horizontal_scroll, sign_in, snap
+from tests.support.browser import sign_in
+from tests.support.layout import assert_no_horizontal_scroll, snap
 
 pytestmark = pytest.mark.browser
 

@@ -18,7 +18,8 @@ from pytest_django.live_server_helper import LiveServer
 from scorer.models import GameSession
 from scorer.present.words import NAME_MAX
 from tests.factories import make_table
-from tests.support.browser import snap, tap, use_language
+from tests.support.browser import tap, use_language
+from tests.support.layout import snap
 
 # Cookies are all a test here changes of a phone: one phone for the module.
 pytestmark = [pytest.mark.browser, pytest.mark.one_phone]
@@ -211,11 +212,9 @@ def test_long_names_fit_a_phone(
     check(page, "quick entry", names, english)
 
 
-@pytest.mark.parametrize("language", ["zh-hans", "en"])
 def test_the_language_toggle_is_offered_only_where_it_shows_something(
     page: Page, live_server: LiveServer, language: str
 ) -> None:
-    use_language(page, live_server.url, language)
     session = make_table("mcr", LATIN)
     session.record_round(uuid.uuid4(), {"kind": "win", "mode": "tiles", "winner": 1,
                                         "discarder": 2, "hand": HAND})  # fmt: skip
@@ -298,12 +297,10 @@ def assert_told_apart(page: Page, what: str, names: list[str]) -> None:
     check(page, what, names, english=False)
 
 
-@pytest.mark.parametrize("language", ["zh-hans", "en"])
 @pytest.mark.parametrize("names", list(ALIKE.values()), ids=list(ALIKE))
 def test_names_alike_are_told_apart_on_the_seat_buttons(
     page: Page, live_server: LiveServer, language: str, names: list[str]
 ) -> None:
-    use_language(page, live_server.url, language)
     mcr = make_table("mcr", names)
     page.goto(f"{live_server.url}/s/{mcr.code}/record")
     tap(page, "winner:3")  # the discarder's row: the other three

@@ -14,7 +14,6 @@ from rules.table import Match
 from rules.tiles import parse_tiles, tile_str
 from tests.support.browser import (
     PLAYERS,
-    assert_no_horizontal_scroll,
     choose_rules,
     expect_totals,
     fill_players,
@@ -22,9 +21,9 @@ from tests.support.browser import (
     press,
     seat_button,
     settled,
-    snap,
     start_table,
 )
+from tests.support.layout import assert_no_horizontal_scroll, snap
 
 pytestmark = pytest.mark.browser
 

@@ -11,23 +11,15 @@ from pytest_django.live_server_helper import LiveServer
 
 from rules.rulesets.mcr.fans import FANS
 from tests.factories import make_table
-from tests.support.browser import (
-    PLAYERS,
-    TAPS,
-    assert_no_horizontal_scroll,
-    snap,
-    tap,
-    use_language,
-)
+from tests.support.browser import PLAYERS, TAPS, tap
+from tests.support.layout import assert_no_horizontal_scroll, snap
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.mark.parametrize("language", ["zh-hans", "en"])
 def test_quick_entry_search_exclusions_and_mode(
     page: Page, live_server: LiveServer, language: str
 ) -> None:
-    use_language(page, live_server.url, language)
     session = make_table("mcr", PLAYERS)
     url = f"{live_server.url}/s/{session.code}/record"
     page.goto(url)

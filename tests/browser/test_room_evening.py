@@ -16,7 +16,8 @@ from pytest_django.live_server_helper import LiveServer
 from rules.tiles import parse_tile, tile_zh
 from scorer.models import GameSession, RoundRevision
 from scorer.models.rooms import RoomMember, RoomTable, default_room
-from tests.support.browser import PLAYERS, assert_no_horizontal_scroll, fill_players, snap
+from tests.support.browser import PLAYERS, fill_players
+from tests.support.layout import assert_no_horizontal_scroll, snap
 
 pytestmark = pytest.mark.browser
 

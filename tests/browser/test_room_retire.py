@@ -16,7 +16,8 @@ from pytest_django.live_server_helper import LiveServer
 from scorer.models.rooms import Room, RoomMember, RoomTable
 from scorer.share import qr_svg
 from tests.browser.a11y import check_all_modes
-from tests.support.browser import assert_no_horizontal_scroll, assert_touch_targets, sign_in, snap
+from tests.support.browser import sign_in
+from tests.support.layout import assert_no_horizontal_scroll, assert_touch_targets, snap
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,8 @@ from pytest_django.live_server_helper import LiveServer
 from scorer.models import GameSession
 from scorer.models.rooms import Room, RoomMember
 from scorer.services.seating import seat_players
-from tests.support.browser import assert_no_horizontal_scroll, assert_touch_targets, sign_in, snap
+from tests.support.browser import sign_in
+from tests.support.layout import assert_no_horizontal_scroll, assert_touch_targets, snap
 
 pytestmark = pytest.mark.browser
 

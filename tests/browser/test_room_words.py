@@ -15,7 +15,8 @@ from pytest_django.live_server_helper import LiveServer
 from scorer.models.players import Player
 from tests.browser.a11y import MIN_CONTRAST, low_contrast, set_mode, text_styles
 from tests.factories import by_tiles, make_member, make_room, make_table, record
-from tests.support.browser import assert_no_horizontal_scroll, broken_words, sign_in, snap
+from tests.support.browser import sign_in
+from tests.support.layout import assert_no_horizontal_scroll, broken_words, snap
 
 pytestmark = pytest.mark.browser
 

@@ -27,7 +27,8 @@ from scorer.models import GameSession
 from scorer.models.rooms import RoomMember
 from tests.browser.a11y import set_mode
 from tests.factories import by_tiles, event, make_member, make_room, make_table, record
-from tests.support.browser import sign_in, snap, use_language
+from tests.support.browser import sign_in, use_language
+from tests.support.layout import snap
 
 pytestmark = pytest.mark.browser
 

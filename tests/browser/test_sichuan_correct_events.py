@@ -15,8 +15,9 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from tests.support.browser import assert_no_horizontal_scroll, assert_touch_targets, snap, tap
+from tests.support.browser import tap
 from tests.support.events import PUNGS, PURE_PAIRS, kong_event, played, same_table, win_event
+from tests.support.layout import assert_no_horizontal_scroll, assert_touch_targets, snap
 
 pytestmark = pytest.mark.browser
 

@@ -34,9 +34,7 @@ from tests.support.browser import (
     WANG,
     ZHANG,
     ZHAO,
-    assert_no_horizontal_scroll,
     assert_same_document,
-    assert_touch_targets,
     choose_rules,
     codes,
     confirm,
@@ -48,10 +46,10 @@ from tests.support.browser import (
     press,
     seat_button,
     signed,
-    snap,
     start_table,
     zh,
 )
+from tests.support.layout import assert_no_horizontal_scroll, assert_touch_targets, snap
 
 pytestmark = pytest.mark.browser
 

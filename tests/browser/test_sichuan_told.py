@@ -13,24 +13,15 @@ from pytest_django.live_server_helper import LiveServer
 
 from rules import get_ruleset
 from tests.factories import make_table
-from tests.support.browser import (
-    PLAYERS,
-    assert_no_horizontal_scroll,
-    assert_touch_targets,
-    settled,
-    snap,
-    tap,
-    use_language,
-)
+from tests.support.browser import PLAYERS, settled, tap
+from tests.support.layout import assert_no_horizontal_scroll, assert_touch_targets, snap
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.mark.parametrize("language", ["zh-hans", "en"])
 def test_wall_end_told_and_kong_prefilled(
     page: Page, live_server: LiveServer, language: str
 ) -> None:
-    use_language(page, live_server.url, language)
     session = make_table("sichuan", PLAYERS)
     session.params = dict(session.rules.params)
     session.save()

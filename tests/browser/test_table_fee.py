@@ -13,7 +13,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from scorer.models import GameSession
 from scorer.models.rooms import Room
-from tests.support.browser import assert_no_horizontal_scroll, assert_touch_targets, snap
+from tests.support.layout import assert_no_horizontal_scroll, assert_touch_targets, snap
 
 pytestmark = pytest.mark.browser
 

@@ -29,9 +29,7 @@ from tests.support.browser import (
     PLAYERS,
     POLL_MS,
     TAPS,
-    assert_no_horizontal_scroll,
     assert_same_document,
-    assert_touch_targets,
     choose_rules,
     expect_totals,
     fill_players,
@@ -39,9 +37,9 @@ from tests.support.browser import (
     mark_document,
     seat_totals,
     signed,
-    snap,
     start_table,
 )
+from tests.support.layout import assert_no_horizontal_scroll, assert_touch_targets, snap
 
 pytestmark = pytest.mark.browser
 

@@ -16,7 +16,8 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from tests.factories import NAMES, make_table
-from tests.support.browser import snap, tap
+from tests.support.browser import tap
+from tests.support.layout import snap
 
 # Cookies are all a test here changes of a phone: one phone for the module.
 pytestmark = [pytest.mark.browser, pytest.mark.one_phone]

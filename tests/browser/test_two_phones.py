@@ -19,15 +19,8 @@ from pytest_django.live_server_helper import LiveServer
 
 from scorer.models import Round
 from tests.factories import make_table
-from tests.support.browser import (
-    PLAYERS,
-    TAPS,
-    assert_no_horizontal_scroll,
-    assert_touch_targets,
-    enter_hand,
-    snap,
-    use_language,
-)
+from tests.support.browser import PLAYERS, TAPS, enter_hand, use_language
+from tests.support.layout import assert_no_horizontal_scroll, assert_touch_targets, snap
 
 pytestmark = pytest.mark.browser
 

@@ -15,7 +15,8 @@ from pytest_django.live_server_helper import LiveServer
 
 from rules.tiles import parse_tiles, tile_en, tile_zh
 from tests.factories import make_table
-from tests.support.browser import PLAYERS, assert_no_horizontal_scroll, use_language
+from tests.support.browser import PLAYERS, use_language
+from tests.support.layout import assert_no_horizontal_scroll
 
 pytestmark = pytest.mark.browser
 

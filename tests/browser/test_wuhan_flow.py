@@ -22,8 +22,6 @@ from tests.support.browser import (
     WANG,
     ZHANG,
     ZHAO,
-    assert_no_horizontal_scroll,
-    assert_touch_targets,
     choose_rules,
     count_up,
     expect_totals,
@@ -31,9 +29,9 @@ from tests.support.browser import (
     grid_tile,
     press,
     signed,
-    snap,
     start_table,
 )
+from tests.support.layout import assert_no_horizontal_scroll, assert_touch_targets, snap
 
 pytestmark = pytest.mark.browser
 

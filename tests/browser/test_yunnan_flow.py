@@ -18,19 +18,8 @@ from pytest_django.live_server_helper import LiveServer
 
 from rules import get_ruleset, settle
 from tests.factories import make_table
-from tests.support.browser import (
-    LI,
-    PLAYERS,
-    WANG,
-    ZHANG,
-    ZHAO,
-    assert_no_horizontal_scroll,
-    assert_touch_targets,
-    expect_totals,
-    signed,
-    snap,
-    tap,
-)
+from tests.support.browser import LI, PLAYERS, WANG, ZHANG, ZHAO, expect_totals, signed, tap
+from tests.support.layout import assert_no_horizontal_scroll, assert_touch_targets, snap
 
 pytestmark = pytest.mark.browser
 
