@@ -28,7 +28,9 @@ from scorer.models.rooms import RoomMember
 from tests.browser.a11y import set_mode
 from tests.factories import by_tiles, event, make_member, make_room, make_table, record
 from tests.support.browser import sign_in, use_language
+from tests.support.events import PUNGS
 from tests.support.layout import snap
+from tests.support.tables import WUHAN_ENTRY
 
 pytestmark = pytest.mark.browser
 
@@ -36,16 +38,6 @@ NAMES = ["老王", "Bartholomew", "欧阳长风慕容雪上官云飞", "美玲"]
 AMOUNTS = (3, 47, 472, 1500, 16999, 100000)  # 1 to 6 digits, each given and taken
 TARGET = (123456, -654321, 530858, 7)  # the totals the table ends on
 MODES = [("light", False), ("dark", False), ("light", True), ("dark", True)]
-WUHAN_WIN = {
-    "kind": "win", "mode": "tiles", "winner": 1, "discarder": 2, "turned": "5m",
-    "hand": {"concealed": "345m567s8p", "win_tile": "8p",
-             "melds": [{"type": "chi", "tiles": "234p", "claimed_from": "left"},
-                       {"type": "kong", "tiles": "9999m", "exposed": True, "added": True,
-                        "claimed_from": "right"}]},
-    "seat_inputs": {"openings": [0, 0, 1, 0], "ming_gang": [0, 0, 0, 0], "an_gang": [1, 0, 0, 0],
-                    "hz_gang": [0, 0, 0, 1], "lz_gang": [0, 0, 0, 0]},
-}  # fmt: skip
-PUNGS = {"concealed": "111222p333s4455s", "win_tile": "5s"}  # 四川 对对胡
 
 # Elements that hold a score (or a money amount), and labels that must stay whole.
 SCORES = ".pts"
@@ -174,7 +166,7 @@ def build(live_server: LiveServer) -> tuple[dict[str, str], User]:
     record(closed, by_tiles(0, None))
     closed.close("老王")
     wuhan = make_table("wuhan", NAMES, room=room)
-    record(wuhan, WUHAN_WIN)
+    record(wuhan, WUHAN_ENTRY)
     sichuan = make_table("sichuan", NAMES, room=room)
     sichuan.params = dict(sichuan.rules.params)
     sichuan.save()

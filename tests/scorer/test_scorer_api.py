@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
+from functools import partial
 from typing import Any
 
 import pytest
@@ -12,21 +13,11 @@ from django.urls import reverse
 
 from rules import score
 from tests.factories import SHORT_NAMES, by_tiles, make_table, play
+from tests.support.api import SITUATION, post_json
 
 pytestmark = pytest.mark.django_db
 
-SITUATION = {
-    "id": "t1",
-    "ruleset": "mcr",
-    "concealed": "111m222m333m456p7z",
-    "win_tile": "7z",
-    "table": {"players": 4, "dealer": 0, "winner": 1, "discarder": 2},
-}
-
-
-def post(client: Client, body: Any, raw: bool = False) -> Any:
-    data = body if raw else json.dumps(body)
-    return client.post(reverse("scorer:api_score"), data, content_type="application/json")
+post = partial(post_json, route="scorer:api_score")
 
 
 # --------------------------------------------------------------------------- /api/score

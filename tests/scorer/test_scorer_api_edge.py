@@ -11,13 +11,8 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-SITUATION = {
-    "id": "t1",
-    "ruleset": "mcr",
-    "concealed": "111m222m333m456p7z",
-    "win_tile": "7z",
-    "table": {"players": 4, "dealer": 0, "winner": 1, "discarder": 2},
-}
+from tests.support.api import SITUATION
+
 ROUND = {
     "ruleset": "sichuan",
     "players": 4,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -11,8 +12,11 @@ from django.test import Client
 from django.urls import reverse
 
 from rules import settle
+from tests.support.api import post_json
 
 pytestmark = pytest.mark.django_db
+
+post = partial(post_json, route="scorer:api_settle")
 
 SPEC = Path(__file__).resolve().parents[1] / "fixtures" / "spec" / "sichuan-rounds.jsonl"
 
@@ -30,11 +34,6 @@ ROUND: dict[str, Any] = {
         },
     ],
 }
-
-
-def post(client: Client, body: Any, raw: bool = False) -> Any:
-    data = body if raw else json.dumps(body)
-    return client.post(reverse("scorer:api_settle"), data, content_type="application/json")
 
 
 def test_settle_a_round(client: Client) -> None:

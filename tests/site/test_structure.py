@@ -132,6 +132,21 @@ class Import:
     line: int
 
 
+def dotted_name(root: Path, path: Path) -> str:
+    """A module's dotted name from its file (a package's from its __init__.py)."""
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def write_tree(root: Path, files: Mapping[str, str]) -> None:
+    """A small tree of modules for the checks to read: {path: text}."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
 def module_files(root: Path = ROOT) -> dict[str, Path]:
     """Every module of the packages by its dotted name (a package by its __init__)."""
     out: dict[str, Path] = {}
@@ -139,10 +154,7 @@ def module_files(root: Path = ROOT) -> dict[str, Path]:
         for path in sorted((root / package).rglob("*.py")):
             if "migrations" in path.parts:
                 continue
-            parts = list(path.relative_to(root).with_suffix("").parts)
-            if parts[-1] == "__init__":
-                parts.pop()
-            out[".".join(parts)] = path
+            out[dotted_name(root, path)] = path
     return out
 
 
@@ -355,9 +367,7 @@ def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
         "rules/a.py": "from rules.b import x as _x\n",
         "rules/b.py": "x = 1\n",
     }
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
+    write_tree(tmp_path, files)
     for package in PACKAGES[2:]:
         (tmp_path / package).mkdir()
     found = imports(tmp_path)
@@ -379,10 +389,7 @@ def suite_modules(root: Path = ROOT) -> dict[str, Path]:
     """Every module under tests/ by its dotted name (a package by its __init__)."""
     out: dict[str, Path] = {}
     for path in sorted((root / "tests").rglob("*.py")):
-        parts = list(path.relative_to(root).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        out[".".join(parts)] = path
+        out[dotted_name(root, path)] = path
     return out
 
 
@@ -431,9 +438,7 @@ def test_the_tests_check_finds_a_test_module_imported(tmp_path: Path) -> None:
         "tests/b/test_four.py": "import tests.a.test_one\nfrom tests.a import test_two\n",
         "tests/b/helpers.py": "from tests.a.test_one import X\n",
     }
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
+    write_tree(tmp_path, files)
     assert imported_test_modules(tmp_path) == [
         "tests.a.test_three:2 imports tests.a.test_one",
         "tests.a.test_two:1 imports tests.a.test_one",

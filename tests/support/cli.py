@@ -11,15 +11,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rules", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-        check=False,
-    )
+    """The rule engine's command line (python -m rules), `stdin` its input."""
+    return run_python(["-m", "rules", *args], stdin=stdin, timeout=60)
 
 
 def clean_env(**extra: str) -> dict[str, str]:
@@ -30,13 +23,22 @@ def clean_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def run_python(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def run_python(
+    args: list[str],
+    env: dict[str, str] | None = None,
+    *,
+    stdin: str | None = None,
+    timeout: float = 120,
+) -> subprocess.CompletedProcess[str]:
+    """This Python on `args` from the project's root (`env`: its environment; None:
+    this one's); what it printed, whatever its exit code."""
     return subprocess.run(
         [sys.executable, *args],
+        input=stdin,
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=timeout,
         check=False,
     )
