@@ -12,6 +12,8 @@ cuts of generated hands carry the relations the definition gives.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import pytest
 
@@ -26,28 +28,42 @@ def test_the_file_is_what_the_script_builds() -> None:
     assert zlib.decompress(build_relations.PATH.read_bytes()) == build_relations.build()
 
 
-def test_every_chow_set_reads_back_as_the_function() -> None:
-    mids = build_relations.chow_middles()
+@pytest.mark.parametrize(
+    ("members", "keys", "want", "got", "count"),
+    [
+        (
+            build_relations.chow_middles,
+            build_relations.chow_keys,
+            context.chow_relation_fans,
+            context.shipped_chow_fans,
+            12_650,
+        ),
+        (
+            build_relations.pung_tiles,
+            build_relations.pung_keys,
+            context.pung_relation_fans,
+            context.shipped_pung_fans,
+            52_956,
+        ),
+    ],
+    ids=["chow", "pung"],
+)
+def test_every_set_reads_back_as_the_function(
+    members: Callable[[], Any],
+    keys: Callable[[], Iterable[Any]],
+    want: Callable[[list[Any]], Any],
+    got: Callable[[list[Any]], Any],
+    count: int,
+) -> None:
+    """Every set of chows (of pungs) reads back from the shipped file as the function
+    gives it, and there are as many sets as the file's keys."""
+    table = members()
     n = 0
-    for key in build_relations.chow_keys():
-        chows = [mids[a] for a in key]
-        want = context.chow_relation_fans(chows)
-        got = context.shipped_chow_fans(chows)
-        assert list(got.items()) == list(want.items()), chows
+    for key in keys():
+        sets = [table[a] for a in key]
+        assert list(got(sets).items()) == list(want(sets).items()), sets
         n += 1
-    assert n == 12_650
-
-
-def test_every_pung_set_reads_back_as_the_function() -> None:
-    tiles = build_relations.pung_tiles()
-    n = 0
-    for key in build_relations.pung_keys():
-        pungs = [tiles[a] for a in key]
-        want = context.pung_relation_fans(pungs)
-        got = context.shipped_pung_fans(pungs)
-        assert list(got.items()) == list(want.items()), pungs
-        n += 1
-    assert n == 52_956
+    assert n == count
 
 
 @pytest.mark.parametrize(

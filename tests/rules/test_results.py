@@ -57,36 +57,39 @@ def _each(obj: dict[str, Any], key: str) -> list[dict[str, Any]]:
     return [x for x in got if isinstance(x, dict)] if isinstance(got, list) else []
 
 
+def _fits_each(
+    obj: dict[str, Any], parts: list[tuple[str, Any, str]], where: str, complete: bool
+) -> int:
+    """Each object of each list `key` of obj fits its type: (key, type, what) per list;
+    how many objects were checked."""
+    n = 0
+    for key, td, what in parts:
+        for x in _each(obj, key):
+            _fits(x, td, f"{where} {what}", complete)
+            n += 1
+    return n
+
+
 def _hand(obj: dict[str, Any], td: Any, where: str, complete: bool) -> int:
     """A hand's result (or a winner's report) and its parts; how many objects were checked."""
     _fits(obj, td, where, complete)
-    n = 1
-    for f in _each(obj, "fans"):
-        _fits(f, R.Fan, f"{where} fan", True)
-        n += 1
-    for p in _each(obj, "payments"):
-        _fits(p, R.Payment, f"{where} payment", True)
-        n += 1
-    for lo in _each(obj, "losers"):
-        _fits(lo, R.Loser, f"{where} loser", True)
-        n += 1
-    return n
+    parts = [
+        ("fans", R.Fan, "fan"),
+        ("payments", R.Payment, "payment"),
+        ("losers", R.Loser, "loser"),
+    ]
+    return 1 + _fits_each(obj, parts, where, True)
 
 
 def _round(obj: dict[str, Any], where: str, complete: bool) -> int:
     _fits(obj, R.SettleResult, where, complete)
-    n = 1
-    for t in _each(obj, "transfers"):
-        _fits(t, R.Transfer, f"{where} transfer", complete)
-        n += 1
+    n = 1 + _fits_each(obj, [("transfers", R.Transfer, "transfer")], where, complete)
     for e in _each(obj, "events"):
         _fits(e, R.EventReport, f"{where} event", complete)
         n += 1
         for w in _each(e, "winners"):
             n += _hand(w, R.WinnerReport, f"{where} winner", complete)
-        for c in _each(e, "checks"):
-            _fits(c, R.WallCheck, f"{where} check", complete)
-            n += 1
+        n += _fits_each(e, [("checks", R.WallCheck, "check")], where, complete)
     return n
 
 

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from rules import score
 from tests.factories import SHORT_NAMES, by_tiles, make_table, play
-from tests.support.api import SITUATION, post_json
+from tests.support.api import SITUATION, assert_engine_refusal, engine_answer, post_json
 
 pytestmark = pytest.mark.django_db
 
@@ -24,11 +24,7 @@ post = partial(post_json, route="scorer:api_score")
 
 
 def test_score_a_situation(client: Client) -> None:
-    response = post(client, SITUATION)
-    assert response.status_code == 200
-    assert response["Content-Type"] == "application/json"
-    body = response.json()
-    assert body == score(SITUATION)  # the engine's answer, as it is
+    body = engine_answer(post(client, SITUATION), score(SITUATION))
     assert body["ok"] is True and body["win"] is True and body["id"] == "t1"
     assert {f["name_zh"] for f in body["fans"]} >= {"一色三节高"}
     assert body["deltas"] == [-8, 69, -53, -8]
@@ -57,12 +53,7 @@ def test_score_a_hand_that_does_not_win_is_still_a_result(client: Client) -> Non
     ],
 )
 def test_score_engine_errors_are_400(client: Client, situation: dict[str, Any], code: str) -> None:
-    response = post(client, situation)
-    assert response.status_code == 400
-    body = response.json()
-    assert body == score(situation)
-    assert body["ok"] is False and body["error"]["code"] == code
-    assert body["error"]["message"] and body["error"]["message_zh"]
+    assert_engine_refusal(post(client, situation), score(situation), code)
 
 
 @pytest.mark.parametrize(

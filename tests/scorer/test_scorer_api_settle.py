@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from rules import settle
-from tests.support.api import post_json
+from tests.support.api import assert_engine_refusal, engine_answer, post_json
 
 pytestmark = pytest.mark.django_db
 
@@ -37,11 +37,7 @@ ROUND: dict[str, Any] = {
 
 
 def test_settle_a_round(client: Client) -> None:
-    response = post(client, ROUND)
-    assert response.status_code == 200
-    assert response["Content-Type"] == "application/json"
-    body = response.json()
-    assert body == settle(ROUND)  # the engine's answer, as it is
+    body = engine_answer(post(client, ROUND), settle(ROUND))
     assert body["ok"] is True and body["id"] == "r1" and body["ruleset"] == "sichuan"
     assert body["deltas"] == [12, 6, -18, 0]
     assert [(t["from"], t["to"], t["amount"], t["reason"]) for t in body["transfers"]] == [
@@ -88,12 +84,7 @@ def test_settle_the_spec_rounds(client: Client) -> None:
     ],
 )
 def test_settle_engine_errors_are_400(client: Client, body: dict[str, Any], code: str) -> None:
-    response = post(client, body)
-    assert response.status_code == 400
-    result = response.json()
-    assert result == settle(body)
-    assert result["ok"] is False and result["error"]["code"] == code
-    assert result["error"]["message"] and result["error"]["message_zh"]
+    assert_engine_refusal(post(client, body), settle(body), code)
 
 
 @pytest.mark.parametrize(

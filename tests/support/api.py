@@ -22,3 +22,22 @@ def post_json(client: Client, body: Any, raw: bool = False, *, route: str) -> An
     """POST `body` as JSON (or as it is, `raw`) to the API's `route`."""
     data = body if raw else json.dumps(body)
     return client.post(reverse(route), data, content_type="application/json")
+
+
+def assert_engine_refusal(response: Any, engine_answer: dict[str, Any], code: str) -> None:
+    """A 400 whose body is the engine's own answer: its error's code, and its message in
+    both languages."""
+    assert response.status_code == 400
+    body = response.json()
+    assert body == engine_answer
+    assert body["ok"] is False and body["error"]["code"] == code
+    assert body["error"]["message"] and body["error"]["message_zh"]
+
+
+def engine_answer(response: Any, engine_answer: dict[str, Any]) -> dict[str, Any]:
+    """A 200 in JSON whose body is the engine's answer, as it is; the body."""
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    body: dict[str, Any] = response.json()
+    assert body == engine_answer
+    return body
