@@ -201,6 +201,15 @@ def engine_paid(session: GameSession, discarder: int | None) -> dict[str, int]:
     return out
 
 
+def undo_events(client: Client, session: GameSession, rnd: Round) -> None:
+    """Take back every event of a round played as events, as the session page does."""
+    events = len(rnd.current.entry["events"])  # type: ignore[union-attr]
+    client.post(
+        reverse("scorer:undo_event", args=[session.code]),
+        {"round": str(rnd.number), "events": str(events)},
+    )
+
+
 def record_url(session: GameSession) -> str:
     url = reverse("scorer:record", args=[session.code])
     return url + "?kind=win" if spec_of(session).stepwise else url
@@ -245,11 +254,7 @@ def test_start_record_correct_undo(client: Client, ruleset_id: str, preset: str)
     if spec_of(session).stepwise:
         # A round played as events is corrected an event at a time: take the win
         # back, add it again.
-        events = len(rnd.current.entry["events"])  # type: ignore[union-attr]
-        client.post(
-            reverse("scorer:undo_event", args=[session.code]),
-            {"round": str(rnd.number), "events": str(events)},
-        )
+        undo_events(client, session, rnd)
         phone = enter_win(client, session, None, record_url(session))
         response = phone.confirm(url=reverse("scorer:confirm", args=[session.code]))
     else:
@@ -263,11 +268,7 @@ def test_start_record_correct_undo(client: Client, ruleset_id: str, preset: str)
     # Undo the round: the tallies are back to nothing, the round stays in the ledger.
     rnd = last_round(session)
     if spec_of(session).stepwise:
-        events = len(rnd.current.entry["events"])  # type: ignore[union-attr]
-        client.post(
-            reverse("scorer:undo_event", args=[session.code]),
-            {"round": str(rnd.number), "events": str(events)},
-        )
+        undo_events(client, session, rnd)
     else:
         client.post(reverse("scorer:undo", args=[session.code]), {"round": str(rnd.number)})
     assert session.tallies() == [0, 0, 0, 0]

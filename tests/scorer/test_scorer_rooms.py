@@ -21,6 +21,7 @@ from rules import get_ruleset
 from scorer.models import GameSession, RoomConfig
 from tests.factories import NAMES, PASSWORD, by_tiles, record
 from tests.pages import html
+from tests.support.start import param_fields
 
 pytestmark = pytest.mark.django_db
 
@@ -120,13 +121,7 @@ def test_staff_add_a_configuration_ruleset_first(staff: Client) -> None:
     assert 'name="param_fan_table"' in page and 'name="param_base"' in page
     rs = get_ruleset("sichuan")
     data = {"name": "成都两块", "ruleset": "sichuan", "enabled": "on", "order": "1"}
-    for p in rs.params:
-        value = rs.defaults[p.name]
-        if p.type == "bool":
-            if value:
-                data[f"param_{p.name}"] = "on"
-        else:
-            data[f"param_{p.name}"] = str(value)
+    data.update(param_fields(rs, lambda p: rs.defaults[p.name]))
     data["param_base"] = "2"
     response = staff.post(f"{add}?ruleset=sichuan", data)
     assert response.status_code == 302, html(response)[:3000]
@@ -157,13 +152,8 @@ def start_from(client: Client, config: RoomConfig) -> GameSession:
     data = {"config": str(config.pk), "players": "4",
             "first_dealer": "0", "money_per_point": ""}  # fmt: skip
     data.update({f"name_{i}": n for i, n in enumerate(NAMES)})
-    for p in rs.params:  # the fields as the page filled them in from the configuration
-        value = config.params[p.name]
-        if p.type == "bool":
-            if value:
-                data[f"param_{p.name}"] = "on"
-        else:
-            data[f"param_{p.name}"] = str(value)
+    # The fields as the page filled them in from the configuration.
+    data.update(param_fields(rs, lambda p: config.params[p.name]))
     response = client.post(reverse("scorer:create"), data)
     assert response.status_code == 302, html(response)[:2000]
     return GameSession.objects.get(code=response["Location"].strip("/").split("/")[-1])

@@ -55,11 +55,9 @@ def _database_url() -> str:
 
 
 @pytest.mark.skipif("postgres" not in os.environ.get("DATABASE_URL", ""), reason="needs PostgreSQL")
-def test_two_processes_confirming_round_one_record_it_once() -> None:
-    assert connection.vendor == "postgresql"
-    session = make_table("mcr", SHORT_NAMES)
-    forms = [winning_phone(Phone(Client(), session)) for _ in range(2)]
-    env = {
+def child_env() -> dict[str, str]:
+    """The environment of a child process serving the site on this test's database."""
+    return {
         **os.environ,
         "DATABASE_URL": _database_url(),
         "DJANGO_SETTINGS_MODULE": "mahjong_site.settings",
@@ -68,6 +66,13 @@ def test_two_processes_confirming_round_one_record_it_once() -> None:
         "PYTHONPATH": str(ROOT),
         "DJANGO_ALLOWED_HOSTS": "testserver",
     }
+
+
+def test_two_processes_confirming_round_one_record_it_once() -> None:
+    assert connection.vendor == "postgresql"
+    session = make_table("mcr", SHORT_NAMES)
+    forms = [winning_phone(Phone(Client(), session)) for _ in range(2)]
+    env = child_env()
     start = time.time() + 3.0  # both processes are up and waiting by then
     procs = [
         subprocess.Popen(
@@ -133,15 +138,7 @@ def test_two_processes_recording_different_rounds_lose_and_double_none() -> None
     recorded once, numbered without a gap; a phone that finds its round taken is
     asked, and records its hand as the next round."""
     session = make_table("mcr", SHORT_NAMES)
-    env = {
-        **os.environ,
-        "DATABASE_URL": _database_url(),
-        "DJANGO_SETTINGS_MODULE": "mahjong_site.settings",
-        "DJANGO_ALLOW_INSECURE_KEY": "1",
-        "DJANGO_STATIC_MANIFEST": "0",
-        "PYTHONPATH": str(ROOT),
-        "DJANGO_ALLOWED_HOSTS": "testserver",
-    }
+    env = child_env()
     each = 6
     start = time.time() + 3.0
     procs = [

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.test import Client
 from django.urls import reverse
 
 from rules import get_ruleset
+from rules.params import Param
+from rules.registry import Ruleset
 from scorer.models import RoomConfig
 from scorer.models.rooms import RoomTable
 
@@ -19,14 +22,22 @@ def form_data(config: RoomConfig, names: list[str], **extra: str) -> dict[str, s
     data = {"config": str(config.pk), "players": str(len(names)), "first_dealer": "0"}
     for i, name in enumerate(names):
         data[f"name_{i}"] = name
+    data.update(param_fields(rules, lambda p: config.params.get(p.name, p.default)))
+    return {**data, **extra}
+
+
+def param_fields(rules: Ruleset, value_of: Callable[[Param], Any]) -> dict[str, str]:
+    """A ruleset's parameters as a form posts them: param_<name>, a true box ticked ("on"),
+    a false one left out, any other value as its text."""
+    data: dict[str, str] = {}
     for p in rules.params:
-        value = config.params.get(p.name, p.default)
+        value = value_of(p)
         if p.type == "bool":
             if value:
                 data[f"param_{p.name}"] = "on"
         else:
             data[f"param_{p.name}"] = str(value)
-    return {**data, **extra}
+    return data
 
 
 def start(client: Client, t: RoomTable, names: list[str], config: RoomConfig | None = None) -> Any:
