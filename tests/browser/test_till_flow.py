@@ -20,6 +20,7 @@ from scorer.models.rooms import Room, RoomMember
 from scorer.services.seating import start_at
 from tests.factories import NAMES, make_member, record
 from tests.support.browser import sign_in
+from tests.support.clock import clock_at
 from tests.support.layout import assert_no_horizontal_scroll, snap
 
 pytestmark = pytest.mark.browser
@@ -29,9 +30,8 @@ T0 = timezone.make_aware(dt.datetime(2026, 11, 27, 19, 0))
 
 @pytest.fixture
 def till_clock() -> Iterator[None]:
-    clock.set_now(T0)
-    yield
-    clock.set_now(None)
+    with clock_at(T0):
+        yield
 
 
 def later(minutes: int) -> None:

@@ -20,9 +20,9 @@ import pytest
 from django.db import transaction
 from hypothesis import HealthCheck, Phase, given, settings
 
-from scorer import clock
 from scorer.models.rooms import Room
 from tests.support.books import PAID, T0, evening, steps
+from tests.support.clock import clock_at
 
 pytestmark = pytest.mark.django_db
 
@@ -38,9 +38,6 @@ def test_random_evenings_hold_the_books_still(
     room: Room, history: list[tuple[str, int, int]]
 ) -> None:
     with transaction.atomic():
-        clock.set_now(T0)
-        try:
+        with clock_at(T0):
             evening(room, PAID + history)
-        finally:
-            clock.set_now(None)
         transaction.set_rollback(True)

@@ -21,6 +21,7 @@ from scorer.models.rooms import Room, RoomMember
 from scorer.services import books as book
 from scorer.services import till
 from tests.factories import make_table, record
+from tests.support.clock import clock_at
 
 pytestmark = pytest.mark.django_db
 
@@ -31,9 +32,8 @@ D = Decimal
 
 @pytest.fixture(autouse=True)
 def till_clock() -> Iterator[None]:
-    clock.set_now(T0)
-    yield
-    clock.set_now(None)
+    with clock_at(T0):
+        yield
 
 
 def at(minutes: int) -> dt.datetime:

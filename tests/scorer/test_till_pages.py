@@ -22,6 +22,7 @@ from scorer.models.players import Player
 from scorer.models.rooms import Room, RoomMember
 from scorer.services import till
 from tests.factories import make_room, make_table, member_client, record
+from tests.support.clock import clock_at
 
 pytestmark = pytest.mark.django_db
 
@@ -30,9 +31,8 @@ HOURLY = {"mode": "hour", "price": "30", "unit": 30, "minimum": 120}
 
 @pytest.fixture(autouse=True)
 def till_clock() -> Iterator[None]:
-    clock.set_now(dt.datetime(2026, 11, 27, 19, 0))
-    yield
-    clock.set_now(None)
+    with clock_at(dt.datetime(2026, 11, 27, 19, 0)):
+        yield
 
 
 def evening(room: Room, tables: int = 1, minutes: int = 130) -> list[GameSession]:

@@ -31,6 +31,7 @@ from scorer.services import books as book
 from scorer.services import till
 from scorer.timefee import TimeFee
 from tests.factories import SHORT_NAMES, make_member, make_table, record
+from tests.support.clock import clock_at
 
 pytestmark = pytest.mark.django_db
 
@@ -83,11 +84,8 @@ def test_random_evenings_keep_the_books_whole(
     room: Room, history: list[tuple[str, int, int]]
 ) -> None:
     with transaction.atomic():
-        clock.set_now(T0)
-        try:
+        with clock_at(T0):
             evening(room, history)
-        finally:
-            clock.set_now(None)
         transaction.set_rollback(True)
 
 
