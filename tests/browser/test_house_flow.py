@@ -39,7 +39,12 @@ from tests.support.browser import (
     signed,
     start_table,
 )
-from tests.support.layout import assert_no_horizontal_scroll, assert_touch_targets, snap
+from tests.support.layout import (
+    assert_no_horizontal_scroll,
+    assert_touch_targets,
+    snap,
+    snap_page_and_screen,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -118,8 +123,7 @@ def test_house_table_with_a_turned_wild_tile(
     assert_no_horizontal_scroll(page)
     assert_touch_targets(page, ".pk-turned button, .ev-kind button, .rec-seats button, .pk-confirm")
     assert_touch_targets(page, ".pk-grid .pk-tile", min_px=36)
-    snap(page, "win-with-wild")
-    snap(page, "win-with-wild-screen", full_page=False)
+    snap_page_and_screen(page, "win-with-wild")
     confirm(page, live_server, code, "第 1 局结束。")
 
     # ------------------------------------------------------------ the tallies, checked twice

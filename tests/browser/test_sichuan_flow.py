@@ -49,7 +49,12 @@ from tests.support.browser import (
     start_table,
     zh,
 )
-from tests.support.layout import assert_no_horizontal_scroll, assert_touch_targets, snap
+from tests.support.layout import (
+    assert_no_horizontal_scroll,
+    assert_touch_targets,
+    snap,
+    snap_page_and_screen,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -198,8 +203,7 @@ def test_sichuan_blood_battle_round(
     check_phone_layout(page)
     assert_touch_targets(page, ".ev-kongs button")
     assert_touch_targets(page, ".ev-kong-tile .pk-tile", min_px=36)
-    snap(page, "kong-concealed")
-    snap(page, "kong-concealed-screen", full_page=False)
+    snap_page_and_screen(page, "kong-concealed")
     confirm(page, live_server, code, "已记入第 1 局。")
     totals = [-12, 36, -12, -12]
     assert totals == [-concealed_kong, 3 * concealed_kong, -concealed_kong, -concealed_kong]
@@ -290,8 +294,7 @@ def test_sichuan_blood_battle_round(
     check_phone_layout(page)
     assert_touch_targets(page, ".pk-tools button")
     assert_touch_targets(page, ".pk-grid .pk-tile", min_px=36)
-    snap(page, "win-wang")
-    snap(page, "win-wang-screen", full_page=False)
+    snap_page_and_screen(page, "win-wang")
     confirm(page, live_server, code, "已记入第 1 局。")
     totals = [-12, 12, 18, -18]
     expect_totals(page, totals)
@@ -426,8 +429,7 @@ def test_sichuan_blood_battle_round(
     expect_preview_deltas(page, [12, -(pig + 36), 12, pig + 12])
     check_phone_layout(page)
     assert_touch_targets(page, ".pk-tools button")
-    snap(page, "wall-end-pig")
-    snap(page, "wall-end-pig-screen", full_page=False)
+    snap_page_and_screen(page, "wall-end-pig")
 
     # Back to 李四: the 七条 was really a 七万 -- two suits, not ready.
     press(wall_seats.nth(LI))

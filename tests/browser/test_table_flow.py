@@ -39,7 +39,12 @@ from tests.support.browser import (
     signed,
     start_table,
 )
-from tests.support.layout import assert_no_horizontal_scroll, assert_touch_targets, snap
+from tests.support.layout import (
+    assert_no_horizontal_scroll,
+    assert_touch_targets,
+    snap,
+    snap_page_and_screen,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -270,8 +275,7 @@ def test_record_an_mcr_round_by_tapping_tiles(page: Page, live_server: LiveServe
     assert_touch_targets(page, ".pk-tools button, .pk-flags button, .pk-confirm")
     # Nine tiles a row cannot be 44 px wide on a 360 px screen; 36 px is the floor here.
     assert_touch_targets(page, ".pk-grid .pk-tile", min_px=36)
-    snap(page, "picker-result")
-    snap(page, "picker-result-screen", full_page=False)  # what the thumb sees after tile 14
+    snap_page_and_screen(page, "picker-result")  # what the thumb sees after tile 14
 
     # 确认: back on the session page with the engine's numbers in the right seats.
     page.locator(".pk-confirm").click()
@@ -441,8 +445,7 @@ def test_quick_entry_and_drawn_game_in_the_ledger(page: Page, live_server: LiveS
     )
     assert_no_horizontal_scroll(page)
     assert_touch_targets(page, ".pk-quick-add, .pk-quick-less, .rec-tabs button, .pk-confirm")
-    snap(page, "quick-entry")
-    snap(page, "quick-entry-screen", full_page=False)
+    snap_page_and_screen(page, "quick-entry")
     page.locator(".pk-confirm").click()
     expect(page).to_have_url(session_url(live_server, session))
     expect_totals(page, [a + b for a, b in zip(*rounds[:2], strict=True)])

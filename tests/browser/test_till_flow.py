@@ -28,6 +28,14 @@ pytestmark = pytest.mark.browser
 T0 = timezone.make_aware(dt.datetime(2026, 11, 27, 19, 0))
 
 
+def fill_time_fee(page: Page, mode: str, **fields: str) -> None:
+    """The time fee's fields (计时) on a configuration's or a table's page: its mode and
+    each field by its name (price, hours, grace, unit, minimum)."""
+    page.locator("select[name=tf_mode]").select_option(mode)
+    for name, value in fields.items():
+        page.locator(f"input[name=tf_{name}]").fill(value)
+
+
 @pytest.fixture
 def till_clock() -> Iterator[None]:
     with clock_at(T0):
@@ -49,10 +57,7 @@ def test_an_evening_at_the_till(page: Page, live_server: LiveServer, till_clock:
     # The hall: 50 元 a 场 of 4 hours, 10 minutes' grace, on the configuration offered first.
     config = room.offered_configs()[0]
     page.goto(f"{base}/configs/{config.pk}/")
-    page.locator("select[name=tf_mode]").select_option("block")
-    page.locator("input[name=tf_price]").fill("50")
-    page.locator("input[name=tf_hours]").fill("4")
-    page.locator("input[name=tf_grace]").fill("10")
+    fill_time_fee(page, "block", price="50", hours="4", grace="10")
     page.locator("form button[type=submit].primary").click()
     expect(page).to_have_url(re.compile(r"/manage/configs/"))
     config.refresh_from_db()
@@ -60,10 +65,7 @@ def test_an_evening_at_the_till(page: Page, live_server: LiveServer, till_clock:
 
     # 包间A: its own 30 元 an hour, per 30 minutes.
     page.goto(f"{base}/tables/2/")
-    page.locator("select[name=tf_mode]").select_option("hour")
-    page.locator("input[name=tf_price]").fill("30")
-    page.locator("input[name=tf_unit]").fill("30")
-    page.locator("input[name=tf_minimum]").fill("0")
+    fill_time_fee(page, "hour", price="30", unit="30", minimum="0")
     page.locator("form.table-edit button[type=submit].primary").click()
     expect(page).to_have_url(re.compile(r"/manage/tables/$"))
     box.refresh_from_db()

@@ -108,3 +108,10 @@ def broken_words(page: Page) -> list[str]:
     each word's own box, measured by a Range over it, sits on one line or it is listed."""
     found: list[str] = page.evaluate(_BROKEN_WORDS)
     return found
+
+
+def snap_page_and_screen(page: Page, name: str) -> None:
+    """Two screenshots: the whole page (<name>) and what the phone's screen shows at
+    its scroll position (<name>-screen), sticky bars where they sit."""
+    snap(page, name)
+    snap(page, f"{name}-screen", full_page=False)
