@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -44,15 +45,20 @@ def test_rename_keeps_the_record(boss: Client, room: Room) -> None:
     assert wang.name == "王哥"
 
 
-def test_merge_moves_the_seats_and_the_name_goes(boss: Client, room: Room) -> None:
-    make_table(room=room, seated=True)
-    make_table("mcr", ["王哥", "小李", "阿强", "美玲"], room=room, seated=True)
-    gone, keep = room.players.get(name="王哥"), room.players.get(name="老王")
-    response = boss.post(
+def merge(boss: Client, room: Room, gone: Player, keep: Player) -> Any:
+    """The owner merges `gone` into `keep`, confirmed; the page it lands on."""
+    return boss.post(
         reverse("scorer:manage_players_merge", args=[room.slug]),
         {"gone": gone.pk, "keep": keep.pk, "confirm": "yes"},
         follow=True,
     )
+
+
+def test_merge_moves_the_seats_and_the_name_goes(boss: Client, room: Room) -> None:
+    make_table(room=room, seated=True)
+    make_table("mcr", ["王哥", "小李", "阿强", "美玲"], room=room, seated=True)
+    gone, keep = room.players.get(name="王哥"), room.players.get(name="老王")
+    response = merge(boss, room, gone, keep)
     assert "王哥 已合并到 老王" in text(response)
     assert not Player.objects.filter(pk=gone.pk).exists()
     assert keep.seats.count() == 2
@@ -62,11 +68,7 @@ def test_merge_moves_the_seats_and_the_name_goes(boss: Client, room: Room) -> No
 def test_two_names_at_one_table_are_two_people(boss: Client, room: Room) -> None:
     make_table("mcr", ["老王", "王哥", "阿强", "美玲"], room=room, seated=True)
     gone, keep = room.players.get(name="王哥"), room.players.get(name="老王")
-    response = boss.post(
-        reverse("scorer:manage_players_merge", args=[room.slug]),
-        {"gone": gone.pk, "keep": keep.pk, "confirm": "yes"},
-        follow=True,
-    )
+    response = merge(boss, room, gone, keep)
     assert "是两个人" in text(response)
     assert Player.objects.filter(pk=gone.pk).exists()
     assert Seat.objects.filter(player=gone).count() == 1

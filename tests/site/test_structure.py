@@ -315,73 +315,6 @@ def _where(i: Import) -> str:
     return f"{i.importer}:{i.line} imports {what}"
 
 
-# ---------------------------------------------------------------- the tests
-
-
-def test_every_scorer_module_has_a_layer() -> None:
-    unplaced = [m for m in module_files() if m.startswith("scorer") and layer_of(m) is None]
-    assert not unplaced, f"give these a layer in SCORER_LAYERS: {unplaced}"
-
-
-def test_scorer_imports_point_down() -> None:
-    up = [_where(i) for i in upward_imports(imports())]
-    assert not up, "imports that run upward:\n" + "\n".join(up)
-
-
-def test_no_private_name_crosses_modules() -> None:
-    found = private_imports(imports())
-    new = sorted(found - PRIVATE_ALLOWED)
-    assert not new, "private names imported from another module (make them public):\n" + "\n".join(
-        f"{a} imports {b}.{n}" for a, b, n in new
-    )
-    stale = sorted(PRIVATE_ALLOWED - found)
-    assert not stale, f"no longer imported: take these out of PRIVATE_ALLOWED: {stale}"
-
-
-def test_no_import_cycles() -> None:
-    found = import_cycles(imports())
-    new = [sorted(c) for c in found - CYCLES_ALLOWED]
-    assert not new, f"import cycles: {new}"
-    stale = [sorted(c) for c in CYCLES_ALLOWED - found]
-    assert not stale, f"no longer a cycle: take these out of CYCLES_ALLOWED: {stale}"
-
-
-# The checks must see what they look for: a tree with one offender of each kind.
-def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
-    files = {
-        "scorer/__init__.py": "",
-        "scorer/language.py": "from scorer.views import helper\n",
-        "scorer/views/__init__.py": "def helper(): ...\n",
-        "scorer/models/__init__.py": "",
-        "scorer/models/sessions.py": (
-            "from typing import TYPE_CHECKING\n"
-            "if TYPE_CHECKING:\n    from scorer.models.rooms import Room\n"
-            "from ..fees import _secret\n"
-        ),
-        "scorer/models/rooms.py": (
-            "def f():\n    from scorer.models import sessions\n"
-            "import scorer.fees as money\nmoney._secret\n"
-        ),
-        "scorer/fees.py": "_secret = 1\n",
-        "rules/__init__.py": "",
-        "rules/a.py": "from rules.b import x as _x\n",
-        "rules/b.py": "x = 1\n",
-    }
-    write_tree(tmp_path, files)
-    for package in PACKAGES[2:]:
-        (tmp_path / package).mkdir()
-    found = imports(tmp_path)
-    assert sorted(_where(i) for i in upward_imports(found)) == [
-        "scorer.language:1 imports scorer.views.helper",
-        "scorer.models.rooms:2 imports scorer.models.sessions",
-    ]
-    assert private_imports(found) == {
-        ("scorer.models.rooms", "scorer.fees", "_secret"),
-        ("scorer.models.sessions", "scorer.fees", "_secret"),
-    }
-    assert import_cycles(found) == {frozenset({"scorer.models.sessions", "scorer.models.rooms"})}
-
-
 # ---------------------------------------------------------------- the tests' own imports
 
 
@@ -419,13 +352,64 @@ def imported_test_modules(root: Path = ROOT) -> list[str]:
     return sorted(set(out))
 
 
+# ---------------------------------------------------------------- the tests
+
+
+def test_every_scorer_module_has_a_layer() -> None:
+    unplaced = [m for m in module_files() if m.startswith("scorer") and layer_of(m) is None]
+    assert not unplaced, f"give these a layer in SCORER_LAYERS: {unplaced}"
+
+
+def test_scorer_imports_point_down() -> None:
+    up = [_where(i) for i in upward_imports(imports())]
+    assert not up, "imports that run upward:\n" + "\n".join(up)
+
+
+def test_no_private_name_crosses_modules() -> None:
+    found = private_imports(imports())
+    new = sorted(found - PRIVATE_ALLOWED)
+    assert not new, "private names imported from another module (make them public):\n" + "\n".join(
+        f"{a} imports {b}.{n}" for a, b, n in new
+    )
+    stale = sorted(PRIVATE_ALLOWED - found)
+    assert not stale, f"no longer imported: take these out of PRIVATE_ALLOWED: {stale}"
+
+
+def test_no_import_cycles() -> None:
+    found = import_cycles(imports())
+    new = [sorted(c) for c in found - CYCLES_ALLOWED]
+    assert not new, f"import cycles: {new}"
+    stale = [sorted(c) for c in CYCLES_ALLOWED - found]
+    assert not stale, f"no longer a cycle: take these out of CYCLES_ALLOWED: {stale}"
+
+
 def test_no_test_module_imports_another() -> None:
     found = imported_test_modules()
     assert not found, "move what these share into tests/support/:\n" + "\n".join(found)
 
 
-def test_the_tests_check_finds_a_test_module_imported(tmp_path: Path) -> None:
+# The checks must see what they look for: a tree with one offender of each kind
+# (the tests' rule included).
+def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
     files = {
+        "scorer/__init__.py": "",
+        "scorer/language.py": "from scorer.views import helper\n",
+        "scorer/views/__init__.py": "def helper(): ...\n",
+        "scorer/models/__init__.py": "",
+        "scorer/models/sessions.py": (
+            "from typing import TYPE_CHECKING\n"
+            "if TYPE_CHECKING:\n    from scorer.models.rooms import Room\n"
+            "from ..fees import _secret\n"
+        ),
+        "scorer/models/rooms.py": (
+            "def f():\n    from scorer.models import sessions\n"
+            "import scorer.fees as money\nmoney._secret\n"
+        ),
+        "scorer/fees.py": "_secret = 1\n",
+        "rules/__init__.py": "",
+        "rules/a.py": "from rules.b import x as _x\n",
+        "rules/b.py": "x = 1\n",
+        # tests/: test modules imported by a test module, a support module, a function.
         "tests/__init__.py": "",
         "tests/conftest.py": "from tests.support.phone import Phone\n",
         "tests/support/__init__.py": "",
@@ -439,6 +423,18 @@ def test_the_tests_check_finds_a_test_module_imported(tmp_path: Path) -> None:
         "tests/b/helpers.py": "from tests.a.test_one import X\n",
     }
     write_tree(tmp_path, files)
+    for package in PACKAGES[2:]:
+        (tmp_path / package).mkdir()
+    found = imports(tmp_path)
+    assert sorted(_where(i) for i in upward_imports(found)) == [
+        "scorer.language:1 imports scorer.views.helper",
+        "scorer.models.rooms:2 imports scorer.models.sessions",
+    ]
+    assert private_imports(found) == {
+        ("scorer.models.rooms", "scorer.fees", "_secret"),
+        ("scorer.models.sessions", "scorer.fees", "_secret"),
+    }
+    assert import_cycles(found) == {frozenset({"scorer.models.sessions", "scorer.models.rooms"})}
     assert imported_test_modules(tmp_path) == [
         "tests.a.test_three:2 imports tests.a.test_one",
         "tests.a.test_two:1 imports tests.a.test_one",
