@@ -20,7 +20,6 @@ from scorer.models.rooms import Room, RoomMember
 from scorer.services.seating import start_at
 from tests.factories import NAMES, make_member, record
 from tests.support.browser import sign_in
-from tests.support.clock import clock_at
 from tests.support.layout import assert_no_horizontal_scroll, snap
 
 pytestmark = pytest.mark.browser
@@ -38,7 +37,7 @@ def fill_time_fee(page: Page, mode: str, **fields: str) -> None:
 
 @pytest.fixture
 def till_clock() -> Iterator[None]:
-    with clock_at(T0):
+    with clock.frozen(T0):
         yield
 
 

@@ -20,9 +20,9 @@ import pytest
 from django.db import transaction
 from hypothesis import HealthCheck, Phase, given, settings
 
+from scorer import clock
 from scorer.models.rooms import Room
 from tests.support.books import PAID, T0, evening, steps
-from tests.support.clock import clock_at
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,6 @@ pytestmark = pytest.mark.django_db
 def test_random_evenings_hold_the_books_still(
     room: Room, history: list[tuple[str, int, int]]
 ) -> None:
-    with transaction.atomic():
-        with clock_at(T0):
-            evening(room, PAID + history)
-        transaction.set_rollback(True)
+    with transaction.atomic(), clock.frozen(T0):
+        evening(room, PAID + history)
+        transaction.set_rollback(True)  # (each example its own evening)

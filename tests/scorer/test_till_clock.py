@@ -19,7 +19,6 @@ from scorer.models import GameSession
 from scorer.models.roomlog import TABLE_PAUSED, TABLE_RESUMED
 from scorer.models.rooms import Room, RoomMember
 from tests.factories import make_room, make_table, record
-from tests.support.clock import clock_at
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +28,7 @@ HOUR_30 = {"mode": "hour", "price": "30", "unit": 30, "minimum": 120}
 
 @pytest.fixture(autouse=True)
 def till_clock() -> Iterator[None]:
-    with clock_at(T0):
+    with clock.frozen(T0):
         yield
 
 

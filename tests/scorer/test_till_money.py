@@ -21,7 +21,6 @@ from scorer.models.rooms import Room, RoomMember
 from scorer.services import books as book
 from scorer.services import till
 from tests.factories import make_table, record
-from tests.support.clock import clock_at
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +31,7 @@ D = Decimal
 
 @pytest.fixture(autouse=True)
 def till_clock() -> Iterator[None]:
-    with clock_at(T0):
+    with clock.frozen(T0):
         yield
 
 

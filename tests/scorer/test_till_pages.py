@@ -22,7 +22,6 @@ from scorer.models.players import Player
 from scorer.models.rooms import Room, RoomMember
 from scorer.services import till
 from tests.factories import make_room, make_table, member_client, record
-from tests.support.clock import clock_at
 
 pytestmark = pytest.mark.django_db
 
@@ -31,7 +30,7 @@ HOURLY = {"mode": "hour", "price": "30", "unit": 30, "minimum": 120}
 
 @pytest.fixture(autouse=True)
 def till_clock() -> Iterator[None]:
-    with clock_at(dt.datetime(2026, 11, 27, 19, 0)):
+    with clock.frozen(dt.datetime(2026, 11, 27, 19, 0)):
         yield
 
 

@@ -31,7 +31,6 @@ from scorer.services import books as book
 from scorer.services import till
 from scorer.timefee import TimeFee
 from tests.factories import SHORT_NAMES, make_member, make_table, record
-from tests.support.clock import clock_at
 
 pytestmark = pytest.mark.django_db
 
@@ -83,10 +82,9 @@ class Table:
 def test_random_evenings_keep_the_books_whole(
     room: Room, history: list[tuple[str, int, int]]
 ) -> None:
-    with transaction.atomic():
-        with clock_at(T0):
-            evening(room, history)
-        transaction.set_rollback(True)
+    with transaction.atomic(), clock.frozen(T0):
+        evening(room, history)
+        transaction.set_rollback(True)  # (each example its own evening)
 
 
 def evening(room: Room, history: list[tuple[str, int, int]]) -> None:
