@@ -872,26 +872,28 @@ def test_spec_rounds_through_the_cli() -> None:
     ]
 
 
-def test_doc_example_is_current() -> None:
-    # docs/rules/sichuan.md, "A full example": the round and the result shown there.
+def doc_example(heading: str) -> dict[str, Any]:
+    """The round under `heading` in docs/rules/sichuan.md (its first JSON block), settled;
+    the result must be the one shown there (its second block)."""
     doc = (ROOT / "docs" / "rules" / "sichuan.md").read_text(encoding="utf-8")
-    part = doc[doc.index("### A full example") :]
+    part = doc[doc.index(heading) :]
     blocks = re.findall(r"```json\n(.*?)```", part, flags=re.S)
     round_, shown = json.loads(blocks[0]), json.loads(blocks[1])
-    r = settle(round_)
+    r: dict[str, Any] = settle(round_)
     assert r == shown
+    return r
+
+
+def test_doc_example_is_current() -> None:
+    # docs/rules/sichuan.md, "A full example": the round and the result shown there.
+    r = doc_example("### A full example")
     # The deltas worked out by hand in the text below the example.
     assert r["deltas"] == [12, -192, 108, 72]
 
 
 def test_doc_told_example_is_current() -> None:
     # docs/rules/sichuan.md, "A wall's end told, not shown": the round and its result.
-    doc = (ROOT / "docs" / "rules" / "sichuan.md").read_text(encoding="utf-8")
-    part = doc[doc.index("### A wall's end told, not shown") :]
-    blocks = re.findall(r"```json\n(.*?)```", part, flags=re.S)
-    round_, shown = json.loads(blocks[0]), json.loads(blocks[1])
-    r = settle(round_)
-    assert r == shown
+    r = doc_example("### A wall's end told, not shown")
     # By hand: the pig pays 16 × 6 to each other; 对对胡 2 + 根 1 = 3 番 is 6 × 2^2.
     pig, claim = 16 * 6, 6 * 2**2
     assert r["deltas"] == [pig + claim, pig - claim, -2 * pig]
