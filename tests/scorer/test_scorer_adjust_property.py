@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from rules import RuleError
 from scorer.models import GameSession, Round, RoundRevision, Transfer
-from tests.factories import DRAW, SHORT_NAMES, by_tiles, make_table, record
+from tests.factories import SHORT_NAMES, by_tiles, make_table, record
+from tests.support.fees import record_draw, restore_last_undone
 
 pytestmark = pytest.mark.django_db
 
@@ -79,16 +80,11 @@ def step(s: GameSession, op: str, a: int, b: int | None, ls: list[Any], paozi: l
         else:
             record(s, by_tiles(a, b, HAND))
     elif op == "draw":
-        if s.stepwise:
-            s.add_event(uuid.uuid4(), {"type": "draw"})
-        else:
-            record(s, DRAW)
+        record_draw(s, "draw")
     elif op == "undo":
         s.undo_last()
     elif op == "restore":
-        undone = s.rounds.filter(status=Round.UNDONE).order_by("-number").first()
-        if undone is not None:
-            s.restore(undone.number)
+        restore_last_undone(s)
     elif op == "revise":
         last = s.rounds.filter(status=Round.ACTIVE).select_related("current").first()
         if last is not None and last.current is not None:

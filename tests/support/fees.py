@@ -1,4 +1,5 @@
-"""One random step of an evening at a table with a fee, for the property tests."""
+"""A table's history one random step at a time (wins, draws, kongs, undos, restores,
+corrections, close and reopen), for the property tests of fees and adjustments."""
 
 from __future__ import annotations
 
@@ -28,10 +29,7 @@ def step(s: GameSession, op: str, a: int, b: int | None, k: int) -> None:
         else:
             record(s, by_tiles(a, b, MCR_HANDS[k]))
     elif op == "draw":
-        if s.stepwise:
-            s.add_event(uuid.uuid4(), {"type": "wall_end"})
-        else:
-            record(s, DRAW)
+        record_draw(s, "wall_end")
     elif op == "kong" and s.stepwise:
         s.add_event(uuid.uuid4(), {"type": "kong", "player": a, "kong": "concealed"})
     elif op == "undo_event":
@@ -39,9 +37,7 @@ def step(s: GameSession, op: str, a: int, b: int | None, k: int) -> None:
     elif op == "undo":
         s.undo_last()
     elif op == "restore":
-        undone = s.rounds.filter(status=Round.UNDONE).order_by("-number").first()
-        if undone is not None:
-            s.restore(undone.number)
+        restore_last_undone(s)
     elif op == "revise":
         last = s.rounds.filter(status=Round.ACTIVE).order_by("-number").first()
         if last is not None and not s.stepwise:
@@ -51,3 +47,19 @@ def step(s: GameSession, op: str, a: int, b: int | None, k: int) -> None:
         s.close()
     elif op == "reopen":
         s.reopen()
+
+
+def record_draw(s: GameSession, event: str) -> None:
+    """A round no one wins: on a table played as events, the event `event` (its wall's
+    end, or a draw); elsewhere a drawn round."""
+    if s.stepwise:
+        s.add_event(uuid.uuid4(), {"type": event})
+    else:
+        record(s, DRAW)
+
+
+def restore_last_undone(s: GameSession) -> None:
+    """Restore the table's last undone round, if there is one."""
+    undone = s.rounds.filter(status=Round.UNDONE).order_by("-number").first()
+    if undone is not None:
+        s.restore(undone.number)
