@@ -54,7 +54,6 @@ def _database_url() -> str:
     return f"postgres://{user}{password}@{s['HOST']}:{s['PORT'] or 5432}/{s['NAME']}"
 
 
-@pytest.mark.skipif("postgres" not in os.environ.get("DATABASE_URL", ""), reason="needs PostgreSQL")
 def child_env() -> dict[str, str]:
     """The environment of a child process serving the site on this test's database."""
     return {
@@ -68,6 +67,7 @@ def child_env() -> dict[str, str]:
     }
 
 
+@pytest.mark.skipif("postgres" not in os.environ.get("DATABASE_URL", ""), reason="needs PostgreSQL")
 def test_two_processes_confirming_round_one_record_it_once() -> None:
     assert connection.vendor == "postgresql"
     session = make_table("mcr", SHORT_NAMES)
