@@ -10,6 +10,7 @@ would give away only the pending links, which the owner can withdraw.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
@@ -100,6 +101,13 @@ class RoomInvite(models.Model):
     @property
     def pending(self) -> bool:
         return not self.used and not self.expired
+
+    def accept_new(self, new_user: Callable[[], User], display_name: str = "") -> RoomMember:
+        """`accept` for someone signing up on the link: the account (`new_user` makes
+        it, a sign-up form's save) and its membership together, all or nothing, so a
+        link used up meanwhile leaves no account behind."""
+        with transaction.atomic():
+            return self.accept(new_user(), display_name)
 
     def accept(self, user: User, display_name: str = "") -> RoomMember:
         """Make `user` a member with the invite's role, and use the link up.
