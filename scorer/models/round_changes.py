@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from django.db import IntegrityError
-from django.db.models import Max
+from django.db.models import Max, Q
 
 from rules.registry import event_steps, without_last_step
 from scorer.models import errors
@@ -68,6 +68,20 @@ class RoundChanges:
         whatever lines the adjustments, penalties and fees took in the ledger."""
         return self.rounds.filter(Round.hands_q(), status=Round.ACTIVE).count() + 1
 
+    def recorded(self, token: uuid.UUID) -> Round | None:
+        """The round a 确认 with this form token recorded, or added an event to: the
+        one place that tells a second 确认 of the same form (a double tap, a retry after
+        a lost answer, two phones posting the same form) from a new one.  Asked by the
+        record view first and again under the lock by `record_round` and `add_event`."""
+        return self.rounds.filter(Q(token=token) | Q(revisions__token=token)).first()
+
+    def _recorded_meanwhile(self, token: uuid.UUID) -> Round:
+        """The round a concurrent 确认 of the same form recorded: it won the race on the
+        (session, token) or (round, token) constraint."""
+        rnd = self.recorded(token)
+        assert rnd is not None
+        return rnd
+
     def record_round(
         self,
         token: uuid.UUID,
@@ -88,7 +102,7 @@ class RoundChanges:
             # Under the lock, two phones confirming different rounds at the same moment
             # get consecutive numbers instead of one failing on (session, number).
             with locked(self) as session:
-                done = session.rounds.filter(token=token).first()
+                done = session.recorded(token)
                 if done is not None:
                     return done  # the same form confirmed twice: already recorded
                 # The cheap check first: no scoring for a round that cannot start.
@@ -127,7 +141,7 @@ class RoundChanges:
         except IntegrityError:
             # The (session, token) constraint: a concurrent confirm of the same form
             # won the race; it recorded the round, so this one returns it.
-            return self.rounds.get(token=token)
+            return self._recorded_meanwhile(token)
 
     def undo_last(self, author: str = "", expected: int | None = None) -> Round | None:
         """Mark the last standing round undone; it stays in the ledger's history.
@@ -179,7 +193,7 @@ class RoundChanges:
         """
         try:
             with locked(self) as session:
-                done = session.rounds.filter(revisions__token=token).first()
+                done = session.recorded(token)
                 if done is not None:
                     # The same form confirmed twice (double tap, retry): already added.
                     return done
@@ -215,7 +229,7 @@ class RoundChanges:
                 return rnd
         except IntegrityError:
             # (round, token): a concurrent confirm of the same form won the race.
-            return self.rounds.get(revisions__token=token)
+            return self._recorded_meanwhile(token)
 
     def undo_last_event(
         self, author: str = "", expected: int | None = None, expected_round: int | None = None

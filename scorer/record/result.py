@@ -20,7 +20,8 @@ from rules.registry import get_ruleset
 from rules.table import Scoring
 from rules.tiles import parse_tile, tile_str, tiles_str
 from scorer.entry.event_pick import STANDING_SIZE, EventPick
-from scorer.entry.pick import HAND_SIZE, Pick
+from scorer.entry.melds import HAND_SIZE
+from scorer.entry.pick import Pick
 from scorer.entry.round_now import RoundNow
 from scorer.language import by_language, is_zh, rule_error_text, tile_name
 from scorer.models import GameSession
@@ -100,7 +101,7 @@ def win_gain(payments: Sequence[Mapping[str, Any]], winner: int | None) -> int |
 def unfinished_hand(session: GameSession, p: Pick, out: Outcome) -> Outcome | None:
     """`out` with what the winning hand still lacks (tiles, the win tile, its waits
     when one tile short), or None when the hand is complete."""
-    fixed = p.fixed_win if isinstance(p, EventPick) else None
+    fixed = p.fixed_win
     if fixed is not None and p.n_tiles < HAND_SIZE:
         # 一炮多响: his winning tile is the discard, there already; no waits to pick from.
         n = HAND_SIZE - p.n_tiles
@@ -147,12 +148,23 @@ def with_waits(session: GameSession, p: Pick, out: Outcome) -> Outcome:
 # ---------------------------------------------------------------- a round picked whole
 
 
-def round_outcome(session: GameSession, p: Pick, taken: bool) -> Outcome:
-    """The live result of a round picked whole.  `taken`: the round this form was for
-    is recorded meanwhile, and the player decides first."""
+def outcome(session: GameSession, p: Pick, taken: bool) -> Outcome:
+    """The live result under the form, whichever its flow: a round picked whole
+    scored as it stands, or the event added to the round in progress (its own
+    payments, fans, checks).  `taken`: the round this form was for is recorded
+    meanwhile, and the player decides first (the hand's line stays under the hand)."""
+    return p.by_flow(
+        lambda whole: replace(
+            Outcome() if taken else round_outcome(session, whole),
+            shape=hand_shape(session, whole),
+        ),
+        lambda event: Outcome() if taken else event_outcome(session, event),
+    )
+
+
+def round_outcome(session: GameSession, p: Pick) -> Outcome:
+    """The live result of a round picked whole."""
     out = Outcome()
-    if taken:
-        return out
     if p.kind == "win":
         if p.mode == "tiles":
             unfinished = unfinished_hand(session, p, out)
@@ -239,11 +251,11 @@ def hand_shape(session: GameSession, p: Pick) -> str:
 # ---------------------------------------------------------------- one event of a round
 
 
-def event_outcome(session: GameSession, p: EventPick, now: RoundNow, taken: bool) -> Outcome:
-    """The live result of adding this event: its own payments, fans, checks."""
-    if taken:
-        # The new round this form was for is recorded: the player decides first.
-        return Outcome()
+def event_outcome(session: GameSession, p: EventPick) -> Outcome:
+    """The live result of adding this event to the round it was read against: its own
+    payments, fans, checks."""
+    now = p.now
+    assert now is not None
     out = Outcome(stale=p.expected != now.count)
     if p.asks_turned and p.turned is None and p.kind == "win":
         return replace(out, hint=gettext("First turn up the tile that decides the wild tiles."))
