@@ -21,7 +21,6 @@ from scorer.entry.melds import (
     MELD_FROM,
     MELD_TYPES,
     meld_dict,
-    meld_of,
     meld_tiles,
     posted_tile,
 )
@@ -204,54 +203,6 @@ class Pick:
         p.author = data.get("author", "").strip()[:AUTHOR_MAX]
         p.base = int_or_none(data.get("base"), 1, MAX_ROUND)
         p.for_round = int_or_none(data.get("for_round"), 1, MAX_ROUND)
-        return p
-
-    @classmethod
-    def from_entry(cls, entry: Mapping[str, Any], rnd: Round) -> Self:
-        """Prefill from a recorded entry (a round's current revision), for a correction."""
-        rev = rnd.current
-        assert rev is not None
-        p = cls(token=str(uuid.uuid4()), dealer=rev.dealer, wind=rev.prevalent_wind)
-        p.spec = rnd.session.rules.table
-        p.base = rev.number
-        turned = entry.get("turned")
-        if turned:
-            try:
-                p.turned = parse_tile(turned)
-            except RuleError:
-                p.turned = None
-        if entry.get("kind") == "draw":
-            p.kind = "draw"
-            return p
-        p.winner = entry.get("winner")
-        d = entry.get("discarder")
-        p.discarder = "self" if d is None else str(d)
-        if entry.get("mode") == "quick":
-            p.mode = "quick"
-            raw = entry.get("fans") or {}
-            p.fans = {int(k): int(v) for k, v in raw.items() if int(v)}
-            p.flowers = int(entry.get("flowers") or 0)
-            return p
-        hand = entry.get("hand") or {}
-        try:
-            p.concealed = sorted(parse_tiles(hand.get("concealed", [])))
-            w = hand.get("win_tile")
-            p.win_tile = parse_tile(w) if w else None
-            for m in hand.get("melds") or []:
-                read = meld_of(m)
-                if read is not None and read[0] in p.spec.melds:
-                    p.melds.append(read)
-                    frm = m.get("claimed_from") or ""
-                    p.meld_from.append(frm if frm in MELD_FROM else "")
-        except (RuleError, AttributeError, TypeError):
-            pass  # an entry this page cannot show: the picker starts from what it read
-        p.flags = {f for f in p.flag_ids if hand.get(f) is True}
-        given = entry.get("seat_inputs") or {}
-        for si in p.spec.seat_inputs:
-            values = given.get(si.id) if isinstance(given, Mapping) else None
-            if isinstance(values, list) and all(isinstance(v, int) for v in values):
-                p.seat_values[si.id] = list(values)
-        p.flowers = int_or_none(hand.get("flowers", 0), 0, p.spec.flowers) or 0
         return p
 
     # -- the record flow (scorer/entry/protocol.py `RecordPick`) --------------

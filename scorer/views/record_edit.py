@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 from rules import RuleError
 from rules.registry import get_ruleset
 from scorer.entry.pick import Pick
+from scorer.entry.round_edit import pick_of_entry
 from scorer.htmx_answers import go, refused_status
 from scorer.language import rule_error_text
 from scorer.models import GameSession, Round, RoundRevision, StaleRevision
@@ -47,7 +48,7 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         # A round played as events is corrected a step at a time, on the event form.
         return edit_events(request, session, rnd)
     if request.method == "GET":
-        p = Pick.from_entry(rnd.current.entry, rnd)
+        p = pick_of_entry(rnd.current.entry, rnd)
         p.author = phone.my_name(request, session)
         return render_form(request, session, p, editing=rnd)
     if "confirm" not in request.POST:
@@ -69,7 +70,7 @@ def _confirm_edit(
         return render_form(request, session, p, msg, rnd, status=refused, refused=True)
     done = reverse("scorer:round", args=[session.code, rnd.number])
     entry = p.entry()
-    if Pick.from_entry(current.entry, rnd).entry() == entry:
+    if pick_of_entry(current.entry, rnd).entry() == entry:
         # Nothing to correct: unchanged, or a double tap whose first tap saved it.
         # (Back to the round; unlike record_request.done, the phone's new-round entry is kept.)
         return go(request, done)
@@ -80,7 +81,7 @@ def _confirm_edit(
         rnd.revise(entry, author(request, session, p), base=p.base)
     except StaleRevision as stale:
         rnd.current = stale.current
-        if Pick.from_entry(stale.current.entry, rnd).entry() == entry:
+        if pick_of_entry(stale.current.entry, rnd).entry() == entry:
             # The same correction made meanwhile (a double tap, or another phone).
             return go(request, done)
         # Someone else corrected the round since this form was opened: show it
