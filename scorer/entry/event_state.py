@@ -47,7 +47,7 @@ from scorer.scoring import how_won_missing
 #                 "wfan:<id>:+|-" act on the seat the switcher shows)
 #
 # Every number shown comes from the engine: the round's events plus this one,
-# settled whole (scoring.evaluate_events), and this event's own transfers.  The
+# settled whole (scoring.evaluate), and this event's own transfers.  The
 # picker counts the tiles of the hands already shown in the round (the earlier
 # winners', see shown_in_round) as the engine does, so it offers no fifth copy.
 
@@ -217,6 +217,13 @@ class EventState(Pick):
         return gettext(
             "There are only four %(tile)s: the others are in hands already shown in this round."
         ) % {"tile": tile_name(t)}
+
+    def round_entry(self, events: list[Any]) -> dict[str, Any]:
+        """The round of `events` as scoring.evaluate settles it: this form's dealer,
+        wind and turned tile."""
+        turned = {"turned": tile_str(self.turned)} if self.turned is not None else {}
+        where = {"dealer": self.dealer, "prevalent_wind": self.wind, **turned}
+        return {"kind": "round", **where, "events": events}
 
     def event_flags(self) -> set[str]:
         """The flags that apply: those set among the ones offered."""

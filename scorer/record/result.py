@@ -29,7 +29,7 @@ from scorer.present.events import reason_labels
 from scorer.present.scoring import fan_rows, total_text, working_lines
 from scorer.present.words import name_seats
 from scorer.record.picker import FACES, Face, seat_rows
-from scorer.scoring import evaluate, evaluate_events, how_won_missing, refusal
+from scorer.scoring import evaluate, how_won_missing, refusal
 
 # "from" is a keyword: these rows are typed dicts, read by the template as x.from.
 PaymentRow = TypedDict("PaymentRow", {"from": str, "to": str, "amount": int, "why": str})
@@ -283,8 +283,7 @@ def event_outcome(session: GameSession, p: EventPick) -> Outcome:
         # The list add_event would settle: the same merge for 一炮多响.
         rs = get_ruleset(session.ruleset)
         events = rs.with_event(list(now.events), event, session.rules.params, p.join)
-        turned = {"turned": tile_str(p.turned)} if p.turned is not None else {}
-        result = evaluate_events(session, events, p.dealer, p.wind, turned).result
+        result = evaluate(session, p.round_entry(events)).result
     except RuleError as e:
         return replace(out, message=rule_error_text(e))
     i = len(events) - 1
@@ -348,10 +347,9 @@ def told_claim(session: GameSession, p: EventPick, now: RoundNow) -> ToldClaim:
     fans = {str(k): v for k, v in sorted(p.wall_fans.get(p.seat, {}).items())}
     hands = [{"seat": s, "status": "ready", "fans": fans} if s == p.seat
              else {"seat": s, "status": "not_ready"} for s in p.in_play()]  # fmt: skip
-    turned = {"turned": tile_str(p.turned)} if p.turned is not None else {}
     try:
         events = [*now.events, {"type": "wall_end", "hands": hands}]
-        result = evaluate_events(session, events, p.dealer, p.wind, turned).result
+        result = evaluate(session, p.round_entry(events)).result
     except RuleError as e:
         return ToldClaim(message=rule_error_text(e))
     check = next(c for c in result["events"][-1]["checks"] if c["seat"] == p.seat)

@@ -11,7 +11,7 @@ queued in the browser (static/js/taps.js) and sent with the state that answer
 brings, so quick taps on a slow network are not lost; taps are values
 ("tile:5m"), read against the state they arrive with.  Nothing is scored here:
 every number on the page comes from
-the engine through scorer.scoring (`evaluate`, `evaluate_events`), the same
+the engine through scorer.scoring (`evaluate`), the same
 path `GameSession.record_round`, `add_event` and `Round.revise` take, and nothing
 is saved before 确认.
 

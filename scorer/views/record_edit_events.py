@@ -21,7 +21,6 @@ from django.utils.translation import gettext
 
 from rules import RuleError
 from rules.registry import get_ruleset
-from rules.tiles import tile_str
 from scorer.entry.event_edit import Step, events_of, now_before, step_pick, steps_of
 from scorer.entry.event_pick import EventPick
 from scorer.entry.round_now import RoundNow
@@ -32,7 +31,7 @@ from scorer.parse import int_or_none
 from scorer.present.words import recorded_message
 from scorer.record.correction import correction_page
 from scorer.record.request import render_form, taps_of, who_records
-from scorer.scoring import evaluate_events
+from scorer.scoring import evaluate
 from scorer.services import phone
 from scorer.views import HtmxHttpRequest
 
@@ -212,8 +211,7 @@ def _confirm_step(
         events = get_ruleset(session.ruleset).with_event(
             list(now.events), event, session.rules.params, p.join
         )
-        turned = {"turned": tile_str(p.turned)} if p.turned is not None else {}
-        evaluate_events(session, events, p.dealer, p.wind, turned)
+        evaluate(session, p.round_entry(events))
     except RuleError as e:
         message = rule_error_text(e)
         return render_form(request, session, p, message, rnd, refused, refused=True, step=i)
