@@ -385,6 +385,13 @@ def test_the_record_flow_is_chosen_in_one_place() -> None:
     )
 
 
+def write_tree(root: Path, files: Mapping[str, str]) -> None:
+    """A tree of files for the checks to read: path -> text."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
 def test_the_flow_check_finds_what_it_looks_for(tmp_path: Path) -> None:
     files = {
         "scorer/entry/protocol.py": "def pick_for(s):\n    return 1 if s.stepwise else 2\n",
@@ -394,9 +401,7 @@ def test_the_flow_check_finds_what_it_looks_for(tmp_path: Path) -> None:
         "templates/scorer/record/form.html": "{% if session.stepwise %}{% endif %}\n",
         "templates/scorer/session.html": "{% if stepwise %}{% endif %}\n",
     }
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
+    write_tree(tmp_path, files)
     assert flow_choices(tmp_path) == [
         "scorer/record/page.py:2 isinstance(…, EventPick)",
         "scorer/views/record.py:2 stepwise",
@@ -425,9 +430,7 @@ def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
         "rules/a.py": "from rules.b import x as _x\n",
         "rules/b.py": "x = 1\n",
     }
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
+    write_tree(tmp_path, files)
     for package in PACKAGES[2:]:
         (tmp_path / package).mkdir()
     found = imports(tmp_path)
