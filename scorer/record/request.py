@@ -1,6 +1,8 @@
 """The record page's request as both flows (a round picked whole, a round recorded
 event by event) read and answer it: the taps it carries, who records, what of it
-keeps a fold open, and the answer once the entry is in or dropped.
+keeps a fold open, the form's answer (`render_form`: the page or its form's inside,
+for a new entry, a correction or a step of one) and the answer once the entry is in
+or dropped.
 
 Request handling for scorer/views/record*.py, beside scorer/services/access.py and
 scorer/services/phone.py: the form's state itself is read by scorer/entry, shown by
