@@ -195,10 +195,11 @@ def undo_event(request: HtmxHttpRequest, code: str) -> HttpResponse:
     else:
         # expected: re-checked under the session lock (two phones tapping at once).
         try:
-            rnd = session.undo_last_event(
+            rnd = session.undo_last(
                 author=phone.my_name(request, session),
-                expected=shown["count"],
-                expected_round=last.number,
+                expected=last.number,
+                step=True,
+                steps=shown["count"],
             )
         except RuleError:  # closed on another phone since the check above
             session.refresh_from_db(fields=["closed_at"])
