@@ -15,12 +15,11 @@ from dataclasses import replace
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext
 
 from scorer.entry.pick import MAX_TAPS, Pick
-from scorer.htmx_answers import HtmxHttpRequest, go
+from scorer.htmx_answers import HtmxHttpRequest, go, page_or_partial
 from scorer.models import GameSession, Round
 from scorer.record.page import Asked, RoundSummary, record_page, refusal
 from scorer.services import phone
@@ -88,7 +87,6 @@ def render_form(
     `refused`: the answer to a 确认 that recorded nothing (the bar says so, and why);
     `step`: the step of the round of events `editing` this form changes
     (record_edit_events.py)."""
-    template = "scorer/record/form.html#form" if request.htmx else "scorer/record/page.html"
     page = record_page(session, p, asked(request, session), message, editing)
     page = replace(page, stale=stale)
     if step is not None:
@@ -98,4 +96,10 @@ def render_form(
         page = p.by_flow(lambda _: page, lambda _: replace(page, tap_message=""))
     if refused:
         page = refusal(page, message)
-    return render(request, template, page.context(), status=status)
+    return page_or_partial(
+        request,
+        "scorer/record/page.html",
+        "scorer/record/form.html#form",
+        page.context(),
+        status=status,
+    )
