@@ -52,7 +52,6 @@ opens the form on that event.  The views take either form through one protocol
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import replace
 
 from django.contrib import messages
@@ -62,18 +61,16 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
-from rules import RuleError
 from rules.registry import get_ruleset
 from scorer.entry.pick import Pick, tile_of_tap
 from scorer.entry.protocol import pick_for
-from scorer.htmx_answers import expired_text, form_token, refused_status, show_top
-from scorer.language import rule_error_text
-from scorer.models import GameSession, Round, RoundTaken
+from scorer.htmx_answers import refused_status, show_top
+from scorer.models import GameSession, Round
 from scorer.parse import MAX_ROUND, int_or_none
+from scorer.record.confirming import Refused, confirm_pick
 from scorer.record.page import record_page
 from scorer.record.request import (
     asked,
-    author,
     done,
     dropped,
     render_form,
@@ -217,7 +214,8 @@ def _tap_delta(
 
 @require_POST
 def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    """Record the round (or add the event) the form shows, once."""
+    """Record the round (or add the event) the form shows, once (record/confirming.py
+    decides; this answers: the table's page, or the form again with why)."""
     session = session_or_404(code)
     rs = get_ruleset(session.ruleset)
     p = pick_for(session).read(request.POST, session, rs)
@@ -226,38 +224,12 @@ def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
         # "Record it as round N" after another phone recorded this form's round: the
         # choice is a confirm, of the next round.
         p.next_round(session, rs)
-    refused = refused_status(request, 400)
-    token = form_token(p.token)
-    if token is None:
-        p.token = str(uuid.uuid4())
-        return render_form(request, session, p, expired_text(), status=refused, refused=True)
-    # The token makes confirming idempotent.  A double tap on 确认, a retry after a
-    # lost answer, or two phones confirming the same form all carry the same token:
-    # the round the first one recorded is the answer (asked again under the lock by
-    # the model, and if two requests race past that check at the same moment, the
-    # token's unique constraint lets only one insert through).
-    table_url = reverse("scorer:session", args=[session.code])
-    if (rnd := session.recorded(token)) is not None:
-        return _recorded(request, session, p.done_message(rnd, again=True), table_url)
-    if msg := p.missing():
-        return render_form(request, session, p, msg, status=refused, refused=True)
-    try:
-        # for_round: two phones with two forms for the same round record it once.
-        rnd = p.save(session, token, author(request, session, p))
-    except RoundTaken:
-        # The form shows the round recorded meanwhile and asks what to do with this one.
-        return render_form(request, session, p, status=refused_status(request, 409), refused=True)
-    except RuleError as e:
-        p = p.after_refusal(request.POST, session, rs)
-        return render_form(request, session, p, rule_error_text(e), status=refused, refused=True)
-    return _recorded(request, session, p.done_message(rnd, again=False), table_url)
-
-
-def _recorded(
-    request: HtmxHttpRequest, session: GameSession, message: str, url: str
-) -> HttpResponse:
-    """The entry is in: the table says so (when there is anything to say), the phone
-    forgets the entry and goes to the table's page."""
-    if message:
-        messages.success(request, message)
-    return done(request, session, url)
+    answer = confirm_pick(session, rs, p, request.POST)
+    if isinstance(answer, Refused):
+        status = refused_status(request, answer.status)
+        return render_form(
+            request, session, answer.pick, answer.message, status=status, refused=True
+        )
+    if answer.message:
+        messages.success(request, answer.message)
+    return done(request, session, reverse("scorer:session", args=[session.code]))
