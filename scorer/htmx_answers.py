@@ -14,6 +14,13 @@ HX-Request header).  Three answers recur, each with a reason htmx gives:
   one that does not read is a form from before tokens, or tampered with, and the
   form comes back with a fresh one and `expired_text`.
 
+And one answer every page that htmx also asks for a part of says the same way:
+
+* `page_or_partial`: the whole page, or for htmx the named partial the page holds
+  (django-template-partials' "page.html#name", django-htmx-patterns' "partial if
+  htmx, else the page"): the same markup either way, so htmx swaps in what a
+  reload would show.
+
 Built on django-htmx's own helpers; its module of the bottom layer (no model), so
 that the access helpers and the record request's answers use it as the views do.
 """
@@ -21,9 +28,11 @@ that the access helpers and the record request's answers use it as the views do.
 from __future__ import annotations
 
 import uuid
-from typing import TypeVar, cast
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar, cast
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
 from django.utils.translation import gettext
 from django_htmx.http import HttpResponseClientRedirect, SwapMethod, reswap
 from django_htmx.middleware import HtmxDetails
@@ -33,6 +42,7 @@ __all__ = [
     "expired_text",
     "form_token",
     "go",
+    "page_or_partial",
     "refused_status",
     "show_top",
 ]
@@ -80,3 +90,32 @@ def show_top(response: R, swap: SwapMethod, selector: str) -> R:
     """Swap as `swap` and bring `selector` to the top of the screen (htmx's `show:`
     modifier; django-htmx's `reswap` types the swap method alone)."""
     return reswap(response, cast(SwapMethod, f"{swap} show:{selector}:top"))
+
+
+def page_or_partial(
+    request: HtmxHttpRequest,
+    page: str,
+    partial: str,
+    context: Mapping[str, Any],
+    *,
+    status: int = 200,
+    asked: bool | None = None,
+    page_only: Callable[[], Mapping[str, Any]] | None = None,
+    partial_only: Mapping[str, Any] | None = None,
+) -> HttpResponse:
+    """The template `page` whole, or its `partial` alone when htmx asks for it.
+
+    `partial`: "#name" for a partial of the page itself, else a template name
+    ("form.html#form").  `asked`: whether the partial is what is asked, when more
+    than `request.htmx` decides it (a form's field changed, a region's target).
+    `page_only`: what only the whole page shows, built for it alone (a partial's
+    answer is cheaper, and what showing the page does, such as remembering the
+    table on the phone, is not done by a swap); `partial_only`: what only the
+    partial is given (it is the live answer, its navigation out of band)."""
+    if asked is None:
+        asked = bool(request.htmx)
+    if asked:
+        name = page + partial if partial.startswith("#") else partial
+        return render(request, name, {**context, **(partial_only or {})}, status=status)
+    extra = page_only() if page_only is not None else {}
+    return render(request, page, {**context, **extra}, status=status)

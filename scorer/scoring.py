@@ -224,7 +224,7 @@ def evaluate(session: SeatedTable, entry: Mapping[str, Any]) -> Evaluation:
                            "notes_zh": [*report["notes_zh"], *end.get("notes_zh", [])],
                            "deltas": list(res["deltas"]), "payments": _payments(res)})  # fmt: skip
     if kind == "round":
-        return evaluate_events(session, entry.get("events"), dealer, wind, turned)
+        return _evaluate_events(session, entry.get("events"), dealer, wind, turned)
     if kind != "win":
         raise RuleError("bad_input", "a round is a win or a draw", "每一局要么和牌，要么荒庄")
     winner, discarder = _winner_discarder(entry, n)
@@ -281,7 +281,7 @@ def _win_result(res: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def evaluate_events(
+def _evaluate_events(
     session: SeatedTable,
     events: Any,
     dealer: int,

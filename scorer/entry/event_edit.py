@@ -18,7 +18,7 @@ from typing import Any
 from rules.registry import Ruleset
 from rules.tiles import tile_str
 from scorer.entry.event_pick import EventPick
-from scorer.entry.pick import meld_of
+from scorer.entry.melds import meld_of
 from scorer.entry.round_now import RoundNow
 from scorer.models import GameSession, Round
 
@@ -128,7 +128,7 @@ def form_of(step: Step) -> dict[str, str]:
 def step_pick(session: GameSession, rs: Ruleset, now: RoundNow, step: Step | None) -> EventPick:
     """The event form for a step, prefilled (`step` None: a step to add at the end)."""
     if step is None:
-        p = EventPick.fresh_event(session, rs, now, "win")
+        p = EventPick.fresh(session, rs, "win", now=now)
     else:
         p = EventPick.read(form_of(step), session, rs, now)
     p.for_round, p.expected = now.number, now.count

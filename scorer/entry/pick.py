@@ -6,9 +6,9 @@ The wire format is in scorer/views/record.py's docstring.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self, TypeVar
 
 from django.utils.translation import gettext
 
@@ -16,14 +16,22 @@ from rules import RuleError
 from rules.registry import Ruleset
 from rules.table import SeatInput, TableSpec
 from rules.tiles import N_KINDS, SEAT_WINDS, parse_tile, parse_tiles, tile_str, tiles_str
+from scorer.entry.melds import (
+    HAND_SIZE,
+    MELD_FROM,
+    MELD_TYPES,
+    meld_dict,
+    meld_tiles,
+    posted_tile,
+)
 from scorer.language import rule_error_text, tile_name
 from scorer.models import GameSession, Round
 from scorer.parse import MAX_ROUND, int_or_none
+from scorer.present.words import recorded_message
+from scorer.scoring import how_won_missing
 
-HAND_SIZE = 14  # a kong counts 3 here, as in the situation format
-MELD_TYPES = ("chi", "pung", "kong", "concealed_kong", "added_kong")
+T = TypeVar("T")
 TOOLS = (*MELD_TYPES, "win", "turned")
-MELD_FROM = ("left", "across", "right")  # 上家, 对家, 下家
 AUTHOR_MAX = 40
 # Taps one request may carry (static/js/taps.js sends those queued behind an answer
 # together): far more than a hand has tiles, few enough that a request stays small.
@@ -102,14 +110,6 @@ class Pick:
 
     # -- reading ---------------------------------------------------------
 
-    @classmethod
-    def fresh(cls, session: GameSession) -> Pick:
-        dealer, wind = next_position_of(session)
-        p = cls(token=str(uuid.uuid4()), dealer=dealer, wind=wind, spec=session.rules.table)
-        p.seat_values = p.default_seat_values(session.n_players)
-        p.for_round = session.next_number()
-        return p
-
     def seat_floor(self, si: SeatInput, n: int) -> list[int]:
         """The least each seat may enter, as the engine checks it (rules/seat_inputs.py):
         the winner's count not below the copies of the wild kind it counts that his
@@ -145,7 +145,7 @@ class Pick:
         return {si.id: [si.default] * n for si in self.spec.seat_inputs}
 
     @classmethod
-    def from_post(cls, data: Mapping[str, str], session: GameSession, rs: Ruleset) -> Pick:
+    def read(cls, data: Mapping[str, str], session: GameSession, rs: Ruleset) -> Self:
         """The state the form sent; anything unreadable falls back to empty, never an error."""
         # The model is read once: its rules (the spec and the values) and its seats;
         # the proposed position only when the form sent none.
@@ -205,53 +205,66 @@ class Pick:
         p.for_round = int_or_none(data.get("for_round"), 1, MAX_ROUND)
         return p
 
+    # -- the record flow (scorer/entry/protocol.py `RecordPick`) --------------
+
     @classmethod
-    def from_entry(cls, entry: Mapping[str, Any], rnd: Round) -> Pick:
-        """Prefill from a recorded entry (a round's current revision), for a correction."""
-        rev = rnd.current
-        assert rev is not None
-        p = cls(token=str(uuid.uuid4()), dealer=rev.dealer, wind=rev.prevalent_wind)
-        p.spec = rnd.session.rules.table
-        p.base = rev.number
-        turned = entry.get("turned")
-        if turned:
-            try:
-                p.turned = parse_tile(turned)
-            except RuleError:
-                p.turned = None
-        if entry.get("kind") == "draw":
-            p.kind = "draw"
-            return p
-        p.winner = entry.get("winner")
-        d = entry.get("discarder")
-        p.discarder = "self" if d is None else str(d)
-        if entry.get("mode") == "quick":
+    def fresh(cls, session: GameSession, rs: Ruleset, kind: str = "", mode: str = "tiles") -> Self:
+        """A new form for the next round: the dealer and wind after the last round;
+        quick entry (`mode`, the phone's last) where the table offers it.  A round
+        picked whole opens on a win whatever `kind` asks."""
+        dealer, wind = next_position_of(session)
+        p = cls(token=str(uuid.uuid4()), dealer=dealer, wind=wind, spec=session.rules.table)
+        p.seat_values = p.default_seat_values(session.n_players)
+        p.for_round = session.next_number()
+        if mode == "quick" and rs.fan_catalog(session.rules.params):
             p.mode = "quick"
-            raw = entry.get("fans") or {}
-            p.fans = {int(k): int(v) for k, v in raw.items() if int(v)}
-            p.flowers = int(entry.get("flowers") or 0)
-            return p
-        hand = entry.get("hand") or {}
-        try:
-            p.concealed = sorted(parse_tiles(hand.get("concealed", [])))
-            w = hand.get("win_tile")
-            p.win_tile = parse_tile(w) if w else None
-            for m in hand.get("melds") or []:
-                read = meld_of(m)
-                if read is not None and read[0] in p.spec.melds:
-                    p.melds.append(read)
-                    frm = m.get("claimed_from") or ""
-                    p.meld_from.append(frm if frm in MELD_FROM else "")
-        except (RuleError, AttributeError, TypeError):
-            pass  # an entry this page cannot show: the picker starts from what it read
-        p.flags = {f for f in p.flag_ids if hand.get(f) is True}
-        given = entry.get("seat_inputs") or {}
-        for si in p.spec.seat_inputs:
-            values = given.get(si.id) if isinstance(given, Mapping) else None
-            if isinstance(values, list) and all(isinstance(v, int) for v in values):
-                p.seat_values[si.id] = list(values)
-        p.flowers = int_or_none(hand.get("flowers", 0), 0, p.spec.flowers) or 0
         return p
+
+    def next_round(self, session: GameSession, rs: Ruleset) -> None:
+        """ "Record it as the next round" (tap taken:next) after another phone recorded
+        this form's round: its number, and the dealer and wind after the round just
+        recorded (the ones the form had loaded are stale)."""
+        self.for_round = session.next_number()
+        self.dealer, self.wind = next_position_of(session)
+
+    @property
+    def open_number(self) -> int | None:
+        """The round in progress this form adds to (none: a round picked whole is new)."""
+        return None
+
+    def missing(self) -> str:
+        """What 确认 still needs chosen ("" when nothing)."""
+        if self.kind == "win" and self.winner is not None:
+            return how_won_missing(self.discarder) or ""
+        return ""
+
+    def save(self, session: GameSession, token: uuid.UUID, author: str) -> Round:
+        """Record the round (GameSession.record_round: under the table's lock, once per
+        token).  Raises RoundTaken or RuleError, nothing saved."""
+        return session.record_round(token, self.entry(), author, number=self.for_round)
+
+    def done_message(self, rnd: Round, again: bool) -> str:
+        """What the table says once it is recorded (`again`: by an earlier 确认)."""
+        return recorded_message(rnd)
+
+    def after_refusal(self, data: Mapping[str, str], session: GameSession, rs: Ruleset) -> Self:
+        """The form to show after the engine refused its 确认: as it was."""
+        return self
+
+    @property
+    def takes_delta(self) -> bool:
+        """Whether a plain tile tap may be answered with only what it changed."""
+        return True
+
+    def completes(self, tap: str) -> bool:
+        """Whether `tap` completed the hand tapped on the picker (the page brings the
+        hand and its result to the top of the screen)."""
+        return tap.startswith("tile:") and self.n_tiles == self.hand_size and self.mode == "tiles"
+
+    def by_flow(self, whole: Callable[[Pick], T], events: Callable[[Any], T]) -> T:
+        """`whole(self)`: what the page shows of a round picked whole (an event's
+        form answers `events(self)`)."""
+        return whole(self)
 
     # -- derived ---------------------------------------------------------
 
@@ -272,7 +285,22 @@ class Pick:
     @property
     def win_fixed(self) -> bool:
         """Whether the winning tile is given, not picked (一炮多响's second winner)."""
+        return self.fixed_win is not None
+
+    @property
+    def fixed_win(self) -> int | None:
+        """The winning tile when it is given, not picked (an event's: EventPick)."""
+        return None
+
+    @property
+    def choosing_tile(self) -> bool:
+        """Whether the grid chooses one tile (an event's kong) rather than adds tiles."""
         return False
+
+    @property
+    def chosen_tile(self) -> int | None:
+        """The tile the grid shows chosen: the turned tile while it is being picked."""
+        return self.turned if self.tool == "turned" else None
 
     @property
     def n_tiles(self) -> int:
@@ -534,41 +562,3 @@ class Pick:
         return gettext("There are only four %(tile)s: all of them are in the hand already.") % {
             "tile": tile_name(t)
         }
-
-
-def posted_tile(raw: str, usable: set[int]) -> int | None:
-    """A tile the form posted (the winning tile, the turned indicator): None when it
-    is blank, no tile, or none of this game's tiles, as a hand-edited form may say."""
-    try:
-        t = parse_tile(raw) if raw else None
-    except RuleError:
-        return None
-    return t if t in usable else None
-
-
-def meld_tiles(mtype: str, t: int) -> list[int] | None:
-    """The tiles of a meld given its lowest tile; None when there is no such meld (chi on 8m)."""
-    if mtype == "chi":
-        return [t, t + 1, t + 2] if t < 27 and t % 9 <= 6 else None
-    return [t] * (3 if mtype == "pung" else 4)
-
-
-def meld_dict(mtype: str, t: int) -> dict[str, Any]:
-    tiles = tiles_str(meld_tiles(mtype, t) or [])
-    if mtype == "concealed_kong":
-        return {"type": "kong", "tiles": tiles, "exposed": False}
-    if mtype == "added_kong":
-        return {"type": "kong", "tiles": tiles, "exposed": True, "added": True}
-    return {"type": mtype, "tiles": tiles, "exposed": True}
-
-
-def meld_of(m: Mapping[str, Any]) -> tuple[str, int] | None:
-    """A stored meld (meld_dict's) as the form's (type, lowest tile); None if empty.
-    Raises RuleError on tiles it cannot read."""
-    tiles = parse_tiles(m.get("tiles", []))
-    mtype = str(m.get("type"))
-    if mtype == "kong" and m.get("exposed", True) is False:
-        mtype = "concealed_kong"
-    elif mtype == "kong" and m.get("added"):
-        mtype = "added_kong"
-    return (mtype, min(tiles)) if tiles else None

@@ -10,6 +10,7 @@ would give away only the pending links, which the owner can withdraw.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
@@ -19,6 +20,7 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scorer.models.locking import lock_objects
 from scorer.models.roomlog import INVITE_MADE, INVITE_WITHDRAWN, MEMBER_JOINED, Actor
 from scorer.models.rooms import Room, RoomMember
 from scorer.text import MEMBER_NAME, cut
@@ -76,13 +78,17 @@ class RoomInvite(models.Model):
         """The owner takes a pending link back: it opens nothing from now on.  False
         when it was used or withdrawn meanwhile (the one who opened it is an admin
         now, and is removed as one)."""
-        with transaction.atomic():
-            invite = RoomInvite.objects.select_for_update().filter(pk=self.pk).first()
-            if invite is None or not invite.pending:
-                return False
-            invite.delete()
-            self.room.log_action(INVITE_WITHDRAWN, by, {"made_at": invite.created_at.isoformat()})
-            return True
+        try:
+            with lock_objects(self) as (invite,):
+                if not invite.pending:
+                    return False
+                invite.delete()
+                self.room.log_action(
+                    INVITE_WITHDRAWN, by, {"made_at": invite.created_at.isoformat()}
+                )
+                return True
+        except RoomInvite.DoesNotExist:  # withdrawn meanwhile
+            return False
 
     @property
     def used(self) -> bool:
@@ -96,15 +102,21 @@ class RoomInvite(models.Model):
     def pending(self) -> bool:
         return not self.used and not self.expired
 
+    def accept_new(self, new_user: Callable[[], User], display_name: str = "") -> RoomMember:
+        """`accept` for someone signing up on the link: the account (`new_user` makes
+        it, a sign-up form's save) and its membership together, all or nothing, so a
+        link used up meanwhile leaves no account behind."""
+        with transaction.atomic():
+            return self.accept(new_user(), display_name)
+
     def accept(self, user: User, display_name: str = "") -> RoomMember:
         """Make `user` a member with the invite's role, and use the link up.
 
         InviteRefused (nothing changed) when it is used or expired, or the user is a
         member of the room already (the link then stays good for someone else)."""
-        with transaction.atomic():
-            # The invite's row lock: two people opening the same link at once would
-            # both become admins of a link meant for one; the second finds it used.
-            invite = RoomInvite.objects.select_for_update().get(pk=self.pk)
+        # The invite's row lock: two people opening the same link at once would
+        # both become admins of a link meant for one; the second finds it used.
+        with lock_objects(self) as (invite,):
             if invite.used:
                 raise InviteRefused(_("This invitation has been used already."), code="used")
             if invite.expired:

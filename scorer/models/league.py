@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scorer.broker import league_topic, publish_on_commit
+from scorer.models.locking import lock_objects
 from scorer.models.roomlog import (
     LEAGUE_HIDDEN,
     LEAGUE_LEFT_OUT,
@@ -127,8 +128,7 @@ class Season(models.Model):
         """Change an open season (its days, configurations, ranking), logged before and
         after.  SeasonClosed when it was closed meanwhile (the row lock orders two
         admins).  False when nothing changed."""
-        with transaction.atomic():
-            locked = Season.objects.select_for_update().get(pk=self.pk)
+        with lock_objects(self) as (locked,):
             if locked.closed_at is not None:
                 raise SeasonClosed(self.name)
             before = locked.snapshot()
@@ -149,8 +149,7 @@ class Season(models.Model):
     def close(self, by: Actor, final: dict[str, Any]) -> bool:
         """Close the season keeping `final` (its standings now) as what it shows from
         now on.  False when it was closed already (two admins at once: closed once)."""
-        with transaction.atomic():
-            locked = Season.objects.select_for_update().get(pk=self.pk)
+        with lock_objects(self) as (locked,):
             if locked.closed_at is not None:
                 return False
             locked.closed_at, locked.final = timezone.now(), final
@@ -185,9 +184,7 @@ class League(models.Model):
     def set_public(self, public: bool, by: Actor) -> bool:
         """The owner's choice, logged; False when it was so already (the room's row
         lock orders two taps)."""
-        room_model = type(self.room)
-        with transaction.atomic():
-            locked = room_model.objects.select_for_update().get(pk=self.room_id)
+        with lock_objects(self.room) as (locked,):
             if locked.league_public == public:
                 return False
             locked.league_public = self.room.league_public = public
@@ -198,8 +195,7 @@ class League(models.Model):
     def leave_out(self, player: Any, out: bool, by: Actor) -> bool:
         """不参加排名: the player is listed in no standings (his tables still count for
         the others); or back in.  False when nothing changed."""
-        with transaction.atomic():
-            League.objects.select_for_update().get(pk=self.pk)
+        with lock_objects(self):
             now = self.left_out.filter(pk=player.pk).exists()
             if now == out:
                 return False

@@ -10,15 +10,17 @@ lists his tables, and a table's link is its only key.
 from __future__ import annotations
 
 import secrets
+from typing import cast
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import models, transaction
+from django.db import models
 from django.dispatch import Signal
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from scorer.lookalike import looks_like
+from scorer.models.locking import lock_objects
 from scorer.models.roomlog import PLAYER_RENAMED, PLAYERS_MERGED, Actor
 from scorer.text import PLAYER_NAME, clean_text
 
@@ -92,12 +94,10 @@ class Player(models.Model):
         name = clean_text(PLAYER_NAME, name)
         if not name:
             raise ValueError("empty name")
-        with transaction.atomic():
-            # The player's row lock: two admins renaming him at once would each keep
-            # the name they read as his old one.
-            before = (
-                Player.objects.select_for_update().values_list("name", flat=True).get(pk=self.pk)
-            )
+        # The player's row lock: two admins renaming him at once would each keep
+        # the name they read as his old one.
+        with lock_objects(self) as (row,):
+            before = row.name
             taken = Player.named(self.room_id, name)
             if taken is not None and taken.pk != self.pk:
                 raise ValueError("name taken")
@@ -112,6 +112,11 @@ class Player(models.Model):
                 room_rows = type(self.room).objects.filter(pk=self.room_id)
                 room_rows.update(league_version=models.F("league_version") + 1)
 
+    def closed_tables(self) -> list[models.Model]:
+        """The closed tables he sat at (their kept results name him), in pk order."""
+        seats = Seat.objects.filter(player=self, session__closed_at__isnull=False)
+        return [s.session for s in seats.select_related("session").order_by("session_id")]
+
     def merge_into(self, keep: Player, by: Actor | None = None) -> int:
         """Two names that are one person: his seats move to `keep`, this name goes
         (the room's log keeps both names when an admin, `by`, merges them).
@@ -120,15 +125,17 @@ class Player(models.Model):
         when one of them is gone (merged meanwhile)."""
         if keep.pk == self.pk or keep.room_id != self.room_id:
             raise ValidationError(_("Choose two different players of this room."))
-        with transaction.atomic():
-            # Both rows locked, in pk order: two admins merging the same pair (either
-            # way round) would otherwise both move seats and one would then delete a
-            # player the other had just given seats to; the second now finds one gone.
-            locked = list(
-                Player.objects.select_for_update().filter(pk__in=[self.pk, keep.pk]).order_by("pk")
-            )
-            if len(locked) != 2:
-                raise Player.DoesNotExist("merged meanwhile")
+        # Both rows locked (lock_objects: in pk order): two admins merging the same
+        # pair (either way round) would otherwise both move seats and one would then
+        # delete a player the other had just given seats to; the second now finds one
+        # gone (Player.DoesNotExist).  The closed tables whose kept results are
+        # written again (players_merged) are locked first, as the locking rule
+        # orders: a table before a player.
+        closed = self.closed_tables()
+        with lock_objects(*closed, self, keep) as rows:
+            locked = cast(list[Player], rows[-2:])
+            if not {t.pk for t in self.closed_tables()} <= {t.pk for t in closed}:
+                raise Player.DoesNotExist("merged meanwhile")  # another name's tables came
             both = (
                 Seat.objects.filter(player=self, session__seats__player=keep)
                 .select_related("session")

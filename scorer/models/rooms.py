@@ -37,6 +37,7 @@ from simple_history.models import HistoricalRecords
 from rules import REGISTRY
 from rules.registry import Ruleset
 from scorer.config_checks import checked_params, checked_room_fee, checked_room_time_fee
+from scorer.models.locking import lock_objects
 from scorer.models.players import Player
 from scorer.models.roomlog import (
     CONFIG_COPIED,
@@ -155,8 +156,7 @@ class Room(models.Model):
     def rename(self, name: str, by: Actor) -> bool:
         """The owner renames the room: its address, its tables' QR codes and every
         link stay as they are.  False when the name is the same."""
-        with transaction.atomic():
-            room = Room.objects.select_for_update().get(pk=self.pk)
+        with lock_objects(self) as (room,):
             before, after = room.name, cut(ROOM_NAME, name)
             if before == after:
                 return False
@@ -274,11 +274,10 @@ class Room(models.Model):
         preselected); False at either end.  The places are renumbered 10, 20, 30… (a
         copy shares its original's number until then); only the rows whose place
         changes are saved, so the history shows the moves and nothing else."""
-        with transaction.atomic():
-            # The room's row lock: two admins reordering at once would each renumber
-            # from the order they read and interleave their writes; the second now
-            # waits and moves from the order the first left.
-            Room.objects.select_for_update().get(pk=self.pk)
+        # The room's row lock: two admins reordering at once would each renumber
+        # from the order they read and interleave their writes; the second now
+        # waits and moves from the order the first left.
+        with lock_objects(self):
             configs = list(self.configs.order_by("order", "pk"))
             at = next((i for i, c in enumerate(configs) if c.pk == config_pk), None)
             if at is None:
@@ -361,8 +360,7 @@ class RoomMember(models.Model):
     def set_name(self, name: str) -> bool:
         """The name the room's history gives this admin ("老板"); logged under the name
         they had.  False when it is the same."""
-        with transaction.atomic():
-            member = RoomMember.objects.select_for_update().select_related("user").get(pk=self.pk)
+        with lock_objects(self) as (member,):
             before, name = member.shown_name, cut(MEMBER_NAME, name)
             if name == member.display_name:
                 return False
@@ -481,8 +479,7 @@ class RoomConfig(models.Model):
         configuration on two phones: the second to save would silently undo the
         first one's change, so under the row lock a form opened before the last
         change is refused (EditConflict, nothing saved) and shown again."""
-        with transaction.atomic():
-            config = RoomConfig.objects.select_for_update().get(pk=self.pk)
+        with lock_objects(self) as (config,):
             if seen is not None and seen != config.version:
                 raise EditConflict(config)
             before = {
@@ -527,10 +524,9 @@ class RoomConfig(models.Model):
 
         The room always offers one at least: a table's QR code starts a table from
         the offered ones, and with none a phone at the table could start nothing."""
-        with transaction.atomic():
-            # The room's row lock: two admins each stopping one of the last two
-            # offered configurations would otherwise both see another one left.
-            Room.objects.select_for_update().get(pk=self.room_id)
+        # The room's row lock: two admins each stopping one of the last two
+        # offered configurations would otherwise both see another one left.
+        with lock_objects(self.room):
             config = RoomConfig.objects.get(pk=self.pk)
             if config.enabled == offered:
                 return False

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from django.db import IntegrityError
-from django.db.models import Max
+from django.db.models import Max, Q
 
 from rules.registry import event_steps, without_last_step
 from scorer.models import errors
@@ -68,6 +68,20 @@ class RoundChanges:
         whatever lines the adjustments, penalties and fees took in the ledger."""
         return self.rounds.filter(Round.hands_q(), status=Round.ACTIVE).count() + 1
 
+    def recorded(self, token: uuid.UUID) -> Round | None:
+        """The round a 确认 with this form token recorded, or added an event to: the
+        one place that tells a second 确认 of the same form (a double tap, a retry after
+        a lost answer, two phones posting the same form) from a new one.  Asked by the
+        record view first and again under the lock by `record_round` and `add_event`."""
+        return self.rounds.filter(Q(token=token) | Q(revisions__token=token)).first()
+
+    def _recorded_meanwhile(self, token: uuid.UUID) -> Round:
+        """The round a concurrent 确认 of the same form recorded: it won the race on the
+        (session, token) or (round, token) constraint."""
+        rnd = self.recorded(token)
+        assert rnd is not None
+        return rnd
+
     def record_round(
         self,
         token: uuid.UUID,
@@ -88,7 +102,7 @@ class RoundChanges:
             # Under the lock, two phones confirming different rounds at the same moment
             # get consecutive numbers instead of one failing on (session, number).
             with locked(self) as session:
-                done = session.rounds.filter(token=token).first()
+                done = session.recorded(token)
                 if done is not None:
                     return done  # the same form confirmed twice: already recorded
                 # The cheap check first: no scoring for a round that cannot start.
@@ -127,22 +141,64 @@ class RoundChanges:
         except IntegrityError:
             # The (session, token) constraint: a concurrent confirm of the same form
             # won the race; it recorded the round, so this one returns it.
-            return self.rounds.get(token=token)
+            return self._recorded_meanwhile(token)
 
-    def undo_last(self, author: str = "", expected: int | None = None) -> Round | None:
-        """Mark the last standing round undone; it stays in the ledger's history.
+    def undo_last(
+        self,
+        author: str = "",
+        expected: int | None = None,
+        step: bool = False,
+        steps: int | None = None,
+    ) -> Round | None:
+        """Undo the last standing round (it stays in the ledger's history), or with
+        `step` take back only the last step of that round played as events: its last
+        event, or the last winner who joined a win on its discard (一炮多响, stored in
+        that one win event: the winners before him stay).
 
-        `expected`: the round number the player saw as the last one.  Two phones
-        tapping 撤销 on the same page would otherwise undo two rounds; under the
-        session lock the second finds a different last round and does nothing.
+        A step taken back makes a new version of the round without it (every earlier
+        version is kept); taking back its only step undoes the round, and a finished
+        round whose last step is taken back is open again.
+
+        `expected`: the round number the player saw as the last one, and `steps` the
+        steps he saw in it (rules.registry.event_steps).  Two phones tapping 撤销 on
+        the same page would otherwise undo two rounds (or steps, or one of another
+        round); under the session lock the second finds a different last round (or
+        count) and does nothing: None.
         """
         with locked(self) as session:
-            last = session.rounds.filter(status=Round.ACTIVE).order_by("-number").first()
+            last = (
+                session.rounds.filter(status=Round.ACTIVE)
+                .select_related("current")
+                .order_by("-number")
+                .first()
+            )
             if last is None or (expected is not None and last.number != expected):
                 return None
-            last.mark_undone(author)
+            if not step:
+                last.mark_undone(author)
+            elif not session._take_back_step(last, author, steps):
+                return None
             session.bump()
             return last
+
+    def _take_back_step(self, last: Round, author: str, steps: int | None) -> bool:
+        """undo_last's `step` on the last standing round, under the lock: False when it
+        is no round of events, or has another count of steps than `steps`."""
+        if last.current is None or last.current.kind != RoundRevision.ROUND:
+            return False
+        events = list(last.current.entry.get("events") or [])
+        if steps is not None and steps != event_steps(events):
+            return False
+        kept = without_last_step(events)
+        if not kept:
+            last.mark_undone(author)
+            return True
+        entry = {"kind": "round", **round_position(last.current), "events": kept}
+        last.add_revision(score_entry(self, entry), author)
+        if not last.in_progress:
+            last.in_progress = True
+            last.save(update_fields=["in_progress"])
+        return True
 
     # -- rounds recorded event by event (kongs pay at once, the others play on after a win) --
 
@@ -179,7 +235,7 @@ class RoundChanges:
         """
         try:
             with locked(self) as session:
-                done = session.rounds.filter(revisions__token=token).first()
+                done = session.recorded(token)
                 if done is not None:
                     # The same form confirmed twice (double tap, retry): already added.
                     return done
@@ -215,47 +271,7 @@ class RoundChanges:
                 return rnd
         except IntegrityError:
             # (round, token): a concurrent confirm of the same form won the race.
-            return self.rounds.get(revisions__token=token)
-
-    def undo_last_event(
-        self, author: str = "", expected: int | None = None, expected_round: int | None = None
-    ) -> Round | None:
-        """Take back the last step of the last round played as events: its last
-        event, or the last winner who joined a win on its discard (一炮多响, stored
-        in that one win event: the winners before him stay).
-
-        The round keeps every earlier version (a new revision without the step);
-        taking back its only step undoes the round.  A finished round whose last
-        step is taken back is open again.  `expected`: the number of steps the
-        phone saw (rules.registry.event_steps, and `expected_round` the round
-        number), so two phones tapping at once take back one step, not two, and
-        never one of another round.
-        """
-        with locked(self) as session:
-            last = (
-                session.rounds.filter(status=Round.ACTIVE)
-                .select_related("current")
-                .order_by("-number")
-                .first()
-            )
-            if last is None or last.current is None or last.current.kind != RoundRevision.ROUND:
-                return None
-            if expected_round is not None and last.number != expected_round:
-                return None  # another phone finished or undid that round meanwhile
-            events = list(last.current.entry.get("events") or [])
-            if expected is not None and expected != event_steps(events):
-                return None
-            kept = without_last_step(events)
-            if not kept:
-                last.mark_undone(author)
-            else:
-                entry = {"kind": "round", **round_position(last.current), "events": kept}
-                last.add_revision(score_entry(session, entry), author)
-                if not last.in_progress:
-                    last.in_progress = True
-                    last.save(update_fields=["in_progress"])
-            session.bump()
-            return last
+            return self._recorded_meanwhile(token)
 
     def restore(self, number: int, author: str = "") -> Round | None:
         """Restore an undone round (redo): it counts again; its undo and this

@@ -10,10 +10,11 @@ import hashlib
 import secrets
 from typing import Any
 
-from django.db import models, transaction
+from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scorer.models.locking import lock_objects
 from scorer.models.roomlog import (
     TABLE_BROUGHT_BACK,
     TABLE_CODE_REPLACED,
@@ -93,8 +94,7 @@ class RoomTable(models.Model):
         price (`time_fee`, checked; {} for its configuration's); logged with what it was
         before and after.  False when nothing changed.  The (room, number) constraint
         refuses a number another admin took meanwhile (IntegrityError, nothing saved)."""
-        with transaction.atomic():
-            table = RoomTable.objects.select_for_update().get(pk=self.pk)
+        with lock_objects(self) as (table,):
             before = {**table.log_data(), "time_fee": table.time_fee or {}}
             table.number, table.name = number, cut(TABLE_NAME, name)
             if time_fee is not None:
@@ -120,8 +120,7 @@ class RoomTable(models.Model):
         Race: a phone starting a game here (seating.start_at) holds the same row
         lock, so it either started before the retirement (and goes on by its own
         link) or finds the table retired and starts nothing."""
-        with transaction.atomic():
-            table = RoomTable.objects.select_for_update().get(pk=self.pk)
+        with lock_objects(self) as (table,):
             if table.retired_at is not None:
                 return False
             table.retired_at = self.retired_at = timezone.now()
@@ -132,8 +131,7 @@ class RoomTable(models.Model):
     def bring_back(self, by: Actor) -> bool:
         """A retired table in use again, with the code it had (still printed on it);
         False when it was in use.  Give it a new code as well if the old one leaked."""
-        with transaction.atomic():
-            table = RoomTable.objects.select_for_update().get(pk=self.pk)
+        with lock_objects(self) as (table,):
             if table.retired_at is None:
                 return False
             table.retired_at = self.retired_at = None
@@ -150,8 +148,7 @@ class RoomTable(models.Model):
         would replace it twice (and the first one's new print would be stale);
         under the row lock the second finds another version and replaces nothing
         (False).  ValueError for a retired table (bring it back first)."""
-        with transaction.atomic():
-            table = RoomTable.objects.select_for_update().get(pk=self.pk)
+        with lock_objects(self) as (table,):
             if table.retired_at is not None:
                 raise ValueError("a retired table gets no new code")
             if seen is not None and seen != table.qr_version:

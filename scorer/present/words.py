@@ -196,3 +196,19 @@ def name_seats(text: str, names: Sequence[str]) -> str:
         return str(names[i]) if 0 <= i < len(names) else m.group(0)
 
     return _SEAT_ZH.sub(name, _SEAT_EN.sub(name, text)) if text else text
+
+
+def recorded_message(rnd: Round, corrected: bool = False) -> str:
+    """What the table says once a line is recorded (or corrected): a hand by its
+    place among the hands, "第 3 局已记录" (Round.hand_number: the line's own number
+    counts the adjustments, penalties and fees too), the other lines by their kind,
+    never as a 局."""
+    kind = rnd.current.kind if rnd.current is not None else ""
+    if kind == RoundRevision.ADJUST:
+        return gettext("Adjustment corrected.") if corrected else gettext("Adjustment recorded.")
+    if kind == RoundRevision.PENALTY:
+        return gettext("Penalty corrected.") if corrected else gettext("Penalty recorded.")
+    number = rnd.hand_number() or rnd.number
+    if corrected:
+        return gettext("Round %(number)s corrected.") % {"number": number}
+    return gettext("Round %(number)s recorded.") % {"number": number}

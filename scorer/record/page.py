@@ -39,14 +39,7 @@ from scorer.record.picker import (
     seat_input_rows,
     wind_name,
 )
-from scorer.record.result import (
-    Outcome,
-    ToldClaim,
-    event_outcome,
-    hand_shape,
-    round_outcome,
-    told_claim,
-)
+from scorer.record.result import Outcome, ToldClaim, outcome, told_claim
 from scorer.templatetags.scorer_format import sign_class
 
 
@@ -215,19 +208,30 @@ def tile_grid(p: Pick) -> list[list[GridTile]]:
     can be added (an event counts the other shown hands' copies as well)."""
     rows: list[list[GridTile]] = [[], [], [], []]
     wild = set(p.wild_kinds())
-    choosing_kong = isinstance(p, EventPick) and p.kind == "kong"
+    chosen = p.chosen_tile
     for t in p.spec.tiles:
         if t >= N_KINDS:
             continue
-        if choosing_kong:
-            assert isinstance(p, EventPick)
-            tile = GridTile(FACES[t], held=0, dim=False, wild=False, on=t == p.kong_tile)
+        if p.choosing_tile:
+            tile = GridTile(FACES[t], held=0, dim=False, wild=False, on=t == chosen)
         else:
             dim = p.held(t) >= 4 or (p.tool == "chi" and (t >= 27 or t % 9 > 6))
             tile = GridTile(FACES[t], held=Pick.held(p, t), dim=dim, wild=t in wild,
-                            on=t == p.turned and p.tool == "turned")  # fmt: skip
+                            on=t == chosen)  # fmt: skip
         rows[min(t // 9, 3)].append(tile)
     return [r for r in rows if r]
+
+
+@dataclass(frozen=True)
+class FlowPart:
+    """What record_page takes from the form's own flow: the live result, the seats,
+    the part of the page only that flow has."""
+
+    result: Outcome
+    seats: list[SeatButton]
+    flow: WholeRound | Events
+    quick_available: bool
+    asks_turned: bool
 
 
 def record_page(
@@ -236,37 +240,16 @@ def record_page(
     asked: Asked,
     message: str = "",
     editing: Round | None = None,
-    now: RoundNow | None = None,
 ) -> RecordPage:
-    """The page for this state of the form: `p` an `EventPick` (with `now`, the round
-    it adds to) or a `Pick` (`editing`: the round it corrects)."""
+    """The page for this state of the form (`editing`: the round it corrects)."""
     rs = get_ruleset(session.ruleset)
     names = list(session.players)
-    flow: WholeRound | Events
-    if isinstance(p, EventPick):
-        assert now is not None
-        taken = taken_round(session, p, now.rnd.number if now.rnd is not None else None)
-        result = event_outcome(session, p, now, taken is not None)
-        seats = [
-            SeatButton(s, name, dealer=s == p.dealer, winner=s == p.winner,
-                       discarder=p.discarder == str(s), out=s in p.out, player=s == p.player)
-            for s, name in enumerate(names)
-        ]  # fmt: skip
-        flow = _events(session, p, now, result, seats)
-        quick_available, asks_turned = bool(p.catalog), p.asks_turned
-    else:
-        taken = taken_round(session, p) if editing is None else None
-        result = round_outcome(session, p, taken is not None)
-        result = replace(result, shape=hand_shape(session, p))
-        winds = session.rules.seat_winds(p.dealer, p.wind)
-        seats = [
-            SeatButton(s, name, dealer=s == p.dealer, winner=s == p.winner,
-                       discarder=p.discarder == str(s), wind=wind_name(winds[s]))
-            for s, name in enumerate(names)
-        ]  # fmt: skip
-        flow = _whole_round(session, rs, p, result, asked, winds)
-        quick_available = bool(rs.fan_catalog(session.rules.params))
-        asks_turned = p.spec.wilds.mode == "turned"
+    taken = taken_round(session, p, p.open_number) if editing is None else None
+    part = p.by_flow(
+        lambda whole: _whole_part(session, rs, whole, asked, taken is not None),
+        lambda event: _event_part(session, event, taken is not None),
+    )
+    result, seats = part.result, part.seats
     result = replace(result, message=refusal_words(result.message, names),
                      hint=name_seats(result.hint, names))  # fmt: skip
     if editing is not None:
@@ -292,16 +275,44 @@ def record_page(
         where_open=asked.where_open,
         grid=tile_grid(p),
         hand=hand_view(p),
-        asks_turned=asks_turned,
+        asks_turned=part.asks_turned,
         seat_inputs=seat_inputs,
         seat_input_grid=seat_input_grid(seat_inputs, tapped_seat(asked.tap)),
         event_kinds=[{"id": e.id, "label": by_language(e.zh, e.en)} for e in p.spec.events],
-        quick_available=quick_available,
+        quick_available=part.quick_available,
         result=result,
         taken=taken,
         me_seat=asked.me_seat,
-        flow=flow,
+        flow=part.flow,
     )
+
+
+def _whole_part(session: GameSession, rs: Ruleset, p: Pick, asked: Asked, taken: bool) -> FlowPart:
+    """A round picked whole: its result, the seats with their winds, its flags and fans."""
+    result = outcome(session, p, taken)
+    winds = session.rules.seat_winds(p.dealer, p.wind)
+    seats = [
+        SeatButton(s, name, dealer=s == p.dealer, winner=s == p.winner,
+                   discarder=p.discarder == str(s), wind=wind_name(winds[s]))
+        for s, name in enumerate(session.players)
+    ]  # fmt: skip
+    flow = _whole_round(session, rs, p, result, asked, winds)
+    quick = bool(rs.fan_catalog(session.rules.params))
+    return FlowPart(result, seats, flow, quick, p.spec.wilds.mode == "turned")
+
+
+def _event_part(session: GameSession, p: EventPick, taken: bool) -> FlowPart:
+    """An event of the round in progress: its result, the seats (who is out, the
+    kong's player), its kinds, kongs, wall's end and joining."""
+    assert p.now is not None  # read or made fresh against the round
+    result = outcome(session, p, taken)
+    seats = [
+        SeatButton(s, name, dealer=s == p.dealer, winner=s == p.winner,
+                   discarder=p.discarder == str(s), out=s in p.out, player=s == p.player)
+        for s, name in enumerate(session.players)
+    ]  # fmt: skip
+    flow = _events(session, p, p.now, result, seats)
+    return FlowPart(result, seats, flow, bool(p.catalog), p.asks_turned)
 
 
 def tapped_seat(tap: str | None) -> int | None:

@@ -9,7 +9,8 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from rules.table import SeatInput
 from rules.tiles import N_KINDS, SEAT_WINDS, WIND_TILES, tile_en, tile_str, tile_zh
-from scorer.entry.pick import Pick, meld_tiles
+from scorer.entry.melds import meld_tiles
+from scorer.entry.pick import Pick
 from scorer.language import by_language, is_zh, tile_name
 from scorer.present.words import meld_labels
 

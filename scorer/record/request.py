@@ -1,6 +1,8 @@
 """The record page's request as both flows (a round picked whole, a round recorded
 event by event) read and answer it: the taps it carries, who records, what of it
-keeps a fold open, and the answer once the entry is in or dropped.
+keeps a fold open, the form's answer (`render_form`: the page or its form's inside,
+for a new entry, a correction or a step of one) and the answer once the entry is in
+or dropped.
 
 Request handling for scorer/views/record*.py, beside scorer/services/access.py and
 scorer/services/phone.py: the form's state itself is read by scorer/entry, shown by
@@ -9,15 +11,17 @@ scorer/record/page.py.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext
 
 from scorer.entry.pick import MAX_TAPS, Pick
-from scorer.htmx_answers import HtmxHttpRequest, go
-from scorer.models import GameSession, Round, RoundRevision
-from scorer.record.page import Asked
+from scorer.htmx_answers import HtmxHttpRequest, go, page_or_partial
+from scorer.models import GameSession, Round
+from scorer.record.page import Asked, RoundSummary, record_page, refusal
 from scorer.services import phone
 
 
@@ -67,17 +71,35 @@ def dropped(request: HtmxHttpRequest, session: GameSession) -> HttpResponse:
     return done(request, session, reverse("scorer:session", args=[session.code]))
 
 
-def recorded_message(rnd: Round, corrected: bool = False) -> str:
-    """What the table says once a line is recorded (or corrected): a hand by its
-    place among the hands, "第 3 局已记录" (Round.hand_number: the line's own number
-    counts the adjustments, penalties and fees too), the other lines by their kind,
-    never as a 局."""
-    kind = rnd.current.kind if rnd.current is not None else ""
-    if kind == RoundRevision.ADJUST:
-        return gettext("Adjustment corrected.") if corrected else gettext("Adjustment recorded.")
-    if kind == RoundRevision.PENALTY:
-        return gettext("Penalty corrected.") if corrected else gettext("Penalty recorded.")
-    number = rnd.hand_number() or rnd.number
-    if corrected:
-        return gettext("Round %(number)s corrected.") % {"number": number}
-    return gettext("Round %(number)s recorded.") % {"number": number}
+def render_form(
+    request: HtmxHttpRequest,
+    session: GameSession,
+    p: Pick,
+    message: str = "",
+    editing: Round | None = None,
+    status: int = 200,
+    stale: RoundSummary | None = None,
+    refused: bool = False,
+    step: int | None = None,
+) -> HttpResponse:
+    """The form's inside for htmx, else the whole page.  `stale`: the version another
+    phone saved meanwhile, shown above a correction made from an older one;
+    `refused`: the answer to a 确认 that recorded nothing (the bar says so, and why);
+    `step`: the step of the round of events `editing` this form changes
+    (record_edit_events.py)."""
+    page = record_page(session, p, asked(request, session), message, editing)
+    page = replace(page, stale=stale)
+    if step is not None:
+        page = page.with_step(step)
+    if message and message == page.result.message:
+        # A refused confirm of an event: its preview says it already.
+        page = p.by_flow(lambda _: page, lambda _: replace(page, tap_message=""))
+    if refused:
+        page = refusal(page, message)
+    return page_or_partial(
+        request,
+        "scorer/record/page.html",
+        "scorer/record/form.html#form",
+        page.context(),
+        status=status,
+    )

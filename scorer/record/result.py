@@ -20,7 +20,8 @@ from rules.registry import get_ruleset
 from rules.table import Scoring
 from rules.tiles import parse_tile, tile_str, tiles_str
 from scorer.entry.event_pick import STANDING_SIZE, EventPick
-from scorer.entry.pick import HAND_SIZE, Pick
+from scorer.entry.melds import HAND_SIZE
+from scorer.entry.pick import Pick
 from scorer.entry.round_now import RoundNow
 from scorer.language import by_language, is_zh, rule_error_text, tile_name
 from scorer.models import GameSession
@@ -28,7 +29,7 @@ from scorer.present.events import reason_labels
 from scorer.present.scoring import fan_rows, total_text, working_lines
 from scorer.present.words import name_seats
 from scorer.record.picker import FACES, Face, seat_rows
-from scorer.scoring import evaluate, evaluate_events, how_won_missing, refusal
+from scorer.scoring import evaluate, how_won_missing, refusal
 
 # "from" is a keyword: these rows are typed dicts, read by the template as x.from.
 PaymentRow = TypedDict("PaymentRow", {"from": str, "to": str, "amount": int, "why": str})
@@ -100,7 +101,7 @@ def win_gain(payments: Sequence[Mapping[str, Any]], winner: int | None) -> int |
 def unfinished_hand(session: GameSession, p: Pick, out: Outcome) -> Outcome | None:
     """`out` with what the winning hand still lacks (tiles, the win tile, its waits
     when one tile short), or None when the hand is complete."""
-    fixed = p.fixed_win if isinstance(p, EventPick) else None
+    fixed = p.fixed_win
     if fixed is not None and p.n_tiles < HAND_SIZE:
         # 一炮多响: his winning tile is the discard, there already; no waits to pick from.
         n = HAND_SIZE - p.n_tiles
@@ -147,12 +148,23 @@ def with_waits(session: GameSession, p: Pick, out: Outcome) -> Outcome:
 # ---------------------------------------------------------------- a round picked whole
 
 
-def round_outcome(session: GameSession, p: Pick, taken: bool) -> Outcome:
-    """The live result of a round picked whole.  `taken`: the round this form was for
-    is recorded meanwhile, and the player decides first."""
+def outcome(session: GameSession, p: Pick, taken: bool) -> Outcome:
+    """The live result under the form, whichever its flow: a round picked whole
+    scored as it stands, or the event added to the round in progress (its own
+    payments, fans, checks).  `taken`: the round this form was for is recorded
+    meanwhile, and the player decides first (the hand's line stays under the hand)."""
+    return p.by_flow(
+        lambda whole: replace(
+            Outcome() if taken else round_outcome(session, whole),
+            shape=hand_shape(session, whole),
+        ),
+        lambda event: Outcome() if taken else event_outcome(session, event),
+    )
+
+
+def round_outcome(session: GameSession, p: Pick) -> Outcome:
+    """The live result of a round picked whole."""
     out = Outcome()
-    if taken:
-        return out
     if p.kind == "win":
         if p.mode == "tiles":
             unfinished = unfinished_hand(session, p, out)
@@ -239,11 +251,11 @@ def hand_shape(session: GameSession, p: Pick) -> str:
 # ---------------------------------------------------------------- one event of a round
 
 
-def event_outcome(session: GameSession, p: EventPick, now: RoundNow, taken: bool) -> Outcome:
-    """The live result of adding this event: its own payments, fans, checks."""
-    if taken:
-        # The new round this form was for is recorded: the player decides first.
-        return Outcome()
+def event_outcome(session: GameSession, p: EventPick) -> Outcome:
+    """The live result of adding this event to the round it was read against: its own
+    payments, fans, checks."""
+    now = p.now
+    assert now is not None
     out = Outcome(stale=p.expected != now.count)
     if p.asks_turned and p.turned is None and p.kind == "win":
         return replace(out, hint=gettext("First turn up the tile that decides the wild tiles."))
@@ -271,8 +283,7 @@ def event_outcome(session: GameSession, p: EventPick, now: RoundNow, taken: bool
         # The list add_event would settle: the same merge for 一炮多响.
         rs = get_ruleset(session.ruleset)
         events = rs.with_event(list(now.events), event, session.rules.params, p.join)
-        turned = {"turned": tile_str(p.turned)} if p.turned is not None else {}
-        result = evaluate_events(session, events, p.dealer, p.wind, turned).result
+        result = evaluate(session, p.round_entry(events)).result
     except RuleError as e:
         return replace(out, message=rule_error_text(e))
     i = len(events) - 1
@@ -336,10 +347,9 @@ def told_claim(session: GameSession, p: EventPick, now: RoundNow) -> ToldClaim:
     fans = {str(k): v for k, v in sorted(p.wall_fans.get(p.seat, {}).items())}
     hands = [{"seat": s, "status": "ready", "fans": fans} if s == p.seat
              else {"seat": s, "status": "not_ready"} for s in p.in_play()]  # fmt: skip
-    turned = {"turned": tile_str(p.turned)} if p.turned is not None else {}
     try:
         events = [*now.events, {"type": "wall_end", "hands": hands}]
-        result = evaluate_events(session, events, p.dealer, p.wind, turned).result
+        result = evaluate(session, p.round_entry(events)).result
     except RuleError as e:
         return ToldClaim(message=rule_error_text(e))
     check = next(c for c in result["events"][-1]["checks"] if c["seat"] == p.seat)

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scorer.models import GameSession
+from scorer.models.locking import lock_objects
 from scorer.models.players import Player, Seat, is_placeholder
 from scorer.models.rooms import Room, RoomTable, default_room
 from scorer.text import PLAYER_NAME, cut
@@ -78,15 +79,17 @@ def start_at(table: RoomTable, **fields: Any) -> tuple[GameSession, bool]:
     reopened older session is let be: reopening is about correcting it).
     TableRetired (nothing started) when the table was retired meanwhile.
     """
-    with transaction.atomic():
-        locked = RoomTable.objects.select_for_update().filter(pk=table.pk).first()
-        if locked is None or locked.retired_at is not None:
-            # Retired while the start form was open (RoomTable.retire takes this lock).
-            raise TableRetired(table)
-        existing = open_session(table)
-        if existing is not None:
-            return existing, False
-        return start_table(table=table, **fields), True
+    try:
+        with lock_objects(table) as (locked,):
+            if locked.retired_at is not None:
+                # Retired while the start form was open (RoomTable.retire takes this lock).
+                raise TableRetired(table)
+            existing = open_session(table)
+            if existing is not None:
+                return existing, False
+            return start_table(table=table, **fields), True
+    except RoomTable.DoesNotExist:  # deleted meanwhile: as retired, nothing started
+        raise TableRetired(table) from None
 
 
 def seat_players(session: GameSession) -> None:

@@ -3,9 +3,9 @@ refund is a collection of a negative amount), members' balances, the day's
 close-out (日结) and the hour the room's day ends.  The figures themselves are read
 by one function, scorer/services/books.py `books`.
 
-Every money change here is a function in one transaction.atomic() that locks the
-row the race is about (select_for_update) and writes the room's log
-(scorer/models/roomlog.py) in the same transaction.
+Every money change here is a function that locks the rows the race is about
+(scorer/models/locking.py `lock_objects`, one transaction) and writes the room's
+log (scorer/models/roomlog.py) in the same transaction.
 """
 
 from __future__ import annotations
@@ -18,12 +18,14 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.db.models import Sum
 from django.utils.translation import gettext
 
 from scorer import clock
 from scorer.models import GameSession
+from scorer.models.locking import lock_objects
+from scorer.models.locking import locked as locked_table
 from scorer.models.money import (
     BALANCE,
     HAND_METHODS,
@@ -42,7 +44,6 @@ from scorer.models.roomlog import (
     TILL_TOPPED_UP,
 )
 from scorer.models.rooms import LAST_DAY_END_HOUR, Room, RoomMember
-from scorer.models.sessions import locked as locked_table
 from scorer.parse import money_or_none
 from scorer.services.books import BookRow, Calendar, Charged, books
 from scorer.services.kept import kept_figures
@@ -129,27 +130,29 @@ def collect(
     Race: two admins collecting the same table at once would both see the seat
     owing and take it twice; the table's row lock orders them, and the second
     finds nothing owed.  A balance is charged under its player's row lock too."""
-    # The table's lock (sessions.locked; a closed table is what is collected), then a
-    # balance's: the one order the locking rule allows.
+    # The table's lock (a closed table is what is collected), then the balances
+    # charged, all at once: the one order the locking rule allows.
     with locked_table(session, closed_ok=True) as locked:
         money = table_money(locked)
-        made: list[Collection] = []
-        for seat in money.seats:
-            due = seat.owed
-            part = (amounts or {}).get(seat.seat)
-            steps = [(choices.get(seat.seat, OWED), part)]
-            if rest and rest.get(seat.seat) in HAND_METHODS:
-                steps.append((rest[seat.seat], None))
-            for method, cap in steps:
-                if method not in METHODS or not due:
-                    continue
-                take = due
-                if cap is not None:  # a part of what is due, never more
-                    take = min(due, abs(cap)) if due > 0 else max(due, -abs(cap))
-                c = _take(locked, seat, method, take, by)
-                if c is not None:
-                    made.append(c)
-                    due -= c.amount
+        members = [s.player for s in money.seats if s.player and choices.get(s.seat) == BALANCE]
+        with lock_objects(*members):
+            made: list[Collection] = []
+            for seat in money.seats:
+                due = seat.owed
+                part = (amounts or {}).get(seat.seat)
+                steps = [(choices.get(seat.seat, OWED), part)]
+                if rest and rest.get(seat.seat) in HAND_METHODS:
+                    steps.append((rest[seat.seat], None))
+                for method, cap in steps:
+                    if method not in METHODS or not due:
+                        continue
+                    take = due
+                    if cap is not None:  # a part of what is due, never more
+                        take = min(due, abs(cap)) if due > 0 else max(due, -abs(cap))
+                    c = _take(locked, seat, method, take, by)
+                    if c is not None:
+                        made.append(c)
+                        due -= c.amount
         if made:
             locked.bump()
         return made
@@ -158,13 +161,13 @@ def collect(
 def _take(
     locked: GameSession, seat: SeatMoney, method: str, due: Decimal, by: RoomMember
 ) -> Collection | None:
-    """One seat's money taken (or given back) by one method, under the table's lock."""
+    """One seat's money taken (or given back) by one method, under the table's lock
+    (and, from a balance, its player's: `collect` takes them)."""
     if not due:
         return None
     if method == BALANCE:
         if seat.player is None or due < 0:
             return None  # no member here, or a refund: given back by hand
-        Player.objects.select_for_update().get(pk=seat.player.pk)
         due = min(due, max(balance_of(seat.player), ZERO))
         if not due:
             return None
@@ -234,9 +237,8 @@ def new_member(room: Room, name: str) -> Player:
     other = Player.looking_like(room.pk, name)
     if other is not None:
         raise LooksLike(name, other)
-    with transaction.atomic():
-        # The room's row lock: two admins adding the same name at once make one.
-        Room.objects.select_for_update().get(pk=room.pk)
+    # The room's row lock: two admins adding the same name at once make one.
+    with lock_objects(room):
         if Player.named(room.pk, name) is not None:
             raise ValueError("name taken")
         return Player.objects.create(room=room, name=name)
@@ -250,8 +252,7 @@ def top_up(player: Player, amount: Decimal, method: str, by: RoomMember) -> Bala
     if method not in HAND_METHODS:
         raise ValueError(method)
     amount = checked_amount(amount)
-    with transaction.atomic():
-        locked = Player.objects.select_for_update().get(pk=player.pk)
+    with lock_objects(player) as (locked,):
         entry = BalanceEntry.objects.create(
             room_id=locked.room_id,
             player=locked,
@@ -307,8 +308,7 @@ def close_day(
     lock orders them (taken before anything is read; no table lock is held here),
     and the unique constraint is the last word."""
     try:
-        with transaction.atomic():
-            locked_room = Room.objects.select_for_update().get(pk=room.pk)
+        with lock_objects(room) as (locked_room,):
             if locked_room.day_closes.filter(day=day).exists():
                 raise DayRefused(gettext("That day was closed already."))
             cal = Calendar.of(locked_room, day, day)
@@ -353,8 +353,7 @@ def set_day_end(room: Room, hour: int, by: RoomMember) -> bool:
         raise PermissionError("the day's end hour is the owner's")
     if not 0 <= hour <= LAST_DAY_END_HOUR:
         raise ValueError(hour)
-    with transaction.atomic():
-        locked_room = Room.objects.select_for_update().get(pk=room.pk)
+    with lock_objects(room) as (locked_room,):
         before = locked_room.day_ends_hour
         if before == hour:
             return False

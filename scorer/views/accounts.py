@@ -7,7 +7,6 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -74,14 +73,13 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "accounts/invite.html", context)
     if not form.is_valid():
         return render(request, "accounts/invite.html", context, status=400)
+    name = form.cleaned_data.get("display_name") or ""
     try:
-        # A new account and its membership together: a link used up meanwhile
-        # leaves no account behind.
-        with transaction.atomic():
-            if not user.is_authenticated:
-                assert isinstance(form, SignUpForm)
-                user = form.save()
-            found.accept(user, form.cleaned_data.get("display_name") or "")
+        if user.is_authenticated:
+            found.accept(user, name)
+        else:
+            assert isinstance(form, SignUpForm)
+            user = found.accept_new(form.save, name).user
     except InviteRefused as e:
         messages.error(request, " ".join(e.messages))
         return render(request, "accounts/invite.html", context, status=409)

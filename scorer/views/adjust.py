@@ -25,8 +25,7 @@ from scorer.language import rule_error_text
 from scorer.models import GameSession, Round, RoundRevision, RoundTaken, StaleRevision
 from scorer.parse import MAX_ROUND, int_or_none
 from scorer.present.adjust import adjust_data, adjust_entry, adjust_form
-from scorer.present.words import round_label
-from scorer.record.request import recorded_message
+from scorer.present.words import recorded_message, round_label
 from scorer.services import phone
 from scorer.services.access import closed_redirect, round_or_404, session_or_404
 from scorer.views import HtmxHttpRequest

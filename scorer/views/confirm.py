@@ -13,9 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.http import HttpResponse
-from django.shortcuts import render
 
-from scorer.htmx_answers import go
+from scorer.htmx_answers import go, page_or_partial
 from scorer.models import RoomMember
 from scorer.views import HtmxHttpRequest
 
@@ -51,8 +50,7 @@ def confirmation(request: HtmxHttpRequest) -> str | None:
 def ask(request: HtmxHttpRequest, member: RoomMember, nav: str, question: Ask) -> HttpResponse:
     """The question, as a page or (htmx) as the partial for the first tap's place."""
     context = {"member": member, "room": member.room, "nav": nav, "ask": question}
-    template = "room/confirm.html#confirm" if request.htmx else "room/confirm.html"
-    return render(request, template, context)
+    return page_or_partial(request, "room/confirm.html", "#confirm", context)
 
 
 def back(request: HtmxHttpRequest, url: str) -> HttpResponse:

@@ -11,13 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404, HttpResponse
-from django.shortcuts import render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 from rules import REGISTRY
 from rules.fan_help import FanHelp, example_groups
 from rules.tiles import SEAT_WINDS, parse_tile
+from scorer.htmx_answers import page_or_partial
 from scorer.language import by_language
 from scorer.present.words import WIND_NAMES
 from scorer.record.picker import FACES
@@ -70,5 +70,4 @@ def fan_help(request: HtmxHttpRequest, ruleset: str, fid: int) -> HttpResponse:
         "picked": help.picked,
         "aliases": help.aliases,
     }
-    template = "scorer/fan_help.html#body" if request.htmx else "scorer/fan_help.html"
-    return render(request, template, context)
+    return page_or_partial(request, "scorer/fan_help.html", "#body", context)

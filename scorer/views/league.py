@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 from scorer import clock
+from scorer.htmx_answers import page_or_partial
 from scorer.models import Room, Season
 from scorer.models.results import room_day_of
 from scorer.parse import int_or_none
@@ -78,8 +79,7 @@ def league(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     context = league_page(room, season, ruleset)
     context["admin"] = admin
     drawn(context.get("big_hands", []), room, admin)
-    template = "scorer/league.html#standings" if request.htmx else "scorer/league.html"
-    return render(request, template, context)
+    return page_or_partial(request, "scorer/league.html", "#standings", context)
 
 
 @require_safe

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from scorer.fees import FeeRule
 from scorer.forms.room import ConfigForm, NewConfigForm, free_name
 from scorer.forms.start import config_label
+from scorer.htmx_answers import page_or_partial
 from scorer.language import by_language
 from scorer.models.rooms import EditConflict, RoomConfig, RoomMember
 from scorer.parse import page_number
@@ -84,8 +85,7 @@ def _list(
         "show_off": show_off or request.GET.get("off") == "1",
         "nav": "configs",
     }
-    template = "room/configs.html#config_list" if request.htmx else "room/configs.html"
-    return render(request, template, context, status=status)
+    return page_or_partial(request, "room/configs.html", "#config_list", context, status=status)
 
 
 @room_admin

@@ -11,9 +11,9 @@ queued in the browser (static/js/taps.js) and sent with the state that answer
 brings, so quick taps on a slow network are not lost; taps are values
 ("tile:5m"), read against the state they arrive with.  Nothing is scored here:
 every number on the page comes from
-the engine through scorer.scoring (`evaluate`, `evaluate_events`), the same
-path `GameSession.record_round` and `Round.revise` take, and nothing is saved
-before 确认.
+the engine through scorer.scoring (`evaluate`), the same
+path `GameSession.record_round`, `add_event` and `Round.revise` take, and nothing
+is saved before 确认.
 
 State format (hidden inputs, all plain strings):
 
@@ -44,14 +44,14 @@ Every tap's state is kept for the phone (scorer/services/phone.py) and restored 
 record page is opened again, until the entry is confirmed or dropped.
 
 A session whose table moves money before a round ends records one event at a time
-(a kong, a win, the wall's end) on the same page and URLs: see "rounds played
-as events" in scorer/entry/event_pick.py for its extra state.  `GET record?kind=win|kong|wall_end`
-opens the form on that event.
+(a kong, a win, the wall's end) on the same page, URLs and views: see "rounds played
+as events" in scorer/entry/event_state.py for its extra state.  `GET record?kind=win|kong|wall_end`
+opens the form on that event.  The views take either form through one protocol
+(scorer/entry/protocol.py: `pick_for` chooses it once, from the table's ruleset).
 """
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import replace
 
 from django.contrib import messages
@@ -61,76 +61,48 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
-from rules import RuleError
 from rules.registry import get_ruleset
-from scorer.entry.pick import (
-    HAND_SIZE,
-    Pick,
-    next_position_of,
-    tile_of_tap,
-)
-from scorer.htmx_answers import expired_text, form_token, refused_status, show_top
-from scorer.language import rule_error_text
-from scorer.models import GameSession, Round, RoundTaken
+from scorer.entry.pick import Pick, tile_of_tap
+from scorer.entry.protocol import pick_for
+from scorer.htmx_answers import refused_status, show_top
+from scorer.models import GameSession, Round
 from scorer.parse import MAX_ROUND, int_or_none
-from scorer.record.page import RoundSummary, record_page, refusal
+from scorer.record.confirming import Refused, confirm_pick
+from scorer.record.page import record_page
 from scorer.record.request import (
     asked,
-    author,
     done,
     dropped,
-    recorded_message,
+    render_form,
     taps_of,
     who_records,
 )
-from scorer.scoring import how_won_missing
 from scorer.services import phone
 from scorer.services.access import closed_redirect, round_or_404, session_or_404
 from scorer.views import HtmxHttpRequest
 from scorer.views.record_edit_events import edit_events
-from scorer.views.record_events import confirm_event, preview_event, record_event
 
-__all__ = ["confirm", "posted_pick", "preview", "record", "render_form"]
-
-
-def render_form(
-    request: HtmxHttpRequest,
-    session: GameSession,
-    p: Pick,
-    message: str = "",
-    editing: Round | None = None,
-    status: int = 200,
-    stale: RoundSummary | None = None,
-    refused: bool = False,
-) -> HttpResponse:
-    """The form's inside for htmx, else the whole page.  `stale`: the version another
-    phone saved meanwhile, shown above a correction made from an older one;
-    `refused`: the answer to a 确认 that recorded nothing (the bar says so, and why)."""
-    template = "scorer/record/form.html#form" if request.htmx else "scorer/record/page.html"
-    page = record_page(session, p, asked(request, session), message, editing)
-    page = replace(page, stale=stale)
-    if refused:
-        page = refusal(page, message)
-    return render(request, template, page.context(), status=status)
+__all__ = ["confirm", "posted_pick", "preview", "record"]
 
 
 # ---------------------------------------------------------------- views
 
 
-def posted_pick(request: HtmxHttpRequest, session: GameSession) -> tuple[Pick, str, set[int]]:
-    """The form's state with its taps applied in order, the message of the last tap
-    that could not be done, and the tiles the tile taps touched."""
+def posted_pick(
+    request: HtmxHttpRequest, session: GameSession, flow: type[Pick] | None = None
+) -> tuple[Pick, str, set[int]]:
+    """The form's state with its taps applied in order (several when taps made while
+    an answer was on its way come together: static/js/taps.js), the message of the
+    last tap that could not be done, and the tiles the tile taps touched.  `flow`:
+    the form a correction is made on; a new entry's is the table's (`pick_for`)."""
     rs = get_ruleset(session.ruleset)
-    p = Pick.from_post(request.POST, session, rs)
+    p = (flow or pick_for(session)).read(request.POST, session, rs)
     who_records(request, session, p)
     message = ""
     touched: set[int] = set()
     for tap in taps_of(request):
         if tap == "taken:next":
-            # Record it as the next round: its number, and the dealer and wind after the
-            # round just recorded (the ones the form had loaded are stale).
-            p.for_round = session.next_number()
-            p.dealer, p.wind = next_position_of(session)
+            p.next_round(session, rs)
             continue
         touched |= tile_of_tap(p, tap)
         message = p.apply(tap, session.n_players, rs) or message
@@ -148,57 +120,51 @@ def _editing(request: HtmxHttpRequest, session: GameSession) -> Round | None:
 def record(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """The record page; a POST is a tap from a browser without JavaScript.
 
-    The phone's entry in progress, if any, is restored (a reload loses nothing).
+    The phone's entry in progress, if any, is restored (a reload loses nothing);
+    `?kind=` opens an event's form on that event.
     """
     session = session_or_404(code)
     if (closed := closed_redirect(request, session)) is not None:
         return closed
-    rs = get_ruleset(session.ruleset)
-    if session.stepwise:
-        return record_event(request, session, rs)
     if request.method == "POST":
         if "taken:discard" in taps_of(request):
             return dropped(request, session)
         p, message, _ = posted_pick(request, session)
         phone.save_draft(request, session, p.hidden())
         return render_form(request, session, p, message)
+    rs = get_ruleset(session.ruleset)
+    flow = pick_for(session)
+    kind = request.GET.get("kind", "")
     draft = phone.load_draft(request, session)
-    if draft:
-        p = Pick.from_post(draft, session, rs)
+    if draft and kind in ("", draft.get("kind")):
+        p = flow.read(draft, session, rs)
     else:
-        p = Pick.fresh(session)
         # The way this phone entered its last win (选牌 / 选番), where the table has both.
-        if phone.last_mode(request) == "quick" and rs.fan_catalog(session.rules.params):
-            p.mode = "quick"
+        p = flow.fresh(session, rs, kind, phone.last_mode(request))
     p.author = phone.my_name(request, session)
     return render_form(request, session, p)
 
 
 @require_POST
 def preview(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    """Apply one tap and show the live result (htmx: the form's inside). Saves nothing
+    """Apply the taps and show the live result (htmx: the form's inside). Saves nothing
     but the phone's entry in progress."""
     session = session_or_404(code)
-    rs = get_ruleset(session.ruleset)
-    if session.stepwise and "round" not in request.POST:
-        return preview_event(request, session, rs)
     editing = _editing(request, session)
     if editing is not None and editing.current is not None and editing.current.kind == "round":
         return edit_events(request, session, editing)  # a step of a round of events corrected
     if editing is None and "taken:discard" in taps_of(request):
         return dropped(request, session)
-    p, message, touched = posted_pick(request, session)
+    p, message, touched = posted_pick(request, session, Pick if editing is not None else None)
     if editing is None:
         phone.save_draft(request, session, p.hidden())
     taps = taps_of(request)
-    tap = taps[-1] if taps else ""
     changed = _delta_tiles(request, p, taps, touched)
     if changed is not None:
         response = _tap_delta(request, session, p, message, editing, changed)
     else:
         response = render_form(request, session, p, message, editing)
-    completed = tap.startswith("tile:") and p.n_tiles == HAND_SIZE
-    if completed and p.mode == "tiles" and not message:
+    if p.completes(taps[-1] if taps else "") and not message:
         # The tile that completes the hand: its fans and payments appear under the
         # hand, above the grid the finger is on; bring the hand to the top of the
         # screen so that the hand and its result are seen together.
@@ -215,9 +181,10 @@ def _delta_tiles(
     A plain tap adds a tile to the hand or takes one back, with no tool active:
     the hand, its result, the state, that tile's count on the grid and the bar
     change, nothing else.  Anything else (a tool, a seat, the mode) re-renders
-    the whole form; so does a batch of taps with anything but plain tile taps in it.
+    the whole form; so does a batch of taps with anything but plain tile taps in it,
+    and every tap on an event's form.
     """
-    if not request.htmx or request.POST.get("delta") != "1":
+    if not request.htmx or request.POST.get("delta") != "1" or not p.takes_delta:
         return None
     if p.kind != "win" or p.mode != "tiles" or p.tool or request.POST.get("tool"):
         return None
@@ -247,40 +214,22 @@ def _tap_delta(
 
 @require_POST
 def confirm(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    """Record the round the form shows, once."""
+    """Record the round (or add the event) the form shows, once (record/confirming.py
+    decides; this answers: the table's page, or the form again with why)."""
     session = session_or_404(code)
     rs = get_ruleset(session.ruleset)
-    if session.stepwise:
-        return confirm_event(request, session, rs)
-    p = Pick.from_post(request.POST, session, rs)
+    p = pick_for(session).read(request.POST, session, rs)
     who_records(request, session, p)
     if "taken:next" in taps_of(request):
         # "Record it as round N" after another phone recorded this form's round: the
-        # choice is a confirm, of the next round, with the dealer and wind
-        # after the round just recorded (the ones the form had loaded are stale).
-        p.for_round = session.next_number()
-        p.dealer, p.wind = next_position_of(session)
-    refused = refused_status(request, 400)
-    token = form_token(p.token)
-    if token is None:
-        p.token = str(uuid.uuid4())
-        return render_form(request, session, p, expired_text(), status=refused, refused=True)
-    if p.kind == "win" and p.winner is not None and (msg := how_won_missing(p.discarder)):
-        return render_form(request, session, p, msg, status=refused, refused=True)
-    try:
-        # The token makes confirming idempotent.  A double tap on 确认, a retry
-        # after a lost answer, or two phones confirming the same form all carry
-        # the same token: record_round returns the round the first one recorded,
-        # and if two requests race past that check at the same moment, the
-        # (session, token) unique constraint lets only one insert through.
-        # for_round: two phones with two forms for the same round record it once.
-        rnd = session.record_round(
-            token, p.entry(), author(request, session, p), number=p.for_round
+        # choice is a confirm, of the next round.
+        p.next_round(session, rs)
+    answer = confirm_pick(session, rs, p, request.POST)
+    if isinstance(answer, Refused):
+        status = refused_status(request, answer.status)
+        return render_form(
+            request, session, answer.pick, answer.message, status=status, refused=True
         )
-    except RoundTaken:
-        # The form shows the round recorded meanwhile and asks what to do with this one.
-        return render_form(request, session, p, status=refused_status(request, 409), refused=True)
-    except RuleError as e:
-        return render_form(request, session, p, rule_error_text(e), status=refused, refused=True)
-    messages.success(request, recorded_message(rnd))
+    if answer.message:
+        messages.success(request, answer.message)
     return done(request, session, reverse("scorer:session", args=[session.code]))

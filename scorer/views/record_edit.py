@@ -16,16 +16,17 @@ from django.views.decorators.http import require_http_methods
 from rules import RuleError
 from rules.registry import get_ruleset
 from scorer.entry.pick import Pick
+from scorer.entry.round_edit import pick_of_entry
 from scorer.htmx_answers import go, refused_status
 from scorer.language import rule_error_text
 from scorer.models import GameSession, Round, RoundRevision, StaleRevision
+from scorer.present.words import recorded_message
 from scorer.record.page import round_summary
-from scorer.record.request import author, recorded_message, who_records
-from scorer.scoring import how_won_missing
+from scorer.record.request import author, render_form, who_records
 from scorer.services import phone
 from scorer.services.access import closed_redirect, round_or_404, session_or_404
 from scorer.views import HtmxHttpRequest
-from scorer.views.record import posted_pick, render_form
+from scorer.views.record import posted_pick
 from scorer.views.record_edit_events import edit_events
 
 __all__ = ["edit"]
@@ -47,11 +48,11 @@ def edit(request: HtmxHttpRequest, code: str, number: int) -> HttpResponse:
         # A round played as events is corrected a step at a time, on the event form.
         return edit_events(request, session, rnd)
     if request.method == "GET":
-        p = Pick.from_entry(rnd.current.entry, rnd)
+        p = pick_of_entry(rnd.current.entry, rnd)
         p.author = phone.my_name(request, session)
         return render_form(request, session, p, editing=rnd)
     if "confirm" not in request.POST:
-        p, message, _ = posted_pick(request, session)
+        p, message, _ = posted_pick(request, session, Pick)
         return render_form(request, session, p, message, editing=rnd)
     return _confirm_edit(request, session, rnd, rnd.current)
 
@@ -62,14 +63,14 @@ def _confirm_edit(
     """确认 on a correction of `rnd` (`current`: its version as loaded now): a new
     version, once, never silently over one made meanwhile."""
     rs = get_ruleset(session.ruleset)
-    p = Pick.from_post(request.POST, session, rs)
+    p = Pick.read(request.POST, session, rs)
     who_records(request, session, p)
     refused = refused_status(request, 400)
-    if p.kind == "win" and p.winner is not None and (msg := how_won_missing(p.discarder)):
+    if msg := p.missing():
         return render_form(request, session, p, msg, rnd, status=refused, refused=True)
     done = reverse("scorer:round", args=[session.code, rnd.number])
     entry = p.entry()
-    if Pick.from_entry(current.entry, rnd).entry() == entry:
+    if pick_of_entry(current.entry, rnd).entry() == entry:
         # Nothing to correct: unchanged, or a double tap whose first tap saved it.
         # (Back to the round; unlike record_request.done, the phone's new-round entry is kept.)
         return go(request, done)
@@ -80,7 +81,7 @@ def _confirm_edit(
         rnd.revise(entry, author(request, session, p), base=p.base)
     except StaleRevision as stale:
         rnd.current = stale.current
-        if Pick.from_entry(stale.current.entry, rnd).entry() == entry:
+        if pick_of_entry(stale.current.entry, rnd).entry() == entry:
             # The same correction made meanwhile (a double tap, or another phone).
             return go(request, done)
         # Someone else corrected the round since this form was opened: show it

@@ -21,7 +21,6 @@ from django.utils.translation import gettext
 
 from rules import RuleError
 from rules.registry import get_ruleset
-from rules.tiles import tile_str
 from scorer.entry.event_edit import Step, events_of, now_before, step_pick, steps_of
 from scorer.entry.event_pick import EventPick
 from scorer.entry.round_now import RoundNow
@@ -29,12 +28,12 @@ from scorer.htmx_answers import go, refused_status
 from scorer.language import rule_error_text
 from scorer.models import GameSession, Round, StaleRevision
 from scorer.parse import int_or_none
+from scorer.present.words import recorded_message
 from scorer.record.correction import correction_page
-from scorer.record.request import recorded_message, taps_of, who_records
-from scorer.scoring import evaluate_events
+from scorer.record.request import render_form, taps_of, who_records
+from scorer.scoring import evaluate
 from scorer.services import phone
 from scorer.views import HtmxHttpRequest
-from scorer.views.record_events import render_event
 
 __all__ = ["edit_events"]
 
@@ -182,14 +181,14 @@ def _step(
     if request.method == "GET":
         p = step_pick(session, rs, now, steps[i] if i < len(steps) else None)
         p.author = phone.my_name(request, session)
-        return render_event(request, session, p, now, step=(rnd, i))
+        return render_form(request, session, p, editing=rnd, step=i)
     p = EventPick.read(request.POST, session, rs, now)
     who_records(request, session, p)
     message = ""
     for tap in taps_of(request):
         message = p.apply(tap, session.n_players, rs) or message
     if "confirm" not in request.POST:
-        return render_event(request, session, p, now, message, step=(rnd, i))
+        return render_form(request, session, p, message, rnd, step=i)
     return _confirm_step(request, session, rnd, kept, p, now, i)
 
 
@@ -207,15 +206,15 @@ def _confirm_step(
     refused = refused_status(request, 400)
     event, missing = p.event()
     if event is None:
-        return render_event(request, session, p, now, missing, refused, True, (rnd, i))
+        return render_form(request, session, p, missing, rnd, refused, refused=True, step=i)
     try:
         events = get_ruleset(session.ruleset).with_event(
             list(now.events), event, session.rules.params, p.join
         )
-        turned = {"turned": tile_str(p.turned)} if p.turned is not None else {}
-        evaluate_events(session, events, p.dealer, p.wind, turned)
+        evaluate(session, p.round_entry(events))
     except RuleError as e:
-        return render_event(request, session, p, now, rule_error_text(e), refused, True, (rnd, i))
+        message = rule_error_text(e)
+        return render_form(request, session, p, message, rnd, refused, refused=True, step=i)
     steps: list[Step] = kept["steps"]
     step: Step = {"event": event, "join": p.join}
     if i < len(steps):

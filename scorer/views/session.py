@@ -8,6 +8,8 @@ shows is built by scorer/present/board.py; the views here route and answer.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -19,7 +21,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseStopPolling
 
 from rules import RuleError
-from scorer.htmx_answers import go
+from scorer.htmx_answers import go, page_or_partial
 from scorer.language import rule_error_text
 from scorer.models import GameSession, Round
 from scorer.parse import int_or_none
@@ -59,14 +61,22 @@ def _previous_totals(request: HtmxHttpRequest, n: int) -> list[int] | None:
 def detail(request: HtmxHttpRequest, code: str) -> HttpResponse:
     session = session_or_404(code)
     context = board(session, _previous_totals(request, session.n_players))
-    if request.htmx:
-        return render(request, "scorer/session.html#tallies", {**context, **LIVE_ANSWER})
-    phone.remember_table(request, session)
-    context["me_seat"] = phone.my_seat(request, session)
-    context["me_name"] = phone.my_name(request, session)
-    share = share_link(request, reverse("scorer:session", args=[session.code]))
-    context["share_url"], context["share_loopback"] = share.url, share.loopback_only
-    return render(request, "scorer/session.html", context)
+
+    def page_only() -> dict[str, Any]:
+        """The page's own (the tallies swapped in by htmx are the live answer)."""
+        phone.remember_table(request, session)
+        share = share_link(request, reverse("scorer:session", args=[session.code]))
+        return {
+            "me_seat": phone.my_seat(request, session),
+            "me_name": phone.my_name(request, session),
+            "share_url": share.url,
+            "share_loopback": share.loopback_only,
+        }
+
+    return page_or_partial(
+        request, "scorer/session.html", "#tallies", context,
+        page_only=page_only, partial_only=LIVE_ANSWER,
+    )  # fmt: skip
 
 
 @require_safe
@@ -185,10 +195,11 @@ def undo_event(request: HtmxHttpRequest, code: str) -> HttpResponse:
     else:
         # expected: re-checked under the session lock (two phones tapping at once).
         try:
-            rnd = session.undo_last_event(
+            rnd = session.undo_last(
                 author=phone.my_name(request, session),
-                expected=shown["count"],
-                expected_round=last.number,
+                expected=last.number,
+                step=True,
+                steps=shown["count"],
             )
         except RuleError:  # closed on another phone since the check above
             session.refresh_from_db(fields=["closed_at"])

@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from scorer.forms.start import ROOM, StartForm, chosen_config
+from scorer.htmx_answers import page_or_partial
 from scorer.models.players import recent_names
 from scorer.models.rooms import Room, RoomTable
 from scorer.services import phone
@@ -39,17 +40,25 @@ def _home(
     form: StartForm | None,
     status: int = 200,
     room_table: RoomTable | None = None,
+    fields_only: bool = False,
 ) -> HttpResponse:
-    context = {
-        "room": room,
-        "room_table": room_table,
-        "form": form,
-        "recent_names": recent_names(room.pk),
-        # The room's league, linked when its owner made it public.
-        "league_public": room.league_public,
-        **tables_context(request, room),
-    }
-    return render(request, "scorer/home.html", context, status=status)
+    """The start page, or (`fields_only`, another configuration chosen) only its
+    form's own fields (players, parameters)."""
+    return page_or_partial(
+        request,
+        "scorer/home.html",
+        "#ruleset_fields",
+        {"room": room, "form": form},
+        status=status,
+        asked=fields_only,
+        page_only=lambda: {
+            "room_table": room_table,
+            "recent_names": recent_names(room.pk),
+            # The room's league, linked when its owner made it public.
+            "league_public": room.league_public,
+            **tables_context(request, room),
+        },
+    )
 
 
 @require_safe
@@ -98,12 +107,11 @@ def _start_page(
         chosen = offered[0]  # a link to rules no longer offered: the room's first
     own = room_table.time_fee if room_table is not None else None
     form = StartForm(offered, chosen, own_time_fee=own) if chosen is not None else None
-    if request.htmx and "config" in request.GET and form is not None:
-        # Another configuration chosen: only its own fields (players, parameters).
-        return render(request, "scorer/home.html#ruleset_fields", {"form": form, "room": room})
-    if form is not None and room_table is not None:
+    # Another configuration chosen (htmx): only its own fields (players, parameters).
+    fields_only = bool(request.htmx) and "config" in request.GET and form is not None
+    if form is not None and room_table is not None and not fields_only:
         _prefill_names(form, room_table.last_names())
-    return _home(request, room, form, room_table=room_table)
+    return _home(request, room, form, room_table=room_table, fields_only=fields_only)
 
 
 def _prefill_names(form: StartForm, names: list[str]) -> None:

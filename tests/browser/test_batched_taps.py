@@ -81,7 +81,7 @@ def tap(page: Page, value: str) -> None:
 def server_state(session: GameSession, taps: list[str]) -> tuple[dict[str, str], Any]:
     """The state and total the server reaches applying the taps one by one."""
     rs = get_ruleset(session.ruleset)
-    p = Pick.fresh(session)
+    p = Pick.fresh(session, rs)
     for t in taps:
         p.apply(t, session.n_players, rs)
     return p.hidden(), evaluate(session, p.entry()).result["total"]

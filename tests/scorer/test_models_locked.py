@@ -51,7 +51,7 @@ CHANGES: dict[str, Callable[[GameSession, Round], Any]] = {
         {"kind": "adjust", "reason": "x", "lines": [{"from": 0, "to": 1, "amount": 1}]},
     ),
     "undo": lambda s, r: s.undo_last(),
-    "undo_event": lambda s, r: s.undo_last_event(),
+    "undo_event": lambda s, r: s.undo_last(step=True),
     "restore": lambda s, r: s.restore(r.number),
     "revise": lambda s, r: r.revise({"kind": "draw"}),
     "revise_round": lambda s, r: s.revise_round(r, {"kind": "draw"}),

@@ -232,8 +232,8 @@ def test_a_round_of_events_charges_each_winner_on_his_net() -> None:
     assert s.room_take() == sum(fees)
     balanced(s)
     # Taking the last win back takes its fee back with it.
-    s.undo_last_event()
-    plain.undo_last_event()
+    s.undo_last(step=True)
+    plain.undo_last(step=True)
     assert s.room_take() == 0 and s.tallies() == plain.tallies()
     balanced(s)
 

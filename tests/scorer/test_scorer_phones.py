@@ -226,14 +226,14 @@ def test_restoring_a_round_in_progress_waits_for_the_one_being_played() -> None:
     session.save()
     kong = {"type": "kong", "player": 1, "kong": "concealed"}
     event(session, kong)
-    session.undo_last_event(expected=1)  # its only event: the round is undone
+    session.undo_last(step=True, steps=1)  # its only event: the round is undone
     event(session, kong)  # round 2 is being played
     from rules import RuleError
 
     with pytest.raises(RuleError):
         session.restore(1)
     assert session.rounds.get(number=1).status == Round.UNDONE
-    session.undo_last_event(expected=1)
+    session.undo_last(step=True, steps=1)
     rnd = session.restore(1)
     assert rnd is not None and rnd.in_progress and rnd.status == Round.ACTIVE
 

@@ -25,14 +25,14 @@ def _dimmed(p: Pick) -> set[str]:
 
 def test_both_flows_build_the_same_page_type_with_their_own_part() -> None:
     whole = make_table("mcr", NAMES)
-    page = record_page(whole, Pick.fresh(whole), ASKED)
+    page = record_page(whole, Pick.fresh(whole, get_ruleset("mcr")), ASKED)
     assert isinstance(page.flow, WholeRound) and not page.context()["events_mode"]
     assert [s.name for s in page.seats] == NAMES and page.result.can_confirm is False
 
     events = make_table("sichuan", NAMES)
     now = round_now_of(events)
-    p = EventPick.fresh_event(events, get_ruleset("sichuan"), now, "win")
-    page = record_page(events, p, ASKED, now=now)
+    p = EventPick.fresh(events, get_ruleset("sichuan"), "win", now=now)
+    page = record_page(events, p, ASKED)
     assert isinstance(page.flow, Events) and page.context()["events_mode"]
     assert page.context()["now"] is now and [s.name for s in page.seats] == NAMES
 
@@ -41,7 +41,7 @@ def test_one_grid_counts_the_hand_and_dims_what_chi_cannot_start_from() -> None:
     """A chi is tapped by its lowest tile: 8, 9 and the honors never start one, on the
     whole-round picker and on an event's picker alike (one grid for both)."""
     whole = make_table("mcr", NAMES)
-    p = Pick.fresh(whole)
+    p = Pick.fresh(whole, get_ruleset("mcr"))
     p.concealed = [parse_tile("5m")] * 2
     assert [g.held for g in tile_grid(p)[0]][4] == 2
     p.tool = "chi"
@@ -51,6 +51,6 @@ def test_one_grid_counts_the_hand_and_dims_what_chi_cannot_start_from() -> None:
     events = make_table("house", NAMES)
     assert events.stepwise and "chi" in events.rules.table.melds
     now = round_now_of(events)
-    e = EventPick.fresh_event(events, get_ruleset("house"), now, "win")
+    e = EventPick.fresh(events, get_ruleset("house"), "win", now=now)
     e.tool = "chi"
     assert _dimmed(e) == expected

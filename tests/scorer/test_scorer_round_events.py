@@ -145,21 +145,21 @@ def test_undo_last_event_keeps_history_and_reopens() -> None:
     event(s, win(2, 0, PURE_PAIRS))
     r = event(s, win(1, 0, {"concealed": "123456789s1122s", "win_tile": "2s"}))
     assert not r.in_progress
-    undone = s.undo_last_event("甲", expected=4)
+    undone = s.undo_last("甲", step=True, steps=4)
     assert undone == r
     r.refresh_from_db()
     assert r.in_progress and r.revisions.count() == 5
     assert s.tallies() == [-12 - 12 - 96, 36, -12 + 96, -12 + 12]
     # A stale phone (it saw 4 events) takes back nothing more, nor one of another round.
-    assert s.undo_last_event("乙", expected=4) is None
-    assert s.undo_last_event("乙", expected=3, expected_round=2) is None
+    assert s.undo_last("乙", step=True, steps=4) is None
+    assert s.undo_last("乙", 2, step=True, steps=3) is None
     assert len(r.revisions.last().entry["events"]) == 3  # type: ignore[union-attr]
 
 
 def test_undoing_the_only_event_undoes_the_round() -> None:
     s = sichuan()
     r = event(s, kong(1, "concealed"))
-    assert s.undo_last_event() == r
+    assert s.undo_last(step=True) == r
     r.refresh_from_db()
     assert r.status == Round.UNDONE and not r.in_progress
     assert s.tallies() == [0, 0, 0, 0] and s.round_in_progress() is None

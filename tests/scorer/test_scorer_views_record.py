@@ -156,7 +156,7 @@ def test_melds_chi_pung_kongs(phone: Phone) -> None:
     page = phone.tap("tool:chi", "tool:chi")  # tapping the active tool again leaves it
     assert phone.state["tool"] == ""
     assert page.count('class="pk-meld ') == 4
-    pick = Pick.from_post(phone.state, phone.session, __import__("rules").get_ruleset("mcr"))
+    pick = Pick.read(phone.state, phone.session, __import__("rules").get_ruleset("mcr"))
     assert pick.hand()["melds"] == [
         {"type": "chi", "tiles": "123m", "exposed": True},
         {"type": "kong", "tiles": "3333s", "exposed": True},
@@ -265,7 +265,7 @@ def test_flags_and_flowers_reach_the_engine(phone: Phone) -> None:
     assert 'value="flag:robbing_kong"' in page and 'value="flag:after_kong"' not in page
     page = phone.tap("from:self", "flag:after_kong")
     assert "杠上开花" in page and "妙手回春" in page and 'value="flag:robbing_kong"' not in page
-    pick = Pick.from_post({**phone.state, "flags": "after_kong,robbing_kong"}, phone.session,
+    pick = Pick.read({**phone.state, "flags": "after_kong,robbing_kong"}, phone.session,
                           __import__("rules").get_ruleset("mcr"))  # fmt: skip
     hand = pick.hand()
     assert hand["after_kong"] is True and "robbing_kong" not in hand  # 抢杠和 needs a discard

@@ -7,7 +7,10 @@ scorer/, mahjong_site/ and benchmarks/ (tests and migrations aside):
   nor `x._name` off an imported module (`import x as _x`, a private alias of a
   public name, is fine);
 * scorer's layers import downward only (SCORER_LAYERS, bottom first);
-* no import cycles.
+* no import cycles;
+* the record flow chooses its form once: no `isinstance(…, EventPick)` in scorer/,
+  and no test of a table's `stepwise` in the record flow's code but in the one
+  module that chooses the protocol (scorer/entry/protocol.py `pick_for`).
 
 And one rule of the tests' own: no test module (a file named test_*.py) is imported
 by another module of tests/; what tests share lives in the support modules
@@ -386,6 +389,75 @@ def test_no_import_cycles() -> None:
 def test_no_test_module_imports_another() -> None:
     found = imported_test_modules()
     assert not found, "move what these share into tests/support/:\n" + "\n".join(found)
+
+
+# The record flow's one chooser: a round picked whole (`Pick`) or one event of it
+# (`EventPick`) is decided here, from the table's ruleset, and nowhere else.
+FLOW_CHOOSER = "scorer/entry/protocol.py"
+# The record flow's code: the forms' states, the record page, its views, the model's
+# changes of rounds and the scoring they go through (and the record page's templates).
+FLOW_CODE = (
+    "scorer/entry/",
+    "scorer/record/",
+    "scorer/views/record",
+    "scorer/models/round_changes.py",
+    "scorer/scoring.py",
+    "templates/scorer/record/",
+)
+
+
+def flow_choices(root: Path = ROOT) -> list[str]:
+    """Where code asks which record flow it has instead of asking the form: an
+    `isinstance(…, EventPick)` anywhere in scorer/, a `stepwise` in the record
+    flow's code (Python or template) outside FLOW_CHOOSER."""
+    found = []
+    for path in sorted((root / "scorer").rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "isinstance"
+                and len(node.args) == 2
+                and "EventPick" in ast.unparse(node.args[1])
+            ):
+                found.append(f"{rel}:{node.lineno} isinstance(…, EventPick)")
+            in_flow = rel.startswith(FLOW_CODE) and rel != FLOW_CHOOSER
+            if in_flow and isinstance(node, ast.Attribute) and node.attr == "stepwise":
+                found.append(f"{rel}:{node.lineno} stepwise")
+    for path in sorted((root / "templates").rglob("*.html")):
+        rel = path.relative_to(root).as_posix()
+        if rel.startswith(FLOW_CODE):
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if "stepwise" in line:
+                    found.append(f"{rel}:{n} stepwise")
+    return found
+
+
+def test_the_record_flow_is_chosen_in_one_place() -> None:
+    found = flow_choices()
+    assert not found, (
+        f"the record flow is chosen by {FLOW_CHOOSER} alone (ask the form, "
+        "scorer/entry/protocol.py RecordPick):\n" + "\n".join(found)
+    )
+
+
+def test_the_flow_check_finds_what_it_looks_for(tmp_path: Path) -> None:
+    files = {
+        "scorer/entry/protocol.py": "def pick_for(s):\n    return 1 if s.stepwise else 2\n",
+        "scorer/record/page.py": "def f(p):\n    return isinstance(p, (Pick, EventPick))\n",
+        "scorer/views/record.py": "def g(session):\n    if session.stepwise:\n        pass\n",
+        "scorer/views/api.py": "def h(s):\n    return s.stepwise\n",
+        "templates/scorer/record/form.html": "{% if session.stepwise %}{% endif %}\n",
+        "templates/scorer/session.html": "{% if stepwise %}{% endif %}\n",
+    }
+    write_tree(tmp_path, files)
+    assert flow_choices(tmp_path) == [
+        "scorer/record/page.py:2 isinstance(…, EventPick)",
+        "scorer/views/record.py:2 stepwise",
+        "templates/scorer/record/form.html:1 stepwise",
+    ]
 
 
 # The checks must see what they look for: a tree with one offender of each kind

@@ -33,7 +33,7 @@ def step(s: GameSession, op: str, a: int, b: int | None, k: int) -> None:
     elif op == "kong" and s.stepwise:
         s.add_event(uuid.uuid4(), {"type": "kong", "player": a, "kong": "concealed"})
     elif op == "undo_event":
-        s.undo_last_event()
+        s.undo_last(step=True)
     elif op == "undo":
         s.undo_last()
     elif op == "restore":
