@@ -11,7 +11,7 @@ per situation (keys in the result's own order) for 39,060 situations:
 * the spec examples (tests/fixtures/spec/mcr.jsonl);
 * 8,000 uniform random hands (half winning shapes), some with a wrong win tile;
 * 4,000 broken or unusual situations from the parse differential test's
-  generator (tests/rules/test_parse_fast.py), every spelling of the tiles.
+  generator (tests/support/situations.py), every spelling of the tiles.
 
 Run it on the commit before a change and after it, then compare the files
 (`--against` does it and names the first differing line).  `--reverse` scores
@@ -57,7 +57,7 @@ _FLAGS = (
 def situations() -> list[dict[str, Any]]:
     """The fixed set, always the same (seeded)."""
     from tests.rules import mcr_oracle as mo
-    from tests.rules import test_parse_fast as tpf
+    from tests.support import situations as tpf
 
     out: list[dict[str, Any]] = []
     for seed in (1, 2, 3, 5, 11, 23):

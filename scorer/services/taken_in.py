@@ -26,7 +26,7 @@ from scorer.models.money import Collection, DayClose, TableCharge
 from scorer.models.results import write_results
 from scorer.models.roomlog import TABLE_SENT_BACK
 from scorer.models.rooms import Room, RoomMember
-from scorer.services.books import Calendar
+from scorer.services.calendar import Calendar
 
 # How long a taken-in table is offered to be sent back on the dashboard.
 OFFERED_FOR = dt.timedelta(days=14)

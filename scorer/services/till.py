@@ -45,7 +45,8 @@ from scorer.models.roomlog import (
 )
 from scorer.models.rooms import LAST_DAY_END_HOUR, Room, RoomMember
 from scorer.parse import money_or_none
-from scorer.services.books import BookRow, Calendar, Charged, books
+from scorer.services.books import BookRow, Charged, books
+from scorer.services.calendar import Calendar
 from scorer.services.kept import kept_figures
 from scorer.text import PLAYER_NAME, clean_text
 from scorer.timefee import CENT, MAX_PRICE

@@ -22,6 +22,7 @@ from scorer.models.rooms import Room, RoomMember
 from scorer.parse import FIRST_DAY, LAST_DAY, date_or_none
 from scorer.present.fee import clock_view
 from scorer.services import books as book
+from scorer.services import calendar
 from scorer.services.access import room_admin, room_session_or_404
 from scorer.services.day import STALE_AFTER, results_text, table_label, tables_now
 from scorer.services.taken_in import Refused, send_back, taken_in_lately
@@ -53,7 +54,7 @@ def manage(request: HttpRequest, member: RoomMember) -> HttpResponse:
     """The room's dashboard: what is being played now, and what the room took today
     (the day's books, scorer/services/books.py, with the open tables' fees so far)."""
     room = member.room
-    day = book.today(room)
+    day = calendar.today(room)
     tables, imported = tables_now(room)
     for t in tables:
         t.clock = clock_view(t.session)
@@ -186,7 +187,7 @@ def manage_send_back(request: HtmxHttpRequest, member: RoomMember, code: str) ->
 def _day_asked(room: Room, raw: str | None) -> dt.date | None:
     """The day the report is asked for (the room's today when none is); None for one
     that is not a day the app can report on (2000-01-01 to 2999-12-31: scorer/parse.py)."""
-    return book.today(room) if not raw else date_or_none(raw)
+    return calendar.today(room) if not raw else date_or_none(raw)
 
 
 @room_admin

@@ -29,7 +29,7 @@ from scorer.models.players import Player
 from scorer.models.rooms import LAST_DAY_END_HOUR, RoomMember
 from scorer.parse import date_or_none, id_or_none, int_or_none, money_or_none
 from scorer.services import books as book
-from scorer.services import till
+from scorer.services import calendar, till
 from scorer.services.access import player_or_404, room_admin, room_session_or_404
 from scorer.services.kept import kept, kept_figures
 from scorer.spreadsheet import amount, csv_text, local_time
@@ -52,7 +52,7 @@ __all__ = [
 
 def _day(request: HttpRequest, member: RoomMember) -> dt.date | None:
     raw = request.GET.get("day") or request.POST.get("day")
-    return book.today(member.room) if not raw else date_or_none(raw)
+    return calendar.today(member.room) if not raw else date_or_none(raw)
 
 
 def _bad_day() -> HttpResponse:
@@ -100,7 +100,7 @@ def till_table(request: HttpRequest, member: RoomMember, code: str) -> HttpRespo
         "methods": [(m, METHODS[m]) for m in HAND_METHODS],
         "balance_method": (BALANCE, METHODS[BALANCE]),
         "owed": till.OWED,
-        "day": book.room_day(member.room, session.closed_at) if session.closed_at else None,
+        "day": calendar.room_day(member.room, session.closed_at) if session.closed_at else None,
         "collections": [
             (c, money.seats[c.seat].name if c.seat < len(money.seats) else "?")
             for c in session.collections.order_by("at", "pk")

@@ -20,7 +20,7 @@ from scorer.models.roomlog import TILL_DAY_END_SET, RoomLogEntry
 from scorer.models.rooms import Room, RoomMember
 from scorer.present.room_log import log_line
 from scorer.services import books as book
-from scorer.services import till
+from scorer.services import calendar, till
 from scorer.services.kept import kept
 from tests.factories import make_table, record
 
@@ -128,7 +128,7 @@ def test_a_new_end_hour_spares_the_closed_days(room: Room, boss: Client) -> None
     assert book.books(room, day).total.charged == 195
     till.set_day_end(room, 1, owner(room))
     assert book.books(room, day).total.charged == 195  # not 0: its bounds stay
-    assert book.room_day(room, s.closed_at) == day
-    assert book.day_range(room, day + dt.timedelta(days=1))[0] == made.end
+    assert calendar.room_day(room, s.closed_at) == day
+    assert calendar.day_range(room, day + dt.timedelta(days=1))[0] == made.end
     shown = kept(made, book.books(room, day))
     assert shown.over_short == Decimal("-155.00") and not shown.changed

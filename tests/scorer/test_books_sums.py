@@ -22,6 +22,7 @@ from scorer import clock
 from scorer.models.money import Collection
 from scorer.models.rooms import Room
 from scorer.services import books as book
+from scorer.services import calendar
 from tests.support.books import PAID, T0, evening, local_day, steps
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +44,7 @@ def taken_by_admin(room: Room, day: dt.date) -> dict[str, Decimal]:
 
 
 def compare(room: Room) -> None:
-    today = book.today(room)
+    today = calendar.today(room)
     first = today - dt.timedelta(days=3)
     spans = [(first + dt.timedelta(days=k),) * 2 for k in range(5)] + [(first, today)]
     for a, b in spans:

@@ -18,7 +18,7 @@ from rules import get_ruleset
 from scorer.models import GameSession, Round
 from scorer.models.rooms import default_room
 from scorer.services import books as book
-from scorer.services import day
+from scorer.services import calendar, day
 from scorer.views.export import _described
 from tests.factories import NAMES, SHORT_NAMES, event, make_table, member_client, record
 from tests.pages import html, text, text_of
@@ -77,7 +77,7 @@ def test_every_count_of_hands_leaves_out_adjustments_penalties_and_the_fee() -> 
     # Closed: the AA fee is a sixth line, still 3 hands in the books.
     assert s.close()
     assert s.rounds.filter(status=Round.ACTIVE).count() == 6
-    assert [row.rounds for row in book.books(room, book.today(room)).rows] == [3]
+    assert [row.rounds for row in book.books(room, calendar.today(room)).rows] == [3]
     csv = boss.get(reverse("scorer:manage_report", args=[room.slug]), **ZH).content.decode()
     assert csv.splitlines()[1].split(",")[5] == "3"
     assert _described(s)["rounds"] == 3

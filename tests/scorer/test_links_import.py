@@ -20,6 +20,7 @@ from scorer.models import GameSession
 from scorer.models.roomlog import TABLE_TAKEN_IN, RoomLogEntry
 from scorer.models.rooms import Room, default_room
 from scorer.services import books as book
+from scorer.services import calendar
 from scorer.services.day import open_tables
 from scorer.services.export import table_json
 from tests.factories import NAMES, by_tiles, make_room, make_table, member_client, play
@@ -132,7 +133,7 @@ def test_an_imported_table_stays_out_of_the_books_until_taken_in(
     imported = made_by(send(Client(), reverse("scorer:room_import", args=[east.slug]), data))
 
     def books() -> tuple[set[int], int, set[int]]:
-        day = book.books(east, book.today(east))
+        day = book.books(east, calendar.today(east))
         report = {r.session_id for r in day.rows}
         return {t.session.pk for t in open_tables(east)}, day.total.points, report
 
@@ -167,7 +168,7 @@ def test_an_imported_table_stays_out_of_the_books_until_taken_in(
     assert f'id="imported-{imported.code}"' not in dashboard
     # The room's log says who took it in (once: twice is once).
     boss.post(take_in)
-    assert book.books(east, book.today(east)).total.points == 12
+    assert book.books(east, calendar.today(east)).total.points == 12
     (entry,) = RoomLogEntry.objects.filter(room=east, action=TABLE_TAKEN_IN)
     assert entry.user_name == "老板" and entry.data["session"] == imported.code
 

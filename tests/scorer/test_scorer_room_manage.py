@@ -26,6 +26,7 @@ from scorer.models import GameSession, Round, RoundRevision, SessionChange
 from scorer.models.players import Player
 from scorer.models.rooms import Room, RoomMember, RoomTable
 from scorer.services import books as book
+from scorer.services import calendar
 from scorer.services.player_records import records
 from scorer.share import qr_svg
 from tests.factories import NAMES, by_tiles, make_table, member_client, record
@@ -167,7 +168,7 @@ def test_todays_fees_per_table_and_in_total(room: Room, boss: Client) -> None:
     # The day's books: point fees at a table with a rate in 元 (13 points at 0.5), the
     # others in 分 in a column of their own (8 + 2): no undone round, no other room's,
     # no round of yesterday.
-    day = book.books(room, book.today(room))
+    day = book.books(room, calendar.today(room))
     assert day.total.points == 10 and day.total.point_money == Decimal("6.50")
     assert 'id="fees-points">10<' in page and "按分台费 6.50 元" in text_of(page)
     assert [r.points for r in day.rows if r.number == 4] == [8, 0, 0]
@@ -218,7 +219,7 @@ def test_report_csv_of_a_day_in_the_pages_language(room: Room, boss: Client) -> 
     assert s0.code not in body and s3.code not in body  # a table's code is its key
     # Yesterday: the old table only; in English.
     boss.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    day = (book.today(room) - dt.timedelta(days=1)).isoformat()
+    day = (calendar.today(room) - dt.timedelta(days=1)).isoformat()
     rows = list(csv.reader(io.StringIO(html(boss.get(url, {"day": day})).lstrip("\ufeff"))))
     assert rows[0][0] == "Table" and [r[0] for r in rows[1:]] == ["Table 3", "Total"]
     assert rows[1][-1] == "50" and rows[-1][-1] == "50"

@@ -20,7 +20,7 @@ from scorer import clock
 from scorer.models.money import ALIPAY, CASH, METHODS, WECHAT, Collection, DayClose
 from scorer.models.rooms import Room, RoomMember
 from scorer.services import books as book
-from scorer.services import till
+from scorer.services import calendar, till
 from scorer.services.kept import kept as kept_view
 from tests.factories import SHORT_NAMES, make_member, make_table, member_client, record
 
@@ -72,7 +72,7 @@ def evening(room: Room, history: list[tuple[str, int, int]]) -> None:
     staff = make_member(room, "xiaomei", RoomMember.ADMIN, "小美")
     tables = []
     kept: dict[int, dict[str, object]] = {}
-    first = book.today(room)
+    first = calendar.today(room)
     for op, which, n in history:
         t = tables[which % min(len(tables), 2)] if tables else None
         if op == "open" or t is None:
@@ -86,7 +86,7 @@ def evening(room: Room, history: list[tuple[str, int, int]]) -> None:
             last = t.rounds.aggregate(m=Max("created_at"))["m"]
             t.close(at=last or t.created_at)
         elif op == "reopen":
-            days = [book.today(room) - dt.timedelta(days=k) for k in range(3)]
+            days = [calendar.today(room) - dt.timedelta(days=k) for k in range(3)]
             before = {d: book.books(room, d).total.taken for d in days}
             paid = t.collections.exists()
             if t.reopen(author="a player's phone"):
@@ -105,7 +105,7 @@ def evening(room: Room, history: list[tuple[str, int, int]]) -> None:
         elif op == "long":
             clock.set_now(clock.now() + dt.timedelta(hours=n % 30))
         elif op == "dayclose":
-            day = book.today(room) - dt.timedelta(days=which // 3)  # mostly today
+            day = calendar.today(room) - dt.timedelta(days=which // 3)  # mostly today
             counted = Decimal(n) if n % 2 else None
             try:
                 made = till.close_day(room, day, member, counted)
@@ -129,7 +129,7 @@ def check(room: Room, tables: list, kept: dict[int, dict[str, object]]) -> None:
             event("a change after a close-out")
         assert str(shown.charged) == close.figures["charged"]
         assert shown.charged == shown.collected + shown.owed
-    today = book.today(room)
+    today = calendar.today(room)
     for day in (today - dt.timedelta(days=1), today):
         b = book.books(room, day)
         assert b.total.taken == {m: v for m, v in taken_by_rows(room, day).items()}
@@ -149,7 +149,7 @@ def check_pages(room: Room, member: RoomMember) -> None:
     boss: Client = member_client(room, "boss2", RoomMember.ADMIN, "二老板")
     zh = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
     slug = room.slug
-    today = book.today(room)
+    today = calendar.today(room)
     days = sorted({today - dt.timedelta(days=k) for k in range(4)})
     month: dict[str, list[str]] = {}
     for first in {d.replace(day=1) for d in days}:
