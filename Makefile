@@ -59,7 +59,7 @@ run: $(STAMP)
 	DJANGO_DEBUG=1 $(PY) manage.py migrate --noinput
 	DJANGO_DEBUG=1 $(PY) manage.py load_presets
 	@echo
-	@$(PY) -c "from mahjong_site import lan; print(lan.banner('$(ADDR)'))"
+	@$(PY) -c "from scorer.web import lan; print(lan.banner('$(ADDR)'))"
 	@echo
 	MAHJONG_LISTEN=$(ADDR) DJANGO_DEBUG=1 $(PY) manage.py runserver $(ADDR)
 

@@ -1,4 +1,4 @@
-"""python -m benchmarks.lookalike: what the look-alike check (scorer/lookalike.py) costs
+"""python -m benchmarks.lookalike: what the look-alike check (scorer/clean/lookalike.py) costs
 a start or a rename, as a room's registry grows.
 
 Player.looking_like reads the room's names and compares skeletons; the skeletons of
@@ -20,7 +20,7 @@ from collections.abc import Callable
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_site.settings")
 os.environ.setdefault("DJANGO_ALLOW_INSECURE_KEY", "1")
 
-from scorer import lookalike, text  # noqa: E402  (the settings first: the cleaner's words)
+from scorer.clean import lookalike, text  # noqa: E402  (the settings first: the cleaner's words)
 
 ROUNDS = 9
 

@@ -8,7 +8,7 @@ stay open for as long as a phone shows the page.  Through Django's ASGI handler
 each would hold a thread (its sync middleware and view) and, with persistent
 connections, a database connection; here they are served by a small ASGI app:
 the access check is one short database call in a worker thread, whose connection
-is closed at once, and then the stream waits on the broker (scorer/broker.py) in
+is closed at once, and then the stream waits on the broker (scorer/live/broker.py) in
 the event loop: no thread, no database connection.  The words and the checks are
 the Django views' (scorer/views/live.py, scorer/services/live.py).
 """
@@ -31,16 +31,8 @@ django_application = get_asgi_application()  # (sets Django up: imports below ne
 from asgiref.sync import sync_to_async  # noqa: E402
 from django.db import close_old_connections, connections  # noqa: E402
 
-from scorer.broker import table_topic  # noqa: E402
-from scorer.services.live import (  # noqa: E402
-    LEAGUE_EVENTS,
-    ROOM_EVENTS,
-    TABLE_EVENTS,
-    league_stream_for,
-    room_stream_for,
-    table_version,
-)
-from scorer.streams import (  # noqa: E402
+from scorer.live.broker import table_topic  # noqa: E402
+from scorer.live.streams import (  # noqa: E402
     BadVersion,
     Message,
     Opening,
@@ -50,6 +42,14 @@ from scorer.streams import (  # noqa: E402
     asgi_events,
     opening,
     seen_version,
+)
+from scorer.services.live import (  # noqa: E402
+    LEAGUE_EVENTS,
+    ROOM_EVENTS,
+    TABLE_EVENTS,
+    league_stream_for,
+    room_stream_for,
+    table_version,
 )
 from scorer.views.live import BAD_VERSION  # noqa: E402
 

@@ -22,7 +22,7 @@ comes from environment variables (see README.md, "Environment variables"):
   "memory" (one process: runserver, one worker), "postgres" (LISTEN/NOTIFY, across
   workers) or "redis" (pub/sub at ``MAHJONG_REDIS_URL``, default
   redis://127.0.0.1:6379/0: each worker hears of its own tables only).  Default: "postgres" on PostgreSQL, else "memory"; anything else, or
-  "postgres" on SQLite, refuses to start (scorer/broker.py, docs/deploy.md).
+  "postgres" on SQLite, refuses to start (scorer/live/broker.py, docs/deploy.md).
 * ``MAHJONG_LIVE_STREAM_SECONDS`` -- how long one event stream stays open before the
   server ends it and the phone reconnects (default 1800; 0: say what is new and end,
   as the test suite does).
@@ -40,7 +40,7 @@ comes from environment variables (see README.md, "Environment variables"):
 * ``MAHJONG_PUBLIC_URL``    -- the address share links use, e.g. "https://mj.example.org"
   (behind a proxy that hides it); default: the address the page was opened at, or
   the LAN address when opened on the loopback of a server on all interfaces
-  (scorer/share.py).
+  (scorer/web/share.py).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ from django.core.checks.security.base import (
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from mahjong_site import lan
+from scorer.web import lan
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -126,7 +126,7 @@ if not DEBUG and SECRET_KEY != INSECURE_DEV_SECRET_KEY and (why := weak_key_reas
 # Django's test setup adds "testserver" itself; DEBUG also allows localhost.
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 # `make run ADDR=0.0.0.0:8000` serves the other phones at the table: they come in
-# by this machine's LAN address (mahjong_site/lan.py), which must then be allowed.
+# by this machine's LAN address (scorer/web/lan.py), which must then be allowed.
 if lan.listens_everywhere() and (LAN_ADDRESS := lan.lan_address()):
     ALLOWED_HOSTS.append(LAN_ADDRESS)
 PUBLIC_URL = os.environ.get("MAHJONG_PUBLIC_URL", "").rstrip("/")
@@ -158,14 +158,14 @@ MIDDLEWARE = [
     # Answers compressed (Django's own, with its BREACH mitigation; whitenoise
     # serves static files pre-compressed): a chess room's Wi-Fi is the limit.
     # (Not the tables' event streams: compressed, they would be held back in the buffer.)
-    "scorer.streams.GZipMiddleware",
+    "scorer.live.streams.GZipMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Django's, whose session save after the view answers a lock timeout with
-    # "try again" (503) too, not a 500 or a 400 (scorer/middleware.py).
-    "scorer.middleware.SessionMiddleware",
-    # What a cache may keep of each answer, by its route (scorer/caching.py): outside
+    # "try again" (503) too, not a 500 or a 400 (scorer/web/middleware.py).
+    "scorer.web.middleware.SessionMiddleware",
+    # What a cache may keep of each answer, by its route (scorer/web/caching.py): outside
     # the rest, so that their redirects and refusals are covered too.
-    "scorer.caching.CacheMiddleware",
+    "scorer.web.caching.CacheMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -173,13 +173,13 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     # An admin's sign-in on a phone: signed out after 14 days unused (the phone's
     # tables kept).
-    "scorer.signin.AdminSessionMiddleware",
+    "scorer.web.signin.AdminSessionMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     # A change that waited too long for the database's lock: "try again" (503), not a 500.
-    "scorer.middleware.BusyMiddleware",
+    "scorer.web.middleware.BusyMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into its lockout answer.
     "axes.middleware.AxesMiddleware",
 ]
@@ -301,7 +301,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     #   locked" when two of them then both want to write; IMMEDIATE ones queue.
     # * timeout: how long one waits in that queue (seconds) before giving up; a
     #   change takes milliseconds, so 20 s is only ever reached by a stuck writer,
-    #   and then the phone is told to try again (scorer/middleware.py), never a 500.
+    #   and then the phone is told to try again (scorer/web/middleware.py), never a 500.
     # * WAL: readers (the pages every phone polls) never wait for the writer, nor
     #   it for them; synchronous=NORMAL is safe with WAL (a power cut may lose the
     #   last commits, never corrupt the file) and saves an fsync per change.
@@ -317,7 +317,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --------------------------------------------------------------------------- live tables
 
 # A table's phones and its room's admin pages hear of a change through a stream
-# (scorer/services/live.py) fed by a broker (scorer/broker.py): in this process only
+# (scorer/services/live.py) fed by a broker (scorer/live/broker.py): in this process only
 # ("memory", the embedded default) or across worker processes ("postgres").
 _ON_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 LIVE_BROKER = os.environ.get("MAHJONG_LIVE_BROKER", "").strip() or (
@@ -397,7 +397,7 @@ SESSION_COOKIE_HTTPONLY = True
 # A phone's session is its memory of the tables it has opened and who it is at
 # each (scorer/services/phone.py): kept for half a year, not Django's two weeks.  An admin
 # signed in on the phone is signed out after 14 days without use, the phone's
-# tables kept (scorer/signin.py).
+# tables kept (scorer/web/signin.py).
 SESSION_COOKIE_AGE = 180 * 24 * 3600
 
 # HTTPS-only hardening is behind its own flag rather than tied to DEBUG: the app

@@ -124,7 +124,7 @@ class Ruleset:
     # What a table offers (tiles, chi, 圈风, wild tiles, flags, events, per-seat
     # inputs, labels): see rules/table.py.  `table(params)` may vary it by parameter.
     table_spec: ClassVar[TableSpec] = TableSpec()
-    # The league's rating family (scorer/ratings.py): rulesets whose players' skill is
+    # The league's rating family (scorer/league/ratings.py): rulesets whose players' skill is
     # one skill share a family; each ruleset declares its own, and every preset of a
     # ruleset is in its family.  "" (undeclared): a family of its own, its id.
     rating_family: ClassVar[str] = ""

@@ -13,9 +13,9 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from rules import REGISTRY, RuleError
-from scorer.fees import checked_fee
 from scorer.language import rule_error_text
-from scorer.timefee import checked_time_fee
+from scorer.money.fees import checked_fee
+from scorer.money.timefee import checked_time_fee
 
 
 def checked_params(ruleset_id: str, params: Any) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from rules.round import WINNER_KEYS
 from rules.table import TableSpec
 from rules.tiles import SEAT_WINDS
 from rules.values import fan_counts, flower_count, whole_in
-from scorer.text import REASON, TextRefused, clean_text
+from scorer.clean.text import REASON, TextRefused, clean_text
 
 
 class SeatedTable(Protocol):
@@ -62,7 +62,7 @@ class ScoredEntry:
     result: dict[str, Any]  # the engine's result (fans, total, notes)
     deltas: list[int]  # the players' net: with room_take they sum to zero
     payments: list[dict[str, Any]]  # "to" None: paid to the room (台费)
-    room_take: int = 0  # what the room takes (scorer/fees.py adds it; the engine never does)
+    room_take: int = 0  # what the room takes (scorer/money/fees.py adds it; the engine never does)
 
 
 def _seat(entry: Mapping[str, Any], key: str, players: int, required: bool) -> int | None:

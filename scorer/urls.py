@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from scorer import views
-from scorer.parse import NumberConverter
+from scorer.clean.parse import NumberConverter
 from scorer.views import (
     accounts,
     adjust,
@@ -30,7 +30,7 @@ from scorer.views import (
 
 app_name = "scorer"
 
-# Every number in a URL is read by scorer/parse.py (its range too): `<num:…>`, never `<int:…>`.
+# Every number in a URL is read by scorer/clean/parse.py (its range too): `<num:…>`, never `<int:…>`.
 register_converter(NumberConverter, "num")
 
 urlpatterns = [

@@ -27,9 +27,9 @@ from django.test import Client
 from django.test.utils import override_settings
 from django.utils import translation
 
-from scorer import clock
 from scorer.models import GameSession
 from scorer.models.rooms import Room, RoomMember
+from scorer.money import clock
 from tests.factories import EVENING, make_room, make_table, member_client
 
 DATABASE_FIXTURES = {"db", "transactional_db"}
@@ -105,6 +105,6 @@ def table(db: None) -> GameSession:
 
 @pytest.fixture
 def till_evening() -> Iterator[object]:
-    """The till's clock (scorer/clock.py) at EVENING, back to the real time after."""
+    """The till's clock (scorer/money/clock.py) at EVENING, back to the real time after."""
     with clock.frozen(EVENING):
         yield clock.now()

@@ -1,5 +1,5 @@
 """python -m tools.unicode_tables DIR: rebuild the Unicode tables the text cleaner and
-the look-alike check use (scorer/unicode_tables.py, scorer/data/confusables.txt) from
+the look-alike check use (scorer/clean/unicode_tables.py, scorer/clean/data/confusables.txt) from
 Unicode's own files for one version, laid in DIR:
 
 * DerivedCoreProperties.txt (the UCD): Default_Ignorable_Code_Point;
@@ -26,8 +26,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TABLES = ROOT / "scorer" / "unicode_tables.py"
-CONFUSABLES = ROOT / "scorer" / "data" / "confusables.txt"
+TABLES = ROOT / "scorer" / "clean" / "unicode_tables.py"
+CONFUSABLES = ROOT / "scorer" / "clean" / "data" / "confusables.txt"
 
 _RANGE = re.compile(r"^([0-9A-F]{4,6})(?:\.\.([0-9A-F]{4,6}))?\s*;\s*([A-Za-z_]+)\s*#\s*(.*)$")
 
@@ -173,7 +173,7 @@ def build(folder: Path) -> tuple[str, str]:
     data = [
         f"# confusables.txt of UTS #39, Unicode {version}, compacted by tools/unicode_tables.py:",
         "# each line a character and its prototype, in hexadecimal (the source's comments",
-        "# and its type, always MA, left out).  Read by scorer/lookalike.py.",
+        "# and its type, always MA, left out).  Read by scorer/clean/lookalike.py.",
         *(
             f"{src:04X}\t{' '.join(f'{t:04X}' for t in target)}"
             for src, target in sorted(mapping.items())

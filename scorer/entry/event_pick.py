@@ -15,10 +15,10 @@ from django.utils.translation import gettext
 from rules import RuleError
 from rules.registry import Ruleset
 from rules.tiles import parse_tile, tile_str
+from scorer.clean.parse import int_or_none
 from scorer.entry.event_state import KONG_KINDS, STANDING_SIZE, EventState, read_hand
 from scorer.entry.round_now import RoundNow, round_now_of
 from scorer.models import GameSession, Round
-from scorer.parse import int_or_none
 
 T = TypeVar("T")
 

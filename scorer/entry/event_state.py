@@ -12,13 +12,13 @@ from rules import RuleError
 from rules.registry import Ruleset
 from rules.results import CatalogFan
 from rules.tiles import parse_tile, parse_tiles, tile_str, tiles_str
+from scorer.clean.parse import int_or_none
 from scorer.entry.event_kongs import Meld, contradictions, with_kongs, without_kongs
 from scorer.entry.melds import HAND_SIZE, MELD_TYPES, meld_dict, meld_tiles
 from scorer.entry.pick import Pick
 from scorer.entry.round_now import RoundNow, shown_in_round
 from scorer.language import rule_error_text, tile_name
 from scorer.models import GameSession
-from scorer.parse import int_or_none
 from scorer.present.events import join_names
 from scorer.present.words import meld_labels
 from scorer.scoring import how_won_missing

@@ -16,6 +16,7 @@ from rules import RuleError
 from rules.registry import Ruleset
 from rules.table import SeatInput, TableSpec
 from rules.tiles import N_KINDS, SEAT_WINDS, parse_tile, parse_tiles, tile_str, tiles_str
+from scorer.clean.parse import MAX_ROUND, int_or_none
 from scorer.entry.melds import (
     HAND_SIZE,
     MELD_FROM,
@@ -26,7 +27,6 @@ from scorer.entry.melds import (
 )
 from scorer.language import rule_error_text, tile_name
 from scorer.models import GameSession, Round
-from scorer.parse import MAX_ROUND, int_or_none
 from scorer.present.words import recorded_message
 from scorer.scoring import how_won_missing
 

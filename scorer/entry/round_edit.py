@@ -10,10 +10,10 @@ from typing import Any
 
 from rules import RuleError
 from rules.tiles import parse_tile, parse_tiles
+from scorer.clean.parse import int_or_none
 from scorer.entry.melds import MELD_FROM, meld_of
 from scorer.entry.pick import Pick
 from scorer.models import Round
-from scorer.parse import int_or_none
 
 __all__ = ["pick_of_entry"]
 

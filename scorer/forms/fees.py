@@ -1,6 +1,6 @@
 """The table-fee (台费) fields of a room's configuration form, and the fee they give.
 
-The rule itself (scorer/fees.py) is below the models, which charge it; these fields
+The rule itself (scorer/money/fees.py) is below the models, which charge it; these fields
 are a form's, above them.  templates/room/_fee_fields.html shows them (every field
 whose name starts with "fee_"), clean_fee reads them back into the fee as stored.
 """
@@ -15,7 +15,9 @@ from django import forms
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from rules import RuleError
-from scorer.fees import (
+from scorer.forms.fields import AmountField, WholeNumberField
+from scorer.language import rule_error_text
+from scorer.money.fees import (
     AA,
     BIG_WINNER,
     CENT,
@@ -31,8 +33,6 @@ from scorer.fees import (
     checked_fee,
     mode_choices,
 )
-from scorer.forms.fields import AmountField, WholeNumberField
-from scorer.language import rule_error_text
 
 # Every name starts with "fee_": room/_fee_fields.html picks the form's fee fields by it.
 FEE_FIELDS = ("fee_mode", "fee_unit", "fee_amount", "fee_price", "fee_percent", "fee_cap")

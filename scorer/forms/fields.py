@@ -1,5 +1,5 @@
 """The forms' number fields: Django's IntegerField and DecimalField, read by
-scorer/parse.py instead of Python's int() and Decimal() (which take ٢٠, 2_0, ² and
+scorer/clean/parse.py instead of Python's int() and Decimal() (which take ٢٠, 2_0, ² and
 1e3), so that a field typed on a phone reads the one way every number from outside
 reads.  Range and step checks stay Django's (min_value, max_value, decimal_places),
 with their messages in the reader's language."""
@@ -12,7 +12,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy
 
-from scorer.parse import decimal_or_none, int_or_none
+from scorer.clean.parse import decimal_or_none, int_or_none
 
 WHOLE_NUMBER = gettext_lazy("Type a whole number in digits 0–9, such as 12.")
 AMOUNT = gettext_lazy(
@@ -40,7 +40,7 @@ class WholeNumberField(forms.IntegerField):
 
 class AmountField(forms.DecimalField):
     """A decimal amount (money in 元: two places; a percentage: one), read by
-    scorer/parse.py; decimal_places is required, as it is the one reading."""
+    scorer/clean/parse.py; decimal_places is required, as it is the one reading."""
 
     def __init__(self, *, decimal_places: int, **kwargs: Any) -> None:
         self.places = decimal_places

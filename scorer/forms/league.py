@@ -1,7 +1,7 @@
 """The season form of the room's league page: a name, its first and last day, the
 configurations that count, the ranking, its points or uma per place for 4, 3 and 2
 players, the minimum of tables and the best N.  Every number is read by
-scorer/parse.py, every text by the one cleaner (scorer/text.py)."""
+scorer/clean/parse.py, every text by the one cleaner (scorer/clean/text.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext, gettext_lazy
 
+from scorer.clean.parse import date_or_none, int_or_none
+from scorer.clean.text import SEASON_NAME, TextField
 from scorer.forms.fields import WholeNumberField
 from scorer.models import Room, Season
 from scorer.models.league import DEFAULT_PLACE_POINTS, DEFAULT_UMA, RANKINGS
-from scorer.parse import date_or_none, int_or_none
-from scorer.text import SEASON_NAME, TextField
 
 PLAYER_COUNTS = ("4", "3", "2")
 

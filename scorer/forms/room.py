@@ -10,6 +10,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext, gettext_lazy
 
 from rules.registry import Ruleset
+from scorer.clean.text import CONFIG_NAME, MEMBER_NAME, ROOM_NAME, TextField, cut
 from scorer.forms.fees import add_fee_fields, clean_fee
 from scorer.forms.start import add_param_fields, clean_params, config_label
 from scorer.forms.time_fees import add_time_fee_fields, clean_time_fee
@@ -18,7 +19,6 @@ from scorer.models.players import Player
 from scorer.models.roomlog import Actor
 from scorer.models.rooms import Room, RoomConfig
 from scorer.present.words import table_rulesets
-from scorer.text import CONFIG_NAME, MEMBER_NAME, ROOM_NAME, TextField, cut
 
 
 def name_taken(room: Room, ruleset: str, name: str, exclude: int | None = None) -> bool:

@@ -12,17 +12,17 @@ from django.utils.translation import gettext, gettext_lazy
 from rules import RuleError
 from rules.params import Param
 from rules.registry import Ruleset
-from scorer.fees import FeeRule
+from scorer.clean.lookalike import skeleton
+from scorer.clean.parse import MAX_PARAM_PLACES, MAX_RATE, decimal_or_none, id_or_none, int_or_none
+from scorer.clean.text import PLAYER_NAME, TextField
 from scorer.forms.fields import AmountField
 from scorer.language import by_language, rule_error_text
-from scorer.lookalike import skeleton
 from scorer.models.players import PLACEHOLDER_NAMES, Player
 from scorer.models.rooms import RoomConfig
-from scorer.parse import MAX_PARAM_PLACES, MAX_RATE, decimal_or_none, id_or_none, int_or_none
+from scorer.money.fees import FeeRule
+from scorer.money.timefee import TimeFee
 from scorer.present.history import value_text
 from scorer.present.words import SEAT_NAMES, WIND_NAMES
-from scorer.text import PLAYER_NAME, TextField
-from scorer.timefee import TimeFee
 
 
 def config_label(c: RoomConfig) -> str:

@@ -10,10 +10,10 @@ from django import forms
 from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy
 
+from scorer.clean.text import TABLE_NAME, TextField
 from scorer.forms.fields import WholeNumberField
 from scorer.forms.time_fees import add_time_fee_fields, clean_time_fee
 from scorer.models.rooms import FIRST_TABLE, LAST_TABLE, RoomTable
-from scorer.text import TABLE_NAME, TextField
 
 MAX_TABLES_AT_ONCE = 60
 

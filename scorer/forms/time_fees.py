@@ -1,6 +1,6 @@
 """The 计时 fields of a configuration's (or a fixed table's) form, and the time fee they give.
 
-The rule itself (scorer/timefee.py) is below the models, which bill it; these fields
+The rule itself (scorer/money/timefee.py) is below the models, which bill it; these fields
 are a form's, above them.  templates/room/_time_fee_fields.html shows them (the
 fields whose names start with "tf_"), clean_time_fee reads them back as stored.
 """
@@ -17,7 +17,7 @@ from django.utils.translation import gettext, gettext_lazy
 from rules import RuleError
 from scorer.forms.fields import AmountField, WholeNumberField
 from scorer.language import rule_error_text
-from scorer.timefee import (
+from scorer.money.timefee import (
     CENT,
     HOUR,
     MAX_PRICE,

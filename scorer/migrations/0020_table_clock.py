@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-import scorer.clock
+import scorer.money.clock
 
 
 class Migration(migrations.Migration):
@@ -46,31 +46,31 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name="gamesession",
             name="created_at",
-            field=models.DateTimeField(default=scorer.clock.now),
+            field=models.DateTimeField(default=scorer.money.clock.now),
         ),
         migrations.AlterField(
             model_name="gamesession",
             name="updated_at",
-            field=models.DateTimeField(default=scorer.clock.now),
+            field=models.DateTimeField(default=scorer.money.clock.now),
         ),
         migrations.AlterField(
             model_name="round",
             name="created_at",
-            field=models.DateTimeField(default=scorer.clock.now),
+            field=models.DateTimeField(default=scorer.money.clock.now),
         ),
         migrations.AlterField(
             model_name="roundchange",
             name="at",
-            field=models.DateTimeField(default=scorer.clock.now),
+            field=models.DateTimeField(default=scorer.money.clock.now),
         ),
         migrations.AlterField(
             model_name="roundrevision",
             name="created_at",
-            field=models.DateTimeField(default=scorer.clock.now),
+            field=models.DateTimeField(default=scorer.money.clock.now),
         ),
         migrations.AlterField(
             model_name="sessionchange",
             name="at",
-            field=models.DateTimeField(default=scorer.clock.now),
+            field=models.DateTimeField(default=scorer.money.clock.now),
         ),
     ]

@@ -4,7 +4,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-import scorer.clock
+import scorer.money.clock
 
 
 class Migration(migrations.Migration):
@@ -43,7 +43,7 @@ class Migration(migrations.Migration):
                         max_length=8,
                     ),
                 ),
-                ("at", models.DateTimeField(default=scorer.clock.now)),
+                ("at", models.DateTimeField(default=scorer.money.clock.now)),
                 ("by_name", models.CharField(blank=True, max_length=80)),
                 (
                     "player",
@@ -110,7 +110,7 @@ class Migration(migrations.Migration):
                         max_length=8,
                     ),
                 ),
-                ("at", models.DateTimeField(default=scorer.clock.now)),
+                ("at", models.DateTimeField(default=scorer.money.clock.now)),
                 ("by_name", models.CharField(blank=True, max_length=80)),
                 (
                     "by",
@@ -154,7 +154,7 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("day", models.DateField()),
-                ("at", models.DateTimeField(default=scorer.clock.now)),
+                ("at", models.DateTimeField(default=scorer.money.clock.now)),
                 ("by_name", models.CharField(blank=True, max_length=80)),
                 ("figures", models.JSONField(default=dict)),
                 (
@@ -190,7 +190,7 @@ class Migration(migrations.Migration):
                     ),
                 ),
                 ("amount", models.DecimalField(decimal_places=2, max_digits=12)),
-                ("at", models.DateTimeField(default=scorer.clock.now)),
+                ("at", models.DateTimeField(default=scorer.money.clock.now)),
                 ("undone_at", models.DateTimeField(blank=True, null=True)),
                 (
                     "room",

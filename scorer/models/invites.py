@@ -20,10 +20,10 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scorer.clean.text import MEMBER_NAME, cut
 from scorer.models.locking import lock_objects
 from scorer.models.roomlog import INVITE_MADE, INVITE_WITHDRAWN, MEMBER_JOINED, Actor
 from scorer.models.rooms import Room, RoomMember
-from scorer.text import MEMBER_NAME, cut
 
 # How long a link opens the room: long enough to be sent on WeChat and opened the
 # next evening, short enough that a forgotten one in a chat history goes stale.

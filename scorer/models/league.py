@@ -18,7 +18,10 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scorer.broker import league_topic, publish_on_commit
+from scorer.clean.text import SEASON_NAME
+from scorer.league.seat_results import PLACE_POINTS
+from scorer.league.standings import POINTS, STANDARD, UMA, YUAN
+from scorer.live.broker import league_topic, publish_on_commit
 from scorer.models.locking import lock_objects
 from scorer.models.roomlog import (
     LEAGUE_HIDDEN,
@@ -30,9 +33,6 @@ from scorer.models.roomlog import (
     SEASON_OPENED,
     Actor,
 )
-from scorer.seat_results import PLACE_POINTS
-from scorer.standings import POINTS, STANDARD, UMA, YUAN
-from scorer.text import SEASON_NAME
 
 
 def league_changed(room_id: int) -> None:
@@ -46,7 +46,7 @@ def league_changed(room_id: int) -> None:
     publish_on_commit([league_topic(room_id)], rooms.values_list("league_version", flat=True)[0])
 
 
-# The rankings a season offers (scorer/standings.py says how each counts).
+# The rankings a season offers (scorer/league/standings.py says how each counts).
 RANKINGS = (
     (STANDARD, _("Standard points by place (4/2/1/0, shared on ties)")),
     (POINTS, _("Net points")),

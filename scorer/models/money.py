@@ -27,8 +27,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from scorer import clock
 from scorer.models.players import Player
+from scorer.money import clock
 
 CASH, WECHAT, ALIPAY, BALANCE = "cash", "wechat", "alipay", "balance"
 METHODS = {

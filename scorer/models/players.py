@@ -19,10 +19,10 @@ from django.dispatch import Signal
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
-from scorer.lookalike import looks_like
+from scorer.clean.lookalike import looks_like
+from scorer.clean.text import PLAYER_NAME, clean_text
 from scorer.models.locking import lock_objects
 from scorer.models.roomlog import PLAYER_RENAMED, PLAYERS_MERGED, Actor
-from scorer.text import PLAYER_NAME, clean_text
 
 # Sent inside a merge's transaction, its seats moved and before the name goes:
 # `keep` (the player kept) and `sessions` (the pks of the tables whose seats moved),
@@ -70,7 +70,7 @@ class Player(models.Model):
     @staticmethod
     def looking_like(room_id: int, name: str, but_not: int | None = None) -> Player | None:
         """The room's player (other than `but_not`) whose name, or a name he went by,
-        looks the same as `name` without being it (scorer/lookalike.py): Latin "o" and
+        looks the same as `name` without being it (scorer/clean/lookalike.py): Latin "o" and
         Cyrillic "о", "Ｂｏｂ" and "Bob".  None when nobody's does, or when `name` is a
         player's own: a name typed exactly is that player, no question asked.  A start,
         a rename or an import asks (or refuses) before keeping such a name."""
@@ -88,7 +88,7 @@ class Player(models.Model):
         """A new name for the same player: his record stays his (seats point at him),
         and his old name stays his too (an alias: typed again at a table, it is him,
         not a new player).  The room's log keeps the old and the new name when an
-        admin (`by`) renames.  TextRefused (scorer/text.py) for a name no player may
+        admin (`by`) renames.  TextRefused (scorer/clean/text.py) for a name no player may
         have; ValueError when it is blank or another player goes by that name already
         (his own, or one of his old ones)."""
         name = clean_text(PLAYER_NAME, name)

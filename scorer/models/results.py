@@ -7,7 +7,7 @@ changes what they say: a reopen and close, a take-in (an imported table enters t
 books), a player merge (his seats move).  A reopened table keeps its last close's
 rows, marked `reopened`, until it closes again, as the books keep its charges.
 
-The ratings (scorer/ratings.py) live on the rows too: each row keeps its player's
+The ratings (scorer/league/ratings.py) live on the rows too: each row keeps its player's
 skill before and after that table, per rating family, in close order.  A table
 written again replays its family from itself on (`replay_ratings`), so the rows
 always say what rating every table in order, from scratch, would say.
@@ -27,11 +27,11 @@ from django.db.models import Q
 from django.utils import timezone
 
 from rules.registry import REGISTRY, rating_family
-from scorer.fees import seat_fees
+from scorer.league.ratings import Skill, replay
+from scorer.league.seat_results import TWELFTHS, Line, table_figures
 from scorer.models.league import Season, league_changed
 from scorer.models.roomlog import SEASON_TABLE_CHANGED, SEASON_TABLE_REOPENED
-from scorer.ratings import Skill, replay
-from scorer.seat_results import TWELFTHS, Line, table_figures
+from scorer.money.fees import seat_fees
 
 
 class TableResult(models.Model):
@@ -133,7 +133,7 @@ class TableResult(models.Model):
 
 class TableRating(models.Model):
     """A counted seat's rating before and after its table, in its rating family (the
-    replay of scorer/ratings.py writes them, in close order)."""
+    replay of scorer/league/ratings.py writes them, in close order)."""
 
     result = models.OneToOneField(
         TableResult, on_delete=models.CASCADE, primary_key=True, related_name="rating"

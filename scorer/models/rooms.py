@@ -36,6 +36,7 @@ from simple_history.models import HistoricalRecords
 
 from rules import REGISTRY
 from rules.registry import Ruleset
+from scorer.clean.text import CONFIG_NAME, MEMBER_NAME, ROOM_NAME, TABLE_NAME, cut
 from scorer.config_checks import checked_params, checked_room_fee, checked_room_time_fee
 from scorer.models.locking import lock_objects
 from scorer.models.players import Player
@@ -63,7 +64,6 @@ from scorer.models.tables import (
     RoomTable,
     new_room_code,
 )
-from scorer.text import CONFIG_NAME, MEMBER_NAME, ROOM_NAME, TABLE_NAME, cut
 
 # The latest hour a room's day may end at (noon): the till's form offers 0 to this.
 LAST_DAY_END_HOUR = 12
@@ -401,9 +401,9 @@ class RoomConfig(models.Model):
     name = models.CharField(_("name"), max_length=CONFIG_NAME.max_length)
     # Every parameter's value (resolved): what a table started from it plays with.
     params = models.JSONField(_("values"), default=dict, blank=True)
-    # How the room charges a table started from it (台费): {} for no fee (scorer/fees.py).
+    # How the room charges a table started from it (台费): {} for no fee (scorer/money/fees.py).
     fee = models.JSONField(_("table fee"), default=dict, blank=True)
-    # Its 计时 fee in 元 (scorer/timefee.py): {} for none; a fixed table may have its own.
+    # Its 计时 fee in 元 (scorer/money/timefee.py): {} for none; a fixed table may have its own.
     time_fee = models.JSONField(_("time fee"), default=dict, blank=True)
     enabled = models.BooleanField(_("offered on the start page"), default=True)
     # The room's values only: the start page shows them, read-only, and a table started

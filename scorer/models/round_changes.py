@@ -17,6 +17,7 @@ from django.db import IntegrityError
 from django.db.models import Max, Q
 
 from rules.registry import event_steps, without_last_step
+from scorer.clean.text import AUTHOR, cut
 from scorer.models import errors
 from scorer.models.locking import locked
 from scorer.models.rounds import (
@@ -28,7 +29,6 @@ from scorer.models.rounds import (
     round_position,
 )
 from scorer.scoring import score_entry
-from scorer.text import AUTHOR, cut
 
 if TYPE_CHECKING:
     import datetime as dt

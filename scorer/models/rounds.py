@@ -20,12 +20,12 @@ from typing import Any
 from django.db import models
 from django.db.models import Max
 
-from scorer import clock
-from scorer.fees import FEE_KIND, FeeRule, charged
+from scorer.clean.text import AUTHOR, NOTE, cut
+from scorer.money import clock
+from scorer.money.fees import FEE_KIND, FeeRule, charged
 from scorer.scoring import ADJUST as ADJUST_KIND
 from scorer.scoring import PENALTY as PENALTY_KIND
 from scorer.scoring import ScoredEntry
-from scorer.text import AUTHOR, NOTE, cut
 
 
 def round_position(rev: RoundRevision) -> dict[str, Any]:
@@ -192,7 +192,7 @@ class RoundRevision(models.Model):
     token = models.UUIDField(null=True, blank=True)
     created_at = models.DateTimeField(default=clock.now)
     author = models.CharField(max_length=AUTHOR.max_length, blank=True)
-    # FEE: the table fee charged when the table closed (AA, 大赢家付; scorer/fees.py).
+    # FEE: the table fee charged when the table closed (AA, 大赢家付; scorer/money/fees.py).
     kind = models.CharField(
         max_length=8,
         choices=[

@@ -20,9 +20,9 @@ from rules.params import ParamValues
 from rules.registry import Ruleset, get_ruleset
 from rules.table import TableSpec, seat_wind_in
 from rules.tiles import SEAT_WINDS
-from scorer.fees import FeeRule
+from scorer.money.fees import FeeRule
+from scorer.money.timefee import TimeFee
 from scorer.scoring import first_discarder
-from scorer.timefee import TimeFee
 
 
 class LastHand(Protocol):

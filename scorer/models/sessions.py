@@ -27,9 +27,9 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils import timezone
 
-from scorer import clock
-from scorer.broker import publish_on_commit, room_topic, table_topic
-from scorer.fees import close_entry
+from scorer.clean.parse import preset_config_id
+from scorer.clean.text import AUTHOR, NOTE, cut
+from scorer.live.broker import publish_on_commit, room_topic, table_topic
 from scorer.models import errors
 from scorer.models.locking import locked
 from scorer.models.money import FEE, TIME, TableCharge
@@ -51,9 +51,9 @@ from scorer.models.rounds import (
 )
 from scorer.models.session_rules import SessionRules
 from scorer.models.tables import RoomTable
-from scorer.parse import preset_config_id
-from scorer.text import AUTHOR, NOTE, cut
-from scorer.timefee import split
+from scorer.money import clock
+from scorer.money.fees import close_entry
+from scorer.money.timefee import split
 
 
 def new_code() -> str:
@@ -87,7 +87,7 @@ class GameSession(RoundChanges, models.Model):
     players = models.JSONField()  # seat -> name, seats in play order
     first_dealer = models.PositiveSmallIntegerField(default=0)
     money_per_point = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True)
-    # The table's clock starts here (scorer/clock.py: the till's clock, which tests set).
+    # The table's clock starts here (scorer/money/clock.py: the till's clock, which tests set).
     created_at = models.DateTimeField(default=clock.now)
     # The last change (a round recorded, corrected, undone, restored): the home page
     # lists a phone's tables by it.
@@ -96,12 +96,12 @@ class GameSession(RoundChanges, models.Model):
     # Set by 结束本桌: a closed table is read-only until it is reopened (its history says so).
     closed_at = models.DateTimeField(null=True, blank=True)
     # How the room charges this table (台费), snapshotted from its configuration when the
-    # table started, like every parameter: {} or {"mode": "none"} for no fee (scorer/fees.py).
+    # table started, like every parameter: {} or {"mode": "none"} for no fee (scorer/money/fees.py).
     fee = models.JSONField(default=dict, blank=True)
-    # Its 计时 fee in 元 (scorer/timefee.py), snapshotted when it started from its fixed
+    # Its 计时 fee in 元 (scorer/money/timefee.py), snapshotted when it started from its fixed
     # table's own rule (包间A) or else its configuration's: {} for none.
     time_fee = models.JSONField(default=dict, blank=True)
-    # The clock's pauses (饭点, 休息), [[start, end|None], ...] (scorer/clock.py): not billed.
+    # The clock's pauses (饭点, 休息), [[start, end|None], ...] (scorer/money/clock.py): not billed.
     pauses = models.JSONField(default=list, blank=True)
     # The table this one is (origin_of_code of its own code) or, imported, a copy of
     # (the file's origin): the JSON export carries it, and an import of a table
@@ -412,7 +412,7 @@ class GameSession(RoundChanges, models.Model):
 
     def charge_time(self) -> list[TableCharge]:
         """The 计时 fee a closing table owes the room, in 元, shared AA by its seats (the
-        odd 分 on the first seats), and its point mode set in 元 (scorer/fees.py
+        odd 分 on the first seats), and its point mode set in 元 (scorer/money/fees.py
         money_at_close): rows of the table's money ledger, never points.
         Called under the session's row lock by whatever closes the table.  A table
         nobody played at owes nothing, as for the close-time point fees."""
@@ -488,7 +488,7 @@ class GameSession(RoundChanges, models.Model):
     def bump(self) -> None:
         """Move the table's version: the one place it moves (the tallies' ETag), so
         every change of the table calls this.  Once the change commits, the table's
-        phones and its room's admin pages are told (scorer/broker.py); a change
+        phones and its room's admin pages are told (scorer/live/broker.py); a change
         rolled back tells no one."""
         GameSession.objects.filter(pk=self.pk).update(
             version=models.F("version") + 1, updated_at=clock.now()

@@ -14,6 +14,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scorer.clean.text import TABLE_NAME, cut
 from scorer.models.locking import lock_objects
 from scorer.models.roomlog import (
     TABLE_BROUGHT_BACK,
@@ -22,8 +23,7 @@ from scorer.models.roomlog import (
     TABLE_RETIRED,
     Actor,
 )
-from scorer.text import TABLE_NAME, cut
-from scorer.timefee import checked_time_fee
+from scorer.money.timefee import checked_time_fee
 
 # A table's number, as it is painted on it: 1 to 9,999 on every path (both forms,
 # Room.add_tables, a URL's number); tables numbered past it before the limit was one
@@ -53,7 +53,7 @@ class RoomTable(models.Model):
     # Set when the room's admins retire it: off the QR sheet, its code opens nothing.
     retired_at = models.DateTimeField(_("retired"), null=True, blank=True)
     # Its own 计时 fee (包间A dearer than the hall), over its configuration's: {} for
-    # none (scorer/timefee.py; checked when an admin saves it).
+    # none (scorer/money/timefee.py; checked when an admin saves it).
     time_fee = models.JSONField(_("time fee"), default=dict, blank=True)
 
     class Meta:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorer.clean.parse import int_or_none
 from scorer.language import by_language
 from scorer.models import GameSession, RoundRevision
-from scorer.parse import int_or_none
 from scorer.scoring import MAX_POINTS
 
 __all__ = ["LINES", "adjust_data", "adjust_entry", "adjust_form"]

@@ -16,8 +16,8 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scorer import clock
 from scorer.models import GameSession
+from scorer.money import clock
 from scorer.present.words import money_text
 from scorer.templatetags.scorer_format import sign_class
 

@@ -16,11 +16,11 @@ from django.utils.translation import gettext
 from rules import REGISTRY
 from scorer.language import by_language
 from scorer.models import GameSession
+from scorer.money.settleup import settle_up, standard_points
 from scorer.present.board import totals_chart
 from scorer.present.chart import fit_text, line_chart, text_width
 from scorer.present.fee import room_line
 from scorer.present.words import money_text
-from scorer.settleup import settle_up, standard_points
 from scorer.templatetags.scorer_format import sign_class, signed_text
 
 __all__ = ["picture", "picture_meta", "summary"]

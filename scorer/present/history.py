@@ -19,10 +19,10 @@ from django.utils.translation import gettext
 
 from rules import REGISTRY
 from rules.params import Param
-from scorer.fees import FeeRule
 from scorer.language import by_language
 from scorer.models.rooms import RoomConfig
-from scorer.timefee import time_fee_words
+from scorer.money.fees import FeeRule
+from scorer.money.timefee import time_fee_words
 
 FIELDS = ["name", "params", "fee", "time_fee", "locked", "enabled", "order"]
 ARROW = " → "

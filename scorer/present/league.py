@@ -17,10 +17,10 @@ from rules import REGISTRY
 from rules.errors import RuleError
 from rules.tiles import parse_tiles
 from scorer.language import by_language
+from scorer.league.standings import POINTS, STANDARD, UMA, YUAN
 from scorer.models import Room, Season, TableResult
 from scorer.present.chart import fit_text, text_width
 from scorer.services.league import big_hands, cached, season_rows, standings_json, top_hands
-from scorer.standings import POINTS, STANDARD, UMA, YUAN
 
 __all__ = ["CHAIN", "hand_tiles", "league_page", "picture", "ranking_words", "ruleset_name"]
 

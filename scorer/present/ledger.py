@@ -18,9 +18,9 @@ from django.utils.translation import gettext
 from rules import REGISTRY, RuleError
 from rules.table import Scoring, TableSpec, Wilds
 from rules.tiles import parse_tiles, tile_en, tile_zh
-from scorer.fees import seat_fees
 from scorer.language import by_language, is_zh, seat_name, tile_name
 from scorer.models import GameSession, Round, RoundRevision, Transfer
+from scorer.money.fees import seat_fees
 from scorer.present.events import SUM, change, describe, join_names
 from scorer.present.fee import room_line
 from scorer.present.scoring import fan_rows, total_text, working_lines

@@ -13,11 +13,11 @@ from typing import Any
 
 from django.core.cache import cache
 
-from scorer import clock
+from scorer.league.ratings import PROVISIONAL_SIGMA, shown
 from scorer.models import Player, TableResult
 from scorer.models.results import room_day_of
+from scorer.money import clock
 from scorer.present.league import big_hand_rows, ruleset_name
-from scorer.ratings import PROVISIONAL_SIGMA, shown
 from scorer.services.league import (
     CACHE_SECONDS,
     current_season,

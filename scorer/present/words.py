@@ -12,12 +12,12 @@ from django.utils.translation import get_language, gettext, gettext_lazy
 from rules import REGISTRY
 from rules.registry import Ruleset
 from rules.table import TableSpec
+from scorer.clean.text import PLAYER_NAME
 from scorer.language import by_language
 from scorer.models import GameSession, Round, RoundRevision
 from scorer.templatetags.scorer_format import signed_text
-from scorer.text import PLAYER_NAME
 
-NAME_MAX = PLAYER_NAME.max_length  # a player's name (scorer/text.py)
+NAME_MAX = PLAYER_NAME.max_length  # a player's name (scorer/clean/text.py)
 
 WIND_NAMES = {
     "E": gettext_lazy("East"),

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from rules import RuleError
 from rules.registry import Ruleset
 from scorer.entry.pick import Pick
-from scorer.htmx_answers import expired_text, form_token
 from scorer.language import rule_error_text
 from scorer.models import GameSession, RoundTaken
+from scorer.web.htmx_answers import expired_text, form_token
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,9 @@ from django.utils.translation import gettext
 
 from rules import RuleError
 from scorer.entry.event_edit import Step, events_of
-from scorer.fees import FeeRule, charged
 from scorer.language import rule_error_text, seat_name
 from scorer.models import GameSession, Round, errors
+from scorer.money.fees import FeeRule, charged
 from scorer.present.events import describe
 from scorer.present.words import name_seats
 from scorer.scoring import score_entry

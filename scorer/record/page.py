@@ -19,12 +19,12 @@ from django.utils.translation import gettext
 
 from rules.registry import Ruleset, get_ruleset
 from rules.tiles import N_KINDS, SEAT_WINDS
+from scorer.clean.parse import MAX_SEAT, int_or_none
 from scorer.entry.event_pick import STANDING_SIZE, EventPick
 from scorer.entry.pick import Pick
 from scorer.entry.round_now import RoundNow
 from scorer.language import by_language, seat_name
 from scorer.models import GameSession, Round
-from scorer.parse import MAX_SEAT, int_or_none
 from scorer.present.events import join_names
 from scorer.present.fan_list import fan_groups
 from scorer.present.seats import seat_columns

@@ -19,10 +19,10 @@ from django.urls import reverse
 from django.utils.translation import gettext
 
 from scorer.entry.pick import MAX_TAPS, Pick
-from scorer.htmx_answers import HtmxHttpRequest, go, page_or_partial
 from scorer.models import GameSession, Round
 from scorer.record.page import Asked, RoundSummary, record_page, refusal
 from scorer.services import phone
+from scorer.web.htmx_answers import HtmxHttpRequest, go, page_or_partial
 
 
 def taps_of(request: HttpRequest) -> list[str]:

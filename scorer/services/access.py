@@ -25,7 +25,6 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from scorer.htmx_answers import HtmxHttpRequest, go
 from scorer.models import GameSession, Round
 from scorer.models.invites import RoomInvite
 from scorer.models.players import Player
@@ -39,6 +38,7 @@ from scorer.models.rooms import (
     default_room,
 )
 from scorer.services import phone
+from scorer.web.htmx_answers import HtmxHttpRequest, go
 
 # What new_code() makes (secrets.token_urlsafe), up to the field's length; a
 # player's slug (scorer.models.players.new_slug) is one too.

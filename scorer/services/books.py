@@ -43,12 +43,12 @@ from django.db.models import Count, Max, Min, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce, Greatest
 from django.utils.translation import gettext
 
+from scorer.clean.parse import int_or_none
 from scorer.models import GameSession, Round, RoundRevision
 from scorer.models.money import METHODS, ZERO, Collection, TableCharge
 from scorer.models.players import Player, Seat
 from scorer.models.rooms import Room
 from scorer.models.rounds import SessionChange
-from scorer.parse import int_or_none
 from scorer.services.calendar import Calendar
 from scorer.services.day import table_label
 

@@ -15,9 +15,9 @@ from collections.abc import Iterable
 from django.db.models import Case, IntegerField, Value, When
 from django.utils import timezone
 
-from scorer import clock
 from scorer.models.money import DayClose
 from scorer.models.rooms import Room
+from scorer.money import clock
 
 
 class Calendar:

@@ -21,9 +21,9 @@ from typing import Any
 from django.db.models import Q
 from django.utils.translation import gettext
 
-from scorer import clock
 from scorer.models import GameSession, Round, RoundRevision
 from scorer.models.rooms import Room, RoomTable
+from scorer.money import clock
 
 # An open table with no change for this long is marked stale on the dashboard:
 # players who went home without closing it (its admins close it, saying why).

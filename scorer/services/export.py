@@ -23,18 +23,10 @@ from django.utils.translation import pgettext
 
 from rules import RuleError
 from rules.registry import get_ruleset
-from scorer import clock, table_schema
-from scorer.fees import FEE_KIND, FEE_REASON, FeeRule, charged, rescore_close
-from scorer.language import by_language
-from scorer.models import GameSession, Round, RoundChange, RoundRevision, SessionChange
-from scorer.models.players import Player
-from scorer.models.results import write_results
-from scorer.models.rooms import Room, default_room
-from scorer.parse import FIRST_DAY, LAST_DAY, MAX_RATE, datetime_or_none, money_or_none
-from scorer.scoring import score_entry
-from scorer.services.seating import start_table
-from scorer.spreadsheet import csv_text, local_time
-from scorer.text import (
+from scorer.clean import table_schema
+from scorer.clean.parse import FIRST_DAY, LAST_DAY, MAX_RATE, datetime_or_none, money_or_none
+from scorer.clean.spreadsheet import csv_text, local_time
+from scorer.clean.text import (
     AUTHOR,
     NOTE,
     PLAYER_NAME,
@@ -45,7 +37,16 @@ from scorer.text import (
     clean_text,
     strings_in,
 )
-from scorer.timefee import TimeFee
+from scorer.language import by_language
+from scorer.models import GameSession, Round, RoundChange, RoundRevision, SessionChange
+from scorer.models.players import Player
+from scorer.models.results import write_results
+from scorer.models.rooms import Room, default_room
+from scorer.money import clock
+from scorer.money.fees import FEE_KIND, FEE_REASON, FeeRule, charged, rescore_close
+from scorer.money.timefee import TimeFee
+from scorer.scoring import score_entry
+from scorer.services.seating import start_table
 
 FORMAT, VERSION = table_schema.FORMAT, table_schema.VERSION
 
@@ -174,7 +175,7 @@ def table_rows(session: GameSession) -> list[list[Any]]:
 
 
 def table_csv(session: GameSession) -> str:
-    """`table_rows` as a CSV file's text (BOM first, scorer/spreadsheet.py)."""
+    """`table_rows` as a CSV file's text (BOM first, scorer/clean/spreadsheet.py)."""
     return csv_text(table_rows(session))
 
 
@@ -259,7 +260,7 @@ _FILE_TEXTS: dict[tuple[Any, ...], TextKind] = {
 
 
 def _check_file_text(data: Any) -> None:
-    """Every text of the file through scorer/text.py, before anything is read: RuleError
+    """Every text of the file through scorer/clean/text.py, before anything is read: RuleError
     naming the field (`players[0]: ...`), in both languages, for the first refused."""
     for path, found in strings_in(data):
         kind = _FILE_TEXTS.get(tuple(int if isinstance(p, int) else p for p in path))
@@ -346,7 +347,7 @@ def import_table(data: Any, copy_of: str = "", room: Room | None = None) -> Game
     origin: the reader chose a second copy of that very table.  Another room's
     tables are never looked at: what one room sees of another is nothing.
 
-    The file is held to its declared shape (scorer/table_schema.py) before any
+    The file is held to its declared shape (scorer/clean/table_schema.py) before any
     field is read, so a wrong type anywhere is a refusal naming the field, never
     a TypeError half-way through; what the shape cannot say (a known ruleset,
     its parameters, every version scoring as the file says) is checked below."""

@@ -2,7 +2,7 @@
 of the day's books (scorer/services/books.py) as they were at the close, what
 changed since, table by table ("日结后：+7.50 元 应收"), and the cash counted
 against the cash expected (长短款).  Kept as text in `DayClose.figures` (JSON keeps
-no Decimal), read back through scorer/parse.py."""
+no Decimal), read back through scorer/clean/parse.py."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from scorer.clean.parse import money_or_none
 from scorer.models.money import METHODS, ZERO, DayClose
-from scorer.parse import money_or_none
 from scorer.services.books import Books
 
 
@@ -91,7 +91,7 @@ def kept(close: DayClose, now: Books | None = None) -> Kept:
     since, table by table."""
     f = close.figures
 
-    def d(v: Any) -> Decimal:  # a figure kept as text ("-7.50"), read by scorer/parse.py
+    def d(v: Any) -> Decimal:  # a figure kept as text ("-7.50"), read by scorer/clean/parse.py
         return money_or_none(v) or ZERO
 
     taken = {m: d(v) for m, v in f.get("taken", {}).items()}

@@ -21,11 +21,10 @@ from django.core.cache import cache
 from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery, Sum
 
 from rules.registry import rating_family
-from scorer.models import League, Player, Season, TableResult
-from scorer.parse import int_or_none
-from scorer.ratings import PROVISIONAL_SIGMA, shown
-from scorer.seat_results import PLACE_POINTS, TWELFTHS
-from scorer.standings import (
+from scorer.clean.parse import int_or_none
+from scorer.league.ratings import PROVISIONAL_SIGMA, shown
+from scorer.league.seat_results import PLACE_POINTS, TWELFTHS
+from scorer.league.standings import (
     POINTS,
     STANDARD,
     UMA,
@@ -37,6 +36,7 @@ from scorer.standings import (
     score_text,
     standings,
 )
+from scorer.models import League, Player, Season, TableResult
 
 
 def ranking_of(season: Season) -> Ranking:
@@ -81,7 +81,7 @@ def left_out(room_id: int) -> set[int]:
 
 @dataclass(frozen=True, slots=True)
 class SeatRow:
-    """What the standings read of a kept row (scorer/standings.py `Row`), fetched as
+    """What the standings read of a kept row (scorer/league/standings.py `Row`), fetched as
     plain values: a season of 5,000 tables is 20,000 of them."""
 
     session_id: int

@@ -19,11 +19,11 @@ from django.conf import settings
 from django.contrib import auth
 from django.http import Http404, HttpRequest
 
-from scorer import signin
-from scorer.broker import league_topic, room_topic, table_topic
+from scorer.live.broker import league_topic, room_topic, table_topic
 from scorer.models import GameSession
 from scorer.models.rooms import Room
 from scorer.services.access import CODE, NoLongerAdmin, member_or_404
+from scorer.web import signin
 
 # The paths the ASGI app serves ahead of Django (the same as scorer/urls.py's).
 TABLE_EVENTS = re.compile(r"^/s/(?P<code>[^/]+)/events$")

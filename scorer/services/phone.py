@@ -14,15 +14,15 @@ from typing import Any
 
 from django.http import HttpRequest
 
+from scorer.clean.parse import int_or_none
 from scorer.models import GameSession
-from scorer.parse import int_or_none
 
 TABLES_KEY = "tables"  # codes of the tables this phone has opened, most recent first
 TABLES_MAX = 30
 HIDDEN_KEY = "hidden_table"  # the table just hidden from the list: offered back once
 # Every table this phone holds: each one it has opened by its link (or QR code),
 # started or imported.  Unlike the visible list above it has no cap and hiding a
-# table leaves it held; signing an admin out keeps it (scorer/signin.py).  Holding
+# table leaves it held; signing an admin out keeps it (scorer/web/signin.py).  Holding
 # a table is what lets a page link it: a player's page links only the tables its
 # viewer holds (docs/security.md, "What each link grants").
 HELD_KEY = "held_tables"

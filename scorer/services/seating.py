@@ -14,11 +14,11 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from scorer.clean.text import PLAYER_NAME, cut
 from scorer.models import GameSession
 from scorer.models.locking import lock_objects
 from scorer.models.players import Player, Seat, is_placeholder
 from scorer.models.rooms import Room, RoomTable, default_room
-from scorer.text import PLAYER_NAME, cut
 
 
 def start_table(

@@ -19,13 +19,13 @@ import datetime as dt
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from scorer import clock
 from scorer.models import GameSession, RoundRevision
 from scorer.models.locking import locked
 from scorer.models.money import Collection, DayClose, TableCharge
 from scorer.models.results import write_results
 from scorer.models.roomlog import TABLE_SENT_BACK
 from scorer.models.rooms import Room, RoomMember
+from scorer.money import clock
 from scorer.services.calendar import Calendar
 
 # How long a taken-in table is offered to be sent back on the dashboard.

@@ -22,7 +22,8 @@ from django.db import IntegrityError
 from django.db.models import Sum
 from django.utils.translation import gettext
 
-from scorer import clock
+from scorer.clean.parse import money_or_none
+from scorer.clean.text import PLAYER_NAME, clean_text
 from scorer.models import GameSession
 from scorer.models.locking import lock_objects
 from scorer.models.locking import locked as locked_table
@@ -44,12 +45,11 @@ from scorer.models.roomlog import (
     TILL_TOPPED_UP,
 )
 from scorer.models.rooms import LAST_DAY_END_HOUR, Room, RoomMember
-from scorer.parse import money_or_none
+from scorer.money import clock
+from scorer.money.timefee import CENT, MAX_PRICE
 from scorer.services.books import BookRow, Charged, books
 from scorer.services.calendar import Calendar
 from scorer.services.kept import kept_figures
-from scorer.text import PLAYER_NAME, clean_text
-from scorer.timefee import CENT, MAX_PRICE
 
 OWED = "owed"  # a seat left owing (a choice of the collect form, no row)
 
@@ -210,7 +210,7 @@ class BadAmount(ValueError):
 
 
 def checked_amount(raw: Any) -> Decimal:
-    """An amount typed on the till (a top-up): 0.01 to MAX_PRICE 元, read by scorer/parse.py
+    """An amount typed on the till (a top-up): 0.01 to MAX_PRICE 元, read by scorer/clean/parse.py
     (a form field's surrounding spaces dropped, as a form does)."""
     value = money_or_none(raw.strip() if isinstance(raw, str) else raw, CENT, MAX_PRICE)
     if value is None:

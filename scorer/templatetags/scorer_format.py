@@ -19,7 +19,7 @@ prints an amount without a sign (a payment: "96").
 
 `{% ledger_cells row.cells row.standing %}`: the points cells of one ledger row.
 
-`{% text_length "note" %}`: a kind of text's one length (scorer/text.py), for an
+`{% text_length "note" %}`: a kind of text's one length (scorer/clean/text.py), for an
 input's maxlength where no form field renders it.
 """
 
@@ -32,8 +32,8 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-from scorer.parse import money_or_none
-from scorer.text import KINDS
+from scorer.clean.parse import money_or_none
+from scorer.clean.text import KINDS
 
 register = template.Library()
 
@@ -129,7 +129,7 @@ def ledger_cells(cells: list[tuple[int, int]], standing: bool) -> SafeString:
 
 def _money(value: Decimal | int | str | None) -> Decimal | None:
     """An amount the app holds (a Decimal) or a figure kept as text ("−" never: JSON
-    keeps "-7.50"), read by scorer/parse.py; None for none."""
+    keeps "-7.50"), read by scorer/clean/parse.py; None for none."""
     if isinstance(value, Decimal):
         return value if value.is_finite() else None
     return money_or_none(value) if value not in (None, "") else None
@@ -138,7 +138,7 @@ def _money(value: Decimal | int | str | None) -> Decimal | None:
 def yuan_text(value: Decimal | int | str | None, unit: bool = True) -> str:
     """Money as every page writes it: two decimals, a true minus (U+2212), "元"
     ("12.50 元", "−12.50 元"); "" for none.  The CSV writes plain numbers instead
-    (scorer/spreadsheet.py `amount`)."""
+    (scorer/clean/spreadsheet.py `amount`)."""
     n = _money(value)
     if n is None:
         return ""

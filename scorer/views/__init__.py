@@ -5,17 +5,17 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_safe
 
-from scorer import metrics
-from scorer.broker import broker
+from scorer.live import metrics
+from scorer.live.broker import broker
 
 # The request the views declare (`request.htmx`), named where the views' answers are.
-from scorer.htmx_answers import HtmxHttpRequest
+from scorer.web.htmx_answers import HtmxHttpRequest
 
 __all__ = ["HtmxHttpRequest", "csv_download", "healthz", "metrics_text"]
 
 
 def csv_download(text: str, filename: str) -> HttpResponse:
-    """A CSV file to save (its text from scorer/spreadsheet.py, BOM included)."""
+    """A CSV file to save (its text from scorer/clean/spreadsheet.py, BOM included)."""
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}.csv"'
     return response
@@ -31,7 +31,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 @require_safe
 def metrics_text(request: HttpRequest) -> HttpResponse:
-    """The live tables' figures for Prometheus (scorer/metrics.py): for the loopback
+    """The live tables' figures for Prometheus (scorer/live/metrics.py): for the loopback
     without a proxy in between, or the bearer token MAHJONG_METRICS_TOKEN; anyone
     else: 404."""
     if not metrics.allowed(request):

@@ -16,8 +16,8 @@ from scorer.forms.room import DisplayNameForm, SignUpForm
 from scorer.models.invites import InviteRefused, RoomInvite
 from scorer.models.rooms import Room
 from scorer.services.access import invite_by_token_or_404
-from scorer.share import share_link
-from scorer.signin import SignOut
+from scorer.web.share import share_link
+from scorer.web.signin import SignOut
 
 __all__ = ["invite", "room_landing", "sign_in", "sign_out", "my_rooms"]
 
@@ -92,5 +92,5 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def invite_link(request: HttpRequest, invitation: RoomInvite) -> str:
-    """The link the owner sends (the address other phones can open: scorer.share)."""
+    """The link the owner sends (the address other phones can open: scorer.web.share)."""
     return share_link(request, reverse("scorer:invite", args=[invitation.token])).url

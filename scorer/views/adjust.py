@@ -20,15 +20,15 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from rules import RuleError
-from scorer.htmx_answers import expired_text, form_token, go, refused_status
+from scorer.clean.parse import MAX_ROUND, int_or_none
 from scorer.language import rule_error_text
 from scorer.models import GameSession, Round, RoundRevision, RoundTaken, StaleRevision
-from scorer.parse import MAX_ROUND, int_or_none
 from scorer.present.adjust import adjust_data, adjust_entry, adjust_form
 from scorer.present.words import recorded_message, round_label
 from scorer.services import phone
 from scorer.services.access import closed_redirect, round_or_404, session_or_404
 from scorer.views import HtmxHttpRequest
+from scorer.web.htmx_answers import expired_text, form_token, go, refused_status
 
 __all__ = ["adjust", "adjust_edit"]
 

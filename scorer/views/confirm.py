@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from django.http import HttpResponse
 
-from scorer.htmx_answers import go, page_or_partial
 from scorer.models import RoomMember
 from scorer.views import HtmxHttpRequest
+from scorer.web.htmx_answers import go, page_or_partial
 
 __all__ = ["CONFIRM", "Ask", "ask", "back", "confirmation"]
 

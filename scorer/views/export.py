@@ -33,7 +33,7 @@ def export(request: HtmxHttpRequest, code: str, fmt: str) -> HttpResponse:
         response: HttpResponse = JsonResponse(
             table_json(session), json_dumps_params={"ensure_ascii": False, "indent": 1}
         )
-    elif fmt == "csv":  # in the page's language and local time (scorer/spreadsheet.py)
+    elif fmt == "csv":  # in the page's language and local time (scorer/clean/spreadsheet.py)
         return csv_download(table_csv(session), name)
     else:
         raise Http404("no such format")

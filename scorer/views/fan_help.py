@@ -17,11 +17,11 @@ from django.views.decorators.http import require_safe
 from rules import REGISTRY
 from rules.fan_help import FanHelp, example_groups
 from rules.tiles import SEAT_WINDS, parse_tile
-from scorer.htmx_answers import page_or_partial
 from scorer.language import by_language
 from scorer.present.words import WIND_NAMES
 from scorer.record.picker import FACES
 from scorer.views import HtmxHttpRequest
+from scorer.web.htmx_answers import page_or_partial
 
 __all__ = ["fan_help"]
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from rules import RuleError
-from scorer.htmx_answers import go
+from scorer.clean.text import NOTE, TextRefused, clean_text
 from scorer.language import rule_error_text
 from scorer.models import GameSession
 from scorer.models.money import FEE, TIME, ZERO
@@ -22,9 +22,9 @@ from scorer.present.fee import clock_view
 from scorer.present.final import picture, summary
 from scorer.services import phone
 from scorer.services.access import session_or_404
-from scorer.text import NOTE, TextRefused, clean_text
 from scorer.views import HtmxHttpRequest
 from scorer.views.live_pages import live_page
+from scorer.web.htmx_answers import go
 
 __all__ = ["close", "final", "final_svg", "picture_page", "reopen"]
 

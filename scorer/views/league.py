@@ -17,18 +17,18 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
-from scorer import clock
-from scorer.htmx_answers import page_or_partial
+from scorer.clean.parse import int_or_none
+from scorer.clean.spreadsheet import csv_text
+from scorer.league.ratings import BASE, PROVISIONAL_SIGMA, SCALE
 from scorer.models import Room, Season
 from scorer.models.results import room_day_of
-from scorer.parse import int_or_none
+from scorer.money import clock
 from scorer.present.league import league_page, picture, ruleset_name
-from scorer.ratings import BASE, PROVISIONAL_SIGMA, SCALE
 from scorer.record.picker import FACES
 from scorer.services.access import admin_of, room_or_404
 from scorer.services.league import current_season, season_rows, standings_json
-from scorer.spreadsheet import csv_text
 from scorer.views import HtmxHttpRequest, csv_download
+from scorer.web.htmx_answers import page_or_partial
 
 __all__ = ["drawn", "league", "league_csv", "league_svg", "rating_help", "tables_csv"]
 

@@ -1,7 +1,7 @@
 """The live streams as Django views: what runserver (and the test client) serve.
 
 A deployment serves the same paths from the ASGI app in mahjong_site/asgi.py,
-ahead of Django, with the same words (scorer/streams.py) and the same checks
+ahead of Django, with the same words (scorer/live/streams.py) and the same checks
 (scorer/services/live.py); here a stream holds one of runserver's threads while it is
 open, which is fine for the embedded default (a few tables).
 """
@@ -22,9 +22,8 @@ from django.http import (
 )
 from django.views.decorators.http import require_safe
 
-from scorer.broker import league_topic, room_topic, table_topic
-from scorer.services.live import league_open_to, room_admin_of, room_id, table_version
-from scorer.streams import (
+from scorer.live.broker import league_topic, room_topic, table_topic
+from scorer.live.streams import (
     HEADERS,
     REFUSED_HEADERS,
     REFUSED_STATUS,
@@ -36,6 +35,7 @@ from scorer.streams import (
     seen_version,
     sync_events,
 )
+from scorer.services.live import league_open_to, room_admin_of, room_id, table_version
 
 
 def _stream(early: str | None, first: Callable[[], Opening]) -> HttpResponseBase:

@@ -44,5 +44,5 @@ def live_page(
     if response is None:
         page = {**context(), "live_headers": headers, "live_answer": True}
         response = render(request, f"{template}#live", page)
-    response["ETag"] = etag  # (its Cache-Control is scorer/caching.py's, as every page's)
+    response["ETag"] = etag  # (its Cache-Control is scorer/web/caching.py's, as every page's)
     return response

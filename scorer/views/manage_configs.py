@@ -15,17 +15,17 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from scorer.fees import FeeRule
+from scorer.clean.parse import page_number
 from scorer.forms.room import ConfigForm, NewConfigForm, free_name
 from scorer.forms.start import config_label
-from scorer.htmx_answers import page_or_partial
 from scorer.language import by_language
 from scorer.models.rooms import EditConflict, RoomConfig, RoomMember
-from scorer.parse import page_number
+from scorer.money.fees import FeeRule
+from scorer.money.timefee import TimeFee
 from scorer.present.history import config_history, value_text
 from scorer.services.access import config_or_404, room_admin
-from scorer.timefee import TimeFee
 from scorer.views import HtmxHttpRequest
+from scorer.web.htmx_answers import page_or_partial
 
 __all__ = ["config_action", "config_edit", "config_history_page", "config_new", "configs"]
 

@@ -15,19 +15,19 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from rules import RuleError
-from scorer import clock
+from scorer.clean.parse import FIRST_DAY, LAST_DAY, date_or_none
+from scorer.clean.spreadsheet import csv_text, local_time
+from scorer.clean.text import AUTHOR, NOTE, TextRefused, clean_text, cut
 from scorer.language import by_language, rule_error_text
 from scorer.models.money import ZERO
 from scorer.models.rooms import Room, RoomMember
-from scorer.parse import FIRST_DAY, LAST_DAY, date_or_none
+from scorer.money import clock
 from scorer.present.fee import clock_view
 from scorer.services import books as book
 from scorer.services import calendar
 from scorer.services.access import room_admin, room_session_or_404
 from scorer.services.day import STALE_AFTER, results_text, table_label, tables_now
 from scorer.services.taken_in import Refused, send_back, taken_in_lately
-from scorer.spreadsheet import csv_text, local_time
-from scorer.text import AUTHOR, NOTE, TextRefused, clean_text, cut
 from scorer.views import HtmxHttpRequest, csv_download
 from scorer.views.confirm import Ask, ask, back, confirmation
 from scorer.views.manage_till import money_cells, money_head
@@ -186,7 +186,7 @@ def manage_send_back(request: HtmxHttpRequest, member: RoomMember, code: str) ->
 
 def _day_asked(room: Room, raw: str | None) -> dt.date | None:
     """The day the report is asked for (the room's today when none is); None for one
-    that is not a day the app can report on (2000-01-01 to 2999-12-31: scorer/parse.py)."""
+    that is not a day the app can report on (2000-01-01 to 2999-12-31: scorer/clean/parse.py)."""
     return calendar.today(room) if not raw else date_or_none(raw)
 
 

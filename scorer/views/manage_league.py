@@ -13,12 +13,12 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from scorer.forms.league import SeasonForm
-from scorer.htmx_answers import go, refused_status
 from scorer.models import League, RoomMember, Season
 from scorer.models.league import SeasonClosed
 from scorer.services.access import player_or_404, room_admin
 from scorer.services.league import close_season
 from scorer.views import HtmxHttpRequest
+from scorer.web.htmx_answers import go, refused_status
 
 __all__ = ["manage_league", "season_close", "season_edit", "set_left_out", "set_public"]
 

@@ -9,8 +9,8 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from scorer.clean.parse import page_number
 from scorer.models.rooms import RoomMember
-from scorer.parse import page_number
 from scorer.present.room_log import log_line
 from scorer.services.access import room_admin
 from scorer.views import HtmxHttpRequest

@@ -15,11 +15,12 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
+from scorer.clean.parse import page_number
+from scorer.clean.text import PLAYER_NAME, SEARCH, TextRefused, clean_text
 from scorer.forms.room import DisplayNameForm, MergeForm, RoomNameForm
 from scorer.models.invites import INVITE_DAYS, RoomInvite
 from scorer.models.players import Player
 from scorer.models.rooms import RoomMember
-from scorer.parse import page_number
 from scorer.services.access import (
     invite_or_404,
     owner_or_404,
@@ -27,7 +28,6 @@ from scorer.services.access import (
     room_admin,
     room_member_or_404,
 )
-from scorer.text import PLAYER_NAME, SEARCH, TextRefused, clean_text
 from scorer.views import HtmxHttpRequest
 from scorer.views.accounts import invite_link
 from scorer.views.confirm import Ask, ask, back, confirmation
@@ -89,7 +89,7 @@ def players(request: HtmxHttpRequest, member: RoomMember) -> HttpResponse:
 @room_admin
 @require_POST
 def player_rename(request: HtmxHttpRequest, member: RoomMember, pk: int) -> HttpResponse:
-    """A new name for a player; one that looks like another player's (scorer/lookalike.py)
+    """A new name for a player; one that looks like another player's (scorer/clean/lookalike.py)
     is first asked about: the same person (merge them), or kept on the answer "no"."""
     player = player_or_404(member, pk)
     old = player.name

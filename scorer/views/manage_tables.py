@@ -24,13 +24,13 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from scorer.forms.tables import AddTablesForm, TableForm
 from scorer.models import GameSession
 from scorer.models.rooms import Room, RoomMember, RoomTable
+from scorer.money.timefee import TimeFee
 from scorer.present.events import join_names
 from scorer.present.fee import clock_view
 from scorer.services.access import room_admin, table_or_404
-from scorer.share import Share, qr_svg, qr_svg_inline, share_link
-from scorer.timefee import TimeFee
 from scorer.views import HtmxHttpRequest
 from scorer.views.confirm import Ask, ask, back, confirmation
+from scorer.web.share import Share, qr_svg, qr_svg_inline, share_link
 
 __all__ = [
     "manage_table",
@@ -288,7 +288,7 @@ def _qr_image(request: HttpRequest, member: RoomMember, t: RoomTable) -> HttpRes
 @require_safe
 def manage_table_qr(request: HttpRequest, member: RoomMember, number: int) -> HttpResponse:
     """One table's QR code (SVG) at its plain URL: never kept in a cache, as every
-    admin page (scorer/caching.py; the same URL shows a new code the moment there
+    admin page (scorer/web/caching.py; the same URL shows a new code the moment there
     is one)."""
     t = table_or_404(member.room, number)
     return _qr_image(request, member, t)
@@ -301,7 +301,7 @@ def manage_table_qr_versioned(
     """One table's QR code at the URL the tables page links: its code's version in
     the URL, so no page can show an image of an old code (a new code is a new URL);
     an old version is no image (404). Like every answer to a signed-in admin it is
-    kept in no cache (scorer/caching.py)."""
+    kept in no cache (scorer/web/caching.py)."""
     t = table_or_404(member.room, number)
     if version != t.qr_version:
         raise Http404("an old QR code")

@@ -23,19 +23,19 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_safe
 
+from scorer.clean.parse import date_or_none, id_or_none, int_or_none, money_or_none
+from scorer.clean.spreadsheet import amount, csv_text, local_time
+from scorer.clean.text import TextRefused
 from scorer.models import GameSession
 from scorer.models.money import BALANCE, HAND_METHODS, METHODS, ZERO, DayClose
 from scorer.models.players import Player
 from scorer.models.rooms import LAST_DAY_END_HOUR, RoomMember
-from scorer.parse import date_or_none, id_or_none, int_or_none, money_or_none
+from scorer.money.timefee import MAX_PRICE
 from scorer.services import books as book
 from scorer.services import calendar, till
 from scorer.services.access import player_or_404, room_admin, room_session_or_404
 from scorer.services.kept import kept, kept_figures
-from scorer.spreadsheet import amount, csv_text, local_time
 from scorer.templatetags.scorer_format import yuan_text
-from scorer.text import TextRefused
-from scorer.timefee import MAX_PRICE
 from scorer.views import csv_download
 
 # The most cash a count at 日结 may say (a drawer, not a bank).

@@ -62,11 +62,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
 from rules.registry import get_ruleset
+from scorer.clean.parse import MAX_ROUND, int_or_none
 from scorer.entry.pick import Pick, tile_of_tap
 from scorer.entry.protocol import pick_for
-from scorer.htmx_answers import refused_status, show_top
 from scorer.models import GameSession, Round
-from scorer.parse import MAX_ROUND, int_or_none
 from scorer.record.confirming import Refused, confirm_pick
 from scorer.record.page import record_page
 from scorer.record.request import (
@@ -81,6 +80,7 @@ from scorer.services import phone
 from scorer.services.access import closed_redirect, round_or_404, session_or_404
 from scorer.views import HtmxHttpRequest
 from scorer.views.record_edit_events import edit_events
+from scorer.web.htmx_answers import refused_status, show_top
 
 __all__ = ["confirm", "posted_pick", "preview", "record"]
 

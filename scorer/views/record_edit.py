@@ -17,7 +17,6 @@ from rules import RuleError
 from rules.registry import get_ruleset
 from scorer.entry.pick import Pick
 from scorer.entry.round_edit import pick_of_entry
-from scorer.htmx_answers import go, refused_status
 from scorer.language import rule_error_text
 from scorer.models import GameSession, Round, RoundRevision, StaleRevision
 from scorer.present.words import recorded_message
@@ -28,6 +27,7 @@ from scorer.services.access import closed_redirect, round_or_404, session_or_404
 from scorer.views import HtmxHttpRequest
 from scorer.views.record import posted_pick
 from scorer.views.record_edit_events import edit_events
+from scorer.web.htmx_answers import go, refused_status
 
 __all__ = ["edit"]
 

@@ -21,19 +21,19 @@ from django.utils.translation import gettext
 
 from rules import RuleError
 from rules.registry import get_ruleset
+from scorer.clean.parse import int_or_none
 from scorer.entry.event_edit import Step, events_of, now_before, step_pick, steps_of
 from scorer.entry.event_pick import EventPick
 from scorer.entry.round_now import RoundNow
-from scorer.htmx_answers import go, refused_status
 from scorer.language import rule_error_text
 from scorer.models import GameSession, Round, StaleRevision
-from scorer.parse import int_or_none
 from scorer.present.words import recorded_message
 from scorer.record.correction import correction_page
 from scorer.record.request import render_form, taps_of, who_records
 from scorer.scoring import evaluate
 from scorer.services import phone
 from scorer.views import HtmxHttpRequest
+from scorer.web.htmx_answers import go, refused_status
 
 __all__ = ["edit_events"]
 

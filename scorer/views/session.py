@@ -21,16 +21,16 @@ from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseStopPolling
 
 from rules import RuleError
-from scorer.htmx_answers import go, page_or_partial
+from scorer.clean.parse import int_or_none
 from scorer.language import rule_error_text
 from scorer.models import GameSession, Round
-from scorer.parse import int_or_none
 from scorer.present.board import board, events_round
 from scorer.present.words import etag_of, line_label, round_label
 from scorer.services import phone
 from scorer.services.access import closed_redirect, session_or_404
-from scorer.share import qr_svg, share_link
 from scorer.views import HtmxHttpRequest
+from scorer.web.htmx_answers import go, page_or_partial
+from scorer.web.share import qr_svg, share_link
 
 __all__ = [
     "detail",
@@ -96,7 +96,7 @@ def tallies(request: HtmxHttpRequest, code: str) -> HttpResponse:
         response = render(request, "scorer/session.html#tallies", {**context, **LIVE_ANSWER})
         if stop:
             response.status_code = HttpResponseStopPolling.status_code
-    response["ETag"] = etag  # (kept by the phone only, asked again: scorer/caching.py)
+    response["ETag"] = etag  # (kept by the phone only, asked again: scorer/web/caching.py)
     return response
 
 

@@ -16,7 +16,6 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from scorer.forms.start import ROOM, StartForm, chosen_config
-from scorer.htmx_answers import page_or_partial
 from scorer.models.players import recent_names
 from scorer.models.rooms import Room, RoomTable
 from scorer.services import phone
@@ -30,6 +29,7 @@ from scorer.services.access import (
 from scorer.services.seating import TableRetired, open_session, start_at, start_table
 from scorer.views import HtmxHttpRequest
 from scorer.views.my_tables import tables_context
+from scorer.web.htmx_answers import page_or_partial
 
 __all__ = ["create", "home", "room_create", "room_home", "table"]
 

@@ -1,4 +1,4 @@
-// "Try again" (scorer/middleware.py): htmx leaves a 503 unswapped, so its message is
+// "Try again" (scorer/web/middleware.py): htmx leaves a 503 unswapped, so its message is
 // shown here, above the page, which stays as it was.  Nothing was saved; the
 // next tap repeats the step safely (one-time tokens).
 (function () {

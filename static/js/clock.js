@@ -1,7 +1,7 @@
 // The table's clock, ticking on the page itself (scorer/present/fee.py clock_view):
 // a 304 answer to the table's poll swaps nothing, so the time and the fee so far
 // move here, from the billed seconds the page was served with.  The fee's steps
-// come from the server (scorer/timefee.py TimeFee.steps): no rule is copied here.
+// come from the server (scorer/money/timefee.py TimeFee.steps): no rule is copied here.
 (function () {
   "use strict";
   function pad(n) { return (n < 10 ? "0" : "") + n; }

@@ -19,7 +19,7 @@
  *    answer per tap.  (htmx alone keeps only the last waiting request and drops
  *    it when its button is replaced, so quick taps went missing.)
  *  - taps the server could not save because the database was busy (503 with
- *    Retry-After, scorer/middleware.py; static/js/busy.js says so) are kept, first in
+ *    Retry-After, scorer/web/middleware.py; static/js/busy.js says so) are kept, first in
  *    the queue, and sent again once Retry-After has passed: the player does not
  *    tap them twice, and the taps made meanwhile follow them in order, in the
  *    same request.

@@ -19,8 +19,8 @@ from django.db import connection
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from scorer.middleware import MESSAGE_ZH
 from scorer.models import Round
+from scorer.web.middleware import MESSAGE_ZH
 from tests.factories import make_table
 from tests.support.browser import PLAYERS, TAPS, enter_hand
 

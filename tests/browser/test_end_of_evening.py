@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from rules.tiles import parse_tiles, tile_str
-from scorer.settleup import settle_up
+from scorer.money.settleup import settle_up
 from tests.scorer.csv_export import read_export
 from tests.support.browser import (
     LI,

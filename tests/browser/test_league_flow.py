@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from scorer import clock
+from scorer.money import clock
 from tests.browser.a11y import describe, page_problems
 from tests.factories import by_tiles, make_member, make_room, make_table, play
 from tests.support.browser import sign_in

@@ -1,7 +1,7 @@
 """A table page whose server keeps no streams polls instead, in a real browser.
 
 Under a WSGI server (gunicorn: mahjong_site/wsgi.py) a table's event stream is
-answered at once with `poll` (scorer/streams.py `wsgi_poll_instead`).  Here the
+answered at once with `poll` (scorer/live/streams.py `wsgi_poll_instead`).  Here the
 browser is handed exactly that answer for the stream (the live server itself is
 the development server, which keeps streams): the page does not ask for the
 stream again, polls its tallies (marked X-Live-Poll) every 3 s, and shows a round
@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 from pytest_django.live_server_helper import LiveServer
 
-from scorer.streams import HEADERS, POLL_INSTEAD
+from scorer.live.streams import HEADERS, POLL_INSTEAD
 from tests.factories import DRAW, make_table, record
 from tests.support.browser import PLAYERS
 

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from scorer.models.rooms import Room, RoomMember, RoomTable
-from scorer.share import qr_svg
+from scorer.web.share import qr_svg
 from tests.browser.a11y import check_all_modes
 from tests.support.browser import sign_in
 from tests.support.layout import assert_no_horizontal_scroll, assert_touch_targets, snap

@@ -15,8 +15,8 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from scorer import clock
 from scorer.models.rooms import Room, RoomMember
+from scorer.money import clock
 from scorer.services.seating import start_at
 from tests.factories import NAMES, make_member, record
 from tests.support.browser import sign_in

@@ -14,10 +14,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scorer import clock
-from scorer.broker import league_topic
+from scorer.live.broker import league_topic
 from scorer.models import League, Player, RoomLogEntry, Season
 from scorer.models.roomlog import LEAGUE_LEFT_OUT, LEAGUE_SHOWN, SEASON_OPENED
+from scorer.money import clock
 from tests.factories import by_tiles, make_member, make_room, make_table, member_client, play
 from tests.pages import html
 
@@ -141,7 +141,7 @@ def test_the_league_stream_is_its_own_and_tells_a_close(
     # stream's place in the worker's count is given back.
     assert answer.status_code == 200 and b"retry: " in b"".join(answer.streaming_content)
     heard: list[Any] = []
-    from scorer.broker import broker
+    from scorer.live.broker import broker
 
     with (
         broker().subscribe(league_topic(league_room.pk), heard.append),

@@ -11,8 +11,8 @@ import random
 
 import pytest
 
+from scorer.league.ratings import Skill, replay
 from scorer.models import TableResult
-from scorer.ratings import Skill, replay
 from tests.factories import by_tiles, make_room, make_table, play
 
 PLAYERS, ROUNDS, SEED = 40, 30, 20261129

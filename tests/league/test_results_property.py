@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import RuleError
+from scorer.league.ratings import Skill, replay
 from scorer.models import GameSession, Player, TableResult
 from scorer.models.results import replay_ratings
-from scorer.ratings import Skill, replay
 from scorer.services.export import import_table, table_json
 from tests.factories import make_room, make_table
 from tests.league.helpers import kept, rebuilt
@@ -114,7 +114,7 @@ def test_kept_results_equal_results_rebuilt_from_scratch(
 def test_standard_points_of_a_four_player_table_sum_to_seven_shared_on_ties(
     totals: list[int],
 ) -> None:
-    from scorer.seat_results import Line, table_figures
+    from scorer.league.seat_results import Line, table_figures
 
     deltas = [t - sum(totals) // 4 if i else 0 for i, t in enumerate(totals)]
     deltas[0] = -sum(deltas[1:])

@@ -15,7 +15,7 @@ from django.utils import timezone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer import clock
+from scorer.league.standings import POINTS, STANDARD, UMA, YUAN, Ranking, standings
 from scorer.models import RoomLogEntry, Season
 from scorer.models.roomlog import (
     SEASON_CLOSED,
@@ -24,15 +24,15 @@ from scorer.models.roomlog import (
     SEASON_TABLE_CHANGED,
     SEASON_TABLE_REOPENED,
 )
+from scorer.money import clock
 from scorer.services.league import SeatRow, close_season, live_standings, standings_json
-from scorer.standings import POINTS, STANDARD, UMA, YUAN, Ranking, standings
 from tests.factories import by_tiles, make_member, make_room, make_table, play
 
 NOV1, NOV30 = dt.date(2026, 11, 1), dt.date(2026, 11, 30)
 
 
 def table(sid: int, points: dict[int, int], rate: Decimal | None = None) -> list[SeatRow]:
-    from scorer.seat_results import places
+    from scorer.league.seat_results import places
 
     pids = list(points)
     pl = places([points[p] for p in pids])

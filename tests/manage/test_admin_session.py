@@ -16,9 +16,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scorer import signin
 from scorer.models.invites import RoomInvite
 from scorer.models.rooms import Room
+from scorer.web import signin
 from tests.factories import PASSWORD, SHORT_NAMES, make_member, make_room, make_table, signed_in
 from tests.pages import html
 from tests.support.isolation import fill, room_routes, rows_of

@@ -15,12 +15,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
-from scorer.fees import AA, BIG_WINNER, NONE, WIN_FIXED, WIN_LINKED, WIN_PERCENT
 from scorer.forms.room import ConfigForm
 from scorer.models import GameSession
 from scorer.models.invites import RoomInvite
 from scorer.models.players import Player, PlayerAlias
 from scorer.models.rooms import Room, RoomConfig, RoomMember, default_room
+from scorer.money.fees import AA, BIG_WINNER, NONE, WIN_FIXED, WIN_LINKED, WIN_PERCENT
 from tests.factories import (
     PASSWORD,
     make_member,

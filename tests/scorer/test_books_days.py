@@ -10,9 +10,9 @@ from decimal import Decimal
 
 import pytest
 
-from scorer import clock
 from scorer.models.money import CASH, WECHAT
 from scorer.models.rooms import Room, RoomMember
+from scorer.money import clock
 from scorer.services import books as book
 from scorer.services import till
 from tests.factories import make_member, make_table, record

@@ -12,11 +12,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scorer import clock
 from scorer.models.money import BALANCE, CASH
 from scorer.models.players import Player
 from scorer.models.roomlog import TILL_REFUNDED
 from scorer.models.rooms import Room, RoomMember
+from scorer.money import clock
 from scorer.present.room_log import log_line
 from scorer.services import till
 from tests.factories import make_table, record

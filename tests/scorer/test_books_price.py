@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scorer import clock
 from scorer.models.rooms import Room
+from scorer.money import clock
 from tests.factories import BLOCK_FEE, BLOCK_FEE_SAID, ZH_PAGE, make_table, record
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("till_evening")]

@@ -20,8 +20,8 @@ import pytest
 from django.db import transaction
 from hypothesis import HealthCheck, Phase, given, settings
 
-from scorer import clock
 from scorer.models.rooms import Room
+from scorer.money import clock
 from tests.support.books import PAID, T0, evening, steps
 
 pytestmark = pytest.mark.django_db

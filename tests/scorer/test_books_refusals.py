@@ -14,10 +14,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from scorer import clock
 from scorer.models.money import CASH, DayClose
 from scorer.models.roomlog import TILL_DAY_END_SET, RoomLogEntry
 from scorer.models.rooms import Room, RoomMember
+from scorer.money import clock
 from scorer.present.room_log import log_line
 from scorer.services import books as book
 from scorer.services import calendar, till

@@ -18,9 +18,9 @@ import pytest
 from django.db import transaction
 from hypothesis import HealthCheck, event, example, given, settings
 
-from scorer import clock
 from scorer.models.money import Collection
 from scorer.models.rooms import Room
+from scorer.money import clock
 from scorer.services import books as book
 from scorer.services import calendar
 from tests.support.books import PAID, T0, evening, local_day, steps

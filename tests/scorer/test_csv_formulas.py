@@ -20,9 +20,9 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scorer.clean.spreadsheet import BOM, FORMULA_START, cell, csv_text
 from scorer.models import GameSession
 from scorer.models.rooms import Room, RoomTable
-from scorer.spreadsheet import BOM, FORMULA_START, cell, csv_text
 from tests.factories import make_member, make_room, make_table, record, signed_in
 
 pytestmark = pytest.mark.django_db

@@ -27,10 +27,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from scorer import clock
 from scorer.models import GameSession, Round
 from scorer.models.money import CASH
 from scorer.models.rooms import RoomMember
+from scorer.money import clock
 from scorer.services import export, taken_in, till
 from tests.factories import by_tiles, make_member, make_room, make_table, record
 

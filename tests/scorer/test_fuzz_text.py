@@ -6,7 +6,7 @@ its name, its configurations, an admin's name, an invitation) and each text fiel
 of an imported file is sent, one at a time, a control character (NUL first), an
 invisible format character (U+202E, U+200B, U+FEFF ...), another character that
 shows as nothing (U+034F, U+FE0F out of an emoji, the Hangul fillers, the braille
-blank ...) or a text one character over its kind's length (scorer/text.py).  Whatever arrives: no 5xx, not one row
+blank ...) or a text one character over its kind's length (scorer/clean/text.py).  Whatever arrives: no 5xx, not one row
 of the database changed (every row of every model read before and after), and
 the refusal says why in the reader's language.
 
@@ -35,7 +35,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from pytest_django import DjangoDbBlocker
 
-from scorer import text
+from scorer.clean import text
 from scorer.models import GameSession, Round
 from scorer.models.invites import RoomInvite
 from scorer.models.players import Player
@@ -71,7 +71,7 @@ NASTY: list[tuple[str, str, str]] = [
     ("bom", "\ufeff王", FORMAT),
     ("lrm", "王\u200e", FORMAT),
     ("isolate", "\u2066王\u2069", FORMAT),
-    # Shows as nothing without being a control or format character (scorer/text.py):
+    # Shows as nothing without being a control or format character (scorer/clean/text.py):
     # the Default_Ignorable_Code_Point set, the Hangul fillers, the braille blank.
     ("cgj", "老\u034f王", INVISIBLE),
     ("vs16-not-after-an-emoji", "王\ufe0f", INVISIBLE),

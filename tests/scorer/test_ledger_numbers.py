@@ -118,7 +118,7 @@ def test_a_table_page_answers_its_live_region_alone_etagged_by_the_table(name: s
     assert part.status_code == 200 and "<html" not in body and 'id="live-page"' in body
     assert 'id="session-nav"' in body and 'hx-swap-oob="true"' in body
     etag = part["ETag"]
-    # A table's page may differ for a signed-in admin: nothing keeps it (scorer/caching.py);
+    # A table's page may differ for a signed-in admin: nothing keeps it (scorer/web/caching.py);
     # its region's 304 is the page's own, against the ETag the page sends back.
     assert part["Cache-Control"] == "private, no-store"
     assert c.get(url, **ZH, **LIVE, HTTP_IF_NONE_MATCH=etag).status_code == 304

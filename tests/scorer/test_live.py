@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
-from scorer.broker import (
+from scorer.live.broker import (
     Broker,
     MemoryBroker,
     PostgresBroker,
@@ -152,7 +152,7 @@ def test_every_broker_publishes_after_commit_and_never_a_rollback(
     if redis_up():
         brokers.append(RedisBroker(REDIS))
     for b in brokers:
-        monkeypatch.setattr("scorer.broker._broker", b)
+        monkeypatch.setattr("scorer.live.broker._broker", b)
         try:
             nudges_after_commit(b)
         finally:
@@ -200,7 +200,7 @@ def test_the_asgi_app_serves_the_streams_ahead_of_django(
     from the session cookie outside Django's views."""
     settings.LIVE_STREAM_SECONDS = 30
     b = MemoryBroker()
-    monkeypatch.setattr("scorer.broker._broker", b)
+    monkeypatch.setattr("scorer.live.broker._broker", b)
     room = make_room("east")
     s = make_table("mcr", PLAYERS, room=room)
     boss = member_client(room, "boss")
@@ -242,7 +242,7 @@ def test_the_asgi_app_serves_the_league_stream_to_whoever_may_see_the_league(
     only while the league is private, anyone once the owner makes it public."""
     settings.LIVE_STREAM_SECONDS = 30
     b = MemoryBroker()
-    monkeypatch.setattr("scorer.broker._broker", b)
+    monkeypatch.setattr("scorer.live.broker._broker", b)
     room = make_room("east")
     boss = member_client(room, "boss")
     cookies = [(b"cookie", f"sessionid={boss.cookies['sessionid'].value}".encode())]
@@ -274,14 +274,14 @@ def test_a_stream_over_the_workers_cap_is_refused_and_its_place_comes_back(
     """LIVE_MAX_STREAMS streams open in the worker: the next is refused at once (503,
     "poll"), on the ASGI app and on the development server's view alike; one closed,
     the next opens."""
-    from scorer.streams import gate
+    from scorer.live.streams import gate
 
     settings.LIVE_STREAM_SECONDS = 30
     # The cap one over what this worker holds now (a stream another test's client left
     # unread stays counted until its answer is closed): room for exactly one more.
     held = gate.open
     settings.LIVE_MAX_STREAMS = held + 1
-    monkeypatch.setattr("scorer.broker._broker", MemoryBroker())
+    monkeypatch.setattr("scorer.live.broker._broker", MemoryBroker())
     s = make_table("mcr", PLAYERS)
     refused = gate.refused
 

@@ -32,7 +32,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from scorer.broker import CHANNEL, Listening, PostgresBroker, RedisBroker, django_conninfo
+from scorer.live.broker import CHANNEL, Listening, PostgresBroker, RedisBroker, django_conninfo
 from tests.support.redis import REDIS, redis_up
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -199,7 +199,7 @@ def failed(broker: Listening) -> None:
 
 
 def healthz_with(broker: Listening, monkeypatch: pytest.MonkeyPatch) -> tuple[str, float]:
-    monkeypatch.setattr("scorer.broker._broker", broker)
+    monkeypatch.setattr("scorer.live.broker._broker", broker)
     client = Client()
     client.get("/healthz")  # (the first request of the process sets Django's handler up)
     t0 = time.monotonic()
@@ -369,10 +369,10 @@ def test_running_out_of_file_descriptors_does_not_kill_the_listener(kind: str) -
 def test_metrics_say_the_streams_and_the_broker_to_the_loopback_or_the_token_only(
     settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from scorer.broker import MemoryBroker
-    from scorer.streams import gate
+    from scorer.live.broker import MemoryBroker
+    from scorer.live.streams import gate
 
-    monkeypatch.setattr("scorer.broker._broker", MemoryBroker())
+    monkeypatch.setattr("scorer.live.broker._broker", MemoryBroker())
     settings.METRICS_TOKEN = "s3cret-token"
     assert gate.enter()  # one stream open
     try:
@@ -399,7 +399,7 @@ def test_metrics_say_the_streams_and_the_broker_to_the_loopback_or_the_token_onl
 def test_a_publish_carries_its_time_and_the_listener_reads_the_lag() -> None:
     from prometheus_client import REGISTRY
 
-    from scorer.broker import heard
+    from scorer.live.broker import heard
 
     before = REGISTRY.get_sample_value("mahjong_live_publish_lag_seconds_count") or 0
     assert heard(f"12 {time.time() - 0.02:.6f}") == 12
@@ -414,7 +414,7 @@ WORKER = textwrap.dedent(
     import sys, time
     import django
     django.setup()
-    from scorer.streams import gate
+    from scorer.live.streams import gate
     for _ in range(int(sys.argv[1])):
         assert gate.enter()
     print("open", flush=True)
@@ -432,7 +432,7 @@ def test_metrics_sum_the_workers_and_forget_a_worker_that_is_gone(tmp_path: Path
     pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "text": True}
     workers = [subprocess.Popen([sys.executable, "-c", WORKER, str(n)], cwd=ROOT, env=env, **pipes)
                for n in (3, 5)]  # fmt: skip
-    scrape = ("import django; django.setup(); from scorer import metrics;"
+    scrape = ("import django; django.setup(); from scorer.live import metrics;"
               "print(metrics.text().decode())")  # fmt: skip
 
     def streams() -> float:

@@ -27,8 +27,8 @@ import pytest
 from django.db import connection
 from django.test import RequestFactory
 
+from scorer.live.streams import POLL_INSTEAD
 from scorer.models import Round
-from scorer.streams import POLL_INSTEAD
 from tests.factories import make_table
 from tests.support.wsgi_phone import MCR_WIN, Browser, confirm, open_form
 

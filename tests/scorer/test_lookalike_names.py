@@ -1,4 +1,4 @@
-"""A new name that looks like a room player's without being it (scorer/lookalike.py:
+"""A new name that looks like a room player's without being it (scorer/clean/lookalike.py:
 Cyrillic "о" for Latin "o", "Ｂｏｂ" typed full-width for "Bob") is asked about before
 it is kept: "looks like Bob: same person?" on the admin's rename and on the start
 form; an import, where nobody is there to answer, is refused naming the field."""

@@ -37,10 +37,10 @@ from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import get_resolver, reverse
 
-from scorer import clock
 from scorer.models import GameSession
 from scorer.models.players import Player
 from scorer.models.rooms import Room
+from scorer.money import clock
 from scorer.services.export import table_json
 from tests.factories import by_tiles, make_room, make_table, member_client, play
 

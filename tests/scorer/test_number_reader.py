@@ -1,4 +1,4 @@
-"""scorer/parse.py, the one reader of numbers from outside: ASCII digits, a sign where
+"""scorer/clean/parse.py, the one reader of numbers from outside: ASCII digits, a sign where
 the range allows one, a point and at most its places for an amount; full-width
 digits read as ASCII; everything else Python's own readers would take refused."""
 
@@ -10,8 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorer.forms.fields import AmountField, WholeNumberField
-from scorer.parse import (
+from scorer.clean.parse import (
     MAX_DIGITS,
     NumberConverter,
     decimal_or_none,
@@ -21,6 +20,7 @@ from scorer.parse import (
     page_number,
     preset_config_id,
 )
+from scorer.forms.fields import AmountField, WholeNumberField
 
 # Each class of outside text that Python's int(), float() or Decimal() read, or that
 # str.isdigit() says is digits: one field must read none of them.

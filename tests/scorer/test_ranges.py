@@ -14,8 +14,8 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scorer.clean.parse import FIRST_DAY, LAST_DAY, date_or_none, datetime_or_none, int_or_none
 from scorer.models.rooms import LAST_TABLE, Room, RoomTable
-from scorer.parse import FIRST_DAY, LAST_DAY, date_or_none, datetime_or_none, int_or_none
 from tests.factories import make_member, make_room, signed_in
 from tests.pages import text_of
 

@@ -19,8 +19,8 @@ from django.conf import settings
 from django.db import OperationalError, connection
 from django.test import Client
 
-from scorer.middleware import MESSAGE, MESSAGE_ZH, is_busy
 from scorer.models import GameSession, Round
+from scorer.web.middleware import MESSAGE, MESSAGE_ZH, is_busy
 from tests.factories import SHORT_NAMES, make_table
 from tests.pages import html
 from tests.support.phone import Phone, winning_phone

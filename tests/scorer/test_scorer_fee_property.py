@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from rules import RuleError
-from scorer.fees import FeeRule
 from scorer.models import GameSession, Round, RoundRevision, Transfer
+from scorer.money.fees import FeeRule
 from tests.factories import SHORT_NAMES, make_table
 from tests.support.fees import step
 

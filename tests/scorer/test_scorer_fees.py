@@ -12,9 +12,9 @@ from django.core.exceptions import ValidationError
 from django.utils import translation
 
 from rules import RuleError
-from scorer.fees import FeeRule, checked_fee
 from scorer.forms.fees import add_fee_fields, clean_fee
 from scorer.models import GameSession, RoomConfig, Round, Transfer
+from scorer.money.fees import FeeRule, checked_fee
 from tests.factories import by_tiles, event, make_table, record
 
 pytestmark = pytest.mark.django_db

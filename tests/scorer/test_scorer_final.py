@@ -16,8 +16,8 @@ from django.urls import reverse
 
 from rules import RuleError
 from scorer.models import GameSession, Round, SessionChange
+from scorer.money.settleup import settle_up
 from scorer.services.export import import_table, origin_of, table_json
-from scorer.settleup import settle_up
 from tests.factories import DRAW, event, make_table, record
 from tests.pages import html
 from tests.scorer.csv_export import ROOM, read_export

@@ -11,9 +11,9 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
 
+from scorer.clean.table_schema import problem
 from scorer.models import GameSession
 from scorer.services.export import import_table, origin_of, table_json
-from scorer.table_schema import problem
 from tests.pages import html
 from tests.support.tables import generated_table
 

@@ -28,7 +28,7 @@ from scorer.models.rooms import Room, RoomMember, RoomTable
 from scorer.services import books as book
 from scorer.services import calendar
 from scorer.services.player_records import records
-from scorer.share import qr_svg
+from scorer.web.share import qr_svg
 from tests.factories import NAMES, by_tiles, make_table, member_client, record
 from tests.pages import html, text, text_of
 

@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 from rules import get_ruleset
-from scorer.broker import MemoryBroker, broker, room_topic
+from scorer.live.broker import MemoryBroker, broker, room_topic
 from scorer.models import GameSession
 from scorer.models.players import Seat
 from scorer.models.rooms import Room, RoomTable
@@ -183,7 +183,7 @@ def test_every_way_of_starting_a_table_goes_through_start_table(
 
     for module in ("scorer.services.seating", "scorer.views.start", "scorer.services.export"):
         monkeypatch.setattr(f"{module}.start_table", spy)
-    monkeypatch.setattr("scorer.broker._broker", MemoryBroker())
+    monkeypatch.setattr("scorer.live.broker._broker", MemoryBroker())
     told: list[int | None] = []
     config = room.offered_configs()[0]
     with broker().subscribe(room_topic(room.pk), told.append):

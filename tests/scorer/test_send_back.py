@@ -21,10 +21,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from scorer import clock
 from scorer.models import GameSession
 from scorer.models.roomlog import TABLE_SENT_BACK, RoomLogEntry
 from scorer.models.rooms import Room
+from scorer.money import clock
 from scorer.services import books as book
 from scorer.services.export import table_json
 from scorer.services.taken_in import days_counted

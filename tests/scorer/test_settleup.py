@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer.settleup import settle_up, standard_points
+from scorer.money.settleup import settle_up, standard_points
 
 
 def fewest(balances: list[int]) -> int:

@@ -1,4 +1,4 @@
-"""The one cleaner of free text (scorer/text.py), on its own: what it refuses, what it
+"""The one cleaner of free text (scorer/clean/text.py), on its own: what it refuses, what it
 keeps, one length per kind used by every door, and its words in both languages."""
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorer import text
+from scorer.clean import text
+from scorer.clean.table_schema import SCHEMA
 from scorer.forms.room import ConfigForm, DisplayNameForm, NewConfigForm, RoomNameForm, SignUpForm
 from scorer.forms.start import StartForm
 from scorer.forms.tables import AddTablesForm, TableForm
 from scorer.models import RoundRevision, SessionChange
 from scorer.models.players import Player
 from scorer.models.rooms import RoomConfig, RoomMember, RoomTable
-from scorer.table_schema import SCHEMA
 from tests.factories import make_room
 
 REFUSED_CATEGORIES = {"Cc", "Cf", "Zl", "Zp", "Cs"}

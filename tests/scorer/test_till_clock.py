@@ -1,7 +1,7 @@
 """The table's clock: it runs from the start to the close, the
 room's admins pause it (饭点, 休息) and start it again, a table closed later from
 the dashboard ends when the admin says, and the pages show it.  Time is simulated
-through the till's own clock (scorer/clock.py), never waited for."""
+through the till's own clock (scorer/money/clock.py), never waited for."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from rules import RuleError
-from scorer import clock
 from scorer.models import GameSession
 from scorer.models.roomlog import TABLE_PAUSED, TABLE_RESUMED
 from scorer.models.rooms import Room, RoomMember
+from scorer.money import clock
 from tests.factories import make_room, make_table, record
 
 pytestmark = pytest.mark.django_db

@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules import RuleError
-from scorer import clock
-from scorer.timefee import TimeFee, split
+from scorer.money import clock
+from scorer.money.timefee import TimeFee, split
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "fees.md"
 
@@ -121,7 +121,7 @@ def test_the_stored_json_round_trips() -> None:
 
 # --------------------------------------------------------------------------- point modes in 元
 
-from scorer.fees import FeeRule  # noqa: E402
+from scorer.money.fees import FeeRule  # noqa: E402
 
 
 def test_point_modes_in_yuan_are_money_at_the_close_never_points() -> None:

@@ -13,11 +13,11 @@ import pytest
 from django.test import Client
 
 from rules import RuleError
-from scorer import clock
 from scorer.models.money import ALIPAY, BALANCE, CASH, WECHAT, BalanceEntry
 from scorer.models.players import Player
 from scorer.models.roomlog import TILL_COLLECTED, TILL_DAY_CLOSED, TILL_TOPPED_UP
 from scorer.models.rooms import Room, RoomMember
+from scorer.money import clock
 from scorer.services import books as book
 from scorer.services import till
 from tests.factories import make_table, record

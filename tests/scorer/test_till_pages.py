@@ -16,10 +16,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scorer import clock
 from scorer.models import GameSession
 from scorer.models.players import Player
 from scorer.models.rooms import Room, RoomMember
+from scorer.money import clock
 from scorer.services import till
 from tests.factories import make_room, make_table, member_client, record
 

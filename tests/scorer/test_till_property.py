@@ -23,13 +23,13 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from rules import RuleError
-from scorer import clock
 from scorer.models.money import ALIPAY, BALANCE, CASH, WECHAT
 from scorer.models.players import Player
 from scorer.models.rooms import Room, RoomMember
+from scorer.money import clock
+from scorer.money.timefee import TimeFee
 from scorer.services import books as book
 from scorer.services import till
-from scorer.timefee import TimeFee
 from tests.factories import SHORT_NAMES, make_member, make_table, record
 
 pytestmark = pytest.mark.django_db

@@ -1,5 +1,5 @@
-"""The Unicode tables the text cleaner and the look-alike check keep (scorer/unicode_tables.py,
-scorer/data/confusables.txt, made by tools/unicode_tables.py), read here: well formed,
+"""The Unicode tables the text cleaner and the look-alike check keep (scorer/clean/unicode_tables.py,
+scorer/clean/data/confusables.txt, made by tools/unicode_tables.py), read here: well formed,
 of the Unicode version Python's unicodedata is, and every character they list refused
 by the cleaner, but for the parts of an emoji."""
 
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorer import lookalike, text, unicode_tables
+from scorer.clean import lookalike, text, unicode_tables
 from tools import unicode_tables as build
 
 TABLES = {

@@ -1,7 +1,7 @@
 """What a cache may keep, as docs/security.md says it, checked over every URL.
 
 The rule is read from docs/security.md ("What a cache may keep"), compared with
-scorer/caching.py's, and checked against the answers to every route of
+scorer/web/caching.py's, and checked against the answers to every route of
 scorer/urls.py (found in the URL configuration: a route added later is checked
 without being listed here), filled with a room's rows (tests/room_places.py) and
 asked by the room's signed-in owner and by a phone (no account), by GET and then
@@ -23,8 +23,8 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from scorer import caching
 from scorer.models.rooms import default_room
+from scorer.web import caching
 from tests.factories import make_room, phone
 from tests.room_places import Place, fill, place, scorer_routes
 

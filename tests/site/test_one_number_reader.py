@@ -1,4 +1,4 @@
-"""Every number from outside is read by scorer/parse.py: the source is searched (with
+"""Every number from outside is read by scorer/clean/parse.py: the source is searched (with
 `ast`, nothing imported) for the other ways a number gets read, in scorer/ and
 mahjong_site/ (migrations aside).
 
@@ -26,7 +26,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-READER = "scorer/parse.py"
+READER = "scorer/clean/parse.py"
 EXEMPT = {READER, "scorer/forms/fields.py", "mahjong_site/settings.py"}
 OUTSIDE_NAMES = {"request", "raw", "text", "POST", "GET", "headers", "META", "COOKIES"}
 DIGIT_TESTS = {"isdigit", "isdecimal", "isnumeric"}
@@ -56,7 +56,7 @@ def _made_text(node: ast.AST) -> bool:
 
 
 def offences(source: str, path: str) -> list[str]:
-    """Each way `source` reads a number without scorer/parse.py, as "path:line what"."""
+    """Each way `source` reads a number without scorer/clean/parse.py, as "path:line what"."""
     out: list[str] = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Call):
@@ -95,7 +95,7 @@ def project_files() -> list[tuple[str, str]]:
 
 def test_no_number_is_read_but_by_the_one_reader() -> None:
     found = [o for rel, source in project_files() for o in offences(source, rel)]
-    assert not found, "numbers read without scorer/parse.py:\n" + "\n".join(found)
+    assert not found, "numbers read without scorer/clean/parse.py:\n" + "\n".join(found)
 
 
 def test_the_search_finds_each_way() -> None:

@@ -6,7 +6,7 @@ source (docs/architecture.md, "The one locking rule" and "The htmx answers"):
 * no module under scorer/views/ opens a transaction: a change is a model method or
   a service, which takes its locks itself;
 * no view writes "the partial if htmx, else the page" by hand: `page_or_partial`
-  (scorer/htmx_answers.py) says it once, for the views and the record page's
+  (scorer/web/htmx_answers.py) says it once, for the views and the record page's
   answers (scorer/record/request.py) alike.
 """
 
@@ -102,7 +102,7 @@ def test_no_view_writes_the_page_or_partial_by_hand() -> None:
         for fn in ast.walk(parsed(path))
         if isinstance(fn, ast.FunctionDef) and page_or_partial_by_hand(fn)
     ]
-    assert not found, f"answer with scorer.htmx_answers.page_or_partial: {found}"
+    assert not found, f"answer with scorer.web.htmx_answers.page_or_partial: {found}"
 
 
 def test_the_walk_finds_a_page_or_partial_written_by_hand() -> None:

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from django.test import Client, override_settings
 
-from mahjong_site import lan
 from scorer.models import GameSession
+from scorer.web import lan
 from tests.factories import SHORT_NAMES, make_table
 from tests.pages import html
 

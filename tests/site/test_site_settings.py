@@ -102,7 +102,7 @@ def test_make_run_on_all_interfaces_allows_the_lan_address(listen: str) -> None:
     """`make run ADDR=0.0.0.0:8000`: the other phones come in by this machine's LAN address."""
     code = (
         "import json, django; django.setup(); from django.conf import settings as s; "
-        "from mahjong_site import lan; "
+        "from scorer.web import lan; "
         "print(json.dumps({'hosts': s.ALLOWED_HOSTS, 'lan': lan.lan_address()}))"
     )
     result = run_python(["-c", code], clean_env(DJANGO_DEBUG="1", MAHJONG_LISTEN=listen))
@@ -187,7 +187,7 @@ def test_behind_pgbouncer_no_server_side_cursors_no_prepared_statements() -> Non
     broker's LISTEN goes to MAHJONG_LIVE_DATABASE_URL, past the pooler."""
     script = (
         "import json, django; django.setup(); from django.conf import settings;"
-        "from scorer.broker import django_conninfo; d = settings.DATABASES['default'];"
+        "from scorer.live.broker import django_conninfo; d = settings.DATABASES['default'];"
         "print(json.dumps([d.get('DISABLE_SERVER_SIDE_CURSORS', False),"
         " 'prepare_threshold' in d.get('OPTIONS', {}),"
         " d.get('OPTIONS', {}).get('prepare_threshold'), django_conninfo()]))"

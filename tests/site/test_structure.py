@@ -6,7 +6,8 @@ scorer/, mahjong_site/ and benchmarks/ (tests and migrations aside):
 * what another module uses is public: no `from x import _name` across modules,
   nor `x._name` off an imported module (`import x as _x`, a private alias of a
   public name, is fine);
-* scorer's layers import downward only (SCORER_LAYERS, bottom first);
+* scorer's layers import downward only (SCORER_LAYERS, bottom first), and so do the
+  repository's packages (PACKAGE_ORDER: rules, scorer, mahjong_site, benchmarks);
 * no import cycles;
 * the record flow chooses its form once: no `isinstance(…, EventPick)` in scorer/,
   and no test of a table's `stepwise` in the record flow's code but in the one
@@ -38,41 +39,26 @@ PACKAGES = ("rules", "scorer", "mahjong_site", "benchmarks")
 # scorer's layers, bottom first: a module imports from its own layer or below.
 # "pkg.*" is every module under pkg; any other entry is that one module.  A
 # module of scorer/ in no layer fails the test: a new module is given its place.
-# Each layer above the bottom is a folder of scorer/ (docs/architecture.md is the map).
+# Each layer is a folder of scorer/, or a few (docs/architecture.md is the map).
 SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
-    # The bottom, scorer/'s top-level modules: the reader's language, parsing, free
-    # text's one cleaner, the engine's results as the app stores them, the fee rules
-    # (台费, 计时) and the checks of a stored configuration, the broker of live events
-    # and its metrics,
-    # the htmx answers, spreadsheets; no model.
+    # The ground, no model: the border (clean/: free text's one cleaner, the one number
+    # reader, look-alikes, an imported table's schema, spreadsheet cells), the HTTP
+    # edge (web/: htmx answers, caching, sign-in, share links, the middleware) and the
+    # reader's language.
+    ("scorer", "scorer.clean", "scorer.clean.*", "scorer.web", "scorer.web.*", "scorer.language"),
+    # The engine's results as the app stores them, the live broker and its streams,
+    # the templates' filters.
     (
-        "scorer",
-        "scorer.broker",
-        "scorer.caching",
-        "scorer.clock",
-        "scorer.config_checks",
-        "scorer.fees",
-        "scorer.htmx_answers",
-        "scorer.language",
-        "scorer.lookalike",
-        "scorer.metrics",
-        "scorer.parse",
-        "scorer.ratings",
         "scorer.scoring",
-        "scorer.seat_results",
-        "scorer.settleup",
-        "scorer.share",
-        "scorer.signin",
-        "scorer.spreadsheet",
-        "scorer.standings",
-        "scorer.streams",
-        "scorer.table_schema",
-        "scorer.text",
-        "scorer.timefee",
-        "scorer.unicode_tables",
+        "scorer.live",
+        "scorer.live.*",
         "scorer.templatetags",
         "scorer.templatetags.*",
     ),
+    # Money (money/): the fee rules (台费, 计时), the table's clock, settle-up.
+    ("scorer.money", "scorer.money.*"),
+    # The league's arithmetic (league/), the checks of a stored configuration.
+    ("scorer.league", "scorer.league.*", "scorer.config_checks"),
     # The models (scorer/models/), one subject per module, bottom first: the refusals
     # a table's changes answer with and a table's rules (no model), then one kind of
     # row per module; the one lock every change of a table takes (locking); the
@@ -113,7 +99,6 @@ SCORER_LAYERS: tuple[tuple[str, ...], ...] = (
         "scorer.apps",
         "scorer.management",
         "scorer.management.*",
-        "scorer.middleware",
         "scorer.urls",
     ),
 )
@@ -313,6 +298,21 @@ def upward_imports(found: Iterable[Import]) -> list[Import]:
     return out
 
 
+# The repository's packages, bottom first: the engine knows no app, the app no site,
+# the site no benchmark.  An import by a lower package of a higher one runs up.
+PACKAGE_ORDER: tuple[str, ...] = ("rules", "scorer", "mahjong_site", "benchmarks")
+
+
+def package_upward_imports(found: Iterable[Import]) -> list[Import]:
+    """The imports by a package of one above it in PACKAGE_ORDER."""
+    rank = {p: n for n, p in enumerate(PACKAGE_ORDER)}
+
+    def floor(module: str) -> int:
+        return rank.get(module.partition(".")[0], -1)
+
+    return [i for i in found if floor(i.module) > floor(i.importer)]
+
+
 def _where(i: Import) -> str:
     what = f"{i.module}.{i.name}" if i.name else i.module
     return f"{i.importer}:{i.line} imports {what}"
@@ -366,6 +366,11 @@ def test_every_scorer_module_has_a_layer() -> None:
 def test_scorer_imports_point_down() -> None:
     up = [_where(i) for i in upward_imports(imports())]
     assert not up, "imports that run upward:\n" + "\n".join(up)
+
+
+def test_no_import_runs_up_between_packages() -> None:
+    up = [_where(i) for i in package_upward_imports(imports())]
+    assert not up, "imports of a higher package (PACKAGE_ORDER):\n" + "\n".join(up)
 
 
 def test_no_private_name_crosses_modules() -> None:
@@ -481,6 +486,7 @@ def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
         "rules/__init__.py": "",
         "rules/a.py": "from rules.b import x as _x\n",
         "rules/b.py": "x = 1\n",
+        "rules/c.py": "import scorer.language\n",
         # tests/: test modules imported by a test module, a support module, a function.
         "tests/__init__.py": "",
         "tests/conftest.py": "from tests.support.phone import Phone\n",
@@ -501,6 +507,9 @@ def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
     assert sorted(_where(i) for i in upward_imports(found)) == [
         "scorer.language:1 imports scorer.views.helper",
         "scorer.models.rooms:2 imports scorer.models.sessions",
+    ]
+    assert [_where(i) for i in package_upward_imports(found)] == [
+        "rules.c:1 imports scorer.language"
     ]
     assert private_imports(found) == {
         ("scorer.models.rooms", "scorer.fees", "_secret"),

@@ -16,9 +16,9 @@ from django.utils import timezone
 from hypothesis import event
 from hypothesis import strategies as st
 
-from scorer import clock
 from scorer.models.money import ALIPAY, CASH, METHODS, WECHAT, Collection, DayClose
 from scorer.models.rooms import Room, RoomMember
+from scorer.money import clock
 from scorer.services import books as book
 from scorer.services import calendar, till
 from scorer.services.kept import kept as kept_view

@@ -21,8 +21,8 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
+from scorer.clean.text import MEMBER_NAME, ROOM_NAME, TextKind, TextRefused, clean_text
 from scorer.models.rooms import Room, RoomMember, default_room
-from scorer.text import MEMBER_NAME, ROOM_NAME, TextKind, TextRefused, clean_text
 
 PASSWORD_VARIABLE = "MAHJONG_ADMIN_PASSWORD"
 
@@ -52,7 +52,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         interactive = options["interactive"]
-        # The names come in by hand, like a form's: the same cleaner (scorer/text.py).
+        # The names come in by hand, like a form's: the same cleaner (scorer/clean/text.py).
         options["room_name"] = _cleaned(ROOM_NAME, options["room_name"], "--room-name")
         options["display_name"] = _cleaned(MEMBER_NAME, options["display_name"], "--display-name")
         username = options["username"] or (input("Username: ").strip() if interactive else "")

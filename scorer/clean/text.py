@@ -17,10 +17,10 @@ the exports.  So each goes through `clean_text` wherever it comes in, from a for
 * so is every other character that shows as nothing: Unicode's
   Default_Ignorable_Code_Point set (U+034F, the variation selectors, the Hangul
   fillers U+115F, U+1160, U+3164, U+FFA0 ...; a table pinned to the Unicode
-  version of `unicodedata`, scorer/unicode_tables.py) and the braille blank U+2800.
+  version of `unicodedata`, scorer/clean/unicode_tables.py) and the braille blank U+2800.
   One exception, the parts of an emoji, which are seen: U+FE0E/U+FE0F right after a
   character that has that presentation sequence (❤️), and the joiner U+200D between
-  two emoji (👨‍👩‍👧).  Names holding them are compared without them (scorer/lookalike.py);
+  two emoji (👨‍👩‍👧).  Names holding them are compared without them (scorer/clean/lookalike.py);
 * the text is put in Unicode's composed form (NFC: "é" typed as e + accent is
   the "é" of a name already there), stripped, and held to its kind's length.
 
@@ -44,7 +44,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from rules import RuleError
-from scorer import unicode_tables
+from scorer.clean import unicode_tables
 
 if TYPE_CHECKING:  # gettext_lazy's type, as django-stubs name it
     from django.utils.functional import _StrPromise

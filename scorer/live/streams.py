@@ -33,15 +33,15 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 from django.middleware.gzip import GZipMiddleware as DjangoGZipMiddleware
 
-from scorer import metrics
-from scorer.broker import Subscription, broker
-from scorer.caching import PRIVATE
-from scorer.parse import MAX_VERSION, int_or_none
+from scorer.clean.parse import MAX_VERSION, int_or_none
+from scorer.live import metrics
+from scorer.live.broker import Subscription, broker
+from scorer.web.caching import PRIVATE
 
 CONTENT_TYPE = "text/event-stream"
 PING = b"event: ping\ndata: 1\n\n"
 # Sent with every stream: no proxy buffers it (nginx: X-Accel-Buffering), no cache keeps
-# it (scorer/caching.py's rule for what differs by visitor: a room's stream is its admins').
+# it (scorer/web/caching.py's rule for what differs by visitor: a room's stream is its admins').
 HEADERS = {
     "Content-Type": f"{CONTENT_TYPE}; charset=utf-8",
     "Cache-Control": PRIVATE,
@@ -139,7 +139,7 @@ def opening(version: int | None, seen: int | None) -> bytes:
 
 
 class BadVersion(ValueError):
-    """A version said in a way no page says one (scorer/parse.py): the stream answers 400."""
+    """A version said in a way no page says one (scorer/clean/parse.py): the stream answers 400."""
 
 
 def seen_version(last_event_id: str | None, query: str | None) -> int | None:

@@ -13,7 +13,7 @@ this module keeps the two apart:
   its tables.  Django's `logout` would flush the whole session, tables and all.
 
 What a cache may keep of an admin's answers is decided with everyone else's, by
-the route, in scorer/caching.py: every page `private, no-store`.
+the route, in scorer/web/caching.py: every page `private, no-store`.
 """
 
 from __future__ import annotations

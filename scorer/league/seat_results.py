@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from scorer.parse import int_or_none
-from scorer.settleup import standard_points
+from scorer.clean.parse import int_or_none
+from scorer.money.settleup import standard_points
 
 # 标准分 by place when the season says nothing else: the match tournaments' 4/2/1/0 for
 # four seats, their top places for fewer (a table may seat two to four).

@@ -41,8 +41,8 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from scorer import metrics
-from scorer.parse import MAX_VERSION, int_or_none
+from scorer.clean.parse import MAX_VERSION, int_or_none
+from scorer.live import metrics
 
 log = logging.getLogger(__name__)
 

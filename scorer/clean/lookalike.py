@@ -1,14 +1,14 @@
 """Names that look the same without being the same: UTS #39 skeletons.
 
 A room tells its players apart by name, at the table, in the ledger and in the
-exports.  The cleaner (scorer/text.py) refuses what shows as nothing; what is left
+exports.  The cleaner (scorer/clean/text.py) refuses what shows as nothing; what is left
 can still look alike: Latin "o" and Cyrillic "о", "Ｂｏｂ" typed full-width and "Bob",
 "1" and "l".  Unicode's answer is the skeleton of UTS #39 ("Confusable Detection"):
 two strings are confusable when their skeletons are equal, the skeleton being the
 text decomposed (NFD), each character replaced by its prototype in confusables.txt,
 and decomposed again.  Two steps come first:
 
-* the default-ignorable characters (scorer/unicode_tables.py) are dropped, as
+* the default-ignorable characters (scorer/clean/unicode_tables.py) are dropped, as
   UTS #39 itself does from Unicode 15.1: "❤️" (with U+FE0F) and "❤" are compared
   as one name;
 * compatibility forms are folded (NFKC): confusables.txt leaves most of them to
@@ -20,7 +20,7 @@ whether one string mixes scripts or holds characters confusable with another
 script's, and `confusables` 1.2.0 compares two strings greedily against a two-way
 map of its own (Unicode 13.0, with additions such as "a" → "@") and lowercases;
 neither maps a string to its prototype.  So the mapping is kept in the repository,
-for the Unicode version `unicodedata` uses (scorer/data/confusables.txt, made by
+for the Unicode version `unicodedata` uses (scorer/clean/data/confusables.txt, made by
 tools/unicode_tables.py), and the skeleton is these few lines.
 """
 
@@ -30,8 +30,8 @@ import functools
 import unicodedata
 from pathlib import Path
 
-from scorer import unicode_tables
-from scorer.text import invisible
+from scorer.clean import unicode_tables
+from scorer.clean.text import invisible
 
 DATA = Path(__file__).resolve().parent / "data" / "confusables.txt"
 

@@ -26,7 +26,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Protocol
 
-from scorer.seat_results import place_points, shared
+from scorer.league.seat_results import place_points, shared
 
 STANDARD, POINTS, YUAN, UMA = "standard", "points", "yuan", "uma"
 

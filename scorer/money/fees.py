@@ -39,7 +39,7 @@ from typing import Any, TypeVar
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from rules import RuleError
-from scorer.parse import decimal_or_none, int_or_none
+from scorer.clean.parse import decimal_or_none, int_or_none
 from scorer.scoring import ScoredEntry
 
 NONE, AA, WIN_FIXED, WIN_PERCENT, BIG_WINNER = (

@@ -17,8 +17,8 @@ import jsonschema
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from scorer.parse import MAX_SEAT
-from scorer.text import PLAYER_NAME
+from scorer.clean.parse import MAX_SEAT
+from scorer.clean.text import PLAYER_NAME
 
 FORMAT, VERSION = "mahjong-scorer-table", 1
 
@@ -108,7 +108,7 @@ SCHEMA: dict[str, Any] = {
         "changes": {"type": "array", "items": _SESSION_CHANGE},
         "rounds": {"type": "array", "items": _ROUND},
         "tallies": {"type": ["array", "null"], "items": {"type": "integer"}},
-        # How the room charged the table (scorer/fees.py), and what it took in all.
+        # How the room charged the table (scorer/money/fees.py), and what it took in all.
         "fee": {"type": ["object", "null"]},
         "room_take": {"type": "integer", "minimum": 0},
         # The table's money ledger in 元 (scorer/models/money.py): its 计时 rule, its clock's

@@ -9,7 +9,7 @@ Two ways, as chess rooms charge (docs/fees.md has the worked examples, each a te
   (``overtime`` "block") or ``overtime_price`` 元 an hour per ``unit`` minutes
   rounded up, counted from the block's end (``overtime`` "hour").
 
-The time is the table's billed time (scorer/clock.py: start to close, less its
+The time is the table's billed time (scorer/money/clock.py: start to close, less its
 pauses).  The table pays the fee as one; it is shared AA among its players, the
 odd 分 falling on the seats in seat order (`split`).  A configuration sets the
 rule, a fixed table (包间A) may set its own, and a table snapshots the one it
@@ -28,8 +28,8 @@ from typing import Any
 from django.utils.translation import gettext, gettext_lazy
 
 from rules import RuleError
-from scorer.fees import read_stored, stored_mode
-from scorer.parse import decimal_or_none, int_or_none
+from scorer.clean.parse import decimal_or_none, int_or_none
+from scorer.money.fees import read_stored, stored_mode
 
 NONE, HOUR, BLOCK = "none", "hour", "block"
 MODES = (NONE, HOUR, BLOCK)

@@ -18,7 +18,7 @@ import qrcode.image.svg
 from django.conf import settings
 from django.http import HttpRequest
 
-from mahjong_site import lan
+from scorer.web import lan
 
 
 @dataclass(frozen=True)

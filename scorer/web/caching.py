@@ -17,7 +17,7 @@ tests/site/test_caching.py reads it there and checks every URL against it.
 * A few answers with no table and no person in them (a fan's explanation, the
   web app manifest, the favicon) are public.  The live streams are `private,
   no-store` like the pages, on both paths: the Django view's through here, the
-  ASGI app's (mahjong_site/asgi.py, ahead of Django) by `scorer/streams.py`'s
+  ASGI app's (mahjong_site/asgi.py, ahead of Django) by `scorer/live/streams.py`'s
   HEADERS, which take PRIVATE from here.
 * A refusal or an error (status 400 and up), and the answer to anything but GET
   or HEAD, is never kept: `private, no-store`.
