@@ -175,6 +175,13 @@ def _dotted(node: ast.expr) -> str | None:
 
 
 def imports(root: Path = ROOT) -> list[Import]:
+    """Every import of a project module by another (read once per tree: five checks
+    read the same imports)."""
+    return list(_read_imports(root))
+
+
+@cache
+def _read_imports(root: Path) -> tuple[Import, ...]:
     """Every import of a project module by another, wherever it stands in the file, and
     every name read off an imported module (`shapes._TABLE` counts as taking _TABLE)."""
     files = module_files(root)
@@ -215,7 +222,7 @@ def imports(root: Path = ROOT) -> list[Import]:
             module = ".".join(part for part in (bound[head], rest) if part)
             if module in files and module != importer:
                 out.append(Import(importer, module, node.attr, node.lineno))
-    return out
+    return tuple(out)
 
 
 def is_private(name: str) -> bool:
@@ -532,6 +539,10 @@ if __name__ == "__main__":
     private = private_imports(everything)
     print(f"imports that run upward inside scorer/: {len(up)}")
     for i in up:
+        print("   ", _where(i))
+    across = package_upward_imports(everything)
+    print(f"imports of a higher package ({' < '.join(PACKAGE_ORDER)}): {len(across)}")
+    for i in across:
         print("   ", _where(i))
     print(f"import cycles: {len(cycles)}")
     for c in sorted(sorted(c) for c in cycles):
